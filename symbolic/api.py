@@ -1,0 +1,261 @@
+"""The query API shared by both engines: position sets, the dead-end conventions,
+and the one fixpoint idiom.
+
+Both engines (``symbolic.bdd.SymbolicGame`` and ``symbolic.explicit.ExplicitGame``)
+implement :class:`GameEngine`; their results are :class:`PositionSet` objects,
+so a differential test is one equality after :meth:`SetEngine.convert`.
+"""
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Callable, Generic, Iterable, Iterator, TypeVar
+
+from .errors import EngineMismatch
+from .ir import Expr, Game, Space
+
+
+class DeadEnds(enum.Enum):
+    """What a universal step means at a position with no successor.
+
+    ``VACUOUS``: ENS 2005, section 3: pre∀(J, τ) ∋ c when t(c) ∉ J and
+    ∀c' ∈ δ(c). c' ∈ τ, which holds when δ(c) = ∅ (an opponent who cannot
+    move counts as forced). ATL's ⟨⟨J⟩⟩○ uses it.
+
+    ``STRICT``: the attractor of the reachability-games TD (seed 002): an
+    opponent's position is forced only if it has at least one move and all of
+    them lead into the target.
+    """
+
+    VACUOUS = "vacuous"
+    STRICT = "strict"
+
+
+S = TypeVar("S", bound="PositionSet")
+
+
+@dataclass(frozen=True)
+class Fixpoint(Generic[S]):
+    """Result of a fixpoint computation: the set, the number of steps taken
+    (applications of the step function that changed the set), and the
+    approximations X_0, X_1, ... when they were asked for."""
+
+    result: S
+    iterations: int
+    layers: tuple[S, ...] | None = None
+
+
+def least_fixpoint(step: Callable[[S], S], start: S, *, keep_layers: bool = False) -> Fixpoint[S]:
+    """Iterate X_0 = start, X_{n+1} = step(X_n) until X_{n+1} = X_n.
+
+    ``step`` must be inflationary from ``start`` (X ⊆ step(X)), as in
+    until_{n+1} = until_n ∪ (pre(J, until_n) ∩ σ) (ENS 2005, Q10).
+
+    >>> least_fixpoint(lambda x: x | {min(x) - 1} if min(x) > 0 else x, {3}).result
+    {0, 1, 2, 3}
+    """
+    x = start
+    layers = [x] if keep_layers else None
+    n = 0
+    while True:
+        y = step(x)
+        if y == x:
+            return Fixpoint(x, n, tuple(layers) if layers is not None else None)
+        n += 1
+        x = y
+        if layers is not None:
+            layers.append(x)
+
+
+def greatest_fixpoint(step: Callable[[S], S], start: S) -> Fixpoint[S]:
+    """Iterate X_0 = start, X_{n+1} = step(X_n) until stable, ``step`` deflationary.
+
+    >>> greatest_fixpoint(lambda x: {v for v in x if v - 1 in x or v == 0}, {0, 1, 3}).result
+    {0, 1}
+    """
+    return least_fixpoint(step, start)
+
+
+class PositionSet(ABC):
+    """A set of positions of one engine's space, always inside its domain.
+
+    Supports ``len``, ``in`` (tuple or dict), iteration in lexicographic order of
+    position tuples, ``| & -``, ``~`` (complement within the positions), ``==``,
+    ``<=`` (subset). Mixing sets of two engines raises :class:`EngineMismatch`:
+    use :meth:`SetEngine.convert` first.
+    """
+
+    __slots__ = ()
+    engine: "SetEngine"
+
+    @abstractmethod
+    def __len__(self) -> int: ...
+
+    @abstractmethod
+    def _contains(self, pos: tuple) -> bool: ...
+
+    @abstractmethod
+    def tuples(self) -> list[tuple]:
+        """All positions as tuples, sorted lexicographically."""
+
+    @abstractmethod
+    def _union(self, other): ...
+
+    @abstractmethod
+    def _inter(self, other): ...
+
+    @abstractmethod
+    def _diff(self, other): ...
+
+    @abstractmethod
+    def _same(self, other) -> bool: ...
+
+    def __contains__(self, pos) -> bool:
+        return self._contains(self.engine.space.check_position(pos))
+
+    def __iter__(self) -> Iterator[tuple]:
+        return iter(self.tuples())
+
+    def _check(self, other) -> "PositionSet":
+        if not isinstance(other, PositionSet) or other.engine is not self.engine:
+            raise EngineMismatch(
+                f"cannot combine a set of {self.engine!r} with {other!r}: convert it first")
+        return other
+
+    def __or__(self, other): return self._union(self._check(other))
+    def __and__(self, other): return self._inter(self._check(other))
+    def __sub__(self, other): return self._diff(self._check(other))
+    def __invert__(self): return self.engine.positions() - self
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, PositionSet):
+            return NotImplemented
+        return self._same(self._check(other))
+
+    def __ne__(self, other) -> bool:
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    __hash__ = None  # mutable-looking value semantics; not hashable on purpose
+
+    def __le__(self, other) -> bool:
+        return (self - other).is_empty()
+
+    def is_empty(self) -> bool:
+        return len(self) == 0
+
+    def dicts(self) -> list[dict]:
+        """All positions as ``{label: value}`` dicts, in lexicographic order."""
+        return [self.engine.space.as_dict(t) for t in self.tuples()]
+
+    def first(self) -> tuple | None:
+        """The lexicographically smallest position, or None when empty."""
+        t = self.tuples()
+        return t[0] if t else None
+
+    def __repr__(self) -> str:
+        n = len(self)
+        shown = self.tuples()[:5] if n <= 10_000 else []
+        more = ", ..." if n > len(shown) else ""
+        return f"<{self.engine.kind} PositionSet of {n}: {', '.join(map(str, shown))}{more}>"
+
+
+class SetEngine(ABC):
+    """Sets of positions over a :class:`Space` (ENS 2005, Q2–Q4)."""
+
+    kind: str  # "symbolic" or "explicit"
+    space: Space
+
+    @abstractmethod
+    def empty(self) -> PositionSet: ...
+
+    @abstractmethod
+    def positions(self) -> PositionSet:
+        """Every position of the domain (values in range and the invariant holds)."""
+
+    @abstractmethod
+    def from_tuples(self, tuples: Iterable) -> PositionSet:
+        """The set of the given positions (tuples or dicts); out-of-range values raise."""
+
+    @abstractmethod
+    def from_expr(self, expr: Expr) -> PositionSet:
+        """The positions where the boolean state expression ``expr`` holds."""
+
+    def singleton(self, pos) -> PositionSet:
+        return self.from_tuples([pos])
+
+    def convert(self, other: PositionSet) -> PositionSet:
+        """The same set of positions as a set of this engine (spaces must match)."""
+        if other.engine is self:
+            return other
+        if other.engine.space != self.space:
+            raise EngineMismatch("cannot convert between different position spaces")
+        return self.from_tuples(other.tuples())
+
+
+class GameEngine(SetEngine):
+    """Queries on a game (ENS 2005, sections 3–4), implemented by both engines."""
+
+    game: Game
+
+    @abstractmethod
+    def turn_set(self, coalition: Iterable[int]) -> PositionSet:
+        """tour_J: the positions c with t(c) ∈ J."""
+
+    @abstractmethod
+    def successors(self, pos) -> PositionSet:
+        """δ(c) for one position c."""
+
+    @abstractmethod
+    def pre_exists(self, coalition: Iterable[int], target: PositionSet) -> PositionSet:
+        """pre∃(J, τ) = {c | t(c) ∈ J and ∃c' ∈ δ(c). c' ∈ τ}."""
+
+    @abstractmethod
+    def pre_forall(self, coalition: Iterable[int], target: PositionSet, *,
+                   dead_ends: DeadEnds) -> PositionSet:
+        """pre∀(J, τ) = {c | t(c) ∉ J and ∀c' ∈ δ(c). c' ∈ τ}; with
+        ``DeadEnds.STRICT`` also δ(c) ≠ ∅."""
+
+    @abstractmethod
+    def until(self, coalition: Iterable[int], stay: PositionSet, target: PositionSet, *,
+              dead_ends: DeadEnds, keep_layers: bool = False) -> Fixpoint:
+        """until(J, σ, τ) = ⋃ until_n, until_0 = τ,
+        until_{n+1} = until_n ∪ (pre(J, until_n) ∩ σ)."""
+
+    @abstractmethod
+    def always(self, coalition: Iterable[int], invariant: PositionSet, *,
+               dead_ends: DeadEnds) -> Fixpoint:
+        """⟨⟨J⟩⟩□F: the greatest fixpoint νZ. F ∩ pre(J, Z)."""
+
+    def pre(self, coalition: Iterable[int], target: PositionSet, *,
+            dead_ends: DeadEnds) -> PositionSet:
+        """pre(J, τ) = pre∃(J, τ) ∪ pre∀(J, τ)."""
+        return (self.pre_exists(coalition, target)
+                | self.pre_forall(coalition, target, dead_ends=dead_ends))
+
+    def attractor(self, coalition: Iterable[int], target: PositionSet, *,
+                  keep_layers: bool = False) -> Fixpoint:
+        """Attr_J(target) as in the TD (seed 002): until with σ = all positions
+        and the ``STRICT`` dead-end convention."""
+        return self.until(coalition, self.positions(), target,
+                          dead_ends=DeadEnds.STRICT, keep_layers=keep_layers)
+
+    def deadlocks(self) -> PositionSet:
+        """Positions with no successor."""
+        return self.positions() - self.pre_exists(self.game.players, self.positions())
+
+
+def difference_witness(a: PositionSet, b: PositionSet) -> tuple | None:
+    """The smallest position in exactly one of ``a`` and ``b`` (any engines), or None.
+
+    >>> # difference_witness(symbolic_set, explicit_set) is None  when they agree
+    """
+    b = a.engine.convert(b)
+    d = (a - b) | (b - a)
+    return d.first()
+
+
+def same_sets(a: PositionSet, b: PositionSet) -> bool:
+    """True when ``a`` and ``b`` hold the same positions, across engines."""
+    return a == a.engine.convert(b)

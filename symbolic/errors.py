@@ -1,0 +1,81 @@
+"""The one exception root of symbolic and its specific subclasses.
+
+Internal invariants raise ``AssertionError(value)``; everything a user can
+cause (a bad model, an impossible request) raises a :class:`SymbolicError`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Span:
+    """A source position: file, 1-based line and column, and the source line.
+
+    >>> Span("m.game", 3, 7, "var x : 0..")
+    Span(file='m.game', line=3, column=7, text='var x : 0..', length=1)
+    """
+
+    file: str
+    line: int
+    column: int
+    text: str = ""
+    length: int = 1
+
+    def render(self, message: str, kind: str = "error") -> str:
+        """``FILE:LINE:COL: error: message`` then the source line and a caret."""
+        head = f"{self.file}:{self.line}:{self.column}: {kind}: {message}"
+        if not self.text:
+            return head
+        caret = " " * (self.column - 1) + "^" * max(1, self.length)
+        return f"{head}\n    {self.text}\n    {caret}"
+
+
+class SymbolicError(Exception):
+    """Root of every error a user of symbolic can cause."""
+
+    def __init__(self, message: str, span: Span | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+
+    def __str__(self) -> str:
+        if self.span is not None:
+            return self.span.render(self.message)
+        return self.message
+
+
+class ModelError(SymbolicError):
+    """A model (text or Python-built IR) is malformed."""
+
+
+class ParseError(ModelError):
+    """Text does not follow the grammar (model files, formulas)."""
+
+
+class NameError_(ModelError):
+    """A name is used but never declared (unknown variable, set, player...)."""
+
+
+class TypeError_(ModelError):
+    """An expression has the wrong type (int where bool expected, ...)."""
+
+
+class RangeError(ModelError):
+    """A value lies outside a declared range (index, parameter, position)."""
+
+
+class QueryError(SymbolicError):
+    """A request cannot be answered as asked (unknown player, bad position...)."""
+
+
+class EngineMismatch(SymbolicError):
+    """Objects of two different engines or BDD managers were mixed."""
+
+
+class OutOfMemory(SymbolicError):
+    """The BDD backend ran out of its memory budget."""
+
+
+class FileError(SymbolicError):
+    """A model file cannot be read."""

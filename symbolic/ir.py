@@ -1,0 +1,449 @@
+"""Game IR: typed, immutable descriptions of position spaces, expressions and games.
+
+This is the layer below text: the model-language front end and the Python
+builder both produce these objects, and both engines consume them (the
+symbolic engine compiles them to BDDs, the explicit engine interprets them).
+
+Values are Python ``int``, ``bool`` and ``tuple`` (of values); constant sets
+are tuples of distinct values in canonical (sorted) order.
+
+Semantics (both engines implement exactly this):
+
+- Types are int, bool and tuple. A bool variable reads as a bool; positions
+  store it as 0/1. Arithmetic takes ints only (``Sum`` counts a true bool as 1).
+  ``==``/``!=`` compare two ints, two bools or two constant tuples; ``< <= > >=``
+  compare ints. Connectives and ``not`` take bools; ``Ite`` needs a bool
+  condition and two branches of the same type.
+- Arithmetic is exact over the integers (never modular). ``//`` and ``%``
+  follow Python's floor semantics and need a right operand that is a positive
+  constant once bound names are substituted; anything else is a ModelError.
+- ``Elem(a, i)``: ``i`` is an int expression; a value of ``i`` outside the
+  declared index range is a RangeError. ``Item(t, i)`` indexes a constant tuple,
+  0-based like Python.
+- ``Quant`` and ``Sum`` range over a finite tuple of constants bound to a
+  ``Name``; they are expanded, not encoded as state.
+- Primed variables (``Var(.., primed=True)``, ``Elem(.., primed=True)``) may
+  appear only in a move's ``effect``; a primed array element needs an index
+  that is constant once quantifiers and parameters are substituted.
+- Move semantics: for every valuation of the parameters (the product of their
+  domains) at which ``guard`` holds in c, every position c' (in the domain:
+  values in range and ``invariant`` true) with ``effect(c, c')`` true and
+  c'[s] = c[s] for every slot s that is not primed anywhere in that
+  valuation's ``effect`` is a successor. δ(c) is the union over moves.
+
+>>> x = Var("x"); y = Var("y")
+>>> e = (x * x + y * y).eq(Const(25))
+>>> e.op
+'=='
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, Union
+
+from .errors import ModelError, NameError_, QueryError, RangeError, Span, TypeError_
+
+Value = Union[int, bool, tuple]
+
+ARITH_OPS = ("+", "-", "*", "//", "%")
+COMPARE_OPS = ("==", "!=", "<", "<=", ">", ">=")
+BOOL_OPS = ("and", "or", "implies", "iff")
+UNARY_OPS = ("-", "not")
+
+
+# --------------------------------------------------------------------------- expressions
+
+class Expr:
+    """Base of expression nodes. Operators build nodes (``==`` stays structural:
+    use :meth:`eq` / :meth:`ne` for the equality *expression*)."""
+
+    __slots__ = ()
+
+    def _wrap(self, other) -> "Expr":
+        return other if isinstance(other, Expr) else Const(other)
+
+    def __add__(self, o): return Binary("+", self, self._wrap(o))
+    def __radd__(self, o): return Binary("+", self._wrap(o), self)
+    def __sub__(self, o): return Binary("-", self, self._wrap(o))
+    def __rsub__(self, o): return Binary("-", self._wrap(o), self)
+    def __mul__(self, o): return Binary("*", self, self._wrap(o))
+    def __rmul__(self, o): return Binary("*", self._wrap(o), self)
+    def __floordiv__(self, o): return Binary("//", self, self._wrap(o))
+    def __mod__(self, o): return Binary("%", self, self._wrap(o))
+    def __neg__(self): return Unary("-", self)
+    def __lt__(self, o): return Binary("<", self, self._wrap(o))
+    def __le__(self, o): return Binary("<=", self, self._wrap(o))
+    def __gt__(self, o): return Binary(">", self, self._wrap(o))
+    def __ge__(self, o): return Binary(">=", self, self._wrap(o))
+    def __and__(self, o): return Binary("and", self, self._wrap(o))
+    def __or__(self, o): return Binary("or", self, self._wrap(o))
+    def __invert__(self): return Unary("not", self)
+    def eq(self, o) -> "Expr": return Binary("==", self, self._wrap(o))
+    def ne(self, o) -> "Expr": return Binary("!=", self, self._wrap(o))
+    def implies(self, o) -> "Expr": return Binary("implies", self, self._wrap(o))
+    def iff(self, o) -> "Expr": return Binary("iff", self, self._wrap(o))
+    def __getitem__(self, index): return Item(self, self._wrap(index))
+
+
+def _span():
+    return field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, eq=True)
+class Const(Expr):
+    """A constant value: int, bool or tuple."""
+    value: Value
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, eq=True)
+class Name(Expr):
+    """A bound constant: a quantifier variable or a move parameter."""
+    name: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, eq=True)
+class Var(Expr):
+    """A scalar state variable; ``primed`` means its value after the move."""
+    name: str
+    primed: bool = False
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, eq=True)
+class Elem(Expr):
+    """An element ``a[i]`` of an array state variable (``a'[i]`` when primed)."""
+    array: str
+    index: Expr
+    primed: bool = False
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, eq=True)
+class Item(Expr):
+    """Indexing into a tuple value: ``d[i]`` with ``d`` a bound tuple, 0-based."""
+    base: Expr
+    index: Expr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, eq=True)
+class Unary(Expr):
+    """``-e`` or ``not e``."""
+    op: str
+    arg: Expr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, eq=True)
+class Binary(Expr):
+    """Arithmetic (+ - * // %), comparison, or boolean connective."""
+    op: str
+    left: Expr
+    right: Expr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, eq=True)
+class Ite(Expr):
+    """``if cond then a else b`` (both branches int, or both bool)."""
+    cond: Expr
+    then: Expr
+    other: Expr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, eq=True)
+class Quant(Expr):
+    """A finite quantifier ``forall/exists var in domain: body``.
+
+    ``domain`` is a tuple of constant values; ``var`` is bound as a :class:`Name`.
+    """
+    kind: str  # "forall" | "exists"
+    var: str
+    domain: tuple
+    body: Expr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, eq=True)
+class Sum(Expr):
+    """A finite sum ``sum(body for var in domain)`` of int expressions
+    (booleans count 1 when true)."""
+    var: str
+    domain: tuple
+    body: Expr
+    span: Span | None = _span()
+
+
+TRUE = Const(True)
+FALSE = Const(False)
+
+
+def conj(items: Iterable[Expr]) -> Expr:
+    """The conjunction of ``items`` (``true`` when empty)."""
+    out: Expr | None = None
+    for it in items:
+        out = it if out is None else Binary("and", out, it)
+    return TRUE if out is None else out
+
+
+def disj(items: Iterable[Expr]) -> Expr:
+    """The disjunction of ``items`` (``false`` when empty)."""
+    out: Expr | None = None
+    for it in items:
+        out = it if out is None else Binary("or", out, it)
+    return FALSE if out is None else out
+
+
+def forall(var: str, domain: Iterable[Value], body) -> Quant:
+    """``forall var in domain: body`` where ``body`` is an Expr or a function of Name."""
+    b = body(Name(var)) if callable(body) else body
+    return Quant("forall", var, tuple(domain), b)
+
+
+def exists(var: str, domain: Iterable[Value], body) -> Quant:
+    """``exists var in domain: body`` where ``body`` is an Expr or a function of Name."""
+    b = body(Name(var)) if callable(body) else body
+    return Quant("exists", var, tuple(domain), b)
+
+
+def ite(cond: Expr, then, other) -> Ite:
+    """``if cond then then else other``."""
+    w = cond._wrap
+    return Ite(cond, w(then), w(other))
+
+
+def children(e: Expr) -> tuple[Expr, ...]:
+    """The direct sub-expressions of ``e`` (exhaustive over node kinds)."""
+    if isinstance(e, (Const, Name, Var)):
+        return ()
+    if isinstance(e, Elem):
+        return (e.index,)
+    if isinstance(e, Item):
+        return (e.base, e.index)
+    if isinstance(e, Unary):
+        return (e.arg,)
+    if isinstance(e, Binary):
+        return (e.left, e.right)
+    if isinstance(e, Ite):
+        return (e.cond, e.then, e.other)
+    if isinstance(e, (Quant, Sum)):
+        return (e.body,)
+    raise AssertionError(e)
+
+
+def walk(e: Expr) -> Iterator[Expr]:
+    """Every node of ``e``, parents before children."""
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(children(n)))
+
+
+def has_primes(e: Expr) -> bool:
+    """True when ``e`` mentions a primed (next-state) variable."""
+    return any(isinstance(n, (Var, Elem)) and n.primed for n in walk(e))
+
+
+# --------------------------------------------------------------------------- spaces
+
+@dataclass(frozen=True)
+class IntType:
+    """Integers ``lo..hi`` inclusive."""
+    lo: int
+    hi: int
+
+    def __post_init__(self):
+        if self.lo > self.hi:
+            raise RangeError(f"empty range {self.lo}..{self.hi}")
+
+    def values(self) -> range:
+        return range(self.lo, self.hi + 1)
+
+
+@dataclass(frozen=True)
+class BoolType:
+    """Booleans, stored in positions as 0 (false) and 1 (true)."""
+    lo: int = 0
+    hi: int = 1
+
+    def values(self) -> range:
+        return range(0, 2)
+
+
+Type = Union[IntType, BoolType]
+
+
+@dataclass(frozen=True)
+class VarDecl:
+    """A state variable: a scalar (``index is None``) or an array indexed ``index.lo..index.hi``."""
+    name: str
+    type: Type
+    index: IntType | None = None
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def is_array(self) -> bool:
+        return self.index is not None
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One scalar cell of the position vector: a scalar variable or one array element."""
+    var: str
+    index: int | None
+    type: Type
+
+    @property
+    def label(self) -> str:
+        return self.var if self.index is None else f"{self.var}[{self.index}]"
+
+
+@dataclass(frozen=True)
+class Space:
+    """The position space: declared variables, flattened into slots in declaration order.
+
+    A position is a tuple with one int per slot (booleans as 0/1).
+
+    >>> s = Space((VarDecl("j", IntType(1, 2)), VarDecl("k", IntType(0, 3), IntType(1, 2))))
+    >>> [sl.label for sl in s.slots]
+    ['j', 'k[1]', 'k[2]']
+    >>> s.size
+    32
+    """
+    vars: tuple[VarDecl, ...]
+    slots: tuple[Slot, ...] = field(init=False, compare=False, repr=False)
+    _slot_of: dict = field(init=False, compare=False, repr=False)
+    _decl: dict = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self):
+        slots, slot_of, decl = [], {}, {}
+        for v in self.vars:
+            if v.name in decl:
+                raise ModelError(f"variable {v.name!r} declared twice", v.span)
+            decl[v.name] = v
+            if v.index is None:
+                slot_of[(v.name, None)] = len(slots)
+                slots.append(Slot(v.name, None, v.type))
+            else:
+                for i in v.index.values():
+                    slot_of[(v.name, i)] = len(slots)
+                    slots.append(Slot(v.name, i, v.type))
+        object.__setattr__(self, "slots", tuple(slots))
+        object.__setattr__(self, "_slot_of", slot_of)
+        object.__setattr__(self, "_decl", decl)
+
+    def decl(self, name: str) -> VarDecl:
+        """The declaration of variable ``name``."""
+        try:
+            return self._decl[name]
+        except KeyError:
+            raise NameError_(f"unknown variable {name!r}") from None
+
+    def has_var(self, name: str) -> bool:
+        return name in self._decl
+
+    def slot_index(self, name: str, index: int | None = None) -> int:
+        """Position of ``name`` (or ``name[index]``) in a position tuple."""
+        d = self.decl(name)
+        if (index is None) != (d.index is None):
+            kind = "an array" if d.is_array else "a scalar"
+            raise TypeError_(f"variable {name!r} is {kind}")
+        try:
+            return self._slot_of[(name, index)]
+        except KeyError:
+            raise RangeError(
+                f"index {index} outside {name}[{d.index.lo}..{d.index.hi}]") from None
+
+    @property
+    def size(self) -> int:
+        """Number of value vectors (before any invariant)."""
+        n = 1
+        for s in self.slots:
+            n *= s.type.hi - s.type.lo + 1
+        return n
+
+    def check_position(self, pos) -> tuple:
+        """Normalise ``pos`` (tuple, list or dict by label) to a tuple, or raise RangeError."""
+        if isinstance(pos, dict):
+            missing = [s.label for s in self.slots if s.label not in pos]
+            extra = set(pos) - {s.label for s in self.slots}
+            if missing or extra:
+                raise RangeError(f"position {pos!r}: missing {missing}, unknown {sorted(extra)}")
+            pos = tuple(pos[s.label] for s in self.slots)
+        pos = tuple(int(v) for v in pos)
+        if len(pos) != len(self.slots):
+            raise RangeError(
+                f"position {pos} has {len(pos)} values, expected {len(self.slots)} "
+                f"({', '.join(s.label for s in self.slots)})")
+        for v, s in zip(pos, self.slots):
+            if not s.type.lo <= v <= s.type.hi:
+                raise RangeError(f"position {pos}: {s.label} = {v} outside {s.type.lo}..{s.type.hi}")
+        return pos
+
+    def as_dict(self, pos: tuple) -> dict:
+        """``{label: value}`` for a position tuple."""
+        return {s.label: v for s, v in zip(self.slots, pos)}
+
+
+# --------------------------------------------------------------------------- games
+
+@dataclass(frozen=True)
+class Param:
+    """A move parameter ranging over a finite tuple of constant values."""
+    name: str
+    domain: tuple
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move: for each parameter valuation where ``guard`` holds at the current
+    position, the successors are the positions satisfying ``effect`` (over current
+    and primed variables). Slots whose variable is never primed in ``effect``
+    keep their value (for arrays: per element, after expanding quantifiers; a
+    primed array element needs a constant index)."""
+    name: str
+    params: tuple[Param, ...] = ()
+    guard: Expr = TRUE
+    effect: Expr = TRUE
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A turn-based game ``(players, positions, turn, delta)``.
+
+    ``positions`` are the vectors of ``space`` satisfying ``invariant``;
+    ``turn`` is an int expression giving the player to move; δ(c) is the union
+    over moves and parameter valuations of the successors each move allows
+    (always inside the positions).
+    """
+    name: str
+    space: Space
+    players: tuple[int, ...]
+    turn: Expr
+    moves: tuple[Move, ...]
+    invariant: Expr = TRUE
+    description: str = ""
+
+    def __post_init__(self):
+        if not self.players:
+            raise ModelError(f"game {self.name!r} has no players")
+        if len(set(self.players)) != len(self.players):
+            raise ModelError(f"game {self.name!r}: duplicate player ids {self.players}")
+        names = [m.name for m in self.moves]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise ModelError(f"game {self.name!r}: moves declared twice: {sorted(dup)}")
+
+    def coalition(self, players: Iterable[int]) -> frozenset[int]:
+        """Validate a set of player ids against the game's players."""
+        J = frozenset(int(p) for p in players)
+        unknown = sorted(J - set(self.players))
+        if unknown:
+            raise QueryError(
+                f"unknown player(s) {unknown}: the players are {list(self.players)}")
+        return J
