@@ -447,3 +447,47 @@ class Game:
             raise QueryError(
                 f"unknown player(s) {unknown}: the players are {list(self.players)}")
         return J
+
+
+# --------------------------------------------------------------------------- utilities
+
+def substitute(e: Expr, env: dict) -> Expr:
+    """``e`` with every free ``Name`` bound in ``env`` replaced by its constant.
+
+    >>> substitute(Name("d") + Name("i"), {"i": 2})
+    Binary(op='+', left=Name(name='d'), right=Const(value=2))
+    """
+    if not env:
+        return e
+    if isinstance(e, Name):
+        return Const(env[e.name], e.span) if e.name in env else e
+    if isinstance(e, (Const, Var)):
+        return e
+    if isinstance(e, Elem):
+        return Elem(e.array, substitute(e.index, env), e.primed, e.span)
+    if isinstance(e, Item):
+        return Item(substitute(e.base, env), substitute(e.index, env), e.span)
+    if isinstance(e, Unary):
+        return Unary(e.op, substitute(e.arg, env), e.span)
+    if isinstance(e, Binary):
+        return Binary(e.op, substitute(e.left, env), substitute(e.right, env), e.span)
+    if isinstance(e, Ite):
+        return Ite(substitute(e.cond, env), substitute(e.then, env),
+                   substitute(e.other, env), e.span)
+    if isinstance(e, (Quant, Sum)):
+        inner = {k: v for k, v in env.items() if k != e.var}  # the binder shadows
+        body = substitute(e.body, inner)
+        if isinstance(e, Quant):
+            return Quant(e.kind, e.var, e.domain, body, e.span)
+        return Sum(e.var, e.domain, body, e.span)
+    raise AssertionError(e)
+
+
+def const_value(e: Expr) -> Value:
+    """The value of a constant node (``Const`` or ``-Const``), else TypeError_."""
+    if isinstance(e, Const):
+        return e.value
+    if isinstance(e, Unary) and e.op == "-" and isinstance(e.arg, Const) \
+            and isinstance(e.arg.value, int) and not isinstance(e.arg.value, bool):
+        return -e.arg.value
+    raise TypeError_("expected a constant", getattr(e, "span", None))

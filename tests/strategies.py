@@ -1,0 +1,170 @@
+"""Hypothesis strategies shared by the tests: small random games and ATL formulas.
+
+Games have 1–3 players, a few variables with odd ranges (negative lower
+bounds, sizes that are not powers of two), sometimes a bool and an array,
+sometimes an invariant, and 1–3 guarded moves whose effects mix deterministic
+assignments, nondeterministic constraints and untouched (framed) variables;
+dead ends arise from guards and ranges.
+"""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from symbolic import atl, ir
+
+MAX_POSITIONS = 400
+
+
+@st.composite
+def spaces(draw):
+    decls = []
+    for i in range(draw(st.integers(1, 3))):
+        lo = draw(st.integers(-3, 3))
+        hi = lo + draw(st.integers(0, 5))
+        decls.append(ir.VarDecl(f"x{i}", ir.IntType(lo, hi)))
+    if draw(st.booleans()):
+        decls.append(ir.VarDecl("b", ir.BoolType()))
+    if draw(st.booleans()):
+        lo = draw(st.integers(-1, 1))
+        decls.append(ir.VarDecl("a", ir.IntType(lo, lo + draw(st.integers(1, 3))),
+                                ir.IntType(1, 2)))
+    space = ir.Space(tuple(decls))
+    while space.size > MAX_POSITIONS:  # shrink the widest int variable
+        decls = list(space.vars)
+        k = max(range(len(decls)), key=lambda t: decls[t].type.hi - decls[t].type.lo)
+        d = decls[k]
+        decls[k] = ir.VarDecl(d.name, ir.IntType(d.type.lo, d.type.lo + (d.type.hi - d.type.lo) // 2),
+                              d.index)
+        space = ir.Space(tuple(decls))
+    return space
+
+
+def _int_leaves(space, names):
+    leaves = [st.integers(-3, 5).map(ir.Const)]
+    for d in space.vars:
+        if isinstance(d.type, ir.BoolType):
+            continue
+        if d.index is None:
+            leaves.append(st.just(ir.Var(d.name)))
+        else:
+            leaves.append(st.sampled_from([ir.Elem(d.name, ir.Const(i)) for i in d.index.values()]))
+    leaves += [st.just(ir.Name(n)) for n in names]
+    return st.one_of(leaves)
+
+
+def int_exprs(space, names=(), depth=2):
+    leaf = _int_leaves(space, names)
+    if depth == 0:
+        return leaf
+    sub = int_exprs(space, names, depth - 1)
+    return st.one_of(
+        leaf, leaf,
+        st.builds(lambda op, a, b: ir.Binary(op, a, b), st.sampled_from(["+", "-", "*"]), sub, sub),
+        st.builds(lambda op, a, c: ir.Binary(op, a, ir.Const(c)),
+                  st.sampled_from(["//", "%"]), sub, st.integers(1, 3)),
+        st.builds(lambda a: ir.Unary("-", a), sub),
+        st.builds(ir.Ite, bool_exprs(space, names, depth - 1), sub, sub),
+    )
+
+
+def bool_exprs(space, names=(), depth=2):
+    ints = int_exprs(space, names, max(0, depth - 1))
+    leaves = [st.sampled_from([ir.TRUE, ir.FALSE]),
+              st.builds(lambda op, a, b: ir.Binary(op, a, b),
+                        st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), ints, ints)]
+    if space.has_var("b"):
+        leaves.append(st.just(ir.Var("b")))
+    leaf = st.one_of(leaves)
+    if depth == 0:
+        return leaf
+    sub = bool_exprs(space, names, depth - 1)
+    quant_body = bool_exprs(space, tuple(names) + ("q",), depth - 1)
+    return st.one_of(
+        leaf, leaf,
+        st.builds(lambda op, a, b: ir.Binary(op, a, b),
+                  st.sampled_from(["and", "or", "implies", "iff"]), sub, sub),
+        st.builds(lambda a: ir.Unary("not", a), sub),
+        st.builds(lambda k, dom, body: ir.Quant(k, "q", tuple(sorted(set(dom))), body),
+                  st.sampled_from(["forall", "exists"]),
+                  st.lists(st.integers(-1, 2), min_size=1, max_size=3), quant_body),
+    )
+
+
+@st.composite
+def effects(draw, space, names):
+    """A conjunction constraining a random subset of slots (the rest is framed)."""
+    parts = []
+    for slot in space.slots:
+        if not draw(st.booleans()):
+            continue
+        target = (ir.Var(slot.var, primed=True) if slot.index is None
+                  else ir.Elem(slot.var, ir.Const(slot.index), primed=True))
+        if isinstance(slot.type, ir.BoolType):
+            parts.append(target.iff(draw(bool_exprs(space, names, 1))))
+            continue
+        rhs = draw(int_exprs(space, names, 1))
+        op = draw(st.sampled_from(["==", "==", "==", "<=", "!=", ">"]))
+        parts.append(ir.Binary(op, target, rhs))
+    if parts and draw(st.booleans()):
+        # a constraint between two next-state values (tests the explicit solver's ordering)
+        ints = [s for s in space.slots if not isinstance(s.type, ir.BoolType)]
+        s = draw(st.sampled_from(ints))
+        target = (ir.Var(s.var, primed=True) if s.index is None
+                  else ir.Elem(s.var, ir.Const(s.index), primed=True))
+        other = draw(st.sampled_from(ints))
+        other_t = (ir.Var(other.var, primed=True) if other.index is None
+                   else ir.Elem(other.var, ir.Const(other.index), primed=True))
+        parts.append(ir.Binary(draw(st.sampled_from(["==", "<=", "!="])), target, other_t + 1))
+    return ir.conj(parts)
+
+
+@st.composite
+def games(draw):
+    space = draw(spaces())
+    nplayers = draw(st.integers(1, 3))
+    players = tuple(range(1, nplayers + 1))
+    # the turn: a player chosen by a decision list of random conditions
+    turn: ir.Expr = ir.Const(draw(st.sampled_from(players)))
+    for _ in range(draw(st.integers(0, 2))):
+        turn = ir.Ite(draw(bool_exprs(space, (), 1)), ir.Const(draw(st.sampled_from(players))), turn)
+    moves = []
+    for m in range(draw(st.integers(1, 3))):
+        params = ()
+        names: tuple = ()
+        if draw(st.booleans()):
+            params = (ir.Param("p", tuple(sorted(set(draw(st.lists(st.integers(-1, 3),
+                                                                   min_size=1, max_size=3)))))),)
+            names = ("p",)
+        guard = draw(bool_exprs(space, names, 2))
+        effect = draw(effects(space, names))
+        moves.append(ir.Move(f"m{m}", params, guard, effect))
+    invariant = draw(st.one_of(st.just(ir.TRUE), bool_exprs(space, (), 1)))
+    return ir.Game("random", space, players, turn, tuple(moves), invariant)
+
+
+def coalitions(players):
+    subsets = st.lists(st.sampled_from(players), max_size=len(players), unique=True)
+    lit = subsets.map(lambda ms: atl.CoalitionLit(tuple(sorted(ms))))
+    return st.one_of(lit, lit, st.just(atl.AllPlayers()),
+                     st.builds(lambda op, a: atl.CoalitionOp(op, atl.AllPlayers(), a),
+                               st.sampled_from(["\\", "|", "&"]), lit))
+
+
+def formulas(game, depth=3):
+    """Random ATL formulas over ``game``'s players and variables."""
+    J = coalitions(game.players)
+    leaf = st.one_of(st.builds(atl.Truth, st.booleans()),
+                     st.builds(atl.Turn, J),
+                     st.builds(atl.Prop, bool_exprs(game.space, (), 1)))
+    if depth == 0:
+        return leaf
+    sub = formulas(game, depth - 1)
+    return st.one_of(
+        leaf,
+        st.builds(atl.Not, sub),
+        st.builds(atl.BoolOp, st.sampled_from(["and", "or", "implies", "iff"]), sub, sub),
+        st.builds(atl.Next, J, sub),
+        st.builds(atl.Until, J, sub, sub),
+        st.builds(atl.Eventually, J, sub),
+        st.builds(atl.Always, J, sub),
+    )
