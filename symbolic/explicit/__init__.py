@@ -1,0 +1,17 @@
+"""The explicit reference engine: enumeration of positions and successors.
+
+It interprets the game IR directly (:mod:`symbolic.explicit.interp`) and answers
+the queries of :mod:`symbolic.api` with Python sets and counter-based
+attractors (:mod:`symbolic.explicit.engine`). It shares no code with the BDD
+engine, so that each can check the other.
+
+>>> from symbolic.games import subtraction
+>>> G = ExplicitGame(subtraction(K=4))
+>>> G.kind, len(G.positions()), sorted(G.deadlocks())
+('explicit', 10, [(1, 0), (2, 0)])
+"""
+from .engine import DEFAULT_MAX_POSITIONS, ExplicitGame, ExplicitSet, ExplicitSets
+from .interp import Compiled, compile_expr, evaluate
+
+__all__ = ["ExplicitGame", "ExplicitSets", "ExplicitSet", "DEFAULT_MAX_POSITIONS",
+           "Compiled", "compile_expr", "evaluate"]

@@ -1,0 +1,710 @@
+"""The explicit reference engine: sets of position tuples and games by enumeration.
+
+:class:`ExplicitSets` enumerates the domain of a :class:`~symbolic.ir.Space`
+(the product of the slot ranges, filtered by an invariant) and represents sets
+as frozensets of position tuples. :class:`ExplicitGame` adds the game: it
+interprets the moves of the IR (via :mod:`symbolic.explicit.interp`) to list
+δ(c) for every position, keeps successor and predecessor lists over integer
+indices, and answers pre∃, pre∀, until and always with linear-time
+counter-based algorithms. It shares no code with the BDD engine: it exists to
+cross-check it, and as an honest peer in benchmarks.
+
+Work is lazy: the domain is enumerated on first use and the graph is built on
+the first query that needs it, so ``successors(c)`` of one position of a huge
+game costs only that position's moves.
+
+>>> from symbolic.ir import Space, VarDecl, IntType, Var
+>>> E = ExplicitSets(Space((VarDecl("x", IntType(0, 3)), VarDecl("y", IntType(0, 3)))),
+...                  invariant=Var("x") <= Var("y"))
+>>> len(E.positions()), E.from_expr(Var("x").eq(Var("y"))).tuples()
+(10, [(0, 0), (1, 1), (2, 2), (3, 3)])
+>>> len(~E.from_expr(Var("x").eq(Var("y"))))
+6
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Iterable
+
+from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine
+from ..errors import EngineMismatch, ModelError, QueryError, SymbolicError, TypeError_
+from ..ir import (TRUE, Binary, BoolType, Elem, Expr, Game, Quant, Space, Unary, Var)
+from .interp import BOOL, INT, compile_expr, type_name
+
+__all__ = ["ExplicitSet", "ExplicitSets", "ExplicitGame", "DEFAULT_MAX_POSITIONS"]
+
+#: Spaces larger than this (before the invariant) are refused rather than
+#: enumerated: a tuple costs about 100 bytes, so this is already gigabytes.
+DEFAULT_MAX_POSITIONS = 5_000_000
+
+
+class ExplicitSet(PositionSet):
+    """A set of positions of an :class:`ExplicitSets` engine: a frozenset of tuples.
+
+    Iteration and :meth:`tuples` are in lexicographic order; ``len``, ``in``,
+    ``| & - ~``, ``==`` and ``<=`` follow :class:`~symbolic.api.PositionSet`.
+
+    >>> from symbolic.ir import Space, VarDecl, IntType
+    >>> E = ExplicitSets(Space((VarDecl("x", IntType(0, 2)),)))
+    >>> a = E.from_tuples([(2,), (0,)])
+    >>> a.tuples(), (1,) in a, len(~a), a <= E.positions()
+    ([(0,), (2,)], False, 1, True)
+    """
+
+    __slots__ = ("engine", "items", "_sorted", "_idx")
+
+    def __init__(self, engine: "ExplicitSets", items: frozenset):
+        self.engine = engine
+        #: the positions, as a frozenset of tuples (read-only by convention)
+        self.items = items
+        self._sorted = None  # cached sorted list
+        self._idx = None     # cached engine indices (see ExplicitSets._indices)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def _contains(self, pos: tuple) -> bool:
+        return pos in self.items
+
+    def tuples(self) -> list[tuple]:
+        if self._sorted is None:
+            self._sorted = sorted(self.items)
+        return list(self._sorted)
+
+    def _union(self, other): return ExplicitSet(self.engine, self.items | other.items)
+    def _inter(self, other): return ExplicitSet(self.engine, self.items & other.items)
+    def _diff(self, other): return ExplicitSet(self.engine, self.items - other.items)
+    def _same(self, other) -> bool: return self.items == other.items
+
+
+class ExplicitSets(SetEngine):
+    """Sets of positions of ``space`` by enumeration (ENS 2005, Q2–Q4).
+
+    The domain is {c ∈ ∏ slot ranges | invariant(c)}, in lexicographic order
+    (the order of :func:`itertools.product` over ascending ranges); position i
+    of that order has index i.
+
+    >>> from symbolic.ir import Space, VarDecl, IntType, Var
+    >>> x, y, z = Var("x"), Var("y"), Var("z")
+    >>> E = ExplicitSets(Space(tuple(VarDecl(v, IntType(0, 10)) for v in "xyz")))
+    >>> A = E.from_expr((x * x + y * y).eq(z * z))
+    >>> len(A), [t for t in A if 0 < t[0] < t[1]]
+    (25, [(3, 4, 5), (6, 8, 10)])
+    """
+
+    kind = "explicit"
+
+    def __init__(self, space: Space, invariant: Expr = TRUE, *,
+                 max_positions: int = DEFAULT_MAX_POSITIONS):
+        self.space = space
+        self.invariant = invariant
+        self.max_positions = max_positions
+        inv = compile_expr(invariant, space)
+        if inv.type != BOOL:
+            raise TypeError_(f"the invariant must be bool, got {type_name(inv.type)}",
+                             getattr(invariant, "span", None))
+        # None means "always true": most games have no invariant, skip the calls.
+        self._inv = None if inv.folded and inv.value is True else inv.fn
+        self._dom: list[tuple] | None = None
+        self._index: dict[tuple, int] | None = None
+        self._all: ExplicitSet | None = None
+
+    def __repr__(self) -> str:
+        n = "?" if self._dom is None else len(self._dom)
+        return f"<{type(self).__name__} over {[s.label for s in self.space.slots]}: {n} positions>"
+
+    # ---------------------------------------------------------------- domain
+
+    def _domain(self) -> list[tuple]:
+        """The positions in lexicographic order (enumerated once)."""
+        if self._dom is None:
+            size = self.space.size
+            if size > self.max_positions:
+                raise QueryError(
+                    f"the space has {size} value vectors, more than the explicit engine's "
+                    f"limit of {self.max_positions}: use the symbolic engine")
+            ranges = [s.type.values() for s in self.space.slots]
+            inv = self._inv
+            if inv is None:
+                dom = list(itertools.product(*ranges))
+            else:
+                dom = [c for c in itertools.product(*ranges) if inv(c, None)]
+            self._dom = dom
+            self._index = dict(zip(dom, range(len(dom))))
+        return self._dom
+
+    def _is_position(self, pos: tuple) -> bool:
+        """Invariant test for an in-range tuple, without enumerating the domain."""
+        if self._index is not None:
+            return pos in self._index
+        return self._inv is None or bool(self._inv(pos, None))
+
+    def _position(self, pos) -> tuple:
+        """``pos`` normalised; RangeError out of range, QueryError where the invariant fails."""
+        t = self.space.check_position(pos)
+        if not self._is_position(t):
+            raise QueryError(f"{t} is not a position: the invariant is false there")
+        return t
+
+    def _own(self, s) -> ExplicitSet:
+        if not isinstance(s, ExplicitSet) or s.engine is not self:
+            raise EngineMismatch(f"{s!r} is not a set of {self!r}: convert it first")
+        return s
+
+    def _indices(self, s: ExplicitSet) -> list[int]:
+        """The indices of the positions of ``s`` (cached on the set)."""
+        if s._idx is None:
+            self._domain()
+            index = self._index
+            s._idx = [index[t] for t in s.items]
+        return s._idx
+
+    def _from_indices(self, idx: Iterable[int]) -> ExplicitSet:
+        dom = self._domain()
+        return ExplicitSet(self, frozenset(map(dom.__getitem__, idx)))
+
+    # ---------------------------------------------------------------- SetEngine
+
+    def empty(self) -> ExplicitSet:
+        return ExplicitSet(self, frozenset())
+
+    def positions(self) -> ExplicitSet:
+        if self._all is None:
+            self._all = ExplicitSet(self, frozenset(self._domain()))
+        return self._all
+
+    def from_tuples(self, tuples: Iterable) -> ExplicitSet:
+        """The given positions (tuples, lists or dicts by slot label).
+
+        RangeError for a value out of its slot's range (or a wrong length),
+        QueryError for a tuple where the invariant is false.
+        """
+        return ExplicitSet(self, frozenset(self._position(t) for t in tuples))
+
+    def from_expr(self, expr: Expr) -> ExplicitSet:
+        """{c ∈ domain | expr(c)} for a bool expression over current variables."""
+        c = compile_expr(expr, self.space)
+        if c.type != BOOL:
+            raise TypeError_(f"a set is defined by a bool expression, got {type_name(c.type)}",
+                             getattr(expr, "span", None))
+        if c.folded:
+            return self.positions() if c.value else self.empty()
+        f = c.fn
+        return ExplicitSet(self, frozenset(t for t in self._domain() if f(t, None)))
+
+    def index(self, pos) -> int:
+        """The index of position ``pos`` in the lexicographic domain order."""
+        t = self._position(pos)
+        self._domain()
+        return self._index[t]
+
+
+# --------------------------------------------------------------------------- moves
+
+class _Plan:
+    """One move at one parameter valuation, ready to apply to positions.
+
+    ``steps`` fill the primed slots in order: ``(slot, fn, lo, hi, is_bool)``
+    with ``fn(c, next)`` the value of an equation ``slot' == e`` (its right side
+    reads only slots filled earlier), or ``fn is None`` to enumerate lo..hi.
+    """
+
+    __slots__ = ("move", "env", "guard", "effect", "primed", "steps", "enumerates")
+
+    def __init__(self, move, env, guard, effect, primed, steps):
+        self.move, self.env, self.guard, self.effect = move, env, guard, effect
+        self.primed, self.steps = primed, steps
+        self.enumerates = any(st[1] is None for st in steps)
+
+
+class _Fallback(Exception):
+    """An equation's right side raised: redo this plan by plain enumeration."""
+
+
+def _conjuncts(e: Expr, env: dict, out: list):
+    """Flatten ``and`` and ``forall`` (binding its variable) into (expr, env) pairs."""
+    if isinstance(e, Binary) and e.op == "and":
+        _conjuncts(e.left, env, out)
+        _conjuncts(e.right, env, out)
+    elif isinstance(e, Quant) and e.kind == "forall" and isinstance(e.domain, tuple):
+        for v in e.domain:
+            inner = dict(env)
+            inner[e.var] = v
+            _conjuncts(e.body, inner, out)
+    else:
+        out.append((e, env))
+
+
+class ExplicitGame(ExplicitSets, GameEngine):
+    """A game by explicit enumeration of positions and successors (ENS 2005, §3–4).
+
+    δ(c) is the union over moves m and parameter valuations v with guard(c):
+    every position c' with effect(c, c') where every slot not primed in the
+    effect (at v) keeps its value. It is computed by solving equations: the
+    effect's conjuncts (``and`` and ``forall`` flattened) of the form
+    ``x' == e`` or ``e == x'`` (``iff`` for bools, bare ``b'`` and ``not b'``)
+    give x' directly once e's primed slots are known; only the other primed
+    slots are enumerated over their ranges; each candidate is then kept iff it
+    is a position (range and invariant) and the *whole* effect holds.
+
+    >>> from symbolic.games import subtraction
+    >>> G = ExplicitGame(subtraction(K=5))
+    >>> G.successors((1, 4)).tuples()
+    [(2, 1), (2, 2), (2, 3)]
+    >>> lose = G.from_expr(Var("k").eq(0)) & G.turn_set({2})   # player 2 cannot move
+    >>> G.until({1}, G.positions(), lose, dead_ends=DeadEnds.VACUOUS).result.tuples()
+    [(1, 1), (1, 2), (1, 3), (1, 5), (2, 0), (2, 4)]
+    """
+
+    def __init__(self, game: Game, *, max_positions: int = DEFAULT_MAX_POSITIONS):
+        super().__init__(game.space, game.invariant, max_positions=max_positions)
+        self.game = game
+        turn = compile_expr(game.turn, game.space)
+        if turn.type != INT:
+            raise TypeError_(f"the turn must be an int expression, got {type_name(turn.type)}",
+                             getattr(game.turn, "span", None))
+        self._turn_fn = turn.fn
+        self._plans = self._compile_moves()
+        # Built by _graph(), on the first query that needs the whole graph.
+        self._succ: list[tuple[int, ...]] | None = None
+        self._pred: list[list[int]] | None = None
+        self._outdeg: list[int] | None = None
+        self._dead: list[int] | None = None
+        self._turns: list[int] | None = None
+        self._by_player: dict[int, list[int]] | None = None
+        self._masks: dict[frozenset, bytearray] = {}
+
+    def __repr__(self) -> str:
+        n = "?" if self._dom is None else len(self._dom)
+        return f"<ExplicitGame {self.game.name!r}: {n} positions>"
+
+    # ---------------------------------------------------------------- compiling moves
+
+    def _compile_moves(self) -> list[_Plan]:
+        plans = []
+        space = self.space
+        for m in self.game.moves:
+            names = [p.name for p in m.params]
+            if len(set(names)) != len(names):
+                raise ModelError(f"move {m.name!r}: a parameter is declared twice: {names}",
+                                 m.span)
+            for p in m.params:
+                if not isinstance(p.domain, tuple):
+                    raise ModelError(f"move {m.name!r}: the domain of {p.name!r} must be a tuple",
+                                     m.span)
+            for values in itertools.product(*(p.domain for p in m.params)):
+                env = dict(zip(names, values))
+                guard = compile_expr(m.guard, space, env)
+                if guard.type != BOOL:
+                    raise TypeError_(f"the guard of move {m.name!r} must be bool, got "
+                                     f"{type_name(guard.type)}", getattr(m.guard, "span", m.span))
+                effect = compile_expr(m.effect, space, env, primed=True)
+                if effect.type != BOOL:
+                    raise TypeError_(f"the effect of move {m.name!r} must be bool, got "
+                                     f"{type_name(effect.type)}", getattr(m.effect, "span", m.span))
+                if guard.folded and not guard.value or effect.folded and not effect.value:
+                    continue  # checked for errors above, but never yields a successor
+                plans.append(_Plan(m.name, env, None if guard.folded else guard.fn,
+                                   effect.fn, tuple(sorted(effect.primed)),
+                                   self._solve(m.effect, env, effect.primed)))
+        return plans
+
+    def _target(self, e: Expr, env: dict) -> int | None:
+        """The slot of a primed variable or primed array element with a known in-range index."""
+        if isinstance(e, (Var, Elem)) and e.primed:
+            c = compile_expr(e, self.space, env, primed=True)
+            if len(c.primed) == 1:  # an out-of-range constant index primes nothing
+                return next(iter(c.primed))
+        return None
+
+    def _equations(self, e: Expr, env: dict) -> list[tuple[int, object, frozenset]]:
+        """The ways the conjunct ``e`` fixes one primed slot: (slot, value fn, slots it reads)."""
+        out = []
+        if isinstance(e, Binary) and e.op in ("==", "iff"):
+            for tgt, val in ((e.left, e.right), (e.right, e.left)):
+                slot = self._target(tgt, env)
+                if slot is not None:
+                    v = compile_expr(val, self.space, env, primed=True)
+                    out.append((slot, v.fn, v.primed))
+        elif isinstance(e, (Var, Elem)):  # a bare bool b' means b' == true
+            slot = self._target(e, env)
+            if slot is not None:
+                out.append((slot, lambda s, n: True, frozenset()))
+        elif isinstance(e, Unary) and e.op == "not":
+            slot = self._target(e.arg, env)
+            if slot is not None:
+                out.append((slot, lambda s, n: False, frozenset()))
+        return out
+
+    def _solve(self, effect: Expr, env: dict, primed: frozenset) -> tuple:
+        """Order the primed slots: equations whose right side is computable, else enumeration."""
+        conj: list = []
+        _conjuncts(effect, env, conj)
+        eqs = [q for e, en in conj for q in self._equations(e, en)]
+        slots = self.space.slots
+        steps, known, todo = [], set(), set(primed)
+        while todo:
+            ready = next((q for q in eqs if q[0] in todo and q[2] <= known), None)
+            if ready is not None:
+                slot, fn, _ = ready
+                is_bool = isinstance(slots[slot].type, BoolType)
+            else:
+                # Nothing computable: enumerate one slot, preferably one an equation waits for.
+                waited = sorted(d for q in eqs if q[0] in todo for d in q[2] if d in todo)
+                slot, fn, is_bool = (waited[0] if waited else min(todo)), None, False
+            t = slots[slot].type
+            steps.append((slot, fn, t.lo, t.hi, is_bool))
+            known.add(slot)
+            todo.discard(slot)
+        return tuple(steps)
+
+    # ---------------------------------------------------------------- successors
+
+    def _apply(self, plan: _Plan, c: tuple, member, out: set):
+        """Add member(c') to ``out`` for every successor c' of ``c`` by ``plan``.
+
+        ``member(t)`` is a key for a position and None for a non-position; the
+        guard has already been checked.
+        """
+        try:
+            if plan.enumerates:
+                self._expand(plan, c, list(c), 0, member, out)
+                return
+            buf = list(c)
+            for slot, fn, lo, hi, is_bool in plan.steps:
+                try:
+                    v = fn(c, buf)
+                except SymbolicError:
+                    raise _Fallback from None
+                if is_bool:
+                    v = 1 if v else 0
+                elif v < lo or v > hi:
+                    return  # a conjunct forces a value out of range: no successor
+                buf[slot] = v
+            t = tuple(buf)
+            key = member(t)
+            if key is not None and plan.effect(c, t):
+                out.add(key)
+        except _Fallback:
+            # The plain definition: every valuation of the primed slots, then the check.
+            slots = plan.primed
+            ranges = [self.space.slots[s].type.values() for s in slots]
+            buf = list(c)
+            for vals in itertools.product(*ranges):
+                for s, v in zip(slots, vals):
+                    buf[s] = v
+                t = tuple(buf)
+                key = member(t)
+                if key is not None and plan.effect(c, t):
+                    out.add(key)
+
+    def _expand(self, plan, c, buf, k, member, out):
+        if k == len(plan.steps):
+            t = tuple(buf)
+            key = member(t)
+            if key is not None and plan.effect(c, t):
+                out.add(key)
+            return
+        slot, fn, lo, hi, is_bool = plan.steps[k]
+        if fn is None:
+            for v in range(lo, hi + 1):
+                buf[slot] = v
+                self._expand(plan, c, buf, k + 1, member, out)
+            return
+        try:
+            v = fn(c, buf)
+        except SymbolicError:
+            raise _Fallback from None
+        if is_bool:
+            v = 1 if v else 0
+        elif v < lo or v > hi:
+            return
+        buf[slot] = v
+        self._expand(plan, c, buf, k + 1, member, out)
+
+    def _delta(self, c: tuple, member) -> set:
+        out: set = set()
+        for plan in self._plans:
+            if plan.guard is None or plan.guard(c, None):
+                self._apply(plan, c, member, out)
+        return out
+
+    def _graph(self):
+        """Build δ over indices, the predecessor lists, out-degrees and turns (once)."""
+        if self._succ is not None:
+            return
+        dom = self._domain()
+        member = self._index.get
+        succ = [tuple(sorted(self._delta(c, member))) for c in dom]
+        pred: list[list[int]] = [[] for _ in dom]
+        for i, ss in enumerate(succ):
+            for j in ss:
+                pred[j].append(i)
+        self._outdeg = [len(ss) for ss in succ]
+        self._dead = [i for i, d in enumerate(self._outdeg) if d == 0]
+        self._pred = pred
+        self._turn_table()
+        self._succ = succ
+
+    def _turn_table(self):
+        if self._turns is not None:
+            return
+        players = set(self.game.players)
+        f = self._turn_fn
+        turns = [f(c, None) for c in self._domain()]
+        by_player: dict[int, list[int]] = {p: [] for p in self.game.players}
+        for i, t in enumerate(turns):
+            if t not in players:
+                raise ModelError(
+                    f"the turn is {t} at position {self._dom[i]}, which is not a player "
+                    f"(players: {list(self.game.players)})", getattr(self.game.turn, "span", None))
+            by_player[t].append(i)
+        self._by_player = by_player
+        self._turns = turns
+
+    def _mask(self, J: frozenset) -> bytearray:
+        """mask[i] = 1 iff t(position i) ∈ J (cached per coalition)."""
+        m = self._masks.get(J)
+        if m is None:
+            self._turn_table()
+            m = bytearray(len(self._dom))
+            for p in J:
+                for i in self._by_player[p]:
+                    m[i] = 1
+            self._masks[J] = m
+        return m
+
+    # ---------------------------------------------------------------- GameEngine
+
+    def turn_set(self, coalition: Iterable[int]) -> ExplicitSet:
+        """tour_J = {c | t(c) ∈ J}; QueryError for an unknown player."""
+        J = self.game.coalition(coalition)
+        self._turn_table()
+        return self._from_indices(i for p in J for i in self._by_player[p])
+
+    def turn(self, pos) -> int:
+        """t(c), the player to move at ``pos``."""
+        self._turn_table()
+        return self._turns[self.index(pos)]
+
+    def successors(self, pos) -> ExplicitSet:
+        """δ(c), computed for this position alone unless the graph is already built."""
+        c = self._position(pos)
+        if self._succ is not None:
+            return self._from_indices(self._succ[self._index[c]])
+        member = (lambda t: t) if self._inv is None else (
+            lambda t: t if self._inv(t, None) else None)
+        return ExplicitSet(self, frozenset(self._delta(c, member)))
+
+    def transitions(self, pos) -> list[tuple[str, dict, tuple]]:
+        """δ(c) labelled by move: (move name, parameter valuation, successor) triples,
+        in the order of the moves, then of the valuations, then of the successors."""
+        c = self._position(pos)
+        member = lambda t: t if self._is_position(t) else None  # noqa: E731
+        out = []
+        for plan in self._plans:  # declaration order of moves, then of valuations
+            if plan.guard is None or plan.guard(c, None):
+                found: set = set()
+                self._apply(plan, c, member, found)
+                out.extend((plan.move, dict(plan.env), t) for t in sorted(found))
+        return out
+
+    def pre_exists(self, coalition: Iterable[int], target: PositionSet) -> ExplicitSet:
+        """pre∃(J, τ) = {c | t(c) ∈ J and ∃c' ∈ δ(c). c' ∈ τ}.
+
+        Walks the predecessors of τ: O(|τ| + edges into τ).
+        """
+        J = self.game.coalition(coalition)
+        tau = self._indices(self._own(target))
+        self._graph()
+        mine, pred = self._mask(J), self._pred
+        out = {p for q in tau for p in pred[q] if mine[p]}
+        return self._from_indices(out)
+
+    def pre_forall(self, coalition: Iterable[int], target: PositionSet, *,
+                   dead_ends: DeadEnds) -> ExplicitSet:
+        """pre∀(J, τ) = {c | t(c) ∉ J and ∀c' ∈ δ(c). c' ∈ τ} (with STRICT: and δ(c) ≠ ∅).
+
+        Counts, for each opponent predecessor of τ, its successors in τ; it
+        qualifies when that count is its out-degree. VACUOUS adds the opponent
+        positions without successors. O(|τ| + edges into τ + dead ends).
+        """
+        _check_convention(dead_ends)
+        J = self.game.coalition(coalition)
+        tau = self._indices(self._own(target))
+        self._graph()
+        mine, pred, outdeg = self._mask(J), self._pred, self._outdeg
+        hits: dict[int, int] = {}
+        for q in tau:
+            for p in pred[q]:
+                if not mine[p]:
+                    hits[p] = hits.get(p, 0) + 1
+        out = [p for p, k in hits.items() if k == outdeg[p]]
+        if dead_ends is DeadEnds.VACUOUS:
+            out.extend(p for p in self._dead if not mine[p])
+        return self._from_indices(out)
+
+    def until(self, coalition: Iterable[int], stay: PositionSet, target: PositionSet, *,
+              dead_ends: DeadEnds, keep_layers: bool = False) -> Fixpoint:
+        """until(J, σ, τ) = ⋃ₙ untilₙ, until₀ = τ, untilₙ₊₁ = untilₙ ∪ (pre(J, untilₙ) ∩ σ).
+
+        The linear-time attractor: each opponent position keeps a counter of its
+        successors not yet in the set, and the set grows layer by layer, so
+        layer n is exactly untilₙ ∖ untilₙ₋₁ and ``iterations`` is the number of
+        non-empty layers added. With VACUOUS the opponent positions of σ ∖ τ
+        without successors join in layer 1; with STRICT they never join.
+        O(positions + edges).
+        """
+        _check_convention(dead_ends)
+        J = self.game.coalition(coalition)
+        sigma = self._own(stay)
+        tau = self._indices(self._own(target))
+        self._graph()
+        mine = self._mask(J)
+        n = len(self._dom)
+        if len(sigma) == n:
+            closed = bytearray(n)
+        else:
+            closed = bytearray(b"\x01") * n
+            for i in self._indices(sigma):
+                closed[i] = 0
+        extras = ([p for p in self._dead if not mine[p]]
+                  if dead_ends is DeadEnds.VACUOUS else [])
+        layers = self._attract(mine, closed, tau, extras)
+        return self._fixpoint(layers, keep_layers)
+
+    def always(self, coalition: Iterable[int], invariant: PositionSet, *,
+               dead_ends: DeadEnds) -> Fixpoint:
+        """⟨⟨J⟩⟩□F = νZ. F ∩ pre(J, Z), by duality with an attractor of the other players.
+
+        Write J̄ = players ∖ J (t(c) ∉ J ⟺ t(c) ∈ J̄, turns being players).
+        The complement of νZ. F ∩ pre(J, Z) is μY. ¬F ∪ ¬pre(J, ¬Y), and
+
+            c ∈ ¬pre(J, ¬Y) ⟺ t(c) ∈ J and ∀c' ∈ δ(c). c' ∈ Y      (∄ move out of Y)
+                            or t(c) ∈ J̄ and ∃c' ∈ δ(c). c' ∈ Y      (not all moves in ¬Y)
+                            or [STRICT] t(c) ∈ J̄ and δ(c) = ∅        (the strict ∀ fails)
+
+        so the complement is until(J̄, all, ¬F) in which the positions of J
+        without successors join at step 1 (vacuous ∀: J cannot stay anywhere
+        from a dead end), plus, with STRICT, the positions of J̄ without
+        successors (an opponent's dead end is not a forced move then). Hence:
+        with VACUOUS, Z keeps J̄'s dead ends that satisfy F and never J's; with
+        STRICT, Z contains no dead end at all.
+
+        ``iterations`` is the number of layers of that dual attractor, which is
+        also the number of strict decreases of Z₀ = F, Zₖ₊₁ = F ∩ pre(J, Zₖ)
+        (by induction Zₖ = ¬Yₖ). O(positions + edges).
+        """
+        _check_convention(dead_ends)
+        J = self.game.coalition(coalition)
+        F = self._own(invariant)
+        self._graph()
+        n = len(self._dom)
+        mine = self._mask(J)
+        theirs = bytearray(1 - b for b in mine)   # ∃-positions of the dual coalition J̄
+        closed = bytearray(n)
+        in_f = bytearray(n)
+        for i in self._indices(F):
+            in_f[i] = 1
+        bad = [i for i in range(n) if not in_f[i]]
+        if dead_ends is DeadEnds.VACUOUS:
+            extras = [p for p in self._dead if mine[p]]
+        else:
+            extras = list(self._dead)
+        layers = self._attract(theirs, closed, bad, extras)
+        lost = bytearray(n)
+        for layer in layers:
+            for i in layer:
+                lost[i] = 1
+        return Fixpoint(self._from_indices(i for i in range(n) if not lost[i]), len(layers) - 1)
+
+    def deadlocks(self) -> ExplicitSet:
+        """Positions with no successor."""
+        self._graph()
+        return self._from_indices(self._dead)
+
+    # ---------------------------------------------------------------- attractor core
+
+    def _attract(self, exists: bytearray, closed: bytearray, target: list[int],
+                 extras: list[int]) -> list[list[int]]:
+        """Layers of the least fixpoint X₀ = target, Xₙ₊₁ = Xₙ ∪ step(Xₙ).
+
+        step(X) holds, among the positions p with ``closed[p] == 0``, those with
+        ``exists[p]`` and a successor in X, those without ``exists[p]`` whose
+        successors are all in X and at least one of them (a counter of the
+        successors not yet in X reaches 0), and at step 1 the ``extras``.
+        ``closed`` is consumed (it marks positions outside σ and those already
+        added). Returns [layer₀ = target, layer₁, ...], each layer the new
+        positions only; every edge is looked at once, hence O(positions + edges).
+        """
+        pred = self._pred
+        remaining = self._outdeg[:]  # counters, only read for ∀-positions
+        for i in target:
+            closed[i] = 1
+        layer = list(target)
+        layers = [layer]
+        first = True
+        while True:
+            nxt = []
+            if first:
+                for p in extras:
+                    if not closed[p]:
+                        closed[p] = 1
+                        nxt.append(p)
+                first = False
+            for q in layer:
+                for p in pred[q]:
+                    if closed[p]:
+                        continue
+                    if exists[p]:
+                        closed[p] = 1
+                        nxt.append(p)
+                    else:
+                        r = remaining[p] - 1
+                        remaining[p] = r
+                        if r == 0:
+                            closed[p] = 1
+                            nxt.append(p)
+            if not nxt:
+                return layers
+            layers.append(nxt)
+            layer = nxt
+
+    def _fixpoint(self, layers: list[list[int]], keep_layers: bool) -> Fixpoint:
+        dom = self._dom
+        acc: set = set()
+        cumulative = []
+        for layer in layers:
+            acc.update(map(dom.__getitem__, layer))
+            if keep_layers:
+                cumulative.append(ExplicitSet(self, frozenset(acc)))
+        result = cumulative[-1] if keep_layers else ExplicitSet(self, frozenset(acc))
+        return Fixpoint(result, len(layers) - 1, tuple(cumulative) if keep_layers else None)
+
+    # ---------------------------------------------------------------- explicit-only views
+
+    def successor_indices(self, i: int) -> tuple[int, ...]:
+        """δ of the position of index ``i``, as sorted indices (builds the graph)."""
+        self._graph()
+        return self._succ[i]
+
+    def predecessor_indices(self, i: int) -> list[int]:
+        """The positions with the position of index ``i`` in their δ, as indices."""
+        self._graph()
+        return list(self._pred[i])
+
+    def position_at(self, i: int) -> tuple:
+        """The position of index ``i``."""
+        return self._domain()[i]
+
+    @property
+    def edge_count(self) -> int:
+        """Σ_c |δ(c)| (builds the graph)."""
+        self._graph()
+        return sum(self._outdeg)
+
+
+def _check_convention(dead_ends):
+    if not isinstance(dead_ends, DeadEnds):
+        raise QueryError(f"dead_ends must be DeadEnds.VACUOUS or DeadEnds.STRICT, "
+                         f"got {dead_ends!r}")
