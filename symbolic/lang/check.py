@@ -347,13 +347,10 @@ class Checker:
         return NameError_(msg + _did_you_mean(name, pool), span)
 
     def _bind_check(self, ident: ast.Ident, ctx: Ctx) -> None:
+        """A bound name may hide a top-level name, not another bound name."""
         n = ident.name
         if n in ctx.bound or n in ctx.fparams:
             raise NameError_(f"'{n}' is already bound here; choose another name", ident.span)
-        if n in self.env.entries:
-            e = self.env.entries[n]
-            raise NameError_(f"'{n}' would hide the {e.kind} declared at line {e.span.line}; "
-                             f"choose another name", ident.span)
 
     # ------------------------------------------------------------------ constness
 
@@ -573,6 +570,9 @@ class Checker:
         op = node.op
         if op in _LOGIC:
             return self._logic(node, ctx)
+        if op in ("in", "notin", "==", "!=") and isinstance(node.left, ast.TupleLit) \
+                and not self.is_constant(node.left, ctx):
+            return self._tuple_test(node, ctx)
         left = self.expr(node.left, ctx)
         right = self.expr(node.right, ctx)
         if op in ("==", "!="):
@@ -655,6 +655,32 @@ class Checker:
             e = ir.disj(ir.Binary("==", x, ir.Const(ir_value(v, node.span)), node.span)
                         for v in ordered)
         return Sym(ir.Unary("not", e, node.span) if negate else e, BOOL)
+
+    def _tuple_test(self, node: ast.Binary, ctx: Ctx) -> Typed:
+        """``(x, k[1]) in S`` or ``(x, y) == t`` with state items: item-wise equalities."""
+        items = [self.expr(i, ctx) for i in node.left.items]
+        right = self.value(node.right, ctx, what=f"the right side of '{node.op}'")
+        if node.op in ("==", "!="):
+            values = [right.value] if isinstance(right.type, TupleT) else None
+        else:
+            values = (sorted(right.value, key=canonical_key) if isinstance(right.type, SetT)
+                      else list(right.value) if isinstance(right.type, TupleT) else None)
+        if values is None:
+            raise TypeError_(f"expected a constant {'tuple' if node.op in ('==', '!=') else 'set'}"
+                             f", got {_article(right.type)}", node.right.span)
+        left_type = TupleT(tuple(i.type for i in items))
+        options = []
+        for v in values:
+            if not _compatible(left_type, type_of(v)):
+                raise TypeError_(f"cannot compare {_article(left_type)} with "
+                                 f"{_article(type_of(v))}", node.span)
+            options.append(ir.conj(ir.Binary("==", self._to_ir(t, a.span),
+                                              ir.Const(ir_value(x, node.span)), node.span)
+                                   for t, a, x in zip(items, node.left.items, v)))
+        out = ir.disj(options)
+        if node.op in ("!=", "notin"):
+            out = ir.Unary("not", out, node.span)
+        return Sym(out, BOOL)
 
     def _arith(self, node: ast.Binary, left: Typed, right: Typed) -> Typed:
         op = node.op
@@ -971,6 +997,9 @@ class Checker:
                 out.append(ir.Name(a.name, a.span))
             else:
                 t = self.expr(a, ctx)
+                if isinstance(t, Known) and isinstance(t.value, (frozenset, tuple)) \
+                        and len(t.value) == 1 and type_of(next(iter(t.value))) == INT:
+                    t = _known(next(iter(t.value)))  # {1} passed for a player: 1
                 self._expect(t, INT, a.span, f"for the parameter '{pname}' of {d.name}")
                 if isinstance(t, Sym):
                     raise TypeError_(f"the argument '{pname}' of {d.name} must be a constant "
@@ -1034,8 +1063,8 @@ class Checker:
         unknown = [p for p in ids if p not in players]
         if unknown:
             raise RangeError(f"{_plural(unknown, 'player')} {', '.join(map(str, unknown))} "
-                             f"not among the players {{{', '.join(map(str, players))}}}",
-                             node.span)
+                             f"{'is' if len(unknown) == 1 else 'are'} not among the players "
+                             f"{{{', '.join(map(str, players))}}}", node.span)
         return ids
 
 
@@ -1097,7 +1126,7 @@ def _article(t: Type | None) -> str:
 
 
 def _plural(items, word: str) -> str:
-    return f"{word} is" if len(items) == 1 else f"{word}s are"
+    return word if len(items) == 1 else f"{word}s"
 
 
 def _arity_message(d: atl.Definition, got: int, kind: str) -> str:
@@ -1345,9 +1374,10 @@ class ModelChecker(Checker):
             if f.kind is not None:
                 kind = _KINDS.get(f.kind.name)
                 if kind is None or kind not in allowed:
-                    raise TypeError_(f"unknown parameter kind '{f.kind.name}': write "
-                                     + " or ".join(k for k, v in _KINDS.items() if v in allowed),
-                                     f.kind.span)
+                    names = [k for k, v in _KINDS.items() if v in allowed]
+                raise TypeError_(f"unknown parameter kind '{f.kind.name}': write "
+                                 + (", ".join(names[:-1]) + " or " if len(names) > 1 else "")
+                                 + names[-1], f.kind.span)
             out.append(FormulaParam(n, kind, f.name.span))
         return out
 
