@@ -599,8 +599,10 @@ class Checker:
         if op in ("|", "&") and isinstance(left.type, SetT):
             right = self.value(node.right, ctx, what=f"the right operand of '{op}'")
             if not isinstance(right.type, SetT) or not _compatible(left.type, right.type):
+                hint = (" ('|' and '&' bind less tightly than comparisons: add parentheses)"
+                        if right.type == BOOL else "")
                 raise TypeError_(f"cannot combine {_article(left.type)} with "
-                                 f"{_article(right.type)} by '{op}'", node.span)
+                                 f"{_article(right.type)} by '{op}'{hint}", node.span)
             out = left.value | right.value if op == "|" else left.value & right.value
             return _known(make_set(out, node.span))
         self._expect(left, BOOL, node.left.span, f"before '{op}'")
@@ -1375,9 +1377,9 @@ class ModelChecker(Checker):
                 kind = _KINDS.get(f.kind.name)
                 if kind is None or kind not in allowed:
                     names = [k for k, v in _KINDS.items() if v in allowed]
-                raise TypeError_(f"unknown parameter kind '{f.kind.name}': write "
-                                 + (", ".join(names[:-1]) + " or " if len(names) > 1 else "")
-                                 + names[-1], f.kind.span)
+                    raise TypeError_(f"unknown parameter kind '{f.kind.name}': write "
+                                     + (", ".join(names[:-1]) + " or " if len(names) > 1
+                                        else "") + names[-1], f.kind.span)
             out.append(FormulaParam(n, kind, f.name.span))
         return out
 
