@@ -337,6 +337,21 @@ def test_subtraction_losing_positions():
     assert sorted(k for (_, k) in wins.tuples()) == [k for k in range(11) if k % 4]
 
 
+@pytest.mark.parametrize("text", [
+    "F({1})", "Traître_1 and initial", "<<1>> [] k[1] > 0", "exists p in players: Gagne(p)",
+    "sum(k[i] for i in 1..2) = 3 and (j, k[1]) in {(1, 2), (2, 0)}",
+    "abs(k[1] - k[2]) <= 1 and max(k[1], k[2]) = 4",
+])
+def test_both_engines_agree_on_parsed_formulas(text):
+    explicit = pytest.importorskip("symbolic.explicit")
+    bdd = pytest.importorskip("symbolic.bdd")
+    m = parse_model(NIM, params={"K": 5})
+    f = parse_formula(text, m)
+    a = atl.evaluate(bdd.SymbolicGame(m.game, backend="autoref"), f, m.definitions)
+    b = atl.evaluate(explicit.ExplicitGame(m.game), f, m.definitions)
+    assert a.tuples() == b.tuples()
+
+
 def test_errors_carry_types():
     with pytest.raises(TypeError_):
         state("x + true > 0")

@@ -1019,7 +1019,9 @@ class Checker:
         lits = [p for p in parts if isinstance(p, atl.CoalitionLit)]
         rest = [p for p in parts if not isinstance(p, atl.CoalitionLit)]
         if len(lits) > 1:
-            merged = sorted(set().union(*(p.members for p in lits)), key=str)
+            merged = sorted(set().union(*(p.members for p in lits)),
+                            key=lambda m: (isinstance(m, str), m if isinstance(m, str) else "",
+                                           m if isinstance(m, int) else 0))
             lits = [atl.CoalitionLit(tuple(merged), span)]
         out = None
         for p in lits + rest:

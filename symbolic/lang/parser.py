@@ -399,6 +399,8 @@ def _describe_token(tok: Token) -> str:
         return f"number {tok}"
     if tok.type in ("STRING", "LONG_STRING"):
         return "a string"
+    if tok.type == "PRIME":
+        return "prime (only a variable's name can be primed: x', k'[i])"
     text = str(tok)
     if text in KEYWORDS:
         return f"keyword '{text}'"
