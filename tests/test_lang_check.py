@@ -198,6 +198,10 @@ def test_arrays_primes_and_quantifiers():
         ">=", ir.Elem("k", ir.Name("i")), ir.Item(ir.Name("d"), ir.Binary("-", ir.Name("i"),
                                                                          ir.Const(1)))))
     assert ir.has_primes(mv.effect) and not ir.has_primes(mv.guard)
+    m = parse_model(HEADER + "move m(d in {(1, 0, 2)}) when len(d) = 3 then x' = d[len(d) - 1]")
+    assert m.game.moves[0].guard == ir.TRUE
+    assert m.game.moves[0].effect == ir.Binary("==", ir.Var("x", primed=True),
+                                               ir.Item(ir.Name("d"), ir.Const(2)))
 
 
 def test_membership_expands():
@@ -322,7 +326,7 @@ def test_evaluation_on_the_explicit_engine():
                                    atl.Next(J, atl.Truth(False))))
     from_text = atl.evaluate(E_model, m.queries[0].formula, m.definitions)
     assert from_text.tuples() == atl.evaluate(E_builder, by_hand).tuples()
-    # Traître_1 is implied by neither nothing nor everything: it is a proper subset
+    # Traître_1 holds somewhere, but not everywhere
     traitor = atl.evaluate(E_model, parse_formula("Traître_1", m), m.definitions)
     assert 0 < len(traitor) < len(E_model.positions())
 

@@ -864,6 +864,10 @@ class Checker:
             raise self._unknown(n, node.span, ctx, functions=True)
         if n in STATE_BUILTINS and not self.is_constant(node, ctx):
             return self._state_builtin(node, ctx)
+        if n == "len" and len(node.args) == 1 and not self.is_constant(node, ctx):
+            t = self.expr(node.args[0], ctx)  # a bound tuple: its length is in its type
+            if isinstance(t.type, TupleT):
+                return Known(len(t.type.items), INT)
         args = []
         for a in node.args:
             if isinstance(a, ast.Generator):
