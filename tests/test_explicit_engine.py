@@ -75,7 +75,7 @@ def test_from_tuples_validates_positions():
         E.from_tuples([(0, 5)])
     with pytest.raises(RangeError):
         E.from_tuples([(0, 1, 2)])
-    with pytest.raises(QueryError, match="invariant"):
+    with pytest.raises(RangeError, match="invariant"):
         E.from_tuples([(3, 1)])
     with pytest.raises(TypeError_):
         E.from_expr(Var("x") + 1)
@@ -296,6 +296,8 @@ def test_out_of_range_and_invariant_successors_are_dropped():
     assert succ_of(xp.eq(X + 1), (3, 0, 0)) == []
     assert succ_of(xp.eq(X + 1), (2, 0, 0)) == [(3, 0, 0)]
     assert succ_of(xp >= 0, (0, 2, 0), invariant=X <= Y) == [(0, 2, 0), (1, 2, 0), (2, 2, 0)]
+    with pytest.raises(RangeError, match="invariant"):
+        succ_of(xp >= 0, (3, 2, 0), invariant=X <= Y)
 
 
 def test_array_shift_with_a_guarded_out_of_range_element():

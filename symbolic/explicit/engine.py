@@ -27,7 +27,8 @@ import itertools
 from typing import Iterable
 
 from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine
-from ..errors import EngineMismatch, ModelError, QueryError, SymbolicError, TypeError_
+from ..errors import (EngineMismatch, ModelError, QueryError, RangeError, SymbolicError,
+                      TypeError_)
 from ..ir import (TRUE, Binary, BoolType, Elem, Expr, Game, Quant, Space, Unary, Var)
 from .interp import BOOL, INT, compile_expr, type_name
 
@@ -140,10 +141,10 @@ class ExplicitSets(SetEngine):
         return self._inv is None or bool(self._inv(pos, None))
 
     def _position(self, pos) -> tuple:
-        """``pos`` normalised; RangeError out of range, QueryError where the invariant fails."""
+        """``pos`` normalised; RangeError out of range or where the invariant fails."""
         t = self.space.check_position(pos)
         if not self._is_position(t):
-            raise QueryError(f"{t} is not a position: the invariant is false there")
+            raise RangeError(f"{t} is not a position: the invariant is false there")
         return t
 
     def _own(self, s) -> ExplicitSet:
@@ -176,8 +177,8 @@ class ExplicitSets(SetEngine):
     def from_tuples(self, tuples: Iterable) -> ExplicitSet:
         """The given positions (tuples, lists or dicts by slot label).
 
-        RangeError for a value out of its slot's range (or a wrong length),
-        QueryError for a tuple where the invariant is false.
+        RangeError for a value out of its slot's range, a wrong length, or a
+        tuple where the invariant is false (it is not a position).
         """
         return ExplicitSet(self, frozenset(self._position(t) for t in tuples))
 
