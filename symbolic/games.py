@@ -13,7 +13,7 @@ until, and alongside, the model language.
 from __future__ import annotations
 
 from .errors import RangeError
-from .ir import (Binary, Const, Elem, Game, IntType, Item, Move, Name, Param, Space, Var,
+from .ir import (Binary, Const, Elem, Game, IntType, Item, Ite, Move, Name, Param, Space, Var,
                  VarDecl, conj, forall)
 
 LCG_A, LCG_C, LCG_M = 101, 269, 4_890_367
@@ -84,3 +84,30 @@ def subtraction(K: int = 10, take: tuple[int, ...] = (1, 2, 3)) -> Game:
               conj([Var("k", primed=True).eq(Var("k") - t),
                     Var("j", primed=True).eq(Binary("-", Const(3), Var("j")))]))
     return Game(f"subtraction(K={K}, take={list(take)})", space, (1, 2), Var("j"), (mv,))
+
+
+def arena(controller: dict[int, int], edges, name: str = "arena") -> Game:
+    """A reachability arena (seed 002) as a game: states 0..max, ``controller``
+    maps each state to the player who moves there, ``edges`` are (s, s') pairs.
+
+    Positions are the values of one variable ``s``; δ(s) = {s' | (s, s') ∈ edges}.
+
+    >>> g = arena({0: 1, 1: 2}, [(0, 1)])
+    >>> g.players
+    (1, 2)
+    """
+    states = sorted(controller)
+    if states != list(range(len(states))):
+        raise RangeError(f"arena states must be 0..{len(states) - 1}, got {states}")
+    bad = [e for e in edges if e[0] not in controller or e[1] not in controller]
+    if bad:
+        raise RangeError(f"arena edges use unknown states: {bad}")
+    s = Var("s")
+    turn = Const(controller[states[-1]])
+    for st in reversed(states[:-1]):  # a decision list: if s == st then controller[st] else ...
+        turn = Ite(s.eq(st), Const(controller[st]), turn)
+    e = Name("e")
+    edge = Move("edge", (Param("e", tuple(sorted(set(map(tuple, edges))))),),
+                s.eq(Item(e, Const(0))), Var("s", primed=True).eq(Item(e, Const(1))))
+    players = tuple(sorted(set(controller.values())))
+    return Game(name, Space((VarDecl("s", IntType(0, len(states) - 1)),)), players, turn, (edge,))

@@ -99,12 +99,13 @@ def test_atl_questions_11_and_12_agree_across_engines():
 
     traitor = atl.Until(two, atl.Next(P, atl.Truth(True)),
                         atl.BoolOp("and", atl.Not(F(three)), F(one)))
-    results = [[atl.evaluate(e, f) for f in (F(one), F(two), traitor)] for e in engines(game)]
+    engs = engines(game)
+    results = [[atl.evaluate(e, f) for f in (F(one), F(two), traitor)] for e in engs]
     for other in results[1:]:
         for a, b in zip(results[0], other):
             assert difference_witness(a, b) is None, (len(a), len(b))
     # until_0 = τ: F_J contains every position where an opponent is to move and stuck
-    ref = engines(game)[0]
+    ref = engs[0]
     for J, FJ in ((one, results[0][0]), (two, results[0][1])):
         blocked = ref.turn_set(game.players) - ref.turn_set(atl.coalition_value(J, game.players, {}))
         blocked = blocked & ref.deadlocks()

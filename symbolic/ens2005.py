@@ -1,0 +1,158 @@
+"""The answer sheet of the ENS 2005 exam "Jeux à plusieurs et coalitions".
+
+Questions 1 and 3–12 for a given u0, computed from ``models/ens2005.game``
+(the game Nim(N, n, K, r), its sets and ATL formulas) and the engines' set API.
+Reading decisions (fixed so that answers compare):
+
+- pre∀ at a position with no successor is true (the text's definition);
+- Q3 c) intersects the sets of a) and b);
+- Q4: A over x, y, z ∈ 0..10 (zeros included); B for n = 0..100 inclusive;
+- Q10 b): σ is every position;
+- an initial position is (j, k, ..., k) for any player j and any k ≤ K;
+- Q11 a) lists the initial positions c with c ⊨ F_{1}.
+
+>>> sheet = answer_sheet(0)             # doctest: +SKIP
+>>> sheet["Q1"]["a"]                     # doctest: +SKIP
+269
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import atl, ir
+from .api import DeadEnds, SetEngine
+from .errors import QueryError
+from .games import lcg
+
+MODEL = Path(__file__).resolve().parent.parent / "models" / "ens2005.game"
+
+
+def model_path() -> Path:
+    """Where ``ens2005.game`` lives (the repository's ``models/``)."""
+    if not MODEL.exists():
+        raise QueryError(f"cannot find the ENS model at {MODEL}")
+    return MODEL
+
+
+def _sets_engine(space: ir.Space, engine: str, backend: str) -> SetEngine:
+    if engine == "symbolic":
+        from .bdd import SymbolicSets
+        return SymbolicSets(space, backend=backend)
+    from .explicit import ExplicitSets
+    return ExplicitSets(space)
+
+
+def _game(N, n, K, r, u0, engine, backend):
+    from .cli import make_engine
+    from .model import load_model
+    model = load_model(model_path(), {"N": N, "n": n, "K": K, "r": r, "u0": u0})
+    return model, make_engine(model.game, engine, backend)
+
+
+def _sorted(ps) -> list:
+    return [list(t) for t in ps.tuples()]
+
+
+def answer_sheet(u0: int, engine: str = "symbolic", backend: str = "cudd") -> dict:
+    """All answers for ``u0`` as a JSON-ready dict (keys Q1, Q3..Q12)."""
+    if not 0 <= u0 < 4_890_367:
+        raise QueryError(f"u0 must be in 0..4890366 (a value of the sequence), got {u0}")
+    out: dict = {"u0": u0}
+    V = DeadEnds.VACUOUS
+
+    # Q1: the sequence itself
+    u = lcg(u0, 5000)
+    bound = u[1] + u[4999]
+    out["Q1"] = {"a": u[1], "b": u[100], "c": u[1000],
+                 "d": sum(1 for i in range(1, 5000) if u[i] + u[5000 - i] <= bound)}
+
+    # Q3–Q4: sets of triples over 0..10
+    space = ir.Space(tuple(ir.VarDecl(v, ir.IntType(0, 10)) for v in "xyz"))
+    S = _sets_engine(space, engine, backend)
+    a = S.singleton((0, 0, 1)) | S.singleton((0, 2, 1))
+    b = S.singleton((0, 0, 1)) | S.singleton((0, 0, 1))
+    out["Q3"] = {"a": len(a), "b": len(b), "c": len(a & b)}
+    x, y, z = ir.Var("x"), ir.Var("y"), ir.Var("z")
+    A = S.from_expr((x * x + y * y).eq(z * z))
+    u = lcg(u0, 303)
+    B = S.from_tuples([(u[3 * k] % 11, u[3 * k + 1] % 11, u[3 * k + 2] % 11) for k in range(101)])
+    out["Q4"] = {"a": len(A), "b": len(B), "c": len(A & B), "d": _sorted(A & B)}
+
+    # Q5: the rule sets, as the model computes them
+    from .model import load_model
+    out["Q5"] = {}
+    for key, (n, r) in (("a", (2, 2)), ("b", (3, 3))):
+        m = load_model(model_path(), {"N": 2, "n": n, "K": 1, "r": r, "u0": u0})
+        out["Q5"][key] = [list(t) for t in sorted(m.consts["R"])]
+
+    # Q6: δ(c)
+    out["Q6"] = {}
+    for key, (params, c) in (("a", ((2, 2, 20, 2), (1, 5, 9))),
+                             ("b", ((2, 3, 20, 3), (2, 3, 7, 2))),
+                             ("c", ((3, 5, 20, 6), (1, 1, 9, 3, 4, 7)))):
+        _, E = _game(*params, u0, engine, backend)
+        out["Q6"][key] = _sorted(E.successors(c))
+
+    # Q7: pre∃
+    out["Q7"] = {}
+    for key, (params, tau) in (("a", ((2, 2, 20, 2), [(2, 1, 5)])),
+                               ("b", ((2, 2, 3, 2), [(2, 1, 1)])),
+                               ("c", ((2, 3, 5, 3), [(2, 1, 2, 3), (1, 3, 2, 1)]))):
+        _, E = _game(*params, u0, engine, backend)
+        out["Q7"][key] = _sorted(E.pre_exists({1}, E.from_tuples(tau)))
+
+    # Q8: |pre∀|
+    out["Q8"] = {}
+    for key, (params, tau) in (("a", ((2, 2, 4, 2), [(2, 0, 0)])),
+                               ("b", ((2, 2, 3, 2), [(2, 1, 1)])),
+                               ("c", ((2, 3, 5, 3), [(2, 0, 0, 0)]))):
+        _, E = _game(*params, u0, engine, backend)
+        out["Q8"][key] = len(E.pre_forall({1}, E.from_tuples(tau), dead_ends=V))
+
+    # Q9: |pre|
+    _, E = _game(2, 2, 20, 2, u0, engine, backend)
+    k1, k2 = ir.Elem("k", ir.Const(1)), ir.Elem("k", ir.Const(2))
+    p = E.pre({1}, E.from_expr((k1 <= 2) & (k2 <= 2)), dead_ends=V)
+    q9 = {"a": len(p), "b": len(p & E.turn_set({2}))}
+    _, E = _game(3, 3, 5, 3, u0, engine, backend)
+    zeros = E.from_expr(ir.conj(ir.Elem("k", ir.Const(i)).eq(0) for i in (1, 2, 3)))
+    for key, J in (("c", {1}), ("d", {1, 2}), ("e", set())):
+        q9[key] = len(E.pre(J, zeros, dead_ends=V))
+    out["Q9"] = q9
+
+    # Q10: |until|
+    model, E = _game(3, 3, 5, 3, u0, engine, backend)
+    ev = atl.Evaluator(E, model.definitions)
+    stuck = ev(atl.Ref("stuck"))
+    sigma = E.from_expr(ir.Elem("k", ir.Const(2)) >= ir.Elem("k", ir.Const(3)))
+    out["Q10"] = {
+        "a": len(E.until({1}, sigma, stuck - E.turn_set({1}), dead_ends=V).result),
+        "b": len(E.until({1, 2}, E.positions(), stuck - E.turn_set({2}), dead_ends=V).result),
+    }
+
+    # Q11–Q12: ATL on Nim(3, 2, 20, 3)
+    model, E = _game(3, 2, 20, 3, u0, engine, backend)
+    ev = atl.Evaluator(E, model.definitions)
+    one, one_two = atl.CoalitionLit((1,)), atl.CoalitionLit((1, 2))
+    initial = ev(atl.Ref("initial"))
+    F1 = ev(atl.Ref("F", (one,)))
+    F12 = ev(atl.Ref("F", (one_two,)))
+    out["Q11"] = {"a": _sorted(F1 & initial), "b": len(F1), "c": len(F12),
+                  "d": len(F12 & initial)}
+    T = ev(atl.Ref("Traître_1"))
+    out["Q12"] = {"a": len(T), "b": len(T & initial)}
+    return out
+
+
+def format_sheet(sheet: dict) -> str:
+    """The answer sheet as text, one line per answer."""
+    lines = [f"ENS 2005, 'Jeux à plusieurs et coalitions': answers for u0 = {sheet['u0']}"]
+    for q, answers in sheet.items():
+        if q == "u0":
+            continue
+        lines.append(f"Question {q[1:]}")
+        for k, v in answers.items():
+            if isinstance(v, list):
+                v = "{" + ", ".join("(" + ", ".join(map(str, t)) + ")" for t in v) + "}"
+            lines.append(f"  {k}) {v}")
+    return "\n".join(lines)
