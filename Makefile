@@ -22,6 +22,7 @@ fuzz: $(STAMP)
 	SYMBOLIC_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -m fuzz -s
 
 demo: $(STAMP)
+	$(BIN)/symbolic check models/ens2005.game --engine both --limit 5
 	$(BIN)/symbolic ens2005 --u0 42
 
 bench: $(STAMP)
