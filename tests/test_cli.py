@@ -1,0 +1,119 @@
+"""The command line (symbolic.cli): outputs, JSON shape, exit statuses, error messages."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from symbolic.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+ENS = str(ROOT / "models" / "ens2005.game")
+
+SUBTRACTION = """\
+game "sub"
+param K : 0..40 = 12
+players 1, 2
+var j : 1..2
+var k : 0..K
+turn j
+move take(t in 1..3) when t <= k then k' = k - t; j' = 3 - j
+formula wins(p) = <<{p}>> <> (turn(players \\ {p}) and <<{p}>> X false)
+query wins(1) and j = 1
+"""
+
+
+@pytest.fixture
+def sub_model(tmp_path):
+    p = tmp_path / "sub.game"
+    p.write_text(SUBTRACTION)
+    return str(p)
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_check_json_shape_and_values(capsys, sub_model):
+    status, out, err = run(capsys, "check", sub_model, "--json", "--limit", "0")
+    assert status == 0, err
+    doc = json.loads(out)
+    assert set(doc) == {"model", "params", "engine", "results"}
+    assert doc["params"] == {"K": 12} and doc["engine"] == "symbolic"
+    (res,) = doc["results"]
+    assert res["query"] == "wins(1) and j = 1"
+    assert res["positions"] == [[1, k] for k in range(13) if k % 4], res["positions"]
+    assert res["count"] == len(res["positions"])
+
+
+def test_check_limit_and_params(capsys, sub_model):
+    status, out, _ = run(capsys, "check", sub_model, "-p", "K=40", "--json", "--limit", "2")
+    doc = json.loads(out)
+    assert status == 0 and doc["params"] == {"K": 40}
+    assert doc["results"][0]["count"] == 30 and len(doc["results"][0]["positions"]) == 2
+
+
+def test_engine_both_agrees_and_reports(capsys):
+    status, out, err = run(capsys, "check", ENS, "--engine", "both", "-p", "K=8",
+                           "--query", "F({1})", "--query", "<<1,2>> [] not turn({3})")
+    assert status == 0, err
+    assert "agree on all 2 queries" in out
+
+
+def test_explicit_engine_and_autoref_backend_give_the_same_counts(capsys, sub_model):
+    counts = []
+    for extra in (["--engine", "explicit"], ["--backend", "autoref"], []):
+        status, out, _ = run(capsys, "check", sub_model, "--json", *extra)
+        assert status == 0
+        counts.append(json.loads(out)["results"][0]["count"])
+    assert counts == [9, 9, 9], counts
+
+
+def test_show(capsys):
+    status, out, _ = run(capsys, "show", ENS, "-p", "K=5")
+    assert status == 0
+    assert "players: 1, 2, 3" in out and "positions: 108 " in out, out
+    assert "k : array[1..2] of 0..5" in out
+
+
+@pytest.mark.parametrize("argv,expected", [
+    (["check", "no/such/file.game"], "no/such/file.game"),
+    (["check", ENS, "-p", "Z=1"], "Z"),
+    (["check", ENS, "-p", "K=abc"], "K"),
+    (["check", ENS, "-p", "K=1000"], "K"),
+    (["check", ENS, "--query", "turn({7})"], "player 7"),
+    (["check", ENS, "--query", "<<1>> X (k[1] >"], "<formula>:1:"),
+    (["check", ENS, "--query", "nosuchset"], "nosuchset"),
+])
+def test_user_errors_exit_2_with_a_message(capsys, argv, expected):
+    status, out, err = run(capsys, *argv)
+    assert status == 2, (status, out, err)
+    assert expected in err and "Traceback" not in err, err
+
+
+def test_located_error_in_a_model_file(capsys, tmp_path):
+    bad = tmp_path / "bad.game"
+    bad.write_text(SUBTRACTION.replace("var k : 0..K", "var k : 0..Q"))
+    status, _, err = run(capsys, "check", str(bad))
+    assert status == 2
+    first = err.splitlines()[0]
+    assert first.startswith(f"{bad}:5:") and "error:" in first and "Q" in first, err
+    assert "^" in err
+
+
+def test_negative_limit_is_refused(capsys, sub_model):
+    with pytest.raises(SystemExit) as exc:
+        main(["check", sub_model, "--limit", "-1"])
+    assert exc.value.code == 2
+
+
+@pytest.mark.parametrize("cmd", [[], ["check"], ["show"], ["ens2005"]])
+def test_help_everywhere(cmd):
+    r = subprocess.run([sys.executable, "-m", "symbolic", *cmd, "--help"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0 and "usage: symbolic" in r.stdout, r.stderr
