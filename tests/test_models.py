@@ -1,0 +1,372 @@
+"""The shipped models (models/): every query on every engine, and known answers.
+
+Corpus test: every ``*.game`` and ``*.arena.json`` file under models/ is
+discovered at collection time (a new model is picked up without touching this
+file). Each is loaded at its defaults and at the small parameter values of
+``OVERRIDES`` (models not listed run at their defaults only), and every query
+is evaluated on the explicit engine and on the symbolic engine with the cudd
+and autoref backends; the sets must be equal.
+
+autoref (pure Python BDDs) is slow, so it runs on a model's first case (the
+first entry of its ``OVERRIDES`` list, smallest first, or the defaults) and on
+other cases only when they have at most ``AUTOREF_MAX_POSITIONS`` positions.
+
+Known-answer tests follow: each computes the answer independently in Python
+(brute force or a known theorem) and compares it with the model's sets, on the
+explicit engine (the corpus test already ties the other engines to it).
+"""
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from symbolic import atl
+from symbolic.api import difference_witness
+from symbolic.arena import load_arena
+from symbolic.bdd import SymbolicGame
+from symbolic.explicit import ExplicitGame
+from symbolic.model import load_model
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+#: small parameter overrides per model file name, smallest first
+OVERRIDES: dict[str, list[dict]] = {
+    "subtraction.game": [{"K": 0}, {"K": 5}, {"K": 9}],
+    "nim.game": [{"n": 1, "K": 3}, {"n": 2, "K": 4}, {"n": 4, "K": 2}],
+    "chocolate.game": [{"m": 1, "n": 1, "i": 0, "j": 0}, {"m": 3, "n": 2, "i": 0, "j": 1},
+                       {"m": 5, "n": 4, "i": 2, "j": 1}],
+    "hackendot.game": [{"forest": 1}, {"forest": 2}, {"forest": 3}],
+    "chomp.game": [{"R": 1, "C": 1}, {"R": 2, "C": 2}, {"R": 2, "C": 3}, {"R": 1, "C": 5}],
+}
+
+AUTOREF_MAX_POSITIONS = 10_000
+
+
+def model_files() -> list[Path]:
+    return sorted(p for p in MODELS.rglob("*")
+                  if p.is_file() and (p.name.endswith(".game") or p.name.endswith(".arena.json")))
+
+
+def load(path: Path, params: dict | None = None):
+    if path.name.endswith(".arena.json"):
+        assert not params, "arenas have no parameters"
+        return load_arena(path)
+    return load_model(path, params or None)
+
+
+def cases():
+    out = []
+    for path in model_files():
+        rel = path.relative_to(MODELS).as_posix()
+        overrides = OVERRIDES.get(path.name, [])
+        first = overrides[0] if overrides else None
+        for params in [None] + overrides:
+            label = rel + ("" if params is None else
+                           "[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]")
+            out.append(pytest.param(path, params, params == first, id=label))
+    return out
+
+
+def show(space, pos) -> str:
+    return ", ".join(f"{s.label}={v}" for s, v in zip(space.slots, pos))
+
+
+@pytest.mark.parametrize("path, params, smallest", cases())
+def test_engines_agree_on_model_queries(path, params, smallest):
+    model = load(path, params)
+    assert model.queries, f"{path.name} declares no query"
+    ref = ExplicitGame(model.game)
+    n = len(ref.positions())
+    backends = ["cudd"] + (["autoref"] if smallest or n <= AUTOREF_MAX_POSITIONS else [])
+    ev_ref = atl.Evaluator(ref, model.definitions)
+    others = [(b, atl.Evaluator(SymbolicGame(model.game, backend=b), model.definitions))
+              for b in backends]
+    for q in model.queries:
+        expected = ev_ref(q.formula)
+        for backend, ev in others:
+            got = ev(q.formula)
+            w = difference_witness(expected, got)
+            assert w is None, (
+                f"{path.name} {model.params}: query {q.text!r}: explicit has {len(expected)} "
+                f"positions, symbolic/{backend} has {len(got)}; they differ at "
+                f"({show(model.space, w)}), which only the "
+                f"{'explicit' if w in expected else 'symbolic'} result holds")
+
+
+def test_every_game_file_starts_with_a_header_comment():
+    for path in model_files():
+        if path.name.endswith(".game"):
+            head = path.read_text(encoding="utf-8").lstrip()
+            assert head.startswith(("/*", "//", "#")), f"{path.name}: no header comment"
+
+
+# --------------------------------------------------------------------------- helpers
+
+def solve(path: str, params: dict | None = None):
+    """(model, explicit engine, evaluator) for a model file of models/."""
+    model = load(MODELS / path, params)
+    eng = ExplicitGame(model.game)
+    return model, eng, atl.Evaluator(eng, model.definitions)
+
+
+def as_dicts(ps) -> list[dict]:
+    return ps.dicts()
+
+
+def formula_set(model, ev, text: str) -> set[tuple]:
+    return set(ev(model.formula(text)).tuples())
+
+
+def positions_where(eng, pred) -> set[tuple]:
+    """The positions whose dict satisfies ``pred``."""
+    space = eng.space
+    return {t for t in eng.positions().tuples() if pred(space.as_dict(t))}
+
+
+# --------------------------------------------------------------------------- subtraction
+
+@pytest.mark.parametrize("K", [20, 0, 7, 13])
+def test_subtraction_mover_wins_off_multiples_of_4(K):
+    model, eng, ev = solve("subtraction.game", {"K": K})
+    assert formula_set(model, ev, "mover_wins") == positions_where(eng, lambda d: d["k"] % 4 != 0)
+    start = formula_set(model, ev, "initial and wins(1)")
+    assert bool(start) == (K % 4 != 0)
+
+
+# --------------------------------------------------------------------------- Nim
+
+def heaps(d: dict) -> list[int]:
+    return [v for k, v in sorted(d.items()) if k.startswith("k[")]
+
+
+def xor_all(xs) -> int:
+    r = 0
+    for x in xs:
+        r ^= x
+    return r
+
+
+@pytest.mark.parametrize("params", [{}, {"n": 2, "K": 5}, {"n": 4, "K": 3}, {"n": 1, "K": 6}])
+def test_nim_mover_wins_iff_xor_nonzero(params):
+    model, eng, ev = solve("nim.game", params)
+    expected = positions_where(eng, lambda d: xor_all(heaps(d)) != 0)
+    assert formula_set(model, ev, "mover_wins") == expected
+    # the model's own statement of the rule holds everywhere
+    assert len(ev(model.formula("mover_wins iff not nim_sum_zero"))) == len(eng.positions())
+    # and the brute force agrees too
+    @lru_cache(maxsize=None)
+    def win(hs):
+        return any(not win(hs[:i] + (h - t,) + hs[i + 1:])
+                   for i, h in enumerate(hs) for t in range(1, h + 1))
+    assert expected == positions_where(eng, lambda d: win(tuple(heaps(d))))
+
+
+# --------------------------------------------------------------------------- tic-tac-toe
+
+TTT_LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
+             (0, 4, 8), (2, 4, 6)]
+
+
+def ttt_winner(b) -> int:
+    for x, y, z in TTT_LINES:
+        if b[x] and b[x] == b[y] == b[z]:
+            return b[x]
+    return 0
+
+
+def ttt_moves(b):
+    if ttt_winner(b) or all(b):
+        return []
+    p = 1 if b.count(1) == b.count(2) else 2
+    return [b[:i] + (p,) + b[i + 1:] for i in range(9) if b[i] == 0]
+
+
+def ttt_reachable() -> set[tuple]:
+    seen, todo = {(0,) * 9}, [(0,) * 9]
+    while todo:
+        for s in ttt_moves(todo.pop()):
+            if s not in seen:
+                seen.add(s)
+                todo.append(s)
+    return seen
+
+
+@lru_cache(maxsize=None)
+def ttt_outcome(b) -> int:
+    """The result with optimal play: 1 or 2 (that player wins) or 0 (draw)."""
+    w = ttt_winner(b)
+    if w or all(b):
+        return w
+    p = 1 if b.count(1) == b.count(2) else 2
+    results = {ttt_outcome(s) for s in ttt_moves(b)}
+    return p if p in results else (0 if 0 in results else 3 - p)
+
+
+def ttt_board(d: dict) -> tuple:
+    return tuple(d[f"c[{i}]"] for i in range(1, 10))
+
+
+def test_tictactoe_legal_boards_are_the_5478_reachable_ones():
+    model, eng, ev = solve("tictactoe.game")
+    reach = ttt_reachable()
+    assert len(reach) == 5478
+    legal = formula_set(model, ev, "legal")
+    assert len(legal) == 5478
+    assert {ttt_board(eng.space.as_dict(t)) for t in legal} == reach
+
+
+def test_tictactoe_forced_wins_and_empty_board_draw():
+    model, eng, ev = solve("tictactoe.game")
+    for p in (1, 2):
+        got = {ttt_board(d) for d in as_dicts(ev(model.formula(f"legal and forces_win({p})")))}
+        assert got == {b for b in ttt_reachable() if ttt_outcome(b) == p}, p
+        assert not ev(model.formula(f"empty and forces_win({p})")), p
+    assert ttt_outcome((0,) * 9) == 0
+
+
+# --------------------------------------------------------------------------- chocolate
+
+@pytest.mark.parametrize("params", [{}, {"m": 4, "n": 3, "i": 1, "j": 2},
+                                    {"m": 6, "n": 6, "i": 5, "j": 0}])
+def test_chocolate_is_four_heap_nim(params):
+    model, eng, ev = solve("chocolate.game", params)
+    mover = formula_set(model, ev, "mover_wins")
+    dist = lambda d: (d["l"], d["r"], d["u"], d["d"])  # noqa: E731
+    assert mover == positions_where(eng, lambda d: xor_all(dist(d)) != 0)
+
+    # a brute force on the bar itself: columns x0..x1, rows y0..y1 around (i, j)
+    m, n, i, j = (model.params[k] for k in "mnij")
+
+    @lru_cache(maxsize=None)
+    def win(x0, x1, y0, y1):
+        nxt = [(c, x1, y0, y1) for c in range(x0 + 1, i + 1)]      # break left of i
+        nxt += [(x0, c, y0, y1) for c in range(i, x1)]             # break right of i
+        nxt += [(x0, x1, c, y1) for c in range(y0 + 1, j + 1)]     # above j
+        nxt += [(x0, x1, y0, c) for c in range(j, y1)]             # below j
+        return any(not win(*s) for s in nxt)
+
+    assert mover == positions_where(
+        eng, lambda d: win(i - d["l"], i + d["r"], j - d["u"], j + d["d"]))
+    start = formula_set(model, ev, "initial and wins(1)")
+    assert bool(start) == win(0, m - 1, 0, n - 1)
+
+
+def test_chocolate_seed_example_is_a_first_player_win():
+    model, eng, ev = solve("chocolate.game")   # 10 × 7, square at (7, 3)
+    assert xor_all((7, 2, 3, 3)) != 0
+    assert len(ev(model.formula("initial and wins(1)"))) == 1
+
+
+# --------------------------------------------------------------------------- Hackendot
+
+def parse_forest(word: str) -> list[int | None]:
+    """Parents of the nodes of a Dyck word, nodes numbered 0.. in preorder."""
+    parent, stack = [], []
+    for ch in word:
+        if ch == "(":
+            parent.append(stack[-1] if stack else None)
+            stack.append(len(parent) - 1)
+        elif ch == ")":
+            stack.pop()
+    return parent
+
+
+@pytest.mark.parametrize("forest", [0, 1, 2, 3])
+def test_hackendot_by_brute_force(forest):
+    model, eng, ev = solve("hackendot.game", {"forest": forest})
+    parent = parse_forest(model.consts["WORD"])
+    N = len(parent)
+    assert model.consts["N"] == N
+
+    def path(v):  # v and its ancestors, as a bit mask
+        mask = 0
+        while v is not None:
+            mask |= 1 << v
+            v = parent[v]
+        return mask
+
+    paths = [path(v) for v in range(N)]
+
+    @lru_cache(maxsize=None)
+    def win(gone):
+        return any(not win(gone | paths[v]) for v in range(N) if not gone >> v & 1)
+
+    def mask(d):
+        return sum(1 << (v - 1) for v in range(1, N + 1) if d[f"gone[{v}]"])
+
+    assert formula_set(model, ev, "mover_wins") == positions_where(eng, lambda d: win(mask(d)))
+    # the positions are exactly the upward-closed removed sets, for both players
+    closed = [g for g in range(1 << N)
+              if all(g & paths[v] == paths[v] for v in range(N) if g >> v & 1)]
+    assert len(eng.positions()) == 2 * len(closed)
+    assert bool(formula_set(model, ev, "initial and wins(1)")) == win(0)
+
+
+def test_hackendot_forest_2_is_a_second_player_win():
+    model, eng, ev = solve("hackendot.game", {"forest": 2})
+    assert not ev(model.formula("initial and wins(1)"))
+    assert len(ev(model.formula("initial and wins(2)"))) == 1
+
+
+# --------------------------------------------------------------------------- Chomp revisité
+
+@pytest.mark.parametrize("R, C", [(3, 4), (2, 2), (2, 3), (1, 4), (3, 3)])
+def test_chomp_by_brute_force(R, C):
+    model, eng, ev = solve("chomp.game", {"R": R, "C": C})
+    rows = [sum(1 << (r * C + c) for c in range(C)) for r in range(R)]
+    cols = [sum(1 << (r * C + c) for r in range(R)) for c in range(C)]
+
+    @lru_cache(maxsize=None)
+    def win(board):
+        return any(not win(board & ~line) for line in rows + cols if board & line)
+
+    def mask(d):
+        return sum(1 << k for k in range(R * C) if d[f"b[{k + 1}]"])
+
+    assert formula_set(model, ev, "mover_wins") == positions_where(eng, lambda d: win(mask(d)))
+    # the full board: the mover loses iff both sides are >= 2 and R + C is even
+    full_win = not (R >= 2 and C >= 2 and (R + C) % 2 == 0)
+    assert win((1 << R * C) - 1) == full_win
+    assert bool(formula_set(model, ev, "initial and wins(1)")) == full_win
+
+
+# --------------------------------------------------------------------------- the TD arena
+
+def test_td_arena_player_2_wins_and_player_1_does_not():
+    path = MODELS / "td_example.arena.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    ctrl = {int(k): v for k, v in doc["controles"].items()}
+    succ = {int(k): v for k, v in doc["transitions"].items()}
+
+    def attractor(p, target):   # the TD's Attr_p: a stuck opponent is not forced
+        a = set(target)
+        while True:
+            new = {s for s in doc["etats"] if s not in a and succ.get(s) and (
+                any(t in a for t in succ[s]) if ctrl[s] == p else all(t in a for t in succ[s]))}
+            if not new:
+                return a
+            a |= new
+
+    attr = {p: attractor(p, doc[f"objectifs{p}"]) for p in (1, 2)}
+    assert doc["init"] in attr[2] and doc["init"] not in attr[1]
+    model = load_arena(path)
+    for eng in (ExplicitGame(model.game), SymbolicGame(model.game, backend="cudd")):
+        ev = atl.Evaluator(eng, model.definitions)
+        for p in (1, 2):
+            target = ev(atl.Ref(f"Obj{p}"))
+            assert {s for (s,) in eng.attractor([p], target).result} == attr[p]
+            # no dead end, so ATL's <<p>> <> agrees with the TD's attractor
+            assert {s for (s,) in ev(model.queries[2 * (p - 1)].formula)} == attr[p]
+        assert not eng.deadlocks()
+
+
+def test_header_comments_name_their_source():
+    # every shipped .game model names the seed text it comes from
+    for path in model_files():
+        if path.name in OVERRIDES or path.name == "tictactoe.game":
+            head = path.read_text(encoding="utf-8")[:600]
+            assert re.search(r"seed 00\d", head), path.name
