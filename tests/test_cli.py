@@ -117,3 +117,22 @@ def test_help_everywhere(cmd):
     r = subprocess.run([sys.executable, "-m", "symbolic", *cmd, "--help"],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and "usage: symbolic" in r.stdout, r.stderr
+
+
+def test_arena_json_is_a_model(capsys):
+    status, out, err = run(capsys, "check", str(ROOT / "models" / "td_example.arena.json"),
+                           "--json", "--engine", "both")
+    assert status == 0, err
+    counts = {r["query"]: r["count"] for r in json.loads(out)["results"]}
+    assert counts["initial and <<2>> <> Obj2"] == 1 and counts["initial and <<1>> <> Obj1"] == 0
+
+
+def test_bad_arena_is_reported(capsys, tmp_path):
+    p = tmp_path / "bad.arena.json"
+    p.write_text('{"etats": [0, 1], "init": 0, "controles": {"0": 1},'
+                 ' "transitions": {}, "objectifs1": [], "objectifs2": []}')
+    status, _, err = run(capsys, "check", str(p))
+    assert status == 2 and "without a controller: [1]" in err, err
+    p.write_text('{"etats": [0, 1],\n "init": }')
+    status, _, err = run(capsys, "check", str(p))
+    assert status == 2 and f"{p}:2:" in err and "invalid JSON" in err, err

@@ -26,7 +26,6 @@ import pytest
 
 from symbolic import atl
 from symbolic.api import difference_witness
-from symbolic.arena import load_arena
 from symbolic.bdd import SymbolicGame
 from symbolic.explicit import ExplicitGame
 from symbolic.model import load_model
@@ -52,9 +51,6 @@ def model_files() -> list[Path]:
 
 
 def load(path: Path, params: dict | None = None):
-    if path.name.endswith(".arena.json"):
-        assert not params, "arenas have no parameters"
-        return load_arena(path)
     return load_model(path, params or None)
 
 
@@ -353,7 +349,7 @@ def test_td_arena_player_2_wins_and_player_1_does_not():
 
     attr = {p: attractor(p, doc[f"objectifs{p}"]) for p in (1, 2)}
     assert doc["init"] in attr[2] and doc["init"] not in attr[1]
-    model = load_arena(path)
+    model = load_model(path)
     for eng in (ExplicitGame(model.game), SymbolicGame(model.game, backend="cudd")):
         ev = atl.Evaluator(eng, model.definitions)
         for p in (1, 2):
