@@ -140,8 +140,8 @@ def cmd_show(args) -> int:
     model = _load(args)
     g = model.game
     print(f"game {model.name}")
-    if model.description:
-        print(f"  {model.description}")
+    for line in model.description.strip().splitlines():
+        print(f"  {line.strip()}")
     if model.params:
         print("params: " + ", ".join(f"{k} = {v}" for k, v in model.params.items()))
     print(f"players: {', '.join(map(str, g.players))}")
