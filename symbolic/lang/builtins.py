@@ -128,13 +128,8 @@ def lcg(u0, a, c, m, count) -> tuple[int, ...]:
                           zip((u0, a, c, m, count), ("u0", "a", "c", "m", "count")))
     if m <= 0:
         raise RangeError(f"lcg: the modulus must be positive, got {m}")
-    if count < 0:
-        raise RangeError(f"lcg: count must be >= 0, got {count}")
-    out, u = [], u0
-    for _ in range(count):
-        out.append(u)
-        u = (a * u + c) % m
-    return tuple(out)
+    from ..games import lcg as sequence  # the one implementation of the ENS sequence
+    return sequence(u0, count, a, c, m)
 
 
 def length(v) -> int:
