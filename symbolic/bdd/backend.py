@@ -1,0 +1,445 @@
+"""A thin, explicit wrapper around one ``dd`` BDD manager (CUDD or autoref).
+
+It hides the differences between ``dd.cudd`` and ``dd.autoref`` that matter
+to the symbolic engine (see ``notes-dd.md``): fused relational product,
+exact model counting, dynamic reordering off, memory exhaustion reported as
+:class:`symbolic.errors.OutOfMemory`, and a check against mixing nodes of two
+managers (:class:`symbolic.errors.EngineMismatch`).
+
+A node ("function") is whatever the backend returns; callers treat it as an
+opaque value and combine nodes only through :class:`Manager` methods.
+
+>>> m = Manager("autoref")
+>>> m.declare(["a", "b"])
+>>> m.exact_count(m.or_(m.var("a"), m.var("b")), 2)
+3
+"""
+from __future__ import annotations
+
+import gc
+import sys
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from ..errors import EngineMismatch, OutOfMemory, QueryError
+
+BACKENDS = ("cudd", "autoref")
+
+# CUDD counts with doubles. Its counting recursion pushes complement edges
+# down to the constants, so every intermediate value is a sub-count scaled by
+# a power of two, never larger (in significant bits) than the final count:
+# a result below 2**50 is exact. Anything larger is recounted exactly.
+_FLOAT_EXACT_BELOW = 2 ** 50
+
+
+# dd's managers protest when the cycle collector frees one in the same batch as
+# some of its nodes (autoref: AssertionError in ``__del__``; cudd: "Still n nodes
+# referenced" and a leak). That happens whenever an exception traceback keeps
+# frames that hold nodes. So every backend manager stays reachable from this
+# list until nothing else refers to it: its nodes are always freed first, and
+# the manager itself goes by plain reference counting, after them.
+_LIVE: list = []
+
+
+def _release_unused(*_ignored) -> None:
+    """Drop the managers that no node, wrapper or :class:`Manager` refers to any more."""
+    if not _LIVE:
+        return
+    keep = []
+    for bdd in _LIVE:
+        # 3 references = this list, the loop variable, getrefcount's argument.
+        # An autoref manager's inner BDD is also referenced by each of its
+        # nodes: 3 = the wrapper's attribute, ``inner``, the argument.
+        inner = getattr(bdd, "_bdd", None)
+        if sys.getrefcount(bdd) > 3 or (inner is not None and sys.getrefcount(inner) > 3):
+            keep.append(bdd)
+        inner = None
+    if len(keep) != len(_LIVE):
+        _LIVE[:] = keep
+
+
+gc.callbacks.append(lambda phase, info: _release_unused() if phase == "stop" else None)
+
+
+def _is_oom(exc: BaseException) -> bool:
+    """True when ``exc`` is how ``dd.cudd`` reports that CUDD ran out of memory.
+
+    CUDD returns a NULL node; dd turns that into ``ValueError('... NULL
+    pointer')`` in most wrappers and ``RuntimeError('CUDD appears to have run
+    out of memory ...')`` in ``apply`` and ``count``.
+    """
+    text = str(exc)
+    if isinstance(exc, ValueError):
+        return "NULL" in text
+    if isinstance(exc, RuntimeError):
+        return "out of mem" in text.lower()
+    return False
+
+
+class Manager:
+    """One BDD manager of backend ``"cudd"`` (fast, default) or ``"autoref"`` (pure Python).
+
+    Variables are declared once, in the order given: level i is the i-th name.
+    Dynamic reordering is switched off so the order chosen by the encoder
+    stays (it is what decides speed). ``max_memory`` (bytes) caps CUDD's memory;
+    exceeding it raises :class:`OutOfMemory`.
+    """
+
+    def __init__(self, backend: str = "cudd", *, max_memory: int | None = None):
+        if backend not in BACKENDS:
+            raise QueryError(f"unknown BDD backend {backend!r}: the choices are {list(BACKENDS)}")
+        self.backend = backend
+        if backend == "cudd":
+            import dd.cudd as mod
+            self._mod = mod
+            self.bdd = mod.BDD()
+            cfg: dict[str, Any] = {"reordering": False}
+            if max_memory is not None:
+                cfg["max_memory"] = int(max_memory)
+            self.bdd.configure(**cfg)
+        else:
+            import dd.autoref as mod
+            self._mod = mod
+            self.bdd = mod.BDD()
+            self.bdd.configure(reordering=False)
+        self._cudd = backend == "cudd"
+        _release_unused()
+        _LIVE.append(self.bdd)
+        self._names: list[str] = []
+        self._true = self.bdd.true
+        self._false = self.bdd.false
+
+    def __repr__(self) -> str:
+        return f"<Manager {self.backend} with {len(self._names)} variables>"
+
+    # ------------------------------------------------------------------ errors
+
+    def _fail(self, exc: BaseException, *nodes) -> BaseException:
+        """The exception to raise for a backend failure ``exc`` on operands ``nodes``."""
+        if _is_oom(exc):
+            return OutOfMemory(
+                f"the {self.backend} BDD manager ran out of memory ({exc.__class__.__name__}: "
+                f"{str(exc).splitlines()[0]})")
+        for u in nodes:
+            if getattr(u, "bdd", None) is not self.bdd:
+                return EngineMismatch(
+                    f"a BDD node of another manager (or not a node: {type(u).__name__}) "
+                    f"was given to {self!r}")
+        return exc
+
+    def check(self, u):
+        """Return ``u`` if it is a node of this manager, else raise :class:`EngineMismatch`."""
+        if getattr(u, "bdd", None) is not self.bdd:
+            raise EngineMismatch(
+                f"a BDD node of another manager (or not a node: {type(u).__name__}) "
+                f"was given to {self!r}")
+        return u
+
+    # ------------------------------------------------------------------ variables
+
+    def declare(self, names: Sequence[str]) -> None:
+        """Declare ``names`` as new variables at the next levels, in this order."""
+        names = list(names)
+        clash = sorted(set(names) & set(self._names))
+        if clash or len(set(names)) != len(names):
+            raise AssertionError(("variables declared twice", clash or names))
+        first = len(self._names)
+        self.bdd.declare(*names)
+        self._names.extend(names)
+        for i, n in enumerate(names):  # the wrapper's promise: level i is the i-th name
+            if self.bdd.level_of_var(n) != first + i:
+                raise AssertionError((n, self.bdd.level_of_var(n), first + i))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """All declared variables, by level."""
+        return tuple(self._names)
+
+    def level(self, name: str) -> int:
+        """The level (position in the order) of variable ``name``."""
+        return self.bdd.level_of_var(name)
+
+    def var(self, name: str):
+        """The node of variable ``name``."""
+        return self.bdd.var(name)
+
+    # ------------------------------------------------------------------ boolean algebra
+
+    @property
+    def true(self):
+        """The constant true."""
+        return self._true
+
+    @property
+    def false(self):
+        """The constant false."""
+        return self._false
+
+    def const(self, value: bool):
+        """The constant ``value``."""
+        return self._true if value else self._false
+
+    def not_(self, u):
+        """¬u."""
+        return ~u  # complement edges: never allocates
+
+    def and_(self, u, v):
+        """u ∧ v."""
+        try:
+            return u & v
+        except (ValueError, RuntimeError, TypeError) as e:
+            raise self._fail(e, u, v) from e
+
+    def or_(self, u, v):
+        """u ∨ v."""
+        try:
+            return u | v
+        except (ValueError, RuntimeError, TypeError) as e:
+            raise self._fail(e, u, v) from e
+
+    def diff(self, u, v):
+        """u ∧ ¬v."""
+        try:
+            return u & ~v
+        except (ValueError, RuntimeError, TypeError) as e:
+            raise self._fail(e, u, v) from e
+
+    def xor(self, u, v):
+        """u ⊕ v."""
+        try:
+            return self.bdd.apply("xor", u, v)
+        except (ValueError, RuntimeError, TypeError) as e:
+            raise self._fail(e, u, v) from e
+
+    def iff(self, u, v):
+        """u ↔ v."""
+        return ~self.xor(u, v)
+
+    def implies(self, u, v):
+        """u → v."""
+        try:
+            return ~u | v
+        except (ValueError, RuntimeError, TypeError) as e:
+            raise self._fail(e, u, v) from e
+
+    def ite(self, c, u, v):
+        """if c then u else v."""
+        try:
+            return self.bdd.ite(c, u, v)
+        except (ValueError, RuntimeError, TypeError) as e:
+            raise self._fail(e, c, u, v) from e
+
+    def conj(self, nodes: Iterable):
+        """The conjunction of ``nodes`` (true when empty), combined pairwise as a balanced tree."""
+        return self._balanced(list(nodes), self.and_, self._true)
+
+    def disj(self, nodes: Iterable):
+        """The disjunction of ``nodes`` (false when empty), combined as a balanced tree."""
+        return self._balanced(list(nodes), self.or_, self._false)
+
+    @staticmethod
+    def _balanced(items: list, op, unit):
+        # A balanced reduction keeps intermediate BDDs small when many cubes or
+        # clauses are combined (a left fold rebuilds a growing BDD n times).
+        if not items:
+            return unit
+        while len(items) > 1:
+            nxt = [op(items[i], items[i + 1]) for i in range(0, len(items) - 1, 2)]
+            if len(items) % 2:
+                nxt.append(items[-1])
+            items = nxt
+        return items[0]
+
+    def cube(self, assignment: Mapping[str, bool]):
+        """The conjunction of literals ``name`` (True) / ``¬name`` (False)."""
+        try:
+            return self.bdd.cube(dict(assignment))
+        except (ValueError, RuntimeError) as e:
+            raise self._fail(e) from e
+
+    def is_true(self, u) -> bool:
+        """u ≡ true (canonical nodes: one comparison)."""
+        return u == self._true
+
+    def is_false(self, u) -> bool:
+        """u ≡ false."""
+        return u == self._false
+
+    # ------------------------------------------------------------------ quantifiers, renaming
+
+    def exist(self, u, qvars: Iterable[str]):
+        """∃qvars. u."""
+        try:
+            return self.bdd.exist(qvars, u)
+        except (ValueError, RuntimeError, TypeError) as e:
+            raise self._fail(e, u) from e
+
+    def forall(self, u, qvars: Iterable[str]):
+        """∀qvars. u."""
+        try:
+            return self.bdd.forall(qvars, u)
+        except (ValueError, RuntimeError, TypeError) as e:
+            raise self._fail(e, u) from e
+
+    def and_exists(self, u, v, qvars: Iterable[str]):
+        """The relational product ∃qvars. (u ∧ v).
+
+        CUDD fuses it (``Cudd_bddAndAbstract``); autoref has no correct fused
+        form (its ``preimage`` needs adjacent renamed pairs), so it is ``∧`` then ``∃``.
+        """
+        try:
+            if self._cudd:
+                return self._mod.and_exists(u, v, qvars)
+            return self.bdd.exist(qvars, u & v)
+        except (ValueError, RuntimeError, TypeError) as e:
+            raise self._fail(e, u, v) from e
+
+    def rename(self, u, mapping: Mapping[str, str]):
+        """Substitute variables for variables: u[x := mapping[x]] (simultaneous)."""
+        if not mapping:  # dd.cudd warns on an empty substitution (spaces without slots)
+            return self.check(u)
+        try:
+            return self.bdd.let(mapping, u)
+        except (ValueError, RuntimeError, TypeError) as e:
+            raise self._fail(e, u) from e
+
+    def restrict(self, u, assignment: Mapping[str, bool]):
+        """The cofactor u[x := assignment[x]]."""
+        if not assignment:
+            return self.check(u)
+        try:
+            return self.bdd.let(dict(assignment), u)
+        except (ValueError, RuntimeError, TypeError) as e:
+            raise self._fail(e, u) from e
+
+    def support(self, u) -> set[str]:
+        """The variables ``u`` depends on."""
+        return set(self.bdd.support(u))
+
+    # ------------------------------------------------------------------ counting, enumeration
+
+    def exact_count(self, u, nvars: int) -> int:
+        """|{a ∈ B^nvars | u(a)}|: the exact number of models of ``u`` over ``nvars``
+        variables that include its support, as a Python int."""
+        self.check(u)
+        if u == self._false:
+            return 0
+        if not self._cudd:
+            return int(self.bdd.count(u, nvars))
+        try:
+            r = self.bdd.count(u, nvars)
+        except RuntimeError as e:  # overflow of double (beyond 2**1024) or out of memory
+            if _is_oom(e):
+                raise self._fail(e) from e
+            r = None
+        if r is not None and r < _FLOAT_EXACT_BELOW:
+            return int(r)
+        return self._count_cudd_exactly(u, nvars)
+
+    def _count_cudd_exactly(self, u, nvars: int) -> int:
+        """Exact model count by a memoized traversal of the CUDD node DAG.
+
+        With levels of the support ranked 0..k-1 (constants at rank k),
+        f(e) = models of edge e over the support variables of rank ≥ rank(e):
+        f(1) = 1, f(0) = 0, f(e) = Σ_{c ∈ {hi, lo}} f(c)·2^(rank(c) − rank(e) − 1),
+        where the children of a complemented edge are complemented (CUDD stores
+        the regular node). The total is f(u)·2^rank(u)·2^(nvars − k).
+        """
+        bdd = self.bdd
+        levels = sorted(bdd.level_of_var(v) for v in bdd.support(u))
+        k = len(levels)
+        if nvars < k:
+            raise AssertionError(("nvars below the support size", nvars, k))
+        rank = {lv: i for i, lv in enumerate(levels)}
+        true = self._true
+        memo: dict[int, tuple[int, int]] = {}  # int(edge) -> (models, rank)
+
+        def leaf(e):
+            """(1 or 0, rank k) for the constants."""
+            return (1 if e == true else 0, k)
+
+        def children(e):
+            """The (high, low) edges of edge e, complemented with it."""
+            hi, lo = e.high, e.low
+            if e.negated:
+                hi, lo = ~hi, ~lo
+            return hi, lo
+
+        # Iterative post-order: the DAG can be deeper than Python's recursion limit.
+        stack = [u]
+        while stack:
+            e = stack[-1]
+            key = int(e)
+            if key in memo:
+                stack.pop()
+                continue
+            if e.var is None:
+                memo[key] = leaf(e)
+                stack.pop()
+                continue
+            hi, lo = children(e)
+            pending = [c for c in (hi, lo) if int(c) not in memo]
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            r = rank[e.level]
+            fh, rh = memo[int(hi)]
+            fl, rl = memo[int(lo)]
+            memo[key] = ((fh << (rh - r - 1)) + (fl << (rl - r - 1)), r)
+        f, r = memo[int(u)]
+        return (f << r) << (nvars - k)
+
+    def assignments(self, u, bits: Sequence[str]) -> Iterator[dict[str, bool]]:
+        """Every assignment to exactly ``bits`` (which must include the support of ``u``)
+        that satisfies ``u``, each once, in no particular order."""
+        self.check(u)
+        care = set(bits)
+        extra = self.support(u) - care
+        if extra:
+            raise AssertionError(("support outside the enumerated bits", sorted(extra)))
+        # Reordering is off for good in this wrapper, so an abandoned cudd
+        # pick_iter (which disables reordering) cannot change anything.
+        return self.bdd.pick_iter(u, care_vars=care)
+
+    # ------------------------------------------------------------------ sizes, housekeeping
+
+    def size(self, u) -> int:
+        """Number of BDD nodes of ``u`` (its DAG size)."""
+        return len(u)
+
+    def shared_size(self, nodes: Sequence) -> int:
+        """Number of distinct BDD nodes reachable from ``nodes`` (sharing counted once)."""
+        nodes = list(nodes)
+        if not nodes:
+            return 0
+        if self._cudd:
+            return self._mod.count_nodes(nodes)
+        seen: set[int] = set()
+        stack = [abs(n.node) for n in nodes]
+        low = self.bdd._bdd._succ  # autoref: level, low, high of each node of the base BDD
+        while stack:
+            z = stack.pop()
+            if z in seen:
+                continue
+            seen.add(z)
+            _, lo, hi = low[z]
+            if lo is not None:
+                stack.append(abs(lo))
+                stack.append(abs(hi))
+        return len(seen)
+
+    def collect_garbage(self) -> None:
+        """Free dead nodes (autoref needs it in long fixpoints; CUDD does it itself)."""
+        if not self._cudd:
+            self.bdd.collect_garbage()
+
+    def copy_from(self, u):
+        """The node of this manager with the same function as ``u`` (a node of
+        another manager that declares the same variable names)."""
+        if getattr(u, "bdd", None) is self.bdd:
+            return u
+        from dd import _copy
+        try:
+            return _copy.copy_bdd(u, self.bdd)
+        except (ValueError, RuntimeError) as e:
+            raise self._fail(e) from e

@@ -1,0 +1,868 @@
+"""Bit-blasting of IR expressions into BDDs.
+
+Positions: each slot s of the space with range lo..hi gets
+w(s) = max(1, ⌈log2(hi − lo + 1)⌉) bits holding the unsigned number v − lo,
+once for the current position (``x.k``) and once for the next one (``x.k'``).
+
+Bit order (it decides speed, see ``notes-dd.md``), most significant bit first
+and every current bit immediately followed by its next bit:
+
+- ``"sliced"``: for each weight 2^k from the top, for each slot in declaration
+  order, x.k then x.k'. Best for relations between slots of the same weight
+  (sums, xor, subtraction games). But the domain (each slot ≤ its range) needs
+  one bit of memory per slot whose range is not a power of two, across the
+  slices: about 2^k nodes for k such slots.
+- ``"slots"``: slot after slot, each MSB first. The domain is linear.
+- ``"auto"`` (default): ``"sliced"`` unless more than :data:`AUTO_SLICED_MAX`
+  slots have a range that is not a power of two. Measured (cudd, attractor):
+  subtraction game, 6 heaps 0..255: sliced 0.23 s, slots 256 s; 4 heaps
+  0..100: sliced 0.18 s, slots 0.23 s; ENS Nim(3, 5, 20, 6): sliced 1.8 s,
+  slots 0.12 s (δ 19 721 nodes against 473).
+
+Integer terms are :class:`BV` values: two's-complement bit-vectors (least
+significant bit first) together with an interval [lo, hi] that contains every
+value the term takes inside the domain. Each operation computes its result
+interval first and works modulo 2^W with W the smallest two's-complement width
+holding that interval, so the modular result *is* the exact integer result:
+no wrap-around can let an out-of-range value satisfy a constraint.
+
+Terms are BDD nodes (bool), :class:`BV` (int) or Python tuples (constant
+tuples). Results are only meaningful inside the domain (every slot's bits
+within its range); callers conjoin the domain, as the engine does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..errors import ModelError, NameError_, QueryError, RangeError, SymbolicError, TypeError_
+from ..ir import (Binary, BoolType, Const, Elem, Expr, Ite, Item, Name, Quant, Space, Sum,
+                  Unary, Var, children)
+from .backend import Manager
+
+ARITH = ("+", "-", "*", "//", "%")
+COMPARE = ("==", "!=", "<", "<=", ">", ">=")
+CONNECTIVES = ("and", "or", "implies", "iff")
+ORDERS = ("auto", "sliced", "slots")
+# Above this many slots with a non-power-of-two range, "auto" picks the slot
+# order: each such slot costs the sliced order one bit of memory per slice (the
+# domain and every relation with borrows grow as 2^k), and the measurements
+# above show sliced winning only when ranges are (almost all) full.
+AUTO_SLICED_MAX = 2
+
+
+def choose_order(space: Space, order: str = "auto") -> str:
+    """The concrete bit order (``"sliced"`` or ``"slots"``) for ``order`` on ``space``."""
+    if order not in ORDERS:
+        raise QueryError(f"unknown bit order {order!r}: the choices are {list(ORDERS)}")
+    if order != "auto":
+        return order
+    ragged = sum(1 for s in space.slots if (s.type.hi - s.type.lo + 1) & (s.type.hi - s.type.lo))
+    return "sliced" if ragged <= AUTO_SLICED_MAX else "slots"
+
+
+def signed_width(lo: int, hi: int) -> int:
+    """The least W ≥ 1 with −2^(W−1) ≤ lo and hi ≤ 2^(W−1) − 1.
+
+    >>> [signed_width(lo, hi) for lo, hi in [(0, 0), (0, 1), (-1, 0), (-3, 5), (0, 14)]]
+    [1, 2, 1, 4, 5]
+    """
+    def one(v: int) -> int:
+        """Bits of v alone: magnitude bits plus the sign bit."""
+        return (v if v >= 0 else ~v).bit_length() + 1
+    return max(one(lo), one(hi))
+
+
+@dataclass(frozen=True, slots=True)
+class BV:
+    """An integer term: ``bits`` (two's complement, LSB first) and a sound interval [lo, hi].
+
+    ``lo == hi`` means the term is the constant ``lo`` (inside the domain).
+    """
+
+    bits: tuple
+    lo: int
+    hi: int
+
+    @property
+    def is_const(self) -> bool:
+        """True when the term has a single value (inside the domain)."""
+        return self.lo == self.hi
+
+
+def _span(e) -> Any:
+    return getattr(e, "span", None)
+
+
+def _type_name(t) -> str:
+    if isinstance(t, BV):
+        return "int"
+    if isinstance(t, tuple):
+        return "tuple"
+    return "bool"
+
+
+def _describe(e: Expr) -> str:
+    """A short description of a node for error messages (no huge reprs)."""
+    if isinstance(e, Var):
+        return f"variable {e.name}{chr(39) if e.primed else ''}"
+    if isinstance(e, Elem):
+        return f"element of {e.array}{chr(39) if e.primed else ''}"
+    if isinstance(e, Name):
+        return f"name {e.name}"
+    if isinstance(e, Const):
+        return f"constant {e.value!r}"
+    if isinstance(e, (Binary, Unary)):
+        return f"operator {e.op!r}"
+    return type(e).__name__
+
+
+def _with_span(err: SymbolicError, e) -> SymbolicError:
+    """``err`` with the span of node ``e`` when it has none."""
+    if err.span is None and _span(e) is not None:
+        return type(err)(err.message, _span(e))
+    return err
+
+
+class Encoder:
+    """Declares the position bits of ``space`` in ``manager`` (in bit order ``order``)
+    and compiles expressions.
+
+    ``compile(expr, env, primed=...)`` gives a term (BDD node for bool, :class:`BV`
+    for int, tuple for constant tuples); ``boolean`` / ``integer`` also check the type.
+    """
+
+    def __init__(self, space: Space, manager: Manager, order: str = "auto"):
+        self.space = space
+        self.m = manager
+        self.bit_order = choose_order(space, order)
+        slots = space.slots
+        self.widths: tuple[int, ...] = tuple(
+            max(1, (s.type.hi - s.type.lo).bit_length()) for s in slots)
+        # cur[i][k] / nxt[i][k]: bit of weight 2^k of slot i
+        self.cur: tuple[tuple[str, ...], ...] = tuple(
+            tuple(f"{s.label}.{k}" for k in range(w)) for s, w in zip(slots, self.widths))
+        self.nxt: tuple[tuple[str, ...], ...] = tuple(
+            tuple(f"{s.label}.{k}'" for k in range(w)) for s, w in zip(slots, self.widths))
+        order: list[str] = []
+        current: list[str] = []
+        nxt: list[str] = []
+        if self.bit_order == "sliced":
+            pairs = [(i, k) for k in reversed(range(max(self.widths, default=0)))
+                     for i, w in enumerate(self.widths) if k < w]
+        else:
+            pairs = [(i, k) for i, w in enumerate(self.widths) for k in reversed(range(w))]
+        for i, k in pairs:
+            order += [self.cur[i][k], self.nxt[i][k]]
+            current.append(self.cur[i][k])
+            nxt.append(self.nxt[i][k])
+        manager.declare(order)
+        self.order: tuple[str, ...] = tuple(order)
+        self.current_bits: tuple[str, ...] = tuple(current)
+        self.next_bits: tuple[str, ...] = tuple(nxt)
+        self.current_set = frozenset(current)
+        self.next_set = frozenset(nxt)
+        self.to_next: dict[str, str] = dict(zip(current, nxt))
+        self.to_current: dict[str, str] = dict(zip(nxt, current))
+        # bit name -> (slot, weight) for decoding assignments
+        self._bit_info: dict[str, tuple[int, int]] = {
+            self.cur[i][k]: (i, 1 << k) for i, w in enumerate(self.widths) for k in range(w)}
+        self._los = [s.type.lo for s in slots]
+        self._slot_cache: dict[tuple[int, bool], Any] = {}
+        self._domain_cache: dict[bool, Any] = {}
+        self._slot_frame: dict[int, Any] = {}
+        self._frame_cache: dict[frozenset, Any] = {}
+        # Compilation state: the conditions under which the node being compiled is
+        # evaluated (short-circuits), and the value errors met so far.
+        self._path: list = []
+        self._errors: list = []
+
+    # ------------------------------------------------------------------ positions
+
+    def slot_bits(self, slot: int, primed: bool = False) -> tuple[str, ...]:
+        """The bit names of ``slot``, LSB first."""
+        return self.nxt[slot] if primed else self.cur[slot]
+
+    def assignment(self, pos: Sequence[int], primed: bool = False) -> dict[str, bool]:
+        """{bit: value} encoding the (range-checked) position tuple ``pos``."""
+        names = self.nxt if primed else self.cur
+        out: dict[str, bool] = {}
+        for i, v in enumerate(pos):
+            u = v - self._los[i]
+            for k, n in enumerate(names[i]):
+                out[n] = bool((u >> k) & 1)
+        return out
+
+    def position_cube(self, pos: Sequence[int], primed: bool = False):
+        """The minterm of position ``pos`` over current (or next) bits."""
+        return self.m.cube(self.assignment(pos, primed))
+
+    def decode(self, assignment: Mapping[str, bool]) -> tuple:
+        """The position tuple of a full assignment to the current bits."""
+        vals = list(self._los)
+        info = self._bit_info
+        for n, b in assignment.items():
+            if b:
+                i, w = info[n]
+                vals[i] += w
+        return tuple(vals)
+
+    def domain(self, primed: bool = False):
+        """Every slot's value within its declared range: ⋀_s (bits_s ≤ hi_s − lo_s)."""
+        if primed not in self._domain_cache:
+            m = self.m
+            parts = []
+            for i, s in enumerate(self.space.slots):
+                names = self.slot_bits(i, primed)
+                bits = tuple(m.var(n) for n in names)
+                parts.append(self._ule_const(bits, s.type.hi - s.type.lo))
+            self._domain_cache[primed] = m.conj(parts)
+        return self._domain_cache[primed]
+
+    def frame(self, slots: Iterable[int]):
+        """⋀_{s ∈ slots} x_s' = x_s: the listed slots keep their value."""
+        key = frozenset(slots)
+        if key not in self._frame_cache:
+            m = self.m
+            for i in key:
+                if i not in self._slot_frame:
+                    self._slot_frame[i] = m.conj(
+                        m.iff(m.var(c), m.var(n)) for c, n in zip(self.cur[i], self.nxt[i]))
+            self._frame_cache[key] = m.conj(self._slot_frame[i] for i in sorted(key))
+        return self._frame_cache[key]
+
+    def first_position(self, u) -> tuple | None:
+        """The lexicographically smallest position (current bits) of ∃x'. u, or None.
+
+        Slot by slot, most significant bit first, bit 0 is kept whenever the
+        rest stays satisfiable: one cofactor per bit, no enumeration.
+        """
+        m = self.m
+        if m.support(u) & self.next_set:
+            u = m.exist(u, self.next_set)
+        if m.is_false(u):
+            return None
+        fixed: dict[str, bool] = {}
+        for names in self.cur:
+            for name in reversed(names):
+                v = m.restrict(u, {name: False})
+                if m.is_false(v):
+                    v = m.restrict(u, {name: True})
+                    fixed[name] = True
+                else:
+                    fixed[name] = False
+                u = v
+        return self.decode(fixed)
+
+    # ------------------------------------------------------------------ entry points
+
+    def compile(self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False,
+                care=None):
+        """The term of ``e`` with bound names from ``env``; ``primed`` allows primed variables.
+
+        Value errors (an index outside its range, a divisor ≤ 0) are raised only
+        if evaluation reaches them — and, or, implies, if, forall and exists
+        stop as soon as their result is known, left to right — at some
+        assignment of ``care`` (default: every slot in range, current and, with
+        ``primed``, next). Type, name and structural errors are always raised.
+        """
+        saved = (self._path, self._errors)
+        self._path, self._errors = [], []
+        try:
+            t = self._c(e, dict(env or {}), primed)
+            errors = self._errors
+        finally:
+            self._path, self._errors = saved
+        if errors:
+            if care is None:
+                care = self.domain()
+                if primed:
+                    care = self.m.and_(care, self.domain(True))
+            self._raise_reached(errors, care)
+        return t
+
+    def boolean(self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False,
+                care=None):
+        """The BDD of the bool expression ``e`` (TypeError_ for any other type)."""
+        t = self.compile(e, env, primed=primed, care=care)
+        if isinstance(t, (BV, tuple)):
+            raise TypeError_(f"expected a bool, got {_type_name(t)} ({_describe(e)})", _span(e))
+        return t
+
+    def integer(self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False,
+                care=None) -> BV:
+        """The bit-vector of the int expression ``e`` (TypeError_ for any other type)."""
+        t = self.compile(e, env, primed=primed, care=care)
+        if not isinstance(t, BV):
+            raise TypeError_(f"expected an int, got {_type_name(t)} ({_describe(e)})", _span(e))
+        return t
+
+    def int_equals(self, t: BV, value: int):
+        """The BDD of t = value."""
+        return self.eq(t, self.const(value))
+
+    def _raise_reached(self, errors: list, care) -> None:
+        """Raise the first recorded value error whose condition meets ``care``."""
+        m = self.m
+        for cls, message, span, cond in errors:
+            hit = m.and_(cond, care)
+            if not m.is_false(hit):
+                pos = self.first_position(hit)
+                where = f" (at position {self.space.as_dict(pos)})" if pos else ""
+                raise cls(message + where, span)
+
+    def _record(self, cls, message: str, e: Expr, cond=None) -> None:
+        """Note a value error of node ``e``, raised where ``cond`` holds on the current path."""
+        m = self.m
+        reach = m.conj(self._path) if self._path else m.true
+        if cond is not None:
+            reach = m.and_(reach, cond)
+        if not m.is_false(reach):
+            self._errors.append((cls, message, _span(e), reach))
+
+    def _under(self, cond, e: Expr, env: dict, pr: bool):
+        """Compile ``e`` as evaluated only where ``cond`` holds (a short-circuit branch)."""
+        self._path.append(cond)
+        try:
+            return self._c(e, env, pr)
+        finally:
+            self._path.pop()
+
+    def primed_slots(self, e: Expr, env: Mapping[str, Any] | None = None) -> frozenset[int]:
+        """The slots primed anywhere in ``e`` once quantifiers and sums are expanded
+        with ``env`` (syntactically: every branch counts; a primed element with a
+        constant index outside the array primes nothing)."""
+        out: set[int] = set()
+        saved = (self._path, self._errors)
+        self._path, self._errors = [], []
+        try:
+            self._primed(e, dict(env or {}), out)
+        finally:  # value errors of indices are reported by the real compilation
+            self._path, self._errors = saved
+        return frozenset(out)
+
+    def _primed(self, e: Expr, env: dict, out: set) -> None:
+        t = type(e)
+        if t is Var:
+            if e.primed:
+                self._scalar_decl(e)
+                out.add(self.space.slot_index(e.name))
+        elif t is Elem:
+            self._primed(e.index, env, out)
+            if e.primed:
+                slot = self._elem_slot_const(e, env)
+                if slot is not None:
+                    out.add(slot)
+        elif t is Quant or t is Sum:
+            for v in e.domain:
+                self._primed(e.body, {**env, e.var: v}, out)
+        elif t is Const or t is Name:
+            pass
+        elif t in (Item, Unary, Binary, Ite):
+            for c in children(e):
+                self._primed(c, env, out)
+        else:
+            raise AssertionError(e)
+
+    # ------------------------------------------------------------------ dispatch
+
+    def _c(self, e: Expr, env: dict, pr: bool):
+        f = _DISPATCH.get(type(e))
+        if f is None:
+            raise AssertionError(e)
+        return f(self, e, env, pr)
+
+    def _bool(self, e: Expr, env: dict, pr: bool, what: str = "", parent=None):
+        t = self._c(e, env, pr)
+        if isinstance(t, (BV, tuple)):
+            # the caret goes under the operand when it has a span, else its operator
+            raise TypeError_(f"{what or 'expected a bool'}: got {_type_name(t)} "
+                             f"({_describe(e)})", _span(e) or _span(parent))
+        return t
+
+    def _int(self, e: Expr, env: dict, pr: bool, what: str = "", parent=None) -> BV:
+        t = self._c(e, env, pr)
+        if not isinstance(t, BV):
+            raise TypeError_(f"{what or 'expected an int'}: got {_type_name(t)} "
+                             f"({_describe(e)})", _span(e) or _span(parent))
+        return t
+
+    def _value(self, v, e: Expr):
+        """The term of a constant value."""
+        if isinstance(v, bool):
+            return self.m.const(v)
+        if isinstance(v, int):
+            return self.const(v)
+        if isinstance(v, tuple):
+            for x in v:
+                self._value(x, e)  # only ints, bools and tuples inside
+            return v
+        raise TypeError_(f"unsupported constant {v!r} of type {type(v).__name__}", _span(e))
+
+    def _dummy(self, typ):
+        """A placeholder term of type ``typ`` where evaluation raises (never observed)."""
+        return self.m.false if isinstance(typ, BoolType) else self.const(typ.lo)
+
+    # ------------------------------------------------------------------ leaves
+
+    def _const(self, e: Const, env: dict, pr: bool):
+        return self._value(e.value, e)
+
+    def _name(self, e: Name, env: dict, pr: bool):
+        try:
+            v = env[e.name]
+        except KeyError:
+            raise NameError_(f"unbound name {e.name!r}", _span(e)) from None
+        return self._value(v, e)
+
+    def _scalar_decl(self, e: Var):
+        try:
+            d = self.space.decl(e.name)
+        except SymbolicError as err:
+            raise _with_span(err, e) from None
+        if d.is_array:
+            raise TypeError_(f"{e.name!r} is an array: use an element {e.name}[i]", _span(e))
+        return d
+
+    def _check_prime(self, e, pr: bool) -> None:
+        if e.primed and not pr:
+            name = e.name if isinstance(e, Var) else e.array
+            raise ModelError(
+                f"primed variable {name}' is only allowed in a move's effect", _span(e))
+
+    def _var(self, e: Var, env: dict, pr: bool):
+        self._scalar_decl(e)
+        self._check_prime(e, pr)
+        return self.slot_term(self.space.slot_index(e.name), e.primed)
+
+    def slot_term(self, slot: int, primed: bool = False):
+        """The term of one slot: a node for a bool slot, a :class:`BV` for an int slot (cached)."""
+        key = (slot, primed)
+        t = self._slot_cache.get(key)
+        if t is None:
+            m = self.m
+            s = self.space.slots[slot]
+            bits = tuple(m.var(n) for n in self.slot_bits(slot, primed))
+            if isinstance(s.type, BoolType):
+                t = bits[0]
+            else:
+                lo, hi = s.type.lo, s.type.hi
+                unsigned = bits + (m.false,)
+                if lo == 0:
+                    t = self._mk(unsigned, lo, hi)
+                else:
+                    # value = lo + unsigned bits, exact in the width of [lo, hi]
+                    W = signed_width(lo, hi)
+                    t = self._mk(self._add_bits(self._ext(unsigned, W),
+                                                self._ext(self.const(lo).bits, W), W), lo, hi)
+            self._slot_cache[key] = t
+        return t
+
+    def _elem_decl(self, e: Elem):
+        try:
+            d = self.space.decl(e.array)
+        except SymbolicError as err:
+            raise _with_span(err, e) from None
+        if not d.is_array:
+            raise TypeError_(f"{e.array!r} is a scalar: it cannot be indexed", _span(e))
+        return d
+
+    def _elem_slot_const(self, e: Elem, env: dict) -> int | None:
+        """The slot of a primed element, whose index must be constant (None: out of range)."""
+        d = self._elem_decl(e)
+        idx = self._int(e.index, env, True, f"the index of {e.array}'[..]", e)
+        if not idx.is_const:
+            raise ModelError(
+                f"the index of the primed element {e.array}'[..] must be constant once "
+                "quantifiers and parameters are substituted", _span(e))
+        if not d.index.lo <= idx.lo <= d.index.hi:
+            return None
+        return self.space.slot_index(e.array, idx.lo)
+
+    def _elem(self, e: Elem, env: dict, pr: bool):
+        d = self._elem_decl(e)
+        self._check_prime(e, pr)
+        lo, hi = d.index.lo, d.index.hi
+        name = e.array + ("'" if e.primed else "")
+        where = f"{name}[{lo}..{hi}]"
+        idx = self._int(e.index, env, pr, f"the index of {name}[..]", e)
+        if e.primed and not idx.is_const:
+            raise ModelError(
+                f"the index of the primed element {e.array}'[..] must be constant once "
+                "quantifiers and parameters are substituted", _span(e))
+        if idx.is_const:
+            if not lo <= idx.lo <= hi:
+                self._record(RangeError, f"index {idx.lo} outside {where}", e)
+                return self._dummy(d.type)
+            return self.slot_term(self.space.slot_index(e.array, idx.lo), e.primed)
+        values = list(range(max(idx.lo, lo), min(idx.hi, hi) + 1))
+        if idx.lo < lo or idx.hi > hi:
+            m = self.m
+            outside = m.or_(self.lt(idx, self.const(lo)), self.lt(self.const(hi), idx))
+            self._record(RangeError, f"index outside {where}", e, outside)
+        if not values:
+            return self._dummy(d.type)
+        terms = [self.slot_term(self.space.slot_index(e.array, v), False) for v in values]
+        return self._select(idx, values, terms, e)
+
+    def _select(self, idx: BV, values: list[int], terms: list, e: Expr):
+        """if idx = v_0 then t_0 elif ... else t_last (idx takes only the listed values
+        wherever the result is observed)."""
+        kinds = {_type_name(t) for t in terms}
+        if len(kinds) != 1 or "tuple" in kinds:
+            raise TypeError_(
+                f"cannot select among values of types {sorted(kinds)} with a variable index",
+                _span(e))
+        acc = terms[-1]
+        for v, t in zip(reversed(values[:-1]), reversed(terms[:-1])):
+            c = self.int_equals(idx, v)
+            acc = self.mux(c, t, acc) if isinstance(t, BV) else self.m.ite(c, t, acc)
+        return acc
+
+    def _item(self, e: Item, env: dict, pr: bool):
+        base = self._c(e.base, env, pr)
+        if not isinstance(base, tuple):
+            raise TypeError_(f"only tuples can be indexed, got {_type_name(base)}", _span(e))
+        idx = self._int(e.index, env, pr, "a tuple index", e)
+        n = len(base)
+        if n == 0:
+            raise RangeError("index into an empty tuple", _span(e))
+        if idx.is_const and 0 <= idx.lo < n:
+            return self._value(base[idx.lo], e)
+        terms = [self._value(x, e) for x in base]
+        kinds = {_type_name(t) for t in terms}
+        if len(kinds) != 1:
+            raise TypeError_(f"a computed index into a tuple of {sorted(kinds)} has no "
+                             "single type", _span(e))
+        if idx.is_const:
+            self._record(RangeError, f"tuple index {idx.lo} outside 0..{n - 1}", e)
+            return terms[0]
+        values = list(range(max(idx.lo, 0), min(idx.hi, n - 1) + 1))
+        if idx.lo < 0 or idx.hi > n - 1:
+            m = self.m
+            outside = m.or_(self.lt(idx, self.const(0)), self.lt(self.const(n - 1), idx))
+            self._record(RangeError, f"tuple index outside 0..{n - 1}", e, outside)
+        if not values:
+            return terms[0]
+        return self._select(idx, values, [terms[v] for v in values], e)
+
+    # ------------------------------------------------------------------ operators
+
+    def _unary(self, e: Unary, env: dict, pr: bool):
+        if e.op == "-":
+            return self.neg(self._int(e.arg, env, pr, "the operand of unary '-'", e))
+        if e.op == "not":
+            return self.m.not_(self._bool(e.arg, env, pr, "the operand of 'not'", e))
+        raise ModelError(f"unknown unary operator {e.op!r}", _span(e))
+
+    def _binary(self, e: Binary, env: dict, pr: bool):
+        op = e.op
+        m = self.m
+        if op in CONNECTIVES:
+            a = self._bool(e.left, env, pr, f"the left operand of {op!r}", e)
+            # and / or / implies evaluate their right operand only when the left
+            # one does not decide: its value errors count only there.
+            if op == "and" or op == "implies":
+                b = self._under(a, e.right, env, pr)
+            elif op == "or":
+                b = self._under(m.not_(a), e.right, env, pr)
+            else:
+                b = self._c(e.right, env, pr)
+            if isinstance(b, (BV, tuple)):
+                raise TypeError_(f"the right operand of {op!r}: got {_type_name(b)} "
+                                 f"({_describe(e.right)})", _span(e.right) or _span(e))
+            if op == "and":
+                return m.and_(a, b)
+            if op == "or":
+                return m.or_(a, b)
+            if op == "implies":
+                return m.implies(a, b)
+            return m.iff(a, b)
+        if op in COMPARE:
+            a = self._c(e.left, env, pr)
+            b = self._c(e.right, env, pr)
+            ka, kb = _type_name(a), _type_name(b)
+            if op in ("==", "!="):
+                if ka != kb:
+                    raise TypeError_(f"{op!r} compares two ints, two bools or two tuples, "
+                                     f"got {ka} and {kb}", _span(e))
+                if ka == "int":
+                    r = self.eq(a, b)
+                elif ka == "bool":
+                    r = m.iff(a, b)
+                else:
+                    r = m.const(a == b)
+                return r if op == "==" else m.not_(r)
+            if ka != "int" or kb != "int":
+                raise TypeError_(f"{op!r} compares ints, got {ka} and {kb}", _span(e))
+            if op == "<":
+                return self.lt(a, b)
+            if op == "<=":
+                return m.not_(self.lt(b, a))
+            if op == ">":
+                return self.lt(b, a)
+            return m.not_(self.lt(a, b))
+        if op in ARITH:
+            a = self._int(e.left, env, pr, f"the left operand of {op!r}", e)
+            b = self._int(e.right, env, pr, f"the right operand of {op!r}", e)
+            if op == "+":
+                return self.add(a, b)
+            if op == "-":
+                return self.sub(a, b)
+            if op == "*":
+                return self.mul(a, b)
+            if not b.is_const:
+                raise ModelError(f"the right operand of {op!r} must be a positive constant "
+                                 "(it reads the state)", _span(e.right) or _span(e))
+            if b.lo <= 0:
+                self._record(ModelError, f"the right operand of {op!r} must be a positive "
+                             f"constant, got {b.lo}", e.right if _span(e.right) else e)
+                return self.const(0)
+            q, r = self.divmod_const(a, b.lo)
+            return q if op == "//" else r
+        raise ModelError(f"unknown binary operator {op!r}", _span(e))
+
+    def _ite(self, e: Ite, env: dict, pr: bool):
+        m = self.m
+        c = self._bool(e.cond, env, pr, "the condition of 'if'", e)
+        a = self._under(c, e.then, env, pr)
+        b = self._under(m.not_(c), e.other, env, pr)
+        ka, kb = _type_name(a), _type_name(b)
+        if ka != kb:
+            raise TypeError_(f"the branches of 'if' have different types: {ka} and {kb}",
+                             _span(e))
+        if m.is_true(c):
+            return a
+        if m.is_false(c):
+            return b
+        if ka == "tuple":
+            raise TypeError_("'if' between tuples needs a constant condition", _span(e))
+        return self.mux(c, a, b) if ka == "int" else m.ite(c, a, b)
+
+    def _quant(self, e: Quant, env: dict, pr: bool):
+        m = self.m
+        if e.kind not in ("forall", "exists"):
+            raise ModelError(f"unknown quantifier {e.kind!r}", _span(e))
+        if not isinstance(e.domain, tuple):
+            raise ModelError(f"the domain of {e.var!r} must be a tuple of constants", _span(e))
+        forall = e.kind == "forall"
+        acc = m.true if forall else m.false
+        for v in e.domain:
+            # Instance k is evaluated only where instances 1..k-1 did not decide.
+            b = self._under(acc if forall else m.not_(acc), e.body, {**env, e.var: v}, pr)
+            if isinstance(b, (BV, tuple)):
+                raise TypeError_(f"the body of {e.kind}: got {_type_name(b)}", _span(e))
+            acc = m.and_(acc, b) if forall else m.or_(acc, b)
+        return acc
+
+    def _sum(self, e: Sum, env: dict, pr: bool):
+        if not isinstance(e.domain, tuple):
+            raise ModelError(f"the domain of {e.var!r} must be a tuple of constants", _span(e))
+        acc = self.const(0)
+        for v in e.domain:
+            t = self._c(e.body, {**env, e.var: v}, pr)
+            if isinstance(t, tuple):
+                raise TypeError_("the body of sum must be int or bool, got tuple", _span(e))
+            acc = self.add(acc, t if isinstance(t, BV) else self.bool_to_int(t))
+        return acc
+
+    # ------------------------------------------------------------------ bit-vector arithmetic
+
+    def const(self, v: int) -> BV:
+        """The constant ``v`` as a bit-vector of its minimal width."""
+        m = self.m
+        W = signed_width(v, v)
+        return BV(tuple(m.true if (v >> k) & 1 else m.false for k in range(W)), v, v)
+
+    def bool_to_int(self, b) -> BV:
+        """1 if b else 0."""
+        m = self.m
+        if m.is_true(b):
+            return self.const(1)
+        if m.is_false(b):
+            return self.const(0)
+        return BV((b, m.false), 0, 1)
+
+    @staticmethod
+    def _ext(bits: tuple, W: int) -> tuple:
+        """``bits`` as W bits: truncated (exact modulo 2^W) or sign-extended."""
+        n = len(bits)
+        if n >= W:
+            return bits[:W]
+        return bits + (bits[-1],) * (W - n)
+
+    def _mk(self, bits: tuple, lo: int, hi: int) -> BV:
+        """A bit-vector with interval [lo, hi], trimmed to the interval's width."""
+        if lo > hi:
+            raise AssertionError((lo, hi))
+        if lo == hi:
+            return self.const(lo)
+        return BV(self._ext(bits, signed_width(lo, hi)), lo, hi)
+
+    def _add_bits(self, a: tuple, b: tuple, W: int, carry=None) -> tuple:
+        """a + b (+ carry) modulo 2^W by a ripple-carry adder (a, b already W bits)."""
+        m = self.m
+        c = m.false if carry is None else carry
+        out = []
+        for k in range(W):
+            x, y = a[k], b[k]
+            xy = m.xor(x, y)
+            out.append(m.xor(xy, c))
+            if k + 1 < W:
+                c = m.ite(xy, c, x)  # majority(x, y, c): x = y decides, else c
+        return tuple(out)
+
+    def add(self, a: BV, b: BV) -> BV:
+        """a + b, exact."""
+        if a.is_const and b.is_const:
+            return self.const(a.lo + b.lo)
+        lo, hi = a.lo + b.lo, a.hi + b.hi
+        W = signed_width(lo, hi)
+        return self._mk(self._add_bits(self._ext(a.bits, W), self._ext(b.bits, W), W), lo, hi)
+
+    def neg(self, a: BV) -> BV:
+        """−a, exact."""
+        return self.sub(self.const(0), a)
+
+    def sub(self, a: BV, b: BV) -> BV:
+        """a − b = a + ¬b + 1, exact."""
+        if a.is_const and b.is_const:
+            return self.const(a.lo - b.lo)
+        lo, hi = a.lo - b.hi, a.hi - b.lo
+        W = signed_width(lo, hi)
+        m = self.m
+        nb = tuple(m.not_(x) for x in self._ext(b.bits, W))
+        return self._mk(self._add_bits(self._ext(a.bits, W), nb, W, m.true), lo, hi)
+
+    def mul(self, a: BV, b: BV) -> BV:
+        """a · b, exact: shift-and-add modulo 2^W of the sign-extended operands
+        (a·b ≡ a·(b mod 2^W) mod 2^W), W the width of the product's interval."""
+        if a.is_const and b.is_const:
+            return self.const(a.lo * b.lo)
+        ends = (a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi)
+        lo, hi = min(ends), max(ends)
+        if lo == hi:
+            return self.const(lo)
+        if len(b.bits) > len(a.bits):
+            a, b = b, a  # fewer multiplier bits, fewer additions
+        m = self.m
+        W = signed_width(lo, hi)
+        A, B = self._ext(a.bits, W), self._ext(b.bits, W)
+        acc = None
+        for i in range(W):
+            bi = B[i]
+            if m.is_false(bi):
+                continue
+            if m.is_true(bi):
+                part = (m.false,) * i + A[:W - i]
+            else:
+                part = (m.false,) * i + tuple(m.and_(bi, x) for x in A[:W - i])
+            acc = part if acc is None else self._add_bits(acc, part, W)
+        if acc is None:
+            return self.const(0)
+        return self._mk(acc, lo, hi)
+
+    def divmod_const(self, a: BV, c: int) -> tuple[BV, BV]:
+        """(a // c, a % c) with Python's floor semantics, for a constant c > 0.
+
+        Powers of two are an arithmetic shift and the low bits; otherwise a is
+        first made non-negative (a + t·c, t = ⌈−lo/c⌉) and divided by a restoring
+        division circuit, then t is subtracted from the quotient.
+        """
+        if c <= 0:
+            raise AssertionError(c)
+        if a.is_const:
+            return self.const(a.lo // c), self.const(a.lo % c)
+        if c == 1:
+            return a, self.const(0)
+        m = self.m
+        qlo, qhi = a.lo // c, a.hi // c
+        rlo, rhi = (a.lo % c, a.hi % c) if qlo == qhi else (0, c - 1)
+        if c & (c - 1) == 0:
+            k = c.bit_length() - 1
+            bits = a.bits
+            q = bits[k:] if k < len(bits) else (bits[-1],)
+            r = self._ext(bits, k) + (m.false,)
+            return self._mk(q, qlo, qhi), self._mk(r, rlo, rhi)
+        t = 0
+        x = a
+        if a.lo < 0:
+            t = (-a.lo + c - 1) // c
+            x = self.add(a, self.const(t * c))
+        n = x.hi.bit_length()
+        xb = self._ext(x.bits, n + 1)[:n]  # the value bits; the sign bit is 0 here
+        mc = c.bit_length()
+        cb = tuple(m.true if (c >> j) & 1 else m.false for j in range(mc + 1))
+        r = (m.false,) * mc
+        q = [m.false] * n
+        for i in reversed(range(n)):
+            cur = (xb[i],) + r  # 2r + x_i < 2c: mc + 1 bits
+            ge = m.not_(self._ult(cur, cb))
+            d = self._add_bits(cur, tuple(m.not_(y) for y in cb), mc + 1, m.true)
+            r = tuple(m.ite(ge, d[j], cur[j]) for j in range(mc))  # < c: mc bits
+            q[i] = ge
+        qv = self._mk(tuple(q) + (m.false,), x.lo // c, x.hi // c)
+        if t:
+            qv = self.sub(qv, self.const(t))
+        return qv, self._mk(r + (m.false,), rlo, rhi)
+
+    def mux(self, c, a: BV, b: BV) -> BV:
+        """if c then a else b, for bit-vectors."""
+        m = self.m
+        lo, hi = min(a.lo, b.lo), max(a.hi, b.hi)
+        W = max(len(a.bits), len(b.bits))
+        A, B = self._ext(a.bits, W), self._ext(b.bits, W)
+        return self._mk(tuple(m.ite(c, x, y) for x, y in zip(A, B)), lo, hi)
+
+    # ------------------------------------------------------------------ comparisons
+
+    def _ult(self, a: tuple, b: tuple):
+        """a < b as unsigned numbers of the same width: from the LSB up, the
+        highest differing bit decides (lt_k = if a_k ≠ b_k then b_k else lt_{k−1})."""
+        m = self.m
+        lt = m.false
+        for x, y in zip(a, b):
+            lt = m.ite(m.xor(x, y), y, lt)
+        return lt
+
+    def _ule_const(self, bits: tuple, c: int):
+        """bits ≤ c for unsigned ``bits`` and a constant c ≥ 0."""
+        m = self.m
+        if c >= (1 << len(bits)) - 1:
+            return m.true
+        cb = tuple(m.true if (c >> j) & 1 else m.false for j in range(len(bits)))
+        return m.not_(self._ult(cb, bits))
+
+    def lt(self, a: BV, b: BV):
+        """a < b (signed): unsigned comparison with the sign bits flipped."""
+        m = self.m
+        if a.hi < b.lo:
+            return m.true
+        if a.lo >= b.hi:
+            return m.false
+        W = max(len(a.bits), len(b.bits))
+        A, B = list(self._ext(a.bits, W)), list(self._ext(b.bits, W))
+        A[-1], B[-1] = m.not_(A[-1]), m.not_(B[-1])
+        return self._ult(A, B)
+
+    def eq(self, a: BV, b: BV):
+        """a = b: bitwise equality at a common width (disjoint intervals: false)."""
+        m = self.m
+        if a.hi < b.lo or b.hi < a.lo:
+            return m.false
+        if a.is_const and b.is_const:
+            return m.true  # overlapping constant intervals: same value
+        W = max(len(a.bits), len(b.bits))
+        A, B = self._ext(a.bits, W), self._ext(b.bits, W)
+        return m.conj(m.iff(x, y) for x, y in zip(A, B))
+
+
+# Exhaustive dispatch over the expression node kinds. A class-level table of
+# plain functions (not bound methods stored on the instance): a self-reference
+# cycle would leave BDD nodes to the cycle collector, which may free the
+# manager before its nodes.
+_DISPATCH = {
+    Const: Encoder._const, Name: Encoder._name, Var: Encoder._var, Elem: Encoder._elem,
+    Item: Encoder._item, Unary: Encoder._unary, Binary: Encoder._binary, Ite: Encoder._ite,
+    Quant: Encoder._quant, Sum: Encoder._sum,
+}

@@ -1,0 +1,439 @@
+"""The symbolic engine: position sets as BDDs, δ as a partitioned BDD relation.
+
+``SymbolicSets`` implements :class:`symbolic.api.SetEngine` and
+``SymbolicGame`` implements :class:`symbolic.api.GameEngine` over one
+:class:`~symbolic.bdd.backend.Manager` each (never a global one).
+
+Notation: x are the current bits, x' the next bits, D(x) the domain (every
+slot in range and the invariant), δ(x, x') = ⋁_i δ_i(x, x') the transition
+relation split into parts (one per move, or one in all).
+
+- pre∃(J, τ) = T_J(x) ∧ ⋁_i ∃x'. (δ_i ∧ τ[x := x'])          (relational product)
+- pre∀(J, τ) = D ∧ ¬T_J ∧ ¬⋁_i ∃x'. (δ_i ∧ ¬τ[x := x'])   (its dual), and with
+  ``DeadEnds.STRICT`` also ∧ ∃x'. δ.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Any, Iterable, Iterator, Mapping
+
+from .. import api
+from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine
+from ..errors import EngineMismatch, ModelError, QueryError, RangeError
+from ..ir import TRUE, Expr, Game, Space
+from .backend import Manager
+from .encode import Encoder
+
+PARTITIONS = ("moves", "monolithic")
+
+# autoref never frees dead nodes by itself; a collection every few fixpoint
+# steps keeps its node table from growing with every iteration.
+_AUTOREF_GC_EVERY = 16
+# Renamed targets kept per game (a few nodes: bounded memory).
+_RENAME_CACHE = 8
+
+
+class BddSet(PositionSet):
+    """A set of positions of one :class:`SymbolicSets` engine, held as a BDD over the
+    current bits, always inside the engine's domain.
+
+    ``BddSet(engine, node)`` checks that ``node`` belongs to the engine's manager
+    and mentions only current bits, and intersects it with the domain.
+    ``node`` is the BDD, for advanced use.
+    """
+
+    __slots__ = ("engine", "node")
+
+    def __init__(self, engine: "SymbolicSets", node):
+        if not isinstance(engine, SymbolicSets):
+            raise EngineMismatch(f"not a symbolic engine: {engine!r}")
+        m = engine.manager
+        m.check(node)
+        extra = m.support(node) - engine.encoder.current_set
+        if extra:
+            raise QueryError(
+                f"a position set may only mention current bits, not {sorted(extra)[:5]}")
+        self.engine = engine
+        self.node = m.and_(node, engine._domain)
+
+    @classmethod
+    def _make(cls, engine: "SymbolicSets", node) -> "BddSet":
+        """Wrap ``node`` (already inside the domain) without checks: the hot path."""
+        s = object.__new__(cls)
+        s.engine = engine
+        s.node = node
+        return s
+
+    def count(self) -> int:
+        """|S| as an exact Python int (``len`` cannot exceed sys.maxsize)."""
+        e = self.engine
+        return e.manager.exact_count(self.node, len(e.encoder.current_bits))
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def is_empty(self) -> bool:
+        """S = ∅, by node comparison (no counting)."""
+        return self.engine.manager.is_false(self.node)
+
+    def __bool__(self) -> bool:
+        return not self.is_empty()
+
+    def _contains(self, pos: tuple) -> bool:
+        e = self.engine
+        return e.manager.is_true(e.manager.restrict(self.node, e.encoder.assignment(pos)))
+
+    def tuples(self) -> list[tuple]:
+        """All positions as tuples, sorted lexicographically (enumerates the set)."""
+        e = self.engine
+        dec = e.encoder.decode
+        return sorted(dec(a) for a in e.manager.assignments(self.node, e.encoder.current_bits))
+
+    def __iter__(self) -> Iterator[tuple]:
+        return iter(self.tuples())
+
+    def first(self) -> tuple | None:
+        """The lexicographically smallest position, found without enumerating the set."""
+        return self.engine.encoder.first_position(self.node)
+
+    def _union(self, other: "BddSet") -> "BddSet":
+        return BddSet._make(self.engine, self.engine.manager.or_(self.node, other.node))
+
+    def _inter(self, other: "BddSet") -> "BddSet":
+        return BddSet._make(self.engine, self.engine.manager.and_(self.node, other.node))
+
+    def _diff(self, other: "BddSet") -> "BddSet":
+        return BddSet._make(self.engine, self.engine.manager.diff(self.node, other.node))
+
+    def __invert__(self) -> "BddSet":
+        e = self.engine
+        return BddSet._make(e, e.manager.diff(e._domain, self.node))
+
+    def _same(self, other: "BddSet") -> bool:
+        return self.node == other.node  # canonical BDDs: same function, same node
+
+    def __repr__(self) -> str:
+        n = self.count()
+        shown = self.tuples()[:5] if n <= 10_000 else [self.first()]
+        more = ", ..." if n > len(shown) else ""
+        return (f"<{self.engine.kind} PositionSet of {n}: "
+                f"{', '.join(map(str, shown))}{more}>")
+
+
+class SymbolicSets(SetEngine):
+    """Sets of positions of ``space`` as BDDs (ENS 2005, Q2–Q4).
+
+    The domain D = {c | every slot in range} ∩ {c | invariant(c)}; every set,
+    complement, count and enumeration lives inside D. ``order`` is the bit order
+    (``"auto"``, ``"sliced"`` or ``"slots"``, see :mod:`symbolic.bdd.encode`).
+    """
+
+    kind = "symbolic"
+
+    def __init__(self, space: Space, backend: str = "cudd", invariant: Expr = TRUE, *,
+                 order: str = "auto", max_memory: int | None = None):
+        self.space = space
+        self.manager = Manager(backend, max_memory=max_memory)
+        self.encoder = Encoder(space, self.manager, order)
+        self.invariant = invariant
+        enc = self.encoder
+        self._domain = self.manager.and_(enc.domain(), enc.boolean(invariant))
+        self._domain_next = None
+
+    def __repr__(self) -> str:
+        return (f"<SymbolicSets {self.manager.backend}: "
+                f"{len(self.space.slots)} slots, {len(self.encoder.order)} BDD variables>")
+
+    @property
+    def backend(self) -> str:
+        """The BDD backend name, ``"cudd"`` or ``"autoref"``."""
+        return self.manager.backend
+
+    def domain_next(self):
+        """D(x'): the domain over the next bits (cached)."""
+        if self._domain_next is None:
+            self._domain_next = self.manager.rename(self._domain, self.encoder.to_next)
+        return self._domain_next
+
+    # ------------------------------------------------------------------ SetEngine
+
+    def wrap(self, node) -> BddSet:
+        """The position set of a BDD over current bits (intersected with the domain)."""
+        return BddSet(self, node)
+
+    def _node_of(self, s: PositionSet):
+        """The BDD of a set of this engine (EngineMismatch for anything else)."""
+        if not isinstance(s, BddSet) or s.engine is not self:
+            raise EngineMismatch(
+                f"{s!r} is not a set of this engine {self!r}: convert it first")
+        return self.manager.check(s.node)
+
+    def empty(self) -> BddSet:
+        """∅."""
+        return BddSet._make(self, self.manager.false)
+
+    def positions(self) -> BddSet:
+        """D: every position of the domain."""
+        return BddSet._make(self, self._domain)
+
+    def from_tuples(self, tuples: Iterable) -> BddSet:
+        """The set of the listed positions; out-of-range values raise RangeError, and so
+        do in-range vectors that violate the invariant (they are not positions)."""
+        enc = self.encoder
+        m = self.manager
+        cubes = [enc.position_cube(self.space.check_position(t)) for t in tuples]
+        u = m.disj(cubes)
+        self._require_inside(u)
+        return BddSet._make(self, u)
+
+    def _require_inside(self, u) -> None:
+        outside = self.manager.diff(u, self._domain)
+        if not self.manager.is_false(outside):
+            bad = BddSet._make(self, outside).first()
+            raise RangeError(f"{bad} is not a position: the invariant is false there")
+
+    def from_expr(self, expr: Expr, env: Mapping[str, Any] | None = None) -> BddSet:
+        """{c ∈ D | expr(c)} for a bool expression over current variables; ``env``
+        binds names (constants) used in ``expr``."""
+        u = self.encoder.boolean(expr, env, care=self._domain)
+        return BddSet._make(self, self.manager.and_(u, self._domain))
+
+    def convert(self, other: PositionSet) -> BddSet:
+        """The same positions as a set of this engine. Sets of another symbolic engine
+        over the same space are copied node by node (no enumeration)."""
+        if isinstance(other, BddSet) and other.engine is self:
+            return other
+        if other.engine.space != self.space:
+            raise EngineMismatch("cannot convert between different position spaces")
+        if isinstance(other, BddSet):
+            u = self.manager.copy_from(other.node)
+            self._require_inside(u)
+            return BddSet._make(self, u)
+        return self.from_tuples(other.tuples())
+
+    def count(self, s: PositionSet) -> int:
+        """|s| exactly (also for sets beyond sys.maxsize)."""
+        return BddSet._make(self, self._node_of(s)).count()
+
+
+class SymbolicGame(SymbolicSets, GameEngine):
+    """A :class:`symbolic.ir.Game` as BDDs: turn sets, δ in parts, pre∃/pre∀, until, always.
+
+    ``partition="moves"`` keeps one part of δ per move; ``"monolithic"`` one
+    part in all (often faster with a good bit order, see notes-dd.md).
+    """
+
+    def __init__(self, game: Game, backend: str = "cudd", partition: str = "moves", *,
+                 order: str = "auto", max_memory: int | None = None):
+        if partition not in PARTITIONS:
+            raise QueryError(f"unknown partition {partition!r}: the choices are {list(PARTITIONS)}")
+        super().__init__(game.space, backend, game.invariant, order=order,
+                         max_memory=max_memory)
+        self.game = game
+        self.partition = partition
+        m, enc = self.manager, self.encoder
+        turn = enc.integer(game.turn, care=self._domain)
+        self._turn_of = {p: m.and_(enc.int_equals(turn, p), self._domain) for p in game.players}
+        nobody = m.diff(self._domain, m.disj(self._turn_of.values()))
+        if not m.is_false(nobody):
+            pos = BddSet._make(self, nobody).first()
+            raise ModelError(
+                f"at position {self.space.as_dict(pos)} the turn is not one of the players "
+                f"{list(game.players)}", getattr(game.turn, "span", None))
+        moves = [(mv.name, self._move_relation(mv)) for mv in game.moves]
+        if partition == "monolithic":
+            self._parts = [("delta", m.disj(r for _, r in moves))]
+        else:
+            self._parts = moves
+        self._delta = None
+        self._has_succ = m.disj(m.exist(r, enc.next_set) for _, r in self._parts)
+        self._coalition_cache: dict[frozenset, tuple] = {}
+        self._renamed: dict = {}
+        self._steps = 0
+
+    def __repr__(self) -> str:
+        return (f"<SymbolicGame {self.game.name!r} {self.manager.backend}/{self.partition}: "
+                f"{len(self._parts)} parts>")
+
+    # ------------------------------------------------------------------ construction
+
+    def _move_relation(self, move):
+        """δ_move = D ∧ D' ∧ ⋁_{v ∈ params} guard_v ∧ effect_v ∧ frame_v, where frame_v
+        keeps every slot not primed in effect_v."""
+        m, enc = self.manager, self.encoder
+        names = [p.name for p in move.params]
+        if len(set(names)) != len(names):
+            raise ModelError(f"move {move.name!r}: a parameter is declared twice: {names}",
+                             move.span)
+        for p in move.params:
+            if not isinstance(p.domain, tuple):
+                raise ModelError(f"move {move.name!r}: the domain of {p.name!r} must be a tuple",
+                                 move.span)
+        all_slots = range(len(self.space.slots))
+        both = m.and_(self._domain, self.domain_next())
+        rel = m.false
+        for values in itertools.product(*(p.domain for p in move.params)):
+            env = dict(zip(names, values))
+            # The guard is evaluated at every position; the effect only at pairs
+            # (c, c') of positions where the guard holds and the frame keeps the
+            # unprimed slots: its value errors count there only. Both are
+            # compiled at every valuation so that type errors always show.
+            g = enc.boolean(move.guard, env, care=self._domain)
+            primed = enc.primed_slots(move.effect, env)
+            frame = enc.frame(s for s in all_slots if s not in primed)
+            care = m.and_(m.and_(g, frame), both)
+            eff = enc.boolean(move.effect, env, primed=True, care=care)
+            rel = m.or_(rel, m.and_(eff, care))
+        return rel
+
+    # ------------------------------------------------------------------ relation access
+
+    def delta(self):
+        """δ(x, x'): the whole transition relation as one BDD over current and next bits."""
+        if self._delta is None:
+            self._delta = self.manager.disj(r for _, r in self._parts)
+        return self._delta
+
+    def delta_parts(self) -> list[tuple[str, Any]]:
+        """The parts (name, BDD) whose disjunction is δ."""
+        return list(self._parts)
+
+    def bdd_sizes(self) -> dict[str, Any]:
+        """Node counts: the domain, each part of δ, δ as a whole, and all parts shared."""
+        m = self.manager
+        return {
+            "backend": m.backend,
+            "partition": self.partition,
+            "variables": len(self.encoder.order),
+            "domain": m.size(self._domain),
+            "parts": {name: m.size(r) for name, r in self._parts},
+            "parts_shared": m.shared_size([r for _, r in self._parts]),
+            "delta": m.size(self.delta()),
+        }
+
+    def _coalition(self, coalition: Iterable[int]) -> tuple:
+        """(T_J, D ∧ ¬T_J, parts ∧ T_J, parts ∧ ¬T_J) for a validated coalition J, cached:
+        restricting δ to the mover once makes each relational product smaller."""
+        J = self.game.coalition(coalition)
+        hit = self._coalition_cache.get(J)
+        if hit is None:
+            m = self.manager
+            tj = m.disj(self._turn_of[p] for p in sorted(J))
+            tn = m.diff(self._domain, tj)
+            pj = [u for u in (m.and_(r, tj) for _, r in self._parts) if not m.is_false(u)]
+            pn = [u for u in (m.and_(r, tn) for _, r in self._parts) if not m.is_false(u)]
+            hit = (tj, tn, pj, pn)
+            self._coalition_cache[J] = hit
+        return hit
+
+    # ------------------------------------------------------------------ GameEngine
+
+    def turn_set(self, coalition: Iterable[int]) -> BddSet:
+        """tour_J = {c ∈ D | t(c) ∈ J}."""
+        return BddSet._make(self, self._coalition(coalition)[0])
+
+    def successors(self, pos) -> BddSet:
+        """δ(c) = {c' | δ(c, c')}: ∃x. (δ ∧ [x = c]), renamed back to current bits."""
+        m, enc = self.manager, self.encoder
+        c = self.space.check_position(pos)
+        cube = enc.position_cube(c)
+        if m.is_false(m.and_(cube, self._domain)):
+            raise RangeError(f"{c} is not a position: the invariant is false there")
+        nxt = m.disj(m.and_exists(r, cube, enc.current_set) for _, r in self._parts)
+        return BddSet._make(self, m.rename(nxt, enc.to_current))
+
+    def _exists_node(self, parts, target_next):
+        m, q = self.manager, self.encoder.next_set
+        return m.disj(m.and_exists(r, target_next, q) for r in parts)
+
+    def _pre_exists_node(self, key, tnext):
+        return self._exists_node(key[2], tnext)
+
+    def _pre_forall_node(self, key, tnext, dead_ends: DeadEnds):
+        """T_¬J ∧ ¬∃x'. (δ_¬J ∧ ¬τ') [∧ ∃x'. δ for STRICT]."""
+        m = self.manager
+        escape = self._exists_node(key[3], m.not_(tnext))
+        u = m.diff(key[1], escape)
+        if dead_ends is DeadEnds.STRICT:
+            u = m.and_(u, self._has_succ)
+        elif dead_ends is not DeadEnds.VACUOUS:
+            raise QueryError(f"unknown dead-end convention {dead_ends!r}: "
+                             f"the choices are {[d.name for d in DeadEnds]}")
+        return u
+
+    def _next(self, node):
+        """τ[x := x'], remembering the last few renamings: ATL evaluation and the
+        public pre∃ / pre∀ often rename the same target twice in a row."""
+        cache = self._renamed
+        hit = cache.get(node)
+        if hit is None:
+            hit = self.manager.rename(node, self.encoder.to_next)
+            if len(cache) >= _RENAME_CACHE:
+                cache.pop(next(iter(cache)))  # oldest first: dicts keep insertion order
+            cache[node] = hit
+        return hit
+
+    def pre_exists(self, coalition: Iterable[int], target: PositionSet) -> BddSet:
+        """pre∃(J, τ) = {c | t(c) ∈ J ∧ ∃c' ∈ δ(c). c' ∈ τ}."""
+        key = self._coalition(coalition)
+        t = self._node_of(target)
+        return BddSet._make(self, self._pre_exists_node(key, self._next(t)))
+
+    def pre_forall(self, coalition: Iterable[int], target: PositionSet, *,
+                   dead_ends: DeadEnds) -> BddSet:
+        """pre∀(J, τ) = {c | t(c) ∉ J ∧ ∀c' ∈ δ(c). c' ∈ τ} (STRICT: and δ(c) ≠ ∅)."""
+        key = self._coalition(coalition)
+        t = self._node_of(target)
+        return BddSet._make(self, self._pre_forall_node(key, self._next(t), dead_ends))
+
+    def pre(self, coalition: Iterable[int], target: PositionSet, *,
+            dead_ends: DeadEnds) -> BddSet:
+        """pre(J, τ) = pre∃(J, τ) ∪ pre∀(J, τ), renaming τ once."""
+        key = self._coalition(coalition)
+        return BddSet._make(self, self._pre_node(key, self._node_of(target), dead_ends))
+
+    def _pre_node(self, key, t, dead_ends: DeadEnds):
+        tn = self._next(t)
+        return self.manager.or_(self._pre_exists_node(key, tn),
+                                self._pre_forall_node(key, tn, dead_ends))
+
+    def _tick(self) -> None:
+        self._steps += 1
+        if self._steps % _AUTOREF_GC_EVERY == 0:
+            self.manager.collect_garbage()
+
+    def until(self, coalition: Iterable[int], stay: PositionSet, target: PositionSet, *,
+              dead_ends: DeadEnds, keep_layers: bool = False) -> Fixpoint:
+        """until(J, σ, τ) = μX. τ ∪ (σ ∩ pre(J, X)): until_0 = τ,
+        until_{n+1} = until_n ∪ (pre(J, until_n) ∩ σ) (ENS 2005, Q10)."""
+        key = self._coalition(coalition)
+        m = self.manager
+        sigma = self._node_of(stay)
+        tau = self._node_of(target)
+
+        def step(x: BddSet) -> BddSet:
+            """X ↦ X ∪ (pre(J, X) ∩ σ)."""
+            self._tick()
+            new = m.and_(self._pre_node(key, x.node, dead_ends), sigma)
+            return BddSet._make(self, m.or_(x.node, new))
+
+        return api.least_fixpoint(step, BddSet._make(self, tau), keep_layers=keep_layers)
+
+    def always(self, coalition: Iterable[int], invariant: PositionSet, *,
+               dead_ends: DeadEnds) -> Fixpoint:
+        """⟨⟨J⟩⟩□F = νZ. F ∩ pre(J, Z), iterated from Z_0 = F (each step stays below F,
+        so this reaches the same greatest fixpoint as starting from all positions)."""
+        key = self._coalition(coalition)
+        m = self.manager
+        f = self._node_of(invariant)
+
+        def step(z: BddSet) -> BddSet:
+            """Z ↦ F ∩ pre(J, Z)."""
+            self._tick()
+            return BddSet._make(self, m.and_(f, self._pre_node(key, z.node, dead_ends)))
+
+        return api.greatest_fixpoint(step, BddSet._make(self, f))
+
+    def deadlocks(self) -> BddSet:
+        """Positions with no successor: D ∧ ¬∃x'. δ."""
+        return BddSet._make(self, self.manager.diff(self._domain, self._has_succ))

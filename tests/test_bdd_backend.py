@@ -1,0 +1,230 @@
+"""Tests of symbolic.bdd.backend.Manager on both dd backends."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from symbolic.bdd.backend import BACKENDS, Manager
+from symbolic.errors import EngineMismatch, OutOfMemory, QueryError
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request) -> str:
+    return request.param
+
+
+def make(backend: str, names) -> Manager:
+    m = Manager(backend)
+    m.declare(list(names))
+    return m
+
+
+def brute_count(m: Manager, u, names) -> int:
+    """Models of u over ``names`` by evaluating every assignment (the reference)."""
+    return sum(m.is_true(m.restrict(u, dict(zip(names, bits))))
+               for bits in itertools.product((False, True), repeat=len(names)))
+
+
+def random_function(m: Manager, names, rng: random.Random, terms: int = 6):
+    """A random DNF over ``names`` mixing positive and negative literals."""
+    u = m.false
+    for _ in range(terms):
+        lits = rng.sample(list(names), rng.randint(1, len(names)))
+        u = m.or_(u, m.cube({n: rng.random() < 0.5 for n in lits}))
+    return u
+
+
+def test_unknown_backend_lists_the_choices():
+    with pytest.raises(QueryError) as info:
+        Manager("buddy")
+    assert "cudd" in str(info.value) and "autoref" in str(info.value), str(info.value)
+
+
+def test_declared_order_is_the_level_order(backend):
+    m = make(backend, ["c", "a", "b"])
+    levels = [m.level(n) for n in ("c", "a", "b")]
+    assert levels == [0, 1, 2], levels
+    assert m.names == ("c", "a", "b"), m.names
+
+
+def test_cudd_reordering_is_off():
+    m = Manager("cudd")
+    assert m.bdd.configure()["reordering"] is False, m.bdd.configure()
+
+
+def test_boolean_operations(backend):
+    m = make(backend, ["x", "y"])
+    x, y = m.var("x"), m.var("y")
+    table = {
+        "and": (m.and_(x, y), [0, 0, 0, 1]),
+        "or": (m.or_(x, y), [0, 1, 1, 1]),
+        "xor": (m.xor(x, y), [0, 1, 1, 0]),
+        "iff": (m.iff(x, y), [1, 0, 0, 1]),
+        "implies": (m.implies(x, y), [1, 1, 0, 1]),
+        "diff": (m.diff(x, y), [0, 0, 1, 0]),
+        "ite": (m.ite(x, y, m.not_(y)), [1, 0, 0, 1]),
+    }
+    for name, (u, want) in table.items():
+        got = [int(m.is_true(m.restrict(u, {"x": a, "y": b})))
+               for a, b in itertools.product((False, True), repeat=2)]
+        assert got == want, (name, got, want)
+
+
+def test_conj_disj_of_nothing(backend):
+    m = make(backend, ["x"])
+    assert m.is_true(m.conj([])) and m.is_false(m.disj([]))
+
+
+def test_and_exists_is_the_relational_product(backend):
+    names = [f"v{i}" for i in range(6)]
+    m = make(backend, names)
+    rng = random.Random(7)
+    for _ in range(20):
+        u, v = random_function(m, names, rng), random_function(m, names, rng)
+        q = set(rng.sample(names, 3))
+        fused = m.and_exists(u, v, q)
+        plain = m.exist(m.and_(u, v), q)
+        assert fused == plain, (sorted(q), m.exact_count(fused, 6), m.exact_count(plain, 6))
+
+
+def test_forall_is_dual_of_exist(backend):
+    m = make(backend, ["a", "b", "c"])
+    u = m.or_(m.var("a"), m.and_(m.var("b"), m.var("c")))
+    assert m.forall(u, {"b"}) == m.not_(m.exist(m.not_(u), {"b"}))
+    assert m.forall(u, {"b"}) == m.or_(m.var("a"), m.and_(m.false, m.var("c")))
+
+
+def test_rename_swaps_simultaneously(backend):
+    m = make(backend, ["x", "y"])
+    u = m.diff(m.var("x"), m.var("y"))
+    swapped = m.rename(u, {"x": "y", "y": "x"})
+    assert swapped == m.diff(m.var("y"), m.var("x"))
+    assert m.rename(u, {}) == u
+
+
+def test_exact_count_matches_brute_force(backend):
+    names = [f"v{i}" for i in range(7)]
+    m = make(backend, names)
+    rng = random.Random(3)
+    for _ in range(25):
+        u = random_function(m, names, rng)
+        assert m.exact_count(u, 7) == brute_count(m, u, names)
+
+
+def test_exact_count_pads_variables_outside_the_support(backend):
+    m = make(backend, ["a", "b", "c", "d"])
+    u = m.and_(m.var("b"), m.not_(m.var("d")))
+    assert [m.exact_count(u, n) for n in (2, 3, 4, 10)] == [1, 2, 4, 256]
+    assert m.exact_count(m.true, 0) == 1 and m.exact_count(m.false, 4) == 0
+
+
+def test_exact_count_beyond_float_precision(backend):
+    """Counts near 2**200 are exact (cudd's double would round them)."""
+    names = [f"x{i}" for i in range(200)]
+    m = make(backend, names)
+    minterms = [m.cube({n: (i * 7 + k) % 3 == 0 for i, n in enumerate(names)}) for k in range(3)]
+    few = m.disj(minterms)
+    assert m.exact_count(few, 200) == 3
+    assert m.exact_count(m.not_(few), 200) == 2 ** 200 - 3
+    half_minus = m.diff(m.var("x0"), minterms[1])  # minterms[1] has x0 false: no effect
+    assert m.exact_count(half_minus, 200) == 2 ** 199
+    assert m.exact_count(m.not_(few), 1000) == (2 ** 200 - 3) * 2 ** 800
+
+
+def test_cudd_exact_traversal_agrees_with_float_count():
+    names = [f"v{i}" for i in range(12)]
+    m = make("cudd", names)
+    rng = random.Random(11)
+    for _ in range(30):
+        u = random_function(m, names, rng, terms=10)
+        for u2 in (u, m.not_(u)):
+            want = int(m.bdd.count(u2, 12))
+            assert m._count_cudd_exactly(u2, 12) == want
+
+
+def test_assignments_cover_exactly_the_given_bits(backend):
+    m = make(backend, ["a", "b", "c"])
+    u = m.var("b")  # support {b}: a and c must be expanded
+    got = sorted(tuple(sorted(d.items())) for d in m.assignments(u, ["a", "b", "c"]))
+    assert len(got) == 4, got
+    assert all(dict(g)["b"] is True and set(dict(g)) == {"a", "b", "c"} for g in got), got
+
+
+def test_assignments_refuse_bits_below_the_support(backend):
+    m = make(backend, ["a", "b"])
+    with pytest.raises(AssertionError):
+        list(m.assignments(m.and_(m.var("a"), m.var("b")), ["a"]))
+
+
+def test_mixing_managers_raises_engine_mismatch(backend):
+    m1, m2 = make(backend, ["x"]), make(backend, ["x"])
+    with pytest.raises(EngineMismatch):
+        m1.and_(m1.var("x"), m2.var("x"))
+    with pytest.raises(EngineMismatch):
+        m1.check(m2.var("x"))
+    with pytest.raises(EngineMismatch):
+        m1.exact_count(m2.var("x"), 1)
+
+
+def test_mixing_backends_raises_engine_mismatch():
+    c, a = make("cudd", ["x"]), make("autoref", ["x"])
+    with pytest.raises(EngineMismatch):
+        c.or_(c.var("x"), a.var("x"))
+    with pytest.raises(EngineMismatch):
+        a.and_exists(a.var("x"), c.var("x"), {"x"})
+
+
+def test_copy_between_backends_keeps_the_function():
+    c, a = make("cudd", ["x", "y", "z"]), make("autoref", ["x", "y", "z"])
+    u = c.or_(c.diff(c.var("x"), c.var("y")), c.var("z"))
+    v = a.copy_from(u)
+    assert a.exact_count(v, 3) == 5
+    assert c.copy_from(v) == u
+
+
+def test_sizes(backend):
+    m = make(backend, ["x", "y", "z"])
+    u = m.and_(m.var("x"), m.var("y"))
+    v = m.and_(m.var("y"), m.var("z"))
+    assert m.size(m.true) == 1
+    assert m.size(u) == 3, m.size(u)  # x, y and the constant
+    assert m.shared_size([u, v]) <= m.size(u) + m.size(v)
+
+
+def test_cudd_memory_exhaustion_is_out_of_memory():
+    """A multiplier-like function under a 16 MiB cap: CUDD gives up, we say why."""
+    m = Manager("cudd", max_memory=16 * 2 ** 20)
+    n = 40
+    xs, ys = [f"x{i}" for i in range(n)], [f"y{i}" for i in range(n)]
+    m.declare(xs + ys)  # worst order for x = reverse(y)
+    with pytest.raises(OutOfMemory) as info:
+        u = m.true
+        for i in range(n):
+            u = m.and_(u, m.iff(m.var(xs[i]), m.var(ys[n - 1 - i])))
+            u = m.or_(u, m.and_(m.var(xs[i]), m.var(ys[i])))
+    assert "memory" in str(info.value), str(info.value)
+
+
+def test_managers_are_released_after_their_nodes(backend, monkeypatch):
+    """A manager caught in a reference cycle with its nodes (as exception tracebacks
+    make them) is freed after them: dd reports nothing, and nothing leaks."""
+    import gc
+    import sys
+
+    from symbolic.bdd import backend as mod
+
+    seen = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append(u.exc_value))
+    gc.collect()
+    before = len(mod._LIVE)
+    for _ in range(3):
+        m = make(backend, ["x", "y"])
+        holder = {"m": m, "nodes": [m.and_(m.var("x"), m.var("y"))]}
+        holder["self"] = holder  # a cycle holding the manager and a node
+        del m, holder
+    gc.collect()
+    gc.collect()
+    assert seen == [], seen
+    assert len(mod._LIVE) <= before, (before, len(mod._LIVE))

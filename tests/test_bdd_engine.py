@@ -1,0 +1,303 @@
+"""Tests of symbolic.bdd.engine: BDD position sets and game queries, on both backends.
+
+The game values below are computed by hand (subtraction game, comments show how).
+"""
+from __future__ import annotations
+
+import pytest
+
+from symbolic.api import DeadEnds, difference_witness
+from symbolic.bdd import BACKENDS, BddSet, SymbolicGame, SymbolicSets
+from symbolic.errors import EngineMismatch, ModelError, QueryError, RangeError
+from symbolic.ir import (Const, Elem, Game, IntType, Move, Name, Param, Space, Var,
+                         VarDecl, forall)
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request) -> str:
+    return request.param
+
+
+x, y, h, j = Var("x"), Var("y"), Var("h"), Var("j")
+
+
+def ints(*specs) -> Space:
+    return Space(tuple(VarDecl(n, IntType(lo, hi)) for n, lo, hi in specs))
+
+
+# --------------------------------------------------------------------------- sets
+
+def test_count_is_exactly_ten_to_the_thirty(backend):
+    sp = ints(*[(f"v{i}", 0, 9) for i in range(30)])
+    S = SymbolicSets(sp, backend)
+    assert S.encoder.bit_order == "slots"  # 30 ragged ranges: "auto" avoids 2**30 nodes
+    assert S.positions().count() == 10 ** 30, S.positions().count()
+    first_digit_zero = S.from_expr(Var("v0").eq(0))
+    assert first_digit_zero.count() == 10 ** 29, first_digit_zero.count()
+
+
+def test_count_of_one_huge_slot_in_sliced_order(backend):
+    S = SymbolicSets(ints(("n", 0, 10 ** 30 - 1), ("p", 0, 2)), backend, order="sliced")
+    assert S.positions().count() == 3 * 10 ** 30
+    assert S.from_expr(Var("n") >= 10 ** 30 - 5).count() == 15
+    with pytest.raises(OverflowError):
+        len(S.positions())  # Python's len stops at sys.maxsize: use count()
+    assert bool(S.positions()) and not S.empty()
+
+
+def test_odd_ranges_enumerate_in_lexicographic_order(backend):
+    S = SymbolicSets(ints(("x", -3, 5), ("y", 2, 6)), backend)
+    got = S.from_expr((x + y).eq(2)).tuples()
+    assert got == [(-3, 5), (-2, 4), (-1, 3), (0, 2)], got
+    allpos = S.positions().tuples()
+    assert len(allpos) == 45 and allpos == sorted(allpos), allpos[:6]
+    assert allpos[0] == (-3, 2) and allpos[-1] == (5, 6)
+    assert list(S.from_expr(x < -2)) == [(-3, v) for v in range(2, 7)]
+
+
+def test_complement_stays_in_the_domain(backend):
+    inv = x <= y
+    S = SymbolicSets(ints(("x", 0, 4), ("y", 0, 4)), backend, invariant=inv)
+    assert len(S.positions()) == 15  # pairs x <= y among 0..4
+    a = S.from_expr(x.eq(y))
+    assert len(~a) == 10, (~a).tuples()
+    assert all(p[0] < p[1] for p in ~a), (~a).tuples()
+    assert ~~a == a and ~S.empty() == S.positions() and ~S.positions() == S.empty()
+    assert (a | ~a) == S.positions() and (a & ~a).is_empty()
+
+
+def test_set_operations_and_equality(backend):
+    S = SymbolicSets(ints(("x", 0, 3), ("y", 0, 3)), backend)
+    a = S.from_expr(x < 2)
+    b = S.from_expr(y < 1)
+    assert (a & b).tuples() == [(0, 0), (1, 0)]
+    assert len(a | b) == 8 + 2 and len(a - b) == 6
+    assert a & b <= a and not a <= b
+    assert S.from_tuples([(1, 0), {"x": 0, "y": 0}]) == a & b
+    assert S.singleton((2, 3)).tuples() == [(2, 3)]
+    assert S.from_expr(x < 2) == S.from_expr(Const(2) > x)  # node equality
+    assert (a & b).first() == (0, 0) and S.empty().first() is None
+    assert S.from_expr(y > 1).first() == (0, 2)
+
+
+def test_membership(backend):
+    S = SymbolicSets(ints(("x", -2, 2), ("y", 0, 1)), backend, invariant=x.ne(0))
+    a = S.from_expr(y.eq(1))
+    assert (1, 1) in a and (1, 0) not in a and {"x": -2, "y": 1} in a
+    assert (0, 1) not in S.positions()  # in range, but the invariant is false
+    for bad in [(3, 0), (0, 2), (0,), (1, 1, 1)]:
+        with pytest.raises(RangeError):
+            bad in a  # noqa: B015 - the membership test must raise
+    with pytest.raises(RangeError):
+        S.from_tuples([(0, 1)])  # not a position
+
+
+def test_mixing_engines_raises(backend):
+    sp = ints(("x", 0, 3))
+    S1, S2 = SymbolicSets(sp, backend), SymbolicSets(sp, backend)
+    a, b = S1.from_expr(x < 2), S2.from_expr(x < 2)
+    for op in (lambda: a | b, lambda: a & b, lambda: a - b, lambda: a == b, lambda: a <= b):
+        with pytest.raises(EngineMismatch):
+            op()
+    with pytest.raises(EngineMismatch):
+        BddSet(S1, b.node)
+
+
+def test_convert_between_engines_and_backends(backend):
+    sp = ints(("x", 0, 5), ("y", 0, 5))
+    other = "autoref" if backend == "cudd" else "cudd"
+    S1, S2 = SymbolicSets(sp, backend), SymbolicSets(sp, other)
+    a = S1.from_expr(((x * y) % 4).eq(1))
+    c = S2.convert(a)
+    assert c.engine is S2 and c.tuples() == a.tuples(), (c.tuples(), a.tuples())
+    assert c == S2.from_expr(((x * y) % 4).eq(1))
+    assert difference_witness(a, c) is None
+    S3 = SymbolicSets(ints(("x", 0, 5), ("z", 0, 5)), backend)
+    with pytest.raises(EngineMismatch):
+        S3.convert(a)
+
+
+def test_public_constructor_intersects_with_the_domain(backend):
+    S = SymbolicSets(ints(("x", 0, 4)), backend)
+    m = S.manager
+    raw = m.true  # also holds the bit patterns 5, 6, 7
+    assert BddSet(S, raw).count() == 5
+    with pytest.raises(QueryError):
+        BddSet(S, m.var("x.0'"))  # next bits are not positions
+
+
+def test_repr_shows_count_and_first_positions(backend):
+    S = SymbolicSets(ints(("x", 0, 9)), backend)
+    r = repr(S.from_expr(x > 6))
+    assert "of 3: (7,), (8,), (9,)" in r, r
+
+
+def test_unknown_backend_and_order():
+    with pytest.raises(QueryError):
+        SymbolicSets(ints(("x", 0, 1)), "sylvan")
+    with pytest.raises(QueryError):
+        SymbolicSets(ints(("x", 0, 1)), "cudd", order="random")
+
+
+# --------------------------------------------------------------------------- the subtraction game
+#
+# One heap h in 0..10, players 1 and 2 alternate (j), take 1..3 matches.
+# Positions are (h, j). Player 1 wins by taking the last match: target (0, 2).
+
+def subtraction(turn=j) -> Game:
+    sp = Space((VarDecl("h", IntType(0, 10)), VarDecl("j", IntType(1, 2))))
+    d = Name("d")
+    take = Move("take", (Param("d", (1, 2, 3)),), guard=h >= d,
+                effect=Var("h", True).eq(h - d) & Var("j", True).eq(3 - j))
+    return Game("subtraction", sp, (1, 2), turn, (take,))
+
+
+@pytest.fixture(params=[(b, p) for b in BACKENDS for p in ("moves", "monolithic")],
+                ids=lambda bp: f"{bp[0]}-{bp[1]}")
+def sub(request) -> SymbolicGame:
+    b, p = request.param
+    return SymbolicGame(subtraction(), b, p)
+
+
+def test_successors(sub):
+    assert sub.successors((5, 1)).tuples() == [(2, 2), (3, 2), (4, 2)]
+    assert sub.successors((2, 2)).tuples() == [(0, 1), (1, 1)]
+    assert sub.successors((0, 1)).is_empty()
+    assert sub.deadlocks().tuples() == [(0, 1), (0, 2)]
+
+
+def test_delta_and_sizes(sub):
+    m, enc = sub.manager, sub.encoder
+    edges = m.exact_count(sub.delta(), len(enc.order))
+    # from h: min(h, 3) moves, for h = 0..10 and both players: 2 * (0+1+2+3*8)
+    assert edges == 2 * 27, edges
+    sizes = sub.bdd_sizes()
+    assert sizes["delta"] > 1 and sum(sizes["parts"].values()) >= 1, sizes
+    assert sizes["variables"] == len(enc.order) == 10
+
+
+def test_turn_sets(sub):
+    assert sub.turn_set({1}).tuples() == [(h, 1) for h in range(11)]
+    assert sub.turn_set([1, 2]) == sub.positions()
+    assert sub.turn_set(set()).is_empty()
+    with pytest.raises(QueryError) as info:
+        sub.turn_set({3})
+    assert "[3]" in str(info.value), str(info.value)
+
+
+def test_pre_exists_and_pre_forall(sub):
+    target = sub.singleton((0, 2))
+    assert sub.pre_exists({1}, target).tuples() == [(1, 1), (2, 1), (3, 1)]
+    assert sub.pre_exists({2}, target).is_empty()  # (0, 2) is entered by player 1 only
+    winning1 = sub.from_tuples([(1, 1), (2, 1), (3, 1)])
+    # player 2 at h = 4 must move to 3, 2 or 1: all winning for player 1
+    assert sub.pre_forall({1}, winning1, dead_ends=DeadEnds.STRICT).tuples() == [(4, 2)]
+    # the dead end (0, 2) belongs to player 2 (not in J): vacuously forced
+    assert sub.pre_forall({1}, winning1, dead_ends=DeadEnds.VACUOUS).tuples() == [(0, 2), (4, 2)]
+    assert sub.pre_forall({1}, sub.empty(), dead_ends=DeadEnds.VACUOUS).tuples() == [(0, 2)]
+    assert sub.pre_forall({1}, sub.empty(), dead_ends=DeadEnds.STRICT).is_empty()
+    pre = sub.pre({1}, winning1, dead_ends=DeadEnds.STRICT)
+    assert pre == (sub.pre_exists({1}, winning1)
+                   | sub.pre_forall({1}, winning1, dead_ends=DeadEnds.STRICT))
+
+
+def test_until_layers_by_hand(sub):
+    fp = sub.attractor({1}, sub.singleton((0, 2)), keep_layers=True)
+    layers = [layer.tuples() for layer in fp.layers]
+    assert layers[0] == [(0, 2)]
+    assert layers[1] == [(0, 2), (1, 1), (2, 1), (3, 1)]
+    assert layers[2] == layers[1] + [(4, 2)]
+    assert layers[3] == layers[2] + [(5, 1), (6, 1), (7, 1)]
+    assert layers[4] == layers[3] + [(8, 2)]
+    assert sorted(layers[5]) == sorted(layers[4] + [(9, 1), (10, 1)])
+    assert fp.iterations == 5 and len(fp.layers) == 6, (fp.iterations, layers)
+    assert fp.result.tuples() == sorted(layers[5])
+    # player 1 wins from (h, 1) iff h % 4 != 0 and from (h, 2) iff h % 4 == 0
+    assert fp.result == sub.from_expr(((h % 4).ne(0) & j.eq(1)) | ((h % 4).eq(0) & j.eq(2)))
+
+
+def test_until_respects_the_stay_set(sub):
+    stay = sub.from_expr(h <= 5)
+    fp = sub.until({1}, stay, sub.singleton((0, 2)), dead_ends=DeadEnds.STRICT)
+    assert fp.result.tuples() == [(0, 2), (1, 1), (2, 1), (3, 1), (4, 2), (5, 1)]
+    assert fp.iterations == 3 and fp.layers is None
+
+
+def test_always_differs_between_conventions(sub):
+    avoid_losing = ~sub.singleton((0, 1))  # player 1 never stuck on his turn
+    vac = sub.always({1}, avoid_losing, dead_ends=DeadEnds.VACUOUS)
+    # every play ends; with a vacuous forall the end (0, 2) is kept: player 1's wins
+    assert vac.result == sub.attractor({1}, sub.singleton((0, 2))).result
+    strict = sub.always({1}, avoid_losing, dead_ends=DeadEnds.STRICT)
+    assert strict.result.is_empty(), strict.result.tuples()  # no infinite play exists
+
+
+def test_mixing_games_raises(backend):
+    g1, g2 = SymbolicGame(subtraction(), backend), SymbolicGame(subtraction(), backend)
+    with pytest.raises(EngineMismatch):
+        g1.pre_exists({1}, g2.positions())
+    with pytest.raises(EngineMismatch):
+        g1.until({1}, g1.positions(), g2.positions(), dead_ends=DeadEnds.STRICT)
+
+
+def test_bad_games_are_refused(backend):
+    with pytest.raises(ModelError) as info:
+        SymbolicGame(subtraction(turn=h), backend)  # h = 0 or h > 2 is nobody's turn
+    assert "'h': 0" in str(info.value), str(info.value)
+    with pytest.raises(QueryError):
+        SymbolicGame(subtraction(), backend, partition="random")
+    with pytest.raises(RangeError):
+        SymbolicGame(subtraction(), backend).successors((11, 1))
+
+
+# --------------------------------------------------------------------------- frames
+
+def nim2() -> Game:
+    """Two heaps k[1], k[2] in 0..3; take 1 or 2 from one heap; one player."""
+    sp = Space((VarDecl("k", IntType(0, 3), IntType(1, 2)),))
+    i, d = Name("i"), Name("d")
+    take = Move("take", (Param("i", (1, 2)), Param("d", (1, 2))),
+                guard=Elem("k", i) >= d,
+                effect=Elem("k", i, primed=True).eq(Elem("k", i) - d))
+    return Game("nim2", sp, (1,), Const(1), (take,))
+
+
+def test_unprimed_slots_keep_their_value_per_valuation(backend):
+    G = SymbolicGame(nim2(), backend)
+    # each valuation primes one heap: the other one is framed
+    assert G.successors((2, 3)).tuples() == [(0, 3), (1, 3), (2, 1), (2, 2)]
+    assert G.successors((0, 0)).is_empty()
+
+
+def test_unconstrained_primed_slot_takes_every_value(backend):
+    sp = ints(("x", 0, 2), ("y", 0, 2))
+    # primed y appears but is not fixed where x = 0: y' is free there
+    mv = Move("m", effect=Var("x", True).eq(x) & (x.eq(0) | Var("y", True).eq(y)))
+    G = SymbolicGame(Game("free", sp, (1,), Const(1), (mv,)), backend)
+    assert G.successors((0, 1)).tuples() == [(0, 0), (0, 1), (0, 2)]
+    assert G.successors((1, 1)).tuples() == [(1, 1)]
+
+
+def test_effect_value_errors_only_where_evaluated(backend):
+    sp = Space((VarDecl("p", IntType(0, 3)), VarDecl("a", IntType(0, 1), IntType(0, 2))))
+    p = Var("p")
+    # a[p] is read only when the guard p <= 2 holds
+    set_all = forall("q", (0, 1, 2), lambda q: Elem("a", q, primed=True).eq(1))
+    mv = Move("flip", guard=p <= 2, effect=Elem("a", p).eq(0) & Var("p", True).eq(p) & set_all)
+    G = SymbolicGame(Game("g", sp, (1,), Const(1), (mv,)), backend)
+    assert G.successors((1, 0, 0, 0)).tuples() == [(1, 1, 1, 1)]
+    assert G.successors((3, 0, 0, 0)).is_empty()
+    bad = Move("bad", effect=Elem("a", p).eq(0) & Var("p", True).eq(p))
+    with pytest.raises(RangeError):
+        SymbolicGame(Game("g", sp, (1,), Const(1), (bad,)), backend)
+
+
+def test_invariant_restricts_successors(backend):
+    sp = ints(("x", 0, 5))
+    mv = Move("up", effect=Var("x", True) > x)
+    G = SymbolicGame(Game("inv", sp, (1,), Const(1), (mv,), invariant=(x % 2).eq(0)), backend)
+    assert G.positions().tuples() == [(0,), (2,), (4,)]
+    assert G.successors((0,)).tuples() == [(2,), (4,)]
+    assert G.deadlocks().tuples() == [(4,)]
+    with pytest.raises(RangeError):
+        G.successors((1,))
