@@ -90,7 +90,12 @@ class PositionSet(ABC):
     engine: "SetEngine"
 
     @abstractmethod
-    def __len__(self) -> int: ...
+    def count(self) -> int:
+        """The exact number of positions (a Python int, however large)."""
+
+    def __len__(self) -> int:
+        # len() is limited to sys.maxsize: count() is the exact, unbounded size
+        return self.count()
 
     @abstractmethod
     def _contains(self, pos: tuple) -> bool: ...
@@ -143,7 +148,10 @@ class PositionSet(ABC):
         return (self - other).is_empty()
 
     def is_empty(self) -> bool:
-        return len(self) == 0
+        return self.count() == 0
+
+    def __bool__(self) -> bool:
+        return not self.is_empty()
 
     def dicts(self) -> list[dict]:
         """All positions as ``{label: value}`` dicts, in lexicographic order."""
@@ -155,7 +163,7 @@ class PositionSet(ABC):
         return t[0] if t else None
 
     def __repr__(self) -> str:
-        n = len(self)
+        n = self.count()
         shown = self.tuples()[:5] if n <= 10_000 else []
         more = ", ..." if n > len(shown) else ""
         return f"<{self.engine.kind} PositionSet of {n}: {', '.join(map(str, shown))}{more}>"
@@ -226,7 +234,10 @@ class GameEngine(SetEngine):
     @abstractmethod
     def always(self, coalition: Iterable[int], invariant: PositionSet, *,
                dead_ends: DeadEnds) -> Fixpoint:
-        """⟨⟨J⟩⟩□F: the greatest fixpoint νZ. F ∩ pre(J, Z)."""
+        """⟨⟨J⟩⟩□F: the greatest fixpoint νZ. F ∩ pre(J, Z).
+
+        ``iterations`` counts the strict decreases of Z_0 = F,
+        Z_{k+1} = F ∩ pre(J, Z_k)."""
 
     def pre(self, coalition: Iterable[int], target: PositionSet, *,
             dead_ends: DeadEnds) -> PositionSet:

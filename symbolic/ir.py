@@ -18,8 +18,12 @@ Semantics (both engines implement exactly this):
   follow Python's floor semantics and need a right operand that is a positive
   constant once bound names are substituted; anything else is a ModelError.
 - ``Elem(a, i)``: ``i`` is an int expression; a value of ``i`` outside the
-  declared index range is a RangeError. ``Item(t, i)`` indexes a constant tuple,
-  0-based like Python.
+  declared index range is a RangeError. ``Item(t, i)`` indexes a constant tuple
+  from 0 to len − 1 (no negative indices).
+- Value errors (an index out of range, a divisor that is not positive) count
+  only where evaluation reaches them: ``and``, ``or``, ``implies``, ``if``,
+  ``forall`` and ``exists`` stop early from left to right, so
+  ``i >= 1 and a[i - 1] == 0`` is legal at i = 0. Type errors count everywhere.
 - ``Quant`` and ``Sum`` range over a finite tuple of constants bound to a
   ``Name``; they are expanded, not encoded as state.
 - Primed variables (``Var(.., primed=True)``, ``Elem(.., primed=True)``) may

@@ -69,15 +69,9 @@ class BddSet(PositionSet):
         e = self.engine
         return e.manager.exact_count(self.node, len(e.encoder.current_bits))
 
-    def __len__(self) -> int:
-        return self.count()
-
     def is_empty(self) -> bool:
         """S = ∅, by node comparison (no counting)."""
         return self.engine.manager.is_false(self.node)
-
-    def __bool__(self) -> bool:
-        return not self.is_empty()
 
     def _contains(self, pos: tuple) -> bool:
         e = self.engine

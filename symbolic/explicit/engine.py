@@ -61,7 +61,7 @@ class ExplicitSet(PositionSet):
         self._sorted = None  # cached sorted list
         self._idx = None     # cached engine indices (see ExplicitSets._indices)
 
-    def __len__(self) -> int:
+    def count(self) -> int:
         return len(self.items)
 
     def _contains(self, pos: tuple) -> bool:
