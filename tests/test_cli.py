@@ -136,3 +136,20 @@ def test_bad_arena_is_reported(capsys, tmp_path):
     p.write_text('{"etats": [0, 1],\n "init": }')
     status, _, err = run(capsys, "check", str(p))
     assert status == 2 and f"{p}:2:" in err and "invalid JSON" in err, err
+
+
+def test_engine_both_exits_1_and_names_a_position_on_a_difference(capsys, monkeypatch, sub_model):
+    """Sabotage the explicit engine's until: the cross-check must catch it."""
+    from symbolic.explicit import ExplicitGame
+    real = ExplicitGame.until
+
+    def wrong_until(self, *args, **kw):
+        fp = real(self, *args, **kw)
+        smallest = fp.result.first()
+        broken = fp.result - self.from_tuples([smallest]) if smallest else fp.result
+        return type(fp)(broken, fp.iterations, fp.layers)
+
+    monkeypatch.setattr(ExplicitGame, "until", wrong_until)
+    status, out, err = run(capsys, "check", sub_model, "--engine", "both")
+    assert status == 1, (out, err)
+    assert "MISMATCH on wins(1) and j = 1: position (1, 1) is only in the symbolic result" in err, err
