@@ -14,21 +14,10 @@ from typing import Sequence
 
 from . import atl
 from .api import GameEngine, PositionSet, difference_witness
+from .engines import BACKENDS, make_engine
 from .errors import QueryError, SymbolicError
 
 ENGINES = ("symbolic", "explicit", "both")
-BACKENDS = ("cudd", "autoref")
-
-
-def make_engine(game, engine: str, backend: str) -> GameEngine:
-    """An engine of the given kind for ``game`` (``engine`` is symbolic or explicit)."""
-    if engine == "symbolic":
-        from .bdd import SymbolicGame
-        return SymbolicGame(game, backend=backend)
-    if engine == "explicit":
-        from .explicit import ExplicitGame
-        return ExplicitGame(game)
-    raise QueryError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES[:2])}")
 
 
 def parse_param(text: str) -> tuple[str, object]:

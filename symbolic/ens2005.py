@@ -43,7 +43,7 @@ def _sets_engine(space: ir.Space, engine: str, backend: str) -> SetEngine:
 
 
 def _game(N, n, K, r, u0, engine, backend):
-    from .cli import make_engine
+    from .engines import make_engine
     from .model import load_model
     model = load_model(model_path(), {"N": N, "n": n, "K": K, "r": r, "u0": u0})
     return model, make_engine(model.game, engine, backend)
