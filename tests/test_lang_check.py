@@ -363,3 +363,10 @@ def test_errors_carry_types():
         state("y > 0")
     with pytest.raises(RangeError):
         state("k[0] > 0")
+
+
+def test_a_constant_tuple_of_strings_loads_when_unused_in_state_expressions():
+    from symbolic.model import parse_model
+    m = parse_model('game "w"\nconst W = ("()", "(())")\nconst n = len(W[1])\n'
+                    'players 1\nvar x : 0..n\nturn 1\n')
+    assert m.consts["W"] == ("()", "(())") and m.consts["n"] == 4, m.consts

@@ -130,6 +130,17 @@ def make_set(values, span: Span | None) -> frozenset:
     return out
 
 
+def exported_value(v):
+    """A load-time value for ``Model.consts``: like :func:`ir_value`, strings allowed."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, tuple):
+        return tuple(exported_value(x) for x in v)
+    if isinstance(v, frozenset):
+        return tuple(exported_value(x) for x in sorted(v, key=canonical_key))
+    return ir_value(v, None)
+
+
 def ir_value(v, span: Span | None):
     """A load-time value as an IR constant value (sets become sorted tuples)."""
     if isinstance(v, (bool, int)):
@@ -1429,7 +1440,7 @@ class ModelChecker(Checker):
         game = ir.Game(name, ir.Space(tuple(self.vars)), self.env.players, self.turn,
                        tuple(self.moves), ir.conj(self.invariants), self.description)
         params = {n: e.value for n, e in self.env.entries.items() if e.kind == "param"}
-        consts = {n: ir_value(e.value, None) if not isinstance(e.value, str) else e.value
+        consts = {n: exported_value(e.value)
                   for n, e in self.env.entries.items() if e.kind == "const"}
         return Model(name=name, description=self.description, source=self.filename,
                      params=params, consts=consts, game=game,
