@@ -21,18 +21,13 @@ ENGINES = ("symbolic", "explicit", "both")
 
 
 def parse_param(text: str) -> tuple[str, object]:
-    """``NAME=VALUE`` with an int or boolean value."""
+    """``NAME=VALUE``: the value stays text; the model reads it by the
+    parameter's type (int, bool or string) and reports a mismatch in place."""
     name, sep, value = text.partition("=")
-    name, value = name.strip(), value.strip()
+    name = name.strip()
     if not sep or not name.isidentifier():
         raise QueryError(f"-p expects NAME=VALUE, got {text!r}")
-    low = value.lower()
-    if low in ("true", "false"):
-        return name, low == "true"
-    try:
-        return name, int(value)
-    except ValueError:
-        raise QueryError(f"-p {name}: {value!r} is not an integer or a boolean") from None
+    return name, value
 
 
 def _params(items: Sequence[str] | None) -> dict:

@@ -370,3 +370,15 @@ def test_a_constant_tuple_of_strings_loads_when_unused_in_state_expressions():
     m = parse_model('game "w"\nconst W = ("()", "(())")\nconst n = len(W[1])\n'
                     'players 1\nvar x : 0..n\nturn 1\n')
     assert m.consts["W"] == ("()", "(())") and m.consts["n"] == 4, m.consts
+
+
+def test_string_parameters_take_the_override_text():
+    from symbolic.errors import TypeError_
+    from symbolic.model import parse_model
+    text = ('game "w"\nparam word = "(())"\nparam K = 2\nconst N = len(dyck(word))\n'
+            'players 1\nvar x : 0..N\nturn 1\n')
+    assert parse_model(text).consts["N"] == 2
+    m = parse_model(text, params={"word": "()()()", "K": "5"})
+    assert (m.consts["N"], m.params["K"], m.params["word"]) == (3, 5, "()()()")
+    with pytest.raises(TypeError_, match="cannot read 'abc'"):
+        parse_model(text, params={"K": "abc"})

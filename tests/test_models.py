@@ -38,7 +38,8 @@ OVERRIDES: dict[str, list[dict]] = {
     "nim.game": [{"n": 1, "K": 3}, {"n": 2, "K": 4}, {"n": 4, "K": 2}],
     "chocolate.game": [{"m": 1, "n": 1, "i": 0, "j": 0}, {"m": 3, "n": 2, "i": 0, "j": 1},
                        {"m": 5, "n": 4, "i": 2, "j": 1}],
-    "hackendot.game": [{"forest": 1}, {"forest": 2}, {"forest": 3}],
+    "hackendot.game": [{"word": "((())())"}, {"word": "(())(()())"},
+                       {"word": "((()())(()))(()(()()))"}],
     "chomp.game": [{"R": 1, "C": 1}, {"R": 2, "C": 2}, {"R": 2, "C": 3}, {"R": 1, "C": 5}],
 }
 
@@ -271,10 +272,12 @@ def parse_forest(word: str) -> list[int | None]:
     return parent
 
 
-@pytest.mark.parametrize("forest", [0, 1, 2, 3])
-def test_hackendot_by_brute_force(forest):
-    model, eng, ev = solve("hackendot.game", {"forest": forest})
-    parent = parse_forest(model.consts["WORD"])
+@pytest.mark.parametrize("word", ["(()(()))(())()", "((())())", "(())(()())",
+                                  "((()())(()))(()(()()))", "()"])
+def test_hackendot_by_brute_force(word):
+    model, eng, ev = solve("hackendot.game", {"word": word})
+    assert model.params["word"] == word
+    parent = parse_forest(word)
     N = len(parent)
     assert model.consts["N"] == N
 
@@ -303,7 +306,7 @@ def test_hackendot_by_brute_force(forest):
 
 
 def test_hackendot_forest_2_is_a_second_player_win():
-    model, eng, ev = solve("hackendot.game", {"forest": 2})
+    model, eng, ev = solve("hackendot.game", {"word": "(())(()())"})
     assert not ev(model.formula("initial and wins(1)"))
     assert len(ev(model.formula("initial and wins(2)"))) == 1
 

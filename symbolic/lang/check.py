@@ -1297,18 +1297,22 @@ class ModelChecker(Checker):
             raise AssertionError(d.type)
         if name in self.overrides:
             span = self._override_span(name)
-            v = _override_value(name, self.overrides[name], span)
             default = self.value(d.default, EMPTY, what=f"the default of '{name}'")
             want = want or default.type
+            raw = self.overrides[name]
+            # a string parameter takes the override text as it is
+            v = raw if want == STR and isinstance(raw, str) else \
+                _override_value(name, raw, span)
             if type_of(v) != want:
                 raise TypeError_(f"parameter '{name}' is {_article(want)}, got "
                                  f"{_article(type_of(v))} ({_show(v)})", span)
         else:
             span = d.default.span
             t = self.value(d.default, EMPTY, what=f"the parameter '{name}'")
-            if t.type not in (INT, BOOL):
-                raise TypeError_(f"a parameter is an int or a bool, not {_article(t.type)}; "
-                                 f"use const for other values", d.default.span)
+            if t.type not in (INT, BOOL, STR):
+                raise TypeError_(f"a parameter is an int, a bool or a string, not "
+                                 f"{_article(t.type)}; use const for other values",
+                                 d.default.span)
             if want is not None:
                 self._expect(t, want, d.default.span, f"for the parameter '{name}'")
             v = t.value
