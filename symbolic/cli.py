@@ -14,7 +14,7 @@ from typing import Sequence
 
 from . import atl
 from .api import GameEngine, PositionSet, difference_witness
-from .engines import BACKENDS, make_engine
+from .engines import BACKENDS, ORDERS, PARTITIONS, make_engine
 from .errors import QueryError, SymbolicError
 
 ENGINES = ("symbolic", "explicit", "both")
@@ -80,7 +80,8 @@ def cmd_check(args) -> int:
     timings = {}
     for kind in kinds:
         t0 = time.perf_counter()
-        eng = make_engine(model.game, kind, args.backend)
+        eng = make_engine(model.game, kind, args.backend, order=args.order,
+                          partition=args.partition)
         results[kind] = _evaluate_all(model, queries, eng)
         timings[kind] = time.perf_counter() - t0
     main = results[kinds[0]]
@@ -120,7 +121,6 @@ def cmd_check(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from .bdd import SymbolicGame
     model = _load(args)
     g = model.game
     print(f"game {model.name}")
@@ -135,7 +135,7 @@ def cmd_show(args) -> int:
         if d.index is not None:
             rng = f"array[{d.index.lo}..{d.index.hi}] of {rng}"
         print(f"  {d.name} : {rng}")
-    eng = SymbolicGame(g, backend=args.backend)
+    eng = make_engine(g, "symbolic", args.backend, order=args.order, partition=args.partition)
     print(f"positions: {len(eng.positions())} (of {g.space.size} value vectors)")
     print(f"dead ends: {len(eng.deadlocks())}")
     print("moves:")
@@ -177,6 +177,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="override a parameter of the model (repeatable)")
         sp.add_argument("--backend", choices=BACKENDS, default="cudd",
                         help="BDD backend of the symbolic engine (default: cudd)")
+        sp.add_argument("--order", choices=ORDERS, default="auto",
+                        help="bit order of the symbolic engine: sliced (bits of equal "
+                             "significance side by side), slots (variable after variable) or "
+                             "auto (sliced unless many ranges are not powers of two)")
+        sp.add_argument("--partition", choices=PARTITIONS, default="moves",
+                        help="keep the transition relation as one BDD per move (default) "
+                             "or as one monolithic BDD")
 
     c = sub.add_parser("check", help="evaluate the model's queries (or --query ones)",
                        description="Evaluate ATL queries on a model and print each with its "

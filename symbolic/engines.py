@@ -12,13 +12,17 @@ from .ir import Game
 
 ENGINES = ("symbolic", "explicit")
 BACKENDS = ("cudd", "autoref")
+from .bdd.encode import ORDERS  # noqa: E402  (bit orders of the symbolic engine)
+from .bdd.engine import PARTITIONS  # noqa: E402  (how the symbolic engine splits δ)
 
 
-def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd") -> GameEngine:
-    """An engine of the given kind for ``game``."""
+def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
+                order: str = "auto", partition: str = "moves") -> GameEngine:
+    """An engine of the given kind for ``game`` (``order`` and ``partition`` tune
+    the symbolic engine; the explicit engine ignores them)."""
     if engine == "symbolic":
         from .bdd import SymbolicGame
-        return SymbolicGame(game, backend=backend)
+        return SymbolicGame(game, backend=backend, partition=partition, order=order)
     if engine == "explicit":
         from .explicit import ExplicitGame
         return ExplicitGame(game)

@@ -153,3 +153,14 @@ def test_engine_both_exits_1_and_names_a_position_on_a_difference(capsys, monkey
     status, out, err = run(capsys, "check", sub_model, "--engine", "both")
     assert status == 1, (out, err)
     assert "MISMATCH on wins(1) and j = 1: position (1, 1) is only in the symbolic result" in err, err
+
+
+@pytest.mark.parametrize("order", ["auto", "sliced", "slots"])
+@pytest.mark.parametrize("partition", ["moves", "monolithic"])
+def test_bit_orders_and_partitions_give_the_same_answers(capsys, order, partition):
+    status, out, err = run(capsys, "check", ENS, "-p", "K=6", "--json", "--order", order,
+                           "--partition", partition, "--engine", "both")
+    assert status == 0, err
+    counts = [r["count"] for r in json.loads(out)["results"]]
+    status, out, _ = run(capsys, "check", ENS, "-p", "K=6", "--json", "--engine", "explicit")
+    assert counts == [r["count"] for r in json.loads(out)["results"]], (order, partition, counts)
