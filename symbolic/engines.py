@@ -7,13 +7,13 @@
 from __future__ import annotations
 
 from .api import GameEngine
+from .bdd.encode import ORDERS  # bit orders of the symbolic engine  # noqa: F401
+from .bdd.engine import PARTITIONS  # how the symbolic engine splits δ  # noqa: F401
 from .errors import QueryError
 from .ir import Game
 
 ENGINES = ("symbolic", "explicit")
 BACKENDS = ("cudd", "autoref")
-from .bdd.encode import ORDERS  # noqa: E402  (bit orders of the symbolic engine)
-from .bdd.engine import PARTITIONS  # noqa: E402  (how the symbolic engine splits δ)
 
 
 def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
