@@ -27,7 +27,7 @@ from typing import Mapping, Union
 
 from . import ir
 from .api import DeadEnds, GameEngine, PositionSet
-from .errors import NameError_, QueryError, Span, TypeError_
+from .errors import UnknownName, QueryError, Span, WrongType
 
 
 def _span():
@@ -194,7 +194,7 @@ def coalition_value(c: Coalition, players: tuple[int, ...], env: Mapping[str, Bi
             if isinstance(m, str):
                 v = _lookup(env, m, c.span)
                 if not isinstance(v, int):
-                    raise TypeError_(f"{m!r} is a coalition, not a player id", c.span)
+                    raise WrongType(f"{m!r} is a coalition, not a player id", c.span)
                 out.add(v)
             else:
                 out.add(m)
@@ -225,7 +225,7 @@ def _lookup(env, name, span):
     try:
         return env[name]
     except KeyError:
-        raise NameError_(f"unknown coalition or player parameter {name!r}", span) from None
+        raise UnknownName(f"unknown coalition or player parameter {name!r}", span) from None
 
 
 class Evaluator:
@@ -298,23 +298,23 @@ class Evaluator:
 
     def _ref(self, f: Ref, env: dict) -> PositionSet:
         if f.name in env and not f.args:
-            raise TypeError_(f"{f.name!r} is a parameter, not a set or formula", f.span)
+            raise WrongType(f"{f.name!r} is a parameter, not a set or formula", f.span)
         if f.name in self.sets and not f.args:
             return self.sets[f.name]
         d = self.definitions.get(f.name)
         if d is None:
             known = sorted(set(self.sets) | set(self.definitions))
-            raise NameError_(f"unknown set or formula {f.name!r}"
+            raise UnknownName(f"unknown set or formula {f.name!r}"
                              + (f" (known: {', '.join(known)})" if known else ""), f.span)
         if len(f.args) != len(d.params):
-            raise TypeError_(f"{f.name} takes {len(d.params)} argument(s), got {len(f.args)}",
+            raise WrongType(f"{f.name} takes {len(d.params)} argument(s), got {len(f.args)}",
                              f.span)
         inner: dict = {}
         for (pname, kind), arg in zip(d.params, f.args):
             inner[pname] = self._argument(pname, kind, arg, env, f.span)
         key = (f.name, tuple(sorted(inner.items())))
         if key in self._active:
-            raise TypeError_(f"definition {f.name!r} refers to itself", f.span)
+            raise WrongType(f"definition {f.name!r} refers to itself", f.span)
         self._active.add(key)
         try:
             return self.eval(d.body, inner)
@@ -327,7 +327,7 @@ class Evaluator:
             if isinstance(arg, int):
                 arg = CoalitionLit((arg,))
             if not isinstance(arg, Coalition):
-                raise TypeError_(f"argument {pname!r} must be a coalition", span)
+                raise WrongType(f"argument {pname!r} must be a coalition", span)
             return self._J(arg, env)
         if kind == "int":
             if isinstance(arg, CoalitionRef) and isinstance(env.get(arg.name), int):
@@ -336,7 +336,7 @@ class Evaluator:
                 arg = ir.const_value(ir.substitute(arg, {k: v for k, v in env.items()
                                                          if isinstance(v, int)}))
             if isinstance(arg, bool) or not isinstance(arg, int):
-                raise TypeError_(f"argument {pname!r} must be an integer", span)
+                raise WrongType(f"argument {pname!r} must be an integer", span)
             return arg
         raise AssertionError(kind)
 

@@ -53,12 +53,18 @@ class ParseError(ModelError):
     """Text does not follow the grammar (model files, formulas)."""
 
 
-class NameError_(ModelError):
-    """A name is used but never declared (unknown variable, set, player...)."""
+class UnknownName(ModelError, NameError):
+    """A name is used but never declared (unknown variable, set, player...).
+
+    Also a :class:`NameError`, so ``except NameError`` catches it too.
+    """
 
 
-class TypeError_(ModelError):
-    """An expression has the wrong type (int where bool expected, ...)."""
+class WrongType(ModelError, TypeError):
+    """An expression has the wrong type (int where bool expected, ...).
+
+    Also a :class:`TypeError`, so ``except TypeError`` catches it too.
+    """
 
 
 class RangeError(ModelError):

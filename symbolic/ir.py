@@ -45,7 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Union
 
-from .errors import ModelError, NameError_, QueryError, RangeError, Span, TypeError_
+from .errors import ModelError, UnknownName, QueryError, RangeError, Span, WrongType
 
 Value = Union[int, bool, tuple]
 
@@ -345,7 +345,7 @@ class Space:
         try:
             return self._decl[name]
         except KeyError:
-            raise NameError_(f"unknown variable {name!r}") from None
+            raise UnknownName(f"unknown variable {name!r}") from None
 
     def has_var(self, name: str) -> bool:
         return name in self._decl
@@ -355,7 +355,7 @@ class Space:
         d = self.decl(name)
         if (index is None) != (d.index is None):
             kind = "an array" if d.is_array else "a scalar"
-            raise TypeError_(f"variable {name!r} is {kind}")
+            raise WrongType(f"variable {name!r} is {kind}")
         try:
             return self._slot_of[(name, index)]
         except KeyError:
@@ -488,10 +488,10 @@ def substitute(e: Expr, env: dict) -> Expr:
 
 
 def const_value(e: Expr) -> Value:
-    """The value of a constant node (``Const`` or ``-Const``), else TypeError_."""
+    """The value of a constant node (``Const`` or ``-Const``), else WrongType."""
     if isinstance(e, Const):
         return e.value
     if isinstance(e, Unary) and e.op == "-" and isinstance(e.arg, Const) \
             and isinstance(e.arg.value, int) and not isinstance(e.arg.value, bool):
         return -e.arg.value
-    raise TypeError_("expected a constant", getattr(e, "span", None))
+    raise WrongType("expected a constant", getattr(e, "span", None))

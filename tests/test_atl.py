@@ -10,10 +10,10 @@ import pytest
 
 from symbolic import atl, ir
 from symbolic.api import DeadEnds
-from symbolic.bdd import SymbolicGame
-from symbolic.errors import NameError_, QueryError, TypeError_
-from symbolic.explicit import ExplicitGame
+from symbolic.errors import UnknownName, QueryError, WrongType
 from symbolic.games import arena
+
+from .conftest import build_engine
 
 GAME = arena({0: 1, 1: 2, 2: 2, 3: 1, 4: 2, 5: 1},
              [(0, 1), (0, 2), (1, 3), (1, 0), (3, 3), (4, 3)], name="hand arena")
@@ -25,11 +25,9 @@ def at(*states):
     return {(s,) for s in states}
 
 
-@pytest.fixture(params=["explicit", "cudd", "autoref"])
-def engine(request):
-    if request.param == "explicit":
-        return ExplicitGame(GAME)
-    return SymbolicGame(GAME, backend=request.param)
+@pytest.fixture
+def engine(engine_kind):
+    return build_engine(GAME, engine_kind)
 
 
 def ev(engine, f, **kw):
@@ -80,9 +78,9 @@ def test_definitions_with_parameters(engine):
     assert ev(engine, atl.Ref("Lose", (P1,)), definitions=defs) == at(2)
     assert ev(engine, atl.Ref("Lose", (2,)), definitions=defs) == at(5)
     assert ev(engine, atl.Ref("At", (ir.Const(4),)), definitions=defs) == at(4)
-    with pytest.raises(NameError_):
+    with pytest.raises(UnknownName):
         atl.evaluate(engine, atl.Ref("Nope"), definitions=defs)
-    with pytest.raises(TypeError_):
+    with pytest.raises(WrongType):
         atl.evaluate(engine, atl.Ref("Lose"), definitions=defs)
 
 

@@ -6,13 +6,8 @@ import random
 
 import pytest
 
-from symbolic.bdd.backend import BACKENDS, Manager
+from symbolic.bdd.backend import Manager
 from symbolic.errors import EngineMismatch, OutOfMemory, QueryError
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request) -> str:
-    return request.param
 
 
 def make(backend: str, names) -> Manager:

@@ -13,11 +13,6 @@ from symbolic.ir import (Const, Elem, Game, IntType, Move, Name, Param, Space, V
                          VarDecl, forall)
 
 
-@pytest.fixture(params=BACKENDS)
-def backend(request) -> str:
-    return request.param
-
-
 x, y, h, j = Var("x"), Var("y"), Var("h"), Var("j")
 
 

@@ -14,17 +14,14 @@ from hypothesis import strategies as st
 
 from symbolic import atl
 from symbolic.api import DeadEnds, difference_witness
-from symbolic.bdd import SymbolicGame
-from symbolic.explicit import ExplicitGame
 
+from .conftest import all_engines
 from .strategies import bool_exprs, coalitions, formulas, games
 
-BACKENDS = ("cudd", "autoref")
 COMMON = dict(deadline=None, suppress_health_check=list(HealthCheck), derandomize=False)
 
 
-def engines(game):
-    return [ExplicitGame(game)] + [SymbolicGame(game, backend=b) for b in BACKENDS]
+engines = all_engines
 
 
 def assert_same(what, reference, other):

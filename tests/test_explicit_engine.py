@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from symbolic import ir
 from symbolic.api import DeadEnds, greatest_fixpoint, least_fixpoint
-from symbolic.errors import EngineMismatch, ModelError, QueryError, RangeError, TypeError_
+from symbolic.errors import EngineMismatch, ModelError, QueryError, RangeError, WrongType
 from symbolic.explicit import ExplicitGame, ExplicitSets
 from symbolic.ir import (BoolType, Const, Elem, Game, IntType, Move, Name, Param, Space,
                          Var, VarDecl)
@@ -77,7 +77,7 @@ def test_from_tuples_validates_positions():
         E.from_tuples([(0, 1, 2)])
     with pytest.raises(RangeError, match="invariant"):
         E.from_tuples([(3, 1)])
-    with pytest.raises(TypeError_):
+    with pytest.raises(WrongType):
         E.from_expr(Var("x") + 1)
 
 
@@ -328,9 +328,9 @@ def test_ill_formed_games():
     turn3 = Game("g", XYB, (1, 2), Const(3), ())
     with pytest.raises(ModelError, match="not a player"):
         ExplicitGame(turn3).turn_set({1})
-    with pytest.raises(TypeError_, match="turn"):
+    with pytest.raises(WrongType, match="turn"):
         ExplicitGame(Game("g", XYB, (1,), B, ()))
-    with pytest.raises(TypeError_, match="guard"):
+    with pytest.raises(WrongType, match="guard"):
         ExplicitGame(Game("g", XYB, (1,), Const(1), (Move("m", (), X, ir.TRUE),)))
     with pytest.raises(ModelError, match="outside a move's effect"):
         ExplicitGame(Game("g", XYB, (1,), Const(1), (Move("m", (), xp.eq(1), ir.TRUE),)))

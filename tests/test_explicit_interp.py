@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from symbolic import ir
-from symbolic.errors import ModelError, NameError_, RangeError, Span, TypeError_
+from symbolic.errors import ModelError, UnknownName, RangeError, Span, WrongType
 from symbolic.explicit.interp import compile_expr, evaluate, value_type
 from symbolic.ir import (Binary, BoolType, Const, Elem, IntType, Item, Ite, Name, Quant, Space,
                          Sum, Unary, Var, VarDecl)
@@ -228,28 +228,28 @@ def test_ite_evaluates_one_branch():
     (Elem("x", Const(1), span=span(3)), "is a scalar"),
 ])
 def test_type_errors_carry_the_span(e, fragment):
-    with pytest.raises(TypeError_, match=fragment) as info:
+    with pytest.raises(WrongType, match=fragment) as info:
         ev(e)
     assert info.value.span == span(3), info.value.span
 
 
 def test_type_errors_are_found_in_branches_never_taken():
-    with pytest.raises(TypeError_):
+    with pytest.raises(WrongType):
         ev(ir.ite(ir.FALSE, x + Const(True), x))
-    with pytest.raises(TypeError_):
+    with pytest.raises(WrongType):
         ev(ir.FALSE & (x + 1))
 
 
 def test_unknown_names():
-    with pytest.raises(NameError_, match="unknown variable 'zz'") as info:
+    with pytest.raises(UnknownName, match="unknown variable 'zz'") as info:
         ev(Var("zz", span=span(9)))
     assert info.value.span == span(9)
-    with pytest.raises(NameError_, match="unbound name 'q'"):
+    with pytest.raises(UnknownName, match="unbound name 'q'"):
         ev(Name("q") + 1)
 
 
 def test_bad_constants_and_operators():
-    with pytest.raises(TypeError_):
+    with pytest.raises(WrongType):
         ev(Const(1.5))
     with pytest.raises(ModelError, match="unknown binary operator"):
         ev(Binary("^", x, x))

@@ -9,9 +9,9 @@ import pytest
 
 from symbolic import atl
 from symbolic.api import DeadEnds, difference_witness
-from symbolic.bdd import SymbolicGame
-from symbolic.explicit import ExplicitGame
 from symbolic.games import ens_rules, lcg, nim_ens, subtraction
+
+from .conftest import all_engines
 
 U0S = (0, 1234, 4_890_366)
 
@@ -44,9 +44,7 @@ def naive_until(C, delta, J, sigma, tau):
         x = y
 
 
-def engines(game):
-    return [ExplicitGame(game), SymbolicGame(game, backend="cudd"),
-            SymbolicGame(game, backend="autoref")]
+engines = all_engines
 
 
 def test_lcg_recurrence():

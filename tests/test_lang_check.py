@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from symbolic import atl, games, ir
-from symbolic.errors import NameError_, RangeError, TypeError_
+from symbolic.errors import UnknownName, RangeError, WrongType
 from symbolic.model import Model, Query, load_model, parse_formula, parse_model, parse_state_expr
 
 NIM = """
@@ -357,9 +357,9 @@ def test_both_engines_agree_on_parsed_formulas(text):
 
 
 def test_errors_carry_types():
-    with pytest.raises(TypeError_):
+    with pytest.raises(WrongType):
         state("x + true > 0")
-    with pytest.raises(NameError_):
+    with pytest.raises(UnknownName):
         state("y > 0")
     with pytest.raises(RangeError):
         state("k[0] > 0")
@@ -373,12 +373,12 @@ def test_a_constant_tuple_of_strings_loads_when_unused_in_state_expressions():
 
 
 def test_string_parameters_take_the_override_text():
-    from symbolic.errors import TypeError_
+    from symbolic.errors import WrongType
     from symbolic.model import parse_model
     text = ('game "w"\nparam word = "(())"\nparam K = 2\nconst N = len(dyck(word))\n'
             'players 1\nvar x : 0..N\nturn 1\n')
     assert parse_model(text).consts["N"] == 2
     m = parse_model(text, params={"word": "()()()", "K": "5"})
     assert (m.consts["N"], m.params["K"], m.params["word"]) == (3, 5, "()()()")
-    with pytest.raises(TypeError_, match="cannot read 'abc'"):
+    with pytest.raises(WrongType, match="cannot read 'abc'"):
         parse_model(text, params={"K": "abc"})

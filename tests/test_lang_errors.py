@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from symbolic.errors import (FileError, ModelError, NameError_, ParseError, RangeError,
-                             SymbolicError, TypeError_)
+from symbolic.errors import (FileError, ModelError, UnknownName, ParseError, RangeError,
+                             SymbolicError, WrongType)
 from symbolic.model import load_model, parse_formula, parse_model
 
 HEADER = "players 1, 2\nvar j : 1..2\nvar x : 0..5\nvar k : array[1..3] of 0..4\nturn j\n"
@@ -61,27 +61,27 @@ def test_syntax_error_on_a_later_line():
 # --------------------------------------------------------------------------- names
 
 def test_unknown_name_suggests():
-    err = fails(HEADER + "set s = xx > 0", NameError_)
+    err = fails(HEADER + "set s = xx > 0", UnknownName)
     check_render(err, FIRST, 9, "unknown name 'xx' (did you mean 'x'?)", length=2)
 
 
 def test_unknown_name_suggests_other_case():
-    err = fails("param K = 3\n" + HEADER + "set s = x < k0 + κ", NameError_)
+    err = fails("param K = 3\n" + HEADER + "set s = x < k0 + κ", UnknownName)
     assert "unknown name 'k0'" in str(err)
-    err = fails("param K = 3\n" + HEADER + "set s = x < k", TypeError_)
+    err = fails("param K = 3\n" + HEADER + "set s = x < k", WrongType)
     assert "'k' is an array" in str(err)
-    err = fails("param Kmax = 3\n" + HEADER + "set s = x < kmax", NameError_)
+    err = fails("param Kmax = 3\n" + HEADER + "set s = x < kmax", UnknownName)
     check_render(err, FIRST + 1, 13, "did you mean 'Kmax'?")
 
 
 def test_name_used_before_its_declaration():
-    err = fails(HEADER + "set s = x < limit\nconst limit = 3", NameError_)
+    err = fails(HEADER + "set s = x < limit\nconst limit = 3", UnknownName)
     check_render(err, FIRST, 13, f"'limit' is used before its declaration as a const "
                                  f"(line {FIRST + 1})")
 
 
 def test_unknown_function():
-    err = fails(HEADER + "const c = lgc(0, 1, 1, 7, 3)", NameError_)
+    err = fails(HEADER + "const c = lgc(0, 1, 1, 7, 3)", UnknownName)
     check_render(err, FIRST, 11, "unknown function 'lgc' (did you mean 'lcg'?)")
 
 
@@ -93,7 +93,7 @@ def test_duplicate_declarations():
 
 
 def test_rebinding_a_bound_name():
-    err = fails(HEADER + "set s = forall i in 1..3: exists i in 1..3: k[i] > 0", NameError_)
+    err = fails(HEADER + "set s = forall i in 1..3: exists i in 1..3: k[i] > 0", UnknownName)
     check_render(err, FIRST, 34, "'i' is already bound here")
 
 
@@ -120,7 +120,7 @@ def test_rebinding_a_bound_name():
     ("formula f(j: team) = true", 14, "unknown parameter kind 'team'"),
 ])
 def test_type_errors(line, column, message):
-    err = fails(HEADER + line, TypeError_)
+    err = fails(HEADER + line, WrongType)
     check_render(err, FIRST + line.count("\n"), column, message)
 
 
@@ -163,7 +163,7 @@ PARAMS = "param N : 2..5 = 3, fast = false\nplayers 1..N\nturn 1\n"
 
 
 def test_unknown_parameter_override():
-    err = fails(PARAMS, NameError_, params={"N": 4, "n": 2})
+    err = fails(PARAMS, UnknownName, params={"N": 4, "n": 2})
     check_render(err, 1, 6, "unknown parameter 'n' (did you mean 'N'?); the parameters are "
                             "N, fast", file="<params>")
     assert err.span.text == "N=4, n=2"
@@ -176,11 +176,11 @@ def test_parameter_override_out_of_range():
 
 
 def test_parameter_override_wrong_type():
-    err = fails(PARAMS, TypeError_, params={"N": 3, "fast": 3})
+    err = fails(PARAMS, WrongType, params={"N": 3, "fast": 3})
     check_render(err, 1, 6, "parameter 'fast' is a bool, got an int (3)", file="<params>")
-    err = fails(PARAMS, TypeError_, params={"N": "three"})
+    err = fails(PARAMS, WrongType, params={"N": "three"})
     assert "cannot read 'three' as an int or a boolean" in str(err)
-    err = fails(PARAMS, TypeError_, params={"N": 2.5})
+    err = fails(PARAMS, WrongType, params={"N": 2.5})
     assert "must be an int or a bool" in str(err)
 
 
@@ -190,7 +190,7 @@ def test_parameter_default_out_of_range():
 
 
 def test_parameter_must_be_scalar():
-    err = fails("param N = (1, 2)\nplayers 1\nturn 1", TypeError_)
+    err = fails("param N = (1, 2)\nplayers 1\nturn 1", WrongType)
     check_render(err, 1, 11, "use const for other values")
 
 
@@ -208,7 +208,7 @@ def test_missing_file(tmp_path):
 def test_errors_in_a_loaded_file_name_the_file(tmp_path):
     path = tmp_path / "bad.game"
     path.write_text(HEADER + "set s = y > 0\n", encoding="utf-8")
-    with pytest.raises(NameError_) as info:
+    with pytest.raises(UnknownName) as info:
         load_model(path)
     check_render(info.value, FIRST, 9, "unknown name 'y'", file=str(path))
 
@@ -218,10 +218,10 @@ def test_formula_errors_point_into_the_formula():
     with pytest.raises(ParseError) as info:
         parse_formula("<<1>> X (x > 0", m)
     check_render(info.value, 1, 15, "expected ')' to close the '(' at 1:9", file="<formula>")
-    with pytest.raises(NameError_) as info:
+    with pytest.raises(UnknownName) as info:
         parse_formula("<<1>> X G(1) and H(2)", m)
     check_render(info.value, 1, 18, "unknown function 'H'", file="<formula>")
-    with pytest.raises(TypeError_) as info:
+    with pytest.raises(WrongType) as info:
         parse_formula("G(1) + 1", m)
     check_render(info.value, 1, 1, "an ATL formula cannot be used as a value here",
                  file="<formula>")

@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..errors import ModelError, NameError_, QueryError, RangeError, SymbolicError, TypeError_
+from ..errors import ModelError, UnknownName, QueryError, RangeError, SymbolicError, WrongType
 from ..ir import (Binary, BoolType, Const, Elem, Expr, Ite, Item, Name, Quant, Space, Sum,
                   Unary, Var, children)
 from .backend import Manager
@@ -283,18 +283,18 @@ class Encoder:
 
     def boolean(self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False,
                 care=None):
-        """The BDD of the bool expression ``e`` (TypeError_ for any other type)."""
+        """The BDD of the bool expression ``e`` (WrongType for any other type)."""
         t = self.compile(e, env, primed=primed, care=care)
         if isinstance(t, (BV, tuple)):
-            raise TypeError_(f"expected a bool, got {_type_name(t)} ({_describe(e)})", _span(e))
+            raise WrongType(f"expected a bool, got {_type_name(t)} ({_describe(e)})", _span(e))
         return t
 
     def integer(self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False,
                 care=None) -> BV:
-        """The bit-vector of the int expression ``e`` (TypeError_ for any other type)."""
+        """The bit-vector of the int expression ``e`` (WrongType for any other type)."""
         t = self.compile(e, env, primed=primed, care=care)
         if not isinstance(t, BV):
-            raise TypeError_(f"expected an int, got {_type_name(t)} ({_describe(e)})", _span(e))
+            raise WrongType(f"expected an int, got {_type_name(t)} ({_describe(e)})", _span(e))
         return t
 
     def int_equals(self, t: BV, value: int):
@@ -376,14 +376,14 @@ class Encoder:
         t = self._c(e, env, pr)
         if isinstance(t, (BV, tuple)):
             # the caret goes under the operand when it has a span, else its operator
-            raise TypeError_(f"{what or 'expected a bool'}: got {_type_name(t)} "
+            raise WrongType(f"{what or 'expected a bool'}: got {_type_name(t)} "
                              f"({_describe(e)})", _span(e) or _span(parent))
         return t
 
     def _int(self, e: Expr, env: dict, pr: bool, what: str = "", parent=None) -> BV:
         t = self._c(e, env, pr)
         if not isinstance(t, BV):
-            raise TypeError_(f"{what or 'expected an int'}: got {_type_name(t)} "
+            raise WrongType(f"{what or 'expected an int'}: got {_type_name(t)} "
                              f"({_describe(e)})", _span(e) or _span(parent))
         return t
 
@@ -397,7 +397,7 @@ class Encoder:
             for x in v:
                 self._value(x, e)  # only ints, bools and tuples inside
             return v
-        raise TypeError_(f"unsupported constant {v!r} of type {type(v).__name__}", _span(e))
+        raise WrongType(f"unsupported constant {v!r} of type {type(v).__name__}", _span(e))
 
     def _dummy(self, typ):
         """A placeholder term of type ``typ`` where evaluation raises (never observed)."""
@@ -412,7 +412,7 @@ class Encoder:
         try:
             v = env[e.name]
         except KeyError:
-            raise NameError_(f"unbound name {e.name!r}", _span(e)) from None
+            raise UnknownName(f"unbound name {e.name!r}", _span(e)) from None
         return self._value(v, e)
 
     def _scalar_decl(self, e: Var):
@@ -421,7 +421,7 @@ class Encoder:
         except SymbolicError as err:
             raise _with_span(err, e) from None
         if d.is_array:
-            raise TypeError_(f"{e.name!r} is an array: use an element {e.name}[i]", _span(e))
+            raise WrongType(f"{e.name!r} is an array: use an element {e.name}[i]", _span(e))
         return d
 
     def _check_prime(self, e, pr: bool) -> None:
@@ -464,7 +464,7 @@ class Encoder:
         except SymbolicError as err:
             raise _with_span(err, e) from None
         if not d.is_array:
-            raise TypeError_(f"{e.array!r} is a scalar: it cannot be indexed", _span(e))
+            raise WrongType(f"{e.array!r} is a scalar: it cannot be indexed", _span(e))
         return d
 
     def _elem_slot_const(self, e: Elem, env: dict) -> int | None:
@@ -510,7 +510,7 @@ class Encoder:
         wherever the result is observed)."""
         kinds = {_type_name(t) for t in terms}
         if len(kinds) != 1 or "tuple" in kinds:
-            raise TypeError_(
+            raise WrongType(
                 f"cannot select among values of types {sorted(kinds)} with a variable index",
                 _span(e))
         acc = terms[-1]
@@ -522,7 +522,7 @@ class Encoder:
     def _item(self, e: Item, env: dict, pr: bool):
         base = self._c(e.base, env, pr)
         if not isinstance(base, tuple):
-            raise TypeError_(f"only tuples can be indexed, got {_type_name(base)}", _span(e))
+            raise WrongType(f"only tuples can be indexed, got {_type_name(base)}", _span(e))
         idx = self._int(e.index, env, pr, "a tuple index", e)
         n = len(base)
         if n == 0:
@@ -532,7 +532,7 @@ class Encoder:
         terms = [self._value(x, e) for x in base]
         kinds = {_type_name(t) for t in terms}
         if len(kinds) != 1:
-            raise TypeError_(f"a computed index into a tuple of {sorted(kinds)} has no "
+            raise WrongType(f"a computed index into a tuple of {sorted(kinds)} has no "
                              "single type", _span(e))
         if idx.is_const:
             self._record(RangeError, f"tuple index {idx.lo} outside 0..{n - 1}", e)
@@ -569,7 +569,7 @@ class Encoder:
             else:
                 b = self._c(e.right, env, pr)
             if isinstance(b, (BV, tuple)):
-                raise TypeError_(f"the right operand of {op!r}: got {_type_name(b)} "
+                raise WrongType(f"the right operand of {op!r}: got {_type_name(b)} "
                                  f"({_describe(e.right)})", _span(e.right) or _span(e))
             if op == "and":
                 return m.and_(a, b)
@@ -584,7 +584,7 @@ class Encoder:
             ka, kb = _type_name(a), _type_name(b)
             if op in ("==", "!="):
                 if ka != kb:
-                    raise TypeError_(f"{op!r} compares two ints, two bools or two tuples, "
+                    raise WrongType(f"{op!r} compares two ints, two bools or two tuples, "
                                      f"got {ka} and {kb}", _span(e))
                 if ka == "int":
                     r = self.eq(a, b)
@@ -594,7 +594,7 @@ class Encoder:
                     r = m.const(a == b)
                 return r if op == "==" else m.not_(r)
             if ka != "int" or kb != "int":
-                raise TypeError_(f"{op!r} compares ints, got {ka} and {kb}", _span(e))
+                raise WrongType(f"{op!r} compares ints, got {ka} and {kb}", _span(e))
             if op == "<":
                 return self.lt(a, b)
             if op == "<=":
@@ -629,14 +629,14 @@ class Encoder:
         b = self._under(m.not_(c), e.other, env, pr)
         ka, kb = _type_name(a), _type_name(b)
         if ka != kb:
-            raise TypeError_(f"the branches of 'if' have different types: {ka} and {kb}",
+            raise WrongType(f"the branches of 'if' have different types: {ka} and {kb}",
                              _span(e))
         if m.is_true(c):
             return a
         if m.is_false(c):
             return b
         if ka == "tuple":
-            raise TypeError_("'if' between tuples needs a constant condition", _span(e))
+            raise WrongType("'if' between tuples needs a constant condition", _span(e))
         return self.mux(c, a, b) if ka == "int" else m.ite(c, a, b)
 
     def _quant(self, e: Quant, env: dict, pr: bool):
@@ -651,7 +651,7 @@ class Encoder:
             # Instance k is evaluated only where instances 1..k-1 did not decide.
             b = self._under(acc if forall else m.not_(acc), e.body, {**env, e.var: v}, pr)
             if isinstance(b, (BV, tuple)):
-                raise TypeError_(f"the body of {e.kind}: got {_type_name(b)}", _span(e))
+                raise WrongType(f"the body of {e.kind}: got {_type_name(b)}", _span(e))
             acc = m.and_(acc, b) if forall else m.or_(acc, b)
         return acc
 
@@ -662,7 +662,7 @@ class Encoder:
         for v in e.domain:
             t = self._c(e.body, {**env, e.var: v}, pr)
             if isinstance(t, tuple):
-                raise TypeError_("the body of sum must be int or bool, got tuple", _span(e))
+                raise WrongType("the body of sum must be int or bool, got tuple", _span(e))
             acc = self.add(acc, t if isinstance(t, BV) else self.bool_to_int(t))
         return acc
 

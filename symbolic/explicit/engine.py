@@ -28,7 +28,7 @@ from typing import Iterable
 
 from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine
 from ..errors import (EngineMismatch, ModelError, QueryError, RangeError, SymbolicError,
-                      TypeError_)
+                      WrongType)
 from ..ir import (TRUE, Binary, BoolType, Elem, Expr, Game, Quant, Space, Unary, Var)
 from .interp import BOOL, INT, compile_expr, type_name
 
@@ -102,7 +102,7 @@ class ExplicitSets(SetEngine):
         self.max_positions = max_positions
         inv = compile_expr(invariant, space)
         if inv.type != BOOL:
-            raise TypeError_(f"the invariant must be bool, got {type_name(inv.type)}",
+            raise WrongType(f"the invariant must be bool, got {type_name(inv.type)}",
                              getattr(invariant, "span", None))
         # None means "always true": most games have no invariant, skip the calls.
         self._inv = None if inv.folded and inv.value is True else inv.fn
@@ -186,7 +186,7 @@ class ExplicitSets(SetEngine):
         """{c ∈ domain | expr(c)} for a bool expression over current variables."""
         c = compile_expr(expr, self.space)
         if c.type != BOOL:
-            raise TypeError_(f"a set is defined by a bool expression, got {type_name(c.type)}",
+            raise WrongType(f"a set is defined by a bool expression, got {type_name(c.type)}",
                              getattr(expr, "span", None))
         if c.folded:
             return self.positions() if c.value else self.empty()
@@ -262,7 +262,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
         self.game = game
         turn = compile_expr(game.turn, game.space)
         if turn.type != INT:
-            raise TypeError_(f"the turn must be an int expression, got {type_name(turn.type)}",
+            raise WrongType(f"the turn must be an int expression, got {type_name(turn.type)}",
                              getattr(game.turn, "span", None))
         self._turn_fn = turn.fn
         self._plans = self._compile_moves()
@@ -297,11 +297,11 @@ class ExplicitGame(ExplicitSets, GameEngine):
                 env = dict(zip(names, values))
                 guard = compile_expr(m.guard, space, env)
                 if guard.type != BOOL:
-                    raise TypeError_(f"the guard of move {m.name!r} must be bool, got "
+                    raise WrongType(f"the guard of move {m.name!r} must be bool, got "
                                      f"{type_name(guard.type)}", getattr(m.guard, "span", m.span))
                 effect = compile_expr(m.effect, space, env, primed=True)
                 if effect.type != BOOL:
-                    raise TypeError_(f"the effect of move {m.name!r} must be bool, got "
+                    raise WrongType(f"the effect of move {m.name!r} must be bool, got "
                                      f"{type_name(effect.type)}", getattr(m.effect, "span", m.span))
                 if guard.folded and not guard.value or effect.folded and not effect.value:
                     continue  # checked for errors above, but never yields a successor

@@ -14,7 +14,7 @@ Semantics (module docstring of :mod:`symbolic.ir`):
 - values are ``int``, ``bool`` and ``tuple``; a bool slot reads as a bool
   (positions store 0/1); arithmetic is exact, ``//`` and ``%`` floor like Python;
 - types are checked once, at compile time, on every node that is compiled
-  (:class:`~symbolic.errors.TypeError_` carrying the node's span), so a type
+  (:class:`~symbolic.errors.WrongType` carrying the node's span), so a type
   error is reported even when the offending branch would never be evaluated;
 - *value* errors are reported when evaluation reaches them, with the node's
   span: an array index outside the declared range or a tuple index outside
@@ -26,7 +26,7 @@ Semantics (module docstring of :mod:`symbolic.ir`):
 - *structural* errors are reported at compile time: a divisor, a tuple being
   indexed, or the index of a primed array element that reads the state
   (ModelError), a primed variable outside a move's effect (ModelError), unknown
-  variables and unbound names (:class:`~symbolic.errors.NameError_`).
+  variables and unbound names (:class:`~symbolic.errors.UnknownName`).
 
 >>> from symbolic.ir import Space, VarDecl, IntType, Var
 >>> sp = Space((VarDecl("x", IntType(-5, 5)), VarDecl("y", IntType(0, 3))))
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import Callable, Mapping, NamedTuple
 
-from ..errors import ModelError, NameError_, RangeError, SymbolicError, TypeError_
+from ..errors import ModelError, UnknownName, RangeError, SymbolicError, WrongType
 from ..ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, Binary, BoolType, Const, Elem, Expr, Item,
                   Ite, Name, Quant, Space, Sum, Unary, Value, Var)
 
@@ -65,7 +65,7 @@ def value_type(v, span=None):
         return INT
     if t is tuple:
         return tuple(value_type(x, span) for x in v)
-    raise TypeError_(f"unsupported constant {v!r} ({t.__name__}): values are int, bool or tuple",
+    raise WrongType(f"unsupported constant {v!r} ({t.__name__}): values are int, bool or tuple",
                      span)
 
 
@@ -100,8 +100,8 @@ def compile_expr(expr: Expr, space: Space, env: Mapping[str, Value] | None = Non
                  primed: bool = False) -> Compiled:
     """Compile ``expr`` over ``space`` with the bound names ``env``.
 
-    ``primed`` allows primed variables (a move's effect). Raises TypeError_,
-    NameError_ or ModelError for ill-formed expressions (see the module docstring).
+    ``primed`` allows primed variables (a move's effect). Raises WrongType,
+    UnknownName or ModelError for ill-formed expressions (see the module docstring).
 
     >>> from symbolic.ir import Space, VarDecl, IntType, Var
     >>> sp = Space((VarDecl("x", IntType(0, 9)),))
@@ -250,7 +250,7 @@ class _Compiler:
 
     def _decl(self, name, span):
         if not self.space.has_var(name):
-            raise NameError_(f"unknown variable {name!r}", span)
+            raise UnknownName(f"unknown variable {name!r}", span)
         return self.space.decl(name)
 
     def _need_primes(self, e):
@@ -264,7 +264,7 @@ class _Compiler:
         # under the operator node.
         if node.type != typ:
             span = e.span if e.span is not None or parent is None else parent.span
-            raise TypeError_(f"{what} must be {typ}, got {type_name(node.type)}", span)
+            raise WrongType(f"{what} must be {typ}, got {type_name(node.type)}", span)
 
     # ---------------------------------------------------------------- dispatch
 
@@ -285,7 +285,7 @@ class _Compiler:
             return _Node(_const_fn(e.value), value_type(e.value, e.span), True, e.value)
         if isinstance(e, Name):
             if e.name not in env:
-                raise NameError_(f"unbound name {e.name!r}", e.span)
+                raise UnknownName(f"unbound name {e.name!r}", e.span)
             v = env[e.name]
             return _Node(_const_fn(v), value_type(v, e.span), True, v)
         if isinstance(e, Var):
@@ -311,7 +311,7 @@ class _Compiler:
     def _var(self, e: Var) -> _Node:
         d = self._decl(e.name, e.span)
         if d.is_array:
-            raise TypeError_(f"{e.name!r} is an array: use an element {e.name}[i]", e.span)
+            raise WrongType(f"{e.name!r} is an array: use an element {e.name}[i]", e.span)
         slot = self.space.slot_index(e.name)
         if e.primed:
             self._need_primes(e)
@@ -322,7 +322,7 @@ class _Compiler:
     def _elem(self, e: Elem, env) -> _Node:
         d = self._decl(e.array, e.span)
         if not d.is_array:
-            raise TypeError_(f"{e.array!r} is a scalar: it cannot be indexed", e.span)
+            raise WrongType(f"{e.array!r} is a scalar: it cannot be indexed", e.span)
         if e.primed:
             self._need_primes(e)
         idx = self.compile(e.index, env)
@@ -358,7 +358,7 @@ class _Compiler:
         b = self.compile(e.base, env)
         k = self.compile(e.index, env)
         if not isinstance(b.type, tuple):
-            raise TypeError_(f"only tuples can be indexed, got {type_name(b.type)}", e.span)
+            raise WrongType(f"only tuples can be indexed, got {type_name(b.type)}", e.span)
         self._want(k, INT, e.index, "a tuple index", e)
         if not b.static:
             raise ModelError("only a constant tuple can be indexed", e.base.span or e.span)
@@ -370,7 +370,7 @@ class _Compiler:
         elif not elems:
             raise RangeError("index into an empty tuple", e.span)
         else:
-            raise TypeError_(f"a computed index into {type_name(b.type)} has no single type",
+            raise WrongType(f"a computed index into {type_name(b.type)} has no single type",
                              e.span)
         bf, kf, span = b.fn, k.fn, e.span
 
@@ -431,7 +431,7 @@ class _Compiler:
             if op in ("==", "!="):
                 if not (a.type == b.type in (INT, BOOL)
                         or isinstance(a.type, tuple) and isinstance(b.type, tuple)):
-                    raise TypeError_(f"{op!r} compares two ints, two bools or two tuples, got "
+                    raise WrongType(f"{op!r} compares two ints, two bools or two tuples, got "
                                      f"{type_name(a.type)} and {type_name(b.type)}", e.span)
             else:
                 self._want(a, INT, e.left, f"the left operand of {op!r}", e)
@@ -469,7 +469,7 @@ class _Compiler:
         a = self.compile(e.then, env)
         b = self.compile(e.other, env)
         if a.type != b.type:
-            raise TypeError_(f"the branches of 'if' have different types: "
+            raise WrongType(f"the branches of 'if' have different types: "
                              f"{type_name(a.type)} and {type_name(b.type)}", e.span)
         if c.value is not _UNKNOWN:  # both branches type-checked; only one is ever evaluated
             return a if c.value else b
@@ -504,6 +504,6 @@ class _Compiler:
         bodies = self._bodies(e, env)
         for b in bodies:
             if b.type not in (INT, BOOL):
-                raise TypeError_(f"the body of sum must be int or bool, got {type_name(b.type)}",
+                raise WrongType(f"the body of sum must be int or bool, got {type_name(b.type)}",
                                  e.body.span or e.span)
         return _Node(_sum_fn(tuple(b.fn for b in bodies)), INT, all(b.static for b in bodies))

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..errors import RangeError, TypeError_
+from ..errors import RangeError, WrongType
 
 #: builtins the checker also expands over state expressions
 STATE_BUILTINS = frozenset({"abs", "min", "max", "sum", "count", "int"})
@@ -39,7 +39,7 @@ class Builtin:
         """Apply to already evaluated arguments (arity is checked here)."""
         n = len(args)
         if n < self.min_args or (self.max_args is not None and n > self.max_args):
-            raise TypeError_(f"{self.signature} takes "
+            raise WrongType(f"{self.signature} takes "
                              f"{_arity_text(self.min_args, self.max_args)}, got {n}")
         return self.func(*args)
 
@@ -75,7 +75,7 @@ def kind_name(v) -> str:
 
 def _int(v, fn: str, what: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise TypeError_(f"{fn}: {what} must be an int, got {kind_name(v)}")
+        raise WrongType(f"{fn}: {what} must be an int, got {kind_name(v)}")
     return v
 
 
@@ -87,7 +87,7 @@ def _collection(v, fn: str) -> tuple:
         return tuple(sorted(v, key=canonical_key))
     if isinstance(v, str):
         return tuple(v)
-    raise TypeError_(f"{fn}: expected a tuple or a set, got {kind_name(v)}")
+    raise WrongType(f"{fn}: expected a tuple or a set, got {kind_name(v)}")
 
 
 def canonical_key(v):
@@ -173,7 +173,7 @@ def count(v) -> int:
     items = _collection(v, "count")
     for x in items:
         if not isinstance(x, bool):
-            raise TypeError_(f"count: expected booleans, got {kind_name(x)}")
+            raise WrongType(f"count: expected booleans, got {kind_name(x)}")
     return sum(1 for x in items if x)
 
 
@@ -226,7 +226,7 @@ def dyck(word) -> tuple[tuple[int, int], ...]:
     ((0, 5), (1, 2), (3, 4))
     """
     if not isinstance(word, str):
-        raise TypeError_(f"dyck: expected a string of parentheses, got {kind_name(word)}")
+        raise WrongType(f"dyck: expected a string of parentheses, got {kind_name(word)}")
     stack, nodes = [], []
     for pos, ch in enumerate(word):
         if ch == "(":

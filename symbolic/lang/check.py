@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Iterator, Mapping, Union
 
 from .. import atl, ir
-from ..errors import ModelError, NameError_, RangeError, Span, SymbolicError, TypeError_
+from ..errors import ModelError, UnknownName, RangeError, Span, SymbolicError, WrongType
 from . import ast
 from .builtins import BUILTINS, STATE_BUILTINS, canonical_key
 
@@ -116,7 +116,7 @@ def _common_type(types, span: Span | None) -> Type | None:
         if out is None:
             out = t
         elif not _compatible(out, t):
-            raise TypeError_(f"a set's elements must all have the same type: "
+            raise WrongType(f"a set's elements must all have the same type: "
                              f"found {out} and {t}", span)
         elif isinstance(out, SetT) and out.elem is None:
             out = t
@@ -150,7 +150,7 @@ def ir_value(v, span: Span | None):
     if isinstance(v, frozenset):
         return tuple(ir_value(x, span) for x in sorted(v, key=canonical_key))
     if isinstance(v, str):
-        raise TypeError_("a string cannot be used in a state expression", span)
+        raise WrongType("a string cannot be used in a state expression", span)
     raise AssertionError(v)
 
 
@@ -314,7 +314,7 @@ class Checker:
     def _expect(self, t: Typed, want: Type, span: Span, what: str = "") -> None:
         if not _compatible(t.type, want):
             where = f" {what}" if what else ""
-            raise TypeError_(f"expected {_article(want)}{where}, got {_article(t.type)}", span)
+            raise WrongType(f"expected {_article(want)}{where}, got {_article(t.type)}", span)
 
     def _to_ir(self, t: Typed, span: Span) -> ir.Expr:
         if isinstance(t, Known):
@@ -327,7 +327,7 @@ class Checker:
         if want is not None:
             self._expect(t, want, node.span, what)
         elif t.type not in (INT, BOOL):
-            raise TypeError_(f"expected an int or a bool, got {_article(t.type)}", node.span)
+            raise WrongType(f"expected an int or a bool, got {_article(t.type)}", node.span)
         return self._to_ir(t, node.span)
 
     def value(self, node: ast.Expr, ctx: Ctx, want: Type | None = None, what: str = "") -> Known:
@@ -338,7 +338,7 @@ class Checker:
             reason = (f"it reads the state variable '{var}'" if var else
                       f"it depends on the bound name '{sorted(_free_names(t.expr))[0]}'"
                       if _free_names(t.expr) else "it is not constant")
-            raise TypeError_(f"{what or 'this'} must be a constant, but {reason}", node.span)
+            raise WrongType(f"{what or 'this'} must be a constant, but {reason}", node.span)
         if want is not None:
             self._expect(t, want, node.span, what)
         return t
@@ -346,22 +346,22 @@ class Checker:
     def _int_value(self, node, ctx, what) -> int:
         return self.value(node, ctx, INT, what).value
 
-    def _unknown(self, name: str, span: Span, ctx: Ctx, functions: bool = False) -> NameError_:
+    def _unknown(self, name: str, span: Span, ctx: Ctx, functions: bool = False) -> UnknownName:
         if name in self.env.declared and name not in self.env.entries:
             kind, where = self.env.declared[name]
-            return NameError_(f"'{name}' is used before its declaration as a {kind} "
+            return UnknownName(f"'{name}' is used before its declaration as a {kind} "
                               f"(line {where.line}); declare it earlier", span)
         pool = list(ctx.bound) + list(ctx.fparams) + self.env.visible()
         if functions:
             pool += list(BUILTINS)
         msg = f"unknown {'function' if functions else 'name'} '{name}'"
-        return NameError_(msg + _did_you_mean(name, pool), span)
+        return UnknownName(msg + _did_you_mean(name, pool), span)
 
     def _bind_check(self, ident: ast.Ident, ctx: Ctx) -> None:
         """A bound name may hide a top-level name, not another bound name."""
         n = ident.name
         if n in ctx.bound or n in ctx.fparams:
-            raise NameError_(f"'{n}' is already bound here; choose another name", ident.span)
+            raise UnknownName(f"'{n}' is already bound here; choose another name", ident.span)
 
     # ------------------------------------------------------------------ constness
 
@@ -441,52 +441,52 @@ class Checker:
         if isinstance(node, ast.Players):
             return _known(frozenset(self._players(node.span)))
         if isinstance(node, (ast.TurnOf, ast.Strategic)):
-            raise TypeError_("an ATL formula cannot be used inside a state expression "
+            raise WrongType("an ATL formula cannot be used inside a state expression "
                              "(guards, effects, sets, turn, invariants and operands of "
                              "arithmetic or comparisons are state expressions)", node.span)
         if isinstance(node, ast.Generator):
-            raise TypeError_("a generator 'e for x in D' can only be the argument of "
+            raise WrongType("a generator 'e for x in D' can only be the argument of "
                              "sum, count, min, max, tuple, ...", node.span)
         raise AssertionError(node)
 
     def _players(self, span: Span) -> tuple[int, ...]:
         if self.env.players is None:
-            raise NameError_("'players' is used before the players declaration", span)
+            raise UnknownName("'players' is used before the players declaration", span)
         return self.env.players
 
     def _name(self, node: ast.Name, ctx: Ctx) -> Typed:
         n = node.name
         if n in ctx.bound:
             if node.primed:
-                raise TypeError_(f"'{n}' is a bound name; only state variables can be primed",
+                raise WrongType(f"'{n}' is a bound name; only state variables can be primed",
                                  node.span)
             t = ctx.bound[n]
             return Sym(replace(t.expr, span=node.span), t.type) if isinstance(t, Sym) else t
         if n in ctx.fparams:
             fp = ctx.fparams[n]
             if node.primed:
-                raise TypeError_(f"'{n}' is a parameter; only state variables can be primed",
+                raise WrongType(f"'{n}' is a parameter; only state variables can be primed",
                                  node.span)
             if fp.kind == "coalition":
-                raise TypeError_(f"'{n}' is a coalition parameter: use it inside <<...>>, "
+                raise WrongType(f"'{n}' is a coalition parameter: use it inside <<...>>, "
                                  f"turn(...) or as a coalition argument", node.span)
             fp.used_as_int = True
             return Sym(ir.Name(n, node.span), INT)
         e = self.env.entries.get(n)
         if e is None:
             if n in BUILTINS:
-                raise TypeError_(f"'{n}' is a function: call it, as in {BUILTINS[n].signature}",
+                raise WrongType(f"'{n}' is a function: call it, as in {BUILTINS[n].signature}",
                                  node.span)
             raise self._unknown(n, node.span, ctx)
         if node.primed and e.kind != "var":
-            raise TypeError_(f"'{n}' is a {e.kind}; only state variables can be primed",
+            raise WrongType(f"'{n}' is a {e.kind}; only state variables can be primed",
                              node.span)
         if e.kind in ("param", "const"):
             return _known(e.value)
         if e.kind == "var":
             d = e.decl
             if d.is_array:
-                raise TypeError_(f"'{n}' is an array: index it, as in {n}[{d.index.lo}]",
+                raise WrongType(f"'{n}' is an array: index it, as in {n}[{d.index.lo}]",
                                  node.span)
             self._check_prime(node, ctx)
             return Sym(ir.Var(n, node.primed, node.span), _var_type(d))
@@ -494,17 +494,17 @@ class Checker:
 
     def _check_prime(self, node: ast.Name, ctx: Ctx) -> None:
         if node.primed and not ctx.primes:
-            raise TypeError_(f"primed variable {node.name}' outside a move effect (after "
+            raise WrongType(f"primed variable {node.name}' outside a move effect (after "
                              f"'then'): guards, sets and formulas see the current position only",
                              node.span)
 
     def _inline(self, d: atl.Definition, args: tuple, node: ast.Expr, ctx: Ctx) -> Sym:
         kind = "set" if _inlinable(d) else "formula"
         if not _inlinable(d):
-            raise TypeError_(f"'{d.name}' is an ATL formula; it cannot be used inside a state "
+            raise WrongType(f"'{d.name}' is an ATL formula; it cannot be used inside a state "
                              f"expression (only sets can)", node.span)
         if len(args) != len(d.params):
-            raise TypeError_(_arity_message(d, len(args), kind), node.span)
+            raise WrongType(_arity_message(d, len(args), kind), node.span)
         env = {}
         for (pname, _), a in zip(d.params, args):
             env[pname] = self.state(a, ctx, INT, f"for the parameter '{pname}' of {d.name}")
@@ -522,10 +522,10 @@ class Checker:
         i = self.expr(node.index, ctx)
         self._expect(i, INT, node.index.span, "as an index")
         if isinstance(b.type, SetT):
-            raise TypeError_("a set cannot be indexed (it has no order); use a tuple, "
+            raise WrongType("a set cannot be indexed (it has no order); use a tuple, "
                              "e.g. sorted(S)[i]", node.span)
         if not isinstance(b.type, TupleT):
-            raise TypeError_(f"cannot index {_article(b.type)}", base.span)
+            raise WrongType(f"cannot index {_article(b.type)}", base.span)
         items = b.type.items
         if isinstance(i, Known):
             k = i.value
@@ -538,13 +538,13 @@ class Checker:
         if not items:
             raise RangeError("cannot index an empty tuple", node.span)
         if any(not _compatible(items[0], t) for t in items):
-            raise TypeError_(f"a tuple of mixed types {b.type} needs a constant index",
+            raise WrongType(f"a tuple of mixed types {b.type} needs a constant index",
                              node.index.span)
         return Sym(ir.Item(self._to_ir(b, base.span), i.expr, node.span), items[0])
 
     def _element(self, d: ir.VarDecl, base: ast.Name, node: ast.Index, ctx: Ctx) -> Typed:
         if not d.is_array:
-            raise TypeError_(f"'{d.name}' is a scalar variable, not an array", node.span)
+            raise WrongType(f"'{d.name}' is a scalar variable, not an array", node.span)
         self._check_prime(base, ctx)
         i = self.expr(node.index, ctx)
         self._expect(i, INT, node.index.span, "as an index")
@@ -612,7 +612,7 @@ class Checker:
             if not isinstance(right.type, SetT) or not _compatible(left.type, right.type):
                 hint = (" ('|' and '&' bind less tightly than comparisons: add parentheses)"
                         if right.type == BOOL else "")
-                raise TypeError_(f"cannot combine {_article(left.type)} with "
+                raise WrongType(f"cannot combine {_article(left.type)} with "
                                  f"{_article(right.type)} by '{op}'{hint}", node.span)
             out = left.value | right.value if op == "|" else left.value & right.value
             return _known(make_set(out, node.span))
@@ -637,24 +637,24 @@ class Checker:
 
     def _equality(self, node: ast.Binary, left: Typed, right: Typed) -> Typed:
         if not _compatible(left.type, right.type):
-            raise TypeError_(f"cannot compare {_article(left.type)} with "
+            raise WrongType(f"cannot compare {_article(left.type)} with "
                              f"{_article(right.type)}", node.span)
         if isinstance(left, Known) and isinstance(right, Known):
             same = left.value == right.value
             return Known(same if node.op == "==" else not same, BOOL)
         if isinstance(left.type, (SetT, StrT)):
-            raise TypeError_(f"cannot compare {_article(left.type)} in a state expression",
+            raise WrongType(f"cannot compare {_article(left.type)} in a state expression",
                              node.span)
         return self._fold_or_build(node, node.op, left, right, BOOL)
 
     def _membership(self, node: ast.Binary, left: Typed, right: Typed) -> Typed:
         if isinstance(right, Sym) or not isinstance(right.type, (SetT, TupleT)):
-            raise TypeError_("the right side of 'in' must be a constant set, range or tuple",
+            raise WrongType("the right side of 'in' must be a constant set, range or tuple",
                              node.right.span)
         values = right.value if isinstance(right.value, frozenset) else frozenset(right.value)
         elem = right.type.elem if isinstance(right.type, SetT) else _uniform(right.type)
         if values and not _compatible(left.type, elem):
-            raise TypeError_(f"cannot look for {_article(left.type)} among "
+            raise WrongType(f"cannot look for {_article(left.type)} among "
                              f"values of type {elem}", node.span)
         negate = node.op == "notin"
         if isinstance(left, Known):
@@ -679,13 +679,13 @@ class Checker:
             values = (sorted(right.value, key=canonical_key) if isinstance(right.type, SetT)
                       else list(right.value) if isinstance(right.type, TupleT) else None)
         if values is None:
-            raise TypeError_(f"expected a constant {'tuple' if node.op in ('==', '!=') else 'set'}"
+            raise WrongType(f"expected a constant {'tuple' if node.op in ('==', '!=') else 'set'}"
                              f", got {_article(right.type)}", node.right.span)
         left_type = TupleT(tuple(i.type for i in items))
         options = []
         for v in values:
             if not _compatible(left_type, type_of(v)):
-                raise TypeError_(f"cannot compare {_article(left_type)} with "
+                raise WrongType(f"cannot compare {_article(left_type)} with "
                                  f"{_article(type_of(v))}", node.span)
             options.append(ir.conj(ir.Binary("==", self._to_ir(t, a.span),
                                               ir.Const(ir_value(x, node.span)), node.span)
@@ -698,19 +698,19 @@ class Checker:
     def _arith(self, node: ast.Binary, left: Typed, right: Typed) -> Typed:
         op = node.op
         if op == "/":
-            raise TypeError_("'/' is not an operator here: integer (floor) division is "
+            raise WrongType("'/' is not an operator here: integer (floor) division is "
                              "written div, the remainder mod or %", node.span)
         if isinstance(left.type, SetT) and op in ("-", "\\"):
             r = right
             if isinstance(r, Sym) or not isinstance(r.type, SetT) \
                     or not _compatible(left.type, r.type):
-                raise TypeError_(f"cannot subtract {_article(r.type)} from a set", node.span)
+                raise WrongType(f"cannot subtract {_article(r.type)} from a set", node.span)
             return _known(left.value - r.value)
         if op == "\\":
-            raise TypeError_(f"'\\' is set difference; got {_article(left.type)}", node.span)
+            raise WrongType(f"'\\' is set difference; got {_article(left.type)}", node.span)
         if op == "+" and isinstance(left, Known) and isinstance(left.type, TupleT):
             if not (isinstance(right, Known) and isinstance(right.type, TupleT)):
-                raise TypeError_(f"cannot add {_article(right.type)} to a tuple", node.span)
+                raise WrongType(f"cannot add {_article(right.type)} to a tuple", node.span)
             return _known(left.value + right.value)
         name = {"//": "div", "%": "mod"}.get(op, op)
         self._expect(left, INT, node.left.span, f"before '{name}'")
@@ -733,10 +733,10 @@ class Checker:
         a = self.expr(node.then, ctx)
         b = self.expr(node.other, ctx)
         if not _compatible(a.type, b.type):
-            raise TypeError_(f"the branches of if-then-else have different types: "
+            raise WrongType(f"the branches of if-then-else have different types: "
                              f"{a.type} and {b.type}", node.span)
         if a.type not in (INT, BOOL):
-            raise TypeError_(f"the branches of a state if-then-else must be ints or bools, "
+            raise WrongType(f"the branches of a state if-then-else must be ints or bools, "
                              f"not {_article(a.type)}", node.span)
         return Sym(ir.Ite(c.expr, self._to_ir(a, node.then.span),
                           self._to_ir(b, node.other.span), node.span), a.type)
@@ -752,7 +752,7 @@ class Checker:
                 why = (f"it reads the state variable '{_mentions_state(t.expr)}'"
                        if _mentions_state(t.expr) else
                        f"it depends on the bound name '{free[0]}'" if free else "")
-                raise TypeError_(f"the domain of '{var}' must be a constant set, range or "
+                raise WrongType(f"the domain of '{var}' must be a constant set, range or "
                                  f"tuple, but {why}", node.span)
         d = self.value(node, ctx, what=f"the domain of '{var}'")
         if isinstance(d.type, SetT):
@@ -761,7 +761,7 @@ class Checker:
             return d.value, (_uniform(d.type) if d.value else None)
         if isinstance(d.type, StrT):
             return tuple(d.value), STR
-        raise TypeError_(f"the domain of '{var}' must be a set, range or tuple, "
+        raise WrongType(f"the domain of '{var}' must be a set, range or tuple, "
                          f"got {_article(d.type)}", node.span)
 
     def _flat_binders(self, binders: tuple[ast.Binder, ...]) -> list[tuple[ast.Ident, ast.Expr]]:
@@ -832,7 +832,7 @@ class Checker:
                 if counting:
                     self._expect(t, BOOL, gen.elem.span, "in count(...)")
                 elif t.type not in (INT, BOOL):
-                    raise TypeError_(f"sum(...) adds ints (or counts bools), got "
+                    raise WrongType(f"sum(...) adds ints (or counts bools), got "
                                      f"{_article(t.type)}", gen.elem.span)
                 return self._to_ir(t, gen.elem.span), t.type
             c = gen.clauses[i]
@@ -864,11 +864,11 @@ class Checker:
     def _call(self, node: ast.Call, ctx: Ctx) -> Typed:
         n = node.name
         if n in ctx.bound or n in ctx.fparams:
-            raise TypeError_(f"'{n}' is a bound name, not a function", node.span)
+            raise WrongType(f"'{n}' is a bound name, not a function", node.span)
         e = self.env.entries.get(n)
         if e is not None:
             if e.definition is None:
-                raise TypeError_(f"'{n}' is a {e.kind}, not a function or a set", node.span)
+                raise WrongType(f"'{n}' is a {e.kind}, not a function or a set", node.span)
             return self._inline(e.definition, node.args, node, ctx)
         b = BUILTINS.get(n)
         if b is None:
@@ -897,16 +897,16 @@ class Checker:
         n, args = node.name, node.args
         if n in ("sum", "count"):
             if len(args) != 1 or not isinstance(args[0], ast.Generator):
-                raise TypeError_(f"{n}(...) over state expressions needs a generator, "
+                raise WrongType(f"{n}(...) over state expressions needs a generator, "
                                  f"as in {n}(k[i] for i in 1..n)", node.span)
             return self._sym_sum(args[0], ctx, n == "count")
         if any(isinstance(a, ast.Generator) for a in args):
-            raise TypeError_(f"{n}(... for ...) needs constant elements; over state "
+            raise WrongType(f"{n}(... for ...) needs constant elements; over state "
                              f"expressions list the arguments: {n}(a, b)", node.span)
         parts = [self.expr(a, ctx) for a in args]
         if n == "int":
             if len(parts) != 1:
-                raise TypeError_("int(b) takes 1 argument", node.span)
+                raise WrongType("int(b) takes 1 argument", node.span)
             if parts[0].type == INT:
                 return parts[0]
             self._expect(parts[0], BOOL, args[0].span, "in int(...)")
@@ -916,13 +916,13 @@ class Checker:
         irs = [self._to_ir(p, a.span) for p, a in zip(parts, args)]
         if n == "abs":
             if len(irs) != 1:
-                raise TypeError_("abs(n) takes 1 argument", node.span)
+                raise WrongType("abs(n) takes 1 argument", node.span)
             x = irs[0]
             return Sym(ir.Ite(ir.Binary("<", x, ir.Const(0)), ir.Unary("-", x), x, node.span),
                        INT)
         if n in ("min", "max"):
             if len(irs) < 2:
-                raise TypeError_(f"{n}(a, b, ...) over state expressions needs at least two "
+                raise WrongType(f"{n}(a, b, ...) over state expressions needs at least two "
                                  f"arguments", node.span)
             cmp = "<=" if n == "min" else ">="
             out = irs[0]
@@ -960,7 +960,7 @@ class Checker:
             return self._strategic(node, ctx)
         if isinstance(node, ast.Quantifier):
             return self._expand_quantifier(node, self._flat_binders(node.binders), ctx)
-        raise TypeError_("an ATL formula cannot be used as a value here (only not, and, or, "
+        raise WrongType("an ATL formula cannot be used as a value here (only not, and, or, "
                          "implies, iff and if-then-else combine formulas)", node.span)
 
     def _strategic(self, node: ast.Strategic, ctx: Ctx) -> atl.Formula:
@@ -1004,7 +1004,7 @@ class Checker:
         d = e.definition
         args = node.args if isinstance(node, ast.Call) else ()
         if len(args) != len(d.params):
-            raise TypeError_(_arity_message(d, len(args), e.kind), node.span)
+            raise WrongType(_arity_message(d, len(args), e.kind), node.span)
         out = []
         for (pname, kind), a in zip(d.params, args):
             if kind == "coalition":
@@ -1019,7 +1019,7 @@ class Checker:
                     t = _known(next(iter(t.value)))  # {1} passed for a player: 1
                 self._expect(t, INT, a.span, f"for the parameter '{pname}' of {d.name}")
                 if isinstance(t, Sym):
-                    raise TypeError_(f"the argument '{pname}' of {d.name} must be a constant "
+                    raise WrongType(f"the argument '{pname}' of {d.name} must be a constant "
                                      f"or a parameter of the enclosing formula", a.span)
                 out.append(t.value)
         return atl.Ref(d.name, tuple(out), node.span)
@@ -1063,7 +1063,7 @@ class Checker:
                     members.extend(self._player_ids(item, ctx))
             return atl.CoalitionLit(tuple(members), node.span)
         if mentions:
-            raise TypeError_("a coalition combines players, players, {...} lists and "
+            raise WrongType("a coalition combines players, players, {...} lists and "
                              "parameters with |, + (union), & and \\ (difference)", node.span)
         return atl.CoalitionLit(self._player_ids(node, ctx), node.span)
 
@@ -1076,7 +1076,7 @@ class Checker:
         elif isinstance(v.type, TupleT) and all(t == INT for t in v.type.items):
             ids = tuple(sorted(set(v.value)))
         else:
-            raise TypeError_(f"expected a coalition (a player or a set of players), got "
+            raise WrongType(f"expected a coalition (a player or a set of players), got "
                              f"{_article(v.type)}", node.span)
         players = self._players(node.span)
         unknown = [p for p in ids if p not in players]
@@ -1235,7 +1235,7 @@ class ModelChecker(Checker):
                 hint = _did_you_mean(name, params)
                 known = f"; the parameters are {', '.join(params)}" if params else \
                     "; this model has no parameters"
-                raise NameError_(f"unknown parameter '{name}'{hint}{known}",
+                raise UnknownName(f"unknown parameter '{name}'{hint}{known}",
                                  self._override_span(name))
 
     def declaration(self, d: ast.Decl) -> None:
@@ -1292,7 +1292,7 @@ class ModelChecker(Checker):
                 raise RangeError(f"empty range {lo}..{hi} for the parameter '{name}'",
                                  d.type.span)
         elif isinstance(d.type, ast.ArraySpec):
-            raise TypeError_("a parameter is an int or a bool, not an array", d.type.span)
+            raise WrongType("a parameter is an int or a bool, not an array", d.type.span)
         elif d.type is not None:
             raise AssertionError(d.type)
         if name in self.overrides:
@@ -1304,13 +1304,13 @@ class ModelChecker(Checker):
             v = raw if want == STR and isinstance(raw, str) else \
                 _override_value(name, raw, span)
             if type_of(v) != want:
-                raise TypeError_(f"parameter '{name}' is {_article(want)}, got "
+                raise WrongType(f"parameter '{name}' is {_article(want)}, got "
                                  f"{_article(type_of(v))} ({_show(v)})", span)
         else:
             span = d.default.span
             t = self.value(d.default, EMPTY, what=f"the parameter '{name}'")
             if t.type not in (INT, BOOL, STR):
-                raise TypeError_(f"a parameter is an int, a bool or a string, not "
+                raise WrongType(f"a parameter is an int, a bool or a string, not "
                                  f"{_article(t.type)}; use const for other values",
                                  d.default.span)
             if want is not None:
@@ -1332,7 +1332,7 @@ class ModelChecker(Checker):
             elif isinstance(v.type, SetT) and v.type.elem in (INT, None):
                 ids.update(v.value)
             else:
-                raise TypeError_(f"players are ints (1..N, or a list), got {_article(v.type)}",
+                raise WrongType(f"players are ints (1..N, or a list), got {_article(v.type)}",
                                  item.span)
         if not ids:
             raise RangeError("the game has no players", d.span)
@@ -1348,7 +1348,7 @@ class ModelChecker(Checker):
                 raise RangeError(f"empty range {lo}..{hi} for {what}", spec.span)
             return ir.IntType(lo, hi)
         if isinstance(spec, ast.ArraySpec):
-            raise TypeError_("arrays of arrays are not supported: use one array per row, "
+            raise WrongType("arrays of arrays are not supported: use one array per row, "
                              "or index a flat array by i*width + j", spec.span)
         raise AssertionError(spec)
 
@@ -1390,7 +1390,7 @@ class ModelChecker(Checker):
         for f in formals:
             n = f.name.name
             if n in seen:
-                raise NameError_(f"parameter '{n}' is listed twice", f.name.span)
+                raise UnknownName(f"parameter '{n}' is listed twice", f.name.span)
             seen.add(n)
             self._bind_check(f.name, EMPTY)
             kind = None
@@ -1398,7 +1398,7 @@ class ModelChecker(Checker):
                 kind = _KINDS.get(f.kind.name)
                 if kind is None or kind not in allowed:
                     names = [k for k, v in _KINDS.items() if v in allowed]
-                    raise TypeError_(f"unknown parameter kind '{f.kind.name}': write "
+                    raise WrongType(f"unknown parameter kind '{f.kind.name}': write "
                                      + (", ".join(names[:-1]) + " or " if len(names) > 1
                                         else "") + names[-1], f.kind.span)
             out.append(FormulaParam(n, kind, f.name.span))
@@ -1410,7 +1410,7 @@ class ModelChecker(Checker):
         for p in params:
             ctx = ctx.bind(p.name, Sym(ir.Name(p.name, p.span), INT))
         if self.is_temporal(d.body, ctx):
-            raise TypeError_(f"the body of set '{d.name.name}' is an ATL formula; declare it "
+            raise WrongType(f"the body of set '{d.name.name}' is an ATL formula; declare it "
                              f"with 'formula' instead", d.body.span)
         body = self.state(d.body, ctx, BOOL, f"as the body of set '{d.name.name}'")
         defn = atl.Definition(d.name.name, tuple((p.name, "int") for p in params),
@@ -1485,8 +1485,8 @@ def _override_value(name: str, v, span: Span):
             return s == "true"
         if _OVERRIDE_INT.fullmatch(s):
             return int(s)
-        raise TypeError_(f"parameter '{name}': cannot read {v!r} as an int or a boolean", span)
-    raise TypeError_(f"parameter '{name}' must be an int or a bool, got "
+        raise WrongType(f"parameter '{name}': cannot read {v!r} as an int or a boolean", span)
+    raise WrongType(f"parameter '{name}' must be an int or a bool, got "
                      f"{type(v).__name__}", span)
 
 

@@ -1,0 +1,41 @@
+"""Fixtures shared by every test module: the BDD backends and the engines.
+
+One place lists what a "backend" and an "engine" are, as dd's conformance suite
+does (``tests/common.py`` run against every backend): a test that takes the
+``backend`` fixture runs once per BDD backend, one that takes ``engine_kind``
+once per engine (explicit, then the symbolic engine on each backend).
+"""
+from __future__ import annotations
+
+import pytest
+
+from symbolic.bdd.backend import BACKENDS
+from symbolic.engines import make_engine
+from symbolic.ir import Game
+
+#: every engine a differential test compares: the reference first
+ENGINE_KINDS = ("explicit",) + BACKENDS
+
+
+def build_engine(game: Game, kind: str):
+    """The engine ``kind`` (``"explicit"`` or a BDD backend name) for ``game``."""
+    if kind == "explicit":
+        return make_engine(game, "explicit")
+    return make_engine(game, "symbolic", kind)
+
+
+def all_engines(game: Game) -> list:
+    """One engine of each kind for ``game``, the explicit reference first."""
+    return [build_engine(game, k) for k in ENGINE_KINDS]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request) -> str:
+    """Each BDD backend name in turn (``cudd``, ``autoref``)."""
+    return request.param
+
+
+@pytest.fixture(params=ENGINE_KINDS)
+def engine_kind(request) -> str:
+    """Each engine kind in turn: ``explicit``, then each BDD backend."""
+    return request.param
