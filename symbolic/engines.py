@@ -1,29 +1,52 @@
-"""Choosing an engine by name: ``symbolic`` (BDDs, cudd or autoref) or ``explicit``.
+"""Engines by name: ``symbolic`` (BDDs, backend ``cudd`` or ``autoref``) or ``explicit``.
+
+The command line and the ENS 2005 answer sheet build every engine here:
+:func:`make_engine` for a game, :func:`make_sets` for bare sets of positions.
+``ENGINES``, ``BACKENDS``, ``ORDERS`` and ``PARTITIONS`` are the names these
+factories accept.
 
 >>> from symbolic.games import subtraction
 >>> make_engine(subtraction(5), "explicit").kind
 'explicit'
+>>> from symbolic.ir import IntType, Space, Var, VarDecl
+>>> S = make_sets(Space((VarDecl("x", IntType(0, 9)),)), "symbolic", "autoref")
+>>> S.kind, len(S.from_expr(Var("x") < 3))
+('symbolic', 3)
 """
 from __future__ import annotations
 
-from .api import GameEngine
-from .bdd.encode import ORDERS  # bit orders of the symbolic engine  # noqa: F401
-from .bdd.engine import PARTITIONS  # how the symbolic engine splits δ  # noqa: F401
+from .api import GameEngine, SetEngine
+from .bdd import BACKENDS, ORDERS, PARTITIONS, SymbolicGame, SymbolicSets
 from .errors import QueryError
-from .ir import Game
+from .explicit import ExplicitGame, ExplicitSets
+from .ir import Game, Space
 
+__all__ = ["ENGINES", "BACKENDS", "ORDERS", "PARTITIONS", "make_engine", "make_sets"]
+
+#: engine kinds; the symbolic one also takes a backend, an order and a partition
 ENGINES = ("symbolic", "explicit")
-BACKENDS = ("cudd", "autoref")
+
+
+def _unknown(engine: str) -> QueryError:
+    return QueryError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
 
 
 def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
                 order: str = "auto", partition: str = "moves") -> GameEngine:
-    """An engine of the given kind for ``game`` (``order`` and ``partition`` tune
-    the symbolic engine; the explicit engine ignores them)."""
+    """An engine of the given kind for ``game`` (``backend``, ``order`` and
+    ``partition`` tune the symbolic engine; the explicit engine ignores them)."""
     if engine == "symbolic":
-        from .bdd import SymbolicGame
         return SymbolicGame(game, backend=backend, partition=partition, order=order)
     if engine == "explicit":
-        from .explicit import ExplicitGame
         return ExplicitGame(game)
-    raise QueryError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    raise _unknown(engine)
+
+
+def make_sets(space: Space, engine: str = "symbolic", backend: str = "cudd", *,
+              order: str = "auto") -> SetEngine:
+    """Sets of positions over ``space`` (no game), of the given engine kind."""
+    if engine == "symbolic":
+        return SymbolicSets(space, backend=backend, order=order)
+    if engine == "explicit":
+        return ExplicitSets(space)
+    raise _unknown(engine)

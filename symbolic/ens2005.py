@@ -20,9 +20,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import atl, ir
-from .api import DeadEnds, SetEngine
+from .api import DeadEnds
+from .engines import make_engine, make_sets
 from .errors import QueryError
 from .games import lcg
+from .model import load_model
 
 MODEL = Path(__file__).resolve().parent.parent / "models" / "ens2005.game"
 
@@ -34,17 +36,7 @@ def model_path() -> Path:
     return MODEL
 
 
-def _sets_engine(space: ir.Space, engine: str, backend: str) -> SetEngine:
-    if engine == "symbolic":
-        from .bdd import SymbolicSets
-        return SymbolicSets(space, backend=backend)
-    from .explicit import ExplicitSets
-    return ExplicitSets(space)
-
-
 def _game(N, n, K, r, u0, engine, backend):
-    from .engines import make_engine
-    from .model import load_model
     model = load_model(model_path(), {"N": N, "n": n, "K": K, "r": r, "u0": u0})
     return model, make_engine(model.game, engine, backend)
 
@@ -68,7 +60,7 @@ def answer_sheet(u0: int, engine: str = "symbolic", backend: str = "cudd") -> di
 
     # Q3–Q4: sets of triples over 0..10
     space = ir.Space(tuple(ir.VarDecl(v, ir.IntType(0, 10)) for v in "xyz"))
-    S = _sets_engine(space, engine, backend)
+    S = make_sets(space, engine, backend)
     a = S.singleton((0, 0, 1)) | S.singleton((0, 2, 1))
     b = S.singleton((0, 0, 1)) | S.singleton((0, 0, 1))
     out["Q3"] = {"a": len(a), "b": len(b), "c": len(a & b)}
@@ -79,7 +71,6 @@ def answer_sheet(u0: int, engine: str = "symbolic", backend: str = "cudd") -> di
     out["Q4"] = {"a": len(A), "b": len(B), "c": len(A & B), "d": _sorted(A & B)}
 
     # Q5: the rule sets, as the model computes them
-    from .model import load_model
     out["Q5"] = {}
     for key, (n, r) in (("a", (2, 2)), ("b", (3, 3))):
         m = load_model(model_path(), {"N": 2, "n": n, "K": 1, "r": r, "u0": u0})

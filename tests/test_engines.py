@@ -1,0 +1,60 @@
+"""symbolic.engines: the one factory of engines (games and bare sets), by name."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from symbolic import engines
+from symbolic.engines import BACKENDS, ENGINES, make_engine, make_sets
+from symbolic.errors import QueryError
+from symbolic.games import subtraction
+from symbolic.ir import IntType, Space, Var, VarDecl
+
+SRC = Path(__file__).resolve().parent.parent / "symbolic"
+SPACE = Space((VarDecl("x", IntType(0, 9)), VarDecl("y", IntType(0, 3))))
+
+
+def kinds():
+    return [("explicit", "cudd")] + [("symbolic", b) for b in BACKENDS]
+
+
+@pytest.mark.parametrize("engine, backend", kinds())
+def test_make_sets_builds_the_named_kind(engine, backend):
+    S = make_sets(SPACE, engine, backend)
+    assert S.kind == engine and S.space == SPACE
+    x, y = Var("x"), Var("y")
+    assert S.from_expr((x + y).eq(3)).tuples() == [(0, 3), (1, 2), (2, 1), (3, 0)]
+
+
+@pytest.mark.parametrize("engine, backend", kinds())
+def test_make_engine_builds_the_named_kind(engine, backend):
+    G = make_engine(subtraction(4), engine, backend)
+    assert G.kind == engine
+    assert sorted(G.deadlocks().tuples()) == [(1, 0), (2, 0)]
+
+
+@pytest.mark.parametrize("factory, arg", [(make_sets, SPACE), (make_engine, subtraction(3))])
+def test_unknown_engine_is_a_query_error(factory, arg):
+    with pytest.raises(QueryError, match="unknown engine 'bdd': choose one of symbolic, explicit"):
+        factory(arg, "bdd")
+
+
+def test_public_vocabulary():
+    assert ENGINES == ("symbolic", "explicit")
+    assert set(engines.__all__) == {"ENGINES", "BACKENDS", "ORDERS", "PARTITIONS",
+                                    "make_engine", "make_sets"}
+    assert "auto" in engines.ORDERS and "moves" in engines.PARTITIONS
+
+
+@pytest.mark.parametrize("module", ["cli.py", "ens2005.py", "engines.py"])
+def test_engines_are_built_only_by_engines_py_and_imports_are_at_the_top(module):
+    tree = ast.parse((SRC / module).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            assert node in tree.body, f"{module}:{node.lineno}: import inside a function"
+        if isinstance(node, ast.ImportFrom) and module != "engines.py":
+            name = "." * node.level + (node.module or "")
+            assert not name.startswith((".bdd", ".explicit", "symbolic.bdd", "symbolic.explicit")), \
+                f"{module}:{node.lineno}: engine classes come from symbolic.engines"
