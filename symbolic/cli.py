@@ -208,7 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("ens2005", help="the whole ENS 2005 answer sheet for one u0",
                        description="Answer Questions 1 and 3-12 of the ENS 2005 exam "
                                    "'Jeux à plusieurs et coalitions' for a given u0, from "
-                                   "models/ens2005.game.")
+                                   "the model ens2005.game shipped with symbolic "
+                                   "(models/ens2005.game in a checkout).")
     e.add_argument("--u0", type=int, required=True, help="the candidate's number u_0")
     e.add_argument("--json", action="store_true", help="print one JSON document")
     e.add_argument("--engine", choices=ENGINES, default="symbolic")

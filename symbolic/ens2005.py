@@ -1,7 +1,9 @@
 """The answer sheet of the ENS 2005 exam "Jeux à plusieurs et coalitions".
 
-Questions 1 and 3–12 for a given u0, computed from ``models/ens2005.game``
-(the game Nim(N, n, K, r), its sets and ATL formulas) and the engines' set API.
+Questions 1 and 3–12 for a given u0, computed from the model ``ens2005.game``
+(the game Nim(N, n, K, r), its sets and ATL formulas; shipped in the package as
+``symbolic/models/ens2005.game``, also reachable as ``models/ens2005.game`` in a
+checkout) and the engines' set API.
 Reading decisions (fixed so that answers compare):
 
 - pre∀ at a position with no successor is true (the text's definition);
@@ -17,27 +19,35 @@ Reading decisions (fixed so that answers compare):
 """
 from __future__ import annotations
 
-from pathlib import Path
+from importlib import resources
 
 from . import atl, ir
 from .api import DeadEnds
 from .engines import make_engine, make_sets
 from .errors import QueryError
 from .games import lcg
-from .model import load_model
+from .model import Model, load_model
 
-MODEL = Path(__file__).resolve().parent.parent / "models" / "ens2005.game"
+#: the exam's model, package data: found alike in a checkout and in an installed copy
+MODEL = resources.files("symbolic") / "models" / "ens2005.game"
 
 
-def model_path() -> Path:
-    """Where ``ens2005.game`` lives (the repository's ``models/``)."""
-    if not MODEL.exists():
-        raise QueryError(f"cannot find the ENS model at {MODEL}")
-    return MODEL
+def load_nim(N: int, n: int, K: int, r: int, u0: int) -> Model:
+    """The exam's game Nim(N, n, K, r) for the candidate number u0, from ``MODEL``.
+
+    >>> load_nim(2, 2, 3, 2, 0).params
+    {'N': 2, 'n': 2, 'K': 3, 'r': 2, 'u0': 0}
+    """
+    if not MODEL.is_file():
+        raise QueryError(f"cannot find the ENS model {MODEL} "
+                         "(was symbolic installed without its package data?)")
+    # as_file: a real file even when the package is imported from a zip archive
+    with resources.as_file(MODEL) as path:
+        return load_model(path, {"N": N, "n": n, "K": K, "r": r, "u0": u0})
 
 
 def _game(N, n, K, r, u0, engine, backend):
-    model = load_model(model_path(), {"N": N, "n": n, "K": K, "r": r, "u0": u0})
+    model = load_nim(N, n, K, r, u0)
     return model, make_engine(model.game, engine, backend)
 
 
@@ -73,7 +83,7 @@ def answer_sheet(u0: int, engine: str = "symbolic", backend: str = "cudd") -> di
     # Q5: the rule sets, as the model computes them
     out["Q5"] = {}
     for key, (n, r) in (("a", (2, 2)), ("b", (3, 3))):
-        m = load_model(model_path(), {"N": 2, "n": n, "K": 1, "r": r, "u0": u0})
+        m = load_nim(2, n, 1, r, u0)
         out["Q5"][key] = [list(t) for t in sorted(m.consts["R"])]
 
     # Q6: δ(c)

@@ -1,0 +1,139 @@
+"""A built wheel, installed outside the checkout, works: the models are package data.
+
+The wheel is built offline (``pip wheel --no-deps --no-build-isolation --no-index``)
+from a copy of the project's sources, installed with ``pip install --target``,
+and run by a fresh Python whose ``sys.path`` starts with the install target,
+from a directory outside the repository: the answer sheet (which reads
+``ens2005.game``) must come out the same as from the checkout. Marked
+``install`` (it runs in ``make test``; ``-m "not install"`` leaves it out).
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from symbolic.ens2005 import answer_sheet
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "symbolic"
+pytestmark = pytest.mark.install
+
+U0 = 7
+
+# Imports the installed copy, checks that it is the one imported, and prints
+# where it is and the answer sheet for U0.
+PROBE = """
+import json, sys
+from pathlib import Path
+site = Path(sys.argv[1]).resolve()
+sys.path.insert(0, str(site))
+import symbolic, symbolic.ens2005
+here = Path(symbolic.__file__).resolve()
+assert here.is_relative_to(site), f"imported {here}, not the copy under {site}"
+print(json.dumps({"file": str(here), "model": str(symbolic.ens2005.MODEL),
+                  "sheet": symbolic.ens2005.answer_sheet(int(sys.argv[2]))}))
+"""
+
+
+def _run(args, cwd, env=None, timeout=300):
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(site, wheel): the project's wheel and the directory it is installed into."""
+    if importlib.util.find_spec("pip") is None:
+        pytest.skip("pip is not available to this Python: cannot build a wheel")
+    if importlib.util.find_spec("setuptools") is None:
+        pytest.skip("setuptools is not installed: cannot build a wheel offline "
+                    "(--no-build-isolation needs the build backend at hand)")
+    tmp = tmp_path_factory.mktemp("install")
+    # Build from a copy: setuptools writes build/ and *.egg-info next to the
+    # sources and would reuse a stale build/lib left there by an earlier build.
+    src = tmp / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, src / name)
+    shutil.copytree(PACKAGE, src / "symbolic",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    dist, site = tmp / "dist", tmp / "site"
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+    r = _run(pip + ["wheel", "--no-deps", "--no-build-isolation", "--no-index",
+                    "-w", str(dist), str(src)], cwd=tmp)
+    assert r.returncode == 0, r.stdout + r.stderr
+    (wheel,) = dist.glob("symbolic-*.whl")
+    r = _run(pip + ["install", "--no-deps", "--no-index", "--target", str(site), str(wheel)],
+             cwd=tmp)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return site, wheel
+
+
+@pytest.fixture
+def outside(tmp_path):
+    """An empty working directory outside the repository, and an environment
+    without PYTHONPATH (so that nothing points back at the checkout)."""
+    assert not tmp_path.resolve().is_relative_to(ROOT)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONNOUSERSITE"] = "1"
+    return tmp_path, env
+
+
+def test_the_wheel_ships_every_model_once(installed):
+    _, wheel = installed
+    names = Counter(zipfile.ZipFile(wheel).namelist())
+    shipped = sorted(p.name for p in (PACKAGE / "models").iterdir()
+                     if p.suffix in (".game", ".json"))
+    assert "ens2005.game" in shipped
+    for name in shipped:
+        assert names[f"symbolic/models/{name}"] == 1, name
+    assert [n for n, c in names.items() if c > 1] == []
+    assert not any(n.startswith("models/") for n in names)  # only inside the package
+
+
+def test_the_installed_answer_sheet_equals_the_checkouts(installed, outside):
+    site, _ = installed
+    cwd, env = outside
+    # -I: ignore PYTHON* variables and the user site; the probe itself puts site first
+    r = _run([sys.executable, "-I", "-c", PROBE, str(site), str(U0)], cwd=cwd, env=env)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert Path(got["file"]).is_relative_to(site.resolve())
+    assert Path(got["model"]).is_relative_to(site.resolve())
+    assert got["sheet"] == json.loads(json.dumps(answer_sheet(U0)))
+
+
+def test_python_m_symbolic_ens2005_runs_from_the_installed_copy(installed, outside):
+    site, _ = installed
+    cwd, env = outside
+    env["PYTHONPATH"] = str(site)  # sys.path: cwd (empty), then site, then the venv
+    r = _run([sys.executable, "-m", "symbolic", "ens2005", "--u0", str(U0), "--json"],
+             cwd=cwd, env=env)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == json.loads(json.dumps(answer_sheet(U0)))
+    # the same interpreter set-up imports the installed copy, not the checkout
+    r = _run([sys.executable, "-c", "import symbolic; print(symbolic.__file__)"],
+             cwd=cwd, env=env)
+    assert Path(r.stdout.strip()).resolve().is_relative_to(site.resolve()), r.stdout + r.stderr
+
+
+def test_models_is_a_relative_symlink_to_the_package_data():
+    # one copy of each model: the top-level models/ only points into the package
+    link = ROOT / "models"
+    if not link.exists() and not link.is_symlink():
+        pytest.skip("no models/ here (not a checkout)")
+    assert link.is_symlink() and os.readlink(link) == "symbolic/models"
+    assert link.resolve() == (PACKAGE / "models").resolve()
+    if shutil.which("git") and (ROOT / ".git").exists():
+        r = _run(["git", "ls-files", "-s", "models"], cwd=ROOT)
+        if r.returncode == 0 and r.stdout:  # tracked: git must store a link, mode 120000
+            assert r.stdout.split()[0] == "120000", r.stdout
