@@ -12,11 +12,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import zipfile
 from collections import Counter
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -44,6 +46,20 @@ print(json.dumps({"file": str(here), "model": str(symbolic.ens2005.MODEL),
 """
 
 
+def _cannot_build() -> str | None:
+    """Why this Python cannot build a wheel offline, or None if it can."""
+    if importlib.util.find_spec("pip") is None:
+        return "pip is not available to this Python"
+    if importlib.util.find_spec("setuptools") is None:
+        return "setuptools is not installed (--no-build-isolation needs the backend at hand)"
+    version = metadata.version("setuptools")
+    major_minor = tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", version).groups())
+    if major_minor < (70, 1) and importlib.util.find_spec("wheel") is None:
+        return (f"setuptools {version} builds wheels only with the wheel package, which is "
+                "missing (pip install -e '.[test]' brings setuptools >= 70.1)")
+    return None
+
+
 def _run(args, cwd, env=None, timeout=300):
     return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=timeout)
@@ -52,11 +68,9 @@ def _run(args, cwd, env=None, timeout=300):
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """(site, wheel): the project's wheel and the directory it is installed into."""
-    if importlib.util.find_spec("pip") is None:
-        pytest.skip("pip is not available to this Python: cannot build a wheel")
-    if importlib.util.find_spec("setuptools") is None:
-        pytest.skip("setuptools is not installed: cannot build a wheel offline "
-                    "(--no-build-isolation needs the build backend at hand)")
+    why = _cannot_build()
+    if why:
+        pytest.skip(f"cannot build a wheel offline: {why}")
     tmp = tmp_path_factory.mktemp("install")
     # Build from a copy: setuptools writes build/ and *.egg-info next to the
     # sources and would reuse a stale build/lib left there by an earlier build.
