@@ -22,30 +22,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..errors import ParseError, Span
 from . import ast
-
-#: canonical spelling of every operator token (see docs/language.md)
-OPERATORS = {
-    "iff": "iff", "<=>": "iff", "⇔": "iff",
-    "implies": "implies", "=>": "implies", "⇒": "implies",
-    "or": "or", "\\/": "or", "∨": "or", "|": "|",
-    "and": "and", "/\\": "and", "∧": "and", "&": "&",
-    "not": "not", "!": "not", "~": "not", "¬": "not",
-    "==": "==", "=": "==", "!=": "!=", "/=": "!=", "≠": "!=",
-    "<": "<", "<=": "<=", "≤": "<=", ">": ">", ">=": ">=", "≥": ">=",
-    "in": "in", "∈": "in", "∉": "notin",
-    "+": "+", "-": "-", "\\": "\\", "*": "*", "div": "//", "%": "%", "mod": "%", "/": "/",
-    "forall": "forall", "∀": "forall", "exists": "exists", "∃": "exists",
-    "X": "X", "○": "X", "<>": "<>", "◇": "<>", "[]": "[]", "□": "[]", "U": "U",
-}
-
-#: words that cannot be used as names
-KEYWORDS = frozenset({
-    "game", "description", "param", "const", "players", "var", "bool", "array", "of",
-    "turn", "invariant", "move", "when", "then", "set", "formula", "query", "if", "else",
-    "forall", "exists", "in", "for", "and", "or", "not", "implies", "iff", "true", "false",
-    "div", "mod", "X", "U",
-})
-
+from .vocabulary import (BRACKETS, DECLARATIONS, EXPRESSION_START, INFIX_OPERATORS, KEYWORDS,
+                         OPERATORS, TEMPORAL, TEMPORAL_INFIX, TEMPORAL_PREFIX)
 
 @functools.cache
 def _parser() -> Lark:
@@ -148,7 +126,7 @@ class _ToAst(Transformer):
         return " ".join(str(c) for c in children)
 
     iff_op = implies_op = or_op = and_op = not_op = comp_op = add_op = mul_op = _op
-    quant_op = next_op = eventually_op = always_op = until_op = _op
+    quant_op = prefix_temporal_op = infix_temporal_op = _op
 
     # --- declarations
     def start(self, meta, children):
@@ -254,9 +232,8 @@ class _ToAst(Transformer):
         operands, ops = children[0::2], children[1::2]
         parts = []
         for left, op, right in zip(operands, ops, operands[1:]):
-            canonical = "notin" if op == "not in" else OPERATORS[op]
             span = _join(left.span, right.span)
-            parts.append(ast.Binary(canonical, left, right, span))
+            parts.append(ast.Binary(OPERATORS[op], left, right, span))
         out = parts[0]
         for p in parts[1:]:
             out = ast.Binary("and", out, p, self._span(meta))
@@ -343,21 +320,13 @@ class _ToAst(Transformer):
     def coalition(self, meta, children):
         return tuple(_present(children))
 
-    def next_f(self, meta, children):
+    def strategic_prefix(self, meta, children):
         coalition, op, arg = children
-        return ast.Strategic("X", coalition, (arg,), self._span(meta))
+        return ast.Strategic(TEMPORAL[op], coalition, (arg,), self._span(meta))
 
-    def eventually_f(self, meta, children):
-        coalition, op, arg = children
-        return ast.Strategic("<>", coalition, (arg,), self._span(meta))
-
-    def always_f(self, meta, children):
-        coalition, op, arg = children
-        return ast.Strategic("[]", coalition, (arg,), self._span(meta))
-
-    def until_f(self, meta, children):
+    def strategic_infix(self, meta, children):
         coalition, left, op, right = children
-        return ast.Strategic("U", coalition, (left, right), self._span(meta))
+        return ast.Strategic(TEMPORAL[op], coalition, (left, right), self._span(meta))
 
 
 def _join(a: Span, b: Span) -> Span:
@@ -369,16 +338,12 @@ def _join(a: Span, b: Span) -> Span:
 
 # --------------------------------------------------------------------------- errors
 
-_EXPR_START = {"INT", "NAME", "STRING", "LONG_STRING", "(", "{", "-", "true", "false",
-               "players", "turn", "if", "forall", "exists", "∀", "∃", "not", "!", "~", "¬",
-               "<<", "⟨⟨"}
-_TEMPORAL = {"X", "○", "<>", "◇", "[]", "□"}
-_OPERATORS = {"iff", "<=>", "⇔", "implies", "=>", "⇒", "or", "|", "\\/", "∨", "and", "&",
-              "/\\", "∧", "==", "=", "!=", "/=", "≠", "<", "<=", "≤", ">", ">=", "≥", "in", "∈",
-              "∉", "+", "-", "\\", "*", "div", "%", "mod", "/", "..", "[", "not"}
-_DECLARATIONS = ("game", "description", "param", "const", "players", "var", "turn",
-                 "invariant", "move", "set", "formula", "query")
-_CLOSERS = {")": "(", "]": "[", "}": "{", ">>": "<<", "⟩⟩": "⟨⟨"}
+# token sets of the error messages, from the vocabulary (terminal names in capitals)
+_EXPR_START = EXPRESSION_START | {"INT", "NAME", "STRING", "LONG_STRING"}
+_TEMPORAL = frozenset(TEMPORAL_PREFIX)
+_OPERATORS = INFIX_OPERATORS | {"..", "["}  # a range or an index may follow an operand too
+_DECLARATIONS = tuple(DECLARATIONS)
+_CLOSERS = {closer: opener for opener, closer in BRACKETS.items()}
 
 
 def _terminal_texts() -> dict[str, str]:
@@ -457,9 +422,10 @@ def _context(expected_texts: set[str], stack) -> str | None:
             return "expected 'then' and the move's effect"
     if "else" in expected_texts and after("if") > after("else") and after("then") > after("if"):
         return "expected 'else' in if ... then ... else"
-    if "U" in expected_texts and "INT" not in expected_texts:
-        return ("expected 'U' (write <<J>> f U g, and put parentheses around a compound "
-                "left formula: <<J>> (a and b) U g)")
+    infix = sorted(expected_texts & set(TEMPORAL_INFIX))
+    if infix and "INT" not in expected_texts:
+        return (f"expected {' or '.join(repr(op) for op in infix)} (write <<J>> f U g, and "
+                f"put parentheses around a compound left formula: <<J>> (a and b) U g)")
     if "=" in expected_texts and "INT" not in expected_texts \
             and after("const", "param", "set", "formula") >= 0:
         return "expected '=' after the name"
@@ -476,7 +442,10 @@ def _describe_expected(expected: set[str], stack) -> str:
         return sentence
     parts = []
     if items & _TEMPORAL:
-        parts.append("a temporal operator after the coalition (X, <>, [] or a formula then U)")
+        prefix = ", ".join(dict.fromkeys(TEMPORAL_PREFIX.values()))
+        infix = " or ".join(dict.fromkeys(TEMPORAL_INFIX.values()))
+        parts.append(f"a temporal operator after the coalition ({prefix} or a formula "
+                     f"then {infix})")
         items -= _TEMPORAL | _EXPR_START
     if "INT" in items:
         parts.append("an expression")
