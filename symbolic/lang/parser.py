@@ -19,17 +19,48 @@ from importlib import resources
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lark import PostLex
+from lark.lexer import TerminalDef
 
 from ..errors import ParseError, Span
 from . import ast
 from .vocabulary import (BRACKETS, DECLARATIONS, EXPRESSION_START, INFIX_OPERATORS, KEYWORDS,
-                         OPERATORS, TEMPORAL, TEMPORAL_INFIX, TEMPORAL_PREFIX)
+                         OPERATORS, RESERVED, SOFT_KEYWORDS, TEMPORAL, TEMPORAL_INFIX,
+                         TEMPORAL_PREFIX)
+
+
+class _SoftKeywords(PostLex):
+    """The keyword policy of the lexer: every terminal is lexed in every parser
+    state, except the soft keywords (:data:`~.vocabulary.SOFT_KEYWORDS`).
+
+    lark's contextual lexer lexes, in each state, the terminals the parser can
+    take there plus the postlexer's ``always_accept``: here every terminal but
+    the soft keywords. So reserved words and operators lex as with a basic
+    lexer (``in`` is never a name, ``<<`` is never ``<`` ``<``), and a soft
+    keyword is an operator where the parser can take it, a NAME elsewhere.
+    The stream itself passes unchanged.
+    """
+
+    def __init__(self):
+        self.always_accept: list[str] = []
+
+    def record(self, terminal: TerminalDef) -> None:
+        """lark's ``edit_terminals`` hook (called before the lexer is built):
+        notes every terminal but the soft keywords."""
+        if not (terminal.pattern.type == "str" and terminal.pattern.value in SOFT_KEYWORDS):
+            self.always_accept.append(terminal.name)
+
+    def process(self, stream):
+        return stream
+
 
 @functools.cache
 def _parser() -> Lark:
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer="basic", start=["start", "formula_start"],
-                propagate_positions=True, maybe_placeholders=True)
+    policy = _SoftKeywords()
+    return Lark(grammar, parser="lalr", lexer="contextual", start=["start", "formula_start"],
+                propagate_positions=True, maybe_placeholders=True,
+                postlex=policy, edit_terminals=policy.record)
 
 
 # --------------------------------------------------------------------------- spans
@@ -504,7 +535,7 @@ def _translate(err: UnexpectedInput, src: Source) -> ParseError:
             return ParseError(f"unexpected end of input: {expected}", src.end())
         span = src.of_token(tok)
         msg = f"unexpected {_describe_token(tok)}: {expected}"
-        if str(tok) in KEYWORDS and "NAME" in {str(e) for e in err.expected}:
+        if str(tok) in RESERVED and "NAME" in {str(e) for e in err.expected}:
             msg += f" ('{tok}' is a reserved word)"
         return ParseError(msg, span)
     if isinstance(err, UnexpectedEOF):
