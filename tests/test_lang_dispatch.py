@@ -69,7 +69,7 @@ def test_a_node_class_without_handler_fails_loudly():
     with pytest.raises(AssertionError):  # it holds ATL, so it goes to the formula table
         FormulaChecker(Scope()).formula(Unknown(ast.TurnOf((), SPAN)), EMPTY)
     with pytest.raises(AssertionError):
-        FormulaChecker(Scope()).formula(ast.Strategic("R", (), (ast.BoolLit(True, SPAN),), SPAN),
+        FormulaChecker(Scope()).formula(ast.Strategic("?", (), (ast.BoolLit(True, SPAN),), SPAN),
                                         EMPTY)
     with pytest.raises(AssertionError):
         ModelChecker(ast.ModelAst((UnknownDecl(),), SPAN), "t.game", None).run()

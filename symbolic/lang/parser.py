@@ -453,7 +453,7 @@ def _context(expected_texts: set[str], stack) -> str | None:
             return "expected 'then' and the move's effect"
     if "else" in expected_texts and after("if") > after("else") and after("then") > after("if"):
         return "expected 'else' in if ... then ... else"
-    infix = sorted(expected_texts & set(TEMPORAL_INFIX))
+    infix = [op for op in TEMPORAL_INFIX if op in expected_texts]
     if infix and "INT" not in expected_texts:
         return (f"expected {' or '.join(repr(op) for op in infix)} (write <<J>> f U g, and "
                 f"put parentheses around a compound left formula: <<J>> (a and b) U g)")
