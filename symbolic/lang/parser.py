@@ -4,12 +4,16 @@
 one formula (or state expression). Syntax errors become
 :class:`~symbolic.errors.ParseError` with a span and a message in human terms
 ("expected ':' after the quantifier domain"), never lark's terminal names.
+The spellings and the keyword policy (soft ``X`` and ``U``, every other
+keyword reserved) come from :mod:`.vocabulary`.
 
 >>> m = parse_model_text('game "g"\\nplayers 1, 2', "g.game")
 >>> [type(d).__name__ for d in m.decls]
 ['GameDecl', 'PlayersDecl']
 >>> parse_formula_text("<<1>> X x > 0").op
 'X'
+>>> parse_formula_text("X and U").op  # names where no operator may stand
+'and'
 """
 from __future__ import annotations
 
