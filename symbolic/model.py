@@ -21,20 +21,19 @@ Next(coalition=CoalitionLit(members=(1,)), arg=Prop(expr=Binary(op='==', left=Va
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Mapping
 
 from . import atl, ir
-from .errors import FileError, Span
+from .arena import arena_to_model_text
+from .errors import FileError
+from .lang.decls import CheckedModel, Query, check_model
+from .lang.formulas import check_formula, check_state_expr
+from .lang.parser import parse_formula_text, parse_model_text
+from .lang.scope import Scope
 
-
-@dataclass(frozen=True)
-class Query:
-    """A ``query`` of a model file: its source text, formula and place."""
-    text: str
-    formula: atl.Formula
-    span: Span | None = field(default=None, compare=False, repr=False)
+__all__ = ["Model", "Query", "load_model", "parse_formula", "parse_model", "parse_state_expr"]
 
 
 @dataclass(frozen=True)
@@ -44,7 +43,9 @@ class Model:
     ``params`` holds the parameter values in force (defaults and overrides),
     ``consts`` the constants (sets as sorted tuples, as in the IR),
     ``definitions`` the named sets and formulas (for :func:`symbolic.atl.evaluate`),
-    ``queries`` the model's queries in source order.
+    ``queries`` the model's queries in source order, ``text`` the model text
+    (for :meth:`with_params`) and ``scope`` its top-level names (for
+    :func:`parse_formula`).
     """
     name: str
     description: str
@@ -55,7 +56,12 @@ class Model:
     definitions: dict
     queries: tuple[Query, ...]
     text: str = field(default="", repr=False, compare=False)
-    scope: object = field(default=None, repr=False, compare=False)  # names for parse_formula
+    scope: Scope | None = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def of(cls, checked: CheckedModel, text: str) -> "Model":
+        """The model of a checked model file and its text."""
+        return cls(**{f.name: getattr(checked, f.name) for f in fields(checked)}, text=text)
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -90,7 +96,6 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     except OSError as err:
         raise FileError(f"{p}: cannot read the model file ({err.strerror})") from None
     if p.name.endswith(".json"):  # seed 002's arena format
-        from .arena import arena_to_model_text
         text = arena_to_model_text(text, str(path))
     return parse_model(text, str(path), params)
 
@@ -98,9 +103,7 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
 def parse_model(text: str, filename: str = "<string>",
                 params: Mapping[str, object] | None = None) -> Model:
     """Parse and check model ``text``; errors name ``filename``."""
-    from .lang.check import check_model
-    from .lang.parser import parse_model_text
-    return check_model(parse_model_text(text, filename), filename, params, text)
+    return Model.of(check_model(parse_model_text(text, filename), filename, params), text)
 
 
 def parse_formula(text: str, model: Model) -> atl.Formula:
@@ -108,14 +111,10 @@ def parse_formula(text: str, model: Model) -> atl.Formula:
 
     Errors point into ``text`` (file name ``<formula>``).
     """
-    from .lang.check import check_formula
-    from .lang.parser import parse_formula_text
     return check_formula(parse_formula_text(text, "<formula>"), model.scope)
 
 
 def parse_state_expr(text: str, model: Model) -> ir.Expr:
     """A boolean state expression over ``model``'s names, as IR (e.g. to build a set
     of positions with ``engine.from_expr``)."""
-    from .lang.check import check_state_expr
-    from .lang.parser import parse_formula_text
     return check_state_expr(parse_formula_text(text, "<expression>"), model.scope)

@@ -1,14 +1,27 @@
 """The model language front end: text -> lark parse tree -> AST -> checked IR.
 
+- :mod:`.vocabulary`: every keyword, operator and punctuation spelling, by role;
+- :mod:`.builtins`: the constant functions (``lcg``, ``len``, ``xor``...);
+- :mod:`.ast`: dataclass nodes with source spans, and their traversal;
 - :mod:`.parser`: the grammar (``grammar.lark``), the AST builder and syntax errors;
-- :mod:`.ast`: dataclass nodes with source spans;
-- :mod:`.check`: names, constants, types; produces :mod:`symbolic.ir` and
-  :mod:`symbolic.atl` objects;
-- :mod:`.builtins`: the constant functions (``lcg``, ``len``, ``xor``...).
+- :mod:`.types`: the checker's types and typed results (:class:`~.types.Known`,
+  :class:`~.types.Sym`);
+- :mod:`.scope`: the top-level names table and an expression's local context;
+- :mod:`.irnames`: names inside IR expressions (substitution);
+- :mod:`.calls`, :mod:`.exprs`: expressions to load-time values or :mod:`symbolic.ir`;
+- :mod:`.formulas`: formulas to :mod:`symbolic.atl`;
+- :mod:`.decls`: declarations and parameter overrides to a
+  :class:`~.decls.CheckedModel`.
 
-The public entry points are in :mod:`symbolic.model` (``load_model``,
-``parse_model``, ``parse_formula``). See ``docs/language.md``.
+Each module imports only modules listed before it, and none imports
+:mod:`symbolic.model`, which holds the public entry points (``load_model``,
+``parse_model``, ``parse_formula``, ``parse_state_expr``). See
+``docs/language.md``.
 """
-from .parser import KEYWORDS, parse_formula_text, parse_model_text
+from .decls import CheckedModel, Query, check_model
+from .formulas import check_formula, check_state_expr
+from .parser import parse_formula_text, parse_model_text
+from .vocabulary import KEYWORDS
 
-__all__ = ["KEYWORDS", "parse_formula_text", "parse_model_text"]
+__all__ = ["CheckedModel", "KEYWORDS", "Query", "check_formula", "check_model",
+           "check_state_expr", "parse_formula_text", "parse_model_text"]

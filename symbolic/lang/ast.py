@@ -14,7 +14,7 @@ are stored in a canonical spelling (``=`` is ``"=="``, ``&&``-like symbols are
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Union
 
 from ..errors import Span
@@ -364,39 +364,46 @@ class ModelAst(Node):
 # --------------------------------------------------------------------------- traversal
 
 def expr_children(e: Expr) -> tuple[Expr, ...]:
-    """The sub-expressions of ``e`` (binder domains and clause parts included).
+    """The sub-expressions of ``e`` in field order, binder domains and clause
+    parts included.
+
+    A child is a field whose value is an :class:`Expr`, or a tuple of them, or a
+    :class:`Binder`, :class:`ForClause` or :class:`IfClause` (whose fields are
+    followed the same way); names (:class:`Ident`), operators and spans are not.
 
     >>> from symbolic.errors import Span
     >>> s = Span("m", 1, 1)
     >>> len(expr_children(Binary("+", IntLit(1, s), IntLit(2, s), s)))
     2
+    >>> q = Quantifier("forall", (Binder((Ident("i", s),), Name("D", False, s), s),),
+    ...                BoolLit(True, s), s)
+    >>> [type(c).__name__ for c in expr_children(q)]
+    ['Name', 'BoolLit']
     """
-    if isinstance(e, (IntLit, BoolLit, StrLit, Name, Players)):
-        return ()
-    if isinstance(e, Index):
-        return (e.base, e.index)
-    if isinstance(e, Unary):
-        return (e.arg,)
-    if isinstance(e, Binary):
-        return (e.left, e.right)
-    if isinstance(e, Range):
-        return (e.lo, e.hi)
-    if isinstance(e, IfThenElse):
-        return (e.cond, e.then, e.other)
-    if isinstance(e, Quantifier):
-        return tuple(b.domain for b in e.binders) + (e.body,)
-    if isinstance(e, (Generator, SetComp)):
-        return (e.elem,) + tuple(c.domain if isinstance(c, ForClause) else c.cond
-                                 for c in e.clauses)
-    if isinstance(e, Call):
-        return e.args
-    if isinstance(e, (TupleLit, SetLit)):
-        return e.items
-    if isinstance(e, TurnOf):
-        return e.coalition
-    if isinstance(e, Strategic):
-        return e.coalition + e.args
-    raise AssertionError(e)
+    if not isinstance(e, Expr):
+        raise AssertionError(e)
+    out: list[Expr] = []
+    _collect_children(e, out)
+    return tuple(out)
+
+
+#: the nodes that are not expressions but hold some: their fields are followed
+_HOLDERS = (Binder, ForClause, IfClause)
+
+
+def _collect_children(node: Node, out: list) -> None:
+    for f in fields(node):
+        _collect_value(getattr(node, f.name), out)
+
+
+def _collect_value(value, out: list) -> None:
+    if isinstance(value, Expr):
+        out.append(value)
+    elif isinstance(value, tuple):
+        for item in value:
+            _collect_value(item, out)
+    elif isinstance(value, _HOLDERS):
+        _collect_children(value, out)
 
 
 def walk(e: Expr):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .. import games
 from ..errors import RangeError, WrongType
 
 #: builtins the checker also expands over state expressions
@@ -128,8 +129,7 @@ def lcg(u0, a, c, m, count) -> tuple[int, ...]:
                           zip((u0, a, c, m, count), ("u0", "a", "c", "m", "count")))
     if m <= 0:
         raise RangeError(f"lcg: the modulus must be positive, got {m}")
-    from ..games import lcg as sequence  # the one implementation of the ENS sequence
-    return sequence(u0, count, a, c, m)
+    return games.lcg(u0, count, a, c, m)  # the one implementation of the ENS sequence
 
 
 def length(v) -> int:

@@ -4,12 +4,16 @@
 one formula (or state expression). Syntax errors become
 :class:`~symbolic.errors.ParseError` with a span and a message in human terms
 ("expected ':' after the quantifier domain"), never lark's terminal names.
+The spellings and the keyword policy (soft ``X`` and ``U``, every other
+keyword reserved) come from :mod:`.vocabulary`.
 
 >>> m = parse_model_text('game "g"\\nplayers 1, 2', "g.game")
 >>> [type(d).__name__ for d in m.decls]
 ['GameDecl', 'PlayersDecl']
 >>> parse_formula_text("<<1>> X x > 0").op
 'X'
+>>> parse_formula_text("X and U").op  # names where no operator may stand
+'and'
 """
 from __future__ import annotations
 
@@ -19,39 +23,48 @@ from importlib import resources
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lark import PostLex
+from lark.lexer import TerminalDef
 
 from ..errors import ParseError, Span
 from . import ast
+from .vocabulary import (BRACKETS, DECLARATIONS, EXPRESSION_START, INFIX_OPERATORS, KEYWORDS,
+                         OPERATORS, RESERVED, SOFT_KEYWORDS, TEMPORAL, TEMPORAL_INFIX,
+                         TEMPORAL_PREFIX)
 
-#: canonical spelling of every operator token (see docs/language.md)
-OPERATORS = {
-    "iff": "iff", "<=>": "iff", "⇔": "iff",
-    "implies": "implies", "=>": "implies", "⇒": "implies",
-    "or": "or", "\\/": "or", "∨": "or", "|": "|",
-    "and": "and", "/\\": "and", "∧": "and", "&": "&",
-    "not": "not", "!": "not", "~": "not", "¬": "not",
-    "==": "==", "=": "==", "!=": "!=", "/=": "!=", "≠": "!=",
-    "<": "<", "<=": "<=", "≤": "<=", ">": ">", ">=": ">=", "≥": ">=",
-    "in": "in", "∈": "in", "∉": "notin",
-    "+": "+", "-": "-", "\\": "\\", "*": "*", "div": "//", "%": "%", "mod": "%", "/": "/",
-    "forall": "forall", "∀": "forall", "exists": "exists", "∃": "exists",
-    "X": "X", "○": "X", "<>": "<>", "◇": "<>", "[]": "[]", "□": "[]", "U": "U",
-}
 
-#: words that cannot be used as names
-KEYWORDS = frozenset({
-    "game", "description", "param", "const", "players", "var", "bool", "array", "of",
-    "turn", "invariant", "move", "when", "then", "set", "formula", "query", "if", "else",
-    "forall", "exists", "in", "for", "and", "or", "not", "implies", "iff", "true", "false",
-    "div", "mod", "X", "U",
-})
+class _SoftKeywords(PostLex):
+    """The keyword policy of the lexer: every terminal is lexed in every parser
+    state, except the soft keywords (:data:`~.vocabulary.SOFT_KEYWORDS`).
+
+    lark's contextual lexer lexes, in each state, the terminals the parser can
+    take there plus the postlexer's ``always_accept``: here every terminal but
+    the soft keywords. So reserved words and operators lex as with a basic
+    lexer (``in`` is never a name, ``<<`` is never ``<`` ``<``), and a soft
+    keyword is an operator where the parser can take it, a NAME elsewhere.
+    The stream itself passes unchanged.
+    """
+
+    def __init__(self):
+        self.always_accept: list[str] = []
+
+    def record(self, terminal: TerminalDef) -> None:
+        """lark's ``edit_terminals`` hook (called before the lexer is built):
+        notes every terminal but the soft keywords."""
+        if not (terminal.pattern.type == "str" and terminal.pattern.value in SOFT_KEYWORDS):
+            self.always_accept.append(terminal.name)
+
+    def process(self, stream):
+        return stream
 
 
 @functools.cache
 def _parser() -> Lark:
     grammar = resources.files(__package__).joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", lexer="basic", start=["start", "formula_start"],
-                propagate_positions=True, maybe_placeholders=True)
+    policy = _SoftKeywords()
+    return Lark(grammar, parser="lalr", lexer="contextual", start=["start", "formula_start"],
+                propagate_positions=True, maybe_placeholders=True,
+                postlex=policy, edit_terminals=policy.record)
 
 
 # --------------------------------------------------------------------------- spans
@@ -148,7 +161,7 @@ class _ToAst(Transformer):
         return " ".join(str(c) for c in children)
 
     iff_op = implies_op = or_op = and_op = not_op = comp_op = add_op = mul_op = _op
-    quant_op = next_op = eventually_op = always_op = until_op = _op
+    quant_op = prefix_temporal_op = infix_temporal_op = _op
 
     # --- declarations
     def start(self, meta, children):
@@ -254,9 +267,8 @@ class _ToAst(Transformer):
         operands, ops = children[0::2], children[1::2]
         parts = []
         for left, op, right in zip(operands, ops, operands[1:]):
-            canonical = "notin" if op == "not in" else OPERATORS[op]
             span = _join(left.span, right.span)
-            parts.append(ast.Binary(canonical, left, right, span))
+            parts.append(ast.Binary(OPERATORS[op], left, right, span))
         out = parts[0]
         for p in parts[1:]:
             out = ast.Binary("and", out, p, self._span(meta))
@@ -343,21 +355,13 @@ class _ToAst(Transformer):
     def coalition(self, meta, children):
         return tuple(_present(children))
 
-    def next_f(self, meta, children):
+    def strategic_prefix(self, meta, children):
         coalition, op, arg = children
-        return ast.Strategic("X", coalition, (arg,), self._span(meta))
+        return ast.Strategic(TEMPORAL[op], coalition, (arg,), self._span(meta))
 
-    def eventually_f(self, meta, children):
-        coalition, op, arg = children
-        return ast.Strategic("<>", coalition, (arg,), self._span(meta))
-
-    def always_f(self, meta, children):
-        coalition, op, arg = children
-        return ast.Strategic("[]", coalition, (arg,), self._span(meta))
-
-    def until_f(self, meta, children):
+    def strategic_infix(self, meta, children):
         coalition, left, op, right = children
-        return ast.Strategic("U", coalition, (left, right), self._span(meta))
+        return ast.Strategic(TEMPORAL[op], coalition, (left, right), self._span(meta))
 
 
 def _join(a: Span, b: Span) -> Span:
@@ -369,16 +373,12 @@ def _join(a: Span, b: Span) -> Span:
 
 # --------------------------------------------------------------------------- errors
 
-_EXPR_START = {"INT", "NAME", "STRING", "LONG_STRING", "(", "{", "-", "true", "false",
-               "players", "turn", "if", "forall", "exists", "∀", "∃", "not", "!", "~", "¬",
-               "<<", "⟨⟨"}
-_TEMPORAL = {"X", "○", "<>", "◇", "[]", "□"}
-_OPERATORS = {"iff", "<=>", "⇔", "implies", "=>", "⇒", "or", "|", "\\/", "∨", "and", "&",
-              "/\\", "∧", "==", "=", "!=", "/=", "≠", "<", "<=", "≤", ">", ">=", "≥", "in", "∈",
-              "∉", "+", "-", "\\", "*", "div", "%", "mod", "/", "..", "[", "not"}
-_DECLARATIONS = ("game", "description", "param", "const", "players", "var", "turn",
-                 "invariant", "move", "set", "formula", "query")
-_CLOSERS = {")": "(", "]": "[", "}": "{", ">>": "<<", "⟩⟩": "⟨⟨"}
+# token sets of the error messages, from the vocabulary (terminal names in capitals)
+_EXPR_START = EXPRESSION_START | {"INT", "NAME", "STRING", "LONG_STRING"}
+_TEMPORAL = frozenset(TEMPORAL_PREFIX)
+_OPERATORS = INFIX_OPERATORS | {"..", "["}  # a range or an index may follow an operand too
+_DECLARATIONS = tuple(DECLARATIONS)
+_CLOSERS = {closer: opener for opener, closer in BRACKETS.items()}
 
 
 def _terminal_texts() -> dict[str, str]:
@@ -457,9 +457,10 @@ def _context(expected_texts: set[str], stack) -> str | None:
             return "expected 'then' and the move's effect"
     if "else" in expected_texts and after("if") > after("else") and after("then") > after("if"):
         return "expected 'else' in if ... then ... else"
-    if "U" in expected_texts and "INT" not in expected_texts:
-        return ("expected 'U' (write <<J>> f U g, and put parentheses around a compound "
-                "left formula: <<J>> (a and b) U g)")
+    infix = [op for op in TEMPORAL_INFIX if op in expected_texts]
+    if infix and "INT" not in expected_texts:
+        return (f"expected {' or '.join(repr(op) for op in infix)} (write <<J>> f U g, and "
+                f"put parentheses around a compound left formula: <<J>> (a and b) U g)")
     if "=" in expected_texts and "INT" not in expected_texts \
             and after("const", "param", "set", "formula") >= 0:
         return "expected '=' after the name"
@@ -476,7 +477,10 @@ def _describe_expected(expected: set[str], stack) -> str:
         return sentence
     parts = []
     if items & _TEMPORAL:
-        parts.append("a temporal operator after the coalition (X, <>, [] or a formula then U)")
+        prefix = ", ".join(dict.fromkeys(TEMPORAL_PREFIX.values()))
+        infix = " or ".join(dict.fromkeys(TEMPORAL_INFIX.values()))
+        parts.append(f"a temporal operator after the coalition ({prefix} or a formula "
+                     f"then {infix})")
         items -= _TEMPORAL | _EXPR_START
     if "INT" in items:
         parts.append("an expression")
@@ -535,7 +539,7 @@ def _translate(err: UnexpectedInput, src: Source) -> ParseError:
             return ParseError(f"unexpected end of input: {expected}", src.end())
         span = src.of_token(tok)
         msg = f"unexpected {_describe_token(tok)}: {expected}"
-        if str(tok) in KEYWORDS and "NAME" in {str(e) for e in err.expected}:
+        if str(tok) in RESERVED and "NAME" in {str(e) for e in err.expected}:
             msg += f" ('{tok}' is a reserved word)"
         return ParseError(msg, span)
     if isinstance(err, UnexpectedEOF):

@@ -1,0 +1,430 @@
+"""Declaration checking: a parsed model file to a :class:`CheckedModel`.
+
+:class:`ModelChecker` first collects every top-level name (a name must be
+declared once, and before it is used), checks the parameter overrides against
+the declared parameters, then checks the declarations in source order through
+:data:`DECL_HANDLERS`: parameters and constants are evaluated once, variables
+make the state space, moves become :class:`ir.Move`, sets and formulas become
+:class:`atl.Definition`, queries :class:`Query`. The result is a plain
+:class:`CheckedModel`; :mod:`symbolic.model` wraps it as a ``Model``.
+
+>>> from symbolic.lang.parser import parse_model_text
+>>> m = check_model(parse_model_text("players 1, 2\\nvar x : 0..3\\nturn 1 + x % 2"), "<s>")
+>>> m.game.turn
+Binary(op='+', left=Const(value=1), right=Binary(op='%', left=Var(name='x', primed=False), right=Const(value=2)))
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Mapping
+
+from .. import atl, ir
+from ..errors import ModelError, RangeError, Span, UnknownName, WrongType
+from . import ast
+from .builtins import canonical_key
+from .exprs import flat_binders
+from .formulas import FormulaChecker
+from .scope import EMPTY, Ctx, Entry, FormulaParam, Scope, did_you_mean
+from .types import BOOL, INT, STR, SetT, Sym, Type, article, exported_value, type_of
+from .vocabulary import PARAMETER_KINDS
+
+
+@dataclass(frozen=True)
+class Query:
+    """A ``query`` of a model file: its source text, formula and place."""
+    text: str
+    formula: atl.Formula
+    span: Span | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class CheckedModel:
+    """The parts of a checked model file.
+
+    ``params`` holds the parameter values in force (defaults and overrides),
+    ``consts`` the constants (sets as sorted tuples, as in the IR),
+    ``definitions`` the named sets and formulas, ``queries`` the queries in
+    source order, ``scope`` the top-level names (to check formulas later).
+    """
+    name: str
+    description: str
+    source: str
+    params: dict
+    consts: dict
+    game: ir.Game
+    definitions: dict[str, atl.Definition]
+    queries: tuple[Query, ...]
+    scope: Scope = field(repr=False, compare=False)
+
+
+class ModelChecker(FormulaChecker):
+    """Checks a whole model: declarations in order, then the game."""
+
+    def __init__(self, tree: ast.ModelAst, filename: str,
+                 overrides: Mapping[str, object] | None):
+        super().__init__(Scope())
+        self.tree = tree
+        self.filename = filename
+        self.overrides = dict(overrides or {})
+        self.name: str | None = None
+        self.description = ""
+        self.game_span: Span | None = None
+        self.vars: list[ir.VarDecl] = []
+        self.turn: ir.Expr | None = None
+        self.invariants: list[ir.Expr] = []
+        self.moves: list[ir.Move] = []
+        self.queries: list[Query] = []
+        self.definitions: dict[str, atl.Definition] = {}
+
+    def run(self) -> CheckedModel:
+        """Check the model."""
+        self._collect_names()
+        self._check_override_names()
+        for d in self.tree.decls:
+            self.declaration(d)
+        return self._result()
+
+    def _collect_names(self) -> None:
+        declared = self.scope.declared
+        moves: dict[str, Span] = {}
+        for d in self.tree.decls:
+            for ident, kind in declared_names(d):
+                if kind == "move":
+                    if ident.name in moves:
+                        raise ModelError(f"move '{ident.name}' is already declared at line "
+                                         f"{moves[ident.name].line}", ident.span)
+                    moves[ident.name] = ident.span
+                    continue
+                if ident.name in declared:
+                    k, where = declared[ident.name]
+                    raise ModelError(f"'{ident.name}' is already declared at line {where.line} "
+                                     f"(as a {k})", ident.span)
+                declared[ident.name] = (kind, ident.span)
+
+    # ------------------------------------------------------------------ parameter overrides
+
+    def _override_span(self, name: str) -> Span:
+        """A span in the text ``N=3, K=5`` showing the parameter overrides."""
+        text, at = "", 1
+        for k, v in self.overrides.items():
+            if text:
+                text += ", "
+            if k == name:
+                at = len(text) + 1
+            text += f"{k}={_show(v)}"
+        return Span("<params>", 1, at, text, len(name))
+
+    def _check_override_names(self) -> None:
+        params = [n for n, (k, _) in self.scope.declared.items() if k == "param"]
+        for name in self.overrides:
+            if name not in params:
+                hint = did_you_mean(name, params)
+                known = f"; the parameters are {', '.join(params)}" if params else \
+                    "; this model has no parameters"
+                raise UnknownName(f"unknown parameter '{name}'{hint}{known}",
+                                  self._override_span(name))
+
+    # ------------------------------------------------------------------ declarations
+
+    def declaration(self, d: ast.Decl) -> None:
+        """Check one declaration: the handler of its class in :data:`DECL_HANDLERS`."""
+        handler = DECL_HANDLERS.get(type(d))
+        if handler is None:
+            raise AssertionError(d)
+        handler(self, d)
+
+    def _game(self, d: ast.GameDecl) -> None:
+        if self.name is not None:
+            raise ModelError("the game is named twice", d.span)
+        self.name, self.game_span = d.name, d.span
+        if d.description is not None:
+            self.description = d.description
+
+    def _description(self, d: ast.DescriptionDecl) -> None:
+        self.description = (self.description + "\n" + d.text).strip()
+
+    def _const(self, d: ast.ConstDecl) -> None:
+        v = self.value(d.expr, EMPTY, what=f"the constant '{d.name.name}'")
+        self.scope.entries[d.name.name] = Entry("const", d.name.span, value=v.value)
+
+    def _turn_decl(self, d: ast.TurnDecl) -> None:
+        if self.turn is not None:
+            raise ModelError("the turn is declared twice", d.span)
+        self.turn = self.state(d.expr, EMPTY, INT, "for the player whose turn it is")
+        if isinstance(self.turn, ir.Const) and self.scope.players is not None \
+                and self.turn.value not in self.scope.players:
+            raise RangeError(f"turn {self.turn.value} is not a player", d.expr.span)
+
+    def _invariant(self, d: ast.InvariantDecl) -> None:
+        self.invariants.append(self.state(d.expr, EMPTY, BOOL, "as an invariant"))
+
+    def _query(self, d: ast.QueryDecl) -> None:
+        self.queries.append(Query(d.text, self.formula(d.formula, EMPTY), d.span))
+
+    def _param(self, d: ast.ParamDecl) -> None:
+        name = d.name.name
+        lo = hi = None
+        want: Type | None = None
+        if isinstance(d.type, ast.BoolSpec):
+            want = BOOL
+        elif isinstance(d.type, ast.RangeSpec):
+            want = INT
+            lo = self.int_value(d.type.lo, EMPTY, "a parameter bound")
+            hi = self.int_value(d.type.hi, EMPTY, "a parameter bound")
+            if lo > hi:
+                raise RangeError(f"empty range {lo}..{hi} for the parameter '{name}'",
+                                 d.type.span)
+        elif isinstance(d.type, ast.ArraySpec):
+            raise WrongType("a parameter is an int or a bool, not an array", d.type.span)
+        elif d.type is not None:
+            raise AssertionError(d.type)
+        if name in self.overrides:
+            span = self._override_span(name)
+            default = self.value(d.default, EMPTY, what=f"the default of '{name}'")
+            want = want or default.type
+            raw = self.overrides[name]
+            # a string parameter takes the override text as it is
+            v = raw if want == STR and isinstance(raw, str) else \
+                _override_value(name, raw, span)
+            if type_of(v) != want:
+                raise WrongType(f"parameter '{name}' is {article(want)}, got "
+                                f"{article(type_of(v))} ({_show(v)})", span)
+        else:
+            span = d.default.span
+            t = self.value(d.default, EMPTY, what=f"the parameter '{name}'")
+            if t.type not in (INT, BOOL, STR):
+                raise WrongType(f"a parameter is an int, a bool or a string, not "
+                                f"{article(t.type)}; use const for other values",
+                                d.default.span)
+            if want is not None:
+                self.expect(t, want, d.default.span, f"for the parameter '{name}'")
+            v = t.value
+        if lo is not None and not lo <= v <= hi:
+            raise RangeError(f"parameter '{name}' = {v} is outside its declared range "
+                             f"{lo}..{hi}", span)
+        self.scope.entries[name] = Entry("param", d.name.span, value=v)
+
+    def _players_decl(self, d: ast.PlayersDecl) -> None:
+        if self.scope.players is not None:
+            raise ModelError("the players are declared twice", d.span)
+        ids: set[int] = set()
+        for item in d.items:
+            v = self.value(item, EMPTY, what="a player")
+            if v.type == INT:
+                ids.add(v.value)
+            elif isinstance(v.type, SetT) and v.type.elem in (INT, None):
+                ids.update(v.value)
+            else:
+                raise WrongType(f"players are ints (1..N, or a list), got {article(v.type)}",
+                                item.span)
+        if not ids:
+            raise RangeError("the game has no players", d.span)
+        self.scope.players = tuple(sorted(ids))
+
+    def _type(self, spec: ast.TypeSpec, what: str) -> ir.IntType | ir.BoolType:
+        if isinstance(spec, ast.BoolSpec):
+            return ir.BoolType()
+        if isinstance(spec, ast.RangeSpec):
+            lo = self.int_value(spec.lo, EMPTY, "a range bound")
+            hi = self.int_value(spec.hi, EMPTY, "a range bound")
+            if lo > hi:
+                raise RangeError(f"empty range {lo}..{hi} for {what}", spec.span)
+            return ir.IntType(lo, hi)
+        if isinstance(spec, ast.ArraySpec):
+            raise WrongType("arrays of arrays are not supported: use one array per row, "
+                            "or index a flat array by i*width + j", spec.span)
+        raise AssertionError(spec)
+
+    def _var(self, d: ast.VarDecl) -> None:
+        for ident in d.names:
+            what = f"the variable '{ident.name}'"
+            if isinstance(d.type, ast.ArraySpec):
+                lo = self.int_value(d.type.lo, EMPTY, "an index bound")
+                hi = self.int_value(d.type.hi, EMPTY, "an index bound")
+                if lo > hi:
+                    raise RangeError(f"empty index range {lo}..{hi} for the array "
+                                     f"'{ident.name}'", d.type.span)
+                decl = ir.VarDecl(ident.name, self._type(d.type.elem, what), ir.IntType(lo, hi),
+                                  ident.span)
+            else:
+                decl = ir.VarDecl(ident.name, self._type(d.type, what), None, ident.span)
+            self.vars.append(decl)
+            self.scope.entries[ident.name] = Entry("var", ident.span, decl=decl)
+
+    def _move(self, d: ast.MoveDecl) -> None:
+        self.moves.append(self._checked_move(d))
+
+    def _checked_move(self, d: ast.MoveDecl) -> ir.Move:
+        ctx = EMPTY
+        params = []
+        for ident, dom in flat_binders(d.params):
+            ctx.check_unbound(ident)
+            values, elem = self.domain(dom, ctx, ident.name)
+            values = tuple(sorted(set(values), key=canonical_key))
+            params.append(ir.Param(ident.name, values))
+            ctx = ctx.bind(ident.name, Sym(ir.Name(ident.name, ident.span), elem))
+        if any(not p.domain for p in params):  # no instance: nothing to check
+            return ir.Move(d.name.name, tuple(params), ir.FALSE, ir.TRUE, d.span)
+        guard = ir.TRUE if d.guard is None else \
+            self.state(d.guard, ctx, BOOL, "as the guard (after 'when')")
+        effect = ir.conj(self.state(e, replace(ctx, primes=True), BOOL,
+                                    "as the effect (after 'then')") for e in d.effects)
+        return ir.Move(d.name.name, tuple(params), guard, effect, d.span)
+
+    def _formals(self, formals: tuple[ast.Formal, ...],
+                 allowed: tuple[str, ...]) -> list[FormulaParam]:
+        out, seen = [], set()
+        for f in formals:
+            n = f.name.name
+            if n in seen:
+                raise UnknownName(f"parameter '{n}' is listed twice", f.name.span)
+            seen.add(n)
+            kind = None
+            if f.kind is not None:
+                kind = PARAMETER_KINDS.get(f.kind.name)
+                if kind is None or kind not in allowed:
+                    names = [k for k, v in PARAMETER_KINDS.items() if v in allowed]
+                    raise WrongType(f"unknown parameter kind '{f.kind.name}': write "
+                                    + (", ".join(names[:-1]) + " or " if len(names) > 1
+                                       else "") + names[-1], f.kind.span)
+            out.append(FormulaParam(n, kind, f.name.span))
+        return out
+
+    def _set(self, d: ast.SetDecl) -> None:
+        params = self._formals(d.params, ("int",))
+        ctx = EMPTY
+        for p in params:
+            ctx = ctx.bind(p.name, Sym(ir.Name(p.name, p.span), INT))
+        if self.is_temporal(d.body, ctx):
+            raise WrongType(f"the body of set '{d.name.name}' is an ATL formula; declare it "
+                            f"with 'formula' instead", d.body.span)
+        body = self.state(d.body, ctx, BOOL, f"as the body of set '{d.name.name}'")
+        defn = atl.Definition(d.name.name, tuple((p.name, "int") for p in params),
+                              atl.Prop(body, d.body.span), d.span)
+        self.definitions[defn.name] = defn
+        self.scope.entries[defn.name] = Entry("set", d.name.span, definition=defn)
+
+    def _formula_decl(self, d: ast.FormulaDecl) -> None:
+        params = self._formals(d.params, ("int", "coalition"))
+        ctx = Ctx(fparams={p.name: p for p in params})
+        body = self.formula(d.body, ctx)
+        kinds = tuple((p.name, p.kind or ("int" if p.used_as_int else "coalition"))
+                      for p in params)
+        defn = atl.Definition(d.name.name, kinds, body, d.span)
+        self.definitions[defn.name] = defn
+        self.scope.entries[defn.name] = Entry("formula", d.name.span, definition=defn)
+
+    # ------------------------------------------------------------------ the result
+
+    def _missing(self, what: str) -> ModelError:
+        span = self.game_span or Span(self.filename, 1, 1, "")
+        return ModelError(f"the model has no '{what}' declaration", span)
+
+    def _result(self) -> CheckedModel:
+        if self.scope.players is None:
+            raise self._missing("players")
+        if self.turn is None:
+            raise self._missing("turn")
+        name = self.name or (Path(self.filename).stem if not self.filename.startswith("<")
+                             else "game")
+        game = ir.Game(name, ir.Space(tuple(self.vars)), self.scope.players, self.turn,
+                       tuple(self.moves), ir.conj(self.invariants), self.description)
+        entries = self.scope.entries
+        return CheckedModel(
+            name=name, description=self.description, source=self.filename,
+            params={n: e.value for n, e in entries.items() if e.kind == "param"},
+            consts={n: exported_value(e.value) for n, e in entries.items() if e.kind == "const"},
+            game=game, definitions=dict(self.definitions), queries=tuple(self.queries),
+            scope=self.scope)
+
+
+#: declaration class -> the method checking it; a class missing here fails loudly
+DECL_HANDLERS = {
+    ast.GameDecl: ModelChecker._game,
+    ast.DescriptionDecl: ModelChecker._description,
+    ast.ParamDecl: ModelChecker._param,
+    ast.ConstDecl: ModelChecker._const,
+    ast.PlayersDecl: ModelChecker._players_decl,
+    ast.VarDecl: ModelChecker._var,
+    ast.TurnDecl: ModelChecker._turn_decl,
+    ast.InvariantDecl: ModelChecker._invariant,
+    ast.MoveDecl: ModelChecker._move,
+    ast.SetDecl: ModelChecker._set,
+    ast.FormulaDecl: ModelChecker._formula_decl,
+    ast.QueryDecl: ModelChecker._query,
+}
+
+#: declaration class -> the kind of the names it declares (None: it declares none)
+DECLARED_KINDS = {
+    ast.GameDecl: None,
+    ast.DescriptionDecl: None,
+    ast.ParamDecl: "param",
+    ast.ConstDecl: "const",
+    ast.PlayersDecl: None,
+    ast.VarDecl: "var",
+    ast.TurnDecl: None,
+    ast.InvariantDecl: None,
+    ast.MoveDecl: "move",
+    ast.SetDecl: "set",
+    ast.FormulaDecl: "formula",
+    ast.QueryDecl: None,
+}
+
+
+def declared_names(d: ast.Decl) -> list[tuple[ast.Ident, str]]:
+    """The (identifier, kind) pairs a declaration introduces: its :class:`~.ast.Ident`
+    fields (or tuples of them), of the kind :data:`DECLARED_KINDS` gives.
+
+    >>> from symbolic.lang.parser import parse_model_text
+    >>> [(i.name, k) for d in parse_model_text("var x, y : bool").decls
+    ...  for i, k in declared_names(d)]
+    [('x', 'var'), ('y', 'var')]
+    """
+    if type(d) not in DECLARED_KINDS:
+        raise AssertionError(d)
+    kind = DECLARED_KINDS[type(d)]
+    if kind is None:
+        return []
+    out = []
+    for f in fields(d):
+        v = getattr(d, f.name)
+        for item in (v if isinstance(v, tuple) else (v,)):
+            if isinstance(item, ast.Ident):
+                out.append((item, kind))
+    return out
+
+
+# --------------------------------------------------------------------------- override values
+
+_OVERRIDE_INT = re.compile(r"[+-]?\d+")
+
+
+def _show(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def _override_value(name: str, v, span: Span):
+    """A parameter override as an int or a bool (strings are read as literals)."""
+    if isinstance(v, (bool, int)):
+        return v
+    if isinstance(v, str):
+        s = v.strip()
+        if s in ("true", "false"):
+            return s == "true"
+        if _OVERRIDE_INT.fullmatch(s):
+            return int(s)
+        raise WrongType(f"parameter '{name}': cannot read {v!r} as an int or a boolean", span)
+    raise WrongType(f"parameter '{name}' must be an int or a bool, got "
+                    f"{type(v).__name__}", span)
+
+
+# --------------------------------------------------------------------------- entry point
+
+def check_model(tree: ast.ModelAst, filename: str,
+                params: Mapping[str, object] | None = None) -> CheckedModel:
+    """The :class:`CheckedModel` of a parsed model file; ``params`` override its parameters."""
+    return ModelChecker(tree, filename, params).run()
