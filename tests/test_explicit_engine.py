@@ -435,3 +435,11 @@ def test_random_games_fixpoints_match_naive_iteration(data):
         alw = G.always(J, G.from_tuples(F), dead_ends=conv)
         assert set(alw.result) == set(gfp.result), (conv, sorted(alw.result), sorted(gfp.result))
         assert alw.iterations == gfp.iterations, (conv, alw.iterations, gfp.iterations)
+
+        # release(J, σ, F) = νZ. F ∩ (σ ∪ pre(J, Z)) from Z₀ = F
+        gfp = greatest_fixpoint(
+            lambda z: frozenset(F) & (frozenset(sigma) | naive_pre(domain, delta, turn, J, z, conv)),
+            frozenset(F))
+        rel = G.release(J, G.from_tuples(sigma), G.from_tuples(F), dead_ends=conv)
+        assert set(rel.result) == set(gfp.result), (conv, sorted(rel.result), sorted(gfp.result))
+        assert rel.iterations == gfp.iterations, (conv, rel.iterations, gfp.iterations)

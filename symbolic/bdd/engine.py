@@ -18,7 +18,7 @@ import itertools
 from typing import Any, Iterable, Iterator, Mapping
 
 from .. import api
-from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine
+from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine, check_dead_ends
 from ..errors import EngineMismatch, ModelError, QueryError, RangeError
 from ..ir import TRUE, Expr, Game, Space
 from .backend import Manager
@@ -211,7 +211,7 @@ class SymbolicSets(SetEngine):
 
 
 class SymbolicGame(SymbolicSets, GameEngine):
-    """A :class:`symbolic.ir.Game` as BDDs: turn sets, δ in parts, pre∃/pre∀, until, always.
+    """A :class:`symbolic.ir.Game` as BDDs: turn sets, δ in parts, pre∃/pre∀, until, release.
 
     ``partition="moves"`` keeps one part of δ per move; ``"monolithic"`` one
     part in all (often faster with a good bit order, see notes-dd.md).
@@ -350,9 +350,6 @@ class SymbolicGame(SymbolicSets, GameEngine):
         u = m.diff(key[1], escape)
         if dead_ends is DeadEnds.STRICT:
             u = m.and_(u, self._has_succ)
-        elif dead_ends is not DeadEnds.VACUOUS:
-            raise QueryError(f"unknown dead-end convention {dead_ends!r}: "
-                             f"the choices are {[d.name for d in DeadEnds]}")
         return u
 
     def _next(self, node):
@@ -376,6 +373,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
     def pre_forall(self, coalition: Iterable[int], target: PositionSet, *,
                    dead_ends: DeadEnds) -> BddSet:
         """pre∀(J, τ) = {c | t(c) ∉ J ∧ ∀c' ∈ δ(c). c' ∈ τ} (STRICT: and δ(c) ≠ ∅)."""
+        check_dead_ends(dead_ends)
         key = self._coalition(coalition)
         t = self._node_of(target)
         return BddSet._make(self, self._pre_forall_node(key, self._next(t), dead_ends))
@@ -383,6 +381,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
     def pre(self, coalition: Iterable[int], target: PositionSet, *,
             dead_ends: DeadEnds) -> BddSet:
         """pre(J, τ) = pre∃(J, τ) ∪ pre∀(J, τ), renaming τ once."""
+        check_dead_ends(dead_ends)
         key = self._coalition(coalition)
         return BddSet._make(self, self._pre_node(key, self._node_of(target), dead_ends))
 
@@ -400,6 +399,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
               dead_ends: DeadEnds, keep_layers: bool = False) -> Fixpoint:
         """until(J, σ, τ) = μX. τ ∪ (σ ∩ pre(J, X)): until_0 = τ,
         until_{n+1} = until_n ∪ (pre(J, until_n) ∩ σ) (ENS 2005, Q10)."""
+        check_dead_ends(dead_ends)
         key = self._coalition(coalition)
         m = self.manager
         sigma = self._node_of(stay)
@@ -413,20 +413,29 @@ class SymbolicGame(SymbolicSets, GameEngine):
 
         return api.least_fixpoint(step, BddSet._make(self, tau), keep_layers=keep_layers)
 
-    def always(self, coalition: Iterable[int], invariant: PositionSet, *,
-               dead_ends: DeadEnds) -> Fixpoint:
-        """⟨⟨J⟩⟩□F = νZ. F ∩ pre(J, Z), iterated from Z_0 = F (each step stays below F,
-        so this reaches the same greatest fixpoint as starting from all positions)."""
+    def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
+                dead_ends: DeadEnds) -> Fixpoint:
+        """⟨⟨J⟩⟩ f R g = νZ. g ∩ (f ∪ pre(J, Z)), iterated from Z_0 = g (each step stays
+        below g, so this reaches the same greatest fixpoint as starting from all positions)."""
+        check_dead_ends(dead_ends)
         key = self._coalition(coalition)
         m = self.manager
-        f = self._node_of(invariant)
+        f = self._node_of(left)
+        g = self._node_of(right)
 
-        def step(z: BddSet) -> BddSet:
-            """Z ↦ F ∩ pre(J, Z)."""
-            self._tick()
-            return BddSet._make(self, m.and_(f, self._pre_node(key, z.node, dead_ends)))
+        if m.is_false(f):  # ⟨⟨J⟩⟩□g: one conjunction per step
+            def step(z: BddSet) -> BddSet:
+                """Z ↦ g ∩ pre(J, Z)."""
+                self._tick()
+                return BddSet._make(self, m.and_(g, self._pre_node(key, z.node, dead_ends)))
+        else:
+            def step(z: BddSet) -> BddSet:
+                """Z ↦ g ∩ (f ∪ pre(J, Z))."""
+                self._tick()
+                return BddSet._make(
+                    self, m.and_(g, m.or_(f, self._pre_node(key, z.node, dead_ends))))
 
-        return api.greatest_fixpoint(step, BddSet._make(self, f))
+        return api.greatest_fixpoint(step, BddSet._make(self, g))
 
     def deadlocks(self) -> BddSet:
         """Positions with no successor: D ∧ ¬∃x'. δ."""

@@ -5,7 +5,7 @@
 as frozensets of position tuples. :class:`ExplicitGame` adds the game: it
 interprets the moves of the IR (via :mod:`symbolic.explicit.interp`) to list
 δ(c) for every position, keeps successor and predecessor lists over integer
-indices, and answers pre∃, pre∀, until and always with linear-time
+indices, and answers pre∃, pre∀, until and release with linear-time
 counter-based algorithms. It shares no code with the BDD engine: it exists to
 cross-check it, and as an honest peer in benchmarks.
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 from typing import Iterable
 
-from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine
+from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine, check_dead_ends
 from ..errors import (EngineMismatch, ModelError, QueryError, RangeError, SymbolicError,
                       WrongType)
 from ..ir import (TRUE, Binary, BoolType, Elem, Expr, Game, Quant, Space, Unary, Var)
@@ -530,7 +530,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
         qualifies when that count is its out-degree. VACUOUS adds the opponent
         positions without successors. O(|τ| + edges into τ + dead ends).
         """
-        _check_convention(dead_ends)
+        check_dead_ends(dead_ends)
         J = self.game.coalition(coalition)
         tau = self._indices(self._own(target))
         self._graph()
@@ -556,7 +556,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
         without successors join in layer 1; with STRICT they never join.
         O(positions + edges).
         """
-        _check_convention(dead_ends)
+        check_dead_ends(dead_ends)
         J = self.game.coalition(coalition)
         sigma = self._own(stay)
         tau = self._indices(self._own(target))
@@ -574,40 +574,51 @@ class ExplicitGame(ExplicitSets, GameEngine):
         layers = self._attract(mine, closed, tau, extras)
         return self._fixpoint(layers, keep_layers)
 
-    def always(self, coalition: Iterable[int], invariant: PositionSet, *,
-               dead_ends: DeadEnds) -> Fixpoint:
-        """⟨⟨J⟩⟩□F = νZ. F ∩ pre(J, Z), by duality with an attractor of the other players.
+    def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
+                dead_ends: DeadEnds) -> Fixpoint:
+        """⟨⟨J⟩⟩ f R g = νZ. g ∩ (f ∪ pre(J, Z)), by duality with an attractor of the
+        other players.
 
         Write J̄ = players ∖ J (t(c) ∉ J ⟺ t(c) ∈ J̄, turns being players).
-        The complement of νZ. F ∩ pre(J, Z) is μY. ¬F ∪ ¬pre(J, ¬Y), and
+        The complement Y = ¬Z is μY. ¬g ∪ (¬f ∩ ¬pre(J, ¬Y)), and
 
             c ∈ ¬pre(J, ¬Y) ⟺ t(c) ∈ J and ∀c' ∈ δ(c). c' ∈ Y      (∄ move out of Y)
                             or t(c) ∈ J̄ and ∃c' ∈ δ(c). c' ∈ Y      (not all moves in ¬Y)
                             or [STRICT] t(c) ∈ J̄ and δ(c) = ∅        (the strict ∀ fails)
 
-        so the complement is until(J̄, all, ¬F) in which the positions of J
-        without successors join at step 1 (vacuous ∀: J cannot stay anywhere
-        from a dead end), plus, with STRICT, the positions of J̄ without
-        successors (an opponent's dead end is not a forced move then). Hence:
-        with VACUOUS, Z keeps J̄'s dead ends that satisfy F and never J's; with
-        STRICT, Z contains no dead end at all.
+        so Y is until(J̄, ¬f, ¬g) — J̄ attracts towards ¬g through ¬f only: a
+        position of f ∩ g never joins, whatever its successors — in which the
+        positions of J ∖ f without successors join at step 1 in both
+        conventions (the first ∀ is J's ∃ negated, not a pre∀: it holds
+        vacuously, as J cannot stay anywhere from a dead end), plus, with
+        STRICT, the positions of J̄ ∖ f without successors (an opponent's dead
+        end is not a forced move then). Hence a dead end c is in Z iff c ∈ g
+        and (c ∈ f or, with VACUOUS only, t(c) ∈ J̄).
 
-        ``iterations`` is the number of layers of that dual attractor, which is
-        also the number of strict decreases of Z₀ = F, Zₖ₊₁ = F ∩ pre(J, Zₖ)
-        (by induction Zₖ = ¬Yₖ). O(positions + edges).
+        ``iterations`` is the number of layers after the first of that dual
+        attractor, which is also the number of strict decreases of Z₀ = g,
+        Zₖ₊₁ = g ∩ (f ∪ pre(J, Zₖ)): with Yₖ = ¬Zₖ, Y₀ = ¬g is layer 0 and
+        Yₖ₊₁ = ¬g ∪ (¬f ∩ ¬pre(J, ¬Yₖ)); the step is monotone and Z₁ ⊆ g = Z₀,
+        so Yₖ grows, and layer k + 1 holds exactly Yₖ₊₁ ∖ Yₖ (a J̄ position
+        with a successor in Yₖ, a J position whose counter of successors not
+        yet in Y reached 0 while layer k was processed, or at k = 0 a dead end
+        above). O(positions + edges).
         """
-        _check_convention(dead_ends)
+        check_dead_ends(dead_ends)
         J = self.game.coalition(coalition)
-        F = self._own(invariant)
+        f = self._own(left)
+        g = self._own(right)
         self._graph()
         n = len(self._dom)
         mine = self._mask(J)
         theirs = bytearray(1 - b for b in mine)   # ∃-positions of the dual coalition J̄
-        closed = bytearray(n)
-        in_f = bytearray(n)
-        for i in self._indices(F):
-            in_f[i] = 1
-        bad = [i for i in range(n) if not in_f[i]]
+        closed = bytearray(n)                     # outside σ = ¬f: the positions of f
+        for i in self._indices(f):
+            closed[i] = 1
+        in_g = bytearray(n)
+        for i in self._indices(g):
+            in_g[i] = 1
+        bad = [i for i in range(n) if not in_g[i]]
         if dead_ends is DeadEnds.VACUOUS:
             extras = [p for p in self._dead if mine[p]]
         else:
@@ -704,8 +715,3 @@ class ExplicitGame(ExplicitSets, GameEngine):
         self._graph()
         return sum(self._outdeg)
 
-
-def _check_convention(dead_ends):
-    if not isinstance(dead_ends, DeadEnds):
-        raise QueryError(f"dead_ends must be DeadEnds.VACUOUS or DeadEnds.STRICT, "
-                         f"got {dead_ends!r}")
