@@ -19,12 +19,8 @@ and every current bit immediately followed by its next bit:
   0..100: sliced 0.18 s, slots 0.23 s; ENS Nim(3, 5, 20, 6): sliced 1.8 s,
   slots 0.12 s (δ 19 721 nodes against 473).
 
-Integer terms are :class:`BV` values: two's-complement bit-vectors (least
-significant bit first) together with an interval [lo, hi] that contains every
-value the term takes inside the domain. Each operation computes its result
-interval first and works modulo 2^W with W the smallest two's-complement width
-holding that interval, so the modular result *is* the exact integer result:
-no wrap-around can let an out-of-range value satisfy a constraint.
+Integer terms are :class:`~symbolic.bdd.bitvec.BV` values, exact
+two's-complement bit-vectors with a sound interval (:mod:`symbolic.bdd.bitvec`).
 
 Terms are BDD nodes (bool), :class:`BV` (int) or Python tuples (constant
 tuples). Results are only meaningful inside the domain (every slot's bits
@@ -32,17 +28,15 @@ within its range); callers conjoin the domain, as the engine does.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import ModelError, UnknownName, QueryError, RangeError, SymbolicError, WrongType
-from ..ir import (Binary, BoolType, Const, Elem, Expr, Ite, Item, Name, Quant, Space, Sum,
-                  Unary, Var, children)
+from ..ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, Binary, BoolType, Const, Elem, Expr, Ite,
+                  Item, Name, Quant, Space, Sum, Unary, Var, children)
+from . import bitvec as bv
 from .backend import Manager
+from .bitvec import BV
 
-ARITH = ("+", "-", "*", "//", "%")
-COMPARE = ("==", "!=", "<", "<=", ">", ">=")
-CONNECTIVES = ("and", "or", "implies", "iff")
 ORDERS = ("auto", "sliced", "slots")
 # Above this many slots with a non-power-of-two range, "auto" picks the slot
 # order: each such slot costs the sliced order one bit of memory per slice (the
@@ -59,35 +53,6 @@ def choose_order(space: Space, order: str = "auto") -> str:
         return order
     ragged = sum(1 for s in space.slots if (s.type.hi - s.type.lo + 1) & (s.type.hi - s.type.lo))
     return "sliced" if ragged <= AUTO_SLICED_MAX else "slots"
-
-
-def signed_width(lo: int, hi: int) -> int:
-    """The least W ≥ 1 with −2^(W−1) ≤ lo and hi ≤ 2^(W−1) − 1.
-
-    >>> [signed_width(lo, hi) for lo, hi in [(0, 0), (0, 1), (-1, 0), (-3, 5), (0, 14)]]
-    [1, 2, 1, 4, 5]
-    """
-    def one(v: int) -> int:
-        """Bits of v alone: magnitude bits plus the sign bit."""
-        return (v if v >= 0 else ~v).bit_length() + 1
-    return max(one(lo), one(hi))
-
-
-@dataclass(frozen=True, slots=True)
-class BV:
-    """An integer term: ``bits`` (two's complement, LSB first) and a sound interval [lo, hi].
-
-    ``lo == hi`` means the term is the constant ``lo`` (inside the domain).
-    """
-
-    bits: tuple
-    lo: int
-    hi: int
-
-    @property
-    def is_const(self) -> bool:
-        """True when the term has a single value (inside the domain)."""
-        return self.lo == self.hi
 
 
 def _span(e) -> Any:
@@ -215,7 +180,7 @@ class Encoder:
             for i, s in enumerate(self.space.slots):
                 names = self.slot_bits(i, primed)
                 bits = tuple(m.var(n) for n in names)
-                parts.append(self._ule_const(bits, s.type.hi - s.type.lo))
+                parts.append(bv.ule_const(self.m, bits, s.type.hi - s.type.lo))
             self._domain_cache[primed] = m.conj(parts)
         return self._domain_cache[primed]
 
@@ -299,7 +264,7 @@ class Encoder:
 
     def int_equals(self, t: BV, value: int):
         """The BDD of t = value."""
-        return self.eq(t, self.const(value))
+        return bv.eq(self.m, t, bv.const(self.m, value))
 
     def _raise_reached(self, errors: list, care) -> None:
         """Raise the first recorded value error whose condition meets ``care``."""
@@ -392,7 +357,7 @@ class Encoder:
         if isinstance(v, bool):
             return self.m.const(v)
         if isinstance(v, int):
-            return self.const(v)
+            return bv.const(self.m, v)
         if isinstance(v, tuple):
             for x in v:
                 self._value(x, e)  # only ints, bools and tuples inside
@@ -401,7 +366,7 @@ class Encoder:
 
     def _dummy(self, typ):
         """A placeholder term of type ``typ`` where evaluation raises (never observed)."""
-        return self.m.false if isinstance(typ, BoolType) else self.const(typ.lo)
+        return self.m.false if isinstance(typ, BoolType) else bv.const(self.m, typ.lo)
 
     # ------------------------------------------------------------------ leaves
 
@@ -447,14 +412,10 @@ class Encoder:
                 t = bits[0]
             else:
                 lo, hi = s.type.lo, s.type.hi
-                unsigned = bits + (m.false,)
-                if lo == 0:
-                    t = self._mk(unsigned, lo, hi)
-                else:
-                    # value = lo + unsigned bits, exact in the width of [lo, hi]
-                    W = signed_width(lo, hi)
-                    t = self._mk(self._add_bits(self._ext(unsigned, W),
-                                                self._ext(self.const(lo).bits, W), W), lo, hi)
+                # the bits hold the unsigned value − lo: add lo back (exact)
+                t = bv.make(m, bits + (m.false,), 0, hi - lo)
+                if lo != 0:
+                    t = bv.add(m, t, bv.const(m, lo))
             self._slot_cache[key] = t
         return t
 
@@ -498,7 +459,7 @@ class Encoder:
         values = list(range(max(idx.lo, lo), min(idx.hi, hi) + 1))
         if idx.lo < lo or idx.hi > hi:
             m = self.m
-            outside = m.or_(self.lt(idx, self.const(lo)), self.lt(self.const(hi), idx))
+            outside = m.or_(bv.lt(m, idx, bv.const(m, lo)), bv.lt(m, bv.const(m, hi), idx))
             self._record(RangeError, f"index outside {where}", e, outside)
         if not values:
             return self._dummy(d.type)
@@ -516,7 +477,7 @@ class Encoder:
         acc = terms[-1]
         for v, t in zip(reversed(values[:-1]), reversed(terms[:-1])):
             c = self.int_equals(idx, v)
-            acc = self.mux(c, t, acc) if isinstance(t, BV) else self.m.ite(c, t, acc)
+            acc = bv.mux(self.m, c, t, acc) if isinstance(t, BV) else self.m.ite(c, t, acc)
         return acc
 
     def _item(self, e: Item, env: dict, pr: bool):
@@ -540,7 +501,7 @@ class Encoder:
         values = list(range(max(idx.lo, 0), min(idx.hi, n - 1) + 1))
         if idx.lo < 0 or idx.hi > n - 1:
             m = self.m
-            outside = m.or_(self.lt(idx, self.const(0)), self.lt(self.const(n - 1), idx))
+            outside = m.or_(bv.lt(m, idx, bv.const(m, 0)), bv.lt(m, bv.const(m, n - 1), idx))
             self._record(RangeError, f"tuple index outside 0..{n - 1}", e, outside)
         if not values:
             return terms[0]
@@ -550,7 +511,7 @@ class Encoder:
 
     def _unary(self, e: Unary, env: dict, pr: bool):
         if e.op == "-":
-            return self.neg(self._int(e.arg, env, pr, "the operand of unary '-'", e))
+            return bv.neg(self.m, self._int(e.arg, env, pr, "the operand of unary '-'", e))
         if e.op == "not":
             return self.m.not_(self._bool(e.arg, env, pr, "the operand of 'not'", e))
         raise ModelError(f"unknown unary operator {e.op!r}", _span(e))
@@ -558,7 +519,7 @@ class Encoder:
     def _binary(self, e: Binary, env: dict, pr: bool):
         op = e.op
         m = self.m
-        if op in CONNECTIVES:
+        if op in BOOL_OPS:
             a = self._bool(e.left, env, pr, f"the left operand of {op!r}", e)
             # and / or / implies evaluate their right operand only when the left
             # one does not decide: its value errors count only there.
@@ -578,7 +539,7 @@ class Encoder:
             if op == "implies":
                 return m.implies(a, b)
             return m.iff(a, b)
-        if op in COMPARE:
+        if op in COMPARE_OPS:
             a = self._c(e.left, env, pr)
             b = self._c(e.right, env, pr)
             ka, kb = _type_name(a), _type_name(b)
@@ -587,7 +548,7 @@ class Encoder:
                     raise WrongType(f"{op!r} compares two ints, two bools or two tuples, "
                                      f"got {ka} and {kb}", _span(e))
                 if ka == "int":
-                    r = self.eq(a, b)
+                    r = bv.eq(self.m, a, b)
                 elif ka == "bool":
                     r = m.iff(a, b)
                 else:
@@ -596,29 +557,29 @@ class Encoder:
             if ka != "int" or kb != "int":
                 raise WrongType(f"{op!r} compares ints, got {ka} and {kb}", _span(e))
             if op == "<":
-                return self.lt(a, b)
+                return bv.lt(self.m, a, b)
             if op == "<=":
-                return m.not_(self.lt(b, a))
+                return m.not_(bv.lt(self.m, b, a))
             if op == ">":
-                return self.lt(b, a)
-            return m.not_(self.lt(a, b))
-        if op in ARITH:
+                return bv.lt(self.m, b, a)
+            return m.not_(bv.lt(self.m, a, b))
+        if op in ARITH_OPS:
             a = self._int(e.left, env, pr, f"the left operand of {op!r}", e)
             b = self._int(e.right, env, pr, f"the right operand of {op!r}", e)
             if op == "+":
-                return self.add(a, b)
+                return bv.add(self.m, a, b)
             if op == "-":
-                return self.sub(a, b)
+                return bv.sub(self.m, a, b)
             if op == "*":
-                return self.mul(a, b)
+                return bv.mul(self.m, a, b)
             if not b.is_const:
                 raise ModelError(f"the right operand of {op!r} must be a positive constant "
                                  "(it reads the state)", _span(e.right) or _span(e))
             if b.lo <= 0:
                 self._record(ModelError, f"the right operand of {op!r} must be a positive "
                              f"constant, got {b.lo}", e.right if _span(e.right) else e)
-                return self.const(0)
-            q, r = self.divmod_const(a, b.lo)
+                return bv.const(self.m, 0)
+            q, r = bv.divmod_const(self.m, a, b.lo)
             return q if op == "//" else r
         raise ModelError(f"unknown binary operator {op!r}", _span(e))
 
@@ -637,7 +598,7 @@ class Encoder:
             return b
         if ka == "tuple":
             raise WrongType("'if' between tuples needs a constant condition", _span(e))
-        return self.mux(c, a, b) if ka == "int" else m.ite(c, a, b)
+        return bv.mux(self.m, c, a, b) if ka == "int" else m.ite(c, a, b)
 
     def _quant(self, e: Quant, env: dict, pr: bool):
         m = self.m
@@ -658,204 +619,13 @@ class Encoder:
     def _sum(self, e: Sum, env: dict, pr: bool):
         if not isinstance(e.domain, tuple):
             raise ModelError(f"the domain of {e.var!r} must be a tuple of constants", _span(e))
-        acc = self.const(0)
+        acc = bv.const(self.m, 0)
         for v in e.domain:
             t = self._c(e.body, {**env, e.var: v}, pr)
             if isinstance(t, tuple):
                 raise WrongType("the body of sum must be int or bool, got tuple", _span(e))
-            acc = self.add(acc, t if isinstance(t, BV) else self.bool_to_int(t))
+            acc = bv.add(self.m, acc, t if isinstance(t, BV) else bv.bool_to_int(self.m, t))
         return acc
-
-    # ------------------------------------------------------------------ bit-vector arithmetic
-
-    def const(self, v: int) -> BV:
-        """The constant ``v`` as a bit-vector of its minimal width."""
-        m = self.m
-        W = signed_width(v, v)
-        return BV(tuple(m.true if (v >> k) & 1 else m.false for k in range(W)), v, v)
-
-    def bool_to_int(self, b) -> BV:
-        """1 if b else 0."""
-        m = self.m
-        if m.is_true(b):
-            return self.const(1)
-        if m.is_false(b):
-            return self.const(0)
-        return BV((b, m.false), 0, 1)
-
-    @staticmethod
-    def _ext(bits: tuple, W: int) -> tuple:
-        """``bits`` as W bits: truncated (exact modulo 2^W) or sign-extended."""
-        n = len(bits)
-        if n >= W:
-            return bits[:W]
-        return bits + (bits[-1],) * (W - n)
-
-    def _mk(self, bits: tuple, lo: int, hi: int) -> BV:
-        """A bit-vector with interval [lo, hi], trimmed to the interval's width."""
-        if lo > hi:
-            raise AssertionError((lo, hi))
-        if lo == hi:
-            return self.const(lo)
-        return BV(self._ext(bits, signed_width(lo, hi)), lo, hi)
-
-    def _add_bits(self, a: tuple, b: tuple, W: int, carry=None) -> tuple:
-        """a + b (+ carry) modulo 2^W by a ripple-carry adder (a, b already W bits)."""
-        m = self.m
-        c = m.false if carry is None else carry
-        out = []
-        for k in range(W):
-            x, y = a[k], b[k]
-            xy = m.xor(x, y)
-            out.append(m.xor(xy, c))
-            if k + 1 < W:
-                c = m.ite(xy, c, x)  # majority(x, y, c): x = y decides, else c
-        return tuple(out)
-
-    def add(self, a: BV, b: BV) -> BV:
-        """a + b, exact."""
-        if a.is_const and b.is_const:
-            return self.const(a.lo + b.lo)
-        lo, hi = a.lo + b.lo, a.hi + b.hi
-        W = signed_width(lo, hi)
-        return self._mk(self._add_bits(self._ext(a.bits, W), self._ext(b.bits, W), W), lo, hi)
-
-    def neg(self, a: BV) -> BV:
-        """−a, exact."""
-        return self.sub(self.const(0), a)
-
-    def sub(self, a: BV, b: BV) -> BV:
-        """a − b = a + ¬b + 1, exact."""
-        if a.is_const and b.is_const:
-            return self.const(a.lo - b.lo)
-        lo, hi = a.lo - b.hi, a.hi - b.lo
-        W = signed_width(lo, hi)
-        m = self.m
-        nb = tuple(m.not_(x) for x in self._ext(b.bits, W))
-        return self._mk(self._add_bits(self._ext(a.bits, W), nb, W, m.true), lo, hi)
-
-    def mul(self, a: BV, b: BV) -> BV:
-        """a · b, exact: shift-and-add modulo 2^W of the sign-extended operands
-        (a·b ≡ a·(b mod 2^W) mod 2^W), W the width of the product's interval."""
-        if a.is_const and b.is_const:
-            return self.const(a.lo * b.lo)
-        ends = (a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi)
-        lo, hi = min(ends), max(ends)
-        if lo == hi:
-            return self.const(lo)
-        if len(b.bits) > len(a.bits):
-            a, b = b, a  # fewer multiplier bits, fewer additions
-        m = self.m
-        W = signed_width(lo, hi)
-        A, B = self._ext(a.bits, W), self._ext(b.bits, W)
-        acc = None
-        for i in range(W):
-            bi = B[i]
-            if m.is_false(bi):
-                continue
-            if m.is_true(bi):
-                part = (m.false,) * i + A[:W - i]
-            else:
-                part = (m.false,) * i + tuple(m.and_(bi, x) for x in A[:W - i])
-            acc = part if acc is None else self._add_bits(acc, part, W)
-        if acc is None:
-            return self.const(0)
-        return self._mk(acc, lo, hi)
-
-    def divmod_const(self, a: BV, c: int) -> tuple[BV, BV]:
-        """(a // c, a % c) with Python's floor semantics, for a constant c > 0.
-
-        Powers of two are an arithmetic shift and the low bits; otherwise a is
-        first made non-negative (a + t·c, t = ⌈−lo/c⌉) and divided by a restoring
-        division circuit, then t is subtracted from the quotient.
-        """
-        if c <= 0:
-            raise AssertionError(c)
-        if a.is_const:
-            return self.const(a.lo // c), self.const(a.lo % c)
-        if c == 1:
-            return a, self.const(0)
-        m = self.m
-        qlo, qhi = a.lo // c, a.hi // c
-        rlo, rhi = (a.lo % c, a.hi % c) if qlo == qhi else (0, c - 1)
-        if c & (c - 1) == 0:
-            k = c.bit_length() - 1
-            bits = a.bits
-            q = bits[k:] if k < len(bits) else (bits[-1],)
-            r = self._ext(bits, k) + (m.false,)
-            return self._mk(q, qlo, qhi), self._mk(r, rlo, rhi)
-        t = 0
-        x = a
-        if a.lo < 0:
-            t = (-a.lo + c - 1) // c
-            x = self.add(a, self.const(t * c))
-        n = x.hi.bit_length()
-        xb = self._ext(x.bits, n + 1)[:n]  # the value bits; the sign bit is 0 here
-        mc = c.bit_length()
-        cb = tuple(m.true if (c >> j) & 1 else m.false for j in range(mc + 1))
-        r = (m.false,) * mc
-        q = [m.false] * n
-        for i in reversed(range(n)):
-            cur = (xb[i],) + r  # 2r + x_i < 2c: mc + 1 bits
-            ge = m.not_(self._ult(cur, cb))
-            d = self._add_bits(cur, tuple(m.not_(y) for y in cb), mc + 1, m.true)
-            r = tuple(m.ite(ge, d[j], cur[j]) for j in range(mc))  # < c: mc bits
-            q[i] = ge
-        qv = self._mk(tuple(q) + (m.false,), x.lo // c, x.hi // c)
-        if t:
-            qv = self.sub(qv, self.const(t))
-        return qv, self._mk(r + (m.false,), rlo, rhi)
-
-    def mux(self, c, a: BV, b: BV) -> BV:
-        """if c then a else b, for bit-vectors."""
-        m = self.m
-        lo, hi = min(a.lo, b.lo), max(a.hi, b.hi)
-        W = max(len(a.bits), len(b.bits))
-        A, B = self._ext(a.bits, W), self._ext(b.bits, W)
-        return self._mk(tuple(m.ite(c, x, y) for x, y in zip(A, B)), lo, hi)
-
-    # ------------------------------------------------------------------ comparisons
-
-    def _ult(self, a: tuple, b: tuple):
-        """a < b as unsigned numbers of the same width: from the LSB up, the
-        highest differing bit decides (lt_k = if a_k ≠ b_k then b_k else lt_{k−1})."""
-        m = self.m
-        lt = m.false
-        for x, y in zip(a, b):
-            lt = m.ite(m.xor(x, y), y, lt)
-        return lt
-
-    def _ule_const(self, bits: tuple, c: int):
-        """bits ≤ c for unsigned ``bits`` and a constant c ≥ 0."""
-        m = self.m
-        if c >= (1 << len(bits)) - 1:
-            return m.true
-        cb = tuple(m.true if (c >> j) & 1 else m.false for j in range(len(bits)))
-        return m.not_(self._ult(cb, bits))
-
-    def lt(self, a: BV, b: BV):
-        """a < b (signed): unsigned comparison with the sign bits flipped."""
-        m = self.m
-        if a.hi < b.lo:
-            return m.true
-        if a.lo >= b.hi:
-            return m.false
-        W = max(len(a.bits), len(b.bits))
-        A, B = list(self._ext(a.bits, W)), list(self._ext(b.bits, W))
-        A[-1], B[-1] = m.not_(A[-1]), m.not_(B[-1])
-        return self._ult(A, B)
-
-    def eq(self, a: BV, b: BV):
-        """a = b: bitwise equality at a common width (disjoint intervals: false)."""
-        m = self.m
-        if a.hi < b.lo or b.hi < a.lo:
-            return m.false
-        if a.is_const and b.is_const:
-            return m.true  # overlapping constant intervals: same value
-        W = max(len(a.bits), len(b.bits))
-        A, B = self._ext(a.bits, W), self._ext(b.bits, W)
-        return m.conj(m.iff(x, y) for x, y in zip(A, B))
-
 
 # Exhaustive dispatch over the expression node kinds. A class-level table of
 # plain functions (not bound methods stored on the instance): a self-reference
