@@ -10,10 +10,11 @@ from __future__ import annotations
 import enum
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Callable, Generic, Iterable, Iterator, TypeVar
+from typing import Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
-from .errors import EngineMismatch, QueryError
-from .ir import Expr, Game, Space
+from .errors import EngineMismatch, ModelError, QueryError
+from .ir import Expr, Game, Space, Value
+from .validate import check_expr
 
 
 class DeadEnds(enum.Enum):
@@ -202,9 +203,18 @@ class SetEngine(ABC):
     def from_tuples(self, tuples: Iterable) -> PositionSet:
         """The set of the given positions (tuples or dicts); out-of-range values raise."""
 
+    def from_expr(self, expr: Expr, env: Mapping[str, Value] | None = None) -> PositionSet:
+        """The positions where the boolean state expression ``expr`` holds; ``env``
+        binds the names (constants) it uses. It is validated first
+        (:func:`symbolic.validate.check_expr`: no primed variable, ...), so each
+        engine's :meth:`_from_expr` only evaluates."""
+        env = dict(env or {})
+        check_expr(expr, self.space, env)
+        return self._from_expr(expr, env)
+
     @abstractmethod
-    def from_expr(self, expr: Expr) -> PositionSet:
-        """The positions where the boolean state expression ``expr`` holds."""
+    def _from_expr(self, expr: Expr, env: dict) -> PositionSet:
+        """:meth:`from_expr` of an expression that passed validation."""
 
     def singleton(self, pos) -> PositionSet:
         return self.from_tuples([pos])
@@ -292,6 +302,16 @@ class GameEngine(SetEngine):
     def deadlocks(self) -> PositionSet:
         """Positions with no successor."""
         return self.positions() - self.pre_exists(self.game.players, self.positions())
+
+    def check_turns(self) -> None:
+        """ModelError unless the turn is a player at every position:
+        positions ⊆ ⋃_{p ∈ players} tour_{p}; the error names the first position
+        outside. Each engine calls it once its turn sets are known."""
+        pos = (self.positions() - self.turn_set(self.game.players)).first()
+        if pos is not None:
+            raise ModelError(f"at position {self.space.as_dict(pos)} the turn is not a player "
+                             f"(players: {list(self.game.players)})",
+                             getattr(self.game.turn, "span", None))
 
 
 def difference_witness(a: PositionSet, b: PositionSet) -> tuple | None:

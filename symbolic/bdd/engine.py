@@ -15,12 +15,13 @@ relation split into parts (one per move, or one in all).
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator
 
 from .. import api
 from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine, check_dead_ends
 from ..errors import EngineMismatch, ModelError, QueryError, RangeError
 from ..ir import TRUE, Expr, Game, Space
+from ..validate import check_expr, check_game
 from .backend import Manager
 from .encode import Encoder
 
@@ -131,7 +132,7 @@ class SymbolicSets(SetEngine):
         self.encoder = Encoder(space, self.manager, order)
         self.invariant = invariant
         enc = self.encoder
-        self._domain = self.manager.and_(enc.domain(), enc.boolean(invariant))
+        self._domain = self.manager.and_(enc.domain(), enc.boolean(check_expr(invariant, space)))
         self._domain_next = None
 
     def __repr__(self) -> str:
@@ -186,7 +187,7 @@ class SymbolicSets(SetEngine):
             bad = BddSet._make(self, outside).first()
             raise RangeError(f"{bad} is not a position: the invariant is false there")
 
-    def from_expr(self, expr: Expr, env: Mapping[str, Any] | None = None) -> BddSet:
+    def _from_expr(self, expr: Expr, env: dict) -> BddSet:
         """{c ∈ D | expr(c)} for a bool expression over current variables; ``env``
         binds names (constants) used in ``expr``."""
         u = self.encoder.boolean(expr, env, care=self._domain)
@@ -221,6 +222,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
                  order: str = "auto", max_memory: int | None = None):
         if partition not in PARTITIONS:
             raise QueryError(f"unknown partition {partition!r}: the choices are {list(PARTITIONS)}")
+        check_game(game)
         super().__init__(game.space, backend, game.invariant, order=order,
                          max_memory=max_memory)
         self.game = game
@@ -228,12 +230,8 @@ class SymbolicGame(SymbolicSets, GameEngine):
         m, enc = self.manager, self.encoder
         turn = enc.integer(game.turn, care=self._domain)
         self._turn_of = {p: m.and_(enc.int_equals(turn, p), self._domain) for p in game.players}
-        nobody = m.diff(self._domain, m.disj(self._turn_of.values()))
-        if not m.is_false(nobody):
-            pos = BddSet._make(self, nobody).first()
-            raise ModelError(
-                f"at position {self.space.as_dict(pos)} the turn is not one of the players "
-                f"{list(game.players)}", getattr(game.turn, "span", None))
+        self._coalition_cache: dict[frozenset, tuple] = {}
+        self.check_turns()
         moves = [(mv.name, self._move_relation(mv)) for mv in game.moves]
         if partition == "monolithic":
             self._parts = [("delta", m.disj(r for _, r in moves))]
@@ -241,7 +239,6 @@ class SymbolicGame(SymbolicSets, GameEngine):
             self._parts = moves
         self._delta = None
         self._has_succ = m.disj(m.exist(r, enc.next_set) for _, r in self._parts)
-        self._coalition_cache: dict[frozenset, tuple] = {}
         self._renamed: dict = {}
         self._steps = 0
 
@@ -312,7 +309,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
         hit = self._coalition_cache.get(J)
         if hit is None:
             m = self.manager
-            tj = m.disj(self._turn_of[p] for p in sorted(J))
+            tj = self._turn_node(J)
             tn = m.diff(self._domain, tj)
             pj = [u for u in (m.and_(r, tj) for _, r in self._parts) if not m.is_false(u)]
             pn = [u for u in (m.and_(r, tn) for _, r in self._parts) if not m.is_false(u)]
@@ -322,9 +319,15 @@ class SymbolicGame(SymbolicSets, GameEngine):
 
     # ------------------------------------------------------------------ GameEngine
 
+    def _turn_node(self, J: frozenset):
+        """T_J = ⋁_{p ∈ J} [t = p] ∧ D."""
+        return self.manager.disj(self._turn_of[p] for p in sorted(J))
+
     def turn_set(self, coalition: Iterable[int]) -> BddSet:
         """tour_J = {c ∈ D | t(c) ∈ J}."""
-        return BddSet._make(self, self._coalition(coalition)[0])
+        J = self.game.coalition(coalition)
+        hit = self._coalition_cache.get(J)
+        return BddSet._make(self, hit[0] if hit is not None else self._turn_node(J))
 
     def successors(self, pos) -> BddSet:
         """δ(c) = {c' | δ(c, c')}: ∃x. (δ ∧ [x = c]), renamed back to current bits."""

@@ -30,6 +30,7 @@ from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine, check_
 from ..errors import (EngineMismatch, ModelError, QueryError, RangeError, SymbolicError,
                       WrongType)
 from ..ir import (TRUE, Binary, BoolType, Elem, Expr, Game, Quant, Space, Unary, Var)
+from ..validate import check_expr, check_game
 from .interp import BOOL, INT, compile_expr, type_name
 
 __all__ = ["ExplicitSet", "ExplicitSets", "ExplicitGame", "DEFAULT_MAX_POSITIONS"]
@@ -100,7 +101,7 @@ class ExplicitSets(SetEngine):
         self.space = space
         self.invariant = invariant
         self.max_positions = max_positions
-        inv = compile_expr(invariant, space)
+        inv = compile_expr(check_expr(invariant, space), space)
         if inv.type != BOOL:
             raise WrongType(f"the invariant must be bool, got {type_name(inv.type)}",
                              getattr(invariant, "span", None))
@@ -182,9 +183,9 @@ class ExplicitSets(SetEngine):
         """
         return ExplicitSet(self, frozenset(self._position(t) for t in tuples))
 
-    def from_expr(self, expr: Expr) -> ExplicitSet:
+    def _from_expr(self, expr: Expr, env: dict) -> ExplicitSet:
         """{c ∈ domain | expr(c)} for a bool expression over current variables."""
-        c = compile_expr(expr, self.space)
+        c = compile_expr(expr, self.space, env)
         if c.type != BOOL:
             raise WrongType(f"a set is defined by a bool expression, got {type_name(c.type)}",
                              getattr(expr, "span", None))
@@ -258,6 +259,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
     """
 
     def __init__(self, game: Game, *, max_positions: int = DEFAULT_MAX_POSITIONS):
+        check_game(game)
         super().__init__(game.space, game.invariant, max_positions=max_positions)
         self.game = game
         turn = compile_expr(game.turn, game.space)
@@ -448,20 +450,21 @@ class ExplicitGame(ExplicitSets, GameEngine):
         self._succ = succ
 
     def _turn_table(self):
+        """t(c) for every position, and the positions of each player (once)."""
         if self._turns is not None:
             return
-        players = set(self.game.players)
         f = self._turn_fn
         turns = [f(c, None) for c in self._domain()]
         by_player: dict[int, list[int]] = {p: [] for p in self.game.players}
         for i, t in enumerate(turns):
-            if t not in players:
-                raise ModelError(
-                    f"the turn is {t} at position {self._dom[i]}, which is not a player "
-                    f"(players: {list(self.game.players)})", getattr(self.game.turn, "span", None))
-            by_player[t].append(i)
-        self._by_player = by_player
-        self._turns = turns
+            if t in by_player:
+                by_player[t].append(i)
+        self._by_player, self._turns = by_player, turns
+        try:
+            self.check_turns()  # on the tables just built
+        except ModelError:
+            self._by_player = self._turns = None  # every later query raises again
+            raise
 
     def _mask(self, J: frozenset) -> bytearray:
         """mask[i] = 1 iff t(position i) ∈ J (cached per coalition)."""
