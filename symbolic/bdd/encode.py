@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..errors import ModelError, UnknownName, QueryError, RangeError, SymbolicError, WrongType
+from ..errors import ModelError, QueryError, RangeError, WrongType
 from ..ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, Binary, BoolType, Const, Elem, Expr, Ite,
                   Item, Name, Quant, Space, Sum, Unary, Var, children)
 from . import bitvec as bv
@@ -80,13 +80,6 @@ def _describe(e: Expr) -> str:
     if isinstance(e, (Binary, Unary)):
         return f"operator {e.op!r}"
     return type(e).__name__
-
-
-def _with_span(err: SymbolicError, e) -> SymbolicError:
-    """``err`` with the span of node ``e`` when it has none."""
-    if err.span is None and _span(e) is not None:
-        return type(err)(err.message, _span(e))
-    return err
 
 
 class Encoder:
@@ -223,18 +216,19 @@ class Encoder:
 
     def compile(self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False,
                 care=None):
-        """The term of ``e`` with bound names from ``env``; ``primed`` allows primed variables.
+        """The term of ``e``, validated by :func:`symbolic.validate.check_expr`, with
+        bound names from ``env``; ``primed`` says ``e`` may read the next bits (an effect).
 
         Value errors (an index outside its range, a divisor ≤ 0) are raised only
         if evaluation reaches them — and, or, implies, if, forall and exists
         stop as soon as their result is known, left to right — at some
         assignment of ``care`` (default: every slot in range, current and, with
-        ``primed``, next). Type, name and structural errors are always raised.
+        ``primed``, next). Type errors are always raised.
         """
         saved = (self._path, self._errors)
         self._path, self._errors = [], []
         try:
-            t = self._c(e, dict(env or {}), primed)
+            t = self._c(e, dict(env or {}))
             errors = self._errors
         finally:
             self._path, self._errors = saved
@@ -285,11 +279,11 @@ class Encoder:
         if not m.is_false(reach):
             self._errors.append((cls, message, _span(e), reach))
 
-    def _under(self, cond, e: Expr, env: dict, pr: bool):
+    def _under(self, cond, e: Expr, env: dict):
         """Compile ``e`` as evaluated only where ``cond`` holds (a short-circuit branch)."""
         self._path.append(cond)
         try:
-            return self._c(e, env, pr)
+            return self._c(e, env)
         finally:
             self._path.pop()
 
@@ -307,46 +301,51 @@ class Encoder:
         return frozenset(out)
 
     def _primed(self, e: Expr, env: dict, out: set) -> None:
-        t = type(e)
-        if t is Var:
-            if e.primed:
-                self._scalar_decl(e)
-                out.add(self.space.slot_index(e.name))
-        elif t is Elem:
-            self._primed(e.index, env, out)
-            if e.primed:
-                slot = self._elem_slot_const(e, env)
-                if slot is not None:
-                    out.add(slot)
-        elif t is Quant or t is Sum:
-            for v in e.domain:
-                self._primed(e.body, {**env, e.var: v}, out)
-        elif t is Const or t is Name:
-            pass
-        elif t in (Item, Unary, Binary, Ite):
-            for c in children(e):
-                self._primed(c, env, out)
-        else:
+        rule = _PRIMED.get(type(e))
+        if rule is None:
             raise AssertionError(e)
+        rule(self, e, env, out)
+
+    def _primed_none(self, e: Expr, env: dict, out: set) -> None:
+        pass
+
+    def _primed_children(self, e: Expr, env: dict, out: set) -> None:
+        for c in children(e):
+            self._primed(c, env, out)
+
+    def _primed_var(self, e: Var, env: dict, out: set) -> None:
+        if e.primed:
+            out.add(self.space.slot_index(e.name))
+
+    def _primed_elem(self, e: Elem, env: dict, out: set) -> None:
+        self._primed(e.index, env, out)
+        if e.primed:
+            slot = self._elem_slot_const(e, env)
+            if slot is not None:
+                out.add(slot)
+
+    def _primed_binder(self, e: Quant | Sum, env: dict, out: set) -> None:
+        for v in e.domain:
+            self._primed(e.body, {**env, e.var: v}, out)
 
     # ------------------------------------------------------------------ dispatch
 
-    def _c(self, e: Expr, env: dict, pr: bool):
+    def _c(self, e: Expr, env: dict):
         f = _DISPATCH.get(type(e))
         if f is None:
             raise AssertionError(e)
-        return f(self, e, env, pr)
+        return f(self, e, env)
 
-    def _bool(self, e: Expr, env: dict, pr: bool, what: str = "", parent=None):
-        t = self._c(e, env, pr)
+    def _bool(self, e: Expr, env: dict, what: str = "", parent=None):
+        t = self._c(e, env)
         if isinstance(t, (BV, tuple)):
             # the caret goes under the operand when it has a span, else its operator
             raise WrongType(f"{what or 'expected a bool'}: got {_type_name(t)} "
                              f"({_describe(e)})", _span(e) or _span(parent))
         return t
 
-    def _int(self, e: Expr, env: dict, pr: bool, what: str = "", parent=None) -> BV:
-        t = self._c(e, env, pr)
+    def _int(self, e: Expr, env: dict, what: str = "", parent=None) -> BV:
+        t = self._c(e, env)
         if not isinstance(t, BV):
             raise WrongType(f"{what or 'expected an int'}: got {_type_name(t)} "
                              f"({_describe(e)})", _span(e) or _span(parent))
@@ -370,34 +369,17 @@ class Encoder:
 
     # ------------------------------------------------------------------ leaves
 
-    def _const(self, e: Const, env: dict, pr: bool):
+    def _const(self, e: Const, env: dict):
         return self._value(e.value, e)
 
-    def _name(self, e: Name, env: dict, pr: bool):
+    def _name(self, e: Name, env: dict):
         try:
             v = env[e.name]
         except KeyError:
-            raise UnknownName(f"unbound name {e.name!r}", _span(e)) from None
+            raise AssertionError(e) from None  # validation binds every name
         return self._value(v, e)
 
-    def _scalar_decl(self, e: Var):
-        try:
-            d = self.space.decl(e.name)
-        except SymbolicError as err:
-            raise _with_span(err, e) from None
-        if d.is_array:
-            raise WrongType(f"{e.name!r} is an array: use an element {e.name}[i]", _span(e))
-        return d
-
-    def _check_prime(self, e, pr: bool) -> None:
-        if e.primed and not pr:
-            name = e.name if isinstance(e, Var) else e.array
-            raise ModelError(
-                f"primed variable {name}' is only allowed in a move's effect", _span(e))
-
-    def _var(self, e: Var, env: dict, pr: bool):
-        self._scalar_decl(e)
-        self._check_prime(e, pr)
+    def _var(self, e: Var, env: dict):
         return self.slot_term(self.space.slot_index(e.name), e.primed)
 
     def slot_term(self, slot: int, primed: bool = False):
@@ -419,38 +401,24 @@ class Encoder:
             self._slot_cache[key] = t
         return t
 
-    def _elem_decl(self, e: Elem):
-        try:
-            d = self.space.decl(e.array)
-        except SymbolicError as err:
-            raise _with_span(err, e) from None
-        if not d.is_array:
-            raise WrongType(f"{e.array!r} is a scalar: it cannot be indexed", _span(e))
-        return d
-
     def _elem_slot_const(self, e: Elem, env: dict) -> int | None:
-        """The slot of a primed element, whose index must be constant (None: out of range)."""
-        d = self._elem_decl(e)
-        idx = self._int(e.index, env, True, f"the index of {e.array}'[..]", e)
+        """The slot of a primed element, whose index is constant (None: out of range)."""
+        d = self.space.decl(e.array)
+        idx = self._int(e.index, env, f"the index of {e.array}'[..]", e)
         if not idx.is_const:
-            raise ModelError(
-                f"the index of the primed element {e.array}'[..] must be constant once "
-                "quantifiers and parameters are substituted", _span(e))
+            raise AssertionError(e)  # validated: the index reads no state, so it folds
         if not d.index.lo <= idx.lo <= d.index.hi:
             return None
         return self.space.slot_index(e.array, idx.lo)
 
-    def _elem(self, e: Elem, env: dict, pr: bool):
-        d = self._elem_decl(e)
-        self._check_prime(e, pr)
+    def _elem(self, e: Elem, env: dict):
+        d = self.space.decl(e.array)
         lo, hi = d.index.lo, d.index.hi
         name = e.array + ("'" if e.primed else "")
         where = f"{name}[{lo}..{hi}]"
-        idx = self._int(e.index, env, pr, f"the index of {name}[..]", e)
+        idx = self._int(e.index, env, f"the index of {name}[..]", e)
         if e.primed and not idx.is_const:
-            raise ModelError(
-                f"the index of the primed element {e.array}'[..] must be constant once "
-                "quantifiers and parameters are substituted", _span(e))
+            raise AssertionError(e)  # validated: the index reads no state, so it folds
         if idx.is_const:
             if not lo <= idx.lo <= hi:
                 self._record(RangeError, f"index {idx.lo} outside {where}", e)
@@ -480,11 +448,11 @@ class Encoder:
             acc = bv.mux(self.m, c, t, acc) if isinstance(t, BV) else self.m.ite(c, t, acc)
         return acc
 
-    def _item(self, e: Item, env: dict, pr: bool):
-        base = self._c(e.base, env, pr)
+    def _item(self, e: Item, env: dict):
+        base = self._c(e.base, env)
         if not isinstance(base, tuple):
             raise WrongType(f"only tuples can be indexed, got {_type_name(base)}", _span(e))
-        idx = self._int(e.index, env, pr, "a tuple index", e)
+        idx = self._int(e.index, env, "a tuple index", e)
         n = len(base)
         if n == 0:
             raise RangeError("index into an empty tuple", _span(e))
@@ -509,26 +477,26 @@ class Encoder:
 
     # ------------------------------------------------------------------ operators
 
-    def _unary(self, e: Unary, env: dict, pr: bool):
+    def _unary(self, e: Unary, env: dict):
         if e.op == "-":
-            return bv.neg(self.m, self._int(e.arg, env, pr, "the operand of unary '-'", e))
+            return bv.neg(self.m, self._int(e.arg, env, "the operand of unary '-'", e))
         if e.op == "not":
-            return self.m.not_(self._bool(e.arg, env, pr, "the operand of 'not'", e))
-        raise ModelError(f"unknown unary operator {e.op!r}", _span(e))
+            return self.m.not_(self._bool(e.arg, env, "the operand of 'not'", e))
+        raise AssertionError(e.op)  # validation knows the operators
 
-    def _binary(self, e: Binary, env: dict, pr: bool):
+    def _binary(self, e: Binary, env: dict):
         op = e.op
         m = self.m
         if op in BOOL_OPS:
-            a = self._bool(e.left, env, pr, f"the left operand of {op!r}", e)
+            a = self._bool(e.left, env, f"the left operand of {op!r}", e)
             # and / or / implies evaluate their right operand only when the left
             # one does not decide: its value errors count only there.
             if op == "and" or op == "implies":
-                b = self._under(a, e.right, env, pr)
+                b = self._under(a, e.right, env)
             elif op == "or":
-                b = self._under(m.not_(a), e.right, env, pr)
+                b = self._under(m.not_(a), e.right, env)
             else:
-                b = self._c(e.right, env, pr)
+                b = self._c(e.right, env)
             if isinstance(b, (BV, tuple)):
                 raise WrongType(f"the right operand of {op!r}: got {_type_name(b)} "
                                  f"({_describe(e.right)})", _span(e.right) or _span(e))
@@ -540,8 +508,8 @@ class Encoder:
                 return m.implies(a, b)
             return m.iff(a, b)
         if op in COMPARE_OPS:
-            a = self._c(e.left, env, pr)
-            b = self._c(e.right, env, pr)
+            a = self._c(e.left, env)
+            b = self._c(e.right, env)
             ka, kb = _type_name(a), _type_name(b)
             if op in ("==", "!="):
                 if ka != kb:
@@ -564,8 +532,8 @@ class Encoder:
                 return bv.lt(self.m, b, a)
             return m.not_(bv.lt(self.m, a, b))
         if op in ARITH_OPS:
-            a = self._int(e.left, env, pr, f"the left operand of {op!r}", e)
-            b = self._int(e.right, env, pr, f"the right operand of {op!r}", e)
+            a = self._int(e.left, env, f"the left operand of {op!r}", e)
+            b = self._int(e.right, env, f"the right operand of {op!r}", e)
             if op == "+":
                 return bv.add(self.m, a, b)
             if op == "-":
@@ -573,21 +541,20 @@ class Encoder:
             if op == "*":
                 return bv.mul(self.m, a, b)
             if not b.is_const:
-                raise ModelError(f"the right operand of {op!r} must be a positive constant "
-                                 "(it reads the state)", _span(e.right) or _span(e))
+                raise AssertionError(e)  # validated: the divisor reads no state, so it folds
             if b.lo <= 0:
                 self._record(ModelError, f"the right operand of {op!r} must be a positive "
                              f"constant, got {b.lo}", e.right if _span(e.right) else e)
                 return bv.const(self.m, 0)
             q, r = bv.divmod_const(self.m, a, b.lo)
             return q if op == "//" else r
-        raise ModelError(f"unknown binary operator {op!r}", _span(e))
+        raise AssertionError(op)  # validation knows the operators
 
-    def _ite(self, e: Ite, env: dict, pr: bool):
+    def _ite(self, e: Ite, env: dict):
         m = self.m
-        c = self._bool(e.cond, env, pr, "the condition of 'if'", e)
-        a = self._under(c, e.then, env, pr)
-        b = self._under(m.not_(c), e.other, env, pr)
+        c = self._bool(e.cond, env, "the condition of 'if'", e)
+        a = self._under(c, e.then, env)
+        b = self._under(m.not_(c), e.other, env)
         ka, kb = _type_name(a), _type_name(b)
         if ka != kb:
             raise WrongType(f"the branches of 'if' have different types: {ka} and {kb}",
@@ -600,28 +567,22 @@ class Encoder:
             raise WrongType("'if' between tuples needs a constant condition", _span(e))
         return bv.mux(self.m, c, a, b) if ka == "int" else m.ite(c, a, b)
 
-    def _quant(self, e: Quant, env: dict, pr: bool):
+    def _quant(self, e: Quant, env: dict):
         m = self.m
-        if e.kind not in ("forall", "exists"):
-            raise ModelError(f"unknown quantifier {e.kind!r}", _span(e))
-        if not isinstance(e.domain, tuple):
-            raise ModelError(f"the domain of {e.var!r} must be a tuple of constants", _span(e))
         forall = e.kind == "forall"
         acc = m.true if forall else m.false
         for v in e.domain:
             # Instance k is evaluated only where instances 1..k-1 did not decide.
-            b = self._under(acc if forall else m.not_(acc), e.body, {**env, e.var: v}, pr)
+            b = self._under(acc if forall else m.not_(acc), e.body, {**env, e.var: v})
             if isinstance(b, (BV, tuple)):
                 raise WrongType(f"the body of {e.kind}: got {_type_name(b)}", _span(e))
             acc = m.and_(acc, b) if forall else m.or_(acc, b)
         return acc
 
-    def _sum(self, e: Sum, env: dict, pr: bool):
-        if not isinstance(e.domain, tuple):
-            raise ModelError(f"the domain of {e.var!r} must be a tuple of constants", _span(e))
+    def _sum(self, e: Sum, env: dict):
         acc = bv.const(self.m, 0)
         for v in e.domain:
-            t = self._c(e.body, {**env, e.var: v}, pr)
+            t = self._c(e.body, {**env, e.var: v})
             if isinstance(t, tuple):
                 raise WrongType("the body of sum must be int or bool, got tuple", _span(e))
             acc = bv.add(self.m, acc, t if isinstance(t, BV) else bv.bool_to_int(self.m, t))
@@ -635,4 +596,12 @@ _DISPATCH = {
     Const: Encoder._const, Name: Encoder._name, Var: Encoder._var, Elem: Encoder._elem,
     Item: Encoder._item, Unary: Encoder._unary, Binary: Encoder._binary, Ite: Encoder._ite,
     Quant: Encoder._quant, Sum: Encoder._sum,
+}
+
+# Which slots an effect primes, per node class (Encoder.primed_slots).
+_PRIMED = {
+    Const: Encoder._primed_none, Name: Encoder._primed_none, Var: Encoder._primed_var,
+    Elem: Encoder._primed_elem, Item: Encoder._primed_children, Unary: Encoder._primed_children,
+    Binary: Encoder._primed_children, Ite: Encoder._primed_children,
+    Quant: Encoder._primed_binder, Sum: Encoder._primed_binder,
 }

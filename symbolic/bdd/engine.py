@@ -19,7 +19,7 @@ from typing import Any, Iterable, Iterator
 
 from .. import api
 from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine, check_dead_ends
-from ..errors import EngineMismatch, ModelError, QueryError, RangeError
+from ..errors import EngineMismatch, QueryError, RangeError
 from ..ir import TRUE, Expr, Game, Space
 from ..validate import check_expr, check_game
 from .backend import Manager
@@ -252,14 +252,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
         """δ_move = D ∧ D' ∧ ⋁_{v ∈ params} guard_v ∧ effect_v ∧ frame_v, where frame_v
         keeps every slot not primed in effect_v."""
         m, enc = self.manager, self.encoder
-        names = [p.name for p in move.params]
-        if len(set(names)) != len(names):
-            raise ModelError(f"move {move.name!r}: a parameter is declared twice: {names}",
-                             move.span)
-        for p in move.params:
-            if not isinstance(p.domain, tuple):
-                raise ModelError(f"move {move.name!r}: the domain of {p.name!r} must be a tuple",
-                                 move.span)
+        names = [p.name for p in move.params]  # distinct, with tuple domains (validated)
         all_slots = range(len(self.space.slots))
         both = m.and_(self._domain, self.domain_next())
         rel = m.false
