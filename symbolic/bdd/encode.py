@@ -491,22 +491,14 @@ class Encoder:
             a = self._bool(e.left, env, f"the left operand of {op!r}", e)
             # and / or / implies evaluate their right operand only when the left
             # one does not decide: its value errors count only there.
-            if op == "and" or op == "implies":
-                b = self._under(a, e.right, env)
-            elif op == "or":
-                b = self._under(m.not_(a), e.right, env)
-            else:
+            if op == "iff":
                 b = self._c(e.right, env)
+            else:
+                b = self._under(m.not_(a) if op == "or" else a, e.right, env)
             if isinstance(b, (BV, tuple)):
                 raise WrongType(f"the right operand of {op!r}: got {_type_name(b)} "
-                                 f"({_describe(e.right)})", _span(e.right) or _span(e))
-            if op == "and":
-                return m.and_(a, b)
-            if op == "or":
-                return m.or_(a, b)
-            if op == "implies":
-                return m.implies(a, b)
-            return m.iff(a, b)
+                                f"({_describe(e.right)})", _span(e.right) or _span(e))
+            return _CONNECTIVES[op](m, a, b)
         if op in COMPARE_OPS:
             a = self._c(e.left, env)
             b = self._c(e.right, env)
@@ -514,39 +506,27 @@ class Encoder:
             if op in ("==", "!="):
                 if ka != kb:
                     raise WrongType(f"{op!r} compares two ints, two bools or two tuples, "
-                                     f"got {ka} and {kb}", _span(e))
-                if ka == "int":
-                    r = bv.eq(self.m, a, b)
-                elif ka == "bool":
-                    r = m.iff(a, b)
-                else:
-                    r = m.const(a == b)
+                                    f"got {ka} and {kb}", _span(e))
+                r = (bv.eq(m, a, b) if ka == "int" else m.iff(a, b) if ka == "bool"
+                     else m.const(a == b))
                 return r if op == "==" else m.not_(r)
             if ka != "int" or kb != "int":
                 raise WrongType(f"{op!r} compares ints, got {ka} and {kb}", _span(e))
-            if op == "<":
-                return bv.lt(self.m, a, b)
-            if op == "<=":
-                return m.not_(bv.lt(self.m, b, a))
-            if op == ">":
-                return bv.lt(self.m, b, a)
-            return m.not_(bv.lt(self.m, a, b))
+            swap, negate = _ORDERINGS[op]  # a <= b is not b < a, a > b is b < a, ...
+            r = bv.lt(m, b, a) if swap else bv.lt(m, a, b)
+            return m.not_(r) if negate else r
         if op in ARITH_OPS:
             a = self._int(e.left, env, f"the left operand of {op!r}", e)
             b = self._int(e.right, env, f"the right operand of {op!r}", e)
-            if op == "+":
-                return bv.add(self.m, a, b)
-            if op == "-":
-                return bv.sub(self.m, a, b)
-            if op == "*":
-                return bv.mul(self.m, a, b)
+            if op in _RINGS:
+                return _RINGS[op](m, a, b)
             if not b.is_const:
                 raise AssertionError(e)  # validated: the divisor reads no state, so it folds
             if b.lo <= 0:
                 self._record(ModelError, f"the right operand of {op!r} must be a positive "
                              f"constant, got {b.lo}", e.right if _span(e.right) else e)
-                return bv.const(self.m, 0)
-            q, r = bv.divmod_const(self.m, a, b.lo)
+                return bv.const(m, 0)
+            q, r = bv.divmod_const(m, a, b.lo)
             return q if op == "//" else r
         raise AssertionError(op)  # validation knows the operators
 
@@ -587,6 +567,14 @@ class Encoder:
                 raise WrongType("the body of sum must be int or bool, got tuple", _span(e))
             acc = bv.add(self.m, acc, t if isinstance(t, BV) else bv.bool_to_int(self.m, t))
         return acc
+
+# The operators of symbolic.ir, by kind (tests/test_dispatch.py checks they
+# cover ir's vocabulary): connectives, order comparisons as (swap, negate) of
+# a < b, and the ring operations (// and % are divmod_const).
+_CONNECTIVES = {"and": Manager.and_, "or": Manager.or_, "implies": Manager.implies,
+                "iff": Manager.iff}
+_ORDERINGS = {"<": (False, False), "<=": (True, True), ">": (True, False), ">=": (False, True)}
+_RINGS = {"+": bv.add, "-": bv.sub, "*": bv.mul}
 
 # Exhaustive dispatch over the expression node kinds. A class-level table of
 # plain functions (not bound methods stored on the instance): a self-reference
