@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from symbolic import ir
+from symbolic import atl, ir
 from symbolic.api import DeadEnds, greatest_fixpoint, least_fixpoint
 from symbolic.errors import EngineMismatch, ModelError, QueryError, RangeError, WrongType
 from symbolic.explicit import ExplicitGame, ExplicitSets
@@ -408,7 +408,6 @@ def test_random_games_delta_matches_the_definition(data):
 @settings(max_examples=80, **RANDOM)
 @given(st.data())
 def test_random_games_fixpoints_match_naive_iteration(data):
-    from symbolic import atl
     game = data.draw(games(), label="game")
     G = ExplicitGame(game)
     J = atl.coalition_value(data.draw(coalitions(game.players), label="J"), game.players, {})
