@@ -10,10 +10,11 @@ from __future__ import annotations
 import enum
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Callable, Generic, Iterable, Iterator, TypeVar
+from typing import Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
-from .errors import EngineMismatch
-from .ir import Expr, Game, Space
+from .errors import EngineMismatch, ModelError, QueryError
+from .ir import Expr, Game, Space, Value
+from .validate import check_expr
 
 
 class DeadEnds(enum.Enum):
@@ -30,6 +31,22 @@ class DeadEnds(enum.Enum):
 
     VACUOUS = "vacuous"
     STRICT = "strict"
+
+
+def check_dead_ends(dead_ends) -> DeadEnds:
+    """``dead_ends`` itself when it is a :class:`DeadEnds`, else QueryError.
+
+    Both engines call it once per query, before any fixpoint step.
+
+    >>> check_dead_ends("vacuous")
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.QueryError: dead_ends must be DeadEnds.VACUOUS or DeadEnds.STRICT, got 'vacuous'
+    """
+    if not isinstance(dead_ends, DeadEnds):
+        raise QueryError(f"dead_ends must be DeadEnds.VACUOUS or DeadEnds.STRICT, "
+                         f"got {dead_ends!r}")
+    return dead_ends
 
 
 S = TypeVar("S", bound="PositionSet")
@@ -186,9 +203,18 @@ class SetEngine(ABC):
     def from_tuples(self, tuples: Iterable) -> PositionSet:
         """The set of the given positions (tuples or dicts); out-of-range values raise."""
 
+    def from_expr(self, expr: Expr, env: Mapping[str, Value] | None = None) -> PositionSet:
+        """The positions where the boolean state expression ``expr`` holds; ``env``
+        binds the names (constants) it uses. It is validated first
+        (:func:`symbolic.validate.check_expr`: no primed variable, ...), so each
+        engine's :meth:`_from_expr` only evaluates."""
+        env = dict(env or {})
+        check_expr(expr, self.space, env)
+        return self._from_expr(expr, env)
+
     @abstractmethod
-    def from_expr(self, expr: Expr) -> PositionSet:
-        """The positions where the boolean state expression ``expr`` holds."""
+    def _from_expr(self, expr: Expr, env: dict) -> PositionSet:
+        """:meth:`from_expr` of an expression that passed validation."""
 
     def singleton(self, pos) -> PositionSet:
         return self.from_tuples([pos])
@@ -232,12 +258,33 @@ class GameEngine(SetEngine):
         until_{n+1} = until_n ∪ (pre(J, until_n) ∩ σ)."""
 
     @abstractmethod
+    def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
+                dead_ends: DeadEnds) -> Fixpoint:
+        """release(J, f, g) = ⟨⟨J⟩⟩ f R g = νZ. g ∩ (f ∪ pre(J, Z)), the dual of until.
+
+        J can keep g true until (and including when) f releases it, or forever.
+        Iterated from Z_0 = g (every step stays below g, so this reaches the
+        same greatest fixpoint as starting from all positions);
+        ``iterations`` counts the strict decreases of Z_{k+1} = g ∩ (f ∪ pre(J, Z_k)).
+
+        >>> from symbolic.games import arena
+        >>> from symbolic.explicit import ExplicitGame
+        >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 1}, [(0, 1), (1, 0), (1, 2), (2, 2)]))
+        >>> two, one = G.from_tuples([(2,)]), G.from_tuples([(1,)])
+        >>> G.release({1}, G.empty(), ~two, dead_ends=DeadEnds.VACUOUS).result.tuples()
+        []
+        >>> fp = G.release({1}, one, ~two, dead_ends=DeadEnds.VACUOUS)  # 1 releases ¬2
+        >>> fp.result.tuples(), fp.iterations
+        ([(0,), (1,)], 0)
+        """
+
     def always(self, coalition: Iterable[int], invariant: PositionSet, *,
                dead_ends: DeadEnds) -> Fixpoint:
-        """⟨⟨J⟩⟩□F: the greatest fixpoint νZ. F ∩ pre(J, Z).
+        """⟨⟨J⟩⟩□F = release(J, ∅, F) = νZ. F ∩ pre(J, Z).
 
         ``iterations`` counts the strict decreases of Z_0 = F,
         Z_{k+1} = F ∩ pre(J, Z_k)."""
+        return self.release(coalition, self.empty(), invariant, dead_ends=dead_ends)
 
     def pre(self, coalition: Iterable[int], target: PositionSet, *,
             dead_ends: DeadEnds) -> PositionSet:
@@ -255,6 +302,16 @@ class GameEngine(SetEngine):
     def deadlocks(self) -> PositionSet:
         """Positions with no successor."""
         return self.positions() - self.pre_exists(self.game.players, self.positions())
+
+    def check_turns(self) -> None:
+        """ModelError unless the turn is a player at every position:
+        positions ⊆ ⋃_{p ∈ players} tour_{p}; the error names the first position
+        outside. Each engine calls it once its turn sets are known."""
+        pos = (self.positions() - self.turn_set(self.game.players)).first()
+        if pos is not None:
+            raise ModelError(f"at position {self.space.as_dict(pos)} the turn is not a player "
+                             f"(players: {list(self.game.players)})",
+                             getattr(self.game.turn, "span", None))
 
 
 def difference_witness(a: PositionSet, b: PositionSet) -> tuple | None:

@@ -1,15 +1,21 @@
 """ATL formulas (ENS 2005, section 4) and their evaluation on either engine.
 
 A formula denotes a set of positions. With ``[[·]]`` the set a formula denotes
-and every universal step taken with the ENS dead-end convention
-(:attr:`DeadEnds.VACUOUS`):
+and every universal step taken with one dead-end convention, a parameter of
+the evaluation (ENS 2005 reads it :attr:`DeadEnds.VACUOUS`, the default):
 
 - ``[[tour_J]] = {c | t(c) ∈ J}``, ``[[⊤]]`` = all positions, ``[[⊥]] = ∅``;
 - ``¬ ∧ ∨ ⇒ ⇔`` are complement (within the positions), ∩, ∪, ...;
 - ``[[⟨⟨J⟩⟩○F]] = pre(J, [[F]])``;
-- ``[[⟨⟨J⟩⟩ F U G]] = until(J, [[F]], [[G]])`` (least fixpoint);
-- ``⟨⟨J⟩⟩◇F = ⟨⟨J⟩⟩ ⊤ U F``;
-- ``[[⟨⟨J⟩⟩□F]] = νZ. [[F]] ∩ pre(J, Z)`` (greatest fixpoint).
+- ``[[⟨⟨J⟩⟩ F U G]] = until(J, [[F]], [[G]])`` = μX. [[G]] ∪ ([[F]] ∩ pre(J, X));
+- ``[[⟨⟨J⟩⟩ F R G]] = release(J, [[F]], [[G]])`` = νZ. [[G]] ∩ ([[F]] ∪ pre(J, Z));
+- derived, built by constructor functions of the core nodes:
+  ``⟨⟨J⟩⟩◇F = ⟨⟨J⟩⟩ ⊤ U F`` (:func:`Eventually`) and
+  ``⟨⟨J⟩⟩□F = ⟨⟨J⟩⟩ ⊥ R F`` (:func:`Always`).
+
+Under VACUOUS, ``⟨⟨J⟩⟩ F R G = ¬⟨⟨players ∖ J⟩⟩ (¬F) U (¬G)``, since
+¬pre(J, ¬Y) = pre(players ∖ J, Y) with the vacuous ∀; under STRICT that
+identity, hence the duality, fails at dead ends.
 
 Coalitions are sets of player ids built from literals, ``players`` (all of
 them), parameters, union and difference. Named sets and parameterised
@@ -22,11 +28,12 @@ AllPlayers()
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Mapping, Union
+from typing import Callable, Mapping, Union
 
 from . import ir
-from .api import DeadEnds, GameEngine, PositionSet
+from .api import DeadEnds, GameEngine, PositionSet, check_dead_ends
 from .errors import UnknownName, QueryError, Span, WrongType
 
 
@@ -139,19 +146,34 @@ class Until(Formula):
 
 
 @dataclass(frozen=True)
-class Eventually(Formula):
-    """⟨⟨J⟩⟩◇F = ⟨⟨J⟩⟩ ⊤ U F."""
+class Release(Formula):
+    """⟨⟨J⟩⟩ F R G, the dual of until: J keeps G true up to and including the
+    first position where F holds, or forever; νZ. G ∩ (F ∪ pre(J, Z))."""
     coalition: Coalition
-    arg: Formula
+    left: Formula
+    right: Formula
     span: Span | None = _span()
 
 
-@dataclass(frozen=True)
-class Always(Formula):
-    """⟨⟨J⟩⟩□F, the greatest fixpoint νZ. F ∩ pre(J, Z)."""
-    coalition: Coalition
-    arg: Formula
-    span: Span | None = _span()
+# Derived operators are constructors of core ones (as in pysmt): the
+# evaluator and the engines only know Until and Release.
+
+def Eventually(coalition: Coalition, arg: Formula, span: Span | None = None) -> Until:
+    """⟨⟨J⟩⟩◇F = ⟨⟨J⟩⟩ ⊤ U F.
+
+    >>> Eventually(AllPlayers(), Truth(False))
+    Until(coalition=AllPlayers(), left=Truth(value=True), right=Truth(value=False))
+    """
+    return Until(coalition, Truth(True, span), arg, span)
+
+
+def Always(coalition: Coalition, arg: Formula, span: Span | None = None) -> Release:
+    """⟨⟨J⟩⟩□F = ⟨⟨J⟩⟩ ⊥ R F = νZ. F ∩ pre(J, Z).
+
+    >>> Always(AllPlayers(), Truth(True)).left
+    Truth(value=False)
+    """
+    return Release(coalition, Truth(False, span), arg, span)
 
 
 @dataclass(frozen=True)
@@ -166,15 +188,46 @@ class Definition:
     span: Span | None = _span()
 
 
+def formula_classes() -> tuple[type, ...]:
+    """Every concrete formula node class (the keys of a pass's dispatch table)."""
+    return tuple(c for c in Formula.__subclasses__() if dataclasses.is_dataclass(c))
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of formula class ``cls`` that hold sub-formulas (found once per class)."""
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        if not (dataclasses.is_dataclass(cls) and issubclass(cls, Formula)):
+            raise AssertionError(cls)
+        names = tuple(f.name for f in dataclasses.fields(cls) if f.type in ("Formula", Formula))
+        _CHILD_FIELDS[cls] = names
+    return names
+
+
 def formula_children(f: Formula) -> tuple[Formula, ...]:
-    """Direct sub-formulas (exhaustive over node kinds)."""
-    if isinstance(f, (Truth, Turn, Prop, Ref)):
-        return ()
-    if isinstance(f, (Not, Next, Eventually, Always)):
-        return (f.arg,)
-    if isinstance(f, (BoolOp, Until)):
-        return (f.left, f.right)
-    raise AssertionError(f)
+    """The direct sub-formulas of ``f``: its fields holding a :class:`Formula`.
+
+    >>> formula_children(Until(AllPlayers(), Truth(True), Turn(AllPlayers())))
+    (Truth(value=True), Turn(coalition=AllPlayers()))
+    """
+    return tuple(getattr(f, n) for n in _child_fields(type(f)))
+
+
+def map_formula_children(f: Formula, fn: Callable[[Formula], Formula]) -> Formula:
+    """``f`` with ``fn`` applied to each direct sub-formula (same class, other fields
+    and span kept); ``f`` itself when nothing changed.
+
+    >>> map_formula_children(Not(Truth(True)), lambda g: Truth(not g.value))
+    Not(arg=Truth(value=False))
+    """
+    names = _child_fields(type(f))
+    new = {n: fn(getattr(f, n)) for n in names}
+    if all(new[n] is getattr(f, n) for n in names):
+        return f
+    return dataclasses.replace(f, **new)
 
 
 # --------------------------------------------------------------------------- evaluation
@@ -188,37 +241,50 @@ def coalition_value(c: Coalition, players: tuple[int, ...], env: Mapping[str, Bi
     >>> sorted(coalition_value(CoalitionOp("\\\\", AllPlayers(), CoalitionLit((2,))), (1, 2, 3), {}))
     [1, 3]
     """
-    if isinstance(c, CoalitionLit):
-        out = set()
-        for m in c.members:
-            if isinstance(m, str):
-                v = _lookup(env, m, c.span)
-                if not isinstance(v, int):
-                    raise WrongType(f"{m!r} is a coalition, not a player id", c.span)
-                out.add(v)
-            else:
-                out.add(m)
-        unknown = sorted(out - set(players))
-        if unknown:
-            raise QueryError(f"unknown player(s) {unknown}: the players are {list(players)}",
-                             c.span)
-        return frozenset(out)
-    if isinstance(c, AllPlayers):
-        return frozenset(players)
-    if isinstance(c, CoalitionRef):
-        v = _lookup(env, c.name, c.span)
-        return frozenset([v]) if isinstance(v, int) else v
-    if isinstance(c, CoalitionOp):
-        a = coalition_value(c.left, players, env)
-        b = coalition_value(c.right, players, env)
-        if c.op == "|":
-            return a | b
-        if c.op == "&":
-            return a & b
-        if c.op == "\\":
-            return a - b
+    rule = _COALITION.get(type(c))
+    if rule is None:
+        raise AssertionError(c)
+    return rule(c, players, env)
+
+
+def _lit(c: CoalitionLit, players, env) -> frozenset:
+    out = set()
+    for m in c.members:
+        if isinstance(m, str):
+            v = _lookup(env, m, c.span)
+            if not isinstance(v, int):
+                raise WrongType(f"{m!r} is a coalition, not a player id", c.span)
+            out.add(v)
+        else:
+            out.add(m)
+    unknown = sorted(out - set(players))
+    if unknown:
+        raise QueryError(f"unknown player(s) {unknown}: the players are {list(players)}",
+                         c.span)
+    return frozenset(out)
+
+
+def _ref(c: CoalitionRef, players, env) -> frozenset:
+    v = _lookup(env, c.name, c.span)
+    return frozenset([v]) if isinstance(v, int) else v
+
+
+_SET_OPS = {"|": frozenset.__or__, "&": frozenset.__and__, "\\": frozenset.__sub__}
+
+
+def _op(c: CoalitionOp, players, env) -> frozenset:
+    op = _SET_OPS.get(c.op)
+    if op is None:
         raise AssertionError(c.op)
-    raise AssertionError(c)
+    return op(coalition_value(c.left, players, env), coalition_value(c.right, players, env))
+
+
+_COALITION = {
+    CoalitionLit: _lit,
+    AllPlayers: lambda c, players, env: frozenset(players),
+    CoalitionRef: _ref,
+    CoalitionOp: _op,
+}
 
 
 def _lookup(env, name, span):
@@ -233,14 +299,17 @@ class Evaluator:
 
     ``definitions`` maps names to :class:`Definition` (named formulas, with or
     without parameters); ``sets`` maps names to ready :class:`PositionSet` objects
-    of the same engine.
+    of the same engine; ``dead_ends`` is the convention of every universal step
+    (ENS 2005 reads ⟨⟨J⟩⟩○ with the vacuous ∀: :attr:`DeadEnds.VACUOUS`).
     """
 
     def __init__(self, engine: GameEngine, definitions: Mapping[str, Definition] | None = None,
-                 sets: Mapping[str, PositionSet] | None = None):
+                 sets: Mapping[str, PositionSet] | None = None,
+                 dead_ends: DeadEnds = DeadEnds.VACUOUS):
         self.engine = engine
         self.definitions = dict(definitions or {})
         self.sets = dict(sets or {})
+        self.dead_ends = check_dead_ends(dead_ends)
         self._memo: dict = {}
         self._active: set = set()
 
@@ -259,42 +328,43 @@ class Evaluator:
         return coalition_value(c, self.engine.game.players, env)
 
     def _eval(self, f: Formula, env: dict) -> PositionSet:
-        E = self.engine
-        V = DeadEnds.VACUOUS  # ATL follows the ENS text literally
-        if isinstance(f, Truth):
-            return E.positions() if f.value else E.empty()
-        if isinstance(f, Turn):
-            return E.turn_set(self._J(f.coalition, env))
-        if isinstance(f, Prop):
-            return E.from_expr(ir.substitute(f.expr, {k: v for k, v in env.items()
-                                                      if isinstance(v, int)}))
-        if isinstance(f, Ref):
-            return self._ref(f, env)
-        if isinstance(f, Not):
-            return ~self.eval(f.arg, env)
-        if isinstance(f, BoolOp):
-            a, b = self.eval(f.left, env), self.eval(f.right, env)
-            if f.op == "and":
-                return a & b
-            if f.op == "or":
-                return a | b
-            if f.op == "implies":
-                return ~a | b
-            if f.op == "iff":
-                return (a & b) | (~a & ~b)
+        rule = _EVAL.get(type(f))
+        if rule is None:
+            raise AssertionError(f)
+        return rule(self, f, env)
+
+    # ---------------------------------------------------------------- rules, one per class
+
+    def _truth(self, f: Truth, env: dict) -> PositionSet:
+        return self.engine.positions() if f.value else self.engine.empty()
+
+    def _turn(self, f: Turn, env: dict) -> PositionSet:
+        return self.engine.turn_set(self._J(f.coalition, env))
+
+    def _prop(self, f: Prop, env: dict) -> PositionSet:
+        return self.engine.from_expr(ir.substitute(f.expr, {k: v for k, v in env.items()
+                                                            if isinstance(v, int)}))
+
+    def _not(self, f: Not, env: dict) -> PositionSet:
+        return ~self.eval(f.arg, env)
+
+    def _bool_op(self, f: BoolOp, env: dict) -> PositionSet:
+        op = _CONNECTIVES.get(f.op)
+        if op is None:
             raise AssertionError(f.op)
-        if isinstance(f, Next):
-            return E.pre(self._J(f.coalition, env), self.eval(f.arg, env), dead_ends=V)
-        if isinstance(f, Until):
-            return E.until(self._J(f.coalition, env), self.eval(f.left, env),
-                           self.eval(f.right, env), dead_ends=V).result
-        if isinstance(f, Eventually):
-            return E.until(self._J(f.coalition, env), E.positions(),
-                           self.eval(f.arg, env), dead_ends=V).result
-        if isinstance(f, Always):
-            return E.always(self._J(f.coalition, env), self.eval(f.arg, env),
-                            dead_ends=V).result
-        raise AssertionError(f)
+        return op(self.eval(f.left, env), self.eval(f.right, env))
+
+    def _next(self, f: Next, env: dict) -> PositionSet:
+        return self.engine.pre(self._J(f.coalition, env), self.eval(f.arg, env),
+                               dead_ends=self.dead_ends)
+
+    def _until(self, f: Until, env: dict) -> PositionSet:
+        return self.engine.until(self._J(f.coalition, env), self.eval(f.left, env),
+                                 self.eval(f.right, env), dead_ends=self.dead_ends).result
+
+    def _release(self, f: Release, env: dict) -> PositionSet:
+        return self.engine.release(self._J(f.coalition, env), self.eval(f.left, env),
+                                   self.eval(f.right, env), dead_ends=self.dead_ends).result
 
     def _ref(self, f: Ref, env: dict) -> PositionSet:
         if f.name in env and not f.args:
@@ -322,7 +392,6 @@ class Evaluator:
             self._active.discard(key)
 
     def _argument(self, pname, kind, arg, env, span) -> Binding:
-        players = self.engine.game.players
         if kind == "coalition":
             if isinstance(arg, int):
                 arg = CoalitionLit((arg,))
@@ -341,8 +410,26 @@ class Evaluator:
         raise AssertionError(kind)
 
 
+_CONNECTIVES = {
+    "and": lambda a, b: a & b,
+    "or": lambda a, b: a | b,
+    "implies": lambda a, b: ~a | b,
+    "iff": lambda a, b: (a & b) | (~a & ~b),
+}
+
+# Exhaustive dispatch over the formula classes (plain functions, as in
+# symbolic.bdd.encode): a class without a rule is an AssertionError.
+_EVAL = {
+    Truth: Evaluator._truth, Turn: Evaluator._turn, Prop: Evaluator._prop, Ref: Evaluator._ref,
+    Not: Evaluator._not, BoolOp: Evaluator._bool_op, Next: Evaluator._next,
+    Until: Evaluator._until, Release: Evaluator._release,
+}
+
+
 def evaluate(engine: GameEngine, formula: Formula,
              definitions: Mapping[str, Definition] | None = None,
-             sets: Mapping[str, PositionSet] | None = None) -> PositionSet:
-    """The set of positions of ``engine``'s game satisfying ``formula``."""
-    return Evaluator(engine, definitions, sets)(formula)
+             sets: Mapping[str, PositionSet] | None = None,
+             dead_ends: DeadEnds = DeadEnds.VACUOUS) -> PositionSet:
+    """The set of positions of ``engine``'s game satisfying ``formula``, every
+    universal step taken with the convention ``dead_ends``."""
+    return Evaluator(engine, definitions, sets, dead_ends)(formula)

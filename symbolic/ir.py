@@ -42,8 +42,10 @@ Semantics (both engines implement exactly this):
 """
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Union
+from typing import Callable, Iterable, Iterator, Mapping, Union
 
 from .errors import ModelError, UnknownName, QueryError, RangeError, Span, WrongType
 
@@ -53,6 +55,7 @@ ARITH_OPS = ("+", "-", "*", "//", "%")
 COMPARE_OPS = ("==", "!=", "<", "<=", ">", ">=")
 BOOL_OPS = ("and", "or", "implies", "iff")
 UNARY_OPS = ("-", "not")
+QUANTIFIERS = ("forall", "exists")
 
 
 # --------------------------------------------------------------------------- expressions
@@ -164,7 +167,7 @@ class Quant(Expr):
 
     ``domain`` is a tuple of constant values; ``var`` is bound as a :class:`Name`.
     """
-    kind: str  # "forall" | "exists"
+    kind: str  # one of QUANTIFIERS
     var: str
     domain: tuple
     body: Expr
@@ -219,27 +222,79 @@ def ite(cond: Expr, then, other) -> Ite:
     return Ite(cond, w(then), w(other))
 
 
+# --------------------------------------------------------------------------- traversal
+#
+# One traversal idiom: an expression's children are its dataclass fields that
+# hold an Expr (found once per class), so a new node kind is traversed, mapped
+# and substituted without touching the functions below. Binders (Quant, Sum)
+# bind ``var`` in their ``body``.
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The names of the fields of node class ``cls`` that hold sub-expressions."""
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        if not (dataclasses.is_dataclass(cls) and issubclass(cls, Expr)):
+            raise AssertionError(cls)
+        # annotations are strings under ``from __future__ import annotations``
+        names = tuple(f.name for f in dataclasses.fields(cls) if f.type in ("Expr", Expr))
+        _CHILD_FIELDS[cls] = names
+    return names
+
+
+def expr_classes() -> tuple[type, ...]:
+    """Every concrete expression node class (the keys a pass's dispatch table needs).
+
+    >>> [c.__name__ for c in expr_classes()][:3]
+    ['Const', 'Name', 'Var']
+    """
+    out, todo = [], list(Expr.__subclasses__())
+    while todo:
+        c = todo.pop(0)
+        if dataclasses.is_dataclass(c):
+            out.append(c)
+        todo.extend(c.__subclasses__())
+    return tuple(out)
+
+
 def children(e: Expr) -> tuple[Expr, ...]:
-    """The direct sub-expressions of ``e`` (exhaustive over node kinds)."""
-    if isinstance(e, (Const, Name, Var)):
-        return ()
-    if isinstance(e, Elem):
-        return (e.index,)
-    if isinstance(e, Item):
-        return (e.base, e.index)
-    if isinstance(e, Unary):
-        return (e.arg,)
-    if isinstance(e, Binary):
-        return (e.left, e.right)
-    if isinstance(e, Ite):
-        return (e.cond, e.then, e.other)
-    if isinstance(e, (Quant, Sum)):
-        return (e.body,)
-    raise AssertionError(e)
+    """The direct sub-expressions of ``e``: its fields holding an :class:`Expr`.
+
+    >>> children(ite(Var("b"), 1, Var("x")))
+    (Var(name='b', primed=False), Const(value=1), Var(name='x', primed=False))
+    """
+    return tuple(getattr(e, n) for n in _child_fields(type(e)))
+
+
+def map_children(e: Expr, f: Callable[[Expr], Expr]) -> Expr:
+    """``e`` with ``f`` applied to each direct sub-expression: a node of the same
+    class with the same other fields (span included); ``e`` itself when nothing changed.
+
+    >>> map_children(Var("x") + 1, lambda c: Const(2) if c == Const(1) else c)
+    Binary(op='+', left=Var(name='x', primed=False), right=Const(value=2))
+    """
+    names = _child_fields(type(e))
+    if not names:
+        return e
+    new = {n: f(getattr(e, n)) for n in names}
+    if all(new[n] is getattr(e, n) for n in names):
+        return e
+    return dataclasses.replace(e, **new)
+
+
+def bound_var(e: Expr) -> str | None:
+    """The name a binder (:class:`Quant`, :class:`Sum`) binds in its body, else None."""
+    return e.var if isinstance(e, (Quant, Sum)) else None
 
 
 def walk(e: Expr) -> Iterator[Expr]:
-    """Every node of ``e``, parents before children."""
+    """Every node of ``e``, parents before children.
+
+    >>> [type(n).__name__ for n in walk(Var("x") + 1)]
+    ['Binary', 'Var', 'Const']
+    """
     stack = [e]
     while stack:
         n = stack.pop()
@@ -250,6 +305,32 @@ def walk(e: Expr) -> Iterator[Expr]:
 def has_primes(e: Expr) -> bool:
     """True when ``e`` mentions a primed (next-state) variable."""
     return any(isinstance(n, (Var, Elem)) and n.primed for n in walk(e))
+
+
+def reads_state(e: Expr) -> bool:
+    """True when ``e`` mentions a state variable (current or primed).
+
+    >>> reads_state(Name("i") + 1), reads_state(Elem("a", Name("i")))
+    (False, True)
+    """
+    return any(isinstance(n, (Var, Elem)) for n in walk(e))
+
+
+def free_names(e: Expr) -> set[str]:
+    """The names of the :class:`Name` nodes of ``e`` not bound by an enclosing binder.
+
+    >>> sorted(free_names(forall("i", (1, 2), lambda i: i < Name("n")) & Name("i").eq(0)))
+    ['i', 'n']
+    """
+    if isinstance(e, Name):
+        return {e.name}
+    out: set[str] = set()
+    for c in children(e):
+        out |= free_names(c)
+    v = bound_var(e)
+    if v is not None:
+        out.discard(v)
+    return out
 
 
 # --------------------------------------------------------------------------- spaces
@@ -455,7 +536,7 @@ class Game:
 
 # --------------------------------------------------------------------------- utilities
 
-def substitute(e: Expr, env: dict) -> Expr:
+def substitute(e: Expr, env: Mapping[str, Value]) -> Expr:
     """``e`` with every free ``Name`` bound in ``env`` replaced by its constant.
 
     >>> substitute(Name("d") + Name("i"), {"i": 2})
@@ -465,26 +546,40 @@ def substitute(e: Expr, env: dict) -> Expr:
         return e
     if isinstance(e, Name):
         return Const(env[e.name], e.span) if e.name in env else e
-    if isinstance(e, (Const, Var)):
+    v = bound_var(e)
+    if v is not None and v in env:
+        env = {k: x for k, x in env.items() if k != v}  # the binder shadows
+    return map_children(e, lambda c: substitute(c, env))
+
+
+def substitute_exprs(e: Expr, env: Mapping[str, Expr]) -> Expr:
+    """``e`` with free ``Name`` nodes replaced by expressions, renaming binders
+    that would capture a free name of a replacement.
+
+    >>> substitute_exprs(Name("j") + 1, {"j": Var("x")})
+    Binary(op='+', left=Var(name='x', primed=False), right=Const(value=1))
+    >>> substitute_exprs(exists("i", (1, 2), lambda i: i < Name("j")), {"j": Name("i")}).body
+    Binary(op='<', left=Name(name='i_1'), right=Name(name='i'))
+    """
+    if not env:
         return e
-    if isinstance(e, Elem):
-        return Elem(e.array, substitute(e.index, env), e.primed, e.span)
-    if isinstance(e, Item):
-        return Item(substitute(e.base, env), substitute(e.index, env), e.span)
-    if isinstance(e, Unary):
-        return Unary(e.op, substitute(e.arg, env), e.span)
-    if isinstance(e, Binary):
-        return Binary(e.op, substitute(e.left, env), substitute(e.right, env), e.span)
-    if isinstance(e, Ite):
-        return Ite(substitute(e.cond, env), substitute(e.then, env),
-                   substitute(e.other, env), e.span)
-    if isinstance(e, (Quant, Sum)):
-        inner = {k: v for k, v in env.items() if k != e.var}  # the binder shadows
-        body = substitute(e.body, inner)
-        if isinstance(e, Quant):
-            return Quant(e.kind, e.var, e.domain, body, e.span)
-        return Sum(e.var, e.domain, body, e.span)
-    raise AssertionError(e)
+    if isinstance(e, Name):
+        return env.get(e.name, e)
+    v = bound_var(e)
+    if v is None:
+        return map_children(e, lambda c: substitute_exprs(c, env))
+    inner = {k: x for k, x in env.items() if k != v}  # the binder shadows
+    if not inner:
+        return e
+    body = e.body
+    captured = set().union(*(free_names(x) for x in inner.values()))
+    if v in captured:
+        # a fresh name: not free in a replacement, in the body, nor about to be substituted
+        taken = captured | free_names(body) | set(inner)
+        fresh = next(f"{v}_{i}" for i in itertools.count(1) if f"{v}_{i}" not in taken)
+        body = substitute_exprs(body, {v: Name(fresh)})
+        v = fresh
+    return dataclasses.replace(e, var=v, body=substitute_exprs(body, inner))
 
 
 def const_value(e: Expr) -> Value:

@@ -165,6 +165,7 @@ def formulas(game, depth=3):
         st.builds(atl.BoolOp, st.sampled_from(["and", "or", "implies", "iff"]), sub, sub),
         st.builds(atl.Next, J, sub),
         st.builds(atl.Until, J, sub, sub),
+        st.builds(atl.Release, J, sub, sub),
         st.builds(atl.Eventually, J, sub),
         st.builds(atl.Always, J, sub),
     )

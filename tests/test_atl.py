@@ -3,6 +3,10 @@
 Arena (state: controller -> successors):
     0: P1 -> 1, 2      1: P2 -> 3, 0      2: P2 -> (none)
     3: P1 -> 3         4: P2 -> 3         5: P1 -> (none)
+
+Dead ends: 2 (P2's) and 5 (P1's). Under VACUOUS an opponent's dead end is
+forced into anything (2 ∈ pre({1}, X) for every X, 5 ∈ pre({2}, X)); under
+STRICT it is in no pre∀, and a mover's dead end is in no pre∃ either way.
 """
 from __future__ import annotations
 
@@ -34,6 +38,13 @@ def ev(engine, f, **kw):
     return set(atl.evaluate(engine, f, **kw))
 
 
+def test_derived_operators_are_core_nodes():
+    f = atl.Prop(S.eq(3))
+    assert atl.Eventually(P1, f) == atl.Until(P1, atl.Truth(True), f)
+    assert atl.Always(P1, f) == atl.Release(P1, atl.Truth(False), f)
+    assert atl.formula_children(atl.Always(P1, f)) == (atl.Truth(False), f)
+
+
 def test_turn_and_constants(engine):
     assert ev(engine, atl.Turn(P1)) == at(0, 3, 5)
     assert ev(engine, atl.Turn(atl.AllPlayers())) == at(0, 1, 2, 3, 4, 5)
@@ -61,6 +72,51 @@ def test_eventually_layers_and_strict_attractor(engine):
 def test_always_is_a_greatest_fixpoint(engine):
     assert ev(engine, atl.Always(P1, atl.Prop(S.ne(2)))) == at(0, 1, 3, 4)
     assert ev(engine, atl.Always(P2, atl.Prop(S.ne(3)))) == at(5)
+
+
+def test_release(engine):
+    """⟨⟨P2⟩⟩ (s = 0) R (s ≠ 3): g = {0, 1, 2, 4, 5}, f = {0}, Z₀ = g.
+
+    VACUOUS: pre({2}, Z₀) = {1 (→0), 0 (→1, 2 ∈ Z₀), 5 (P1's dead end)}, so
+    Z₁ = g ∩ (f ∪ {0, 1, 5}) = {0, 1, 5}; pre({2}, Z₁) ∋ 1, 5 but not 0 (→2),
+    and 0 ∈ f: Z₂ = Z₁ — one strict decrease.
+    STRICT: 5 is in no pre∀, so Z₁ = g ∩ (f ∪ {0, 1}) = {0, 1} = Z₂.
+    """
+    g, f = atl.Prop(S.ne(3)), atl.Prop(S.eq(0))
+    rel = atl.Release(P2, f, g)
+    assert ev(engine, rel) == at(0, 1, 5)
+    assert ev(engine, rel, dead_ends=DeadEnds.STRICT) == at(0, 1)
+    for conv, want in ((DeadEnds.VACUOUS, at(0, 1, 5)), (DeadEnds.STRICT, at(0, 1))):
+        fp = engine.release({2}, engine.from_expr(S.eq(0)), engine.from_expr(S.ne(3)),
+                            dead_ends=conv)
+        assert set(fp.result) == want and fp.iterations == 1, (conv, fp)
+    # ATL duality under VACUOUS: ¬⟨⟨P1⟩⟩ (s ≠ 0) U (s = 3) = ¬{2, 3, 4}
+    dual = atl.Not(atl.Until(P1, atl.Not(f), atl.Not(g)))
+    assert ev(engine, dual) == at(0, 1, 5)
+    # not under STRICT: 2 is no longer forced towards 3, so the until is {3, 4}
+    assert ev(engine, dual, dead_ends=DeadEnds.STRICT) == at(0, 1, 2, 5)
+
+
+def test_strict_convention(engine):
+    """Every formula above again, with every universal step STRICT.
+
+    ⟨⟨P1⟩⟩○(s = 2) = {0}: 2 (P2's dead end) is no longer forced.
+    ⟨⟨∅⟩⟩○⊥ = ∅: a dead end is no longer in pre∀(∅, ∅).
+    ⟨⟨P1⟩⟩◇(s = 3) = the strict attractor {3, 4}.
+    ⟨⟨P1⟩⟩□(s ≠ 2) = {0, 1, 3, 4}, as under VACUOUS (5 is P1's own dead end).
+    ⟨⟨P2⟩⟩□(s ≠ 3): Z₁ = {0 (→1, 2), 1 (→0)}, Z₂ = {1} (0 may go to 2 ∉ Z₁),
+    Z₃ = ∅ (1's only move in Z is 0 ∉ Z₂): 5 is no longer kept vacuously.
+    """
+    def strict(f):
+        return ev(engine, f, dead_ends=DeadEnds.STRICT)
+    assert strict(atl.Next(P1, atl.Prop(S.eq(2)))) == at(0)
+    assert strict(atl.Next(NONE, atl.Truth(False))) == set()
+    assert strict(atl.Eventually(P1, atl.Prop(S.eq(3)))) == at(3, 4)
+    assert strict(atl.Always(P1, atl.Prop(S.ne(2)))) == at(0, 1, 3, 4)
+    assert strict(atl.Always(P2, atl.Prop(S.ne(3)))) == set()
+    assert strict(atl.Turn(P1)) == at(0, 3, 5)  # no universal step: unchanged
+    with pytest.raises(QueryError, match="dead_ends"):
+        atl.Evaluator(engine, dead_ends="strict")
 
 
 def test_connectives(engine):

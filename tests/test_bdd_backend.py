@@ -1,11 +1,14 @@
 """Tests of symbolic.bdd.backend.Manager on both dd backends."""
 from __future__ import annotations
 
+import gc
 import itertools
 import random
+import sys
 
 import pytest
 
+from symbolic.bdd import backend as bdd_backend
 from symbolic.bdd.backend import Manager
 from symbolic.errors import EngineMismatch, OutOfMemory, QueryError
 
@@ -205,15 +208,10 @@ def test_cudd_memory_exhaustion_is_out_of_memory():
 def test_managers_are_released_after_their_nodes(backend, monkeypatch):
     """A manager caught in a reference cycle with its nodes (as exception tracebacks
     make them) is freed after them: dd reports nothing, and nothing leaks."""
-    import gc
-    import sys
-
-    from symbolic.bdd import backend as mod
-
     seen = []
     monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append(u.exc_value))
     gc.collect()
-    before = len(mod._LIVE)
+    before = len(bdd_backend._LIVE)
     for _ in range(3):
         m = make(backend, ["x", "y"])
         holder = {"m": m, "nodes": [m.and_(m.var("x"), m.var("y"))]}
@@ -222,4 +220,4 @@ def test_managers_are_released_after_their_nodes(backend, monkeypatch):
     gc.collect()
     gc.collect()
     assert seen == [], seen
-    assert len(mod._LIVE) <= before, (before, len(mod._LIVE))
+    assert len(bdd_backend._LIVE) <= before, (before, len(bdd_backend._LIVE))

@@ -13,9 +13,11 @@ from hypothesis import strategies as st
 
 from symbolic.bdd.backend import BACKENDS, Manager
 from symbolic.bdd.encode import Encoder, choose_order
+from symbolic.bdd.engine import SymbolicSets
 from symbolic.errors import ModelError, UnknownName, QueryError, RangeError, Span, WrongType
 from symbolic.ir import (FALSE, TRUE, Binary, BoolType, Const, Elem, Expr, IntType, Item, Ite,
                          Name, Quant, Space, Sum, Unary, Var, VarDecl, exists, forall, ite)
+from symbolic.validate import check_expr
 
 
 x, y, z, b = Var("x"), Var("y"), Var("z"), Var("b")
@@ -316,24 +318,29 @@ def test_type_errors_carry_the_span(backend):
 
 
 def test_structural_errors(backend):
+    """Structural errors are symbolic.validate's, found before the encoder runs (the
+    engine's from_expr validates); value errors stay the encoder's."""
     sp = ints(("x", 0, 3), ("y", 1, 3))
-    enc = encoder(backend, sp)
+    S = SymbolicSets(sp, backend)
+    enc = S.encoder
     with pytest.raises(ModelError) as info:
-        enc.boolean((x // y).eq(0))
+        S.from_expr((x // y).eq(0))
     assert "positive constant" in str(info.value), str(info.value)
     with pytest.raises(ModelError):
         enc.boolean((x % 0).eq(0))
     assert sols(enc, FALSE & (x % 0).eq(0)) == []  # a value error never reached
     with pytest.raises(ModelError):
-        enc.boolean(Var("x", primed=True).eq(1))
+        S.from_expr(Var("x", primed=True).eq(1))
     with pytest.raises(UnknownName):
-        enc.boolean(Name("n").eq(1))
+        S.from_expr(Name("n").eq(1))
     with pytest.raises(UnknownName):
-        enc.boolean(Var("w").eq(1))
+        S.from_expr(Var("w").eq(1))
     with pytest.raises(WrongType):
-        enc.boolean(Elem("x", Const(0)).eq(1))  # a scalar indexed
+        S.from_expr(Elem("x", Const(0)).eq(1))  # a scalar indexed
     with pytest.raises(AssertionError):
         enc.compile(object())
+    with pytest.raises(AssertionError):  # the encoder expects validated IR
+        enc.boolean(Name("n").eq(1))
 
 
 def test_primed_slots_expand_binders(backend):
@@ -345,8 +352,11 @@ def test_primed_slots_expand_binders(backend):
     branches = ite(i < 2, Elem("a", Const(1), primed=True), Elem("a", Const(2), primed=True))
     assert enc.primed_slots(branches.eq(0)) == frozenset({1, 2})  # syntactic: both branches
     assert enc.primed_slots(Elem("a", Const(9), primed=True).eq(0)) == frozenset()
+    bad = Elem("a", i, primed=True).eq(0)  # the index reads the state
     with pytest.raises(ModelError):
-        enc.primed_slots(Elem("a", i, primed=True).eq(0))  # index reads the state
+        check_expr(bad, ARR, primed=True)
+    with pytest.raises(AssertionError):  # the encoder expects validated IR
+        enc.primed_slots(bad)
 
 
 def test_effect_compiles_over_next_bits(backend):

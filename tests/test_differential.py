@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from symbolic import atl
-from symbolic.api import DeadEnds, difference_witness
+from symbolic.api import DeadEnds, difference_witness, greatest_fixpoint
 
 from .conftest import all_engines
 from .strategies import bool_exprs, coalitions, formulas, games
@@ -60,12 +60,42 @@ def check_game(data):
             assert_same(f"pre_forall {conv.name}",
                         ref.pre_forall(J, ref.from_expr(tau_e), dead_ends=conv),
                         s.pre_forall(J, s.from_expr(tau_e), dead_ends=conv))
+        check_release(game, [ref, *syms], J, sigma_e, tau_e, conv)
     # ATL formulas
     fs = data.draw(st.lists(formulas(game), min_size=1, max_size=3), label="formulas")
     for f in fs:
         expected = atl.evaluate(ref, f)
         for s in syms:
             assert_same(f"formula {f}", expected, atl.evaluate(s, f))
+
+
+def check_release(game, engs, J, f_e, g_e, conv):
+    """release(J, f, g) on every engine: equal to the naive greatest fixpoint of
+    Z ↦ g ∩ (f ∪ pre(J, Z)) from Z₀ = g built on that engine's own pre (result and
+    iterations), equal across engines, and under VACUOUS the complement of
+    until(players ∖ J, ¬f, ¬g) (ATL duality; it fails under STRICT)."""
+    results = []
+    for E in engs:
+        f, g = E.from_expr(f_e), E.from_expr(g_e)
+        got = E.release(J, f, g, dead_ends=conv)
+        naive = greatest_fixpoint(lambda z: g & (f | E.pre(J, z, dead_ends=conv)), g)
+        where = f"release ({conv.name}, J={sorted(J)}) on {E.kind}/{getattr(E, 'backend', '')}"
+        assert_same(where, naive.result, got.result)
+        assert got.iterations == naive.iterations, (where, got.iterations, naive.iterations)
+        if conv is DeadEnds.VACUOUS:
+            others = set(game.players) - J
+            assert_same(f"duality: {where}", ~E.until(others, ~f, ~g, dead_ends=conv).result,
+                        got.result)
+        always = E.always(J, g, dead_ends=conv)
+        assert_same(f"always = release(J, ∅, g): {where}",
+                    E.release(J, E.empty(), g, dead_ends=conv).result, always.result)
+        results.append((got, always))
+    (ref, ref_always), *others = results
+    for got, always in others:
+        assert_same(f"release ({conv.name}, J={sorted(J)})", ref.result, got.result)
+        assert ref.iterations == got.iterations, (conv, ref.iterations, got.iterations)
+        assert_same(f"always ({conv.name}, J={sorted(J)})", ref_always.result, always.result)
+        assert ref_always.iterations == always.iterations, conv
 
 
 @settings(max_examples=320, **COMMON)

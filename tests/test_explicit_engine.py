@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from symbolic import ir
+from symbolic import atl, ir
 from symbolic.api import DeadEnds, greatest_fixpoint, least_fixpoint
 from symbolic.errors import EngineMismatch, ModelError, QueryError, RangeError, WrongType
 from symbolic.explicit import ExplicitGame, ExplicitSets
@@ -408,7 +408,6 @@ def test_random_games_delta_matches_the_definition(data):
 @settings(max_examples=80, **RANDOM)
 @given(st.data())
 def test_random_games_fixpoints_match_naive_iteration(data):
-    from symbolic import atl
     game = data.draw(games(), label="game")
     G = ExplicitGame(game)
     J = atl.coalition_value(data.draw(coalitions(game.players), label="J"), game.players, {})
@@ -435,3 +434,11 @@ def test_random_games_fixpoints_match_naive_iteration(data):
         alw = G.always(J, G.from_tuples(F), dead_ends=conv)
         assert set(alw.result) == set(gfp.result), (conv, sorted(alw.result), sorted(gfp.result))
         assert alw.iterations == gfp.iterations, (conv, alw.iterations, gfp.iterations)
+
+        # release(J, σ, F) = νZ. F ∩ (σ ∪ pre(J, Z)) from Z₀ = F
+        gfp = greatest_fixpoint(
+            lambda z: frozenset(F) & (frozenset(sigma) | naive_pre(domain, delta, turn, J, z, conv)),
+            frozenset(F))
+        rel = G.release(J, G.from_tuples(sigma), G.from_tuples(F), dead_ends=conv)
+        assert set(rel.result) == set(gfp.result), (conv, sorted(rel.result), sorted(gfp.result))
+        assert rel.iterations == gfp.iterations, (conv, rel.iterations, gfp.iterations)

@@ -164,7 +164,7 @@ def test_primed_variables_need_a_next_state():
     e = ir.forall("i", (1, 2, 3), lambda i: Elem("a", i, primed=True).eq(Elem("a", i) + 1))
     assert ev(e, at(av=(1, 2, 3)), at(av=(2, 3, 4))) is True
     assert ev(e, at(av=(1, 2, 3)), at(av=(2, 3, 3))) is False
-    assert sorted(compile_expr(e, SP, primed=True).primed) == [3, 4, 5]
+    assert sorted(compile_expr(e, SP).primed) == [3, 4, 5]
 
 
 # --------------------------------------------------------------------------- tuples, binders

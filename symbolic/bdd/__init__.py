@@ -2,7 +2,8 @@
 
 - :class:`Manager` (``backend.py``): one ``dd`` manager, CUDD or autoref, behind one API.
 - :class:`Encoder` (``encode.py``): position bits in bit-sliced order and the
-  bit-blasting of IR expressions (exact two's-complement arithmetic).
+  bit-blasting of IR expressions, on the exact two's-complement arithmetic of
+  :class:`BV` (``bitvec.py``).
 - :class:`SymbolicSets` / :class:`SymbolicGame` (``engine.py``): the
   :mod:`symbolic.api` engines, with :class:`BddSet` results.
 
@@ -12,7 +13,8 @@
 [(0,), (1,), (2,), (3,)]
 """
 from .backend import BACKENDS, Manager
-from .encode import BV, ORDERS, Encoder
+from .bitvec import BV
+from .encode import ORDERS, Encoder
 from .engine import PARTITIONS, BddSet, SymbolicGame, SymbolicSets
 
 __all__ = ["BACKENDS", "ORDERS", "PARTITIONS", "BV", "BddSet", "Encoder", "Manager",

@@ -20,6 +20,8 @@ import gc
 import sys
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from dd import _copy
+
 from ..errors import EngineMismatch, OutOfMemory, QueryError
 
 BACKENDS = ("cudd", "autoref")
@@ -89,6 +91,8 @@ class Manager:
             raise QueryError(f"unknown BDD backend {backend!r}: the choices are {list(BACKENDS)}")
         self.backend = backend
         if backend == "cudd":
+            # imported on demand: dd.cudd is a C extension that a dd installed
+            # without CUDD lacks, and autoref must work without it
             import dd.cudd as mod
             self._mod = mod
             self.bdd = mod.BDD()
@@ -97,7 +101,7 @@ class Manager:
                 cfg["max_memory"] = int(max_memory)
             self.bdd.configure(**cfg)
         else:
-            import dd.autoref as mod
+            import dd.autoref as mod  # on demand, like dd.cudd above
             self._mod = mod
             self.bdd = mod.BDD()
             self.bdd.configure(reordering=False)
@@ -438,7 +442,6 @@ class Manager:
         another manager that declares the same variable names)."""
         if getattr(u, "bdd", None) is self.bdd:
             return u
-        from dd import _copy
         try:
             return _copy.copy_bdd(u, self.bdd)
         except (ValueError, RuntimeError) as e:

@@ -19,12 +19,8 @@ and every current bit immediately followed by its next bit:
   0..100: sliced 0.18 s, slots 0.23 s; ENS Nim(3, 5, 20, 6): sliced 1.8 s,
   slots 0.12 s (δ 19 721 nodes against 473).
 
-Integer terms are :class:`BV` values: two's-complement bit-vectors (least
-significant bit first) together with an interval [lo, hi] that contains every
-value the term takes inside the domain. Each operation computes its result
-interval first and works modulo 2^W with W the smallest two's-complement width
-holding that interval, so the modular result *is* the exact integer result:
-no wrap-around can let an out-of-range value satisfy a constraint.
+Integer terms are :class:`~symbolic.bdd.bitvec.BV` values, exact
+two's-complement bit-vectors with a sound interval (:mod:`symbolic.bdd.bitvec`).
 
 Terms are BDD nodes (bool), :class:`BV` (int) or Python tuples (constant
 tuples). Results are only meaningful inside the domain (every slot's bits
@@ -32,17 +28,15 @@ within its range); callers conjoin the domain, as the engine does.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..errors import ModelError, UnknownName, QueryError, RangeError, SymbolicError, WrongType
-from ..ir import (Binary, BoolType, Const, Elem, Expr, Ite, Item, Name, Quant, Space, Sum,
-                  Unary, Var, children)
+from ..errors import ModelError, QueryError, RangeError, WrongType
+from ..ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, Binary, BoolType, Const, Elem, Expr, Ite,
+                  Item, Name, Quant, Space, Sum, Unary, Var, children)
+from . import bitvec as bv
 from .backend import Manager
+from .bitvec import BV
 
-ARITH = ("+", "-", "*", "//", "%")
-COMPARE = ("==", "!=", "<", "<=", ">", ">=")
-CONNECTIVES = ("and", "or", "implies", "iff")
 ORDERS = ("auto", "sliced", "slots")
 # Above this many slots with a non-power-of-two range, "auto" picks the slot
 # order: each such slot costs the sliced order one bit of memory per slice (the
@@ -59,35 +53,6 @@ def choose_order(space: Space, order: str = "auto") -> str:
         return order
     ragged = sum(1 for s in space.slots if (s.type.hi - s.type.lo + 1) & (s.type.hi - s.type.lo))
     return "sliced" if ragged <= AUTO_SLICED_MAX else "slots"
-
-
-def signed_width(lo: int, hi: int) -> int:
-    """The least W ≥ 1 with −2^(W−1) ≤ lo and hi ≤ 2^(W−1) − 1.
-
-    >>> [signed_width(lo, hi) for lo, hi in [(0, 0), (0, 1), (-1, 0), (-3, 5), (0, 14)]]
-    [1, 2, 1, 4, 5]
-    """
-    def one(v: int) -> int:
-        """Bits of v alone: magnitude bits plus the sign bit."""
-        return (v if v >= 0 else ~v).bit_length() + 1
-    return max(one(lo), one(hi))
-
-
-@dataclass(frozen=True, slots=True)
-class BV:
-    """An integer term: ``bits`` (two's complement, LSB first) and a sound interval [lo, hi].
-
-    ``lo == hi`` means the term is the constant ``lo`` (inside the domain).
-    """
-
-    bits: tuple
-    lo: int
-    hi: int
-
-    @property
-    def is_const(self) -> bool:
-        """True when the term has a single value (inside the domain)."""
-        return self.lo == self.hi
 
 
 def _span(e) -> Any:
@@ -115,13 +80,6 @@ def _describe(e: Expr) -> str:
     if isinstance(e, (Binary, Unary)):
         return f"operator {e.op!r}"
     return type(e).__name__
-
-
-def _with_span(err: SymbolicError, e) -> SymbolicError:
-    """``err`` with the span of node ``e`` when it has none."""
-    if err.span is None and _span(e) is not None:
-        return type(err)(err.message, _span(e))
-    return err
 
 
 class Encoder:
@@ -215,7 +173,7 @@ class Encoder:
             for i, s in enumerate(self.space.slots):
                 names = self.slot_bits(i, primed)
                 bits = tuple(m.var(n) for n in names)
-                parts.append(self._ule_const(bits, s.type.hi - s.type.lo))
+                parts.append(bv.ule_const(self.m, bits, s.type.hi - s.type.lo))
             self._domain_cache[primed] = m.conj(parts)
         return self._domain_cache[primed]
 
@@ -258,18 +216,19 @@ class Encoder:
 
     def compile(self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False,
                 care=None):
-        """The term of ``e`` with bound names from ``env``; ``primed`` allows primed variables.
+        """The term of ``e``, validated by :func:`symbolic.validate.check_expr`, with
+        bound names from ``env``; ``primed`` says ``e`` may read the next bits (an effect).
 
         Value errors (an index outside its range, a divisor ≤ 0) are raised only
         if evaluation reaches them — and, or, implies, if, forall and exists
         stop as soon as their result is known, left to right — at some
         assignment of ``care`` (default: every slot in range, current and, with
-        ``primed``, next). Type, name and structural errors are always raised.
+        ``primed``, next). Type errors are always raised.
         """
         saved = (self._path, self._errors)
         self._path, self._errors = [], []
         try:
-            t = self._c(e, dict(env or {}), primed)
+            t = self._c(e, dict(env or {}))
             errors = self._errors
         finally:
             self._path, self._errors = saved
@@ -299,7 +258,7 @@ class Encoder:
 
     def int_equals(self, t: BV, value: int):
         """The BDD of t = value."""
-        return self.eq(t, self.const(value))
+        return bv.eq(self.m, t, bv.const(self.m, value))
 
     def _raise_reached(self, errors: list, care) -> None:
         """Raise the first recorded value error whose condition meets ``care``."""
@@ -320,11 +279,11 @@ class Encoder:
         if not m.is_false(reach):
             self._errors.append((cls, message, _span(e), reach))
 
-    def _under(self, cond, e: Expr, env: dict, pr: bool):
+    def _under(self, cond, e: Expr, env: dict):
         """Compile ``e`` as evaluated only where ``cond`` holds (a short-circuit branch)."""
         self._path.append(cond)
         try:
-            return self._c(e, env, pr)
+            return self._c(e, env)
         finally:
             self._path.pop()
 
@@ -342,46 +301,51 @@ class Encoder:
         return frozenset(out)
 
     def _primed(self, e: Expr, env: dict, out: set) -> None:
-        t = type(e)
-        if t is Var:
-            if e.primed:
-                self._scalar_decl(e)
-                out.add(self.space.slot_index(e.name))
-        elif t is Elem:
-            self._primed(e.index, env, out)
-            if e.primed:
-                slot = self._elem_slot_const(e, env)
-                if slot is not None:
-                    out.add(slot)
-        elif t is Quant or t is Sum:
-            for v in e.domain:
-                self._primed(e.body, {**env, e.var: v}, out)
-        elif t is Const or t is Name:
-            pass
-        elif t in (Item, Unary, Binary, Ite):
-            for c in children(e):
-                self._primed(c, env, out)
-        else:
+        rule = _PRIMED.get(type(e))
+        if rule is None:
             raise AssertionError(e)
+        rule(self, e, env, out)
+
+    def _primed_none(self, e: Expr, env: dict, out: set) -> None:
+        pass
+
+    def _primed_children(self, e: Expr, env: dict, out: set) -> None:
+        for c in children(e):
+            self._primed(c, env, out)
+
+    def _primed_var(self, e: Var, env: dict, out: set) -> None:
+        if e.primed:
+            out.add(self.space.slot_index(e.name))
+
+    def _primed_elem(self, e: Elem, env: dict, out: set) -> None:
+        self._primed(e.index, env, out)
+        if e.primed:
+            slot = self._elem_slot_const(e, env)
+            if slot is not None:
+                out.add(slot)
+
+    def _primed_binder(self, e: Quant | Sum, env: dict, out: set) -> None:
+        for v in e.domain:
+            self._primed(e.body, {**env, e.var: v}, out)
 
     # ------------------------------------------------------------------ dispatch
 
-    def _c(self, e: Expr, env: dict, pr: bool):
+    def _c(self, e: Expr, env: dict):
         f = _DISPATCH.get(type(e))
         if f is None:
             raise AssertionError(e)
-        return f(self, e, env, pr)
+        return f(self, e, env)
 
-    def _bool(self, e: Expr, env: dict, pr: bool, what: str = "", parent=None):
-        t = self._c(e, env, pr)
+    def _bool(self, e: Expr, env: dict, what: str = "", parent=None):
+        t = self._c(e, env)
         if isinstance(t, (BV, tuple)):
             # the caret goes under the operand when it has a span, else its operator
             raise WrongType(f"{what or 'expected a bool'}: got {_type_name(t)} "
                              f"({_describe(e)})", _span(e) or _span(parent))
         return t
 
-    def _int(self, e: Expr, env: dict, pr: bool, what: str = "", parent=None) -> BV:
-        t = self._c(e, env, pr)
+    def _int(self, e: Expr, env: dict, what: str = "", parent=None) -> BV:
+        t = self._c(e, env)
         if not isinstance(t, BV):
             raise WrongType(f"{what or 'expected an int'}: got {_type_name(t)} "
                              f"({_describe(e)})", _span(e) or _span(parent))
@@ -392,7 +356,7 @@ class Encoder:
         if isinstance(v, bool):
             return self.m.const(v)
         if isinstance(v, int):
-            return self.const(v)
+            return bv.const(self.m, v)
         if isinstance(v, tuple):
             for x in v:
                 self._value(x, e)  # only ints, bools and tuples inside
@@ -401,38 +365,21 @@ class Encoder:
 
     def _dummy(self, typ):
         """A placeholder term of type ``typ`` where evaluation raises (never observed)."""
-        return self.m.false if isinstance(typ, BoolType) else self.const(typ.lo)
+        return self.m.false if isinstance(typ, BoolType) else bv.const(self.m, typ.lo)
 
     # ------------------------------------------------------------------ leaves
 
-    def _const(self, e: Const, env: dict, pr: bool):
+    def _const(self, e: Const, env: dict):
         return self._value(e.value, e)
 
-    def _name(self, e: Name, env: dict, pr: bool):
+    def _name(self, e: Name, env: dict):
         try:
             v = env[e.name]
         except KeyError:
-            raise UnknownName(f"unbound name {e.name!r}", _span(e)) from None
+            raise AssertionError(e) from None  # validation binds every name
         return self._value(v, e)
 
-    def _scalar_decl(self, e: Var):
-        try:
-            d = self.space.decl(e.name)
-        except SymbolicError as err:
-            raise _with_span(err, e) from None
-        if d.is_array:
-            raise WrongType(f"{e.name!r} is an array: use an element {e.name}[i]", _span(e))
-        return d
-
-    def _check_prime(self, e, pr: bool) -> None:
-        if e.primed and not pr:
-            name = e.name if isinstance(e, Var) else e.array
-            raise ModelError(
-                f"primed variable {name}' is only allowed in a move's effect", _span(e))
-
-    def _var(self, e: Var, env: dict, pr: bool):
-        self._scalar_decl(e)
-        self._check_prime(e, pr)
+    def _var(self, e: Var, env: dict):
         return self.slot_term(self.space.slot_index(e.name), e.primed)
 
     def slot_term(self, slot: int, primed: bool = False):
@@ -447,49 +394,31 @@ class Encoder:
                 t = bits[0]
             else:
                 lo, hi = s.type.lo, s.type.hi
-                unsigned = bits + (m.false,)
-                if lo == 0:
-                    t = self._mk(unsigned, lo, hi)
-                else:
-                    # value = lo + unsigned bits, exact in the width of [lo, hi]
-                    W = signed_width(lo, hi)
-                    t = self._mk(self._add_bits(self._ext(unsigned, W),
-                                                self._ext(self.const(lo).bits, W), W), lo, hi)
+                # the bits hold the unsigned value − lo: add lo back (exact)
+                t = bv.make(m, bits + (m.false,), 0, hi - lo)
+                if lo != 0:
+                    t = bv.add(m, t, bv.const(m, lo))
             self._slot_cache[key] = t
         return t
 
-    def _elem_decl(self, e: Elem):
-        try:
-            d = self.space.decl(e.array)
-        except SymbolicError as err:
-            raise _with_span(err, e) from None
-        if not d.is_array:
-            raise WrongType(f"{e.array!r} is a scalar: it cannot be indexed", _span(e))
-        return d
-
     def _elem_slot_const(self, e: Elem, env: dict) -> int | None:
-        """The slot of a primed element, whose index must be constant (None: out of range)."""
-        d = self._elem_decl(e)
-        idx = self._int(e.index, env, True, f"the index of {e.array}'[..]", e)
+        """The slot of a primed element, whose index is constant (None: out of range)."""
+        d = self.space.decl(e.array)
+        idx = self._int(e.index, env, f"the index of {e.array}'[..]", e)
         if not idx.is_const:
-            raise ModelError(
-                f"the index of the primed element {e.array}'[..] must be constant once "
-                "quantifiers and parameters are substituted", _span(e))
+            raise AssertionError(e)  # validated: the index reads no state, so it folds
         if not d.index.lo <= idx.lo <= d.index.hi:
             return None
         return self.space.slot_index(e.array, idx.lo)
 
-    def _elem(self, e: Elem, env: dict, pr: bool):
-        d = self._elem_decl(e)
-        self._check_prime(e, pr)
+    def _elem(self, e: Elem, env: dict):
+        d = self.space.decl(e.array)
         lo, hi = d.index.lo, d.index.hi
         name = e.array + ("'" if e.primed else "")
         where = f"{name}[{lo}..{hi}]"
-        idx = self._int(e.index, env, pr, f"the index of {name}[..]", e)
+        idx = self._int(e.index, env, f"the index of {name}[..]", e)
         if e.primed and not idx.is_const:
-            raise ModelError(
-                f"the index of the primed element {e.array}'[..] must be constant once "
-                "quantifiers and parameters are substituted", _span(e))
+            raise AssertionError(e)  # validated: the index reads no state, so it folds
         if idx.is_const:
             if not lo <= idx.lo <= hi:
                 self._record(RangeError, f"index {idx.lo} outside {where}", e)
@@ -498,7 +427,7 @@ class Encoder:
         values = list(range(max(idx.lo, lo), min(idx.hi, hi) + 1))
         if idx.lo < lo or idx.hi > hi:
             m = self.m
-            outside = m.or_(self.lt(idx, self.const(lo)), self.lt(self.const(hi), idx))
+            outside = m.or_(bv.lt(m, idx, bv.const(m, lo)), bv.lt(m, bv.const(m, hi), idx))
             self._record(RangeError, f"index outside {where}", e, outside)
         if not values:
             return self._dummy(d.type)
@@ -516,14 +445,14 @@ class Encoder:
         acc = terms[-1]
         for v, t in zip(reversed(values[:-1]), reversed(terms[:-1])):
             c = self.int_equals(idx, v)
-            acc = self.mux(c, t, acc) if isinstance(t, BV) else self.m.ite(c, t, acc)
+            acc = bv.mux(self.m, c, t, acc) if isinstance(t, BV) else self.m.ite(c, t, acc)
         return acc
 
-    def _item(self, e: Item, env: dict, pr: bool):
-        base = self._c(e.base, env, pr)
+    def _item(self, e: Item, env: dict):
+        base = self._c(e.base, env)
         if not isinstance(base, tuple):
             raise WrongType(f"only tuples can be indexed, got {_type_name(base)}", _span(e))
-        idx = self._int(e.index, env, pr, "a tuple index", e)
+        idx = self._int(e.index, env, "a tuple index", e)
         n = len(base)
         if n == 0:
             raise RangeError("index into an empty tuple", _span(e))
@@ -540,7 +469,7 @@ class Encoder:
         values = list(range(max(idx.lo, 0), min(idx.hi, n - 1) + 1))
         if idx.lo < 0 or idx.hi > n - 1:
             m = self.m
-            outside = m.or_(self.lt(idx, self.const(0)), self.lt(self.const(n - 1), idx))
+            outside = m.or_(bv.lt(m, idx, bv.const(m, 0)), bv.lt(m, bv.const(m, n - 1), idx))
             self._record(RangeError, f"tuple index outside 0..{n - 1}", e, outside)
         if not values:
             return terms[0]
@@ -548,85 +477,64 @@ class Encoder:
 
     # ------------------------------------------------------------------ operators
 
-    def _unary(self, e: Unary, env: dict, pr: bool):
+    def _unary(self, e: Unary, env: dict):
         if e.op == "-":
-            return self.neg(self._int(e.arg, env, pr, "the operand of unary '-'", e))
+            return bv.neg(self.m, self._int(e.arg, env, "the operand of unary '-'", e))
         if e.op == "not":
-            return self.m.not_(self._bool(e.arg, env, pr, "the operand of 'not'", e))
-        raise ModelError(f"unknown unary operator {e.op!r}", _span(e))
+            return self.m.not_(self._bool(e.arg, env, "the operand of 'not'", e))
+        raise AssertionError(e.op)  # validation knows the operators
 
-    def _binary(self, e: Binary, env: dict, pr: bool):
+    def _binary(self, e: Binary, env: dict):
         op = e.op
         m = self.m
-        if op in CONNECTIVES:
-            a = self._bool(e.left, env, pr, f"the left operand of {op!r}", e)
+        if op in BOOL_OPS:
+            a = self._bool(e.left, env, f"the left operand of {op!r}", e)
             # and / or / implies evaluate their right operand only when the left
             # one does not decide: its value errors count only there.
-            if op == "and" or op == "implies":
-                b = self._under(a, e.right, env, pr)
-            elif op == "or":
-                b = self._under(m.not_(a), e.right, env, pr)
+            if op == "iff":
+                b = self._c(e.right, env)
             else:
-                b = self._c(e.right, env, pr)
+                b = self._under(m.not_(a) if op == "or" else a, e.right, env)
             if isinstance(b, (BV, tuple)):
                 raise WrongType(f"the right operand of {op!r}: got {_type_name(b)} "
-                                 f"({_describe(e.right)})", _span(e.right) or _span(e))
-            if op == "and":
-                return m.and_(a, b)
-            if op == "or":
-                return m.or_(a, b)
-            if op == "implies":
-                return m.implies(a, b)
-            return m.iff(a, b)
-        if op in COMPARE:
-            a = self._c(e.left, env, pr)
-            b = self._c(e.right, env, pr)
+                                f"({_describe(e.right)})", _span(e.right) or _span(e))
+            return _CONNECTIVES[op](m, a, b)
+        if op in COMPARE_OPS:
+            a = self._c(e.left, env)
+            b = self._c(e.right, env)
             ka, kb = _type_name(a), _type_name(b)
             if op in ("==", "!="):
                 if ka != kb:
                     raise WrongType(f"{op!r} compares two ints, two bools or two tuples, "
-                                     f"got {ka} and {kb}", _span(e))
-                if ka == "int":
-                    r = self.eq(a, b)
-                elif ka == "bool":
-                    r = m.iff(a, b)
-                else:
-                    r = m.const(a == b)
+                                    f"got {ka} and {kb}", _span(e))
+                r = (bv.eq(m, a, b) if ka == "int" else m.iff(a, b) if ka == "bool"
+                     else m.const(a == b))
                 return r if op == "==" else m.not_(r)
             if ka != "int" or kb != "int":
                 raise WrongType(f"{op!r} compares ints, got {ka} and {kb}", _span(e))
-            if op == "<":
-                return self.lt(a, b)
-            if op == "<=":
-                return m.not_(self.lt(b, a))
-            if op == ">":
-                return self.lt(b, a)
-            return m.not_(self.lt(a, b))
-        if op in ARITH:
-            a = self._int(e.left, env, pr, f"the left operand of {op!r}", e)
-            b = self._int(e.right, env, pr, f"the right operand of {op!r}", e)
-            if op == "+":
-                return self.add(a, b)
-            if op == "-":
-                return self.sub(a, b)
-            if op == "*":
-                return self.mul(a, b)
+            swap, negate = _ORDERINGS[op]  # a <= b is not b < a, a > b is b < a, ...
+            r = bv.lt(m, b, a) if swap else bv.lt(m, a, b)
+            return m.not_(r) if negate else r
+        if op in ARITH_OPS:
+            a = self._int(e.left, env, f"the left operand of {op!r}", e)
+            b = self._int(e.right, env, f"the right operand of {op!r}", e)
+            if op in _RINGS:
+                return _RINGS[op](m, a, b)
             if not b.is_const:
-                raise ModelError(f"the right operand of {op!r} must be a positive constant "
-                                 "(it reads the state)", _span(e.right) or _span(e))
+                raise AssertionError(e)  # validated: the divisor reads no state, so it folds
             if b.lo <= 0:
                 self._record(ModelError, f"the right operand of {op!r} must be a positive "
                              f"constant, got {b.lo}", e.right if _span(e.right) else e)
-                return self.const(0)
-            q, r = self.divmod_const(a, b.lo)
+                return bv.const(m, 0)
+            q, r = bv.divmod_const(m, a, b.lo)
             return q if op == "//" else r
-        raise ModelError(f"unknown binary operator {op!r}", _span(e))
+        raise AssertionError(op)  # validation knows the operators
 
-    def _ite(self, e: Ite, env: dict, pr: bool):
+    def _ite(self, e: Ite, env: dict):
         m = self.m
-        c = self._bool(e.cond, env, pr, "the condition of 'if'", e)
-        a = self._under(c, e.then, env, pr)
-        b = self._under(m.not_(c), e.other, env, pr)
+        c = self._bool(e.cond, env, "the condition of 'if'", e)
+        a = self._under(c, e.then, env)
+        b = self._under(m.not_(c), e.other, env)
         ka, kb = _type_name(a), _type_name(b)
         if ka != kb:
             raise WrongType(f"the branches of 'if' have different types: {ka} and {kb}",
@@ -637,225 +545,36 @@ class Encoder:
             return b
         if ka == "tuple":
             raise WrongType("'if' between tuples needs a constant condition", _span(e))
-        return self.mux(c, a, b) if ka == "int" else m.ite(c, a, b)
+        return bv.mux(self.m, c, a, b) if ka == "int" else m.ite(c, a, b)
 
-    def _quant(self, e: Quant, env: dict, pr: bool):
+    def _quant(self, e: Quant, env: dict):
         m = self.m
-        if e.kind not in ("forall", "exists"):
-            raise ModelError(f"unknown quantifier {e.kind!r}", _span(e))
-        if not isinstance(e.domain, tuple):
-            raise ModelError(f"the domain of {e.var!r} must be a tuple of constants", _span(e))
         forall = e.kind == "forall"
         acc = m.true if forall else m.false
         for v in e.domain:
             # Instance k is evaluated only where instances 1..k-1 did not decide.
-            b = self._under(acc if forall else m.not_(acc), e.body, {**env, e.var: v}, pr)
+            b = self._under(acc if forall else m.not_(acc), e.body, {**env, e.var: v})
             if isinstance(b, (BV, tuple)):
                 raise WrongType(f"the body of {e.kind}: got {_type_name(b)}", _span(e))
             acc = m.and_(acc, b) if forall else m.or_(acc, b)
         return acc
 
-    def _sum(self, e: Sum, env: dict, pr: bool):
-        if not isinstance(e.domain, tuple):
-            raise ModelError(f"the domain of {e.var!r} must be a tuple of constants", _span(e))
-        acc = self.const(0)
+    def _sum(self, e: Sum, env: dict):
+        acc = bv.const(self.m, 0)
         for v in e.domain:
-            t = self._c(e.body, {**env, e.var: v}, pr)
+            t = self._c(e.body, {**env, e.var: v})
             if isinstance(t, tuple):
                 raise WrongType("the body of sum must be int or bool, got tuple", _span(e))
-            acc = self.add(acc, t if isinstance(t, BV) else self.bool_to_int(t))
+            acc = bv.add(self.m, acc, t if isinstance(t, BV) else bv.bool_to_int(self.m, t))
         return acc
 
-    # ------------------------------------------------------------------ bit-vector arithmetic
-
-    def const(self, v: int) -> BV:
-        """The constant ``v`` as a bit-vector of its minimal width."""
-        m = self.m
-        W = signed_width(v, v)
-        return BV(tuple(m.true if (v >> k) & 1 else m.false for k in range(W)), v, v)
-
-    def bool_to_int(self, b) -> BV:
-        """1 if b else 0."""
-        m = self.m
-        if m.is_true(b):
-            return self.const(1)
-        if m.is_false(b):
-            return self.const(0)
-        return BV((b, m.false), 0, 1)
-
-    @staticmethod
-    def _ext(bits: tuple, W: int) -> tuple:
-        """``bits`` as W bits: truncated (exact modulo 2^W) or sign-extended."""
-        n = len(bits)
-        if n >= W:
-            return bits[:W]
-        return bits + (bits[-1],) * (W - n)
-
-    def _mk(self, bits: tuple, lo: int, hi: int) -> BV:
-        """A bit-vector with interval [lo, hi], trimmed to the interval's width."""
-        if lo > hi:
-            raise AssertionError((lo, hi))
-        if lo == hi:
-            return self.const(lo)
-        return BV(self._ext(bits, signed_width(lo, hi)), lo, hi)
-
-    def _add_bits(self, a: tuple, b: tuple, W: int, carry=None) -> tuple:
-        """a + b (+ carry) modulo 2^W by a ripple-carry adder (a, b already W bits)."""
-        m = self.m
-        c = m.false if carry is None else carry
-        out = []
-        for k in range(W):
-            x, y = a[k], b[k]
-            xy = m.xor(x, y)
-            out.append(m.xor(xy, c))
-            if k + 1 < W:
-                c = m.ite(xy, c, x)  # majority(x, y, c): x = y decides, else c
-        return tuple(out)
-
-    def add(self, a: BV, b: BV) -> BV:
-        """a + b, exact."""
-        if a.is_const and b.is_const:
-            return self.const(a.lo + b.lo)
-        lo, hi = a.lo + b.lo, a.hi + b.hi
-        W = signed_width(lo, hi)
-        return self._mk(self._add_bits(self._ext(a.bits, W), self._ext(b.bits, W), W), lo, hi)
-
-    def neg(self, a: BV) -> BV:
-        """−a, exact."""
-        return self.sub(self.const(0), a)
-
-    def sub(self, a: BV, b: BV) -> BV:
-        """a − b = a + ¬b + 1, exact."""
-        if a.is_const and b.is_const:
-            return self.const(a.lo - b.lo)
-        lo, hi = a.lo - b.hi, a.hi - b.lo
-        W = signed_width(lo, hi)
-        m = self.m
-        nb = tuple(m.not_(x) for x in self._ext(b.bits, W))
-        return self._mk(self._add_bits(self._ext(a.bits, W), nb, W, m.true), lo, hi)
-
-    def mul(self, a: BV, b: BV) -> BV:
-        """a · b, exact: shift-and-add modulo 2^W of the sign-extended operands
-        (a·b ≡ a·(b mod 2^W) mod 2^W), W the width of the product's interval."""
-        if a.is_const and b.is_const:
-            return self.const(a.lo * b.lo)
-        ends = (a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi)
-        lo, hi = min(ends), max(ends)
-        if lo == hi:
-            return self.const(lo)
-        if len(b.bits) > len(a.bits):
-            a, b = b, a  # fewer multiplier bits, fewer additions
-        m = self.m
-        W = signed_width(lo, hi)
-        A, B = self._ext(a.bits, W), self._ext(b.bits, W)
-        acc = None
-        for i in range(W):
-            bi = B[i]
-            if m.is_false(bi):
-                continue
-            if m.is_true(bi):
-                part = (m.false,) * i + A[:W - i]
-            else:
-                part = (m.false,) * i + tuple(m.and_(bi, x) for x in A[:W - i])
-            acc = part if acc is None else self._add_bits(acc, part, W)
-        if acc is None:
-            return self.const(0)
-        return self._mk(acc, lo, hi)
-
-    def divmod_const(self, a: BV, c: int) -> tuple[BV, BV]:
-        """(a // c, a % c) with Python's floor semantics, for a constant c > 0.
-
-        Powers of two are an arithmetic shift and the low bits; otherwise a is
-        first made non-negative (a + t·c, t = ⌈−lo/c⌉) and divided by a restoring
-        division circuit, then t is subtracted from the quotient.
-        """
-        if c <= 0:
-            raise AssertionError(c)
-        if a.is_const:
-            return self.const(a.lo // c), self.const(a.lo % c)
-        if c == 1:
-            return a, self.const(0)
-        m = self.m
-        qlo, qhi = a.lo // c, a.hi // c
-        rlo, rhi = (a.lo % c, a.hi % c) if qlo == qhi else (0, c - 1)
-        if c & (c - 1) == 0:
-            k = c.bit_length() - 1
-            bits = a.bits
-            q = bits[k:] if k < len(bits) else (bits[-1],)
-            r = self._ext(bits, k) + (m.false,)
-            return self._mk(q, qlo, qhi), self._mk(r, rlo, rhi)
-        t = 0
-        x = a
-        if a.lo < 0:
-            t = (-a.lo + c - 1) // c
-            x = self.add(a, self.const(t * c))
-        n = x.hi.bit_length()
-        xb = self._ext(x.bits, n + 1)[:n]  # the value bits; the sign bit is 0 here
-        mc = c.bit_length()
-        cb = tuple(m.true if (c >> j) & 1 else m.false for j in range(mc + 1))
-        r = (m.false,) * mc
-        q = [m.false] * n
-        for i in reversed(range(n)):
-            cur = (xb[i],) + r  # 2r + x_i < 2c: mc + 1 bits
-            ge = m.not_(self._ult(cur, cb))
-            d = self._add_bits(cur, tuple(m.not_(y) for y in cb), mc + 1, m.true)
-            r = tuple(m.ite(ge, d[j], cur[j]) for j in range(mc))  # < c: mc bits
-            q[i] = ge
-        qv = self._mk(tuple(q) + (m.false,), x.lo // c, x.hi // c)
-        if t:
-            qv = self.sub(qv, self.const(t))
-        return qv, self._mk(r + (m.false,), rlo, rhi)
-
-    def mux(self, c, a: BV, b: BV) -> BV:
-        """if c then a else b, for bit-vectors."""
-        m = self.m
-        lo, hi = min(a.lo, b.lo), max(a.hi, b.hi)
-        W = max(len(a.bits), len(b.bits))
-        A, B = self._ext(a.bits, W), self._ext(b.bits, W)
-        return self._mk(tuple(m.ite(c, x, y) for x, y in zip(A, B)), lo, hi)
-
-    # ------------------------------------------------------------------ comparisons
-
-    def _ult(self, a: tuple, b: tuple):
-        """a < b as unsigned numbers of the same width: from the LSB up, the
-        highest differing bit decides (lt_k = if a_k ≠ b_k then b_k else lt_{k−1})."""
-        m = self.m
-        lt = m.false
-        for x, y in zip(a, b):
-            lt = m.ite(m.xor(x, y), y, lt)
-        return lt
-
-    def _ule_const(self, bits: tuple, c: int):
-        """bits ≤ c for unsigned ``bits`` and a constant c ≥ 0."""
-        m = self.m
-        if c >= (1 << len(bits)) - 1:
-            return m.true
-        cb = tuple(m.true if (c >> j) & 1 else m.false for j in range(len(bits)))
-        return m.not_(self._ult(cb, bits))
-
-    def lt(self, a: BV, b: BV):
-        """a < b (signed): unsigned comparison with the sign bits flipped."""
-        m = self.m
-        if a.hi < b.lo:
-            return m.true
-        if a.lo >= b.hi:
-            return m.false
-        W = max(len(a.bits), len(b.bits))
-        A, B = list(self._ext(a.bits, W)), list(self._ext(b.bits, W))
-        A[-1], B[-1] = m.not_(A[-1]), m.not_(B[-1])
-        return self._ult(A, B)
-
-    def eq(self, a: BV, b: BV):
-        """a = b: bitwise equality at a common width (disjoint intervals: false)."""
-        m = self.m
-        if a.hi < b.lo or b.hi < a.lo:
-            return m.false
-        if a.is_const and b.is_const:
-            return m.true  # overlapping constant intervals: same value
-        W = max(len(a.bits), len(b.bits))
-        A, B = self._ext(a.bits, W), self._ext(b.bits, W)
-        return m.conj(m.iff(x, y) for x, y in zip(A, B))
-
+# The operators of symbolic.ir, by kind (tests/test_dispatch.py checks they
+# cover ir's vocabulary): connectives, order comparisons as (swap, negate) of
+# a < b, and the ring operations (// and % are divmod_const).
+_CONNECTIVES = {"and": Manager.and_, "or": Manager.or_, "implies": Manager.implies,
+                "iff": Manager.iff}
+_ORDERINGS = {"<": (False, False), "<=": (True, True), ">": (True, False), ">=": (False, True)}
+_RINGS = {"+": bv.add, "-": bv.sub, "*": bv.mul}
 
 # Exhaustive dispatch over the expression node kinds. A class-level table of
 # plain functions (not bound methods stored on the instance): a self-reference
@@ -865,4 +584,12 @@ _DISPATCH = {
     Const: Encoder._const, Name: Encoder._name, Var: Encoder._var, Elem: Encoder._elem,
     Item: Encoder._item, Unary: Encoder._unary, Binary: Encoder._binary, Ite: Encoder._ite,
     Quant: Encoder._quant, Sum: Encoder._sum,
+}
+
+# Which slots an effect primes, per node class (Encoder.primed_slots).
+_PRIMED = {
+    Const: Encoder._primed_none, Name: Encoder._primed_none, Var: Encoder._primed_var,
+    Elem: Encoder._primed_elem, Item: Encoder._primed_children, Unary: Encoder._primed_children,
+    Binary: Encoder._primed_children, Ite: Encoder._primed_children,
+    Quant: Encoder._primed_binder, Sum: Encoder._primed_binder,
 }

@@ -15,12 +15,13 @@ relation split into parts (one per move, or one in all).
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator
 
 from .. import api
-from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine
-from ..errors import EngineMismatch, ModelError, QueryError, RangeError
+from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine, check_dead_ends
+from ..errors import EngineMismatch, QueryError, RangeError
 from ..ir import TRUE, Expr, Game, Space
+from ..validate import check_expr, check_game
 from .backend import Manager
 from .encode import Encoder
 
@@ -131,7 +132,7 @@ class SymbolicSets(SetEngine):
         self.encoder = Encoder(space, self.manager, order)
         self.invariant = invariant
         enc = self.encoder
-        self._domain = self.manager.and_(enc.domain(), enc.boolean(invariant))
+        self._domain = self.manager.and_(enc.domain(), enc.boolean(check_expr(invariant, space)))
         self._domain_next = None
 
     def __repr__(self) -> str:
@@ -186,7 +187,7 @@ class SymbolicSets(SetEngine):
             bad = BddSet._make(self, outside).first()
             raise RangeError(f"{bad} is not a position: the invariant is false there")
 
-    def from_expr(self, expr: Expr, env: Mapping[str, Any] | None = None) -> BddSet:
+    def _from_expr(self, expr: Expr, env: dict) -> BddSet:
         """{c ∈ D | expr(c)} for a bool expression over current variables; ``env``
         binds names (constants) used in ``expr``."""
         u = self.encoder.boolean(expr, env, care=self._domain)
@@ -211,7 +212,7 @@ class SymbolicSets(SetEngine):
 
 
 class SymbolicGame(SymbolicSets, GameEngine):
-    """A :class:`symbolic.ir.Game` as BDDs: turn sets, δ in parts, pre∃/pre∀, until, always.
+    """A :class:`symbolic.ir.Game` as BDDs: turn sets, δ in parts, pre∃/pre∀, until, release.
 
     ``partition="moves"`` keeps one part of δ per move; ``"monolithic"`` one
     part in all (often faster with a good bit order, see notes-dd.md).
@@ -221,6 +222,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
                  order: str = "auto", max_memory: int | None = None):
         if partition not in PARTITIONS:
             raise QueryError(f"unknown partition {partition!r}: the choices are {list(PARTITIONS)}")
+        check_game(game)
         super().__init__(game.space, backend, game.invariant, order=order,
                          max_memory=max_memory)
         self.game = game
@@ -228,12 +230,8 @@ class SymbolicGame(SymbolicSets, GameEngine):
         m, enc = self.manager, self.encoder
         turn = enc.integer(game.turn, care=self._domain)
         self._turn_of = {p: m.and_(enc.int_equals(turn, p), self._domain) for p in game.players}
-        nobody = m.diff(self._domain, m.disj(self._turn_of.values()))
-        if not m.is_false(nobody):
-            pos = BddSet._make(self, nobody).first()
-            raise ModelError(
-                f"at position {self.space.as_dict(pos)} the turn is not one of the players "
-                f"{list(game.players)}", getattr(game.turn, "span", None))
+        self._coalition_cache: dict[frozenset, tuple] = {}
+        self.check_turns()
         moves = [(mv.name, self._move_relation(mv)) for mv in game.moves]
         if partition == "monolithic":
             self._parts = [("delta", m.disj(r for _, r in moves))]
@@ -241,7 +239,6 @@ class SymbolicGame(SymbolicSets, GameEngine):
             self._parts = moves
         self._delta = None
         self._has_succ = m.disj(m.exist(r, enc.next_set) for _, r in self._parts)
-        self._coalition_cache: dict[frozenset, tuple] = {}
         self._renamed: dict = {}
         self._steps = 0
 
@@ -255,14 +252,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
         """δ_move = D ∧ D' ∧ ⋁_{v ∈ params} guard_v ∧ effect_v ∧ frame_v, where frame_v
         keeps every slot not primed in effect_v."""
         m, enc = self.manager, self.encoder
-        names = [p.name for p in move.params]
-        if len(set(names)) != len(names):
-            raise ModelError(f"move {move.name!r}: a parameter is declared twice: {names}",
-                             move.span)
-        for p in move.params:
-            if not isinstance(p.domain, tuple):
-                raise ModelError(f"move {move.name!r}: the domain of {p.name!r} must be a tuple",
-                                 move.span)
+        names = [p.name for p in move.params]  # distinct, with tuple domains (validated)
         all_slots = range(len(self.space.slots))
         both = m.and_(self._domain, self.domain_next())
         rel = m.false
@@ -312,7 +302,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
         hit = self._coalition_cache.get(J)
         if hit is None:
             m = self.manager
-            tj = m.disj(self._turn_of[p] for p in sorted(J))
+            tj = self._turn_node(J)
             tn = m.diff(self._domain, tj)
             pj = [u for u in (m.and_(r, tj) for _, r in self._parts) if not m.is_false(u)]
             pn = [u for u in (m.and_(r, tn) for _, r in self._parts) if not m.is_false(u)]
@@ -322,9 +312,15 @@ class SymbolicGame(SymbolicSets, GameEngine):
 
     # ------------------------------------------------------------------ GameEngine
 
+    def _turn_node(self, J: frozenset):
+        """T_J = ⋁_{p ∈ J} [t = p] ∧ D."""
+        return self.manager.disj(self._turn_of[p] for p in sorted(J))
+
     def turn_set(self, coalition: Iterable[int]) -> BddSet:
         """tour_J = {c ∈ D | t(c) ∈ J}."""
-        return BddSet._make(self, self._coalition(coalition)[0])
+        J = self.game.coalition(coalition)
+        hit = self._coalition_cache.get(J)
+        return BddSet._make(self, hit[0] if hit is not None else self._turn_node(J))
 
     def successors(self, pos) -> BddSet:
         """δ(c) = {c' | δ(c, c')}: ∃x. (δ ∧ [x = c]), renamed back to current bits."""
@@ -350,9 +346,6 @@ class SymbolicGame(SymbolicSets, GameEngine):
         u = m.diff(key[1], escape)
         if dead_ends is DeadEnds.STRICT:
             u = m.and_(u, self._has_succ)
-        elif dead_ends is not DeadEnds.VACUOUS:
-            raise QueryError(f"unknown dead-end convention {dead_ends!r}: "
-                             f"the choices are {[d.name for d in DeadEnds]}")
         return u
 
     def _next(self, node):
@@ -376,6 +369,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
     def pre_forall(self, coalition: Iterable[int], target: PositionSet, *,
                    dead_ends: DeadEnds) -> BddSet:
         """pre∀(J, τ) = {c | t(c) ∉ J ∧ ∀c' ∈ δ(c). c' ∈ τ} (STRICT: and δ(c) ≠ ∅)."""
+        check_dead_ends(dead_ends)
         key = self._coalition(coalition)
         t = self._node_of(target)
         return BddSet._make(self, self._pre_forall_node(key, self._next(t), dead_ends))
@@ -383,6 +377,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
     def pre(self, coalition: Iterable[int], target: PositionSet, *,
             dead_ends: DeadEnds) -> BddSet:
         """pre(J, τ) = pre∃(J, τ) ∪ pre∀(J, τ), renaming τ once."""
+        check_dead_ends(dead_ends)
         key = self._coalition(coalition)
         return BddSet._make(self, self._pre_node(key, self._node_of(target), dead_ends))
 
@@ -400,6 +395,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
               dead_ends: DeadEnds, keep_layers: bool = False) -> Fixpoint:
         """until(J, σ, τ) = μX. τ ∪ (σ ∩ pre(J, X)): until_0 = τ,
         until_{n+1} = until_n ∪ (pre(J, until_n) ∩ σ) (ENS 2005, Q10)."""
+        check_dead_ends(dead_ends)
         key = self._coalition(coalition)
         m = self.manager
         sigma = self._node_of(stay)
@@ -413,20 +409,29 @@ class SymbolicGame(SymbolicSets, GameEngine):
 
         return api.least_fixpoint(step, BddSet._make(self, tau), keep_layers=keep_layers)
 
-    def always(self, coalition: Iterable[int], invariant: PositionSet, *,
-               dead_ends: DeadEnds) -> Fixpoint:
-        """⟨⟨J⟩⟩□F = νZ. F ∩ pre(J, Z), iterated from Z_0 = F (each step stays below F,
-        so this reaches the same greatest fixpoint as starting from all positions)."""
+    def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
+                dead_ends: DeadEnds) -> Fixpoint:
+        """⟨⟨J⟩⟩ f R g = νZ. g ∩ (f ∪ pre(J, Z)), iterated from Z_0 = g (each step stays
+        below g, so this reaches the same greatest fixpoint as starting from all positions)."""
+        check_dead_ends(dead_ends)
         key = self._coalition(coalition)
         m = self.manager
-        f = self._node_of(invariant)
+        f = self._node_of(left)
+        g = self._node_of(right)
 
-        def step(z: BddSet) -> BddSet:
-            """Z ↦ F ∩ pre(J, Z)."""
-            self._tick()
-            return BddSet._make(self, m.and_(f, self._pre_node(key, z.node, dead_ends)))
+        if m.is_false(f):  # ⟨⟨J⟩⟩□g: one conjunction per step
+            def step(z: BddSet) -> BddSet:
+                """Z ↦ g ∩ pre(J, Z)."""
+                self._tick()
+                return BddSet._make(self, m.and_(g, self._pre_node(key, z.node, dead_ends)))
+        else:
+            def step(z: BddSet) -> BddSet:
+                """Z ↦ g ∩ (f ∪ pre(J, Z))."""
+                self._tick()
+                return BddSet._make(
+                    self, m.and_(g, m.or_(f, self._pre_node(key, z.node, dead_ends))))
 
-        return api.greatest_fixpoint(step, BddSet._make(self, f))
+        return api.greatest_fixpoint(step, BddSet._make(self, g))
 
     def deadlocks(self) -> BddSet:
         """Positions with no successor: D ∧ ¬∃x'. δ."""

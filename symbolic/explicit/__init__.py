@@ -1,9 +1,11 @@
 """The explicit reference engine: enumeration of positions and successors.
 
-It interprets the game IR directly (:mod:`symbolic.explicit.interp`) and answers
+It interprets the game IR directly (:mod:`symbolic.explicit.interp`), lists
+δ(c) by solving each move's effect (:mod:`symbolic.explicit.moves`) and answers
 the queries of :mod:`symbolic.api` with Python sets and counter-based
 attractors (:mod:`symbolic.explicit.engine`). It shares no code with the BDD
-engine, so that each can check the other.
+engine, so that each can check the other (both rely on the same IR validation,
+:mod:`symbolic.validate`, done before either compiles anything).
 
 >>> from symbolic.games import subtraction
 >>> G = ExplicitGame(subtraction(K=4))

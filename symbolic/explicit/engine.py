@@ -5,7 +5,7 @@
 as frozensets of position tuples. :class:`ExplicitGame` adds the game: it
 interprets the moves of the IR (via :mod:`symbolic.explicit.interp`) to list
 δ(c) for every position, keeps successor and predecessor lists over integer
-indices, and answers pre∃, pre∀, until and always with linear-time
+indices, and answers pre∃, pre∀, until and release with linear-time
 counter-based algorithms. It shares no code with the BDD engine: it exists to
 cross-check it, and as an honest peer in benchmarks.
 
@@ -26,11 +26,12 @@ from __future__ import annotations
 import itertools
 from typing import Iterable
 
-from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine
-from ..errors import (EngineMismatch, ModelError, QueryError, RangeError, SymbolicError,
-                      WrongType)
-from ..ir import (TRUE, Binary, BoolType, Elem, Expr, Game, Quant, Space, Unary, Var)
+from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine, check_dead_ends
+from ..errors import EngineMismatch, ModelError, QueryError, RangeError, WrongType
+from ..ir import TRUE, Expr, Game, Space
+from ..validate import check_expr, check_game
 from .interp import BOOL, INT, compile_expr, type_name
+from .moves import apply, compile_moves, successors
 
 __all__ = ["ExplicitSet", "ExplicitSets", "ExplicitGame", "DEFAULT_MAX_POSITIONS"]
 
@@ -100,7 +101,7 @@ class ExplicitSets(SetEngine):
         self.space = space
         self.invariant = invariant
         self.max_positions = max_positions
-        inv = compile_expr(invariant, space)
+        inv = compile_expr(check_expr(invariant, space), space)
         if inv.type != BOOL:
             raise WrongType(f"the invariant must be bool, got {type_name(inv.type)}",
                              getattr(invariant, "span", None))
@@ -182,9 +183,9 @@ class ExplicitSets(SetEngine):
         """
         return ExplicitSet(self, frozenset(self._position(t) for t in tuples))
 
-    def from_expr(self, expr: Expr) -> ExplicitSet:
+    def _from_expr(self, expr: Expr, env: dict) -> ExplicitSet:
         """{c ∈ domain | expr(c)} for a bool expression over current variables."""
-        c = compile_expr(expr, self.space)
+        c = compile_expr(expr, self.space, env)
         if c.type != BOOL:
             raise WrongType(f"a set is defined by a bool expression, got {type_name(c.type)}",
                              getattr(expr, "span", None))
@@ -200,55 +201,16 @@ class ExplicitSets(SetEngine):
         return self._index[t]
 
 
-# --------------------------------------------------------------------------- moves
-
-class _Plan:
-    """One move at one parameter valuation, ready to apply to positions.
-
-    ``steps`` fill the primed slots in order: ``(slot, fn, lo, hi, is_bool)``
-    with ``fn(c, next)`` the value of an equation ``slot' == e`` (its right side
-    reads only slots filled earlier), or ``fn is None`` to enumerate lo..hi.
-    """
-
-    __slots__ = ("move", "env", "guard", "effect", "primed", "steps", "enumerates")
-
-    def __init__(self, move, env, guard, effect, primed, steps):
-        self.move, self.env, self.guard, self.effect = move, env, guard, effect
-        self.primed, self.steps = primed, steps
-        self.enumerates = any(st[1] is None for st in steps)
-
-
-class _Fallback(Exception):
-    """An equation's right side raised: redo this plan by plain enumeration."""
-
-
-def _conjuncts(e: Expr, env: dict, out: list):
-    """Flatten ``and`` and ``forall`` (binding its variable) into (expr, env) pairs."""
-    if isinstance(e, Binary) and e.op == "and":
-        _conjuncts(e.left, env, out)
-        _conjuncts(e.right, env, out)
-    elif isinstance(e, Quant) and e.kind == "forall" and isinstance(e.domain, tuple):
-        for v in e.domain:
-            inner = dict(env)
-            inner[e.var] = v
-            _conjuncts(e.body, inner, out)
-    else:
-        out.append((e, env))
-
-
 class ExplicitGame(ExplicitSets, GameEngine):
     """A game by explicit enumeration of positions and successors (ENS 2005, §3–4).
 
     δ(c) is the union over moves m and parameter valuations v with guard(c):
     every position c' with effect(c, c') where every slot not primed in the
-    effect (at v) keeps its value. It is computed by solving equations: the
-    effect's conjuncts (``and`` and ``forall`` flattened) of the form
-    ``x' == e`` or ``e == x'`` (``iff`` for bools, bare ``b'`` and ``not b'``)
-    give x' directly once e's primed slots are known; only the other primed
-    slots are enumerated over their ranges; each candidate is then kept iff it
-    is a position (range and invariant) and the *whole* effect holds.
+    effect (at v) keeps its value, listed by the plans of
+    :mod:`symbolic.explicit.moves` (equations solved, the rest enumerated).
 
     >>> from symbolic.games import subtraction
+    >>> from symbolic.ir import Var
     >>> G = ExplicitGame(subtraction(K=5))
     >>> G.successors((1, 4)).tuples()
     [(2, 1), (2, 2), (2, 3)]
@@ -258,6 +220,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
     """
 
     def __init__(self, game: Game, *, max_positions: int = DEFAULT_MAX_POSITIONS):
+        check_game(game)
         super().__init__(game.space, game.invariant, max_positions=max_positions)
         self.game = game
         turn = compile_expr(game.turn, game.space)
@@ -265,7 +228,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
             raise WrongType(f"the turn must be an int expression, got {type_name(turn.type)}",
                              getattr(game.turn, "span", None))
         self._turn_fn = turn.fn
-        self._plans = self._compile_moves()
+        self._plans = compile_moves(game)
         # Built by _graph(), on the first query that needs the whole graph.
         self._succ: list[tuple[int, ...]] | None = None
         self._pred: list[list[int]] | None = None
@@ -279,156 +242,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
         n = "?" if self._dom is None else len(self._dom)
         return f"<ExplicitGame {self.game.name!r}: {n} positions>"
 
-    # ---------------------------------------------------------------- compiling moves
-
-    def _compile_moves(self) -> list[_Plan]:
-        plans = []
-        space = self.space
-        for m in self.game.moves:
-            names = [p.name for p in m.params]
-            if len(set(names)) != len(names):
-                raise ModelError(f"move {m.name!r}: a parameter is declared twice: {names}",
-                                 m.span)
-            for p in m.params:
-                if not isinstance(p.domain, tuple):
-                    raise ModelError(f"move {m.name!r}: the domain of {p.name!r} must be a tuple",
-                                     m.span)
-            for values in itertools.product(*(p.domain for p in m.params)):
-                env = dict(zip(names, values))
-                guard = compile_expr(m.guard, space, env)
-                if guard.type != BOOL:
-                    raise WrongType(f"the guard of move {m.name!r} must be bool, got "
-                                     f"{type_name(guard.type)}", getattr(m.guard, "span", m.span))
-                effect = compile_expr(m.effect, space, env, primed=True)
-                if effect.type != BOOL:
-                    raise WrongType(f"the effect of move {m.name!r} must be bool, got "
-                                     f"{type_name(effect.type)}", getattr(m.effect, "span", m.span))
-                if guard.folded and not guard.value or effect.folded and not effect.value:
-                    continue  # checked for errors above, but never yields a successor
-                plans.append(_Plan(m.name, env, None if guard.folded else guard.fn,
-                                   effect.fn, tuple(sorted(effect.primed)),
-                                   self._solve(m.effect, env, effect.primed)))
-        return plans
-
-    def _target(self, e: Expr, env: dict) -> int | None:
-        """The slot of a primed variable or primed array element with a known in-range index."""
-        if isinstance(e, (Var, Elem)) and e.primed:
-            c = compile_expr(e, self.space, env, primed=True)
-            if len(c.primed) == 1:  # an out-of-range constant index primes nothing
-                return next(iter(c.primed))
-        return None
-
-    def _equations(self, e: Expr, env: dict) -> list[tuple[int, object, frozenset]]:
-        """The ways the conjunct ``e`` fixes one primed slot: (slot, value fn, slots it reads)."""
-        out = []
-        if isinstance(e, Binary) and e.op in ("==", "iff"):
-            for tgt, val in ((e.left, e.right), (e.right, e.left)):
-                slot = self._target(tgt, env)
-                if slot is not None:
-                    v = compile_expr(val, self.space, env, primed=True)
-                    out.append((slot, v.fn, v.primed))
-        elif isinstance(e, (Var, Elem)):  # a bare bool b' means b' == true
-            slot = self._target(e, env)
-            if slot is not None:
-                out.append((slot, lambda s, n: True, frozenset()))
-        elif isinstance(e, Unary) and e.op == "not":
-            slot = self._target(e.arg, env)
-            if slot is not None:
-                out.append((slot, lambda s, n: False, frozenset()))
-        return out
-
-    def _solve(self, effect: Expr, env: dict, primed: frozenset) -> tuple:
-        """Order the primed slots: equations whose right side is computable, else enumeration."""
-        conj: list = []
-        _conjuncts(effect, env, conj)
-        eqs = [q for e, en in conj for q in self._equations(e, en)]
-        slots = self.space.slots
-        steps, known, todo = [], set(), set(primed)
-        while todo:
-            ready = next((q for q in eqs if q[0] in todo and q[2] <= known), None)
-            if ready is not None:
-                slot, fn, _ = ready
-                is_bool = isinstance(slots[slot].type, BoolType)
-            else:
-                # Nothing computable: enumerate one slot, preferably one an equation waits for.
-                waited = sorted(d for q in eqs if q[0] in todo for d in q[2] if d in todo)
-                slot, fn, is_bool = (waited[0] if waited else min(todo)), None, False
-            t = slots[slot].type
-            steps.append((slot, fn, t.lo, t.hi, is_bool))
-            known.add(slot)
-            todo.discard(slot)
-        return tuple(steps)
-
-    # ---------------------------------------------------------------- successors
-
-    def _apply(self, plan: _Plan, c: tuple, member, out: set):
-        """Add member(c') to ``out`` for every successor c' of ``c`` by ``plan``.
-
-        ``member(t)`` is a key for a position and None for a non-position; the
-        guard has already been checked.
-        """
-        try:
-            if plan.enumerates:
-                self._expand(plan, c, list(c), 0, member, out)
-                return
-            buf = list(c)
-            for slot, fn, lo, hi, is_bool in plan.steps:
-                try:
-                    v = fn(c, buf)
-                except SymbolicError:
-                    raise _Fallback from None
-                if is_bool:
-                    v = 1 if v else 0
-                elif v < lo or v > hi:
-                    return  # a conjunct forces a value out of range: no successor
-                buf[slot] = v
-            t = tuple(buf)
-            key = member(t)
-            if key is not None and plan.effect(c, t):
-                out.add(key)
-        except _Fallback:
-            # The plain definition: every valuation of the primed slots, then the check.
-            slots = plan.primed
-            ranges = [self.space.slots[s].type.values() for s in slots]
-            buf = list(c)
-            for vals in itertools.product(*ranges):
-                for s, v in zip(slots, vals):
-                    buf[s] = v
-                t = tuple(buf)
-                key = member(t)
-                if key is not None and plan.effect(c, t):
-                    out.add(key)
-
-    def _expand(self, plan, c, buf, k, member, out):
-        if k == len(plan.steps):
-            t = tuple(buf)
-            key = member(t)
-            if key is not None and plan.effect(c, t):
-                out.add(key)
-            return
-        slot, fn, lo, hi, is_bool = plan.steps[k]
-        if fn is None:
-            for v in range(lo, hi + 1):
-                buf[slot] = v
-                self._expand(plan, c, buf, k + 1, member, out)
-            return
-        try:
-            v = fn(c, buf)
-        except SymbolicError:
-            raise _Fallback from None
-        if is_bool:
-            v = 1 if v else 0
-        elif v < lo or v > hi:
-            return
-        buf[slot] = v
-        self._expand(plan, c, buf, k + 1, member, out)
-
-    def _delta(self, c: tuple, member) -> set:
-        out: set = set()
-        for plan in self._plans:
-            if plan.guard is None or plan.guard(c, None):
-                self._apply(plan, c, member, out)
-        return out
+    # ---------------------------------------------------------------- the graph
 
     def _graph(self):
         """Build δ over indices, the predecessor lists, out-degrees and turns (once)."""
@@ -436,7 +250,8 @@ class ExplicitGame(ExplicitSets, GameEngine):
             return
         dom = self._domain()
         member = self._index.get
-        succ = [tuple(sorted(self._delta(c, member))) for c in dom]
+        plans = self._plans
+        succ = [tuple(sorted(successors(plans, c, member))) for c in dom]
         pred: list[list[int]] = [[] for _ in dom]
         for i, ss in enumerate(succ):
             for j in ss:
@@ -448,20 +263,21 @@ class ExplicitGame(ExplicitSets, GameEngine):
         self._succ = succ
 
     def _turn_table(self):
+        """t(c) for every position, and the positions of each player (once)."""
         if self._turns is not None:
             return
-        players = set(self.game.players)
         f = self._turn_fn
         turns = [f(c, None) for c in self._domain()]
         by_player: dict[int, list[int]] = {p: [] for p in self.game.players}
         for i, t in enumerate(turns):
-            if t not in players:
-                raise ModelError(
-                    f"the turn is {t} at position {self._dom[i]}, which is not a player "
-                    f"(players: {list(self.game.players)})", getattr(self.game.turn, "span", None))
-            by_player[t].append(i)
-        self._by_player = by_player
-        self._turns = turns
+            if t in by_player:
+                by_player[t].append(i)
+        self._by_player, self._turns = by_player, turns
+        try:
+            self.check_turns()  # on the tables just built
+        except ModelError:
+            self._by_player = self._turns = None  # every later query raises again
+            raise
 
     def _mask(self, J: frozenset) -> bytearray:
         """mask[i] = 1 iff t(position i) ∈ J (cached per coalition)."""
@@ -495,7 +311,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
             return self._from_indices(self._succ[self._index[c]])
         member = (lambda t: t) if self._inv is None else (
             lambda t: t if self._inv(t, None) else None)
-        return ExplicitSet(self, frozenset(self._delta(c, member)))
+        return ExplicitSet(self, frozenset(successors(self._plans, c, member)))
 
     def transitions(self, pos) -> list[tuple[str, dict, tuple]]:
         """δ(c) labelled by move: (move name, parameter valuation, successor) triples,
@@ -506,7 +322,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
         for plan in self._plans:  # declaration order of moves, then of valuations
             if plan.guard is None or plan.guard(c, None):
                 found: set = set()
-                self._apply(plan, c, member, found)
+                apply(plan, c, member, found)
                 out.extend((plan.move, dict(plan.env), t) for t in sorted(found))
         return out
 
@@ -530,7 +346,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
         qualifies when that count is its out-degree. VACUOUS adds the opponent
         positions without successors. O(|τ| + edges into τ + dead ends).
         """
-        _check_convention(dead_ends)
+        check_dead_ends(dead_ends)
         J = self.game.coalition(coalition)
         tau = self._indices(self._own(target))
         self._graph()
@@ -556,7 +372,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
         without successors join in layer 1; with STRICT they never join.
         O(positions + edges).
         """
-        _check_convention(dead_ends)
+        check_dead_ends(dead_ends)
         J = self.game.coalition(coalition)
         sigma = self._own(stay)
         tau = self._indices(self._own(target))
@@ -574,40 +390,51 @@ class ExplicitGame(ExplicitSets, GameEngine):
         layers = self._attract(mine, closed, tau, extras)
         return self._fixpoint(layers, keep_layers)
 
-    def always(self, coalition: Iterable[int], invariant: PositionSet, *,
-               dead_ends: DeadEnds) -> Fixpoint:
-        """⟨⟨J⟩⟩□F = νZ. F ∩ pre(J, Z), by duality with an attractor of the other players.
+    def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
+                dead_ends: DeadEnds) -> Fixpoint:
+        """⟨⟨J⟩⟩ f R g = νZ. g ∩ (f ∪ pre(J, Z)), by duality with an attractor of the
+        other players.
 
         Write J̄ = players ∖ J (t(c) ∉ J ⟺ t(c) ∈ J̄, turns being players).
-        The complement of νZ. F ∩ pre(J, Z) is μY. ¬F ∪ ¬pre(J, ¬Y), and
+        The complement Y = ¬Z is μY. ¬g ∪ (¬f ∩ ¬pre(J, ¬Y)), and
 
             c ∈ ¬pre(J, ¬Y) ⟺ t(c) ∈ J and ∀c' ∈ δ(c). c' ∈ Y      (∄ move out of Y)
                             or t(c) ∈ J̄ and ∃c' ∈ δ(c). c' ∈ Y      (not all moves in ¬Y)
                             or [STRICT] t(c) ∈ J̄ and δ(c) = ∅        (the strict ∀ fails)
 
-        so the complement is until(J̄, all, ¬F) in which the positions of J
-        without successors join at step 1 (vacuous ∀: J cannot stay anywhere
-        from a dead end), plus, with STRICT, the positions of J̄ without
-        successors (an opponent's dead end is not a forced move then). Hence:
-        with VACUOUS, Z keeps J̄'s dead ends that satisfy F and never J's; with
-        STRICT, Z contains no dead end at all.
+        so Y is until(J̄, ¬f, ¬g) — J̄ attracts towards ¬g through ¬f only: a
+        position of f ∩ g never joins, whatever its successors — in which the
+        positions of J ∖ f without successors join at step 1 in both
+        conventions (the first ∀ is J's ∃ negated, not a pre∀: it holds
+        vacuously, as J cannot stay anywhere from a dead end), plus, with
+        STRICT, the positions of J̄ ∖ f without successors (an opponent's dead
+        end is not a forced move then). Hence a dead end c is in Z iff c ∈ g
+        and (c ∈ f or, with VACUOUS only, t(c) ∈ J̄).
 
-        ``iterations`` is the number of layers of that dual attractor, which is
-        also the number of strict decreases of Z₀ = F, Zₖ₊₁ = F ∩ pre(J, Zₖ)
-        (by induction Zₖ = ¬Yₖ). O(positions + edges).
+        ``iterations`` is the number of layers after the first of that dual
+        attractor, which is also the number of strict decreases of Z₀ = g,
+        Zₖ₊₁ = g ∩ (f ∪ pre(J, Zₖ)): with Yₖ = ¬Zₖ, Y₀ = ¬g is layer 0 and
+        Yₖ₊₁ = ¬g ∪ (¬f ∩ ¬pre(J, ¬Yₖ)); the step is monotone and Z₁ ⊆ g = Z₀,
+        so Yₖ grows, and layer k + 1 holds exactly Yₖ₊₁ ∖ Yₖ (a J̄ position
+        with a successor in Yₖ, a J position whose counter of successors not
+        yet in Y reached 0 while layer k was processed, or at k = 0 a dead end
+        above). O(positions + edges).
         """
-        _check_convention(dead_ends)
+        check_dead_ends(dead_ends)
         J = self.game.coalition(coalition)
-        F = self._own(invariant)
+        f = self._own(left)
+        g = self._own(right)
         self._graph()
         n = len(self._dom)
         mine = self._mask(J)
         theirs = bytearray(1 - b for b in mine)   # ∃-positions of the dual coalition J̄
-        closed = bytearray(n)
-        in_f = bytearray(n)
-        for i in self._indices(F):
-            in_f[i] = 1
-        bad = [i for i in range(n) if not in_f[i]]
+        closed = bytearray(n)                     # outside σ = ¬f: the positions of f
+        for i in self._indices(f):
+            closed[i] = 1
+        in_g = bytearray(n)
+        for i in self._indices(g):
+            in_g[i] = 1
+        bad = [i for i in range(n) if not in_g[i]]
         if dead_ends is DeadEnds.VACUOUS:
             extras = [p for p in self._dead if mine[p]]
         else:
@@ -704,8 +531,3 @@ class ExplicitGame(ExplicitSets, GameEngine):
         self._graph()
         return sum(self._outdeg)
 
-
-def _check_convention(dead_ends):
-    if not isinstance(dead_ends, DeadEnds):
-        raise QueryError(f"dead_ends must be DeadEnds.VACUOUS or DeadEnds.STRICT, "
-                         f"got {dead_ends!r}")

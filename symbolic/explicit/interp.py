@@ -23,10 +23,12 @@ Semantics (module docstring of :mod:`symbolic.ir`):
   ``implies``, ``if``, ``forall`` and ``exists`` evaluate left to right and stop
   as soon as the result is known, so ``i >= 1 and a[i] == 0`` is false, not an
   error, where ``i == 0`` and ``a`` is indexed from 1;
-- *structural* errors are reported at compile time: a divisor, a tuple being
-  indexed, or the index of a primed array element that reads the state
-  (ModelError), a primed variable outside a move's effect (ModelError), unknown
-  variables and unbound names (:class:`~symbolic.errors.UnknownName`).
+- *structural* errors (unknown variables, unbound names, primed variables
+  outside a move's effect, a divisor or the index of a primed element that
+  reads the state, ...) are found before, once, by :mod:`symbolic.validate`:
+  the compiler expects validated IR (the engine validates every game and
+  expression it is given, and :func:`evaluate` validates too). Only a tuple
+  being indexed that is not a constant remains a ModelError at compile time.
 
 >>> from symbolic.ir import Space, VarDecl, IntType, Var
 >>> sp = Space((VarDecl("x", IntType(-5, 5)), VarDecl("y", IntType(0, 3))))
@@ -37,9 +39,10 @@ from __future__ import annotations
 
 from typing import Callable, Mapping, NamedTuple
 
-from ..errors import ModelError, UnknownName, RangeError, SymbolicError, WrongType
+from ..errors import ModelError, RangeError, SymbolicError, WrongType
 from ..ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, Binary, BoolType, Const, Elem, Expr, Item,
                   Ite, Name, Quant, Space, Sum, Unary, Value, Var)
+from ..validate import check_expr
 
 __all__ = ["INT", "BOOL", "Compiled", "compile_expr", "evaluate", "value_type", "type_name"]
 
@@ -96,20 +99,18 @@ class Compiled(NamedTuple):
     value: Value | None
 
 
-def compile_expr(expr: Expr, space: Space, env: Mapping[str, Value] | None = None, *,
-                 primed: bool = False) -> Compiled:
-    """Compile ``expr`` over ``space`` with the bound names ``env``.
-
-    ``primed`` allows primed variables (a move's effect). Raises WrongType,
-    UnknownName or ModelError for ill-formed expressions (see the module docstring).
+def compile_expr(expr: Expr, space: Space, env: Mapping[str, Value] | None = None) -> Compiled:
+    """Compile ``expr``, validated by :func:`symbolic.validate.check_expr`, over
+    ``space`` with the bound names ``env``. Raises WrongType for ill-typed
+    expressions (see the module docstring).
 
     >>> from symbolic.ir import Space, VarDecl, IntType, Var
     >>> sp = Space((VarDecl("x", IntType(0, 9)),))
-    >>> c = compile_expr(Var("x", primed=True).eq(Var("x") + 1), sp, primed=True)
+    >>> c = compile_expr(Var("x", primed=True).eq(Var("x") + 1), sp)
     >>> c.type, sorted(c.primed), c.fn((3,), (4,)), c.fn((3,), (5,))
     ('bool', [0], True, False)
     """
-    comp = _Compiler(space, primed)
+    comp = _Compiler(space)
     node = comp.compile(expr, dict(env or {}))
     return Compiled(node.fn, node.type, frozenset(comp.primed),
                     node.value is not _UNKNOWN, None if node.value is _UNKNOWN else node.value)
@@ -132,8 +133,8 @@ def evaluate(expr: Expr, state, next_state=None, env: Mapping[str, Value] | None
     """
     s = space.check_position(state)
     n = None if next_state is None else space.check_position(next_state)
-    c = compile_expr(expr, space, env, primed=next_state is not None)
-    return c.fn(s, n)
+    check_expr(expr, space, env or {}, primed=next_state is not None)
+    return compile_expr(expr, space, env).fn(s, n)
 
 
 # --------------------------------------------------------------------------- node closures
@@ -239,24 +240,13 @@ def _read(slot, is_bool, primed):
 
 
 class _Compiler:
-    """One compilation: the space, whether primes are allowed, the primed slots met."""
+    """One compilation: the space and the primed slots met."""
 
-    def __init__(self, space: Space, allow_primed: bool):
+    def __init__(self, space: Space):
         self.space = space
-        self.allow_primed = allow_primed
         self.primed: set[int] = set()
 
     # ---------------------------------------------------------------- helpers
-
-    def _decl(self, name, span):
-        if not self.space.has_var(name):
-            raise UnknownName(f"unknown variable {name!r}", span)
-        return self.space.decl(name)
-
-    def _need_primes(self, e):
-        if not self.allow_primed:
-            label = e.name if isinstance(e, Var) else e.array + "[..]"
-            raise ModelError(f"primed variable {label}' outside a move's effect", e.span)
 
     @staticmethod
     def _want(node, typ, e, what, parent=None):
@@ -281,50 +271,35 @@ class _Compiler:
         return node
 
     def _compile(self, e: Expr, env: dict) -> _Node:
-        if isinstance(e, Const):
-            return _Node(_const_fn(e.value), value_type(e.value, e.span), True, e.value)
-        if isinstance(e, Name):
-            if e.name not in env:
-                raise UnknownName(f"unbound name {e.name!r}", e.span)
+        rule = _COMPILE.get(type(e))
+        if rule is None:
+            raise AssertionError(e)
+        return rule(self, e, env)
+
+    # ---------------------------------------------------------------- leaves
+
+    def _const(self, e: Const, env) -> _Node:
+        return _Node(_const_fn(e.value), value_type(e.value, e.span), True, e.value)
+
+    def _name(self, e: Name, env) -> _Node:
+        try:
             v = env[e.name]
-            return _Node(_const_fn(v), value_type(v, e.span), True, v)
-        if isinstance(e, Var):
-            return self._var(e)
-        if isinstance(e, Elem):
-            return self._elem(e, env)
-        if isinstance(e, Item):
-            return self._item(e, env)
-        if isinstance(e, Unary):
-            return self._unary(e, env)
-        if isinstance(e, Binary):
-            return self._binary(e, env)
-        if isinstance(e, Ite):
-            return self._ite(e, env)
-        if isinstance(e, Quant):
-            return self._quant(e, env)
-        if isinstance(e, Sum):
-            return self._sum(e, env)
-        raise AssertionError(e)
+        except KeyError:
+            raise AssertionError(e) from None  # validation binds every name
+        return _Node(_const_fn(v), value_type(v, e.span), True, v)
 
     # ---------------------------------------------------------------- state reads
 
-    def _var(self, e: Var) -> _Node:
-        d = self._decl(e.name, e.span)
-        if d.is_array:
-            raise WrongType(f"{e.name!r} is an array: use an element {e.name}[i]", e.span)
+    def _var(self, e: Var, env) -> _Node:
+        d = self.space.decl(e.name)
         slot = self.space.slot_index(e.name)
         if e.primed:
-            self._need_primes(e)
             self.primed.add(slot)
         is_bool = isinstance(d.type, BoolType)
         return _Node(_read(slot, is_bool, e.primed), BOOL if is_bool else INT, False)
 
     def _elem(self, e: Elem, env) -> _Node:
-        d = self._decl(e.array, e.span)
-        if not d.is_array:
-            raise WrongType(f"{e.array!r} is a scalar: it cannot be indexed", e.span)
-        if e.primed:
-            self._need_primes(e)
+        d = self.space.decl(e.array)
         idx = self.compile(e.index, env)
         self._want(idx, INT, e.index, f"the index of {e.array}[..]", e)
         is_bool = isinstance(d.type, BoolType)
@@ -332,10 +307,8 @@ class _Compiler:
         lo, hi = d.index.lo, d.index.hi
         base = self.space.slot_index(e.array, lo)  # an array's slots are consecutive
         where = f"{e.array}{chr(39) if e.primed else ''}[{lo}..{hi}]"
-        if e.primed and not idx.static:
-            raise ModelError(
-                f"the index of the primed element {e.array}'[..] must be constant once "
-                f"quantifiers and parameters are substituted", e.span)
+        # A primed element's index reads no state (validated): it has a value, or
+        # its evaluation raises wherever it is reached, as the generic read below does.
         if idx.value is not _UNKNOWN:
             i = idx.value
             if not lo <= i <= hi:
@@ -393,7 +366,7 @@ class _Compiler:
         if e.op == "not":
             self._want(a, BOOL, e.arg, "the operand of 'not'", e)
             return _Node(lambda s, n: not af(s, n), BOOL, a.static)
-        raise ModelError(f"unknown unary operator {e.op!r}", e.span)
+        raise AssertionError(e.op)  # validation knows the operators
 
     def _chain(self, e: Binary, env) -> list[_Node]:
         """The operands of a chain ``a op b op c ...`` of one associative connective."""
@@ -442,7 +415,7 @@ class _Compiler:
             self._want(b, BOOL, e.right, f"the right operand of {op!r}", e)
             typ = BOOL
         else:
-            raise ModelError(f"unknown binary operator {op!r}", e.span)
+            raise AssertionError(op)  # validation knows the operators
         if b.value is not _UNKNOWN and op in _BIN_FC:
             return _Node(_BIN_FC[op](a.fn, b.value), typ, static)
         if a.value is not _UNKNOWN and op in _BIN_CF:
@@ -450,11 +423,9 @@ class _Compiler:
         return _Node(_BIN_FF[op](a.fn, b.fn), typ, static)
 
     def _division(self, e: Binary, a: _Node, b: _Node) -> _Node:
-        if not b.static:
-            raise ModelError(f"the right operand of {e.op!r} must be a positive constant "
-                             f"(it reads the state)", e.right.span or e.span)
         if b.value is _UNKNOWN:
-            # The divisor's own evaluation fails (e.g. an index error): raise that, lazily.
+            # The divisor reads no state (validated), so its own evaluation fails
+            # (e.g. an index error, a division by 0): raise that, lazily.
             bf, af, op = b.fn, a.fn, (_floordiv if e.op == "//" else _mod)
             return _Node(lambda s, n: op(af(s, n), bf(s, n)), INT, a.static)
         if b.value <= 0:
@@ -478,8 +449,6 @@ class _Compiler:
                      c.static and a.static and b.static)
 
     def _bodies(self, e, env) -> list[_Node]:
-        if not isinstance(e.domain, tuple):
-            raise ModelError(f"the domain of {e.var!r} must be a tuple of constants", e.span)
         out = []
         for v in e.domain:
             value_type(v, e.span)
@@ -489,8 +458,6 @@ class _Compiler:
         return out
 
     def _quant(self, e: Quant, env) -> _Node:
-        if e.kind not in ("forall", "exists"):
-            raise ModelError(f"unknown quantifier {e.kind!r}", e.span)
         bodies = self._bodies(e, env)
         for b in bodies:
             self._want(b, BOOL, e.body, f"the body of {e.kind}", e)
@@ -507,3 +474,12 @@ class _Compiler:
                 raise WrongType(f"the body of sum must be int or bool, got {type_name(b.type)}",
                                  e.body.span or e.span)
         return _Node(_sum_fn(tuple(b.fn for b in bodies)), INT, all(b.static for b in bodies))
+
+
+# Exhaustive dispatch over the expression node classes (tests/test_dispatch.py
+# checks that every class of symbolic.ir has a rule).
+_COMPILE = {
+    Const: _Compiler._const, Name: _Compiler._name, Var: _Compiler._var, Elem: _Compiler._elem,
+    Item: _Compiler._item, Unary: _Compiler._unary, Binary: _Compiler._binary,
+    Ite: _Compiler._ite, Quant: _Compiler._quant, Sum: _Compiler._sum,
+}

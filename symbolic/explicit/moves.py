@@ -1,0 +1,262 @@
+"""Moves of the explicit engine: plans that list δ(c) by solving the effect's equations.
+
+δ(c) is the union over moves m and parameter valuations v with guard(c): every
+position c' with effect(c, c') where every slot not primed in the effect (at
+v) keeps its value. A :class:`Plan` computes it without enumerating the whole
+next-state space: the effect's conjuncts (``and`` and ``forall`` flattened) of
+the form ``x' == e`` or ``e == x'`` (``iff`` for bools, bare ``b'`` and
+``not b'``) give x' directly once e's primed slots are known; only the other
+primed slots are enumerated over their ranges; each candidate is then kept iff
+it is a position (range and invariant, decided by the caller's ``member``) and
+the *whole* effect holds. The equations are only a shortcut: when one raises
+(a value error of its right side), the plan falls back to plain enumeration,
+so the effect's own lazy errors are the ones reported.
+
+>>> from symbolic.ir import Space, VarDecl, IntType, Var, Move, Game, Const
+>>> sp = Space((VarDecl("x", IntType(0, 3)), VarDecl("y", IntType(0, 3))))
+>>> up = Move("up", effect=Var("x", True).eq(Var("x") + 1) & (Var("y", True) > Var("x", True)))
+>>> [plan] = compile_moves(Game("g", sp, (1,), Const(1), (up,)))
+>>> [(slot, fn is None) for slot, fn, *_ in plan.steps]   # x' solved, y' enumerated
+[(0, False), (1, True)]
+>>> sorted(successors([plan], (1, 0), lambda t: t))
+[(2, 3)]
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Callable
+
+from ..errors import SymbolicError, WrongType
+from ..ir import (Binary, BoolType, Const, Elem, Expr, Game, Item, Ite, Name, Quant, Space, Sum,
+                  Unary, Var)
+from .interp import BOOL, compile_expr, type_name
+
+__all__ = ["Plan", "compile_moves", "apply", "successors"]
+
+#: ``member(t)``: a key for the position t (to collect), or None for a non-position
+Member = Callable[[tuple], object]
+
+
+class Plan:
+    """One move at one parameter valuation, ready to apply to positions.
+
+    ``steps`` fill the primed slots in order: ``(slot, fn, lo, hi, is_bool)``
+    with ``fn(c, next)`` the value of an equation ``slot' == e`` (its right side
+    reads only slots filled earlier), or ``fn is None`` to enumerate lo..hi.
+    ``ranges`` are the ranges of the ``primed`` slots, for the fallback.
+    """
+
+    __slots__ = ("move", "env", "guard", "effect", "primed", "ranges", "steps", "enumerates")
+
+    def __init__(self, move, env, guard, effect, primed, ranges, steps):
+        self.move, self.env, self.guard, self.effect = move, env, guard, effect
+        self.primed, self.ranges, self.steps = primed, ranges, steps
+        self.enumerates = any(st[1] is None for st in steps)
+
+
+class _Fallback(Exception):
+    """An equation's right side raised: redo this plan by plain enumeration."""
+
+
+def compile_moves(game: Game) -> list[Plan]:
+    """The plans of every move of ``game`` at every parameter valuation, in
+    declaration order (then the order of the valuations); guards and effects
+    are type-checked at every valuation, even those that can never fire."""
+    plans = []
+    space = game.space
+    for m in game.moves:
+        names = [p.name for p in m.params]
+        for values in itertools.product(*(p.domain for p in m.params)):
+            env = dict(zip(names, values))
+            guard = compile_expr(m.guard, space, env)
+            if guard.type != BOOL:
+                raise WrongType(f"the guard of move {m.name!r} must be bool, got "
+                                f"{type_name(guard.type)}", getattr(m.guard, "span", m.span))
+            effect = compile_expr(m.effect, space, env)
+            if effect.type != BOOL:
+                raise WrongType(f"the effect of move {m.name!r} must be bool, got "
+                                f"{type_name(effect.type)}", getattr(m.effect, "span", m.span))
+            if guard.folded and not guard.value or effect.folded and not effect.value:
+                continue  # checked for errors above, but never yields a successor
+            primed = tuple(sorted(effect.primed))
+            plans.append(Plan(m.name, env, None if guard.folded else guard.fn, effect.fn, primed,
+                              tuple(space.slots[s].type.values() for s in primed),
+                              _solve(space, m.effect, env, effect.primed)))
+    return plans
+
+
+# --------------------------------------------------------------------------- solving effects
+
+def _conjuncts(e: Expr, env: dict, out: list) -> None:
+    """Flatten ``and`` and ``forall`` (binding its variable) into (expr, env) pairs."""
+    rule = _CONJUNCTS.get(type(e))
+    if rule is None:
+        raise AssertionError(e)
+    rule(e, env, out)
+
+
+def _leaf(e: Expr, env: dict, out: list) -> None:
+    out.append((e, env))
+
+
+def _conj_binary(e: Binary, env: dict, out: list) -> None:
+    if e.op != "and":
+        return _leaf(e, env, out)
+    _conjuncts(e.left, env, out)
+    _conjuncts(e.right, env, out)
+
+
+def _conj_quant(e: Quant, env: dict, out: list) -> None:
+    if e.kind != "forall":
+        return _leaf(e, env, out)
+    for v in e.domain:
+        _conjuncts(e.body, {**env, e.var: v}, out)
+
+
+_CONJUNCTS = {Const: _leaf, Name: _leaf, Var: _leaf, Elem: _leaf, Item: _leaf, Unary: _leaf,
+              Binary: _conj_binary, Ite: _leaf, Quant: _conj_quant, Sum: _leaf}
+
+
+def _target(space: Space, e: Expr, env: dict) -> int | None:
+    """The slot of a primed variable or primed array element with a known in-range index."""
+    if isinstance(e, (Var, Elem)) and e.primed:
+        c = compile_expr(e, space, env)
+        if len(c.primed) == 1:  # an out-of-range constant index primes nothing
+            return next(iter(c.primed))
+    return None
+
+
+def _equations(space: Space, e: Expr, env: dict) -> list[tuple[int, object, frozenset]]:
+    """The ways the conjunct ``e`` fixes one primed slot: (slot, value fn, slots it reads)."""
+    rule = _EQUATIONS.get(type(e))
+    if rule is None:
+        raise AssertionError(e)
+    return rule(space, e, env)
+
+
+def _no_equation(space, e, env) -> list:
+    return []
+
+
+def _eq_binary(space: Space, e: Binary, env: dict) -> list:
+    out = []
+    if e.op in ("==", "iff"):
+        for tgt, val in ((e.left, e.right), (e.right, e.left)):
+            slot = _target(space, tgt, env)
+            if slot is not None:
+                v = compile_expr(val, space, env)
+                out.append((slot, v.fn, v.primed))
+    return out
+
+
+def _eq_bare(space: Space, e: Expr, env: dict) -> list:
+    """A bare bool b' means b' == true."""
+    slot = _target(space, e, env)
+    return [] if slot is None else [(slot, lambda s, n: True, frozenset())]
+
+
+def _eq_not(space: Space, e: Unary, env: dict) -> list:
+    """``not b'`` means b' == false."""
+    slot = _target(space, e.arg, env) if e.op == "not" else None
+    return [] if slot is None else [(slot, lambda s, n: False, frozenset())]
+
+
+_EQUATIONS = {Const: _no_equation, Name: _no_equation, Var: _eq_bare, Elem: _eq_bare,
+              Item: _no_equation, Unary: _eq_not, Binary: _eq_binary, Ite: _no_equation,
+              Quant: _no_equation, Sum: _no_equation}
+
+
+def _solve(space: Space, effect: Expr, env: dict, primed: frozenset) -> tuple:
+    """Order the primed slots: equations whose right side is computable, else enumeration."""
+    conj: list = []
+    _conjuncts(effect, env, conj)
+    eqs = [q for e, en in conj for q in _equations(space, e, en)]
+    slots = space.slots
+    steps, known, todo = [], set(), set(primed)
+    while todo:
+        ready = next((q for q in eqs if q[0] in todo and q[2] <= known), None)
+        if ready is not None:
+            slot, fn, _ = ready
+            is_bool = isinstance(slots[slot].type, BoolType)
+        else:
+            # Nothing computable: enumerate one slot, preferably one an equation waits for.
+            waited = sorted(d for q in eqs if q[0] in todo for d in q[2] if d in todo)
+            slot, fn, is_bool = (waited[0] if waited else min(todo)), None, False
+        t = slots[slot].type
+        steps.append((slot, fn, t.lo, t.hi, is_bool))
+        known.add(slot)
+        todo.discard(slot)
+    return tuple(steps)
+
+
+# --------------------------------------------------------------------------- successors
+
+def apply(plan: Plan, c: tuple, member: Member, out: set) -> None:
+    """Add member(c') to ``out`` for every successor c' of ``c`` by ``plan``.
+
+    ``member(t)`` is a key for a position and None for a non-position; the
+    guard has already been checked.
+    """
+    try:
+        if plan.enumerates:
+            _expand(plan, c, list(c), 0, member, out)
+            return
+        buf = list(c)
+        for slot, fn, lo, hi, is_bool in plan.steps:
+            try:
+                v = fn(c, buf)
+            except SymbolicError:
+                raise _Fallback from None
+            if is_bool:
+                v = 1 if v else 0
+            elif v < lo or v > hi:
+                return  # a conjunct forces a value out of range: no successor
+            buf[slot] = v
+        t = tuple(buf)
+        key = member(t)
+        if key is not None and plan.effect(c, t):
+            out.add(key)
+    except _Fallback:
+        # The plain definition: every valuation of the primed slots, then the check.
+        buf = list(c)
+        for vals in itertools.product(*plan.ranges):
+            for s, v in zip(plan.primed, vals):
+                buf[s] = v
+            t = tuple(buf)
+            key = member(t)
+            if key is not None and plan.effect(c, t):
+                out.add(key)
+
+
+def _expand(plan: Plan, c: tuple, buf: list, k: int, member: Member, out: set) -> None:
+    if k == len(plan.steps):
+        t = tuple(buf)
+        key = member(t)
+        if key is not None and plan.effect(c, t):
+            out.add(key)
+        return
+    slot, fn, lo, hi, is_bool = plan.steps[k]
+    if fn is None:
+        for v in range(lo, hi + 1):
+            buf[slot] = v
+            _expand(plan, c, buf, k + 1, member, out)
+        return
+    try:
+        v = fn(c, buf)
+    except SymbolicError:
+        raise _Fallback from None
+    if is_bool:
+        v = 1 if v else 0
+    elif v < lo or v > hi:
+        return
+    buf[slot] = v
+    _expand(plan, c, buf, k + 1, member, out)
+
+
+def successors(plans: list[Plan], c: tuple, member: Member) -> set:
+    """{member(c') | c' ∈ δ(c)} ∖ {None}: every plan whose guard holds at ``c``, applied."""
+    out: set = set()
+    for plan in plans:
+        if plan.guard is None or plan.guard(c, None):
+            apply(plan, c, member, out)
+    return out
