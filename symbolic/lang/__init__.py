@@ -7,7 +7,6 @@
 - :mod:`.types`: the checker's types and typed results (:class:`~.types.Known`,
   :class:`~.types.Sym`);
 - :mod:`.scope`: the top-level names table and an expression's local context;
-- :mod:`.irnames`: names inside IR expressions (substitution);
 - :mod:`.calls`, :mod:`.exprs`: expressions to load-time values or :mod:`symbolic.ir`;
 - :mod:`.formulas`: formulas to :mod:`symbolic.atl`;
 - :mod:`.decls`: declarations and parameter overrides to a

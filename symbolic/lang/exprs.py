@@ -24,11 +24,20 @@ from ..errors import ModelError, RangeError, Span, WrongType
 from . import ast
 from .builtins import BUILTINS, canonical_key
 from .calls import BuiltinCalls
-from .irnames import free_names, mentions_state, substitute_exprs
 from .scope import Ctx, Scope, arity_message, inlinable
 from .types import (BOOL, INT, STR, Known, SetT, StrT, Sym, TupleT, Type, Typed, article,
                     compatible, ir_value, known, make_set, type_of, uniform, var_type)
 from .vocabulary import LOGIC
+
+
+def mentions_state(e: ir.Expr) -> str | None:
+    """The first state variable ``e`` reads, if any (to name it in an error)."""
+    for n in ir.walk(e):
+        if isinstance(n, ir.Var):
+            return n.name
+        if isinstance(n, ir.Elem):
+            return n.array
+    return None
 
 
 class ExprChecker(BuiltinCalls):
@@ -67,8 +76,8 @@ class ExprChecker(BuiltinCalls):
         if isinstance(t, Sym):
             var = mentions_state(t.expr)
             reason = (f"it reads the state variable '{var}'" if var else
-                      f"it depends on the bound name '{sorted(free_names(t.expr))[0]}'"
-                      if free_names(t.expr) else "it is not constant")
+                      f"it depends on the bound name '{sorted(ir.free_names(t.expr))[0]}'"
+                      if ir.free_names(t.expr) else "it is not constant")
             raise WrongType(f"{what or 'this'} must be a constant, but {reason}", node.span)
         if want is not None:
             self.expect(t, want, node.span, what)
@@ -211,7 +220,7 @@ class ExprChecker(BuiltinCalls):
         env = {}
         for (pname, _), a in zip(d.params, args):
             env[pname] = self.state(a, ctx, INT, f"for the parameter '{pname}' of {d.name}")
-        return Sym(substitute_exprs(d.body.expr, env), BOOL)
+        return Sym(ir.substitute_exprs(d.body.expr, env), BOOL)
 
     # ------------------------------------------------------------------ indexing
 
@@ -450,7 +459,7 @@ class ExprChecker(BuiltinCalls):
         if not self.is_constant(node, ctx):
             t = self.expr(node, ctx)
             if isinstance(t, Sym):
-                free = sorted(free_names(t.expr))
+                free = sorted(ir.free_names(t.expr))
                 why = (f"it reads the state variable '{mentions_state(t.expr)}'"
                        if mentions_state(t.expr) else
                        f"it depends on the bound name '{free[0]}'" if free else "")
