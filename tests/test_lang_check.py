@@ -343,6 +343,7 @@ def test_subtraction_losing_positions():
 
 @pytest.mark.parametrize("text", [
     "F({1})", "Traître_1 and initial", "<<1>> [] k[1] > 0", "exists p in players: Gagne(p)",
+    "<<1, 2>> k[1] = 0 R (k[2] > 0 or turn(3))",
     "sum(k[i] for i in 1..2) = 3 and (j, k[1]) in {(1, 2), (2, 0)}",
     "abs(k[1] - k[2]) <= 1 and max(k[1], k[2]) = 4",
 ])

@@ -27,6 +27,7 @@ from .vocabulary import COALITION_OPERATORS, LOGIC
 STRATEGIC = {
     "X": atl.Next,
     "U": atl.Until,
+    "R": atl.Release,
     "<>": atl.Eventually,
     "[]": atl.Always,
 }

@@ -94,7 +94,7 @@ QUANTIFIERS = {"forall": "forall", "∀": "forall", "exists": "exists", "∃": "
 TEMPORAL_PREFIX = {"X": "X", "○": "X", "<>": "<>", "◇": "<>", "[]": "[]", "□": "[]"}
 
 #: strategic operators written between two formulas: ``<<J>> f U g``
-TEMPORAL_INFIX = {"U": "U"}
+TEMPORAL_INFIX = {"U": "U", "R": "R"}
 
 # --------------------------------------------------------------------------- punctuation
 
