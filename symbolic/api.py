@@ -24,7 +24,7 @@ class DeadEnds(enum.Enum):
     ∀c' ∈ δ(c). c' ∈ τ, which holds when δ(c) = ∅ (an opponent who cannot
     move counts as forced). ATL's ⟨⟨J⟩⟩○ uses it.
 
-    ``STRICT``: the attractor of the reachability-games TD (seed 002): an
+    ``STRICT``: the attractor of the reachability-games TD: an
     opponent's position is forced only if it has at least one move and all of
     them lead into the target.
     """
@@ -294,7 +294,7 @@ class GameEngine(SetEngine):
 
     def attractor(self, coalition: Iterable[int], target: PositionSet, *,
                   keep_layers: bool = False) -> Fixpoint:
-        """Attr_J(target) as in the TD (seed 002): until with σ = all positions
+        """Attr_J(target) as in the reachability-games TD: until with σ = all positions
         and the ``STRICT`` dead-end convention."""
         return self.until(coalition, self.positions(), target,
                           dead_ends=DeadEnds.STRICT, keep_layers=keep_layers)

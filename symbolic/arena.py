@@ -1,4 +1,4 @@
-"""Reachability arenas in the format of the TD on two-player games (seed 002).
+"""Reachability arenas in the format of the TD on reachability games and tic-tac-toe.
 
 An arena file is JSON with the keys of the TD's game dictionary::
 

@@ -87,7 +87,7 @@ def subtraction(K: int = 10, take: tuple[int, ...] = (1, 2, 3)) -> Game:
 
 
 def arena(controller: dict[int, int], edges, name: str = "arena") -> Game:
-    """A reachability arena (seed 002) as a game: states 0..max, ``controller``
+    """A reachability arena (the TD format) as a game: states 0..max, ``controller``
     maps each state to the player who moves there, ``edges`` are (s, s') pairs.
 
     Positions are the values of one variable ``s``; δ(s) = {s' | (s, s') ∈ edges}.

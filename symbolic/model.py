@@ -95,7 +95,7 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
             from None
     except OSError as err:
         raise FileError(f"{p}: cannot read the model file ({err.strerror})") from None
-    if p.name.endswith(".json"):  # seed 002's arena format
+    if p.name.endswith(".json"):  # the arena format of the reachability-games TD
         text = arena_to_model_text(text, str(path))
     return parse_model(text, str(path), params)
 

@@ -18,10 +18,6 @@ SUFFIXES = {".py", ".md", ".game", ".json", ".toml", ".lark", ".txt", ".cfg"}
 OUTSIDE = re.compile(r"\.\./|\bshared/")
 SEED = re.compile(r"\bseeds? ?0\d\d")
 
-#: files that still cite a seed by number, owned by another branch when this
-#: test was written: to be reworded at merge, and then removed from this set
-SEED_PENDING = {"symbolic/model.py", "symbolic/arena.py", "symbolic/games.py", "symbolic/api.py"}
-
 
 def text_files() -> list[Path]:
     out = []
@@ -53,14 +49,7 @@ def test_no_path_out_of_the_repository(path):
         assert not OUTSIDE.search(line), f"{rel(path)}:{no}: {line.strip()}"
 
 
-def _pending(p: Path):
-    # strict: once the file is reworded this fails, until it leaves SEED_PENDING
-    return pytest.param(p, id=rel(p), marks=pytest.mark.xfail(
-        strict=True, reason="cites a seed by number; owned by another branch: reword at merge"))
-
-
-@pytest.mark.parametrize("path", [_pending(p) if rel(p) in SEED_PENDING else p for p in FILES],
-                         ids=rel)
+@pytest.mark.parametrize("path", FILES, ids=rel)
 def test_sources_are_cited_in_words_not_by_seed_number(path):
     for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         assert not SEED.search(line), f"{rel(path)}:{no}: {line.strip()}"
