@@ -22,15 +22,15 @@ temporal operator breaks no model that uses its letter as a name. Every other
 keyword is reserved (:data:`RESERVED`): it is never a name, and using one as
 a name is a syntax error ("'if' is a reserved word").
 
-Adding an ATL operator, for instance release ``<<J>> f R g``, touches three
-places of the front end:
+Adding an ATL operator touches three places of the front end, one line each
+(this is how release ``<<J>> f R g`` was added):
 
-1. ``grammar.lark``: add ``| "R"`` to the rule ``infix_temporal_op`` (or the
-   spelling to ``prefix_temporal_op`` for a prefix operator such as ``X``);
-2. this module: add ``"R": "R"`` to :data:`TEMPORAL_INFIX` (a word, hence
-   a soft keyword);
-3. ``formulas.py``: one entry ``"R": <its atl constructor>`` in the table of
-   strategic operators of the formula checker.
+1. ``grammar.lark``: its spelling in the rule ``infix_temporal_op`` (or
+   ``prefix_temporal_op`` for a prefix operator such as ``X``);
+2. this module: ``"R": "R"`` in :data:`TEMPORAL_INFIX` (a word, hence a soft
+   keyword);
+3. ``formulas.py``: ``"R": atl.Release`` in the table of strategic operators
+   of the formula checker.
 
 The parser, its error messages and the keyword policy follow from the table.
 
