@@ -262,7 +262,8 @@ class GameEngine(SetEngine):
                 dead_ends: DeadEnds) -> Fixpoint:
         """release(J, f, g) = ⟨⟨J⟩⟩ f R g = νZ. g ∩ (f ∪ pre(J, Z)), the dual of until.
 
-        J can keep g true until (and including when) f releases it, or forever.
+        J can keep g true up to and including the first position where f holds,
+        or forever.
         Iterated from Z_0 = g (every step stays below g, so this reaches the
         same greatest fixpoint as starting from all positions);
         ``iterations`` counts the strict decreases of Z_{k+1} = g ∩ (f ∪ pre(J, Z_k)).
