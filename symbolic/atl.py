@@ -28,11 +28,10 @@ AllPlayers()
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Union
 
-from . import ir
+from . import ir, nodes
 from .api import DeadEnds, GameEngine, PositionSet, check_dead_ends
 from .errors import UnknownName, QueryError, Span, WrongType
 
@@ -190,21 +189,7 @@ class Definition:
 
 def formula_classes() -> tuple[type, ...]:
     """Every concrete formula node class (the keys of a pass's dispatch table)."""
-    return tuple(c for c in Formula.__subclasses__() if dataclasses.is_dataclass(c))
-
-
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _child_fields(cls: type) -> tuple[str, ...]:
-    """The fields of formula class ``cls`` that hold sub-formulas (found once per class)."""
-    names = _CHILD_FIELDS.get(cls)
-    if names is None:
-        if not (dataclasses.is_dataclass(cls) and issubclass(cls, Formula)):
-            raise AssertionError(cls)
-        names = tuple(f.name for f in dataclasses.fields(cls) if f.type in ("Formula", Formula))
-        _CHILD_FIELDS[cls] = names
-    return names
+    return nodes.concrete_classes(Formula)
 
 
 def formula_children(f: Formula) -> tuple[Formula, ...]:
@@ -213,7 +198,7 @@ def formula_children(f: Formula) -> tuple[Formula, ...]:
     >>> formula_children(Until(AllPlayers(), Truth(True), Turn(AllPlayers())))
     (Truth(value=True), Turn(coalition=AllPlayers()))
     """
-    return tuple(getattr(f, n) for n in _child_fields(type(f)))
+    return nodes.children(f, Formula)
 
 
 def map_formula_children(f: Formula, fn: Callable[[Formula], Formula]) -> Formula:
@@ -223,11 +208,7 @@ def map_formula_children(f: Formula, fn: Callable[[Formula], Formula]) -> Formul
     >>> map_formula_children(Not(Truth(True)), lambda g: Truth(not g.value))
     Not(arg=Truth(value=False))
     """
-    names = _child_fields(type(f))
-    new = {n: fn(getattr(f, n)) for n in names}
-    if all(new[n] is getattr(f, n) for n in names):
-        return f
-    return dataclasses.replace(f, **new)
+    return nodes.map_children(f, fn, Formula)
 
 
 # --------------------------------------------------------------------------- evaluation

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping, Union
 
 from .errors import ModelError, UnknownName, QueryError, RangeError, Span, WrongType
+from . import nodes
 
 Value = Union[int, bool, tuple]
 
@@ -224,25 +225,10 @@ def ite(cond: Expr, then, other) -> Ite:
 
 # --------------------------------------------------------------------------- traversal
 #
-# One traversal idiom: an expression's children are its dataclass fields that
+# One traversal idiom (symbolic.nodes): an expression's children are its dataclass fields that
 # hold an Expr (found once per class), so a new node kind is traversed, mapped
 # and substituted without touching the functions below. Binders (Quant, Sum)
 # bind ``var`` in their ``body``.
-
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _child_fields(cls: type) -> tuple[str, ...]:
-    """The names of the fields of node class ``cls`` that hold sub-expressions."""
-    names = _CHILD_FIELDS.get(cls)
-    if names is None:
-        if not (dataclasses.is_dataclass(cls) and issubclass(cls, Expr)):
-            raise AssertionError(cls)
-        # annotations are strings under ``from __future__ import annotations``
-        names = tuple(f.name for f in dataclasses.fields(cls) if f.type in ("Expr", Expr))
-        _CHILD_FIELDS[cls] = names
-    return names
-
 
 def expr_classes() -> tuple[type, ...]:
     """Every concrete expression node class (the keys a pass's dispatch table needs).
@@ -250,13 +236,7 @@ def expr_classes() -> tuple[type, ...]:
     >>> [c.__name__ for c in expr_classes()][:3]
     ['Const', 'Name', 'Var']
     """
-    out, todo = [], list(Expr.__subclasses__())
-    while todo:
-        c = todo.pop(0)
-        if dataclasses.is_dataclass(c):
-            out.append(c)
-        todo.extend(c.__subclasses__())
-    return tuple(out)
+    return nodes.concrete_classes(Expr)
 
 
 def children(e: Expr) -> tuple[Expr, ...]:
@@ -265,7 +245,7 @@ def children(e: Expr) -> tuple[Expr, ...]:
     >>> children(ite(Var("b"), 1, Var("x")))
     (Var(name='b', primed=False), Const(value=1), Var(name='x', primed=False))
     """
-    return tuple(getattr(e, n) for n in _child_fields(type(e)))
+    return nodes.children(e, Expr)
 
 
 def map_children(e: Expr, f: Callable[[Expr], Expr]) -> Expr:
@@ -275,13 +255,7 @@ def map_children(e: Expr, f: Callable[[Expr], Expr]) -> Expr:
     >>> map_children(Var("x") + 1, lambda c: Const(2) if c == Const(1) else c)
     Binary(op='+', left=Var(name='x', primed=False), right=Const(value=2))
     """
-    names = _child_fields(type(e))
-    if not names:
-        return e
-    new = {n: f(getattr(e, n)) for n in names}
-    if all(new[n] is getattr(e, n) for n in names):
-        return e
-    return dataclasses.replace(e, **new)
+    return nodes.map_children(e, f, Expr)
 
 
 def bound_var(e: Expr) -> str | None:
