@@ -383,3 +383,11 @@ def test_string_parameters_take_the_override_text():
     assert (m.consts["N"], m.params["K"], m.params["word"]) == (3, 5, "()()()")
     with pytest.raises(WrongType, match="cannot read 'abc'"):
         parse_model(text, params={"K": "abc"})
+
+
+def test_int_of_a_folded_condition_is_a_constant():
+    # once a crash (AttributeError): the bool argument folds to a constant
+    m = parse_model("players 1\nvar k : array[1..2] of 0..3\nturn 1\n"
+                    "set s = int(false and k[1] > 0) = 0\nset t = int(true or k[1] > 0) = 0")
+    assert m.definitions["s"].body.expr == ir.TRUE, m.definitions["s"].body
+    assert m.definitions["t"].body.expr == ir.FALSE, m.definitions["t"].body

@@ -78,6 +78,8 @@ class BuiltinCalls:
             if parts[0].type == INT:
                 return parts[0]
             self.expect(parts[0], BOOL, args[0].span, "in int(...)")
+            if isinstance(parts[0], Known):  # folded, e.g. int(false and k[1] > 0)
+                return Known(int(parts[0].value), INT)
             return Sym(ir.Ite(parts[0].expr, ir.Const(1), ir.Const(0), node.span), INT)
         for p, a in zip(parts, args):
             self.expect(p, INT, a.span, f"in {n}(...)")
