@@ -85,7 +85,7 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     (values are ints, bools, or strings such as ``"3"`` or ``"true"``)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a leading BOM is not part of the model
     except FileNotFoundError:
         raise FileError(f"{p}: no such model file") from None
     except IsADirectoryError:

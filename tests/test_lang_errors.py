@@ -228,3 +228,17 @@ def test_formula_errors_point_into_the_formula():
     with pytest.raises(ParseError) as info:
         parse_formula("   ", m)
     assert "empty formula" in str(info.value)
+
+
+def test_an_unterminated_block_comment_says_so():
+    err = fails(HEADER + "/* a comment that never ends\nvar y : 0..1\n", ParseError)
+    check_render(err, FIRST, 1, "unterminated comment: this '/*' has no closing '*/'", length=2)
+    err = fails(HEADER + "var y : 0..1 /* closed */ /* open", ParseError)
+    check_render(err, FIRST, 27, "unterminated comment", length=2)
+
+
+def test_a_utf8_bom_at_the_start_of_a_file_is_accepted(tmp_path):
+    path = tmp_path / "bom.game"
+    path.write_bytes(b"\xef\xbb\xbf" + (HEADER + "query x = 0\n").encode("utf-8"))
+    m = load_model(path)
+    assert m.players == (1, 2) and m.queries[0].text == "x = 0", m

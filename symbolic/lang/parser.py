@@ -520,8 +520,29 @@ def _acceptable(err: UnexpectedToken) -> set[str]:
     return set(err.expected)
 
 
+def _unterminated_comment(err: UnexpectedInput, src: Source) -> ParseError | None:
+    """The error to give when the input fails at a ``/*`` that is never closed
+    (the lexer then sees a '/' and a '*', not a comment)."""
+    pos = getattr(err, "pos_in_stream", None)
+    tok = getattr(err, "token", None)
+    if tok is not None and getattr(tok, "start_pos", None) is not None:
+        pos = tok.start_pos
+    if pos is None:
+        return None
+    for start in (pos, pos - 1):
+        if 0 <= start and src.text.startswith("/*", start) and "*/" not in src.text[start + 2:]:
+            line = src.text.count("\n", 0, start) + 1
+            column = start - (src.text.rfind("\n", 0, start) + 1) + 1
+            return ParseError("unterminated comment: this '/*' has no closing '*/'",
+                              Span(src.filename, line, column, src.line(line), 2))
+    return None
+
+
 def _translate(err: UnexpectedInput, src: Source) -> ParseError:
     """A lark exception as a :class:`ParseError` with a span and a human message."""
+    comment = _unterminated_comment(err, src)
+    if comment is not None:
+        return comment
     if isinstance(err, UnexpectedCharacters):
         ch = src.text[err.pos_in_stream] if err.pos_in_stream < len(src.text) else "?"
         hint = ""
