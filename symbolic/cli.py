@@ -79,12 +79,20 @@ def cmd_check(args) -> int:
     kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
     results = {}
     timings = {}
+    engines = {}
+    # the explicit engine is built first (lazily: no enumeration yet) so that a
+    # space beyond its limit is refused before the symbolic engine runs
+    for kind in sorted(kinds, key=lambda k: k != "explicit"):
+        t0 = time.perf_counter()
+        engines[kind] = eng = make_engine(model.game, kind, args.backend, order=args.order,
+                                          partition=args.partition)
+        if kind == "explicit":
+            eng.check_size()
+        timings[kind] = time.perf_counter() - t0
     for kind in kinds:
         t0 = time.perf_counter()
-        eng = make_engine(model.game, kind, args.backend, order=args.order,
-                          partition=args.partition)
-        results[kind] = _evaluate_all(model, queries, eng)
-        timings[kind] = time.perf_counter() - t0
+        results[kind] = _evaluate_all(model, queries, engines[kind])
+        timings[kind] += time.perf_counter() - t0
     main = results[kinds[0]]
     status = 0
     mismatches = []

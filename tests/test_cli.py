@@ -164,3 +164,19 @@ def test_bit_orders_and_partitions_give_the_same_answers(capsys, order, partitio
     counts = [r["count"] for r in json.loads(out)["results"]]
     status, out, _ = run(capsys, "check", ENS, "-p", "K=6", "--json", "--engine", "explicit")
     assert counts == [r["count"] for r in json.loads(out)["results"]], (order, partition, counts)
+
+
+def test_engine_both_refuses_a_space_beyond_the_explicit_limit_before_any_work(capsys,
+                                                                             monkeypatch):
+    """Once, `check nim.game -p n=6 -p K=100 --engine both` ran the symbolic engine
+    for minutes and only then hit the explicit engine's limit."""
+    from symbolic.bdd import SymbolicGame
+
+    def must_not_build(*args, **kw):
+        raise AssertionError("the symbolic engine was built before the size check")
+
+    monkeypatch.setattr(SymbolicGame, "__init__", must_not_build)
+    status, out, err = run(capsys, "check", str(ROOT / "models" / "nim.game"), "-p", "n=6", "-p", "K=100",
+                           "--engine", "both")
+    assert status == 2, (out, err)
+    assert "more than the explicit engine's limit" in err, err

@@ -117,14 +117,18 @@ class ExplicitSets(SetEngine):
 
     # ---------------------------------------------------------------- domain
 
+    def check_size(self) -> None:
+        """QueryError when the space is too large to enumerate (before any work)."""
+        size = self.space.size
+        if size > self.max_positions:
+            raise QueryError(
+                f"the space has {size} value vectors, more than the explicit engine's "
+                f"limit of {self.max_positions}: use the symbolic engine")
+
     def _domain(self) -> list[tuple]:
         """The positions in lexicographic order (enumerated once)."""
         if self._dom is None:
-            size = self.space.size
-            if size > self.max_positions:
-                raise QueryError(
-                    f"the space has {size} value vectors, more than the explicit engine's "
-                    f"limit of {self.max_positions}: use the symbolic engine")
+            self.check_size()
             ranges = [s.type.values() for s in self.space.slots]
             inv = self._inv
             if inv is None:
