@@ -5,6 +5,7 @@ cause (a bad model, an impossible request) raises a :class:`SymbolicError`.
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 
@@ -27,8 +28,25 @@ class Span:
         head = f"{self.file}:{self.line}:{self.column}: {kind}: {message}"
         if not self.text:
             return head
-        caret = " " * (self.column - 1) + "^" * max(1, self.length)
-        return f"{head}\n    {self.text}\n    {caret}"
+        start = self.column - 1
+        marked = self.text[start:start + max(1, self.length)]
+        carets = "^" * max(1, self.length - len(marked) + _width(marked))
+        return f"{head}\n    {self.text}\n    {_blank(self.text[:start])}{carets}"
+
+
+def _width(text: str) -> int:
+    """Terminal columns of ``text``: wide (East Asian) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _blank(text: str) -> str:
+    """Blanks as wide as ``text`` on a terminal, keeping its tabs, so that a caret
+    after them lines up under the character it marks.
+
+    >>> _blank("x 漢")  # a wide character takes two columns
+    '    '
+    """
+    return "".join("\t" if c == "\t" else " " * _width(c) for c in text)
 
 
 class SymbolicError(Exception):

@@ -59,6 +59,16 @@ UNARY_OPS = ("-", "not")
 QUANTIFIERS = ("forall", "exists")
 
 
+def op_text(op: str) -> str:
+    """An IR operator as messages show it: quoted, spelled as in the model language
+    (floor division is ``div`` there, since ``//`` starts a comment).
+
+    >>> op_text("//"), op_text("+")
+    ("'div'", "'+'")
+    """
+    return repr({"//": "div"}.get(op, op))
+
+
 # --------------------------------------------------------------------------- expressions
 
 class Expr:

@@ -37,7 +37,7 @@ from typing import Iterable
 from .errors import ModelError, UnknownName, WrongType
 from .ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, QUANTIFIERS, UNARY_OPS, Binary, Const, Elem,
                  Expr, Game, Item, Ite, Name, Quant, Space, Sum, Unary, Var, VarDecl, children,
-                 reads_state)
+                 op_text, reads_state)
 
 __all__ = ["check_game", "check_expr"]
 
@@ -138,15 +138,15 @@ def _elem(e: Elem, space, bound, primed) -> frozenset:
 
 def _unary(e: Unary, space, bound, primed) -> frozenset:
     if e.op not in UNARY_OPS:
-        raise ModelError(f"unknown unary operator {e.op!r}", e.span)
+        raise ModelError(f"unknown unary operator {op_text(e.op)}", e.span)
     return bound
 
 
 def _binary(e: Binary, space, bound, primed) -> frozenset:
     if e.op not in BINARY_OPS:
-        raise ModelError(f"unknown binary operator {e.op!r}", e.span)
+        raise ModelError(f"unknown binary operator {op_text(e.op)}", e.span)
     if e.op in ("//", "%") and reads_state(e.right):
-        raise ModelError(f"the right operand of {e.op!r} must be a positive constant "
+        raise ModelError(f"the right operand of {op_text(e.op)} must be a positive constant "
                          f"(it reads the state)", e.right.span or e.span)
     return bound
 

@@ -242,3 +242,21 @@ def test_a_utf8_bom_at_the_start_of_a_file_is_accepted(tmp_path):
     path.write_bytes(b"\xef\xbb\xbf" + (HEADER + "query x = 0\n").encode("utf-8"))
     m = load_model(path)
     assert m.players == (1, 2) and m.queries[0].text == "x = 0", m
+
+
+def test_carets_line_up_after_tabs_and_wide_characters():
+    err = fails(HEADER + "\tset 漢字 = x @ 1\n", ParseError)
+    head, source, caret = str(err).split("\n")
+    assert source == "    \tset 漢字 = x @ 1", source
+    # the tab is kept, each wide character takes two columns: '@' stands above the caret
+    assert caret == "    \t" + " " * (4 + 2 * 2 + 5) + "^", repr(caret)
+
+
+def test_the_div_message_names_div_not_the_ir_operator():
+    from symbolic.engines import make_engine
+    m = parse_model(HEADER + "set s = forall d in 0..1: x div d = 1\n", "m.game")
+    for kind in ("explicit", "symbolic"):
+        with pytest.raises(ModelError) as info:
+            make_engine(m.game, kind).from_expr(m.definitions["s"].body.expr)
+        assert "'div' must be a positive constant" in str(info.value), (kind, str(info.value))
+        assert "//" not in str(info.value), (kind, str(info.value))

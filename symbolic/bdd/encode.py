@@ -32,7 +32,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import ModelError, QueryError, RangeError, WrongType
 from ..ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, Binary, BoolType, Const, Elem, Expr, Ite,
-                  Item, Name, Quant, Space, Sum, Unary, Var, children)
+                  Item, Name, Quant, Space, Sum, Unary, Var, children, op_text)
 from . import bitvec as bv
 from .backend import Manager
 from .bitvec import BV
@@ -78,7 +78,7 @@ def _describe(e: Expr) -> str:
     if isinstance(e, Const):
         return f"constant {e.value!r}"
     if isinstance(e, (Binary, Unary)):
-        return f"operator {e.op!r}"
+        return f"operator {op_text(e.op)}"
     return type(e).__name__
 
 
@@ -488,7 +488,7 @@ class Encoder:
         op = e.op
         m = self.m
         if op in BOOL_OPS:
-            a = self._bool(e.left, env, f"the left operand of {op!r}", e)
+            a = self._bool(e.left, env, f"the left operand of {op_text(op)}", e)
             # and / or / implies evaluate their right operand only when the left
             # one does not decide: its value errors count only there.
             if op == "iff":
@@ -496,7 +496,7 @@ class Encoder:
             else:
                 b = self._under(m.not_(a) if op == "or" else a, e.right, env)
             if isinstance(b, (BV, tuple)):
-                raise WrongType(f"the right operand of {op!r}: got {_type_name(b)} "
+                raise WrongType(f"the right operand of {op_text(op)}: got {_type_name(b)} "
                                 f"({_describe(e.right)})", _span(e.right) or _span(e))
             return _CONNECTIVES[op](m, a, b)
         if op in COMPARE_OPS:
@@ -505,25 +505,25 @@ class Encoder:
             ka, kb = _type_name(a), _type_name(b)
             if op in ("==", "!="):
                 if ka != kb:
-                    raise WrongType(f"{op!r} compares two ints, two bools or two tuples, "
+                    raise WrongType(f"{op_text(op)} compares two ints, two bools or two tuples, "
                                     f"got {ka} and {kb}", _span(e))
                 r = (bv.eq(m, a, b) if ka == "int" else m.iff(a, b) if ka == "bool"
                      else m.const(a == b))
                 return r if op == "==" else m.not_(r)
             if ka != "int" or kb != "int":
-                raise WrongType(f"{op!r} compares ints, got {ka} and {kb}", _span(e))
+                raise WrongType(f"{op_text(op)} compares ints, got {ka} and {kb}", _span(e))
             swap, negate = _ORDERINGS[op]  # a <= b is not b < a, a > b is b < a, ...
             r = bv.lt(m, b, a) if swap else bv.lt(m, a, b)
             return m.not_(r) if negate else r
         if op in ARITH_OPS:
-            a = self._int(e.left, env, f"the left operand of {op!r}", e)
-            b = self._int(e.right, env, f"the right operand of {op!r}", e)
+            a = self._int(e.left, env, f"the left operand of {op_text(op)}", e)
+            b = self._int(e.right, env, f"the right operand of {op_text(op)}", e)
             if op in _RINGS:
                 return _RINGS[op](m, a, b)
             if not b.is_const:
                 raise AssertionError(e)  # validated: the divisor reads no state, so it folds
             if b.lo <= 0:
-                self._record(ModelError, f"the right operand of {op!r} must be a positive "
+                self._record(ModelError, f"the right operand of {op_text(op)} must be a positive "
                              f"constant, got {b.lo}", e.right if _span(e.right) else e)
                 return bv.const(m, 0)
             q, r = bv.divmod_const(m, a, b.lo)

@@ -41,7 +41,7 @@ from typing import Callable, Mapping, NamedTuple
 
 from ..errors import ModelError, RangeError, SymbolicError, WrongType
 from ..ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, Binary, BoolType, Const, Elem, Expr, Item,
-                  Ite, Name, Quant, Space, Sum, Unary, Value, Var)
+                  Ite, Name, Quant, Space, Sum, Unary, Value, Var, op_text)
 from ..validate import check_expr
 
 __all__ = ["INT", "BOOL", "Compiled", "compile_expr", "evaluate", "value_type", "type_name"]
@@ -378,7 +378,7 @@ class _Compiler:
                 stack.append(x.left)
             else:
                 node = self.compile(x, env)
-                self._want(node, BOOL, x, f"an operand of {e.op!r}", e)
+                self._want(node, BOOL, x, f"an operand of {op_text(e.op)}", e)
                 out.append(node)
         return out
 
@@ -395,8 +395,8 @@ class _Compiler:
         b = self.compile(e.right, env)
         static = a.static and b.static
         if op in ARITH_OPS:
-            self._want(a, INT, e.left, f"the left operand of {op!r}", e)
-            self._want(b, INT, e.right, f"the right operand of {op!r}", e)
+            self._want(a, INT, e.left, f"the left operand of {op_text(op)}", e)
+            self._want(b, INT, e.right, f"the right operand of {op_text(op)}", e)
             if op in ("//", "%"):
                 return self._division(e, a, b)
             typ = INT
@@ -404,15 +404,15 @@ class _Compiler:
             if op in ("==", "!="):
                 if not (a.type == b.type in (INT, BOOL)
                         or isinstance(a.type, tuple) and isinstance(b.type, tuple)):
-                    raise WrongType(f"{op!r} compares two ints, two bools or two tuples, got "
+                    raise WrongType(f"{op_text(op)} compares two ints, two bools or two tuples, got "
                                      f"{type_name(a.type)} and {type_name(b.type)}", e.span)
             else:
-                self._want(a, INT, e.left, f"the left operand of {op!r}", e)
-                self._want(b, INT, e.right, f"the right operand of {op!r}", e)
+                self._want(a, INT, e.left, f"the left operand of {op_text(op)}", e)
+                self._want(b, INT, e.right, f"the right operand of {op_text(op)}", e)
             typ = BOOL
         elif op in BOOL_OPS:
-            self._want(a, BOOL, e.left, f"the left operand of {op!r}", e)
-            self._want(b, BOOL, e.right, f"the right operand of {op!r}", e)
+            self._want(a, BOOL, e.left, f"the left operand of {op_text(op)}", e)
+            self._want(b, BOOL, e.right, f"the right operand of {op_text(op)}", e)
             typ = BOOL
         else:
             raise AssertionError(op)  # validation knows the operators
@@ -429,7 +429,7 @@ class _Compiler:
             bf, af, op = b.fn, a.fn, (_floordiv if e.op == "//" else _mod)
             return _Node(lambda s, n: op(af(s, n), bf(s, n)), INT, a.static)
         if b.value <= 0:
-            return _Node(_raiser(ModelError, f"the right operand of {e.op!r} must be a positive "
+            return _Node(_raiser(ModelError, f"the right operand of {op_text(e.op)} must be a positive "
                                              f"constant, got {b.value}", e.right.span or e.span),
                          INT, False)
         return _Node(_BIN_FC[e.op](a.fn, b.value), INT, a.static)
