@@ -84,6 +84,9 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     """Read and check the model file at ``path``; ``params`` override its parameters
     (values are ints, bools, or strings such as ``"3"`` or ``"true"``)."""
     p = Path(path)
+    if p.exists() and not p.is_dir() and not p.is_file():
+        # a device or a pipe (/dev/zero) could be read forever
+        raise FileError(f"{p}: not a regular file, so not a model file")
     try:
         text = p.read_text(encoding="utf-8-sig")  # a leading BOM is not part of the model
     except FileNotFoundError:
@@ -95,7 +98,7 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
             from None
     except OSError as err:
         raise FileError(f"{p}: cannot read the model file ({err.strerror})") from None
-    if p.name.endswith(".json"):  # the arena format of the reachability-games TD
+    if p.name.lower().endswith(".json"):  # the arena format of the reachability-games TD
         text = arena_to_model_text(text, str(path))
     return parse_model(text, str(path), params)
 

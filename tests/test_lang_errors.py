@@ -2,6 +2,8 @@
 and a caret under the offending text, with a message in human terms."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from symbolic.errors import (FileError, ModelError, UnknownName, ParseError, RangeError,
@@ -260,3 +262,16 @@ def test_the_div_message_names_div_not_the_ir_operator():
             make_engine(m.game, kind).from_expr(m.definitions["s"].body.expr)
         assert "'div' must be a positive constant" in str(info.value), (kind, str(info.value))
         assert "//" not in str(info.value), (kind, str(info.value))
+
+
+def test_a_device_is_refused_without_being_read():
+    with pytest.raises(FileError) as info:
+        load_model("/dev/zero")  # would be read forever
+    assert "not a regular file" in str(info.value), str(info.value)
+
+
+def test_an_arena_file_in_upper_case_is_read_as_an_arena(tmp_path):
+    arena = Path(__file__).resolve().parent.parent / "models" / "td_example.arena.json"
+    path = tmp_path / "TD.ARENA.JSON"
+    path.write_bytes(arena.read_bytes())
+    assert load_model(path).game == load_model(arena).game
