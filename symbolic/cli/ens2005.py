@@ -1,0 +1,26 @@
+"""``symbolic ens2005``: the ENS 2005 answer sheet for one u0."""
+from __future__ import annotations
+
+import json
+
+from ..engines import BACKENDS, ENGINES
+from ..ens2005 import answer_sheet, format_sheet
+
+
+def cmd_ens2005(args) -> int:
+    sheet = answer_sheet(args.u0, engine=args.engine, backend=args.backend)
+    print(json.dumps(sheet) if args.json else format_sheet(sheet))
+    return 0
+
+
+def register(sub) -> None:
+    e = sub.add_parser("ens2005", help="the whole ENS 2005 answer sheet for one u0",
+                       description="Answer Questions 1 and 3-12 of the ENS 2005 exam "
+                                   "'Jeux à plusieurs et coalitions' for a given u0, from "
+                                   "the model ens2005.game shipped with symbolic "
+                                   "(models/ens2005.game in a checkout).")
+    e.add_argument("--u0", type=int, required=True, help="the candidate's number u_0")
+    e.add_argument("--json", action="store_true", help="print one JSON document")
+    e.add_argument("--engine", choices=ENGINES, default="symbolic")
+    e.add_argument("--backend", choices=BACKENDS, default="cudd")
+    e.set_defaults(func=cmd_ens2005)

@@ -1,0 +1,52 @@
+"""``symbolic show``: describe a model."""
+from __future__ import annotations
+
+from .. import atl
+from ..engines import make_engine
+from .common import load, model_args
+
+
+def cmd_show(args) -> int:
+    model = load(args)
+    g = model.game
+    print(f"game {model.name}")
+    for line in model.description.strip().splitlines():
+        print(f"  {line.strip()}")
+    if model.params:
+        print("params: " + ", ".join(f"{k} = {v}" for k, v in model.params.items()))
+    print(f"players: {', '.join(map(str, g.players))}")
+    print("variables:")
+    for d in g.space.vars:
+        rng = "bool" if d.type.__class__.__name__ == "BoolType" else f"{d.type.lo}..{d.type.hi}"
+        if d.index is not None:
+            rng = f"array[{d.index.lo}..{d.index.hi}] of {rng}"
+        print(f"  {d.name} : {rng}")
+    eng = make_engine(g, "symbolic", args.backend, order=args.order, partition=args.partition)
+    print(f"positions: {len(eng.positions())} (of {g.space.size} value vectors)")
+    print(f"dead ends: {len(eng.deadlocks())}")
+    print("moves:")
+    for m in g.moves:
+        ps = ", ".join(f"{p.name} in {len(p.domain)} values" for p in m.params)
+        print(f"  {m.name}({ps})")
+    sets = [n for n, d in model.definitions.items() if isinstance(d.body, atl.Prop)]
+    forms = [n for n in model.definitions if n not in sets]
+    for title, names in (("sets", sets), ("formulas", forms)):
+        if names:
+            print(f"{title}:")
+            for n in names:
+                d = model.definitions[n]
+                ps = f"({', '.join(p for p, _ in d.params)})" if d.params else ""
+                print(f"  {n}{ps}")
+    if model.queries:
+        print("queries:")
+        for q in model.queries:
+            print(f"  {q.text}")
+    return 0
+
+
+def register(sub) -> None:
+    s = sub.add_parser("show", help="describe a model: players, variables, moves, sets, queries",
+                       description="Describe a model: players, variables with ranges, number of "
+                                   "positions, moves, named sets, formulas and queries.")
+    model_args(s)
+    s.set_defaults(func=cmd_show)
