@@ -15,7 +15,7 @@ from typing import Sequence
 from .. import atl
 from ..api import GameEngine, PositionSet
 from ..engines import BACKENDS, ORDERS, PARTITIONS
-from ..errors import QueryError
+from ..errors import QueryError, SymbolicError
 from ..model import Model, load_model, parse_formula
 
 
@@ -87,6 +87,47 @@ def evaluate_all(model: Model, queries, engine: GameEngine) -> list[PositionSet]
 def position_text(space, pos: tuple) -> str:
     """A position as the command line prints (and reads) it: ``j=1, k[1]=3``."""
     return ", ".join(f"{s.label}={v}" for s, v in zip(space.slots, pos))
+
+
+def parse_position(space, text: str) -> tuple:
+    """A position written as the command line prints it, ``j=1, k[1]=3, k[2]=3``
+    (every slot once, in any order; booleans as true/false or 1/0), as a tuple.
+
+    >>> from symbolic.ir import IntType, Space, VarDecl
+    >>> sp = Space((VarDecl("j", IntType(1, 2)), VarDecl("k", IntType(0, 3), IntType(1, 2))))
+    >>> parse_position(sp, "k[2]=3, j=1, k[1]=0")
+    (1, 0, 3)
+    >>> parse_position(sp, "j=1")
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.QueryError: position 'j=1': no value for k[1], k[2]
+    """
+    labels = [s.label for s in space.slots]
+    values: dict[str, int] = {}
+    for item in text.split(","):
+        label, sep, value = item.partition("=")
+        label, value = label.replace(" ", ""), value.strip()
+        if not sep or not label:
+            raise QueryError(f"position {text!r}: expected LABEL=VALUE, got {item.strip()!r}")
+        if label not in labels:
+            raise QueryError(f"position {text!r}: unknown {label!r} (the slots are "
+                             f"{', '.join(labels)})")
+        if label in values:
+            raise QueryError(f"position {text!r}: {label} is given twice")
+        low = value.lower()
+        if low in ("true", "false"):
+            values[label] = int(low == "true")
+        elif value.lstrip("-").isdigit() and len(value) <= 40:
+            values[label] = int(value)
+        else:
+            raise QueryError(f"position {text!r}: {label} = {value!r} is not an integer")
+    missing = [l for l in labels if l not in values]
+    if missing:
+        raise QueryError(f"position {text!r}: no value for {', '.join(missing)}")
+    try:
+        return space.check_position(tuple(values[l] for l in labels))
+    except SymbolicError as err:
+        raise QueryError(f"position {text!r}: {err}") from None
 
 
 def format_positions(space, ps: PositionSet, limit: int) -> list[str]:
