@@ -199,20 +199,34 @@ TRUE = Const(True)
 FALSE = Const(False)
 
 
+def _balanced(op: str, items: list[Expr]) -> Expr:
+    """``items[0] op items[1] op ...`` as a balanced tree, left to right.
+
+    Balanced, so that a membership test over thousands of values is a tree of
+    depth log2(n), not a chain that exhausts the stack of every recursive pass;
+    the order of the operands (and of any short-circuit) is unchanged.
+    """
+    level = items
+    while len(level) > 1:
+        level = [Binary(op, level[i], level[i + 1]) if i + 1 < len(level) else level[i]
+                 for i in range(0, len(level), 2)]
+    return level[0]
+
+
 def conj(items: Iterable[Expr]) -> Expr:
-    """The conjunction of ``items`` (``true`` when empty)."""
-    out: Expr | None = None
-    for it in items:
-        out = it if out is None else Binary("and", out, it)
-    return TRUE if out is None else out
+    """The conjunction of ``items`` (``true`` when empty), as a balanced tree.
+
+    >>> conj([Var("a"), Var("b"), Var("c")]) == Binary("and", Binary("and", Var("a"), Var("b")), Var("c"))
+    True
+    """
+    items = list(items)
+    return _balanced("and", items) if items else TRUE
 
 
 def disj(items: Iterable[Expr]) -> Expr:
-    """The disjunction of ``items`` (``false`` when empty)."""
-    out: Expr | None = None
-    for it in items:
-        out = it if out is None else Binary("or", out, it)
-    return FALSE if out is None else out
+    """The disjunction of ``items`` (``false`` when empty), as a balanced tree."""
+    items = list(items)
+    return _balanced("or", items) if items else FALSE
 
 
 def forall(var: str, domain: Iterable[Value], body) -> Quant:
