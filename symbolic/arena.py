@@ -9,87 +9,346 @@ An arena file is JSON with the keys of the TD's game dictionary::
 
 (English keys ``states``, ``initial``, ``controller``, ``edges``,
 ``objective1``, ``objective2`` are accepted too; ``name`` and ``description``
-are optional). :func:`arena_to_model_text` writes the arena as a model in the
-model language — one variable ``s``, the turn by controller, one move
+are optional strings). The file is validated before anything else: states are
+the integers 0..n-1, each listed once; every state has exactly one
+controller, a player id (any integer); transitions, the initial state and the
+objectives name states only; a state with no ``transitions`` entry is a dead
+end. Any other content (an unknown key, a float, a boolean or a string where a
+state is expected, ``null``, a number of more than 18 digits, nesting deeper than
+:data:`MAX_DEPTH`) is an error located in the JSON the user wrote.
+
+The players are the controllers' ids in increasing order; ``objectifs1`` is the
+objective of the first of them and ``objectifs2`` of the second (for the TD's
+ids 1 and 2: players 1 and 2).
+
+:func:`arena_to_model_text` writes the validated arena as a model — one
+variable ``s``, the turn as one membership test per player, one move
 ``edge(e in E)``, sets ``initial``, ``Obj1``, ``Obj2`` and the queries
-``<<p>> <> Objp`` — so an arena is checked and solved like any model.
+``<<p>> <> Objk`` — so an arena is checked and solved like any model.
 
 Note: ATL's ``<<p>> <>`` counts an opponent's dead end as forced (ENS
 convention); the TD's attractor does not (``GameEngine.attractor``). They agree
 on arenas without dead ends, such as ``models/td_example.arena.json``.
+
+>>> text = '{"etats": [0, 1], "init": 0, "controles": {"0": 5, "1": 7},'
+>>> text += ' "transitions": {"0": [1]}, "objectifs1": [1], "objectifs2": []}'
+>>> print(arena_to_model_text(text, "a.json"))  # doctest: +ELLIPSIS
+game "a"
+...
+players 5, 7
+var s : 0..1
+turn if s in {0} then 5 else 7
+...
+query <<5>> <> Obj1, initial and <<5>> <> Obj1
+query <<7>> <> Obj2, initial and <<7>> <> Obj2
+<BLANKLINE>
 """
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import ModelError, Span
 
+#: English key -> the TD's key; either spelling is accepted, not both
 KEYS = {"states": "etats", "initial": "init", "controller": "controles",
         "edges": "transitions", "objective1": "objectifs1", "objective2": "objectifs2"}
+OPTIONAL = ("name", "description")
+#: an arena needs depth 3 ({"transitions": {"0": [1]}}); deeper is refused early
+MAX_DEPTH = 32
+#: integers longer than this are refused (no state or player id is that large)
+MAX_DIGITS = 18
+
+_JSON = Lark(r"""
+    ?start: value
+    ?value: object | array
+          | STRING -> string
+          | NUMBER -> number
+          | "true" -> true
+          | "false" -> false
+          | "null" -> null
+    array: "[" [value ("," value)*] "]"
+    object: "{" [pair ("," pair)*] "}"
+    pair: STRING ":" value
+    STRING: /"(?:[^"\\\x00-\x1f]|\\(?:["\\\/bfnrt]|u[0-9a-fA-F]{4}))*"/
+    NUMBER: /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/
+    %ignore /[ \t\r\n]+/
+""", parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+_INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
 
 
-def _get(doc, key, where):
-    for k in (key, KEYS[key]):
-        if k in doc:
-            return doc[k]
-    raise ModelError(f"arena: missing key {KEYS[key]!r} (or {key!r})", where)
+@dataclass(frozen=True)
+class Located:
+    """A JSON value with where it starts in the file.
+
+    ``value`` is a dict (key -> (key's Span, Located)), a list of Located, a
+    str, the number's text (``kind == "number"``), a bool or None.
+    """
+
+    kind: str  # object, array, string, number, true, false, null
+    value: object
+    span: Span
 
 
-def _ints(values, what, where):
-    try:
-        return [int(v) for v in values]
-    except (TypeError, ValueError):
-        raise ModelError(f"arena: {what} must be integers, got {values!r}", where) from None
+def _describe(v: Located) -> str:
+    if v.kind == "number":
+        return f"the number {v.value if len(v.value) <= 20 else v.value[:20] + '...'}"
+    if v.kind == "string":
+        return f"the string {json.dumps(v.value)[:40]}"
+    return {"object": "an object", "array": "a list", "true": "true", "false": "false",
+            "null": "null"}[v.kind]
+
+
+class _Reader:
+    """Parses and validates one arena file; every error names a place in it."""
+
+    def __init__(self, text: str, filename: str):
+        self.text = text
+        self.filename = filename
+        self.lines = text.splitlines()
+
+    def span(self, line: int, column: int, length: int = 1) -> Span:
+        src = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        return Span(self.filename, line, column, src, length)
+
+    def error(self, message: str, where: Span) -> ModelError:
+        return ModelError(f"arena: {message}", where)
+
+    # -- JSON with positions -------------------------------------------------
+    def parse(self) -> Located:
+        self._check_depth()
+        try:
+            tree = _JSON.parse(self.text)
+        except UnexpectedEOF:
+            n = len(self.lines)
+            raise self.error("the JSON ends too early", self.span(max(n, 1), len(self.lines[-1]) + 1
+                                                                   if self.lines else 1))
+        except UnexpectedCharacters as err:
+            raise self.error("not JSON here (expected a value, a comma, a colon or a bracket)",
+                             self.span(err.line, err.column))
+        except UnexpectedToken as err:
+            if err.token.type == "$END":
+                raise self.error("the JSON ends too early",
+                                 self.span(max(len(self.lines), 1),
+                                           len(self.lines[-1]) + 1 if self.lines else 1))
+            raise self.error(f"unexpected {err.token.value!r} in JSON",
+                             self.span(err.line, err.column, len(err.token.value)))
+        except UnexpectedInput as err:  # pragma: no cover - the three above are all lark raises
+            raise self.error("not JSON", self.span(err.line, err.column))
+        return self._located(tree)
+
+    def _check_depth(self) -> None:
+        """Refuse nesting deeper than MAX_DEPTH before parsing (brackets outside strings)."""
+        depth, in_string, escaped, line, col = 0, False, False, 1, 0
+        for ch in self.text:
+            col += 1
+            if ch == "\n":
+                line, col = line + 1, 0
+            elif in_string:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch in "[{":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise self.error(f"JSON nested deeper than {MAX_DEPTH} levels",
+                                     self.span(line, col))
+            elif ch in "]}":
+                depth -= 1
+
+    def _located(self, tree) -> Located:
+        """The Located value of a parse tree, built bottom-up without recursion."""
+        if isinstance(tree, Token):  # pragma: no cover - the start rule is a tree
+            raise AssertionError(tree)
+        done: dict[int, Located] = {}
+        for t in tree.iter_subtrees():  # children before parents
+            span = self.span(t.meta.line, t.meta.column)
+            if t.data == "string":
+                v = Located("string", json.loads(t.children[0].value), span)
+            elif t.data == "number":
+                v = Located("number", t.children[0].value, span)
+            elif t.data in ("true", "false", "null"):
+                v = Located(t.data, {"true": True, "false": False, "null": None}[t.data], span)
+            elif t.data == "array":
+                v = Located("array", [done[id(c)] for c in t.children], span)
+            elif t.data == "object":
+                items: dict[str, tuple[Span, Located]] = {}
+                for pair in t.children:
+                    key_tok, value = pair.children
+                    key = json.loads(key_tok.value)
+                    where = self.span(key_tok.line, key_tok.column, len(key_tok.value))
+                    if key in items:
+                        raise self.error(f"key {key_tok.value} appears twice in this object",
+                                         where)
+                    items[key] = (where, done[id(value)])
+                v = Located("object", items, span)
+            elif t.data == "pair":
+                continue
+            else:  # pragma: no cover
+                raise AssertionError(t.data)
+            done[id(t)] = v
+        return done[id(tree)]
+
+    # -- typed reads ----------------------------------------------------------
+    def integer(self, v: Located, what: str) -> int:
+        if v.kind != "number" or not _INT.match(v.value):
+            raise self.error(f"{what} must be an integer, got {_describe(v)}", v.span)
+        if len(v.value.lstrip("-")) > MAX_DIGITS:
+            raise self.error(f"{what}: {_describe(v)} has more than {MAX_DIGITS} digits",
+                             v.span)
+        return int(v.value)
+
+    def state(self, v: Located, n: int, what: str) -> int:
+        s = self.integer(v, what)
+        if not 0 <= s < n:
+            raise self.error(f"{what}: {s} is not a state (the states are 0..{n - 1})", v.span)
+        return s
+
+    def state_key(self, key: str, where: Span, n: int, what: str) -> int:
+        if not _INT.match(key) or len(key) > MAX_DIGITS or not 0 <= int(key) < n:
+            raise self.error(f"{what}: key {json.dumps(key)} is not a state (the states are "
+                             f"0..{n - 1}, written as strings: \"0\", \"1\", ...)", where)
+        return int(key)
+
+    def expect(self, v: Located, kind: str, what: str) -> Located:
+        if v.kind != kind:
+            raise self.error(f"{what} must be {'a list' if kind == 'array' else 'an object'}, "
+                             f"got {_describe(v)}", v.span)
+        return v
+
+    def states_list(self, v: Located, n: int, what: str) -> list[int]:
+        return [self.state(x, n, f"{what}[{i}]")
+                for i, x in enumerate(self.expect(v, "array", what).value)]
+
+
+@dataclass(frozen=True)
+class Arena:
+    """A validated arena: states 0..n-1, their controllers, edges, initial
+    state and the two objectives."""
+
+    name: str
+    description: str
+    controller: tuple[int, ...]  # controller[s]
+    edges: tuple[tuple[int, int], ...]  # sorted, no duplicates
+    initial: int
+    objectives: tuple[tuple[int, ...], tuple[int, ...]]
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return tuple(sorted(set(self.controller)))
+
+
+def read_arena(text: str, filename: str) -> Arena:
+    """The validated :class:`Arena` of the JSON ``text`` (errors name ``filename``)."""
+    r = _Reader(text, filename)
+    doc = r.parse()
+    top = r.span(doc.span.line, doc.span.column)
+    if doc.kind != "object":
+        raise r.error(f"expected a JSON object with the keys {', '.join(KEYS.values())}, "
+                      f"got {_describe(doc)}", top)
+    fields: dict[str, Located] = {}
+    english = {v: k for k, v in KEYS.items()}
+    for key, (where, value) in doc.value.items():
+        if key in OPTIONAL:
+            if value.kind != "string":
+                raise r.error(f"{key} must be a string, got {_describe(value)}", value.span)
+            fields[key] = value
+            continue
+        canonical = english.get(key, key)
+        if canonical not in KEYS:
+            raise r.error(f"unknown key {json.dumps(key)} (expected "
+                          f"{', '.join(KEYS.values())}, or name, description)", where)
+        if canonical in fields:
+            raise r.error(f"{json.dumps(key)} repeats {json.dumps(KEYS[canonical])} "
+                          f"(give one spelling)", where)
+        fields[canonical] = value
+    for key, td in KEYS.items():
+        if key not in fields:
+            raise r.error(f"missing key {json.dumps(td)} (or {json.dumps(key)})", top)
+
+    raw_states = r.expect(fields["states"], "array", "etats").value
+    if not raw_states:
+        raise r.error("etats is empty: an arena needs at least one state", fields["states"].span)
+    n = len(raw_states)
+    seen: dict[int, Located] = {}
+    for i, v in enumerate(raw_states):
+        s = r.state(v, n, f"etats[{i}]")
+        if s in seen:
+            raise r.error(f"state {s} is listed twice in etats", v.span)
+        seen[s] = v
+
+    ctrl_doc = r.expect(fields["controller"], "object", "controles")
+    controller: dict[int, int] = {}
+    for key, (where, v) in ctrl_doc.value.items():
+        s = r.state_key(key, where, n, "controles")
+        if s in controller:
+            raise r.error(f"state {s} has two controllers", where)
+        controller[s] = r.integer(v, f"the controller of state {s}")
+    missing = [s for s in range(n) if s not in controller]
+    if missing:
+        raise r.error(f"states without a controller in controles: {missing[:10]}"
+                      + (" ..." if len(missing) > 10 else ""), ctrl_doc.span)
+
+    edges = set()
+    for key, (where, v) in r.expect(fields["edges"], "object", "transitions").value.items():
+        s = r.state_key(key, where, n, "transitions")
+        for t in r.states_list(v, n, f"transitions[{json.dumps(key)}]"):
+            edges.add((s, t))
+
+    initial = r.state(fields["initial"], n, "init")
+    objectives = tuple(tuple(sorted(set(r.states_list(fields[k], n, KEYS[k]))))
+                       for k in ("objective1", "objective2"))
+    name = fields["name"].value if "name" in fields else Path(filename).name.split(".")[0]
+    desc = fields["description"].value if "description" in fields else ""
+    return Arena(str(name), str(desc), tuple(controller[s] for s in range(n)),
+                 tuple(sorted(edges)), initial, objectives)  # type: ignore[arg-type]
+
+
+def _model_string(s: str, quote: str) -> str:
+    """``s`` made safe inside a model-language string delimited by ``quote``."""
+    s = s.replace("\\", "/").replace(quote, "'" * len(quote))
+    return s if len(quote) == 3 else " ".join(s.split())
 
 
 def arena_to_model_text(text: str, filename: str) -> str:
     """The model-language text of the arena JSON ``text`` (errors name ``filename``)."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as err:
-        lines = text.splitlines()
-        line = lines[err.lineno - 1] if 0 < err.lineno <= len(lines) else ""
-        raise ModelError(f"invalid JSON: {err.msg}", Span(filename, err.lineno, err.colno, line))
-    where = Span(filename, 1, 1, text.splitlines()[0] if text else "")
-    if not isinstance(doc, dict):
-        raise ModelError("arena: expected a JSON object", where)
-    states = _ints(_get(doc, "states", where), "states", where)
-    if sorted(states) != list(range(len(states))):
-        raise ModelError(f"arena: states must be 0..{len(states) - 1}, got {sorted(states)}", where)
-    ctrl = {int(k): int(v) for k, v in _get(doc, "controller", where).items()}
-    missing = sorted(set(states) - set(ctrl))
-    if missing:
-        raise ModelError(f"arena: states without a controller: {missing}", where)
-    edges = sorted({(int(a), b) for a, succ in _get(doc, "edges", where).items()
-                    for b in _ints(succ, f"successors of {a}", where)})
-    bad = [e for e in edges if e[0] not in ctrl or e[1] not in ctrl]
-    if bad:
-        raise ModelError(f"arena: transitions use unknown states: {bad}", where)
-    init = int(_get(doc, "initial", where))
-    if init not in ctrl:
-        raise ModelError(f"arena: initial state {init} is not a state", where)
-    players = sorted(set(ctrl.values()))
-    name = str(doc.get("name", Path(filename).stem)).replace('"', "'")
-    desc = str(doc.get("description", "")).replace('"""', "'''")
-    turn = str(ctrl[states[-1]])
-    for s in reversed(states[:-1]):
-        turn = f"if s = {s} then {ctrl[s]} else {turn}" if ctrl[s] != ctrl[states[-1]] else turn
+    a = read_arena(text, filename)
+    players = a.players
+    n = len(a.controller)
 
-    def member(values):
-        vs = sorted(set(_ints(values, "objectives", where)))
-        return " or ".join(f"s = {v}" for v in vs) if vs else "false"
+    def states_of(p: int) -> str:
+        return "{" + ", ".join(str(s) for s in range(n) if a.controller[s] == p) + "}"
 
-    out = [f'game "{name}"', f'description """{desc}"""',
+    # one membership test per player (not per state): thousands of states stay shallow
+    turn = str(players[-1])
+    for p in reversed(players[:-1]):
+        turn = f"if s in {states_of(p)} then {p} else {turn}"
+
+    def member(states) -> str:
+        return f"s in {{{', '.join(map(str, states))}}}" if states else "false"
+
+    out = [f'game "{_model_string(a.name, chr(34))}"',
+           f'description """{_model_string(a.description, chr(34) * 3)}"""',
            f"players {', '.join(map(str, players))}",
-           f"var s : 0..{len(states) - 1}",
+           f"var s : 0..{n - 1}",
            f"turn {turn}"]
-    if edges:
-        out += ["const E = {" + ", ".join(f"({a}, {b})" for a, b in edges) + "}",
+    if a.edges:
+        out += ["const E = {" + ", ".join(f"({x}, {y})" for x, y in a.edges) + "}",
                 "move edge(e in E) when s = e[0] then s' = e[1]"]
-    out += [f"set initial = s = {init}",
-            f"set Obj1 = {member(_get(doc, 'objective1', where))}",
-            f"set Obj2 = {member(_get(doc, 'objective2', where))}"]
-    for p in players[:2]:
-        out.append(f"query <<{p}>> <> Obj{p}, initial and <<{p}>> <> Obj{p}")
+    out += [f"set initial = s = {a.initial}",
+            f"set Obj1 = {member(a.objectives[0])}",
+            f"set Obj2 = {member(a.objectives[1])}"]
+    for k, p in enumerate(players[:2], 1):
+        out.append(f"query <<{p}>> <> Obj{k}, initial and <<{p}>> <> Obj{k}")
     return "\n".join(out) + "\n"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .errors import RangeError
 from .ir import (Binary, Const, Elem, Game, IntType, Item, Ite, Move, Name, Param, Space, Var,
-                 VarDecl, conj, forall)
+                 VarDecl, conj, disj, forall)
 
 LCG_A, LCG_C, LCG_M = 101, 269, 4_890_367
 
@@ -103,11 +103,12 @@ def arena(controller: dict[int, int], edges, name: str = "arena") -> Game:
     if bad:
         raise RangeError(f"arena edges use unknown states: {bad}")
     s = Var("s")
-    turn = Const(controller[states[-1]])
-    for st in reversed(states[:-1]):  # a decision list: if s == st then controller[st] else ...
-        turn = Ite(s.eq(st), Const(controller[st]), turn)
+    players = tuple(sorted(set(controller.values())))
+    # one test per player, each a balanced disjunction: thousands of states stay shallow
+    turn = Const(players[-1])
+    for p in reversed(players[:-1]):
+        turn = Ite(disj(s.eq(st) for st in states if controller[st] == p), Const(p), turn)
     e = Name("e")
     edge = Move("edge", (Param("e", tuple(sorted(set(map(tuple, edges))))),),
                 s.eq(Item(e, Const(0))), Var("s", primed=True).eq(Item(e, Const(1))))
-    players = tuple(sorted(set(controller.values())))
     return Game(name, Space((VarDecl("s", IntType(0, len(states) - 1)),)), players, turn, (edge,))

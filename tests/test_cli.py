@@ -132,10 +132,10 @@ def test_bad_arena_is_reported(capsys, tmp_path):
     p.write_text('{"etats": [0, 1], "init": 0, "controles": {"0": 1},'
                  ' "transitions": {}, "objectifs1": [], "objectifs2": []}')
     status, _, err = run(capsys, "check", str(p))
-    assert status == 2 and "without a controller: [1]" in err, err
+    assert status == 2 and "without a controller in controles: [1]" in err, err
     p.write_text('{"etats": [0, 1],\n "init": }')
     status, _, err = run(capsys, "check", str(p))
-    assert status == 2 and f"{p}:2:" in err and "invalid JSON" in err, err
+    assert status == 2 and f"{p}:2:" in err and "unexpected '}' in JSON" in err, err
 
 
 def test_engine_both_exits_1_and_names_a_position_on_a_difference(capsys, monkeypatch, sub_model):
