@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Iterator
 
 from .. import atl, ir
-from ..errors import ModelError, RangeError, Span, WrongType
+from ..errors import ModelError, RangeError, Span, SymbolicError, WrongType
 from . import ast
 from .builtins import BUILTINS, canonical_key
 from .calls import BuiltinCalls
@@ -46,6 +46,9 @@ class ExprChecker(BuiltinCalls):
 
     def __init__(self, scope: Scope):
         self.scope = scope
+        # tautologies x' = x' for the primed variables of effect branches that a
+        # constant condition skipped: see :meth:`skip`
+        self._mentions: list[ir.Expr] = []
 
     # ------------------------------------------------------------------ typed results
 
@@ -131,7 +134,90 @@ class ExprChecker(BuiltinCalls):
         handler = EXPR_HANDLERS.get(type(node))
         if handler is None:
             raise AssertionError(node)
-        return handler(self, node, ctx)
+        if not ctx.primes:
+            return handler(self, node, ctx)
+        mark = len(self._mentions)
+        t = handler(self, node, ctx)
+        if len(self._mentions) > mark and t.type == BOOL:
+            # the nearest boolean node takes the mentions of the branches skipped
+            # inside it (where the names they use are still bound)
+            extra = self._mentions[mark:]
+            del self._mentions[mark:]
+            t = Sym(ir.conj([self.to_ir(t, node.span), *extra]), BOOL)
+        return t
+
+    # ------------------------------------------------------------------ the frame rule
+
+    def skip(self, node: ast.Expr, ctx: Ctx) -> None:
+        """Note the primed variables of ``node``, an effect branch that a constant
+        condition skips unchecked, as changed.
+
+        The frame rule is syntactic (docs/language.md): a variable primed anywhere
+        in the effect is changed, whether or not its branch is taken. A branch
+        dropped at load time (``if N > 1 then x' = 0 else true`` with N a
+        parameter) must leave x as free as when N is a move parameter, so each
+        primed ``x'`` or ``k'[i]`` in it becomes the tautology ``x' = x'``: true,
+        and primed. An element whose index cannot be computed counts every
+        element of its array.
+        """
+        if ctx.primes:
+            self._mentions.extend(self._primed_mentions(node, ctx))
+
+    def _primed_mentions(self, node: ast.Expr, ctx: Ctx) -> list[ir.Expr]:
+        out: list[ir.Expr] = []
+        stack = [(node, ctx)]
+        while stack:  # a loop, not recursion: skipped branches may be deep
+            n, c = stack.pop()
+            if isinstance(n, (ast.Name, ast.Index)):
+                base = n if isinstance(n, ast.Name) else n.base
+                if isinstance(base, ast.Name) and base.primed and not c.is_local(base.name):
+                    e = self.scope.entries.get(base.name)
+                    if e is not None and e.kind == "var":
+                        out.extend(self._var_mentions(e.decl, n, c))
+                        continue
+            if isinstance(n, ast.Quantifier):
+                contexts = self._constant_bindings(flat_binders(n.binders), c)
+                if contexts is not None:
+                    stack.extend((n.body, inner) for inner in contexts)
+                    continue
+            stack.extend((child, c) for child in ast.expr_children(n)
+                         if isinstance(child, ast.Expr))
+        return out
+
+    def _var_mentions(self, d: ir.VarDecl, n: ast.Name | ast.Index, ctx: Ctx) -> list[ir.Expr]:
+        def same(v: ir.Expr) -> ir.Expr:
+            return ir.Binary("==", v, v, n.span)
+        if not d.is_array:
+            return [same(ir.Var(d.name, True, n.span))] if isinstance(n, ast.Name) else []
+        if isinstance(n, ast.Index):
+            mark = len(self._mentions)
+            try:
+                i = self.expr(n.index, replace(ctx, primes=False))
+            except SymbolicError:
+                i = None
+            del self._mentions[mark:]
+            if isinstance(i, Known) and isinstance(i.value, int):
+                # an element outside the array primes nothing, as in a taken branch
+                return ([same(ir.Elem(d.name, ir.Const(i.value), True, n.span))]
+                        if d.index.lo <= i.value <= d.index.hi else [])
+            if isinstance(i, Sym) and i.type == INT:
+                return [same(ir.Elem(d.name, i.expr, True, n.span))]
+        return [same(ir.Elem(d.name, ir.Const(k), True, n.span))
+                for k in range(d.index.lo, d.index.hi + 1)]
+
+    def _constant_bindings(self, pairs, ctx: Ctx, limit: int = 10_000) -> list[Ctx] | None:
+        """Every context binding ``pairs`` to constant values, or None when a
+        domain is not constant (or there are more than ``limit`` bindings)."""
+        contexts = [ctx]
+        for ident, dom in pairs:
+            try:
+                values, _ = self.domain(dom, ctx, ident.name)
+            except SymbolicError:
+                return None
+            contexts = [c.bind(ident.name, known(v)) for c in contexts for v in values]
+            if len(contexts) > limit:
+                return None
+        return contexts
 
     def _literal(self, node: ast.IntLit | ast.BoolLit | ast.StrLit, ctx: Ctx) -> Typed:
         return known(node.value)
@@ -331,8 +417,10 @@ class ExprChecker(BuiltinCalls):
         canon = LOGIC[op]
         if isinstance(left, Known):  # constant conditions short-circuit, like Python
             if (canon == "and" and not left.value) or (canon == "or" and left.value):
+                self.skip(node.right, ctx)
                 return Known(left.value, BOOL)
             if canon == "implies" and not left.value:
+                self.skip(node.right, ctx)
                 return Known(True, BOOL)
             if canon in ("and", "or", "implies"):
                 right = self.expr(node.right, ctx)
@@ -343,7 +431,9 @@ class ExprChecker(BuiltinCalls):
         if isinstance(right, Known) and canon in ("and", "or"):
             if (canon == "and") == right.value:
                 return left
-            return Known(right.value, BOOL)
+            if not ctx.primes or not mentions_primed(left.expr):
+                return Known(right.value, BOOL)
+            # `x' = 0 or true` keeps x' in the IR: x is changed (the frame rule)
         return self._fold_or_build(node, canon, left, right, BOOL)
 
     def _equality(self, node: ast.Binary, left: Typed, right: Typed) -> Typed:
@@ -440,6 +530,7 @@ class ExprChecker(BuiltinCalls):
         c = self.expr(node.cond, ctx)
         self.expect(c, BOOL, node.cond.span, "as the condition")
         if isinstance(c, Known):  # a constant condition selects one branch
+            self.skip(node.other if c.value else node.then, ctx)
             return self.expr(node.then if c.value else node.other, ctx)
         a = self.expr(node.then, ctx)
         b = self.expr(node.other, ctx)
@@ -553,6 +644,11 @@ EXPR_HANDLERS = {
     ast.Strategic: ExprChecker._formula_in_state,
     ast.Generator: ExprChecker._lone_generator,
 }
+
+
+def mentions_primed(e: ir.Expr) -> bool:
+    """True when the IR expression ``e`` reads a primed variable or element."""
+    return any(isinstance(x, (ir.Var, ir.Elem)) and x.primed for x in ir.walk(e))
 
 
 def flat_binders(binders: tuple[ast.Binder, ...]) -> list[tuple[ast.Ident, ast.Expr]]:
