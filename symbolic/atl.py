@@ -33,7 +33,7 @@ from typing import Callable, Mapping, Union
 
 from . import ir, nodes
 from .api import DeadEnds, GameEngine, PositionSet, check_dead_ends
-from .errors import UnknownName, QueryError, Span, WrongType
+from .errors import Span, UnknownName, UnknownPlayer, WrongType
 
 
 def _span():
@@ -240,8 +240,7 @@ def _lit(c: CoalitionLit, players, env) -> frozenset:
             out.add(m)
     unknown = sorted(out - set(players))
     if unknown:
-        raise QueryError(f"unknown player(s) {unknown}: the players are {list(players)}",
-                         c.span)
+        raise UnknownPlayer(unknown, players, c.span)
     return frozenset(out)
 
 
@@ -369,6 +368,12 @@ class Evaluator:
         self._active.add(key)
         try:
             return self.eval(d.body, inner)
+        except UnknownPlayer as err:
+            # a bad argument is the caller's mistake: report it where the call is written
+            if f.span is None:
+                raise
+            raise UnknownPlayer(err.unknown, err.players, f.span, err.origin,
+                                (f.name,) + err.through) from None
         finally:
             self._active.discard(key)
 

@@ -93,6 +93,25 @@ class QueryError(SymbolicError):
     """A request cannot be answered as asked (unknown player, bad position...)."""
 
 
+class UnknownPlayer(QueryError):
+    """A coalition names a player id the game does not have.
+
+    ``unknown`` and ``players`` are the ids; ``origin`` is where the coalition is
+    written (inside a definition when the call site is elsewhere).
+    """
+
+    def __init__(self, unknown, players, span: Span | None = None,
+                 origin: Span | None = None, through: tuple[str, ...] = ()):
+        self.unknown, self.players = list(unknown), list(players)
+        self.origin = origin if origin is not None else span
+        self.through = through
+        msg = f"unknown player(s) {self.unknown}: the players are {self.players}"
+        if through and self.origin is not None:
+            msg += (f" (passed to {' -> '.join(through)}, whose coalition is at line "
+                    f"{self.origin.line}, column {self.origin.column} of {self.origin.file})")
+        super().__init__(msg, span)
+
+
 class EngineMismatch(SymbolicError):
     """Objects of two different engines or BDD managers were mixed."""
 

@@ -293,6 +293,13 @@ class ModelChecker(FormulaChecker):
         return out
 
     def _set(self, d: ast.SetDecl) -> None:
+        self.scope.defining = d.name.name
+        try:
+            self._set_body(d)
+        finally:
+            self.scope.defining = None
+
+    def _set_body(self, d: ast.SetDecl) -> None:
         params = self._formals(d.params, ("int",))
         ctx = EMPTY
         for p in params:
@@ -307,6 +314,13 @@ class ModelChecker(FormulaChecker):
         self.scope.entries[defn.name] = Entry("set", d.name.span, definition=defn)
 
     def _formula_decl(self, d: ast.FormulaDecl) -> None:
+        self.scope.defining = d.name.name
+        try:
+            self._formula_body(d)
+        finally:
+            self.scope.defining = None
+
+    def _formula_body(self, d: ast.FormulaDecl) -> None:
         params = self._formals(d.params, ("int", "coalition"))
         ctx = Ctx(fparams={p.name: p for p in params})
         body = self.formula(d.body, ctx)

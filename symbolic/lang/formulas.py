@@ -66,6 +66,11 @@ class FormulaChecker(ExprChecker):
                           self.formula(node.right, ctx), node.span)
 
     def _formula_ite(self, node: ast.IfThenElse, ctx: Ctx) -> atl.Formula:
+        if self.is_constant(node.cond, ctx):
+            # a constant condition selects one branch, as in state expressions: the
+            # other may name players that exist only for other parameter values
+            c = self.value(node.cond, ctx, BOOL, "as the condition of 'if'")
+            return self.formula(node.then if c.value else node.other, ctx)
         c = self.formula(node.cond, ctx)
         return atl.BoolOp("or", atl.BoolOp("and", c, self.formula(node.then, ctx)),
                           atl.BoolOp("and", atl.Not(c), self.formula(node.other, ctx)),

@@ -46,6 +46,8 @@ class Scope:
     entries: dict[str, Entry] = field(default_factory=dict)
     declared: dict[str, tuple[str, Span]] = field(default_factory=dict)
     players: tuple[int, ...] | None = None
+    #: the set or formula whose body is being checked (to call self-reference recursion)
+    defining: str | None = None
 
     def visible(self) -> list[str]:
         """The names usable now."""
@@ -62,6 +64,10 @@ class Scope:
         """The error for a name that means nothing here, with a suggestion."""
         if name in self.declared and name not in self.entries:
             kind, where = self.declared[name]
+            if name == self.defining:
+                return UnknownName(f"'{name}' refers to itself: a {kind} cannot be recursive "
+                                   f"(fixpoints are written with the strategic operators "
+                                   f"U, R, <> and [])", span)
             return UnknownName(f"'{name}' is used before its declaration as a {kind} "
                                f"(line {where.line}); declare it earlier", span)
         pool = list(ctx.bound) + list(ctx.fparams) + self.visible()
