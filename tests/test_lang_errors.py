@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from symbolic.errors import (FileError, ModelError, UnknownName, ParseError, RangeError,
-                             SymbolicError, WrongType)
+from symbolic.errors import (FileError, ModelError, ParseError, QueryError, RangeError,
+                             SymbolicError, UnknownName, WrongType)
 from symbolic.model import load_model, parse_formula, parse_model
 
 HEADER = "players 1, 2\nvar j : 1..2\nvar x : 0..5\nvar k : array[1..3] of 0..4\nturn j\n"
@@ -275,3 +275,40 @@ def test_an_arena_file_in_upper_case_is_read_as_an_arena(tmp_path):
     path = tmp_path / "TD.ARENA.JSON"
     path.write_bytes(arena.read_bytes())
     assert load_model(path).game == load_model(arena).game
+
+
+# --------------------------------------------------------------------------- issue 11
+
+def test_a_self_referencing_formula_is_called_recursive():
+    err = fails(HEADER + "move m then x' = x\nformula A = <<1>> X A\n", UnknownName)
+    check_render(err, FIRST + 1, 21, "'A' refers to itself: a formula cannot be recursive")
+    err = fails(HEADER + "move m then x' = x\nset S(i) = x = i or S(i)\n", UnknownName)
+    check_render(err, FIRST + 1, 21, "'S' refers to itself: a set cannot be recursive")
+
+
+def test_a_bad_player_argument_is_reported_at_the_call():
+    from symbolic import atl
+    from symbolic.engines import make_engine
+    from symbolic.errors import UnknownPlayer
+    m = parse_model(HEADER + "move m then x' = x\nformula W(p) = <<{p}>> X x = 0\n"
+                    "formula V(q) = W(q) and <<q>> X true\n", "m.game")
+    f = parse_formula("V(0)", m)
+    with pytest.raises(UnknownPlayer) as info:
+        atl.Evaluator(make_engine(m.game, "explicit"), m.definitions)(f)
+    err = info.value
+    check_render(err, 1, 1, "unknown player(s) [0]: the players are [1, 2] (passed to V -> W, "
+                 f"whose coalition is at line {FIRST + 1}, column 18 of m.game)",
+                 file="<formula>", length=4)
+    assert isinstance(err, QueryError) and err.unknown == [0] and err.players == [1, 2]
+
+
+def test_a_constant_formula_condition_selects_one_branch():
+    from symbolic import atl
+    from symbolic.engines import make_engine
+    m = parse_model("param N = 2\nplayers 1..N\nvar j : 1..N\nturn j\nmove m then j' = 3 - j\n"
+                    "formula Gone(p) = <<{p}>> X false\n"
+                    "formula T = if N >= 3 then <<1>> X Gone(3) else false\nquery T\n", "m.game")
+    # the branch naming player 3 is dropped: evaluating T raises no UnknownPlayer
+    for kind in ("explicit", "symbolic"):
+        assert atl.Evaluator(make_engine(m.game, kind), m.definitions)(m.queries[0].formula) \
+            .tuples() == []
