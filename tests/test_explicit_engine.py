@@ -442,3 +442,21 @@ def test_random_games_fixpoints_match_naive_iteration(data):
         rel = G.release(J, G.from_tuples(sigma), G.from_tuples(F), dead_ends=conv)
         assert set(rel.result) == set(gfp.result), (conv, sorted(rel.result), sorted(gfp.result))
         assert rel.iterations == gfp.iterations, (conv, rel.iterations, gfp.iterations)
+
+
+def test_too_many_edges_are_refused_before_enumeration():
+    """nim n=4 K=36 exhausted memory after 550 s; the edge bound refuses it at once."""
+    from pathlib import Path
+
+    from symbolic.errors import QueryError
+    from symbolic.model import load_model
+    m = load_model(Path(__file__).parent.parent / "models" / "nim.game", {"n": 4, "K": 36})
+    G = ExplicitGame(m.game)
+    assert G.edge_bound() == 2 * 37 ** 4 * 4 * 36
+    with pytest.raises(QueryError, match="up to 539758368 edges"):
+        G.positions()
+    assert G._dom is None  # nothing was enumerated
+    small = ExplicitGame(load_model(Path(__file__).parent.parent / "models" / "nim.game",
+                                    {"n": 2, "K": 3}).game, max_edges=10)
+    with pytest.raises(QueryError, match="limit of 10"):
+        small.check_size()

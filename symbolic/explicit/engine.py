@@ -31,13 +31,18 @@ from ..errors import EngineMismatch, ModelError, QueryError, RangeError, WrongTy
 from ..ir import TRUE, Expr, Game, Space
 from ..validate import check_expr, check_game
 from .interp import BOOL, INT, compile_expr, type_name
-from .moves import apply, compile_moves, successors
+from .moves import apply, compile_moves, max_successors, successors
 
-__all__ = ["ExplicitSet", "ExplicitSets", "ExplicitGame", "DEFAULT_MAX_POSITIONS"]
+__all__ = ["ExplicitSet", "ExplicitSets", "ExplicitGame", "DEFAULT_MAX_POSITIONS",
+           "DEFAULT_MAX_EDGES"]
 
 #: Spaces larger than this (before the invariant) are refused rather than
 #: enumerated: a tuple costs about 100 bytes, so this is already gigabytes.
 DEFAULT_MAX_POSITIONS = 5_000_000
+#: Games whose number of edges may exceed this are refused before enumeration:
+#: an edge costs about 20 bytes (successor and predecessor lists), so this is
+#: about 2 GB, and minutes of Python.
+DEFAULT_MAX_EDGES = 100_000_000
 
 
 class ExplicitSet(PositionSet):
@@ -223,10 +228,12 @@ class ExplicitGame(ExplicitSets, GameEngine):
     [(1, 1), (1, 2), (1, 3), (1, 5), (2, 0), (2, 4)]
     """
 
-    def __init__(self, game: Game, *, max_positions: int = DEFAULT_MAX_POSITIONS):
+    def __init__(self, game: Game, *, max_positions: int = DEFAULT_MAX_POSITIONS,
+                 max_edges: int = DEFAULT_MAX_EDGES):
         check_game(game)
         super().__init__(game.space, game.invariant, max_positions=max_positions)
         self.game = game
+        self.max_edges = max_edges
         turn = compile_expr(game.turn, game.space)
         if turn.type != INT:
             raise WrongType(f"the turn must be an int expression, got {type_name(turn.type)}",
@@ -245,6 +252,21 @@ class ExplicitGame(ExplicitSets, GameEngine):
     def __repr__(self) -> str:
         n = "?" if self._dom is None else len(self._dom)
         return f"<ExplicitGame {self.game.name!r}: {n} positions>"
+
+    def edge_bound(self) -> int:
+        """An upper bound on the number of edges, known before any enumeration:
+        the value vectors times the successors every move instance may give."""
+        return self.space.size * sum(max_successors(p) for p in self._plans)
+
+    def check_size(self) -> None:
+        """QueryError when the positions or the edges may be too many to enumerate."""
+        super().check_size()
+        bound = self.edge_bound()
+        if bound > self.max_edges:
+            raise QueryError(
+                f"the game may have up to {bound} edges ({self.space.size} value vectors "
+                f"times up to {bound // max(self.space.size, 1)} successors each), more than the "
+                f"explicit engine's limit of {self.max_edges}: use the symbolic engine")
 
     # ---------------------------------------------------------------- the graph
 

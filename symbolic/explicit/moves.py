@@ -54,6 +54,21 @@ class Plan:
         self.enumerates = any(st[1] is None for st in steps)
 
 
+def max_successors(plan: Plan) -> int:
+    """An upper bound on the successors one plan gives a position: 1 when
+    equations fix every primed slot, else the product of the enumerated ranges.
+
+    >>> p = Plan("m", {}, None, None, (0,), ((0, 1, 2),), ((0, None, 0, 2, False),))
+    >>> max_successors(p)
+    3
+    """
+    out = 1
+    for _, fn, lo, hi, _ in plan.steps:
+        if fn is None:
+            out *= hi - lo + 1
+    return out
+
+
 class _Fallback(Exception):
     """An equation's right side raised: redo this plan by plain enumeration."""
 
