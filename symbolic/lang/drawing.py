@@ -29,7 +29,7 @@ from .. import drawing as dr
 from ..errors import WrongType
 from . import ast
 from .scope import Ctx
-from .types import BOOL, INT, StrT, TupleT, article
+from .types import BOOL, INT, Known, StrT, TupleT, article
 
 #: the functions a display expression may call (they make text, so they are
 #: not builtins of ordinary expressions)
@@ -53,16 +53,16 @@ class DrawingChecker:
         if isinstance(node, ast.Call) and node.name in DISPLAY_FUNCTIONS \
                 and not ctx.is_local(node.name) and node.name not in c.scope.entries:
             return _CALLS[node.name](self, node, ctx)
-        if c.is_constant(node, ctx) and not _calls_display_function(node):
-            v = c.value(node, ctx, what="a part of the display")
-            if isinstance(v.value, str):
-                return dr.Text(v.value)
-            raise WrongType(f"{_EXPECTED}; got {article(v.type)} (write str(...) to show a "
-                            f"number)", node.span)
-        handler = DRAW_HANDLERS.get(type(node))
-        if handler is None:
-            raise WrongType(_EXPECTED, node.span)
+        handler = DRAW_HANDLERS.get(type(node), DrawingChecker._other)
         return handler(self, node, ctx)
+
+    def _other(self, node: ast.Expr, ctx: Ctx) -> dr.Drawing:
+        """A constant text, or a located error saying what the expression is instead."""
+        t = self.checker.expr(node, ctx)
+        if isinstance(t, Known) and isinstance(t.value, str):
+            return dr.Text(t.value)
+        hint = " (write str(...) to show a number)" if t.type in (INT, BOOL) else ""
+        raise WrongType(f"{_EXPECTED}; got {article(t.type)}{hint}", node.span)
 
     def _concat(self, node: ast.Binary, ctx: Ctx) -> dr.Drawing:
         if node.op != "+":
@@ -75,6 +75,8 @@ class DrawingChecker:
 
     def _pick(self, node: ast.Index, ctx: Ctx) -> dr.Drawing:
         c = self.checker
+        if not c.is_constant(node.base, ctx):
+            return self._other(node, ctx)
         base = c.value(node.base, ctx, what="a tuple of texts indexed in a display")
         if not (isinstance(base.type, TupleT) and base.value
                 and all(isinstance(t, StrT) for t in base.type.items)):
@@ -121,10 +123,6 @@ class DrawingChecker:
                 parts.append(dr.Text(sep.value))
             parts.append(item)
         return _concat(parts)
-
-
-def _calls_display_function(node: ast.Expr) -> bool:
-    return any(isinstance(n, ast.Call) and n.name in DISPLAY_FUNCTIONS for n in ast.walk(node))
 
 
 def _concat(parts: list[dr.Drawing]) -> dr.Drawing:
