@@ -63,6 +63,24 @@ def test_optimal_second_player_wins_from_zero_nim_sum(capsys):
     assert d["wins"] == {"1": 0, "2": 50}
 
 
+def test_in_nim_the_optimal_player_wins_every_game_it_can_win():
+    """Bouton: player 1 can win from s exactly when (1 moves) == (Nim sum != 0)."""
+    from functools import reduce
+    from operator import xor
+
+    from symbolic.cli.simulate import simulate
+    from symbolic.engines import make_engine
+    from symbolic.model import load_model
+    m = load_model(NIM, {"K": 5})
+    plays = []
+    d = simulate(m, make_engine(m.game, "explicit"), {1: "optimal", 2: "random"}, 300, 9,
+                 random_start=True, trace=lambda n, play: plays.append(play))
+    winnable = [p for p in plays if (p.positions[0][0] == 1) == (reduce(xor, p.positions[0][1:]) != 0)]
+    assert len(winnable) > 100
+    assert all(p.outcome.winners == (1,) for p in winnable)
+    assert d["wins"]["1"] >= len(winnable)
+
+
 def test_optimal_tictactoe_players_always_draw(capsys):
     d = doc(capsys, str(MODELS / "tictactoe.game"), "--players", "optimal,optimal",
             "--games", "10", "--seed", "0")
