@@ -2,8 +2,9 @@
 
 A drawing is a small immutable tree built by the checker
 (:mod:`symbolic.lang.drawing`) from the model's ``display`` expression; the
-state is read only through IR expressions (:mod:`symbolic.ir`), evaluated by
-the explicit engine's interpreter: no model text is ever evaluated.
+state is read only through IR expressions (:mod:`symbolic.ir`), which
+:mod:`symbolic.explicit.drawing` evaluates with the explicit engine's
+interpreter: no model text is ever evaluated.
 
 Nodes: :class:`Text` (fixed text), :class:`Show` (an int or bool state
 expression, written in decimal or true/false), :class:`Pick` (the i-th of
@@ -17,19 +18,18 @@ Definition: ``render(d, c)`` for a position c is
   Choose(e, a, b) ↦ render(a, c) if e(c) else render(b, c);
   Concat(d₁, …, dₙ) ↦ the concatenation.
 
->>> from symbolic.ir import IntType, Space, Var, VarDecl
->>> sp = Space((VarDecl("k", IntType(0, 5)),))
+>>> from symbolic.ir import Var
 >>> d = Concat((Text("k="), Show(Var("k")), Text(" "), Repeat(Text("|"), Var("k"))))
->>> render(d, sp, (3,))
-'k=3 |||'
+>>> exprs(d)
+[Var(name='k', primed=False), Var(name='k', primed=False)]
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .errors import RangeError, Span
-from .ir import Expr, Space
+from .errors import Span
+from .ir import Expr
 
 
 class Drawing:
@@ -98,77 +98,3 @@ _EXPRS: dict[type, Callable[[Drawing], list[Expr]]] = {
     Choose: lambda d: [d.cond] + exprs(d.then) + exprs(d.other),
     Concat: lambda d: [e for p in d.parts for e in exprs(p)],
 }
-
-
-class Renderer:
-    """A drawing compiled once for a space; ``renderer(position)`` is its text.
-
-    Each state expression is compiled by the explicit interpreter
-    (:func:`symbolic.explicit.interp.compile_expr`) when first met.
-    """
-
-    def __init__(self, drawing: Drawing, space: Space):
-        from .explicit.interp import compile_expr  # the one IR evaluator
-        self.drawing = drawing
-        self.space = space
-        self._compile = compile_expr
-        self._fns: dict[int, Callable] = {}
-
-    def value(self, e: Expr, pos: tuple):
-        fn = self._fns.get(id(e))
-        if fn is None:
-            fn = self._fns[id(e)] = self._compile(e, self.space).fn
-        return fn(pos, None)
-
-    def __call__(self, pos: tuple) -> str:
-        pos = self.space.check_position(pos)
-        out: list[str] = []
-        self._draw(self.drawing, pos, out)
-        return "".join(out)
-
-    def _draw(self, d: Drawing, pos: tuple, out: list) -> None:
-        handler = _DRAW.get(type(d))
-        if handler is None:
-            raise AssertionError(d)
-        handler(self, d, pos, out)
-
-    def _text(self, d: Text, pos, out):
-        out.append(d.text)
-
-    def _show(self, d: Show, pos, out):
-        v = self.value(d.expr, pos)
-        out.append(("true" if v else "false") if isinstance(v, bool) else str(v))
-
-    def _pick(self, d: Pick, pos, out):
-        i = self.value(d.index, pos)
-        if not 0 <= i < len(d.options):
-            raise RangeError(f"index {i} is outside 0..{len(d.options) - 1} while drawing "
-                             f"the position {self.space.as_dict(pos)}", d.span)
-        out.append(d.options[i])
-
-    def _repeat(self, d: Repeat, pos, out):
-        for _ in range(max(self.value(d.count, pos), 0)):
-            self._draw(d.part, pos, out)
-
-    def _choose(self, d: Choose, pos, out):
-        self._draw(d.then if self.value(d.cond, pos) else d.other, pos, out)
-
-    def _concat(self, d: Concat, pos, out):
-        for p in d.parts:
-            self._draw(p, pos, out)
-
-
-#: drawing node class -> how it is drawn; a class missing here fails loudly
-_DRAW = {
-    Text: Renderer._text,
-    Show: Renderer._show,
-    Pick: Renderer._pick,
-    Repeat: Renderer._repeat,
-    Choose: Renderer._choose,
-    Concat: Renderer._concat,
-}
-
-
-def render(drawing: Drawing, space: Space, pos) -> str:
-    """The text of ``drawing`` at position ``pos`` (see the module docstring)."""
-    return Renderer(drawing, space)(pos)

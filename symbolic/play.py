@@ -38,7 +38,10 @@ from typing import Callable, Iterable, Mapping
 
 from . import atl
 from .api import DeadEnds, Fixpoint, GameEngine, PositionSet
+from .drawing import Drawing
 from .errors import QueryError
+from .explicit.drawing import Renderer
+from .ir import Space
 
 Coalition = frozenset
 
@@ -230,6 +233,12 @@ def start_positions(engine: GameEngine, definitions: Mapping[str, atl.Definition
         start_set = (atl.Evaluator(engine, definitions)(atl.Ref("initial"))
                      if "initial" in definitions else engine.positions())
     return start_set - engine.deadlocks()
+
+
+def drawer(display: Drawing | None, space: Space,
+           fallback: Callable[[tuple], str]) -> Callable[[tuple], str]:
+    """position -> its text: the model's ``display`` drawing, else ``fallback``."""
+    return fallback if display is None else Renderer(display, space)
 
 
 def _players_text(c: Iterable[int]) -> str:

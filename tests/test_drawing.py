@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from symbolic import drawing as dr
+from symbolic.explicit import drawing as xdr
 from symbolic.errors import ModelError, ParseError, RangeError, WrongType
 from symbolic.explicit import ExplicitGame
 from symbolic.model import load_model, parse_model
@@ -27,7 +28,7 @@ def model(display: str):
 
 
 def draw(m, pos) -> str:
-    return dr.render(m.display, m.space, pos)
+    return xdr.render(m.display, m.space, pos)
 
 
 def error_at(display: str, cls=WrongType):
@@ -122,7 +123,7 @@ def test_a_missing_text_is_a_parse_error_in_place():
 def test_every_drawing_class_is_drawn_and_walked():
     classes = {c for c in vars(dr).values()
                if inspect.isclass(c) and issubclass(c, dr.Drawing) and c is not dr.Drawing}
-    assert set(dr._DRAW) == classes
+    assert set(xdr._DRAW) == classes
     assert set(dr._EXPRS) == classes
 
 
@@ -132,7 +133,7 @@ def test_an_unknown_drawing_class_fails_loudly():
     from symbolic.ir import IntType, Space, VarDecl
     sp = Space((VarDecl("x", IntType(0, 1)),))
     with pytest.raises(AssertionError):
-        dr.render(Odd(), sp, (0,))
+        xdr.render(Odd(), sp, (0,))
     with pytest.raises(AssertionError):
         dr.exprs(Odd())
 
@@ -142,7 +143,7 @@ def test_an_unknown_drawing_class_fails_loudly():
 def test_nim_draws_each_heap_as_its_matches_at_every_position():
     m = load_model(MODELS / "nim.game", {"n": 2, "K": 3})
     for pos in ExplicitGame(m.game).positions():
-        lines = dr.render(m.display, m.space, pos).splitlines()
+        lines = xdr.render(m.display, m.space, pos).splitlines()
         j, heaps = pos[0], pos[1:]
         assert lines == [f"heap {i}: {'|' * h} ({h})" for i, h in enumerate(heaps, 1)] \
             + [f"player {j} to move"], (pos, lines)
@@ -151,14 +152,14 @@ def test_nim_draws_each_heap_as_its_matches_at_every_position():
 def test_tictactoe_draws_the_board_row_by_row():
     m = load_model(MODELS / "tictactoe.game")
     board = (1, 0, 2, 0, 1, 0, 2, 0, 0)
-    assert dr.render(m.display, m.space, board) == "O . X\n. O .\nX . .\nO to move"
+    assert xdr.render(m.display, m.space, board) == "O . X\n. O .\nX . .\nO to move"
 
 
 def test_chocolate_draws_the_whole_bar_with_the_square_of_death():
     m = load_model(MODELS / "chocolate.game", {"m": 4, "n": 3, "i": 1, "j": 1})
     for pos in ExplicitGame(m.game).positions():
         mover, l, r, u, d = pos
-        rows = dr.render(m.display, m.space, pos).splitlines()
+        rows = xdr.render(m.display, m.space, pos).splitlines()
         want = ["".join("X" if (x, y) == (1, 1) else
                         "#" if 1 - l <= x <= 1 + r and 1 - u <= y <= 1 + d else "."
                         for x in range(4)) for y in range(3)]
@@ -169,4 +170,4 @@ def test_chocolate_draws_the_whole_bar_with_the_square_of_death():
 def test_the_shipped_models_declare_a_display(name):
     m = load_model(MODELS / f"{name}.game")
     pos = ExplicitGame(m.game).positions().first()
-    assert dr.render(m.display, m.space, pos).strip()
+    assert xdr.render(m.display, m.space, pos).strip()

@@ -12,10 +12,9 @@ from __future__ import annotations
 import sys
 
 from .. import atl
-from ..drawing import Renderer
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError, SymbolicError
-from ..play import Planner, Rules, choose_move, start_positions
+from ..play import Planner, Rules, choose_move, drawer as make_drawer, start_positions
 from .common import load, model_args, parse_position, position_text
 
 
@@ -34,9 +33,7 @@ def build_engine(model, args):
 def drawer(model):
     """position -> its text: the model's drawing, else the position as the CLI writes it."""
     space = model.game.space
-    if model.display is None:
-        return lambda pos: position_text(space, pos)
-    return Renderer(model.display, space)
+    return make_drawer(model.display, space, lambda pos: position_text(space, pos))
 
 
 def players_of(text: str, players: tuple[int, ...]) -> frozenset:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import atl
 from ..engines import make_engine
-from ..drawing import Renderer
+from ..play import drawer
 from .common import load, model_args, parse_position, position_text
 
 
@@ -59,7 +59,7 @@ def show_position(model, eng, pos: tuple) -> None:
     print(f"  player to move: {', '.join(map(str, turn))}")
     print(f"  successors: {len(eng.successors(pos))}")
     if model.display is not None:
-        for line in Renderer(model.display, g.space)(pos).splitlines():
+        for line in drawer(model.display, g.space, str)(pos).splitlines():
             print(f"  | {line}")
 
 

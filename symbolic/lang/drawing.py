@@ -19,7 +19,7 @@ from text. A mistake is a located :class:`~symbolic.errors.WrongType`.
 >>> from symbolic.lang.decls import check_model
 >>> m = check_model(parse_model_text('players 1\\nvar k : 0..3\\nturn 1\\n'
 ...                                  'display "k=" + str(k) + " " + repeat("|", k)'), "<s>")
->>> from symbolic.drawing import render
+>>> from symbolic.explicit.drawing import render
 >>> render(m.display, m.game.space, (2,))
 'k=2 ||'
 """
