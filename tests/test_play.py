@@ -157,6 +157,7 @@ def test_a_whole_game_through_a_pipe(capsys, monkeypatch, engine):
     assert "||||||| (7 left), player 1 to move" in out
     assert "evaluation: you can still win (you can force it within 3 moves)" in out
     assert "The solver (player 2) plays" in out
+    assert "Legal moves (each also j: 1 -> 2):\n   1) k: 7 -> 4\n   2) k: 7 -> 5\n" in out
     assert "no move 3: choose 1 to 1" in out
     assert "illegal move: j=1, k=0 is not reachable in one move" in out
     assert "not a move: position 'foo'" in out

@@ -50,10 +50,13 @@ def players_of(text: str, players: tuple[int, ...]) -> frozenset:
     return frozenset(out)
 
 
-def change_text(space, before: tuple, after: tuple) -> str:
-    """The slots a move changes: ``k[1]: 7 -> 5, j: 1 -> 2``."""
-    parts = [f"{s.label}: {a} -> {b}" for s, a, b in zip(space.slots, before, after) if a != b]
-    return ", ".join(parts) or "no change"
+def change_text(space, before: tuple, after: tuple, skip=frozenset()) -> str:
+    """The slots a move changes: ``k[1]: 7 -> 5, j: 1 -> 2`` (slot indices in
+    ``skip`` left out, unless nothing else changes)."""
+    changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+    shown = [i for i in changed if i not in skip] or changed
+    return ", ".join(f"{space.slots[i].label}: {before[i]} -> {after[i]}"
+                     for i in shown) or "no change"
 
 
 def start_of(model, engine, text: str | None) -> tuple:
@@ -173,9 +176,16 @@ def cmd_play(args) -> int:
 
 
 def _menu(term: Terminal, space, pos, succ) -> None:
-    term.say("Legal moves:")
+    """The numbered legal moves; a change every move makes (the turn passing
+    on) is said once, above."""
+    common = frozenset(i for i in range(len(pos))
+                       if all(s[i] != pos[i] and s[i] == succ[0][i] for s in succ))
+    if len(succ) == 1:
+        common = frozenset()
+    said = ", ".join(f"{space.slots[i].label}: {pos[i]} -> {succ[0][i]}" for i in sorted(common))
+    term.say("Legal moves" + (f" (each also {said}):" if said else ":"))
     for i, s in enumerate(succ, 1):
-        term.say(f"  {i:>2}) {change_text(space, pos, s)}")
+        term.say(f"  {i:>2}) {change_text(space, pos, s, common)}")
 
 
 def _ask_move(term: Terminal, space, pos, succ, mover) -> tuple | None:
