@@ -11,11 +11,14 @@ from operator import xor
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from symbolic.cli import main
 from symbolic.model import load_model
 from symbolic.play import Planner, Rules, choose_move, random_player, run_play, solver_player
 from tests.conftest import ENGINE_KINDS, build_engine
+from tests.strategies import games
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -219,3 +222,34 @@ def test_the_goal_option_sets_the_solvers_target(capsys, monkeypatch):
     assert status == 0, err
     assert "its goal: reach k = 3" in out
     assert "The solver (player 1) plays j: 1 -> 2, k: 5 -> 3." in out
+
+
+# --------------------------------------------------------------------------- random games
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(games(), st.integers(0, 2**16))
+def test_on_random_games_the_engines_play_alike_and_the_rank_drops_by_one(game, seed):
+    engines = [build_engine(game, k) for k in ("explicit", "cudd")]
+    players = game.players
+    coalitions = [frozenset(c) for c in
+                  ({p} for p in players)] + [frozenset(players[:-1])] * (len(players) > 1)
+    results = []
+    for eng in engines:
+        rules = Rules(eng)
+        planner = Planner(eng, rules)
+        moves = {}
+        for pos in (eng.positions() - eng.deadlocks()).tuples():
+            for c in coalitions:
+                nxt = choose_move(planner, pos, c)
+                assert nxt in eng.successors(pos), (pos, nxt)
+                r = planner.rank(c, pos)
+                if r and rules.mover(pos) in c:  # in W_C, C to move: one step closer
+                    assert planner.rank(c, nxt) == r - 1, (pos, c, r, nxt)
+                moves[pos, c] = nxt
+        rng = random.Random(seed)
+        kinds = {p: (solver_player(planner, {p}, rng) if p % 2 else random_player(rng))
+                 for p in players}
+        starts = (eng.positions() - eng.deadlocks()).tuples()[:3]
+        plays = [run_play(eng, rules, kinds, s, 12) for s in starts]
+        results.append((moves, plays))
+    assert results[0] == results[1]
