@@ -171,3 +171,13 @@ def test_the_shipped_models_declare_a_display(name):
     m = load_model(MODELS / f"{name}.game")
     pos = ExplicitGame(m.game).positions().first()
     assert xdr.render(m.display, m.space, pos).strip()
+
+
+@pytest.mark.parametrize("text, column", [("const c = sum(1, i for i in 1..3)", 18),
+                                          ("set s = k[1] > max(1, i for i in 1..3)", 23)])
+def test_a_generator_after_another_argument_is_only_for_join(text, column):
+    """The grammar reads ``f(a, e for x in D)`` for join; any other function says no."""
+    with pytest.raises(WrongType) as info:
+        parse_model(HEAD + text, "t.game")
+    assert (info.value.span.line, info.value.span.column) == (5, column), str(info.value)
+    assert "must be the only argument" in str(info.value)

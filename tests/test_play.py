@@ -253,3 +253,9 @@ def test_on_random_games_the_engines_play_alike_and_the_rank_drops_by_one(game, 
         plays = [run_play(eng, rules, kinds, s, 12) for s in starts]
         results.append((moves, plays))
     assert results[0] == results[1]
+
+
+def test_help(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["play", "--help"])
+    assert info.value.code == 0 and "--as PLAYERS" in capsys.readouterr().out

@@ -122,3 +122,9 @@ def test_text_output_and_trace(capsys):
 def test_mistakes_exit_2_with_a_message(capsys, argv, words):
     status, out, err = run(capsys, NIM, *argv)
     assert status == 2 and words in err, err
+
+
+def test_help(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", "--help"])
+    assert info.value.code == 0 and "--random-start" in capsys.readouterr().out
