@@ -221,6 +221,7 @@ def test_the_goal_option_sets_the_solvers_target(capsys, monkeypatch):
                             "--goal", "k = 3")
     assert status == 0, err
     assert "its goal: reach k = 3" in out
+    assert "evaluation: the solver reaches its goal in at most 1 move" in out
     assert "The solver (player 1) plays j: 1 -> 2, k: 5 -> 3." in out
 
 

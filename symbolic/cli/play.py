@@ -103,11 +103,12 @@ class Terminal:
         return line.strip()
 
 
-def evaluation(planner: Planner, solver, person, pos) -> str:
-    """Who can force what from ``pos``, in words."""
+def evaluation(planner: Planner, solver, person, pos, wins: str = "wins") -> str:
+    """Who can force what from ``pos``, in words (``wins``: what the solver's
+    objective reads as)."""
     r = planner.rank(solver, pos)
     if r is not None:
-        return f"evaluation: the solver wins in at most {r} move{'s' if r != 1 else ''}"
+        return f"evaluation: the solver {wins} in at most {r} move{'s' if r != 1 else ''}"
     r = planner.rank(person, pos)
     if r is not None:
         return (f"evaluation: you can still win (you can force it within {r} "
@@ -127,7 +128,9 @@ def cmd_play(args) -> int:
     rules = Rules(engine, model.definitions)
     targets = {}
     goal_text = rules.describe(solver)
+    wins = "wins"
     if args.goal:
+        wins = "reaches its goal"
         f = model.formula(args.goal)
         targets[solver] = atl.Evaluator(engine, model.definitions)(f)
         goal_text = f"reach {args.goal}"
@@ -147,7 +150,7 @@ def cmd_play(args) -> int:
     while True:
         succ = engine.successors(pos).tuples()
         if succ:
-            term.say(evaluation(planner, solver, person, pos))
+            term.say(evaluation(planner, solver, person, pos, wins))
         else:
             out = rules.outcome(pos, last)
             term.say()
