@@ -26,8 +26,12 @@ def engine_arg(sp) -> None:
 
 
 def build_engine(model, args):
-    return make_engine(model.game, args.engine, args.backend, order=args.order,
-                       partition=args.partition)
+    """The engine of ``--engine`` (the explicit one refuses a space beyond its limit first)."""
+    eng = make_engine(model.game, args.engine, args.backend, order=args.order,
+                      partition=args.partition)
+    if args.engine == "explicit":
+        eng.check_size()
+    return eng
 
 
 def drawer(model):
