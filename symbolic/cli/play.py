@@ -157,12 +157,13 @@ def cmd_play(args) -> int:
             term.say(evaluation(planner, solver, person, pos, wins))
         else:
             out = rules.outcome(pos, last)
+            after = f"after {moves} move{'s' if moves != 1 else ''}"
             term.say()
             if out.draw:
-                term.say(f"Game over after {moves} moves: a draw ({out.reason}).")
+                term.say(f"Game over {after}: a draw ({out.reason}).")
             else:
                 side = "you win" if set(out.winners) <= person else "the solver wins"
-                term.say(f"Game over after {moves} moves: {side} "
+                term.say(f"Game over {after}: {side} "
                          f"(player {who(out.winners)}; {out.reason}).")
             return 0
         mover = rules.mover(pos)
