@@ -27,6 +27,7 @@ from typing import Mapping
 
 from . import atl, ir
 from .arena import arena_to_model_text
+from .drawing import Drawing
 from .errors import FileError
 from .lang.decls import CheckedModel, Query, check_model
 from .lang.formulas import check_formula, check_state_expr
@@ -44,8 +45,9 @@ class Model:
     ``consts`` the constants (sets as sorted tuples, as in the IR),
     ``definitions`` the named sets and formulas (for :func:`symbolic.atl.evaluate`),
     ``queries`` the model's queries in source order, ``text`` the model text
-    (for :meth:`with_params`) and ``scope`` its top-level names (for
-    :func:`parse_formula`).
+    (for :meth:`with_params`), ``scope`` its top-level names (for
+    :func:`parse_formula`) and ``display`` how a position is drawn
+    (:mod:`symbolic.drawing`; None when the model has no ``display``).
     """
     name: str
     description: str
@@ -57,6 +59,7 @@ class Model:
     queries: tuple[Query, ...]
     text: str = field(default="", repr=False, compare=False)
     scope: Scope | None = field(default=None, repr=False, compare=False)
+    display: Drawing | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, checked: CheckedModel, text: str) -> "Model":

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from .. import atl
 from ..engines import make_engine
-from .common import load, model_args
+from ..play import drawer
+from .common import load, model_args, parse_position, position_text
 
 
 def cmd_show(args) -> int:
@@ -41,7 +42,25 @@ def cmd_show(args) -> int:
         print("queries:")
         for q in model.queries:
             print(f"  {q.text}")
+    if args.at is not None:
+        show_position(model, eng, parse_position(g.space, args.at))
     return 0
+
+
+def show_position(model, eng, pos: tuple) -> None:
+    """The ``--at`` block: the position, whether it is one, whose turn, its
+    number of successors, and its drawing when the model declares one."""
+    g = model.game
+    print(f"at {position_text(g.space, pos)}:")
+    if pos not in eng.positions():
+        print("  not a position of the game (it breaks an invariant)")
+        return
+    turn = [p for p in g.players if pos in eng.turn_set({p})]
+    print(f"  player to move: {', '.join(map(str, turn))}")
+    print(f"  successors: {len(eng.successors(pos))}")
+    if model.display is not None:
+        for line in drawer(model.display, g.space, str)(pos).splitlines():
+            print(f"  | {line}")
 
 
 def register(sub) -> None:
@@ -49,4 +68,7 @@ def register(sub) -> None:
                        description="Describe a model: players, variables with ranges, number of "
                                    "positions, moves, named sets, formulas and queries.")
     model_args(s)
+    s.add_argument("--at", metavar="POSITION",
+                   help="also show one position, e.g. 'j=1, k[1]=3, k[2]=3', drawn as the "
+                        "model's display declaration says")
     s.set_defaults(func=cmd_show)

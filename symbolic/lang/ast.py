@@ -355,6 +355,13 @@ class QueryDecl(Decl):
 
 
 @dataclass(frozen=True)
+class DisplayDecl(Decl):
+    """``display text``: how a position is drawn (see :mod:`symbolic.lang.drawing`)."""
+    expr: Expr
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
 class ModelAst(Node):
     """A whole model file: its declarations in source order."""
     decls: tuple[Decl, ...]

@@ -40,6 +40,10 @@ class BuiltinCalls:
         b = BUILTINS.get(n)
         if b is None:
             raise self.scope.unknown_name(n, node.span, ctx, functions=True)
+        if len(node.args) > 1 and isinstance(node.args[-1], ast.Generator):
+            # the grammar reads f(a, e for x in D) for a display's join(sep, ...)
+            raise WrongType(f"a generator 'e for x in D' must be the only argument of {n}",
+                            node.args[-1].span)
         if n in STATE_BUILTINS and not self.is_constant(node, ctx):
             return self._state_builtin(node, ctx)
         if n == "len" and len(node.args) == 1 and not self.is_constant(node, ctx):

@@ -20,10 +20,12 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Mapping
 
-from .. import atl, ir
+from .. import atl, drawing, ir
 from ..errors import ModelError, RangeError, Span, UnknownName, WrongType
 from . import ast
+from ..validate import check_expr
 from .builtins import canonical_key
+from .drawing import DrawingChecker
 from .exprs import flat_binders
 from .formulas import FormulaChecker
 from .scope import EMPTY, Ctx, Entry, FormulaParam, Scope, did_you_mean
@@ -46,7 +48,8 @@ class CheckedModel:
     ``params`` holds the parameter values in force (defaults and overrides),
     ``consts`` the constants (sets as sorted tuples, as in the IR),
     ``definitions`` the named sets and formulas, ``queries`` the queries in
-    source order, ``scope`` the top-level names (to check formulas later).
+    source order, ``scope`` the top-level names (to check formulas later),
+    ``display`` how a position is drawn (None when the model does not say).
     """
     name: str
     description: str
@@ -57,6 +60,7 @@ class CheckedModel:
     definitions: dict[str, atl.Definition]
     queries: tuple[Query, ...]
     scope: Scope = field(repr=False, compare=False)
+    display: drawing.Drawing | None = field(default=None, repr=False, compare=False)
 
 
 class ModelChecker(FormulaChecker):
@@ -77,6 +81,8 @@ class ModelChecker(FormulaChecker):
         self.moves: list[ir.Move] = []
         self.queries: list[Query] = []
         self.definitions: dict[str, atl.Definition] = {}
+        self.display: drawing.Drawing | None = None
+        self.display_span: Span | None = None
 
     def run(self) -> CheckedModel:
         """Check the model."""
@@ -162,6 +168,13 @@ class ModelChecker(FormulaChecker):
 
     def _query(self, d: ast.QueryDecl) -> None:
         self.queries.append(Query(d.text, self.formula(d.formula, EMPTY), d.span))
+
+    def _display(self, d: ast.DisplayDecl) -> None:
+        if self.display is not None:
+            raise ModelError(f"the display is declared twice (first at line "
+                             f"{self.display_span.line})", d.span)
+        self.display = DrawingChecker(self).draw(d.expr, EMPTY)
+        self.display_span = d.span
 
     def _param(self, d: ast.ParamDecl) -> None:
         name = d.name.name
@@ -345,13 +358,15 @@ class ModelChecker(FormulaChecker):
                              else "game")
         game = ir.Game(name, ir.Space(tuple(self.vars)), self.scope.players, self.turn,
                        tuple(self.moves), ir.conj(self.invariants), self.description)
+        for e in drawing.exprs(self.display) if self.display is not None else ():
+            check_expr(e, game.space, {})
         entries = self.scope.entries
         return CheckedModel(
             name=name, description=self.description, source=self.filename,
             params={n: e.value for n, e in entries.items() if e.kind == "param"},
             consts={n: exported_value(e.value) for n, e in entries.items() if e.kind == "const"},
             game=game, definitions=dict(self.definitions), queries=tuple(self.queries),
-            scope=self.scope)
+            scope=self.scope, display=self.display)
 
 
 #: declaration class -> the method checking it; a class missing here fails loudly
@@ -368,6 +383,7 @@ DECL_HANDLERS = {
     ast.SetDecl: ModelChecker._set,
     ast.FormulaDecl: ModelChecker._formula_decl,
     ast.QueryDecl: ModelChecker._query,
+    ast.DisplayDecl: ModelChecker._display,
 }
 
 #: declaration class -> the kind of the names it declares (None: it declares none)
@@ -384,6 +400,7 @@ DECLARED_KINDS = {
     ast.SetDecl: "set",
     ast.FormulaDecl: "formula",
     ast.QueryDecl: None,
+    ast.DisplayDecl: None,
 }
 
 

@@ -250,6 +250,9 @@ class _ToAst(Transformer):
         text = self.src.text[meta.start_pos:meta.end_pos]
         return ast.QueryDecl(children[0], text, self._span(meta))
 
+    def display_decl(self, meta, children):
+        return ast.DisplayDecl(children[0], self._span(meta))
+
     # --- expressions
     def binary(self, meta, children):
         left, op, right = children
@@ -312,6 +315,11 @@ class _ToAst(Transformer):
     def generator(self, meta, children):
         elem, clauses = children
         return ast.Generator(elem, tuple(clauses), self._span(meta))
+
+    def first_and_generator(self, meta, children):
+        """``f(a, e for x in D)``: an argument, then a generator (``join`` of a display)."""
+        first, elem, clauses = children
+        return [first, ast.Generator(elem, tuple(clauses), _join(elem.span, clauses[-1].span))]
 
     def comp_clauses(self, meta, children):
         return list(children)

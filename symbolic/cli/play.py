@@ -1,0 +1,243 @@
+"""``symbolic play``: a person plays a model in the terminal against the solver.
+
+The person plays the players of ``--as`` (default: the first player); the
+solver plays all the others, as one coalition, with
+:func:`symbolic.play.choose_move`. Input is read line by line from stdin (a
+pipe works): a number from the menu of legal moves, or the position to move
+to written as the CLI prints it (``j=2, k[1]=3``); ``list`` shows the menu
+again, ``quit`` stops.
+"""
+from __future__ import annotations
+
+import sys
+
+from .. import atl
+from ..engines import ENGINES, make_engine
+from ..errors import QueryError, SymbolicError
+from ..play import Planner, Rules, choose_move, drawer as make_drawer, start_positions
+from .common import load, model_args, parse_position, position_text
+
+
+def engine_arg(sp) -> None:
+    """``--engine``: the engine that answers (both give the same plays)."""
+    sp.add_argument("--engine", choices=ENGINES, default="symbolic",
+                    help="the engine computing successors and winning regions "
+                         "(both choose the same moves)")
+
+
+def build_engine(model, args):
+    """The engine of ``--engine`` (the explicit one refuses a space beyond its limit first)."""
+    eng = make_engine(model.game, args.engine, args.backend, order=args.order,
+                      partition=args.partition)
+    if args.engine == "explicit":
+        eng.check_size()
+    return eng
+
+
+def drawer(model):
+    """position -> its text: the model's drawing, else the position as the CLI writes it."""
+    space = model.game.space
+    return make_drawer(model.display, space, lambda pos: position_text(space, pos))
+
+
+def players_of(text: str, players: tuple[int, ...]) -> frozenset:
+    """``1,3`` as a set of players of the game (QueryError for anything else)."""
+    out = set()
+    for item in text.split(","):
+        item = item.strip()
+        if not item.lstrip("-").isdigit():
+            raise QueryError(f"--as expects player numbers separated by commas, got {text!r}")
+        if int(item) not in players:
+            raise QueryError(f"unknown player {item}: the players are "
+                             f"{', '.join(map(str, players))}")
+        out.add(int(item))
+    return frozenset(out)
+
+
+def change_text(space, before: tuple, after: tuple, skip=frozenset()) -> str:
+    """The slots a move changes: ``k[1]: 7 -> 5, j: 1 -> 2`` (slot indices in
+    ``skip`` left out, unless nothing else changes)."""
+    changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+    shown = [i for i in changed if i not in skip] or changed
+    return ", ".join(f"{space.slots[i].label}: {before[i]} -> {after[i]}"
+                     for i in shown) or "no change"
+
+
+def start_of(model, engine, text: str | None) -> tuple:
+    """The ``--start`` position, else the first position of the model's set
+    ``initial`` that is not a dead end."""
+    space = model.game.space
+    if text is not None:
+        pos = parse_position(space, text)
+        if pos not in engine.positions():
+            raise QueryError(f"--start {text!r} is not a position of the game "
+                             f"(it breaks an invariant)")
+        return pos
+    if "initial" not in model.definitions:
+        raise QueryError(f"{model.source}: the model declares no set 'initial': "
+                         f"pass --start POSITION")
+    first = start_positions(engine, model.definitions).first()
+    if first is None:
+        raise QueryError(f"{model.source}: every position of 'initial' is a dead end: "
+                         f"pass --start POSITION")
+    return first
+
+
+class Terminal:
+    """Line input and output of a play (stdin may be a pipe: the lines read
+    are echoed after the prompt so that a transcript reads as a dialogue)."""
+
+    def __init__(self, stdin=None, stdout=None):
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+        self.echo = not getattr(self.stdin, "isatty", lambda: False)()
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stdout)
+
+    def ask(self, prompt: str) -> str | None:
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.say()
+            return None
+        if self.echo:
+            self.stdout.write(line if line.endswith("\n") else line + "\n")
+        return line.strip()
+
+
+def evaluation(planner: Planner, solver, person, pos, wins: str = "wins") -> str:
+    """Who can force what from ``pos``, in words (``wins``: what the solver's
+    objective reads as)."""
+    r = planner.rank(solver, pos)
+    if r is not None:
+        return f"evaluation: the solver {wins} in at most {r} move{'s' if r != 1 else ''}"
+    r = planner.rank(person, pos)
+    if r is not None:
+        return (f"evaluation: you can still win (you can force it within {r} "
+                f"move{'s' if r != 1 else ''})")
+    return "evaluation: neither side can force its goal from here"
+
+
+def cmd_play(args) -> int:
+    model = load(args)
+    game, space = model.game, model.game.space
+    engine = build_engine(model, args)
+    person = players_of(args.as_players, game.players) if args.as_players \
+        else frozenset({game.players[0]})
+    solver = frozenset(game.players) - person
+    if not solver:
+        raise QueryError("--as takes every player: leave at least one to the solver")
+    rules = Rules(engine, model.definitions)
+    targets = {}
+    goal_text = rules.describe(solver)
+    wins = "wins"
+    if args.goal:
+        wins = "reaches its goal"
+        f = model.formula(args.goal)
+        targets[solver] = atl.Evaluator(engine, model.definitions)(f)
+        goal_text = f"reach {args.goal}"
+    planner = Planner(engine, rules, targets)
+    draw = drawer(model)
+    term = Terminal()
+    pos = start_of(model, engine, args.start)
+    who = lambda ps: ", ".join(map(str, sorted(ps)))  # noqa: E731
+    term.say(f"{model.name}: you play {who(person)}; the solver plays {who(solver)} "
+             f"(its goal: {goal_text}).")
+    term.say("Type the number of a move, or the position to move to; 'list' shows the "
+             "moves, 'quit' stops.")
+    term.say()
+    term.say(draw(pos))
+    last = None
+    moves = 0
+    while True:
+        succ = engine.successors(pos).tuples()
+        if succ:
+            term.say(evaluation(planner, solver, person, pos, wins))
+        else:
+            out = rules.outcome(pos, last)
+            after = f"after {moves} move{'s' if moves != 1 else ''}"
+            term.say()
+            if out.draw:
+                term.say(f"Game over {after}: a draw ({out.reason}).")
+            else:
+                side = "you win" if set(out.winners) <= person else "the solver wins"
+                term.say(f"Game over {after}: {side} "
+                         f"(player {who(out.winners)}; {out.reason}).")
+            return 0
+        mover = rules.mover(pos)
+        if mover in solver:
+            nxt = choose_move(planner, pos, solver)
+            term.say()
+            term.say(f"The solver (player {mover}) plays {change_text(space, pos, nxt)}.")
+        else:
+            menu = sorted(succ, key=lambda s: [(i, b) for i, (a, b) in enumerate(zip(pos, s))
+                                               if a != b])
+            nxt = _ask_move(term, space, pos, menu, mover)
+            if nxt is None:
+                term.say("Game left unfinished.")
+                return 0
+            term.say()
+        last, pos, moves = mover, nxt, moves + 1
+        term.say(draw(pos))
+
+
+def _menu(term: Terminal, space, pos, succ) -> None:
+    """The numbered legal moves; a change every move makes (the turn passing
+    on) is said once, above."""
+    common = frozenset(i for i in range(len(pos))
+                       if all(s[i] != pos[i] and s[i] == succ[0][i] for s in succ))
+    if len(succ) == 1:
+        common = frozenset()
+    said = ", ".join(f"{space.slots[i].label}: {pos[i]} -> {succ[0][i]}" for i in sorted(common))
+    term.say("Legal moves" + (f" (each also {said}):" if said else ":"))
+    for i, s in enumerate(succ, 1):
+        term.say(f"  {i:>2}) {change_text(space, pos, s, common)}")
+
+
+def _ask_move(term: Terminal, space, pos, succ, mover) -> tuple | None:
+    """The person's move: a number of the menu or a position among ``succ``."""
+    _menu(term, space, pos, succ)
+    while True:
+        line = term.ask(f"player {mover}, your move> ")
+        if line is None or line.lower() in ("quit", "q", "exit"):
+            return None
+        if not line:
+            continue
+        if line.lower() in ("list", "l", "?", "help"):
+            _menu(term, space, pos, succ)
+            continue
+        if line.isdigit():
+            n = int(line)
+            if 1 <= n <= len(succ):
+                return succ[n - 1]
+            term.say(f"no move {n}: choose 1 to {len(succ)}")
+            continue
+        try:
+            target = parse_position(space, line)
+        except SymbolicError as err:
+            term.say(f"not a move: {err} (type a number from 1 to {len(succ)}, or 'list')")
+            continue
+        if target in succ:
+            return target
+        term.say(f"illegal move: {position_text(space, target)} is not reachable in one "
+                 f"move (type 'list' to see the legal moves)")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("play", help="play a model in the terminal against the solver",
+                       description="Play a model against the solver, which plays for every "
+                                   "player not given to --as, as one coalition. Moves are "
+                                   "read line by line from stdin (a pipe works).")
+    model_args(p)
+    engine_arg(p)
+    p.add_argument("--as", dest="as_players", metavar="PLAYERS",
+                   help="the players you play, e.g. 1 or 1,3 (default: the first player)")
+    p.add_argument("--start", metavar="POSITION",
+                   help="the starting position, e.g. 'j=1, k[1]=3, k[2]=3' (default: the "
+                        "first position of the model's set 'initial' that has a move)")
+    p.add_argument("--goal", metavar="FORMULA",
+                   help="the solver's goal, a formula it tries to reach (default: the "
+                        "model's win(p) sets, else leaving one of your players stuck)")
+    p.set_defaults(func=cmd_play)

@@ -1,0 +1,245 @@
+"""Plays: what winning means in a model, the solver's choice of a move, and
+games between players (a person, the solver, a random player).
+
+**Who wins** (:class:`Rules`). A play ends at a dead end (a position without
+successor). If the model defines a set ``win(p)`` with one int parameter (as
+tic-tac-toe does), the players p with the final position in ``win(p)`` win and
+no winner is a draw; otherwise the game is normal play: the player to move at
+the dead end is stuck and loses, and the player who made the last move wins.
+The objective of a coalition C follows: target(C) = ⋃_{p ∈ C} win(p), or, in
+normal play, target(C) = {dead ends where a player outside C is to move}.
+
+**The solver's move** (:func:`choose_move`). With W_C = until(C, all, target(C))
+under the strict dead-end convention (the attractor of the reachability-games
+TD: a dead end of the opponent counts only when it is a target), kept in layers
+L_0 ⊆ L_1 ⊆ …, the rank of c is min{i | c ∈ L_i}. At a position of W_C where
+C moves, the solver plays a successor of smallest rank (it exists and is one
+less: fewest moves to the goal). Elsewhere it avoids W_O, the region of the
+other players O = players ∖ C: it plays a successor outside W_O (the first
+one, or a seeded random one), and when every successor is in W_O, one of
+largest rank in W_O (the longest defence). Ties go to the first successor in
+the engines' order (positions sorted as tuples), so both engines choose alike.
+
+>>> from symbolic.games import subtraction
+>>> from symbolic.engines import make_engine
+>>> eng = make_engine(subtraction(6), "explicit")
+>>> rules = Rules(eng)
+>>> planner = Planner(eng, rules)
+>>> planner.rank(frozenset({1}), (1, 6))   # take 2, any reply, take the rest
+3
+>>> choose_move(planner, (1, 6), frozenset({1}))
+(2, 4)
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping
+
+from . import atl
+from .api import DeadEnds, Fixpoint, GameEngine, PositionSet
+from .drawing import Drawing
+from .errors import QueryError
+from .explicit.drawing import Renderer
+from .ir import Space
+
+Coalition = frozenset
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a play ended: the winners (empty for a draw) and why."""
+    winners: tuple[int, ...]
+    reason: str
+
+    @property
+    def draw(self) -> bool:
+        return not self.winners
+
+
+class Rules:
+    """What winning means in a model (module docstring): ``win(p)`` sets when the
+    model defines ``win`` with one int parameter, else normal play."""
+
+    def __init__(self, engine: GameEngine, definitions: Mapping[str, atl.Definition] | None = None):
+        self.engine = engine
+        self.players = tuple(engine.game.players)
+        defs = dict(definitions or {})
+        win = defs.get("win")
+        self.kind = "win sets" if win is not None and len(win.params) == 1 \
+            and win.params[0][1] == "int" and isinstance(win.body, atl.Prop) else "normal play"
+        self._ev = atl.Evaluator(engine, defs)
+        self._turn = {p: engine.turn_set({p}) for p in self.players}
+        self._dead = engine.deadlocks()
+        self._win = ({p: self._ev(atl.Ref("win", (p,))) for p in self.players}
+                     if self.kind == "win sets" else None)
+
+    def target(self, coalition: Coalition) -> PositionSet:
+        """target(C): the positions where the play has ended as C wants."""
+        if self._win is not None:
+            out = self.engine.empty()
+            for p in coalition:
+                out = out | self._win[p]
+            return out
+        others = self.engine.turn_set(set(self.players) - set(coalition)) \
+            if set(self.players) - set(coalition) else self.engine.empty()
+        return self._dead & others
+
+    def describe(self, coalition: Coalition) -> str:
+        """target(C) in words."""
+        who = _players_text(coalition)
+        if self._win is not None:
+            return f"reach win(p) for a player p of {who}"
+        return f"leave a player outside {who} to move with no move left"
+
+    def mover(self, pos: tuple) -> int:
+        """t(c): the player to move at ``pos``."""
+        for p, s in self._turn.items():
+            if pos in s:
+                return p
+        raise AssertionError(pos)
+
+    def outcome(self, pos: tuple, last_mover: int | None) -> Outcome:
+        """The outcome of a play ending at the dead end ``pos`` (``last_mover``:
+        who moved into it, None when the play made no move)."""
+        if self._win is not None:
+            winners = tuple(p for p in self.players if pos in self._win[p])
+            return Outcome(winners, "win(" + ", ".join(map(str, winners)) + ")" if winners
+                           else "a dead end in no player's win set: a draw")
+        stuck = self.mover(pos)
+        if last_mover is None and len(self.players) == 2:
+            last_mover = next(p for p in self.players if p != stuck)
+        if last_mover is None or last_mover == stuck:
+            return Outcome((), f"player {stuck} cannot move and nobody else moved last")
+        return Outcome((last_mover,), f"player {stuck} cannot move")
+
+
+class Planner:
+    """The regions W_C and ranks of coalitions under :class:`Rules` (computed
+    once per coalition, with the layers of the until fixpoint)."""
+
+    def __init__(self, engine: GameEngine, rules: Rules,
+                 targets: Mapping[Coalition, PositionSet] | None = None):
+        self.engine = engine
+        self.rules = rules
+        self.targets = dict(targets or {})
+        self._regions: dict[Coalition, Fixpoint] = {}
+
+    def region(self, coalition: Coalition) -> Fixpoint:
+        """until(C, all positions, target(C)) with the strict dead-end convention, in layers."""
+        c = Coalition(coalition)
+        if c not in self._regions:
+            target = self.targets.get(c)
+            if target is None:
+                target = self.rules.target(c)
+            self._regions[c] = self.engine.until(c, self.engine.positions(), target,
+                                                 dead_ends=DeadEnds.STRICT, keep_layers=True)
+        return self._regions[c]
+
+    def rank(self, coalition: Coalition, pos: tuple) -> int | None:
+        """min{i | pos ∈ L_i}: within how many moves C forces its target (None: it cannot)."""
+        fp = self.region(coalition)
+        if pos not in fp.result:
+            return None
+        for i, layer in enumerate(fp.layers):
+            if pos in layer:
+                return i
+        raise AssertionError(pos)
+
+    def opponents(self, coalition: Coalition) -> Coalition:
+        return Coalition(set(self.rules.players) - set(coalition))
+
+
+def choose_move(planner: Planner, pos: tuple, coalition: Coalition,
+                rng: random.Random | None = None) -> tuple:
+    """The solver's move for ``coalition`` at ``pos`` (module docstring): the
+    fastest way into its target inside W_C, else a move outside the others'
+    region W_O (seeded random when ``rng`` is given, else the first), else the
+    longest defence. ``pos`` must have a successor."""
+    succ = planner.engine.successors(pos).tuples()
+    if not succ:
+        raise QueryError(f"no move at {planner.engine.space.as_dict(pos)}: the play is over")
+    if planner.rank(coalition, pos):  # in W_C and not yet in the target
+        ranks = [planner.rank(coalition, s) for s in succ]
+        best = min(r for r in ranks if r is not None)
+        return succ[ranks.index(best)]
+    others = planner.opponents(coalition)
+    threat = [planner.rank(others, s) for s in succ]
+    safe = [s for s, r in zip(succ, threat) if r is None]
+    if safe:
+        return rng.choice(safe) if rng is not None else safe[0]
+    return succ[threat.index(max(threat))]
+
+
+# --------------------------------------------------------------------------- players and games
+
+#: a player: (position, its successors) -> the chosen successor
+Player = Callable[[tuple, list], tuple]
+
+
+def solver_player(planner: Planner, coalition: Iterable[int],
+                  rng: random.Random | None = None) -> Player:
+    """A player that moves with :func:`choose_move` for ``coalition``."""
+    c = Coalition(coalition)
+    return lambda pos, succ: choose_move(planner, pos, c, rng)
+
+
+def random_player(rng: random.Random) -> Player:
+    """A player that picks a successor uniformly at random (seeded)."""
+    return lambda pos, succ: rng.choice(succ)
+
+
+#: the player kinds of ``symbolic simulate --players``
+PLAYER_KINDS = ("optimal", "random")
+
+
+@dataclass(frozen=True)
+class Play:
+    """A finished (or cut) play: its positions, movers, and outcome (None when
+    the move cap stopped it)."""
+    positions: tuple[tuple, ...]
+    movers: tuple[int, ...]
+    outcome: Outcome | None
+
+
+def run_play(engine: GameEngine, rules: Rules, players: Mapping[int, Player], start: tuple,
+             max_moves: int) -> Play:
+    """Play from ``start`` until a dead end, or stop after ``max_moves`` moves."""
+    pos = engine.space.check_position(start)
+    positions, movers = [pos], []
+    for _ in range(max_moves):
+        succ = engine.successors(pos).tuples()
+        if not succ:
+            break
+        mover = rules.mover(pos)
+        nxt = players[mover](pos, succ)
+        if nxt not in succ:
+            raise AssertionError((pos, nxt))
+        movers.append(mover)
+        positions.append(nxt)
+        pos = nxt
+    else:
+        if engine.successors(pos):
+            return Play(tuple(positions), tuple(movers), None)
+    return Play(tuple(positions), tuple(movers),
+                rules.outcome(pos, movers[-1] if movers else None))
+
+
+def start_positions(engine: GameEngine, definitions: Mapping[str, atl.Definition],
+                    start_set: PositionSet | None = None) -> PositionSet:
+    """Where plays start: ``start_set``, else the model's set ``initial``, else
+    every position; dead ends left out (a play there has no move)."""
+    if start_set is None:
+        start_set = (atl.Evaluator(engine, definitions)(atl.Ref("initial"))
+                     if "initial" in definitions else engine.positions())
+    return start_set - engine.deadlocks()
+
+
+def drawer(display: Drawing | None, space: Space,
+           fallback: Callable[[tuple], str]) -> Callable[[tuple], str]:
+    """position -> its text: the model's ``display`` drawing, else ``fallback``."""
+    return fallback if display is None else Renderer(display, space)
+
+
+def _players_text(c: Iterable[int]) -> str:
+    return "{" + ", ".join(map(str, sorted(c))) + "}"
