@@ -312,3 +312,18 @@ def test_a_constant_formula_condition_selects_one_branch():
     for kind in ("explicit", "symbolic"):
         assert atl.Evaluator(make_engine(m.game, kind), m.definitions)(m.queries[0].formula) \
             .tuples() == []
+
+
+@pytest.mark.parametrize("const, words", [
+    ("const S = 0..pow(10, 18)", "has 1000000000000000001 values, more than the 10000000"),
+    ("const P = pow(7, pow(10, 10))", "pow(7, 10000000000) would have more than 10000 bits"),
+    ("const U = lcg(0, 101, 269, 4890367, pow(10, 9))", "1000000000 terms asked"),
+    ("const S = {(x, y) for x in 0..5000 for y in 0..5000}", "too many constant bindings"),
+    ("const b = forall x in 0..5000, y in 0..5000: x + y >= 0", "too many constant bindings"),
+])
+def test_absurd_constants_are_refused_at_once(const, words):
+    import time
+    t0 = time.perf_counter()
+    err = fails(HEADER + const + "\n", RangeError)
+    assert words in err.message and err.span.line == FIRST, (err.message, err.span)
+    assert time.perf_counter() - t0 < 30  # refused, not computed (generous: shared CI)

@@ -117,6 +117,16 @@ def _ints(args: tuple, fn: str) -> tuple[int, ...]:
     return tuple(_int(x, fn, "every item") for x in items)
 
 
+#: the most values a constant collection (range, lcg sequence) may hold: beyond,
+#: the model is refused with a located error, not a hang or a MemoryError
+MAX_ELEMENTS = 10_000_000
+#: the most bindings the constant comprehensions and quantifiers of one model may
+#: visit in all (each costs tens of microseconds: this bounds the load time)
+MAX_BINDINGS = 200_000
+#: the most bits a constant integer made by pow may have (about 3 000 digits)
+MAX_POW_BITS = 10_000
+
+
 # --------------------------------------------------------------------------- the functions
 
 def lcg(u0, a, c, m, count) -> tuple[int, ...]:
@@ -129,6 +139,9 @@ def lcg(u0, a, c, m, count) -> tuple[int, ...]:
                           zip((u0, a, c, m, count), ("u0", "a", "c", "m", "count")))
     if m <= 0:
         raise RangeError(f"lcg: the modulus must be positive, got {m}")
+    if count > MAX_ELEMENTS:
+        raise RangeError(f"lcg: {count} terms asked, more than the {MAX_ELEMENTS} a constant "
+                         f"may hold")
     return games.lcg(u0, count, a, c, m)  # the one implementation of the ENS sequence
 
 
@@ -207,6 +220,9 @@ def power(a, b) -> int:
     a, b = _int(a, "pow", "the base"), _int(b, "pow", "the exponent")
     if b < 0:
         raise RangeError(f"pow: negative exponent {b}")
+    if abs(a) > 1 and b * (abs(a).bit_length() - 1) > MAX_POW_BITS:
+        raise RangeError(f"pow({a}, {b}) would have more than {MAX_POW_BITS} bits (about "
+                         f"{MAX_POW_BITS * 3 // 10} digits), the most a constant may have")
     return a ** b
 
 

@@ -22,7 +22,7 @@ from typing import Iterator
 from .. import atl, ir
 from ..errors import ModelError, RangeError, Span, SymbolicError, WrongType
 from . import ast
-from .builtins import BUILTINS, canonical_key
+from .builtins import BUILTINS, MAX_BINDINGS, MAX_ELEMENTS, canonical_key
 from .calls import BuiltinCalls
 from .scope import Ctx, Scope, arity_message, inlinable
 from .types import (BOOL, INT, STR, Known, SetT, StrT, Sym, TupleT, Type, Typed, article,
@@ -49,6 +49,9 @@ class ExprChecker(BuiltinCalls):
         # tautologies x' = x' for the primed variables of effect branches that a
         # constant condition skipped: see :meth:`skip`
         self._mentions: list[ir.Expr] = []
+        # bindings that constant comprehensions and quantifiers may still visit, for
+        # the whole model: each costs tens of microseconds, so this bounds the time
+        self._bindings = [MAX_BINDINGS]
 
     # ------------------------------------------------------------------ typed results
 
@@ -228,6 +231,9 @@ class ExprChecker(BuiltinCalls):
     def _range(self, node: ast.Range, ctx: Ctx) -> Typed:
         lo = self.int_value(node.lo, ctx, "the lower bound of a range")
         hi = self.int_value(node.hi, ctx, "the upper bound of a range")
+        if hi - lo + 1 > MAX_ELEMENTS:
+            raise RangeError(f"the range {lo}..{hi} has {hi - lo + 1} values, more than the "
+                             f"{MAX_ELEMENTS} a constant collection may hold", node.span)
         return Known(frozenset(range(lo, hi + 1)), SetT(INT))
 
     def _tuple_lit(self, node: ast.TupleLit, ctx: Ctx) -> Typed:
@@ -572,14 +578,24 @@ class ExprChecker(BuiltinCalls):
             return Known(self._const_quant(node.kind, pairs, node.body, ctx), BOOL)
         return self._sym_quant(node, pairs, ctx)
 
-    def _const_quant(self, kind: str, pairs, body: ast.Expr, ctx: Ctx) -> bool:
+    def _const_quant(self, kind: str, pairs, body: ast.Expr, ctx: Ctx,
+                     budget: list[int] | None = None, times: int = 1) -> bool:
+        budget = self._bindings if budget is None else budget
         if not pairs:
             return self.value(body, ctx, BOOL, "as the quantifier's body").value
         (ident, dom), rest = pairs[0], pairs[1:]
         ctx.check_unbound(ident)
         values, _ = self.domain(dom, ctx, ident.name)
-        results = (self._const_quant(kind, rest, body, ctx.bind(ident.name, known(v)))
-                   for v in values)
+        if times > 0:  # counted up front, on the first run of each binder (see iterate)
+            spend(budget, len(values) * times, dom.span)
+        inner = [times * max(len(values), 1)]
+
+        def run(v):
+            out = self._const_quant(kind, rest, body, ctx.bind(ident.name, known(v)), budget,
+                                    inner[0])
+            inner[0] = 0  # later runs of the inner binders were counted already
+            return out
+        results = (run(v) for v in values)
         return all(results) if kind == "forall" else any(results)
 
     def _sym_quant(self, node: ast.Quantifier, pairs, ctx: Ctx) -> Typed:
@@ -600,8 +616,15 @@ class ExprChecker(BuiltinCalls):
             out = ir.Quant(node.kind, var, values, out, node.span)
         return Sym(out, BOOL)
 
-    def iterate(self, clauses: tuple[ast.Clause, ...], ctx: Ctx) -> Iterator[Ctx]:
-        """The contexts binding a comprehension's variables, in order (constant domains)."""
+    def iterate(self, clauses: tuple[ast.Clause, ...], ctx: Ctx,
+                budget: list[int] | None = None, times: int = 1,
+                seen: set | None = None) -> Iterator[Ctx]:
+        """The contexts binding a comprehension's variables, in order (constant
+        domains). The bindings are counted up front: the first time a clause
+        runs, its domain size times the number of times it will run (``times``)
+        is taken from a budget of MAX_ELEMENTS, so a huge product fails at once."""
+        budget = self._bindings if budget is None else budget
+        seen = set() if seen is None else seen
         if not clauses:
             yield ctx
             return
@@ -609,11 +632,15 @@ class ExprChecker(BuiltinCalls):
         if isinstance(c, ast.ForClause):
             ctx.check_unbound(c.var)
             values, _ = self.domain(c.domain, ctx, c.var.name)
+            if id(c) not in seen:
+                seen.add(id(c))
+                spend(budget, len(values) * times, c.domain.span)
             for v in values:
-                yield from self.iterate(rest, ctx.bind(c.var.name, known(v)))
+                yield from self.iterate(rest, ctx.bind(c.var.name, known(v)), budget,
+                                        times * max(len(values), 1), seen)
         elif isinstance(c, ast.IfClause):
             if self.value(c.cond, ctx, BOOL, "as a comprehension condition").value:
-                yield from self.iterate(rest, ctx)
+                yield from self.iterate(rest, ctx, budget, times, seen)
         else:
             raise AssertionError(c)
 
@@ -644,6 +671,15 @@ EXPR_HANDLERS = {
     ast.Strategic: ExprChecker._formula_in_state,
     ast.Generator: ExprChecker._lone_generator,
 }
+
+
+def spend(budget: list[int], n: int, span: Span) -> None:
+    """Take ``n`` bindings from ``budget``; a located RangeError when it runs out."""
+    budget[0] -= n
+    if budget[0] < 0:
+        raise RangeError(f"too many constant bindings: with this comprehension or quantifier "
+                         f"the model visits more than {MAX_BINDINGS} (use smaller domains)",
+                         span)
 
 
 def mentions_primed(e: ir.Expr) -> bool:
