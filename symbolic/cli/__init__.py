@@ -14,10 +14,10 @@ import sys
 from typing import Sequence
 
 from ..errors import SymbolicError
-from . import check, ens2005, hackendot, nimbers, show
+from . import check, chomp, ens2005, hackendot, nimbers, show
 
 #: the command modules, in the order ``symbolic --help`` lists them
-COMMANDS = (check, show, ens2005, nimbers, hackendot)
+COMMANDS = (check, show, ens2005, nimbers, hackendot, chomp)
 
 
 def build_parser() -> argparse.ArgumentParser:
