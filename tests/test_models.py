@@ -40,7 +40,8 @@ OVERRIDES: dict[str, list[dict]] = {
                        {"m": 5, "n": 4, "i": 2, "j": 1}],
     "hackendot.game": [{"word": "((())())"}, {"word": "(())(()())"},
                        {"word": "((()())(()))(()(()()))"}],
-    "chomp.game": [{"R": 1, "C": 1}, {"R": 2, "C": 2}, {"R": 2, "C": 3}, {"R": 1, "C": 5}],
+    "chomp.game": [{"R": 1, "C": 1}, {"R": 2, "C": 2}, {"R": 2, "C": 3}, {"R": 1, "C": 5},
+                   {"R": 2, "C": 3, "edge": True}, {"R": 3, "C": 3, "edge": True}],
     "kayles.game": [{"n": 1}, {"n": 5}],
     "dawson.game": [{"n": 1}, {"n": 6}],
     "grundy_game.game": [{"N": 3}, {"N": 8}],
@@ -462,6 +463,34 @@ def test_subtraction_set_nimbers_and_sums(S, n, K):
         assert g == [k % 4 for k in range(K + 1)]
     wrong = [t for t, v in table.items() if v != xor_all(g[k] for k in t[1:])]
     assert not wrong, wrong[:3]
+
+
+@pytest.mark.parametrize("R, C", [(1, 5), (2, 3), (3, 3)])
+def test_chomp_edge_rule_by_brute_force(R, C):
+    # the other reading: from the chosen square to the edge, in one of 4 directions
+    model = load(MODELS / "chomp.game", {"R": R, "C": C, "edge": True})
+    bit = lambda r, c: 1 << (r * C + c)  # noqa: E731
+    moves = []
+    for r in range(R):
+        for c in range(C):
+            for line in ([(r, x) for x in range(c, C)], [(r, x) for x in range(c + 1)],
+                         [(y, c) for y in range(r, R)], [(y, c) for y in range(r + 1)]):
+                moves.append((bit(r, c), sum(bit(*sq) for sq in line)))
+
+    @lru_cache(maxsize=None)
+    def g(board):
+        return mex(g(board & ~gone) for need, gone in moves if board & need)
+
+    def mask(t):
+        return sum(1 << k for k in range(R * C) if t[1 + k])
+
+    table = nimber_tables(model)
+    assert all(v == g(mask(t)) for t, v in table.items())
+    eng = ExplicitGame(model.game)
+    ev = atl.Evaluator(eng, model.definitions)
+    assert formula_set(model, ev, "mover_wins") == {t for t, v in table.items() if v}
+    if R == 1:   # the report's "1 × m has nimber m" holds under this rule
+        assert [g((1 << m) - 1) for m in range(C + 1)] == list(range(C + 1))
 
 
 # --------------------------------------------------------------------------- the TD arena
