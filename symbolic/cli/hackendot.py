@@ -50,7 +50,8 @@ def _one(args) -> int:
             "nimber": truth, "nimber_after_move": after,
             "engine_nimbers": engine_nimbers}))
     else:
-        print(f"forest {f.word()}: {len(f)} nodes, numbered 1..{len(f)} in preorder "
+        print(f"forest {f.word()}: {len(f)} node{'s' if len(f) != 1 else ''}, numbered "
+              f"1..{len(f)} in preorder "
               f"(node v is gone[v] of models/hackendot.game)")
         print(f"reading: {reading.name} (rip(f0) counts: {reading.count_start}; "
               f"children of removed white nodes go to: {reading.reattach}; "
