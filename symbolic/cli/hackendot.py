@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from importlib import resources
 
 from .. import hackendot as H
 from ..engines import make_engine
@@ -12,11 +13,13 @@ from ..errors import QueryError
 from ..grundy import layered_nimbers, mex_nimbers
 from ..model import load_model
 
+MODEL = resources.files("symbolic") / "models" / "hackendot.game"
+
 
 def _model_nimber(word: str, engine: str, backend: str) -> int:
     """The nimber of the full forest from models/hackendot.game, on one engine."""
-    from importlib.resources import files
-    model = load_model(files("symbolic") / "models" / "hackendot.game", {"word": word})
+    with resources.as_file(MODEL) as path:
+        model = load_model(path, {"word": word})
     eng = make_engine(model.game, engine, backend)
     start = (1,) + (0,) * model.consts["N"]
     if engine == "explicit":
