@@ -44,7 +44,7 @@ def main():
             n = make_engine(model.game, "symbolic").positions().count()
             times, tops = {}, {}
             for kind in ("cudd", "explicit"):
-                if kind in slow or (kind == "explicit" and n > 3_000_000):
+                if kind in slow or (kind == "explicit" and model.game.space.size > 3_000_000):
                     continue
                 times[kind], tops[kind] = run(kind, file, {name: size})
                 if times[kind] > args.timeout:
