@@ -27,6 +27,7 @@ from symbolic import atl
 from symbolic.api import difference_witness
 from symbolic.bdd import SymbolicGame
 from symbolic.explicit import ExplicitGame
+from symbolic.grundy import first_difference, layered_nimbers, mex_nimbers
 from symbolic.model import load_model
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -39,7 +40,12 @@ OVERRIDES: dict[str, list[dict]] = {
                        {"m": 5, "n": 4, "i": 2, "j": 1}],
     "hackendot.game": [{"word": "((())())"}, {"word": "(())(()())"},
                        {"word": "((()())(()))(()(()()))"}],
-    "chomp.game": [{"R": 1, "C": 1}, {"R": 2, "C": 2}, {"R": 2, "C": 3}, {"R": 1, "C": 5}],
+    "chomp.game": [{"R": 1, "C": 1}, {"R": 2, "C": 2}, {"R": 2, "C": 3}, {"R": 1, "C": 5},
+                   {"R": 2, "C": 3, "edge": True}, {"R": 3, "C": 3, "edge": True}],
+    "kayles.game": [{"n": 1}, {"n": 5}],
+    "dawson.game": [{"n": 1}, {"n": 6}],
+    "grundy_game.game": [{"N": 3}, {"N": 8}],
+    "subtraction_set.game": [{"n": 1, "K": 4}, {"n": 3, "K": 5, "S": "2,5"}],
 }
 
 AUTOREF_MAX_POSITIONS = 10_000
@@ -332,6 +338,161 @@ def test_chomp_by_brute_force(R, C):
     assert bool(formula_set(model, ev, "initial and wins(1)")) == full_win
 
 
+# --------------------------------------------------------------------------- nimbers
+
+#: published Sprague–Grundy sequences (OEIS), value for k = 0, 1, 2, ...
+KAYLES = (0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2)            # A002186
+DAWSON = (0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3)            # A002187
+GRUNDY = (0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0)         # A002188
+SUB_134 = (0, 1, 0, 1, 2, 3, 2) * 3                                                # period 7
+
+
+def octal_nimbers(size: int, takes: tuple[int, ...]) -> list[int]:
+    """Nimbers of rows of 0..size pins where a move knocks down t adjacent pins
+    (t in ``takes``) anywhere in the row, splitting it in two: Kayles is (1, 2),
+    Dawson's Kayles (2,)."""
+    g: list[int] = []
+    for k in range(size + 1):
+        g.append(mex(g[a] ^ g[k - t - a] for t in takes if t <= k for a in range(k - t + 1)))
+    return g
+
+
+def grundy_game_nimbers(size: int) -> list[int]:
+    g: list[int] = []
+    for m in range(size + 1):
+        g.append(mex(g[a] ^ g[m - a] for a in range(1, m) if a < m - a))
+    return g
+
+
+def subtraction_nimbers(size: int, takes) -> list[int]:
+    g: list[int] = []
+    for k in range(size + 1):
+        g.append(mex(g[k - s] for s in takes if s <= k))
+    return g
+
+
+def mex(values) -> int:
+    seen, n = set(values), 0
+    while n in seen:
+        n += 1
+    return n
+
+
+def runs(bits) -> list[int]:
+    """Lengths of the runs of standing pins."""
+    out, cur = [], 0
+    for b in list(bits) + [0]:
+        if b:
+            cur += 1
+        elif cur:
+            out.append(cur)
+            cur = 0
+    return out
+
+
+def nimber_tables(model):
+    """{position: nimber} from the layered computation on the explicit engine's
+    sets and on cudd, and from the explicit mex; all three must agree."""
+    exp = ExplicitGame(model.game)
+    tables = {"mex": mex_nimbers(exp), "layered/explicit": layered_nimbers(exp).table(),
+              "layered/cudd": layered_nimbers(SymbolicGame(model.game)).table()}
+    ref = tables["mex"]
+    for name, t in tables.items():
+        w = first_difference(ref, t)
+        assert w is None, f"{model.name}: {name} and mex differ at {w}: {t.get(w)} vs {ref.get(w)}"
+    return ref
+
+
+def test_published_sequences_agree_with_the_recursions():
+    # the recursions below are the independent reference of the nimber tests
+    assert octal_nimbers(19, (1, 2)) == list(KAYLES)
+    assert octal_nimbers(19, (2,)) == list(DAWSON)
+    assert grundy_game_nimbers(20) == list(GRUNDY)
+    assert subtraction_nimbers(20, (1, 3, 4)) == list(SUB_134)
+
+
+@pytest.mark.parametrize("file, takes, published, n", [("kayles.game", (1, 2), KAYLES, 12),
+                                                       ("dawson.game", (2,), DAWSON, 12)])
+def test_pin_rows_nimbers_are_the_published_sequence_and_sums_xor(file, takes, published, n):
+    model = load(MODELS / file, {"n": n})
+    table = nimber_tables(model)
+    space = model.space
+    row = [table[(1,) + tuple(int(i < k) for i in range(n))] for k in range(n + 1)]
+    assert row == list(published[:n + 1])
+    # every position is the disjoint sum of its runs: the xor of their nimbers
+    g = octal_nimbers(n, takes)
+    wrong = [show(space, t) for t, v in table.items() if v != xor_all(g[r] for r in runs(t[1:]))]
+    assert not wrong, wrong[:3]
+
+
+def test_pin_rows_symbolic_only_to_n_20():
+    # beyond the explicit engine's comfort: 2^21 positions, the published prefix
+    for file, published in (("kayles.game", KAYLES), ("dawson.game", DAWSON)):
+        model = load(MODELS / file, {"n": 19})
+        N = layered_nimbers(SymbolicGame(model.game))
+        row = [N.of((1,) + tuple(int(i < k) for i in range(19))) for k in range(20)]
+        assert row == list(published), file
+
+
+def test_grundy_game_nimbers_are_the_published_sequence_and_sums_xor():
+    model = load(MODELS / "grundy_game.game", {"N": 14})
+    table = nimber_tables(model)
+    M = model.consts["M"]
+    heap = [table[(1, m if m >= 3 else 0) + (0,) * (M - 1)] for m in range(15)]
+    assert heap == list(GRUNDY[:15])
+    g = grundy_game_nimbers(14)
+    wrong = [t for t, v in table.items() if v != xor_all(g[h] for h in t[1:])]
+    assert not wrong, wrong[:3]
+    # symbolic only, to the published prefix's end (N = 20)
+    model = load(MODELS / "grundy_game.game", {"N": 20})
+    N = layered_nimbers(SymbolicGame(model.game))
+    M = model.consts["M"]
+    assert [N.of((1, m if m >= 3 else 0) + (0,) * (M - 1)) for m in range(21)] == list(GRUNDY)
+
+
+@pytest.mark.parametrize("S, n, K", [("1,3,4", 1, 20), ("1,3,4", 2, 13), ("2,5,7", 2, 12),
+                                     ("1,2,3", 3, 6)])
+def test_subtraction_set_nimbers_and_sums(S, n, K):
+    model = load(MODELS / "subtraction_set.game", {"S": S, "n": n, "K": K})
+    takes = tuple(int(x) for x in S.split(","))
+    table = nimber_tables(model)
+    g = subtraction_nimbers(K, takes)
+    if S == "1,3,4":
+        assert g == list(SUB_134[:K + 1])
+    if S == "1,2,3":
+        assert g == [k % 4 for k in range(K + 1)]
+    wrong = [t for t, v in table.items() if v != xor_all(g[k] for k in t[1:])]
+    assert not wrong, wrong[:3]
+
+
+@pytest.mark.parametrize("R, C", [(1, 5), (2, 3), (3, 3)])
+def test_chomp_edge_rule_by_brute_force(R, C):
+    # the other reading: from the chosen square to the edge, in one of 4 directions
+    model = load(MODELS / "chomp.game", {"R": R, "C": C, "edge": True})
+    bit = lambda r, c: 1 << (r * C + c)  # noqa: E731
+    moves = []
+    for r in range(R):
+        for c in range(C):
+            for line in ([(r, x) for x in range(c, C)], [(r, x) for x in range(c + 1)],
+                         [(y, c) for y in range(r, R)], [(y, c) for y in range(r + 1)]):
+                moves.append((bit(r, c), sum(bit(*sq) for sq in line)))
+
+    @lru_cache(maxsize=None)
+    def g(board):
+        return mex(g(board & ~gone) for need, gone in moves if board & need)
+
+    def mask(t):
+        return sum(1 << k for k in range(R * C) if t[1 + k])
+
+    table = nimber_tables(model)
+    assert all(v == g(mask(t)) for t, v in table.items())
+    eng = ExplicitGame(model.game)
+    ev = atl.Evaluator(eng, model.definitions)
+    assert formula_set(model, ev, "mover_wins") == {t for t, v in table.items() if v}
+    if R == 1:   # the report's "1 × m has nimber m" holds under this rule
+        assert [g((1 << m) - 1) for m in range(C + 1)] == list(range(C + 1))
+
+
 # --------------------------------------------------------------------------- the TD arena
 
 def test_td_arena_player_2_wins_and_player_1_does_not():
@@ -372,6 +533,10 @@ SOURCES = {
     "chocolate.game": "le jeu du chocolat",
     "chomp.game": "internship report on Hackendot and Chomp",
     "hackendot.game": "internship report on Hackendot and Chomp",
+    "kayles.game": "notebook on Nim and the Sprague–Grundy theorem",
+    "dawson.game": "notebook on Nim and the Sprague–Grundy theorem",
+    "grundy_game.game": "notebook on Nim and the Sprague–Grundy theorem",
+    "subtraction_set.game": "notebook on Nim and the Sprague–Grundy theorem",
 }
 
 

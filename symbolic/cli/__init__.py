@@ -14,10 +14,10 @@ import sys
 from typing import Sequence
 
 from ..errors import SymbolicError
-from . import check, ens2005, play, show, simulate
+from . import check, chomp, ens2005, hackendot, nimbers, play, show, simulate
 
 #: the command modules, in the order ``symbolic --help`` lists them
-COMMANDS = (check, show, ens2005, play, simulate)
+COMMANDS = (check, show, ens2005, play, simulate, nimbers, hackendot, chomp)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -259,6 +259,23 @@ def dyck(word) -> tuple[tuple[int, int], ...]:
     return tuple((o, c) for o, c in nodes)
 
 
+def int_set(text) -> frozenset:
+    """The set of the integers written in ``text``, separated by commas or spaces
+    (a parameter such as ``-p 'S=1,3,4'`` read as a set).
+
+    >>> sorted(int_set("1, 3,4"))
+    [1, 3, 4]
+    """
+    if not isinstance(text, str):
+        raise WrongType(f"ints: expected a string such as \"1,3,4\", got {kind_name(text)}")
+    out = set()
+    for item in text.replace(",", " ").split():
+        if not item.lstrip("-").isdigit() or len(item) > 40:
+            raise RangeError(f"ints: {item!r} in {text!r} is not an integer")
+        out.add(int(item))
+    return frozenset(out)
+
+
 BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("lcg", lcg, 5, 5, "lcg(u0, a, c, m, count)",
             "the tuple (u_0..u_{count-1}) of u_{n+1} = (a*u_n + c) mod m"),
@@ -276,4 +293,6 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("int", to_int, 1, 1, "int(b)", "1 if b else 0"),
     Builtin("dyck", dyck, 1, 1, "dyck(word)",
             "(open, close) positions of the nodes of a Dyck word, in preorder"),
+    Builtin("ints", int_set, 1, 1, "ints(text)",
+            "the set of the integers written in text, separated by commas or spaces"),
 )}

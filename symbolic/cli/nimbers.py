@@ -1,0 +1,126 @@
+"""``symbolic nimbers``: Sprague–Grundy values of an impartial two-player game."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import Counter
+
+from ..engines import make_engine
+from ..grundy import first_difference, layered_nimbers, mex_nimbers
+from .common import load, model_args, parse_position, position_text
+
+#: ``nimbers --engine``: the layered BDD computation, the explicit mex, or both
+NIMBER_ENGINES = ("symbolic", "explicit", "both")
+
+
+class _Answer:
+    """One engine's nimbers, with the questions the command asks of them."""
+
+    def __init__(self, kind: str, engine, nimbers=None, table=None):
+        self.kind, self.engine, self.nimbers, self.table = kind, engine, nimbers, table
+
+    def counts(self) -> dict[int, int]:
+        if self.nimbers is not None:
+            return self.nimbers.counts()
+        c = Counter(self.table.values())
+        return {g: c[g] for g in range(max(c) + 1)} if c else {}
+
+    def of(self, pos) -> int:
+        return self.nimbers.of(pos) if self.nimbers is not None else self.table[pos]
+
+    def optimal_moves(self, pos) -> list[tuple]:
+        if self.nimbers is not None:
+            return self.nimbers.optimal_moves(pos).tuples()
+        return [s for s in self.engine.successors(pos).tuples() if self.table[s] == 0]
+
+
+def _solve(kind: str, model, args) -> _Answer:
+    eng = make_engine(model.game, kind, args.backend, order=args.order, partition=args.partition)
+    if kind == "symbolic":
+        return _Answer(kind, eng, nimbers=layered_nimbers(eng))
+    eng.check_size()
+    return _Answer(kind, eng, table=mex_nimbers(eng))
+
+
+def cmd_nimbers(args) -> int:
+    model = load(args)
+    space = model.game.space
+    at = parse_position(space, args.at) if args.at is not None else None
+    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    answers, timings = {}, {}
+    for kind in kinds:
+        t0 = time.perf_counter()
+        answers[kind] = _solve(kind, model, args)
+        timings[kind] = time.perf_counter() - t0
+    main = answers[kinds[0]]
+    if at is not None:
+        main.engine.successors(at)  # RangeError if `at` is not a position
+    status, mismatch = 0, None
+    if args.engine == "both":
+        sym = answers["symbolic"].nimbers.table()
+        w = first_difference(sym, answers["explicit"].table)
+        if w is not None:
+            status = 1
+            mismatch = (w, sym.get(w), answers["explicit"].table.get(w))
+    if args.json:
+        if at is not None:
+            doc = {"nimber": main.of(at),
+                   "optimal_moves": [position_text(space, s) for s in main.optimal_moves(at)]}
+        else:
+            doc = {"counts": {str(g): n for g, n in main.counts().items()}}
+        if mismatch is not None:
+            doc["mismatch"] = {"position": position_text(space, mismatch[0]),
+                               "symbolic": mismatch[1], "explicit": mismatch[2]}
+        print(json.dumps(doc))
+    else:
+        params = ", ".join(f"{k}={v}" for k, v in model.params.items())
+        print(f"{model.name}" + (f" [{params}]" if params else ""))
+        steps = (f", {main.nimbers.iterations} fixpoint steps"
+                 if main.nimbers is not None else "")
+        print(f"engine: {args.engine}"
+              + (f" ({args.backend})" if args.engine != "explicit" else "") + "; "
+              + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()) + steps)
+        if at is not None:
+            g = main.of(at)
+            print(f"\n{position_text(space, at)}\n  nimber: {g}")
+            moves = main.optimal_moves(at)
+            if moves:
+                print("  moves to a nimber-0 position (winning moves):")
+                print("\n".join("    " + position_text(space, s) for s in moves))
+            else:
+                print("  no move to a nimber-0 position: the player to move loses "
+                      "against best play")
+        else:
+            counts = main.counts()
+            total = sum(counts.values())
+            print(f"\n{'nimber':>8}  positions")
+            for g, n in counts.items():
+                print(f"{g:>8}  {n}")
+            print(f"{'total':>8}  {total}")
+        if mismatch is not None:
+            print(f"\nMISMATCH at {position_text(space, mismatch[0])}: symbolic "
+                  f"{mismatch[1]}, explicit {mismatch[2]}", file=sys.stderr)
+        elif args.engine == "both":
+            print("\nsymbolic and explicit agree on every position's nimber")
+    return status
+
+
+def register(sub) -> None:
+    c = sub.add_parser(
+        "nimbers", help="Sprague–Grundy values (nimbers) of an impartial two-player game",
+        description="The nimber of every position of an impartial two-player game under "
+                    "normal play (the player who cannot move loses): counts per value, or "
+                    "one position's nimber and its winning moves (to nimber-0 positions). "
+                    "The symbolic engine computes the positions of each value as a BDD "
+                    "fixpoint; the explicit engine applies the mex rule position by position.")
+    model_args(c)
+    c.add_argument("--at", metavar="POSITION",
+                   help="one position, written as the CLI prints it: 'j=1, k[1]=3, k[2]=5'")
+    c.add_argument("--engine", choices=NIMBER_ENGINES, default="symbolic",
+                   help="symbolic (BDD layers), explicit (mex on enumerated positions) or "
+                        "both (cross-check every position; exit 1 on any difference)")
+    c.add_argument("--json", action="store_true",
+                   help='print {"nimber": g, "optimal_moves": [...]} with --at, '
+                        'else {"counts": {"0": n0, "1": n1, ...}}')
+    c.set_defaults(func=cmd_nimbers)
