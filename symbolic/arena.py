@@ -9,8 +9,9 @@ An arena file is JSON with the keys of the TD's game dictionary::
 
 (English keys ``states``, ``initial``, ``controller``, ``edges``,
 ``objective1``, ``objective2`` are accepted too; ``name`` and ``description``
-are optional). :func:`arena_to_model_text` writes the arena as a model in the
-model language — one variable ``s``, the turn by controller, one move
+are optional). The optional ``objectifs3`` (or ``objective3``) lists the draw
+states, the TD's Ω₃: the model gets a set ``Obj3`` (absent key: no such set).
+:func:`arena_to_model_text` writes the arena as a model in the model language — one variable ``s``, the turn by controller, one move
 ``edge(e in E)``, sets ``initial``, ``Obj1``, ``Obj2`` and the queries
 ``<<p>> <> Objp`` — so an arena is checked and solved like any model.
 
@@ -90,6 +91,9 @@ def arena_to_model_text(text: str, filename: str) -> str:
     out += [f"set initial = s = {init}",
             f"set Obj1 = {member(_get(doc, 'objective1', where))}",
             f"set Obj2 = {member(_get(doc, 'objective2', where))}"]
+    draws = doc.get("objectifs3", doc.get("objective3"))
+    if draws is not None:  # Ω₃, the draw states: optional
+        out.append(f"set Obj3 = {member(draws)}")
     for p in players[:2]:
         out.append(f"query <<{p}>> <> Obj{p}, initial and <<{p}>> <> Obj{p}")
     return "\n".join(out) + "\n"

@@ -345,7 +345,8 @@ def to_json(strategy: Strategy, start: PositionSet) -> dict:
 
 
 def _dot_id(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A quoted DOT identifier; a newline becomes DOT's line break \\n."""
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def to_dot(strategy: Strategy, start: PositionSet) -> str:
@@ -368,7 +369,7 @@ def to_dot(strategy: Strategy, start: PositionSet) -> str:
         attrs = ["shape=box" if c in mine else "shape=ellipse"]
         label = _label(sp, c)
         if strategy.layers is not None:
-            label += f"\\nrank {strategy.rank(c)}"
+            label += f"\nrank {strategy.rank(c)}"
         attrs.append(f"label={_dot_id(label)}")
         if c in goal:
             attrs.append("peripheries=2")
