@@ -4,6 +4,8 @@ the until layers and the release fixpoint, checked by the independent play searc
 two strategies (Q4)."""
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -161,40 +163,74 @@ def test_export_json_and_dot():
 COMMON = dict(deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 
 
-@settings(max_examples=60, **COMMON)
-@given(st.data())
-def test_random_games_strategies_agree_and_win(data):
-    game = data.draw(games(), label="game")
-    J = atl.coalition_value(data.draw(coalitions(game.players), label="J"), game.players, {})
-    sigma_e = data.draw(bool_exprs(game.space, (), 1), label="sigma")
-    tau_e = data.draw(bool_exprs(game.space, (), 1), label="tau")
-    conv = data.draw(st.sampled_from(list(DeadEnds)), label="dead ends")
+def check_case(game, J, sigma, tau, conv) -> tuple[int, int]:
+    """Strategies of J for σ U τ and τ R σ on every engine: the explicit engine's
+    play search accepts them (reach: within the rank), the engines' relations and
+    tables are equal, and so are post, reach, out-degrees and strategy counts.
+    Returns the numbers of moves of the two strategies (to see the case was not empty)."""
     ref, *syms = all_engines(game)
-    r = reach_strategy(ref, J, ref.from_expr(sigma_e), ref.from_expr(tau_e), conv)
-    w = release_strategy(ref, J, ref.from_expr(sigma_e), ref.from_expr(tau_e), conv)
-    # the explicit search (on the explicit engine) accepts both strategies everywhere
+    r = reach_strategy(ref, J, ref.from_tuples(sigma), ref.from_tuples(tau), conv)
+    w = release_strategy(ref, J, ref.from_tuples(tau), ref.from_tuples(sigma), conv)
     v = verify(ref, r.objective, r.table(), r.region)
     assert v.ok, v
-    assert all(v.longest[c] <= r.rank(c) for c in v.longest)
-    assert verify(ref, w.objective, w.table(), w.region).ok
+    assert all(v.longest[c] <= r.rank(c) for c in v.longest), (v.longest, r.layers)
+    vw = verify(ref, w.objective, w.table(), w.region)
+    assert vw.ok, vw
     pairs = {"reach": r.relation.pairs(), "release": w.relation.pairs()}
     tables = {"reach": r.table(), "release": w.table()}
+    start = ref.from_tuples(ref.positions().tuples()[::3])
     for s in syms:
-        rs = reach_strategy(s, J, s.from_expr(sigma_e), s.from_expr(tau_e), conv)
-        ws = release_strategy(s, J, s.from_expr(sigma_e), s.from_expr(tau_e), conv)
-        assert rs.relation.pairs() == pairs["reach"]
-        assert ws.relation.pairs() == pairs["release"]
+        rs = reach_strategy(s, J, s.from_tuples(sigma), s.from_tuples(tau), conv)
+        ws = release_strategy(s, J, s.from_tuples(tau), s.from_tuples(sigma), conv)
+        assert rs.relation.pairs() == pairs["reach"], s
+        assert ws.relation.pairs() == pairs["release"], s
         # the symbolic pick (bit by bit) chooses the same move as the explicit minimum
-        assert rs.table() == tables["reach"] and ws.table() == tables["release"]
-        # and the symbolic engine's table passes the explicit engine's search
+        assert rs.table() == tables["reach"] and ws.table() == tables["release"], s
+        # the symbolic engine's table passes the explicit engine's search
         assert verify(ref, r.objective, rs.table(), r.region).ok
-        assert verify(s, rs.objective, rs.table(), rs.region).ok
-        start = ref.from_tuples(ref.positions().tuples()[::3])
         assert rs.outcome(s.convert(start)).tuples() == r.outcome(start).tuples()
         for p in game.players:
             assert s.out_degrees(s.turn_set({p})) == ref.out_degrees(ref.turn_set({p}))
             assert count_strategies(s, p) == count_strategies(ref, p)
-        src = s.from_expr(sigma_e)
-        assert s.post(src).tuples() == ref.post(ref.from_expr(sigma_e)).tuples()
-        assert s.reachable(src).result.tuples() == \
-            ref.reachable(ref.from_expr(sigma_e)).result.tuples()
+        assert s.post(s.from_tuples(sigma)).tuples() == ref.post(ref.from_tuples(sigma)).tuples()
+        assert s.reachable(s.from_tuples(tau)).result.tuples() == \
+            ref.reachable(ref.from_tuples(tau)).result.tuples()
+    return len(pairs["reach"]), len(pairs["release"])
+
+
+def random_arena(rng: random.Random):
+    """2-12 states, 1-3 players (each controls a state), up to 3n random edges."""
+    n = rng.randint(2, 12)
+    k = rng.randint(1, 3)
+    controller = {i: rng.randint(1, k) for i in range(n)}
+    controller[0], controller[n - 1] = 1, k
+    edges = [(rng.randrange(n), rng.randrange(n)) for _ in range(rng.randint(1, 3 * n))]
+    return arena(controller, edges, name=f"arena{n}")
+
+
+def test_random_arenas_strategies_agree_and_win():
+    rng = random.Random(20261123)
+    nonempty = [0, 0]
+    cases = 50
+    for _ in range(cases):
+        game = random_arena(rng)
+        states_ = list(range(game.space.slots[0].type.hi + 1))
+        J = frozenset(rng.sample(game.players, rng.randint(1, len(game.players))))
+        sigma = [(i,) for i in states_ if rng.random() < 0.8]
+        tau = [(i,) for i in rng.sample(states_, rng.randint(1, min(3, len(states_))))]
+        moves = check_case(game, J, sigma, tau, rng.choice(list(DeadEnds)))
+        nonempty = [a + (b > 0) for a, b in zip(nonempty, moves)]
+    # most cases had moves to check
+    assert min(nonempty) >= cases // 3, nonempty
+
+
+@settings(max_examples=25, **COMMON)
+@given(st.data())
+def test_random_games_strategies_agree_and_win(data):
+    game = data.draw(games(), label="game")
+    J = atl.coalition_value(data.draw(coalitions(game.players), label="J"), game.players, {})
+    conv = data.draw(st.sampled_from(list(DeadEnds)), label="dead ends")
+    ref = build_engine(game, "explicit")
+    sigma = ref.from_expr(data.draw(bool_exprs(game.space, (), 1), label="sigma")).tuples()
+    tau = ref.from_expr(data.draw(bool_exprs(game.space, (), 1), label="tau")).tuples()
+    check_case(game, J, sigma, tau, conv)
