@@ -361,7 +361,7 @@ def to_dot(strategy: Strategy, start: PositionSet) -> str:
     goal = strategy.objective.goal
     live = strategy.region - goal
     J = ", ".join(map(str, sorted(strategy.objective.coalition)))
-    lines = [f"digraph strategy {{",
+    lines = ["digraph strategy {",
              f"  label={_dot_id(f'strategy of {{{J}}} ({strategy.objective.kind})')};",
              "  node [fontsize=10];"]
     starts = start & strategy.region

@@ -15,7 +15,6 @@ from symbolic.api import DeadEnds
 from symbolic.bdd.engine import BddRelation
 from symbolic.explicit.engine import ExplicitRelation
 from symbolic.games import arena, subtraction
-from symbolic.ir import Var
 from symbolic.strategy import (IllegalMove, count_strategies, execute, reach_strategy,
                                release_strategy, strategy_for, to_dot, to_json, verify)
 
