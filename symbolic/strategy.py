@@ -262,7 +262,7 @@ def verify(engine: GameEngine, objective: Objective, table: Mapping[tuple, tuple
     return Verdict(True, longest={s: value[s] for s in start.tuples()}, visited=len(value))
 
 
-# --------------------------------------------------------------------------- seed 002
+# --------------------------------------------------------------------------- the reachability-games TD
 
 def count_strategies(engine: GameEngine, player: int) -> int:
     """The number of positional strategies of ``player`` (TD Q2): ∏ |δ(c)| over the
