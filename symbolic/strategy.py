@@ -319,7 +319,8 @@ def _label(space, pos: tuple) -> str:
 
 def to_json(strategy: Strategy, start: PositionSet) -> dict:
     """The strategy restricted to the positions reachable from ``start`` when the
-    coalition follows it, as a JSON-ready dict: the objective, the positions (with
+    coalition follows it, as a JSON-ready dict: the objective, the sizes of the
+    until layers (the attractor sequence; None for a release), the positions (with
     whose turn, rank, and whether in the goal) and the chosen moves."""
     e = strategy.engine
     sp = e.space
@@ -333,8 +334,10 @@ def to_json(strategy: Strategy, start: PositionSet) -> dict:
         if strategy.layers is not None:
             item["rank"] = strategy.rank(c)
         positions.append(item)
+    layers = ([len(x) for x in strategy.layers] if strategy.layers is not None else None)
     return {
         "objective": strategy.objective.kind,
+        "layers": layers,
         "coalition": sorted(strategy.objective.coalition),
         "dead_ends": strategy.objective.dead_ends.value,
         "start": [sp.as_dict(c) for c in start.tuples()],

@@ -25,6 +25,7 @@ def test_strategy_text_with_verification(capsys):
     assert status == 0, err
     assert "s=1  ->  s=6  (rank 1)" in out and "s=4  ->  s=3  (rank 2)" in out
     assert "moves in the table: 3" in out
+    assert "layers (positions won within n moves, n = 0, 1, ...): 1, 3, 4, 5" in out
     assert "verified: every consistent play reaches the goal within 3 moves" in out
 
 
@@ -39,6 +40,8 @@ def test_strategy_json_both_engines_agree(capsys):
     assert docs[0] == docs[1]
     doc = docs[0]
     assert doc["coalition"] == [1] and doc["objective"] == "reach"
+    # the until layers grow strictly up to the winning region (3408 boards of the domain)
+    assert doc["layers"] == sorted(set(doc["layers"])) and doc["layers"][-1] == 3408
     assert doc["verified"]["ok"] and doc["verified"]["longest"] == 5
     assert len(doc["moves"]) == 11 and len(doc["positions"]) == 22
 

@@ -64,6 +64,9 @@ def cmd_strategy(args) -> int:
           f"{obj.dead_ends.value}; engine {engine.kind})")
     print(f"winning region: {len(strategy.region)} positions; start: {len(start)} "
           f"position(s), {len(doc['start_won'])} won" + (f", {lost} not won" if lost else ""))
+    if doc["layers"] is not None:
+        print(f"layers (positions won within n moves, n = 0, 1, ...): "
+              f"{', '.join(map(str, doc['layers']))}")
     print(f"positions reachable under the strategy: {len(doc['positions'])}; "
           f"moves in the table: {len(doc['moves'])}")
     moves = doc["moves"] if args.limit == 0 else doc["moves"][:args.limit]
