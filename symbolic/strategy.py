@@ -296,13 +296,15 @@ def execute(engine: GameEngine, start, tables: Mapping[int, Mapping[tuple, tuple
             break
         p = next(p for p, s in players.items() if c in s)
         d = tables.get(p, {}).get(c)
+        sp = engine.space
+        legal = "; ".join(_label(sp, t) for t in succ.tuples()[:8])
         if d is None:
-            raise IllegalMove(f"player {p}'s strategy has no move at {c} "
-                              f"(legal: {', '.join(map(str, succ.tuples()[:8]))})")
+            raise IllegalMove(f"player {p}'s strategy has no move at {_label(sp, c)} "
+                              f"(legal: {legal})")
         d = tuple(d)
         if d not in succ:
-            raise IllegalMove(f"player {p}'s strategy plays {c} -> {d}, not a legal move "
-                              f"(legal: {', '.join(map(str, succ.tuples()[:8]))})")
+            raise IllegalMove(f"player {p}'s strategy plays {_label(sp, c)} -> "
+                              f"{_label(sp, d)}, not a legal move (legal: {legal})")
         play.append(d)
         if d in seen:
             break

@@ -87,3 +87,35 @@ def test_successors(capsys):
     assert "1 successor(s):" in out and "    s=5" in out
     status, _, err = run(capsys, "successors", ENS, "--at", "j=1, k[1]=3")
     assert status == 2 and "no value for k[2]" in err
+
+
+def test_execute_td_q4_q5(capsys, tmp_path):
+    s1 = tmp_path / "s1.json"
+    s1.write_text('{"0": 1, "2": 3}')             # the TD's sample strategy of player 1
+    s2 = tmp_path / "s2.json"
+    status, out, _ = run(capsys, "strategy", TD, "--query", "<<2>> <> Obj2", "--from",
+                         "initial", "--dead-ends", "strict", "--json")
+    s2.write_text(out)                            # player 2's winning strategy, exported
+    base = ["execute", TD, "--from", "initial", "--strategy", f"2={s2}", "--stop",
+            "Obj1 or Obj2"]
+    status, out, _ = run(capsys, *base, "--strategy", f"1={s1}")
+    assert status == 0
+    assert out.splitlines() == ["   0  s=0", "   1  s=1", "   2  s=6", "end: goal after 2 move(s)"]
+    # Q5: whatever player 1 plays, the play ends in player 2's objective
+    for first in (1, 4):
+        for at2 in (3, 5):
+            s1.write_text(json.dumps({"0": first, "2": at2}))
+            status, out, _ = run(capsys, *base, "--strategy", f"1={s1}", "--json")
+            doc = json.loads(out)
+            assert doc["end"] == "goal" and doc["play"][-1] == {"s": 6}, (first, at2, doc)
+    s1.write_text('{"0": 2}')
+    status, _, err = run(capsys, *base, "--strategy", f"1={s1}")
+    assert status == 2 and "plays s=0 -> s=2, not a legal move (legal: s=1; s=4)" in err
+    status, _, err = run(capsys, "execute", TD, "--from", "initial", "--strategy", f"1={s1}")
+    assert status == 2 and "not a legal move" in err
+    s1.write_text('{"0": 1}')
+    status, _, err = run(capsys, *base[:-2], "--strategy", f"1={s1}", "--strategy", f"2={s1}")
+    assert status == 2 and "player 2's strategy has no move at s=1" in err
+    s1.write_text("[1, 2")
+    status, _, err = run(capsys, *base, "--strategy", f"1={s1}")
+    assert status == 2 and "invalid JSON" in err

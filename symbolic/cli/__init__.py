@@ -14,10 +14,10 @@ import sys
 from typing import Sequence
 
 from ..errors import SymbolicError
-from . import check, ens2005, show, strategy, successors, tictactoe
+from . import check, ens2005, execute, show, strategy, successors, tictactoe
 
 #: the command modules, in the order ``symbolic --help`` lists them
-COMMANDS = (check, show, ens2005, strategy, successors, tictactoe)
+COMMANDS = (check, show, ens2005, strategy, successors, execute, tictactoe)
 
 
 def build_parser() -> argparse.ArgumentParser:
