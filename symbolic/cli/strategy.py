@@ -4,6 +4,8 @@ of positional strategies of a player (the TD's Q2)."""
 from __future__ import annotations
 
 import json
+import math
+import sys
 
 from .. import atl
 from ..api import DeadEnds
@@ -33,8 +35,13 @@ def cmd_strategy(args) -> int:
             raise QueryError(f"unknown player {args.count}: the players are "
                              f"{list(model.game.players)}")
         n = count_strategies(engine, args.count)
-        print(json.dumps({"player": args.count, "strategies": n}) if args.json
-              else f"player {args.count} has {n} positional strategies")
+        digits = int(math.log10(n)) + 1   # log10 of an int is exact to within one
+        digits += (n >= 10 ** digits) - (n < 10 ** (digits - 1))
+        if hasattr(sys, "set_int_max_str_digits") and digits > 4000:
+            sys.set_int_max_str_digits(0)  # the exact integer, however long
+        print(json.dumps({"player": args.count, "strategies": n, "digits": digits})
+              if args.json else f"player {args.count} has {n} positional strategies"
+              + (f" (a number of {digits} digits)" if digits > 30 else ""))
         return 0
     if not args.query:
         raise QueryError("strategy needs --query FORMULA (or --count PLAYER)")
