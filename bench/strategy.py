@@ -12,7 +12,6 @@ import argparse
 import math
 import time
 
-from symbolic import atl
 from symbolic.api import DeadEnds
 from symbolic.bdd import SymbolicGame
 from symbolic.explicit import ExplicitGame
