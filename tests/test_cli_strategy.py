@@ -119,3 +119,16 @@ def test_execute_td_q4_q5(capsys, tmp_path):
     s1.write_text("[1, 2")
     status, _, err = run(capsys, *base, "--strategy", f"1={s1}")
     assert status == 2 and "invalid JSON" in err
+
+
+def test_strategy_count_beyond_python_str_limit(capsys):
+    # 4 595 digits: more than Python's default limit for int -> str (4 300)
+    status, out, err = run(capsys, "strategy", ENS, "-p", "K=100", "--count", "1", "--json")
+    assert status == 0, err
+    doc = json.loads(out)
+    assert doc["digits"] == 4595 == len(str(doc["strategies"]))
+    from symbolic.engines import make_engine
+    from symbolic.model import load_model
+    from symbolic.strategy import count_strategies
+    e = make_engine(load_model(ENS, {"K": 100}).game, "explicit")
+    assert count_strategies(e, 1) == doc["strategies"]
