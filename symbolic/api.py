@@ -228,6 +228,75 @@ class SetEngine(ABC):
         return self.from_tuples(other.tuples())
 
 
+class MoveRelation(ABC):
+    """A set of moves (c, c') of one engine's game, c' ∈ δ(c): a strategy's
+    relation, or δ restricted to sources and targets (:meth:`GameEngine.moves_between`).
+
+    The symbolic engine holds it as one BDD over current and next bits, the
+    explicit engine as a frozenset of pairs of position tuples.
+    """
+
+    engine: "GameEngine"
+
+    @abstractmethod
+    def count(self) -> int:
+        """The exact number of pairs."""
+
+    @abstractmethod
+    def pairs(self) -> list[tuple[tuple, tuple]]:
+        """Every pair (c, c'), sorted lexicographically."""
+
+    @abstractmethod
+    def sources(self) -> PositionSet:
+        """{c | ∃c'. (c, c') ∈ R}."""
+
+    @abstractmethod
+    def image(self, source: PositionSet) -> PositionSet:
+        """R(S) = {c' | ∃c ∈ S. (c, c') ∈ R}."""
+
+    @abstractmethod
+    def restrict(self, source: PositionSet) -> "MoveRelation":
+        """{(c, c') ∈ R | c ∈ S}."""
+
+    @abstractmethod
+    def pick(self) -> "MoveRelation":
+        """A function inside R: for each source c, only its lexicographically
+        smallest c' (the same choice on both engines)."""
+
+    @abstractmethod
+    def _union(self, other) -> "MoveRelation": ...
+
+    @abstractmethod
+    def _same(self, other) -> bool: ...
+
+    def _check(self, other) -> "MoveRelation":
+        if not isinstance(other, MoveRelation) or other.engine is not self.engine:
+            raise EngineMismatch(f"cannot combine a relation of {self.engine!r} with {other!r}")
+        return other
+
+    def __or__(self, other): return self._union(self._check(other))
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, MoveRelation):
+            return NotImplemented
+        return self._same(self._check(other))
+
+    __hash__ = None
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def is_empty(self) -> bool:
+        return self.count() == 0
+
+    def table(self) -> dict[tuple, tuple]:
+        """{c: smallest c'} over the sources: the relation as a position → move table."""
+        return dict(self.pick().pairs())
+
+    def __repr__(self) -> str:
+        return f"<{self.engine.kind} MoveRelation of {self.count()} pairs>"
+
+
 class GameEngine(SetEngine):
     """Queries on a game (ENS 2005, sections 3–4), implemented by both engines."""
 
@@ -278,6 +347,32 @@ class GameEngine(SetEngine):
         >>> fp.result.tuples(), fp.iterations
         ([(0,), (1,)], 0)
         """
+
+    @abstractmethod
+    def post(self, source: PositionSet) -> PositionSet:
+        """post(S) = {c' | ∃c ∈ S. c' ∈ δ(c)}: the image of S by one move."""
+
+    @abstractmethod
+    def moves_between(self, source: PositionSet, target: PositionSet) -> MoveRelation:
+        """δ restricted: {(c, c') | c ∈ S, c' ∈ T, c' ∈ δ(c)}."""
+
+    @abstractmethod
+    def out_degrees(self, source: PositionSet) -> dict[int, int]:
+        """{k: number of positions of S with exactly k successors}, for k ≥ 0
+        (absent keys: no such position)."""
+
+    def reachable(self, source: PositionSet, *, keep_layers: bool = False) -> Fixpoint:
+        """reach(S) = μX. S ∪ post(X): the positions reachable from S in zero or
+        more moves (the image fixpoint). Layer n holds those reachable within n moves.
+
+        >>> from symbolic.games import arena
+        >>> from symbolic.explicit import ExplicitGame
+        >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 1, 3: 1}, [(0, 1), (1, 2), (3, 0)]))
+        >>> fp = G.reachable(G.from_tuples([(0,)]))
+        >>> fp.result.tuples(), fp.iterations
+        ([(0,), (1,), (2,)], 2)
+        """
+        return least_fixpoint(lambda x: x | self.post(x), source, keep_layers=keep_layers)
 
     def always(self, coalition: Iterable[int], invariant: PositionSet, *,
                dead_ends: DeadEnds) -> Fixpoint:

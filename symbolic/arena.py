@@ -17,6 +17,9 @@ end. Any other content (an unknown key, a float, a boolean or a string where a
 state is expected, ``null``, a number of more than 18 digits, nesting deeper than
 :data:`MAX_DEPTH`) is an error located in the JSON the user wrote.
 
+The optional ``objectifs3`` (or ``objective3``) lists the draw states, the TD's
+Ω₃: the model gets a set ``Obj3`` (absent key: no such set).
+
 The players are the controllers' ids in increasing order; ``objectifs1`` is the
 objective of the first of them and ``objectifs2`` of the second (for the TD's
 ids 1 and 2: players 1 and 2).
@@ -59,6 +62,8 @@ from .errors import ModelError, Span
 KEYS = {"states": "etats", "initial": "init", "controller": "controles",
         "edges": "transitions", "objective1": "objectifs1", "objective2": "objectifs2"}
 OPTIONAL = ("name", "description")
+#: optional keys holding states: English -> the TD's key
+OPTIONAL_STATES = {"objective3": "objectifs3"}
 #: an arena needs depth 3 ({"transitions": {"0": [1]}}); deeper is refused early
 MAX_DEPTH = 32
 #: integers longer than this are refused (no state or player id is that large)
@@ -243,6 +248,7 @@ class Arena:
     edges: tuple[tuple[int, int], ...]  # sorted, no duplicates
     initial: int
     objectives: tuple[tuple[int, ...], tuple[int, ...]]
+    draws: tuple[int, ...] | None = None  # Ω₃, when the file gives it
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -266,9 +272,17 @@ def read_arena(text: str, filename: str) -> Arena:
             fields[key] = value
             continue
         canonical = english.get(key, key)
+        optional_states = {v: k for k, v in OPTIONAL_STATES.items()}
+        if key in optional_states or key in OPTIONAL_STATES:
+            canonical = optional_states.get(key, key)
+            if canonical in fields:
+                raise r.error(f"{json.dumps(key)} repeats {json.dumps(OPTIONAL_STATES[canonical])} "
+                              f"(give one spelling)", where)
+            fields[canonical] = value
+            continue
         if canonical not in KEYS:
             raise r.error(f"unknown key {json.dumps(key)} (expected "
-                          f"{', '.join(KEYS.values())}, or name, description)", where)
+                          f"{', '.join(KEYS.values())}, or objectifs3, name, description)", where)
         if canonical in fields:
             raise r.error(f"{json.dumps(key)} repeats {json.dumps(KEYS[canonical])} "
                           f"(give one spelling)", where)
@@ -309,10 +323,12 @@ def read_arena(text: str, filename: str) -> Arena:
     initial = r.state(fields["initial"], n, "init")
     objectives = tuple(tuple(sorted(set(r.states_list(fields[k], n, KEYS[k]))))
                        for k in ("objective1", "objective2"))
+    draws = (tuple(sorted(set(r.states_list(fields["objective3"], n, "objectifs3"))))
+             if "objective3" in fields else None)
     name = fields["name"].value if "name" in fields else Path(filename).name.split(".")[0]
     desc = fields["description"].value if "description" in fields else ""
     return Arena(str(name), str(desc), tuple(controller[s] for s in range(n)),
-                 tuple(sorted(edges)), initial, objectives)  # type: ignore[arg-type]
+                 tuple(sorted(edges)), initial, objectives, draws)  # type: ignore[arg-type]
 
 
 def _model_string(s: str, quote: str) -> str:
@@ -349,6 +365,8 @@ def arena_to_model_text(text: str, filename: str) -> str:
     out += [f"set initial = s = {a.initial}",
             f"set Obj1 = {member(a.objectives[0])}",
             f"set Obj2 = {member(a.objectives[1])}"]
+    if a.draws is not None:  # Ω₃, the draw states: optional
+        out.append(f"set Obj3 = {member(a.draws)}")
     for k, p in enumerate(players[:2], 1):
         out.append(f"query <<{p}>> <> Obj{k}, initial and <<{p}>> <> Obj{k}")
     return "\n".join(out) + "\n"

@@ -9,6 +9,8 @@ the evaluation (ENS 2005 reads it :attr:`DeadEnds.VACUOUS`, the default):
 - ``[[⟨⟨J⟩⟩○F]] = pre(J, [[F]])``;
 - ``[[⟨⟨J⟩⟩ F U G]] = until(J, [[F]], [[G]])`` = μX. [[G]] ∪ ([[F]] ∩ pre(J, X));
 - ``[[⟨⟨J⟩⟩ F R G]] = release(J, [[F]], [[G]])`` = νZ. [[G]] ∩ ([[F]] ∪ pre(J, Z));
+- ``[[reach(F)]]`` = μX. [[F]] ∪ post(X), the positions reachable from [[F]]
+  (forward: the image fixpoint of the reachability-games TD);
 - derived, built by constructor functions of the core nodes:
   ``⟨⟨J⟩⟩◇F = ⟨⟨J⟩⟩ ⊤ U F`` (:func:`Eventually`) and
   ``⟨⟨J⟩⟩□F = ⟨⟨J⟩⟩ ⊥ R F`` (:func:`Always`).
@@ -151,6 +153,14 @@ class Release(Formula):
     coalition: Coalition
     left: Formula
     right: Formula
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Reach(Formula):
+    """reach(F): the positions reachable from [[F]] in zero or more moves,
+    μX. [[F]] ∪ post(X) (forward, whoever moves; no coalition, no dead-end convention)."""
+    arg: Formula
     span: Span | None = _span()
 
 
@@ -346,6 +356,34 @@ class Evaluator:
         return self.engine.release(self._J(f.coalition, env), self.eval(f.left, env),
                                    self.eval(f.right, env), dead_ends=self.dead_ends).result
 
+    def _reach(self, f: Reach, env: dict) -> PositionSet:
+        return self.engine.reachable(self.eval(f.arg, env)).result
+
+    def resolve(self, f: Formula, env: Mapping[str, Binding] | None = None
+                ) -> tuple[Formula, dict]:
+        """``f`` with named formulas expanded at the top: ``(body, bindings)`` of the
+        first node that is not a :class:`Ref` to a definition (a named set given as
+        ``sets`` stays a Ref). Used to find the operator of a query (strategies)."""
+        env = dict(env or {})
+        seen = set()
+        while isinstance(f, Ref) and f.name not in self.sets and f.name in self.definitions:
+            d = self.definitions[f.name]
+            if len(f.args) != len(d.params):
+                raise WrongType(f"{f.name} takes {len(d.params)} argument(s), "
+                                f"got {len(f.args)}", f.span)
+            inner = {pname: self._argument(pname, kind, arg, env, f.span)
+                     for (pname, kind), arg in zip(d.params, f.args)}
+            key = (f.name, tuple(sorted(inner.items())))
+            if key in seen:
+                raise WrongType(f"definition {f.name!r} refers to itself", f.span)
+            seen.add(key)
+            f, env = d.body, inner
+        return f, env
+
+    def coalition_of(self, c: Coalition, env: Mapping[str, Binding]) -> frozenset:
+        """The players a coalition expression denotes under ``env``."""
+        return self._J(c, dict(env))
+
     def _ref(self, f: Ref, env: dict) -> PositionSet:
         if f.name in env and not f.args:
             raise WrongType(f"{f.name!r} is a parameter, not a set or formula", f.span)
@@ -408,7 +446,7 @@ _CONNECTIVES = {
 _EVAL = {
     Truth: Evaluator._truth, Turn: Evaluator._turn, Prop: Evaluator._prop, Ref: Evaluator._ref,
     Not: Evaluator._not, BoolOp: Evaluator._bool_op, Next: Evaluator._next,
-    Until: Evaluator._until, Release: Evaluator._release,
+    Until: Evaluator._until, Release: Evaluator._release, Reach: Evaluator._reach,
 }
 
 

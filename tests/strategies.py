@@ -168,4 +168,5 @@ def formulas(game, depth=3):
         st.builds(atl.Release, J, sub, sub),
         st.builds(atl.Eventually, J, sub),
         st.builds(atl.Always, J, sub),
+        st.builds(atl.Reach, sub),
     )

@@ -29,7 +29,8 @@ def test_the_node_classes():
     assert names == {"Const", "Name", "Var", "Elem", "Item", "Unary", "Binary", "Ite", "Quant",
                      "Sum"}
     assert {c.__name__ for c in atl.formula_classes()} == {
-        "Truth", "Turn", "Prop", "Ref", "Not", "BoolOp", "Next", "Until", "Release"}
+        "Truth", "Turn", "Prop", "Ref", "Not", "BoolOp", "Next", "Until", "Release",
+        "Reach"}
 
 
 @pytest.mark.parametrize("name", list(EXPR_TABLES))

@@ -14,10 +14,12 @@ import sys
 from typing import Sequence
 
 from ..errors import SymbolicError
-from . import check, chomp, ens2005, hackendot, nimbers, play, show, simulate
+from . import (check, chomp, ens2005, execute, hackendot, nimbers, play, show, simulate, strategy,
+               successors, tictactoe)
 
 #: the command modules, in the order ``symbolic --help`` lists them
-COMMANDS = (check, show, ens2005, play, simulate, nimbers, hackendot, chomp)
+COMMANDS = (check, show, successors, ens2005, strategy, execute, tictactoe, play, simulate,
+            nimbers, hackendot, chomp)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -26,15 +26,16 @@ from __future__ import annotations
 import itertools
 from typing import Iterable
 
-from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine, check_dead_ends
+from ..api import (DeadEnds, Fixpoint, GameEngine, MoveRelation, PositionSet, SetEngine,
+                   check_dead_ends)
 from ..errors import EngineMismatch, ModelError, QueryError, RangeError, WrongType
 from ..ir import TRUE, Expr, Game, Space
 from ..validate import check_expr, check_game
 from .interp import BOOL, INT, compile_expr, type_name
 from .moves import apply, compile_moves, max_successors, successors
 
-__all__ = ["ExplicitSet", "ExplicitSets", "ExplicitGame", "DEFAULT_MAX_POSITIONS",
-           "DEFAULT_MAX_EDGES"]
+__all__ = ["ExplicitSet", "ExplicitSets", "ExplicitGame", "ExplicitRelation",
+           "DEFAULT_MAX_POSITIONS", "DEFAULT_MAX_EDGES"]
 
 #: Spaces larger than this (before the invariant) are refused rather than
 #: enumerated: a tuple costs about 100 bytes, so this is already gigabytes.
@@ -81,6 +82,43 @@ class ExplicitSet(PositionSet):
     def _union(self, other): return ExplicitSet(self.engine, self.items | other.items)
     def _inter(self, other): return ExplicitSet(self.engine, self.items & other.items)
     def _diff(self, other): return ExplicitSet(self.engine, self.items - other.items)
+    def _same(self, other) -> bool: return self.items == other.items
+
+
+class ExplicitRelation(MoveRelation):
+    """A set of moves of an :class:`ExplicitGame`: a frozenset of (c, c') tuple pairs."""
+
+    __slots__ = ("engine", "items")
+
+    def __init__(self, engine: "ExplicitGame", items: frozenset):
+        self.engine = engine
+        self.items = items
+
+    def count(self) -> int:
+        return len(self.items)
+
+    def pairs(self) -> list[tuple[tuple, tuple]]:
+        return sorted(self.items)
+
+    def sources(self) -> ExplicitSet:
+        return ExplicitSet(self.engine, frozenset(c for c, _ in self.items))
+
+    def image(self, source: PositionSet) -> ExplicitSet:
+        s = self.engine._own(source).items
+        return ExplicitSet(self.engine, frozenset(d for c, d in self.items if c in s))
+
+    def restrict(self, source: PositionSet) -> "ExplicitRelation":
+        s = self.engine._own(source).items
+        return ExplicitRelation(self.engine, frozenset(p for p in self.items if p[0] in s))
+
+    def pick(self) -> "ExplicitRelation":
+        best: dict = {}
+        for c, d in self.items:
+            if c not in best or d < best[c]:
+                best[c] = d
+        return ExplicitRelation(self.engine, frozenset(best.items()))
+
+    def _union(self, other): return ExplicitRelation(self.engine, self.items | other.items)
     def _same(self, other) -> bool: return self.items == other.items
 
 
@@ -471,6 +509,32 @@ class ExplicitGame(ExplicitSets, GameEngine):
             for i in layer:
                 lost[i] = 1
         return Fixpoint(self._from_indices(i for i in range(n) if not lost[i]), len(layers) - 1)
+
+    def post(self, source: PositionSet) -> ExplicitSet:
+        """post(S): the successor lists of the positions of S. O(|S| + their edges)."""
+        s = self._indices(self._own(source))
+        self._graph()
+        succ = self._succ
+        return self._from_indices({j for i in s for j in succ[i]})
+
+    def moves_between(self, source: PositionSet, target: PositionSet) -> ExplicitRelation:
+        """{(c, c') | c ∈ S, c' ∈ T ∩ δ(c)} from the successor lists."""
+        s = self._indices(self._own(source))
+        t = self._own(target).items
+        self._graph()
+        dom, succ = self._dom, self._succ
+        return ExplicitRelation(self, frozenset(
+            (dom[i], dom[j]) for i in s for j in succ[i] if dom[j] in t))
+
+    def out_degrees(self, source: PositionSet) -> dict[int, int]:
+        """Counts the lengths of the successor lists."""
+        s = self._indices(self._own(source))
+        self._graph()
+        out: dict[int, int] = {}
+        for i in s:
+            d = self._outdeg[i]
+            out[d] = out.get(d, 0) + 1
+        return out
 
     def deadlocks(self) -> ExplicitSet:
         """Positions with no successor."""

@@ -27,7 +27,7 @@ from .calls import BuiltinCalls
 from .scope import Ctx, Scope, arity_message, inlinable
 from .types import (BOOL, INT, STR, Known, SetT, StrT, Sym, TupleT, Type, Typed, article,
                     compatible, ir_value, known, make_set, type_of, uniform, var_type)
-from .vocabulary import LOGIC
+from .vocabulary import FORMULA_FUNCTION_NAMES, LOGIC
 
 
 def mentions_state(e: ir.Expr) -> str | None:
@@ -123,6 +123,9 @@ class ExprChecker(BuiltinCalls):
         """True when ``node`` needs ATL (strategic operators, turn(...), formulas)."""
         for n in ast.walk(node):
             if isinstance(n, (ast.Strategic, ast.TurnOf)):
+                return True
+            if (isinstance(n, ast.Call) and n.name in FORMULA_FUNCTION_NAMES
+                    and not ctx.is_local(n.name) and n.name not in self.scope.entries):
                 return True
             if isinstance(n, (ast.Name, ast.Call)) and not ctx.is_local(n.name):
                 e = self.scope.entries.get(n.name)

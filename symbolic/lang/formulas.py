@@ -21,7 +21,7 @@ from . import ast
 from .exprs import ExprChecker, flat_binders
 from .scope import EMPTY, Ctx, Scope, arity_message
 from .types import BOOL, INT, Known, SetT, Sym, TupleT, article, known, type_of
-from .vocabulary import COALITION_OPERATORS, LOGIC
+from .vocabulary import COALITION_OPERATORS, FORMULA_FUNCTION_NAMES, LOGIC
 
 #: canonical strategic operator -> its ATL constructor, called as ``f(J, *args, span)``
 STRATEGIC = {
@@ -31,6 +31,14 @@ STRATEGIC = {
     "<>": atl.Eventually,
     "[]": atl.Always,
 }
+
+
+#: functions on formulas, called like builtins: name -> its ATL constructor ``f(arg, span)``
+#: (a set or formula the model declares under the same name takes precedence)
+FORMULA_FUNCTIONS = {
+    "reach": atl.Reach,
+}
+assert set(FORMULA_FUNCTIONS) == FORMULA_FUNCTION_NAMES, FORMULA_FUNCTIONS
 
 
 class FormulaChecker(ExprChecker):
@@ -103,6 +111,16 @@ class FormulaChecker(ExprChecker):
             f = self._expand_quantifier(node, rest, ctx.bind(ident.name, known(v)))
             out = f if out is None else atl.BoolOp(op, out, f, node.span)
         return out if out is not None else atl.Truth(node.kind == "forall", node.span)
+
+    def _formula_call(self, node: ast.Call, ctx: Ctx) -> atl.Formula:
+        """``reach(F)`` (see :data:`FORMULA_FUNCTIONS`); any other call is a value."""
+        make = FORMULA_FUNCTIONS.get(node.name)
+        if make is None or ctx.is_local(node.name):
+            return self._value_not_formula(node, ctx)
+        if len(node.args) != 1 or isinstance(node.args[0], ast.Generator):
+            raise WrongType(f"{node.name} takes one formula, got {len(node.args)} argument(s)",
+                            node.span)
+        return make(self.formula(node.args[0], ctx), node.span)
 
     def _value_not_formula(self, node: ast.Expr, ctx: Ctx) -> atl.Formula:
         """A value (sum, set, call...) with a formula inside."""
@@ -220,8 +238,9 @@ FORMULA_HANDLERS = {
     ast.TurnOf: FormulaChecker._turn,
     ast.Strategic: FormulaChecker._strategic,
     ast.Quantifier: FormulaChecker._formula_quantifier,
+    ast.Call: FormulaChecker._formula_call,
     **{cls: FormulaChecker._value_not_formula for cls in (
-        ast.IntLit, ast.BoolLit, ast.StrLit, ast.Name, ast.Index, ast.Range, ast.Call,
+        ast.IntLit, ast.BoolLit, ast.StrLit, ast.Name, ast.Index, ast.Range,
         ast.TupleLit, ast.SetLit, ast.SetComp, ast.Players, ast.Generator)},
 }
 

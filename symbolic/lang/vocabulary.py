@@ -170,3 +170,8 @@ EXPRESSION_START = _tokens(EXPRESSION_OPENERS, PREFIX, QUANTIFIERS) \
 
 #: the literal tokens of the binary operators that may follow an operand
 INFIX_OPERATORS = _tokens(CONNECTIVES, COMPARISONS, ARITHMETIC)
+
+
+#: names of the functions on formulas (``reach(F)``), called like builtins; not
+#: keywords: a model may declare a set or formula of the same name, which wins
+FORMULA_FUNCTION_NAMES = frozenset({"reach"})

@@ -1,0 +1,124 @@
+"""``symbolic strategy``: a winning strategy of a coalition, restricted to the
+positions reachable from a start, as text, JSON or Graphviz DOT; and the number
+of positional strategies of a player (the TD's Q2)."""
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+from .. import atl
+from ..api import DeadEnds
+from ..engines import ENGINES, make_engine
+from ..errors import QueryError
+from ..model import parse_formula
+from ..strategy import count_strategies, strategy_for, to_dot, to_json, verify
+from .common import load, model_args, parse_position, position_text
+
+DEAD_ENDS = {d.value: d for d in DeadEnds}
+
+
+def _start(model, engine, args):
+    if args.at is not None:
+        return engine.singleton(parse_position(model.game.space, args.at))
+    return atl.Evaluator(engine, model.definitions)(parse_formula(args.start, model))
+
+
+def cmd_strategy(args) -> int:
+    model = load(args)
+    engine = make_engine(model.game, args.engine, args.backend, order=args.order,
+                         partition=args.partition)
+    if args.count is not None:
+        if args.query or args.start or args.at:
+            raise QueryError("--count PLAYER takes no --query, --from or --at")
+        if args.count not in model.game.players:
+            raise QueryError(f"unknown player {args.count}: the players are "
+                             f"{list(model.game.players)}")
+        n = count_strategies(engine, args.count)
+        digits = int(math.log10(n)) + 1   # log10 of an int is exact to within one
+        digits += (n >= 10 ** digits) - (n < 10 ** (digits - 1))
+        if hasattr(sys, "set_int_max_str_digits") and digits > 4000:
+            sys.set_int_max_str_digits(0)  # the exact integer, however long
+        print(json.dumps({"player": args.count, "strategies": n, "digits": digits})
+              if args.json else f"player {args.count} has {n} positional strategies"
+              + (f" (a number of {digits} digits)" if digits > 30 else ""))
+        return 0
+    if not args.query:
+        raise QueryError("strategy needs --query FORMULA (or --count PLAYER)")
+    if (args.start is None) == (args.at is None):
+        raise QueryError("give the start as --from SET or as --at POSITION (one of them)")
+    dead_ends = DEAD_ENDS[args.dead_ends]
+    strategy = strategy_for(engine, parse_formula(args.query, model), model.definitions,
+                            dead_ends)
+    start = _start(model, engine, args)
+    doc = to_json(strategy, start)
+    if args.verify:
+        reached = strategy.outcome(start)
+        v = verify(engine, strategy.objective, strategy.table(reached), start & strategy.region)
+        doc["verified"] = {"ok": v.ok, "reason": v.reason, "positions": v.visited,
+                           "longest": max(v.longest.values(), default=0)}
+    if args.dot:
+        print(to_dot(strategy, start), end="")
+        return 0
+    if args.json:
+        print(json.dumps(doc))
+        return 0
+    sp = model.game.space
+    obj = strategy.objective
+    J = "{" + ", ".join(map(str, sorted(obj.coalition))) + "}"
+    lost = len(start) - len(doc["start_won"])
+    print(f"{model.name}: strategy of {J} for {args.query} ({obj.kind}, dead ends "
+          f"{obj.dead_ends.value}; engine {engine.kind})")
+    print(f"winning region: {len(strategy.region)} positions; start: {len(start)} "
+          f"position(s), {len(doc['start_won'])} won" + (f", {lost} not won" if lost else ""))
+    if doc["layers"] is not None:
+        print(f"layers (positions won within n moves, n = 0, 1, ...): "
+              f"{', '.join(map(str, doc['layers']))}")
+    print(f"positions reachable under the strategy: {len(doc['positions'])}; "
+          f"moves in the table: {len(doc['moves'])}")
+    moves = doc["moves"] if args.limit == 0 else doc["moves"][:args.limit]
+    for mv in moves:
+        c = tuple(mv["from"].values())
+        d = tuple(mv["to"].values())
+        rank = f"  (rank {strategy.rank(c)})" if strategy.layers is not None else ""
+        print(f"  {position_text(sp, c)}  ->  {position_text(sp, d)}{rank}")
+    if len(moves) < len(doc["moves"]):
+        print(f"  ... ({len(doc['moves']) - len(moves)} more; --limit 0 shows all)")
+    if args.verify:
+        v = doc["verified"]
+        won = (f"every consistent play reaches the goal within {v['longest']} moves"
+               if obj.kind == "reach" else "every consistent play stays in the safe region")
+        print("verified: " + (f"{won} ({v['positions']} positions searched)"
+                              if v["ok"] else f"FAILED: {v['reason']}"))
+        return 0 if v["ok"] else 1
+    return 0
+
+
+def register(sub) -> None:
+    s = sub.add_parser(
+        "strategy", help="a winning strategy of a coalition (text, JSON or Graphviz DOT)",
+        description="The memoryless strategy of the coalition of an until or release formula "
+                    "(<<J>> f U g, <<J>> <> g, <<J>> f R g, <<J>> [] g, or a named formula "
+                    "that is one), read from the fixpoint's layers: from each position of J "
+                    "the smallest successor that lowers the rank (until) or stays in the "
+                    "winning region (release). Shown over the positions reachable from the "
+                    "start when J follows it.")
+    model_args(s)
+    s.add_argument("--query", metavar="FORMULA", help="the until/release formula")
+    s.add_argument("--from", dest="start", metavar="SET",
+                   help="the start: a named set or any formula of the model (e.g. initial)")
+    s.add_argument("--at", metavar="POSITION", help="the start: one position, 'x=1, y=2'")
+    s.add_argument("--engine", choices=ENGINES, default="symbolic")
+    s.add_argument("--dead-ends", choices=sorted(DEAD_ENDS), default="vacuous",
+                   help="vacuous (ENS, ATL's default: a stuck opponent counts as beaten) or "
+                        "strict (the TD's attractor)")
+    s.add_argument("--verify", action="store_true",
+                   help="check the table by an explicit search over every consistent play")
+    s.add_argument("--count", type=int, metavar="PLAYER",
+                   help="print the number of positional strategies of PLAYER instead")
+    s.add_argument("--limit", type=int, default=20, metavar="N",
+                   help="show at most N moves (0: all; default 20)")
+    out = s.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON document")
+    out.add_argument("--dot", action="store_true", help="print Graphviz DOT text")
+    s.set_defaults(func=cmd_strategy)
