@@ -14,10 +14,10 @@ import sys
 from typing import Sequence
 
 from ..errors import SymbolicError
-from . import check, ens2005, show, values
+from . import check, chocolate, ens2005, show, values
 
 #: the command modules, in the order ``symbolic --help`` lists them
-COMMANDS = (check, show, ens2005, values)
+COMMANDS = (check, show, ens2005, values, chocolate)
 
 
 def build_parser() -> argparse.ArgumentParser:
