@@ -100,10 +100,11 @@ class BarValues:
         return sorted((t[1], t[3]) for t in layer.tuples())
 
 
-def answers(engine: str = "symbolic", backend: str = "cudd") -> dict:
+def answers(values: BarValues | None = None, backend: str = "cudd") -> dict:
     """The text's Q9 and Q10: ``{"Q9": {"a": value(100, 100, 50, 50),
     "b": value(100, 100, 48, 52)}, "Q10": [[i, j], ...]}`` (the pairs with
-    value(127, 127, i, j) = 127, sorted)."""
-    V = BarValues(HALF, engine, backend)
+    value(127, 127, i, j) = 127, sorted), from ``values`` (by default
+    ``BarValues(HALF)`` on the symbolic engine with ``backend``)."""
+    V = values if values is not None else BarValues(HALF, "symbolic", backend)
     return {"Q9": {"a": V.value(100, 100, 50, 50), "b": V.value(100, 100, 48, 52)},
             "Q10": [list(p) for p in V.configurations(127, 127, 127)]}
