@@ -1,4 +1,4 @@
-"""Chocolate bar (seed 003): naive recursion, dynamic programming, symmetries and
+"""Chocolate bar with the square of death: naive recursion, dynamic programming, symmetries and
 layered BDD fixpoints, side by side.
 
 Q6/Q7: the naive recursion (the text's recurrence, no table) on the 10 × 7 bar

@@ -1,4 +1,4 @@
-"""The chocolate bar with the square of death (seed 003): values of configurations.
+"""The chocolate bar with the square of death: values of configurations.
 
 A configuration (m, n, i, j) is an m × n bar (m columns, n rows) with the square
 of death in column i, row j. ``models/chocolate.game`` describes it by the

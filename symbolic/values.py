@@ -11,7 +11,7 @@ It is the number of moves within which J forces τ from c, whatever the others
 do: a J position enters at k + 1 when one of its successors has rank ≤ k, an
 opponent position when all of its successors (at least one) have rank ≤ k.
 
-**Value** (the chocolate-bar exercise, seed 003). In a two-player game whose
+**Value** (the chocolate-bar exercise). In a two-player game whose
 end is a position where the player to move has no move and loses, write
 Gₚ = {c | δ(c) = ∅ and t(c) ≠ p} (p's opponent is stuck: p has won) and
 Aₚ = Attr_{p}(Gₚ). Then

@@ -1,4 +1,4 @@
-"""symbolic.chocolate: configuration values of the chocolate bar (seed 003), on both
+"""symbolic.chocolate: configuration values of the chocolate bar, on both
 engines, against a brute force on the bar itself (the text's recurrence over
 rectangles, memoized), and the text's questions Q9 and Q10."""
 from __future__ import annotations

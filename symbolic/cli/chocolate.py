@@ -1,4 +1,4 @@
-"""``symbolic chocolate``: Q9 and Q10 of the chocolate-bar exercise (seed 003)."""
+"""``symbolic chocolate``: Q9 and Q10 of the chocolate-bar exercise."""
 from __future__ import annotations
 
 import json
@@ -16,7 +16,7 @@ def cmd_chocolate(args) -> int:
         print(json.dumps(doc))
         return 0
     side = 2 * HALF + 1
-    print(f"chocolate bar (seed 003): values from one layered attractor on a {side} x {side} "
+    print(f"chocolate bar: values from one layered attractor on a {side} x {side} "
           f"bar, distances l, r, u, d in 0..{HALF} ({args.backend}, {elapsed:.2f} s)")
     q9 = doc["Q9"]
     print(f"Q9   value(100, 100, 50, 50) = {q9['a']:+d}")
@@ -29,7 +29,7 @@ def cmd_chocolate(args) -> int:
 def register(sub) -> None:
     c = sub.add_parser("chocolate", help="the chocolate-bar exercise: Q9 and Q10",
                        description="Values of the chocolate bar with the square of death "
-                                   "(seed 003): Q9, the values of (100, 100, 50, 50) and "
+                                   "(the French exercise): Q9, the values of (100, 100, 50, 50) and "
                                    "(100, 100, 48, 52); Q10, every (i, j) with value "
                                    "(127, 127, i, j) = 127. A configuration (m, n, i, j) is an "
                                    "m x n bar with the square of death in column i, row j.")

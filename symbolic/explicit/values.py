@@ -25,10 +25,35 @@ True
 from __future__ import annotations
 
 from ..errors import QueryError
-from ..values import check_two_players, recurrence_value
 from .engine import ExplicitGame
 
 __all__ = ["retrograde_values", "recurrence_values"]
+
+
+def check_two_players(g: ExplicitGame) -> tuple[int, int]:
+    """The two players of ``g``, or QueryError."""
+    players = tuple(g.game.players)
+    if len(players) != 2:
+        raise QueryError(f"values are defined for two-player games; {g.game.name!r} "
+                         f"has {len(players)} player(s): {list(players)}")
+    return players
+
+
+def recurrence_value(successor_values: list[int]) -> int:
+    """0 without successors; 1 − max{v ≤ 0} when some v ≤ 0; else −(1 + max v).
+
+    Written here again, not imported: the engines import nothing above the API,
+    and the reference stays independent of :mod:`symbolic.values`.
+
+    >>> recurrence_value([2, 6, 11]), recurrence_value([-11, 3, -8, 17])
+    (-12, 9)
+    """
+    if not successor_values:
+        return 0
+    worst_for_them = max((v for v in successor_values if v <= 0), default=None)
+    if worst_for_them is not None:
+        return 1 - worst_for_them
+    return -(1 + max(successor_values))
 
 
 def _graph(g: ExplicitGame):
@@ -103,7 +128,7 @@ def recurrence_values(g: ExplicitGame) -> dict[tuple, int]:
                 on_stack[j] = 1
                 stack.append(j)
                 continue
-            value[c] = recurrence_value(value[j] for j in succ[c])
+            value[c] = recurrence_value([value[j] for j in succ[c]])
             on_stack[c] = 0
             stack.pop()
     return dict(zip(dom, value))
