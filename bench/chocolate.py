@@ -12,8 +12,9 @@ the others' on each row.
     python bench/chocolate.py            # every row up to 40 x 40 (a few minutes)
     python bench/chocolate.py --quick    # small rows only
     python bench/chocolate.py --full     # also the naive recursion on the text's two
-                                         # 10 x 7 instances (an hour) and the
-                                         # tables on 100 x 100 (Q9's instance)
+                                         # 10 x 7 instances (an hour or more)
+    python bench/chocolate.py --q9       # Q9 by the table over symmetry classes,
+                                         # against `symbolic chocolate` (minutes)
     python bench/chocolate.py --naive 10,7,7,3   # the naive row of one bar only
 """
 from __future__ import annotations
@@ -107,10 +108,14 @@ def main() -> int:
     ap.add_argument("--full", action="store_true",
                     help="also the naive recursion on the text's 10 x 7 instances and the "
                          "tables on 100 x 100")
+    ap.add_argument("--q9", action="store_true",
+                    help="only Q9: the table over symmetry classes against the BDD answer")
     ap.add_argument("--naive", action="append", metavar="M,N,I,J", default=[],
                     help="run only the naive recursion (and the BDD) on these bars")
     args = ap.parse_args()
     only = [tuple(int(x) for x in c.split(",")) for c in args.naive]
+    if args.q9:
+        return q9()
 
     print("Q6/Q7: naive recursion (no table) against the layered BDD fixpoint (cudd)")
     print(f"{'bar (m, n, i, j)':<22}{'(l, r, u, d)':<16}{'calls':>12}{'naive s':>10}"
@@ -146,8 +151,6 @@ def main() -> int:
     rows = [(10, 7, 7, 3), (10, 7, 5, 3), (20, 20, 10, 10)]
     if not args.quick:
         rows += [(30, 30, 15, 15), (40, 40, 20, 20)]
-    if args.full:
-        rows += [(100, 100, 50, 50), (100, 100, 48, 52)]
     for m, n, i, j in rows:
         s = (i, m - 1 - i, j, n - 1 - j)
         plain, sym = {}, {}
@@ -161,6 +164,20 @@ def main() -> int:
         sys.stdout.flush()
     if not args.quick:
         big_bar()
+    return 0
+
+
+def q9():
+    """Q9 recomputed by the table over symmetry classes, against ``symbolic chocolate``."""
+    from symbolic.chocolate import answers
+    tb, got = clock(answers)
+    print(f"symbolic chocolate (Q9 and Q10): {tb:.2f} s, Q9 = {got['Q9']}")
+    for key, (m, n, i, j) in (("a", (100, 100, 50, 50)), ("b", (100, 100, 48, 52))):
+        table = {}
+        t, v = clock(symmetric_values, (i, m - 1 - i, j, n - 1 - j), table)
+        print(f"table by symmetry class {(m, n, i, j)}: {t:.1f} s, {len(table):,} entries, "
+              f"value {v:+d}")
+        assert v == got["Q9"][key], (v, got["Q9"][key])
     return 0
 
 

@@ -119,3 +119,18 @@ def test_chocolate_command(capsys):
     assert lines[1] == f"Q9   value(100, 100, 50, 50) = {doc['Q9']['a']:+d}"
     assert lines[2] == f"     value(100, 100, 48, 52) = {doc['Q9']['b']:+d}"
     assert lines[3].endswith(", ".join(f"({i}, {j})" for i, j in doc["Q10"]))
+
+
+def test_values_both_reports_a_difference(capsys, monkeypatch):
+    import symbolic.cli.values as cli_values
+
+    def wrong(engine):
+        table = retrograde_values(engine)
+        table[(2, 1, 0, 0, 0)] = -4          # really +1
+        return table
+
+    monkeypatch.setattr(cli_values, "retrograde_values", wrong)
+    status, out, err = run(capsys, "values", CHOC, "--engine", "both")
+    assert status == 1
+    assert "MISMATCH: at mover=2, l=1, r=0, u=0, d=0: symbolic +1, explicit -4" in err
+    assert "agree" not in out

@@ -14,6 +14,7 @@ import sys
 import time
 
 from .. import atl
+from ..api import difference_witness
 from ..engines import ENGINES, make_engine
 from ..explicit.values import retrograde_values
 from ..values import check_two_players, two_player_values
@@ -47,11 +48,22 @@ class _Table:
             return self._values.value(pos)
         return self._table[pos]
 
-    def drawn(self) -> list[tuple]:
-        """The drawn positions, sorted (for the mismatch report)."""
-        if self.kind == "symbolic":
-            return self._values.draws.tuples()
-        return sorted(p for p, v in self._table.items() if v is None)
+
+
+def _first_mismatch(sym: _Table, exp: _Table, space) -> str | None:
+    """Where the two engines' values differ (the smallest such position), or None:
+    the explicit table, grouped by value, against the symbolic sets, set by set."""
+    values = sym._values
+    groups: dict = {}
+    for pos, v in exp._table.items():
+        groups.setdefault(v, []).append(pos)
+    for v in sorted(set(groups) | set(values.by_value) | {None}, key=lambda x: (x is None, x)):
+        mine = values.draws if v is None else values.positions_of(v)
+        w = difference_witness(mine, sym.engine.from_tuples(groups.get(v, [])))
+        if w is not None:
+            return (f"at {position_text(space, w)}: symbolic {value_text(sym.value(w))}, "
+                    f"explicit {value_text(exp.value(w))}")
+    return None
 
 
 def value_text(v: int | None) -> str:
@@ -95,17 +107,7 @@ def cmd_values(args) -> int:
     status = 0
     mismatch = None
     if args.engine == "both":
-        a, b = tables["symbolic"], tables["explicit"]
-        if a.counts != b.counts or a.draws != b.draws:
-            mismatch = f"counts differ: symbolic {a.counts} ({a.draws} draws), " \
-                       f"explicit {b.counts} ({b.draws} draws)"
-        else:
-            # equal counts; compare position by position on the explicit table
-            for pos, v in sorted(b._table.items()):
-                if a.value(pos) != v:
-                    mismatch = (f"at {position_text(space, pos)}: symbolic "
-                                f"{value_text(a.value(pos))}, explicit {value_text(v)}")
-                    break
+        mismatch = _first_mismatch(tables["symbolic"], tables["explicit"], space)
         if mismatch:
             status = 1
             print(f"MISMATCH: {mismatch}", file=sys.stderr)
