@@ -53,7 +53,8 @@ from typing import Iterable
 from .api import GameEngine, PositionSet
 from .errors import QueryError
 
-__all__ = ["Ranks", "Values", "ranks", "two_player_values", "recurrence_value"]
+__all__ = ["Ranks", "Values", "ranks", "two_player_values", "check_two_players",
+           "recurrence_value"]
 
 
 @dataclass(frozen=True)

@@ -122,14 +122,14 @@ def test_chocolate_command(capsys):
 
 
 def test_values_both_reports_a_difference(capsys, monkeypatch):
-    import symbolic.cli.values as cli_values
+    from symbolic.explicit import ExplicitGame
 
     def wrong(engine):
         table = retrograde_values(engine)
         table[(2, 1, 0, 0, 0)] = -4          # really +1
         return table
 
-    monkeypatch.setattr(cli_values, "retrograde_values", wrong)
+    monkeypatch.setattr(ExplicitGame, "retrograde_values", wrong)
     status, out, err = run(capsys, "values", CHOC, "--engine", "both")
     assert status == 1
     assert "MISMATCH: at mover=2, l=1, r=0, u=0, d=0: symbolic +1, explicit -4" in err

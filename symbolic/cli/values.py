@@ -16,7 +16,6 @@ import time
 from .. import atl
 from ..api import difference_witness
 from ..engines import ENGINES, make_engine
-from ..explicit.values import retrograde_values
 from ..values import check_two_players, two_player_values
 from .common import load, model_args, parse_position, position_text
 
@@ -35,7 +34,7 @@ class _Table:
             self.draws = self._values.draws.count()
         else:
             check_two_players(engine)
-            self._table = retrograde_values(engine)
+            self._table = engine.retrograde_values()
             self.counts = {}
             for v in self._table.values():
                 if v is not None:

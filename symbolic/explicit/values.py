@@ -24,13 +24,17 @@ True
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import QueryError
-from .engine import ExplicitGame
+
+if TYPE_CHECKING:  # engine.py imports this module (ExplicitGame.retrograde_values)
+    from .engine import ExplicitGame
 
 __all__ = ["retrograde_values", "recurrence_values"]
 
 
-def check_two_players(g: ExplicitGame) -> tuple[int, int]:
+def check_two_players(g: "ExplicitGame") -> tuple[int, int]:
     """The two players of ``g``, or QueryError."""
     players = tuple(g.game.players)
     if len(players) != 2:
@@ -56,7 +60,7 @@ def recurrence_value(successor_values: list[int]) -> int:
     return -(1 + max(successor_values))
 
 
-def _graph(g: ExplicitGame):
+def _graph(g: "ExplicitGame"):
     n = g.positions().count()
     dom = [g.position_at(i) for i in range(n)]
     turns = [g.turn(c) for c in dom]
@@ -64,7 +68,7 @@ def _graph(g: ExplicitGame):
     return n, dom, turns, succ
 
 
-def retrograde_values(g: ExplicitGame) -> dict[tuple, int | None]:
+def retrograde_values(g: "ExplicitGame") -> dict[tuple, int | None]:
     """{position: value or None (draw)} by one retrograde sweep per player."""
     players = check_two_players(g)
     n, dom, turns, succ = _graph(g)
@@ -99,7 +103,7 @@ def retrograde_values(g: ExplicitGame) -> dict[tuple, int | None]:
     return dict(zip(dom, value))
 
 
-def recurrence_values(g: ExplicitGame) -> dict[tuple, int]:
+def recurrence_values(g: "ExplicitGame") -> dict[tuple, int]:
     """{position: value} by the text's recurrence, memoized; QueryError when a move
     keeps the same player to move or the game has a cycle."""
     check_two_players(g)
