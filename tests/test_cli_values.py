@@ -134,3 +134,14 @@ def test_values_both_reports_a_difference(capsys, monkeypatch):
     assert status == 1
     assert "MISMATCH: at mover=2, l=1, r=0, u=0, d=0: symbolic +1, explicit -4" in err
     assert "agree" not in out
+
+
+@pytest.mark.parametrize("engine", ["symbolic", "explicit", "both"])
+def test_values_at_a_position_the_invariant_excludes(capsys, tmp_path, engine):
+    p = tmp_path / "inv.game"
+    p.write_text('game "inv"\nplayers 1, 2\nvar j : 1..2\nvar x : 0..3\ninvariant x != 2\n'
+                 "turn j\nmove dec when x > 0 then x' = x - 1; j' = 3 - j\n")
+    status, out, err = run(capsys, "values", str(p), "--at", "j=1, x=2", "--engine", engine)
+    assert status == 2 and "(1, 2) is not a position: the invariant is false" in err, err
+    status, out, err = run(capsys, "values", str(p), "--at", "j=1, x=1", "--engine", engine)
+    assert (status, out) == (0, "j=1, x=1: +1\n")

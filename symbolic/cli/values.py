@@ -48,7 +48,6 @@ class _Table:
         return self._table[pos]
 
 
-
 def _first_mismatch(sym: _Table, exp: _Table, space) -> str | None:
     """Where the two engines' values differ (the smallest such position), or None:
     the explicit table, grouped by value, against the symbolic sets, set by set."""
@@ -98,6 +97,8 @@ def cmd_values(args) -> int:
         if kind == "explicit":
             eng.check_size()
         timings[kind] = time.perf_counter() - t0
+    if at is not None:
+        engines[kinds[0]].from_tuples([at])  # RangeError when the invariant excludes it
     for kind in kinds:
         t0 = time.perf_counter()
         tables[kind] = _Table(kind, engines[kind])
