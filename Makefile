@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test demo fuzz bench clean
+.PHONY: setup test demo fuzz bench bench-chocolate clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,9 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+bench-chocolate: $(STAMP)
+	$(BIN)/python bench/chocolate.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

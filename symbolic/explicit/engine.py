@@ -33,6 +33,7 @@ from ..ir import TRUE, Expr, Game, Space
 from ..validate import check_expr, check_game
 from .interp import BOOL, INT, compile_expr, type_name
 from .moves import apply, compile_moves, max_successors, successors
+from .values import retrograde_values as _retrograde_values
 
 __all__ = ["ExplicitSet", "ExplicitSets", "ExplicitGame", "ExplicitRelation",
            "DEFAULT_MAX_POSITIONS", "DEFAULT_MAX_EDGES"]
@@ -621,3 +622,10 @@ class ExplicitGame(ExplicitSets, GameEngine):
         self._graph()
         return sum(self._outdeg)
 
+    # ---------------------------------------------------------------- two-player values
+
+    def retrograde_values(self) -> dict[tuple, int | None]:
+        """{position: value or None (a draw)} of a two-player game, by the retrograde
+        sweep of :func:`symbolic.explicit.values.retrograde_values` (the reference for
+        :func:`symbolic.values.two_player_values`)."""
+        return _retrograde_values(self)

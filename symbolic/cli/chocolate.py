@@ -1,0 +1,40 @@
+"""``symbolic chocolate``: Q9 and Q10 of the chocolate-bar exercise."""
+from __future__ import annotations
+
+import json
+import time
+
+from ..chocolate import HALF, answers
+from ..engines import BACKENDS
+
+
+def cmd_chocolate(args) -> int:
+    t0 = time.perf_counter()
+    doc = answers(backend=args.backend)
+    elapsed = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps(doc))
+        return 0
+    side = 2 * HALF + 1
+    print(f"chocolate bar: values from one layered attractor on a {side} x {side} "
+          f"bar, distances l, r, u, d in 0..{HALF} ({args.backend}, {elapsed:.2f} s)")
+    q9 = doc["Q9"]
+    print(f"Q9   value(100, 100, 50, 50) = {q9['a']:+d}")
+    print(f"     value(100, 100, 48, 52) = {q9['b']:+d}")
+    pairs = ", ".join(f"({i}, {j})" for i, j in doc["Q10"])
+    print(f"Q10  (i, j) with value(127, 127, i, j) = 127: {pairs or 'none'}")
+    return 0
+
+
+def register(sub) -> None:
+    c = sub.add_parser("chocolate", help="the chocolate-bar exercise: Q9 and Q10",
+                       description="Values of the chocolate bar with the square of death "
+                                   "(the French exercise): Q9, the values of (100, 100, 50, 50) and "
+                                   "(100, 100, 48, 52); Q10, every (i, j) with value "
+                                   "(127, 127, i, j) = 127. A configuration (m, n, i, j) is an "
+                                   "m x n bar with the square of death in column i, row j.")
+    c.add_argument("--backend", choices=BACKENDS, default="cudd",
+                   help="BDD backend (default: cudd; autoref is far slower)")
+    c.add_argument("--json", action="store_true",
+                   help='print {"Q9": {"a": int, "b": int}, "Q10": [[i, j], ...]}')
+    c.set_defaults(func=cmd_chocolate)

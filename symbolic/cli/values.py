@@ -1,0 +1,177 @@
+"""``symbolic values``: the ±k value of every position of a two-player game.
+
+The value (:mod:`symbolic.values`) is +k when the player to move wins within k
+moves whatever the other does, −k when they lose but can hold out k moves, 0 at
+a dead end (the player to move is stuck and has lost), and none (a draw) where
+either player can keep the play going forever. The symbolic engine reads it
+from two layered attractors; the explicit engine from its own retrograde sweep
+(:mod:`symbolic.explicit.values`); ``--engine both`` compares the two.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from .. import atl
+from ..api import difference_witness
+from ..engines import ENGINES, make_engine
+from ..values import check_two_players, two_player_values
+from .common import load, model_args, parse_position, position_text
+
+VALUE_ENGINES = ENGINES + ("both",)
+
+
+class _Table:
+    """Values of one engine behind one interface: counts, draws, value at a position."""
+
+    def __init__(self, kind: str, engine):
+        self.kind = kind
+        self.engine = engine
+        if kind == "symbolic":
+            self._values = two_player_values(engine)
+            self.counts = self._values.counts()
+            self.draws = self._values.draws.count()
+        else:
+            check_two_players(engine)
+            self._table = engine.retrograde_values()
+            self.counts = {}
+            for v in self._table.values():
+                if v is not None:
+                    self.counts[v] = self.counts.get(v, 0) + 1
+            self.counts = dict(sorted(self.counts.items()))
+            self.draws = sum(v is None for v in self._table.values())
+
+    def value(self, pos) -> int | None:
+        if self.kind == "symbolic":
+            return self._values.value(pos)
+        return self._table[pos]
+
+
+def _first_mismatch(sym: _Table, exp: _Table, space) -> str | None:
+    """Where the two engines' values differ (the smallest such position), or None:
+    the explicit table, grouped by value, against the symbolic sets, set by set."""
+    values = sym._values
+    groups: dict = {}
+    for pos, v in exp._table.items():
+        groups.setdefault(v, []).append(pos)
+    for v in sorted(set(groups) | set(values.by_value) | {None}, key=lambda x: (x is None, x)):
+        mine = values.draws if v is None else values.positions_of(v)
+        w = difference_witness(mine, sym.engine.from_tuples(groups.get(v, [])))
+        if w is not None:
+            return (f"at {position_text(space, w)}: symbolic {value_text(sym.value(w))}, "
+                    f"explicit {value_text(exp.value(w))}")
+    return None
+
+
+def value_text(v: int | None) -> str:
+    """+k, -k, 0, or 'draw'.
+
+    >>> value_text(3), value_text(-2), value_text(0), value_text(None)
+    ('+3', '-2', '0', 'draw')
+    """
+    return "draw" if v is None else (f"+{v}" if v > 0 else str(v))
+
+
+def _initial(model, engine, limit: int) -> list[tuple] | None:
+    """The model's ``initial`` positions (at most ``limit``; 0: all), or None
+    when the model names no such set."""
+    if "initial" not in model.definitions:
+        return None
+    ps = atl.evaluate(engine, model.formula("initial"), model.definitions).tuples()
+    return ps if limit == 0 else ps[:limit]
+
+
+def cmd_values(args) -> int:
+    model = load(args)
+    space = model.game.space
+    at = parse_position(space, args.at) if args.at is not None else None
+    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    tables: dict[str, _Table] = {}
+    timings: dict[str, float] = {}
+    engines = {}
+    for kind in sorted(kinds, key=lambda k: k != "explicit"):  # size check first
+        t0 = time.perf_counter()
+        engines[kind] = eng = make_engine(model.game, kind, args.backend, order=args.order,
+                                          partition=args.partition)
+        if kind == "explicit":
+            eng.check_size()
+        timings[kind] = time.perf_counter() - t0
+    if at is not None:
+        engines[kinds[0]].from_tuples([at])  # RangeError when the invariant excludes it
+    for kind in kinds:
+        t0 = time.perf_counter()
+        tables[kind] = _Table(kind, engines[kind])
+        timings[kind] += time.perf_counter() - t0
+    main = tables[kinds[0]]
+    status = 0
+    mismatch = None
+    if args.engine == "both":
+        mismatch = _first_mismatch(tables["symbolic"], tables["explicit"], space)
+        if mismatch:
+            status = 1
+            print(f"MISMATCH: {mismatch}", file=sys.stderr)
+    params = model.params
+    if at is not None:
+        v = main.value(at)
+        if args.engine == "both" and tables["explicit"].value(at) != v:
+            status = 1
+        if args.json:
+            print(json.dumps({"model": model.name, "params": params, "engine": args.engine,
+                              "position": space.as_dict(at), "value": v}))
+        else:
+            print(f"{position_text(space, at)}: {value_text(v)}")
+        return status
+    initial = _initial(model, engines[kinds[0]], args.limit)
+    won = sum(n for v, n in main.counts.items() if v > 0)
+    lost = sum(n for v, n in main.counts.items() if v <= 0)
+    if args.json:
+        doc = {"model": model.name, "params": params, "engine": args.engine,
+               "positions": won + lost + main.draws,
+               "counts": {str(v): n for v, n in main.counts.items()},
+               "draws": main.draws}
+        if initial is not None:
+            doc["initial"] = [{"position": space.as_dict(p), "value": main.value(p)}
+                              for p in initial]
+        if args.engine == "both":
+            doc["agree"] = mismatch is None
+        print(json.dumps(doc))
+        return status
+    shown = ", ".join(f"{k}={v}" for k, v in params.items())
+    print(model.name + (f" [{shown}]" if shown else ""))
+    print(f"engine: {args.engine}" + (f" ({args.backend})" if args.engine != "explicit" else "")
+          + "; " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()))
+    print(f"{won + lost + main.draws} positions: {won} won by the player to move, "
+          f"{lost} lost, {main.draws} drawn")
+    print("\n value  positions")
+    for v, n in main.counts.items():
+        print(f"{value_text(v):>6}  {n:>9}")
+    if main.draws:
+        print(f"{'draw':>6}  {main.draws:>9}")
+    if initial is not None:
+        print("\ninitial positions:")
+        for p in initial:
+            print(f"    {position_text(space, p)}: {value_text(main.value(p))}")
+    if args.engine == "both" and mismatch is None:
+        print("\nsymbolic and explicit agree on every position")
+    return status
+
+
+def register(sub) -> None:
+    c = sub.add_parser(
+        "values", help="the +k/-k value of each position of a two-player game",
+        description="Values of a two-player game whose loser is the player left without a "
+                    "move: +k when the player to move wins within k moves whatever the other "
+                    "does, -k when they lose but can hold out k moves, 0 at a dead end, "
+                    "'draw' where the play can go on forever.")
+    model_args(c)
+    c.add_argument("--at", metavar="POSITION",
+                   help="print the value of one position, written as the CLI prints it "
+                        "(e.g. 'mover=1, l=7, r=2, u=3, d=3')")
+    c.add_argument("--engine", choices=VALUE_ENGINES, default="symbolic",
+                   help="symbolic (layered BDD fixpoints), explicit (retrograde sweep) or both "
+                        "(cross-check; exit 1 on any difference)")
+    c.add_argument("--limit", type=int, default=10, metavar="N",
+                   help="show at most N initial positions (0: all; default 10)")
+    c.add_argument("--json", action="store_true", help="print one JSON document")
+    c.set_defaults(func=cmd_values)

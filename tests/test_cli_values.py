@@ -1,0 +1,147 @@
+"""symbolic.cli.values and symbolic.cli.chocolate: output, JSON shape, engines, errors."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from symbolic.chocolate import HALF, BarValues
+from symbolic.cli import main
+from symbolic.engines import make_engine
+from symbolic.explicit.values import retrograde_values
+from symbolic.model import load_model
+
+ROOT = Path(__file__).resolve().parent.parent
+CHOC = str(ROOT / "models" / "chocolate.game")
+TTT = str(ROOT / "models" / "tictactoe.game")
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def reference(path, params=None):
+    model = load_model(path, params)
+    return retrograde_values(make_engine(model.game, "explicit"))
+
+
+def test_values_text(capsys):
+    status, out, err = run(capsys, "values", CHOC, "--engine", "both")
+    assert status == 0, err
+    table = reference(CHOC)
+    counts = {}
+    for v in table.values():
+        counts[v] = counts.get(v, 0) + 1
+    lines = out.splitlines()
+    assert lines[0] == "chocolate(m, n, i, j) [m=10, n=7, i=7, j=3]"
+    won = sum(n for v, n in counts.items() if v > 0)
+    assert f"{len(table)} positions: {won} won by the player to move, " \
+           f"{len(table) - won} lost, 0 drawn" in lines
+    for v, n in counts.items():
+        shown = f"+{v}" if v > 0 else str(v)
+        assert f"{shown:>6}  {n:>9}" in lines, v
+    assert f"    mover=1, l=7, r=2, u=3, d=3: +{table[(1, 7, 2, 3, 3)]}" in lines
+    assert "symbolic and explicit agree on every position" in lines
+
+
+@pytest.mark.parametrize("engine", ["symbolic", "explicit", "both"])
+def test_values_json(capsys, engine):
+    status, out, _ = run(capsys, "values", CHOC, "-p", "m=4", "-p", "n=3", "-p", "i=1",
+                         "-p", "j=2", "--json", "--engine", engine)
+    assert status == 0
+    doc = json.loads(out)
+    table = reference(CHOC, {"m": 4, "n": 3, "i": 1, "j": 2})
+    counts = {}
+    for v in table.values():
+        counts[str(v)] = counts.get(str(v), 0) + 1
+    assert doc["counts"] == counts and doc["draws"] == 0 and doc["positions"] == len(table)
+    assert doc["initial"] == [{"position": {"mover": 1, "l": 1, "r": 2, "u": 2, "d": 0},
+                               "value": table[(1, 1, 2, 2, 0)]}]
+    assert doc["params"] == {"m": 4, "n": 3, "i": 1, "j": 2}
+    assert ("agree" in doc) == (engine == "both") and doc.get("agree", True)
+
+
+@pytest.mark.parametrize("engine", ["symbolic", "explicit", "both"])
+def test_values_at(capsys, engine):
+    table = reference(CHOC)
+    for pos in [(1, 7, 2, 3, 3), (2, 5, 1, 2, 0), (1, 0, 0, 0, 0), (2, 1, 1, 0, 0)]:
+        text = "mover={}, l={}, r={}, u={}, d={}".format(*pos)
+        status, out, _ = run(capsys, "values", CHOC, "--at", text, "--json", "--engine", engine)
+        assert status == 0
+        doc = json.loads(out)
+        assert doc["value"] == table[pos] and doc["position"]["l"] == pos[1], (pos, doc)
+        status, out, _ = run(capsys, "values", CHOC, "--at", text, "--engine", engine)
+        v = table[pos]
+        assert out == f"{text}: {'+' if v > 0 else ''}{v}\n"
+
+
+def test_values_draws_are_reported(capsys, tmp_path):
+    # a two-player game where both players can shuttle forever
+    p = tmp_path / "loop.game"
+    # (x = 2: a dead end, so x = 1 wins at once; x = 0 may only go to 3, where the
+    # only move returns to 0: nobody can force the end from 0 or 3)
+    p.write_text('game "loop"\nplayers 1, 2\nvar j : 1..2\nvar x : 0..3\nturn j\n'
+                 "move step when x = 1 then x' = 2; j' = 3 - j\n"
+                 "move out when x = 0 then x' = 3; j' = 3 - j\n"
+                 "move back when x = 3 then x' = 0; j' = 3 - j\n")
+    status, out, _ = run(capsys, "values", str(p), "--json", "--engine", "both")
+    doc = json.loads(out)
+    table = reference(p)
+    assert status == 0 and doc["agree"]
+    assert doc["draws"] == sum(v is None for v in table.values()) > 0
+    assert doc["draws"] == 4 and doc["counts"] == {"0": 2, "1": 2}
+    status, out, _ = run(capsys, "values", str(p), "--at", "j=1, x=0")
+    assert out == "j=1, x=0: draw\n"
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["values", str(ROOT / "models" / "ens2005.game")], "two-player games"),
+    (["values", CHOC, "--at", "mover=1"], "no value for l, r, u, d"),
+    (["values", CHOC, "--at", "mover=1, l=9, r=0, u=0, d=0"], "outside"),
+])
+def test_values_errors(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and message in err and "Traceback" not in err, err
+
+
+def test_chocolate_command(capsys):
+    status, out, _ = run(capsys, "chocolate", "--json")
+    assert status == 0
+    doc = json.loads(out)
+    V = BarValues(HALF, "symbolic", "cudd")
+    assert doc["Q9"] == {"a": V.value(100, 100, 50, 50), "b": V.value(100, 100, 48, 52)}
+    assert doc["Q10"] == [list(p) for p in V.configurations(127, 127, 127)]
+    status, out, _ = run(capsys, "chocolate")
+    lines = out.splitlines()
+    assert lines[1] == f"Q9   value(100, 100, 50, 50) = {doc['Q9']['a']:+d}"
+    assert lines[2] == f"     value(100, 100, 48, 52) = {doc['Q9']['b']:+d}"
+    assert lines[3].endswith(", ".join(f"({i}, {j})" for i, j in doc["Q10"]))
+
+
+def test_values_both_reports_a_difference(capsys, monkeypatch):
+    from symbolic.explicit import ExplicitGame
+
+    def wrong(engine):
+        table = retrograde_values(engine)
+        table[(2, 1, 0, 0, 0)] = -4          # really +1
+        return table
+
+    monkeypatch.setattr(ExplicitGame, "retrograde_values", wrong)
+    status, out, err = run(capsys, "values", CHOC, "--engine", "both")
+    assert status == 1
+    assert "MISMATCH: at mover=2, l=1, r=0, u=0, d=0: symbolic +1, explicit -4" in err
+    assert "agree" not in out
+
+
+@pytest.mark.parametrize("engine", ["symbolic", "explicit", "both"])
+def test_values_at_a_position_the_invariant_excludes(capsys, tmp_path, engine):
+    p = tmp_path / "inv.game"
+    p.write_text('game "inv"\nplayers 1, 2\nvar j : 1..2\nvar x : 0..3\ninvariant x != 2\n'
+                 "turn j\nmove dec when x > 0 then x' = x - 1; j' = 3 - j\n")
+    status, out, err = run(capsys, "values", str(p), "--at", "j=1, x=2", "--engine", engine)
+    assert status == 2 and "(1, 2) is not a position: the invariant is false" in err, err
+    status, out, err = run(capsys, "values", str(p), "--at", "j=1, x=1", "--engine", engine)
+    assert (status, out) == (0, "j=1, x=1: +1\n")
