@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
-from .errors import EngineMismatch, ModelError, QueryError
+from .errors import ArgumentTypeError, EngineMismatch, ModelError, QueryError
 from .ir import Expr, Game, Space, Value
 from .validate import check_expr
 
@@ -208,6 +208,10 @@ class SetEngine(ABC):
         binds the names (constants) it uses. It is validated first
         (:func:`symbolic.validate.check_expr`: no primed variable, ...), so each
         engine's :meth:`_from_expr` only evaluates."""
+        if not isinstance(expr, Expr):
+            hint = (": parse text first with parse_state_expr(text, model)"
+                    if isinstance(expr, str) else "")
+            raise ArgumentTypeError(f"from_expr needs an IR expression, got {expr!r}{hint}")
         env = dict(env or {})
         check_expr(expr, self.space, env)
         return self._from_expr(expr, env)

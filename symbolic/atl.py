@@ -35,7 +35,7 @@ from typing import Callable, Mapping, Union
 
 from . import ir, nodes
 from .api import DeadEnds, GameEngine, PositionSet, check_dead_ends
-from .errors import Span, UnknownName, UnknownPlayer, WrongType
+from .errors import ArgumentTypeError, QueryError, Span, UnknownName, UnknownPlayer, WrongType
 
 
 def _span():
@@ -108,10 +108,15 @@ class Prop(Formula):
 
 @dataclass(frozen=True)
 class Ref(Formula):
-    """A use of a named set or definition, with arguments (coalitions or ints)."""
+    """A use of a named set or definition, with arguments (coalitions or ints).
+
+    ``target`` is the definition the checker resolved the name to (None for a Ref
+    built by hand): evaluating the Ref with other definitions is an error.
+    """
     name: str
     args: tuple = ()
     span: Span | None = _span()
+    target: "Definition | None" = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -296,6 +301,12 @@ class Evaluator:
     def __init__(self, engine: GameEngine, definitions: Mapping[str, Definition] | None = None,
                  sets: Mapping[str, PositionSet] | None = None,
                  dead_ends: DeadEnds = DeadEnds.VACUOUS):
+        if not isinstance(engine, GameEngine):
+            raise ArgumentTypeError(f"an Evaluator needs a game engine (make_engine), "
+                                    f"got {engine!r}")
+        if definitions is not None and not isinstance(definitions, Mapping):
+            raise ArgumentTypeError(f"definitions must map names to Definitions (a model's "
+                                    f".definitions), got {definitions!r}")
         self.engine = engine
         self.definitions = dict(definitions or {})
         self.sets = dict(sets or {})
@@ -304,6 +315,9 @@ class Evaluator:
         self._active: set = set()
 
     def __call__(self, f: Formula, env: Mapping[str, Binding] | None = None) -> PositionSet:
+        if not isinstance(f, Formula):
+            hint = (": parse it first with model.formula(text)" if isinstance(f, str) else "")
+            raise ArgumentTypeError(f"expected a Formula, got {f!r}{hint}")
         return self.eval(f, dict(env or {}))
 
     def eval(self, f: Formula, env: dict) -> PositionSet:
@@ -359,6 +373,14 @@ class Evaluator:
     def _reach(self, f: Reach, env: dict) -> PositionSet:
         return self.engine.reachable(self.eval(f.arg, env)).result
 
+    @staticmethod
+    def _same_definition(f: Ref, d: "Definition") -> None:
+        """QueryError unless ``d`` is the definition ``f`` was checked against."""
+        if f.target is not None and d is not f.target:
+            raise QueryError(f"{f.name!r} was checked against another model's definitions: "
+                             f"evaluate a formula with the definitions of the model it was "
+                             f"parsed for", f.span)
+
     def resolve(self, f: Formula, env: Mapping[str, Binding] | None = None
                 ) -> tuple[Formula, dict]:
         """``f`` with named formulas expanded at the top: ``(body, bindings)`` of the
@@ -368,6 +390,7 @@ class Evaluator:
         seen = set()
         while isinstance(f, Ref) and f.name not in self.sets and f.name in self.definitions:
             d = self.definitions[f.name]
+            self._same_definition(f, d)
             if len(f.args) != len(d.params):
                 raise WrongType(f"{f.name} takes {len(d.params)} argument(s), "
                                 f"got {len(f.args)}", f.span)
@@ -394,6 +417,11 @@ class Evaluator:
             known = sorted(set(self.sets) | set(self.definitions))
             raise UnknownName(f"unknown set or formula {f.name!r}"
                              + (f" (known: {', '.join(known)})" if known else ""), f.span)
+        if f.target is not None and d is not f.target:
+            raise QueryError(f"{f.name!r} was checked against another model's definitions: "
+                             f"evaluate a formula with the definitions of the model it was "
+                             f"parsed for", f.span)
+        self._same_definition(f, d)
         if len(f.args) != len(d.params):
             raise WrongType(f"{f.name} takes {len(d.params)} argument(s), got {len(f.args)}",
                              f.span)

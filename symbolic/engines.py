@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .api import GameEngine, SetEngine
 from .bdd import BACKENDS, ORDERS, PARTITIONS, SymbolicGame, SymbolicSets
-from .errors import QueryError
+from .errors import ArgumentTypeError, QueryError
 from .explicit import ExplicitGame, ExplicitSets
 from .ir import Game, Space
 
@@ -35,6 +35,8 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
                 order: str = "auto", partition: str = "moves") -> GameEngine:
     """An engine of the given kind for ``game`` (``backend``, ``order`` and
     ``partition`` tune the symbolic engine; the explicit engine ignores them)."""
+    if not isinstance(game, Game):
+        raise ArgumentTypeError(f"make_engine needs a Game (model.game), got {game!r}")
     if engine == "symbolic":
         return SymbolicGame(game, backend=backend, partition=partition, order=order)
     if engine == "explicit":
@@ -45,6 +47,8 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
 def make_sets(space: Space, engine: str = "symbolic", backend: str = "cudd", *,
               order: str = "auto") -> SetEngine:
     """Sets of positions over ``space`` (no game), of the given engine kind."""
+    if not isinstance(space, Space):
+        raise ArgumentTypeError(f"make_sets needs a Space (model.game.space), got {space!r}")
     if engine == "symbolic":
         return SymbolicSets(space, backend=backend, order=order)
     if engine == "explicit":

@@ -112,6 +112,19 @@ class UnknownPlayer(QueryError):
         super().__init__(msg, span)
 
 
+class ArgumentTypeError(QueryError, TypeError):
+    """A function of the Python API got an argument of the wrong type (a string
+    where a formula is expected, ``None`` for a path, a float in a position...).
+
+    Also a :class:`TypeError`, so ``except TypeError`` catches it too.
+    """
+
+
+class ArgumentValueError(QueryError, ValueError):
+    """A function of the Python API got an argument of the right type but an
+    impossible value (a negative limit...). Also a :class:`ValueError`."""
+
+
 class EngineMismatch(SymbolicError):
     """Objects of two different engines or BDD managers were mixed."""
 

@@ -47,7 +47,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping, Union
 
-from .errors import ModelError, UnknownName, QueryError, RangeError, Span, WrongType
+from .errors import (ArgumentTypeError, ModelError, QueryError, RangeError, Span, UnknownName,
+                     WrongType)
 from . import nodes
 
 Value = Union[int, bool, tuple]
@@ -457,7 +458,13 @@ class Space:
             if missing or extra:
                 raise RangeError(f"position {pos!r}: missing {missing}, unknown {sorted(extra)}")
             pos = tuple(pos[s.label] for s in self.slots)
-        pos = tuple(int(v) for v in pos)
+        if isinstance(pos, (str, bytes)) or not isinstance(pos, Iterable):
+            raise ArgumentTypeError(f"a position is a tuple, list or dict of ints, got {pos!r}")
+        pos = tuple(pos)
+        bad = [v for v in pos if not isinstance(v, int)]  # bool is an int: True = 1
+        if bad:
+            raise ArgumentTypeError(f"position {pos!r}: {bad[0]!r} is not an int (values are "
+                                    f"never converted)")
         if len(pos) != len(self.slots):
             raise RangeError(
                 f"position {pos} has {len(pos)} values, expected {len(self.slots)} "
@@ -524,7 +531,17 @@ class Game:
 
     def coalition(self, players: Iterable[int]) -> frozenset[int]:
         """Validate a set of player ids against the game's players."""
-        J = frozenset(int(p) for p in players)
+        if isinstance(players, int) and not isinstance(players, bool):
+            players = (players,)
+        if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
+            raise ArgumentTypeError(f"a coalition is a player id or a collection of player "
+                                    f"ids, got {players!r}")
+        players = tuple(players)
+        bad = [p for p in players if not isinstance(p, int) or isinstance(p, bool)]
+        if bad:
+            raise ArgumentTypeError(f"coalition {players!r}: {bad[0]!r} is not a player id "
+                                    f"(an int)")
+        J = frozenset(players)
         unknown = sorted(J - set(self.players))
         if unknown:
             raise QueryError(

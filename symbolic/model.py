@@ -21,6 +21,7 @@ Next(coalition=CoalitionLit(members=(1,)), arg=Prop(expr=Binary(op='==', left=Va
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Mapping
@@ -28,7 +29,7 @@ from typing import Mapping
 from . import atl, ir
 from .arena import arena_to_model_text
 from .drawing import Drawing
-from .errors import FileError
+from .errors import ArgumentTypeError, FileError
 from .lang.decls import CheckedModel, Query, check_model
 from .lang.formulas import check_formula, check_state_expr
 from .lang.parser import parse_formula_text, parse_model_text
@@ -80,12 +81,44 @@ class Model:
 
     def with_params(self, params: Mapping[str, object]) -> "Model":
         """The same model text checked again with other parameter values."""
-        return parse_model(self.text, self.source, {**self.params, **dict(params)})
+        return parse_model(self.text, self.source, {**self.params, **check_params(params)})
+
+
+def check_params(params) -> dict:
+    """``params`` as a dict of parameter overrides, or ArgumentTypeError: names are
+    strings, values ints, bools or strings (never converted silently)."""
+    if params is None:
+        return {}
+    if not isinstance(params, Mapping):
+        raise ArgumentTypeError(f"params must be a mapping NAME -> value, got {params!r}")
+    for k, v in params.items():
+        if not isinstance(k, str):
+            raise ArgumentTypeError(f"params: a parameter name is a string, got {k!r}")
+        if not isinstance(v, (int, str)):
+            raise ArgumentTypeError(f"params: {k} = {v!r}: a value is an int, a bool or a "
+                                    f"string")
+    return dict(params)
+
+
+def _check_model(model) -> "Model":
+    if not isinstance(model, Model):
+        raise ArgumentTypeError(f"expected a Model (from load_model or parse_model), "
+                                f"got {model!r}")
+    return model
+
+
+def _check_text(text, what: str) -> str:
+    if not isinstance(text, str):
+        raise ArgumentTypeError(f"{what} must be a string, got {text!r}")
+    return text
 
 
 def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     """Read and check the model file at ``path``; ``params`` override its parameters
     (values are ints, bools, or strings such as ``"3"`` or ``"true"``)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentTypeError(f"load_model: the path must be a string or a path, got {path!r}")
+    params = check_params(params)
     p = Path(path)
     if p.exists() and not p.is_dir() and not p.is_file():
         # a device or a pipe (/dev/zero) could be read forever
@@ -109,6 +142,9 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
 def parse_model(text: str, filename: str = "<string>",
                 params: Mapping[str, object] | None = None) -> Model:
     """Parse and check model ``text``; errors name ``filename``."""
+    _check_text(text, "the model text")
+    _check_text(filename, "the file name")
+    params = check_params(params)
     return Model.of(check_model(parse_model_text(text, filename), filename, params), text)
 
 
@@ -117,10 +153,12 @@ def parse_formula(text: str, model: Model) -> atl.Formula:
 
     Errors point into ``text`` (file name ``<formula>``).
     """
-    return check_formula(parse_formula_text(text, "<formula>"), model.scope)
+    _check_text(text, "a formula")
+    return check_formula(parse_formula_text(text, "<formula>"), _check_model(model).scope)
 
 
 def parse_state_expr(text: str, model: Model) -> ir.Expr:
     """A boolean state expression over ``model``'s names, as IR (e.g. to build a set
     of positions with ``engine.from_expr``)."""
-    return check_state_expr(parse_formula_text(text, "<expression>"), model.scope)
+    _check_text(text, "a state expression")
+    return check_state_expr(parse_formula_text(text, "<expression>"), _check_model(model).scope)

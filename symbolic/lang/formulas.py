@@ -161,7 +161,7 @@ class FormulaChecker(ExprChecker):
                     raise WrongType(f"the argument '{pname}' of {d.name} must be a constant "
                                     f"or a parameter of the enclosing formula", a.span)
                 out.append(t.value)
-        return atl.Ref(d.name, tuple(out), node.span)
+        return atl.Ref(d.name, tuple(out), node.span, d)
 
     # ------------------------------------------------------------------ coalitions
 
