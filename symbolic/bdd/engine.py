@@ -23,9 +23,18 @@ from ..errors import EngineMismatch, QueryError, RangeError
 from ..ir import TRUE, Expr, Game, Space
 from ..validate import check_expr, check_game
 from .backend import Manager
-from .encode import Encoder
+from .encode import Encoder, slot_sequence
 
 PARTITIONS = ("moves", "monolithic")
+
+# order="auto" on a game: the layout is chosen by measurement (SymbolicGame._choose_layout)
+# on spaces of more than PROBE_MIN_BITS position bits, from PROBE_STEPS attractor
+# iterates (stopping once one exceeds PROBE_MAX_NODES nodes); sliced layouts are
+# candidates only with at most PROBE_SLICED_RAGGED ranges that are not powers of two.
+PROBE_MIN_BITS = 12
+PROBE_STEPS = 8
+PROBE_MAX_NODES = 200_000
+PROBE_SLICED_RAGGED = 6
 
 # autoref never frees dead nodes by itself; a collection every few fixpoint
 # steps keeps its node table from growing with every iteration.
@@ -241,6 +250,83 @@ class SymbolicGame(SymbolicSets, GameEngine):
         self._has_succ = m.disj(m.exist(r, enc.next_set) for _, r in self._parts)
         self._renamed: dict = {}
         self._steps = 0
+        self.order_probe: dict[str, int] = {}
+        if order == "auto" and len(enc.current_bits) > PROBE_MIN_BITS:
+            self.order_probe = self._choose_layout()
+
+    # ------------------------------------------------------------------ layout choice
+
+    def _probe_sets(self) -> list:
+        """The first :data:`PROBE_STEPS` iterates of the first player's attractor
+        towards "an opponent to move and stuck" (the shape of every win query):
+        X_0 = ¬T_p ∧ ¬∃x'.δ, X_{i+1} = X_i ∪ ((T_p ∧ pre∃ X_i) ∪ (¬T_p ∧ pre∀ X_i)) ∧ ∃x'.δ.
+        Without such positions, the backward closure of the dead ends instead."""
+        m = self.manager
+        p = self.game.players[0]
+        tp = self._turn_of[p]
+        tn = m.diff(self._domain, tp)
+        dead = m.diff(self._domain, self._has_succ)
+        x = m.and_(dead, tn)
+        if m.is_false(x):
+            x, tp, tn = dead, self._domain, m.false
+        out = []
+        for _ in range(PROBE_STEPS):
+            nx = self.manager.rename(x, self.encoder.to_next)
+            ex = m.and_(tp, self._exists_node([r for _, r in self._parts], nx))
+            fa = m.diff(tn, self._exists_node([r for _, r in self._parts], m.not_(nx)))
+            new = m.or_(x, m.and_(m.or_(ex, fa), self._has_succ))
+            if new == x:
+                break
+            x = new
+            out.append(x)
+            if m.size(x) > PROBE_MAX_NODES:
+                break
+        return out
+
+    def _layout_candidates(self) -> list[tuple[str, tuple[int, ...]]]:
+        """Slot sequences (declaration order, arrays reversed, most often changed
+        slot first) in the slot layout, and in the sliced layout when at most
+        :data:`PROBE_SLICED_RAGGED` ranges are not powers of two (the sliced domain
+        grows as 2^ragged)."""
+        m, enc, space = self.manager, self.encoder, self.space
+        delta = self.delta()
+        nbits = 2 * len(enc.current_bits)
+        changed = [m.exact_count(m.diff(delta, enc.frame([i])), nbits)
+                   for i in range(len(space.slots))]
+        seqs = [tuple(slot_sequence(space, "slots")), tuple(slot_sequence(space, "slots-reversed")),
+                tuple(sorted(range(len(space.slots)), key=lambda i: -changed[i]))]
+        ragged = sum(1 for sl in space.slots if (sl.type.hi - sl.type.lo + 1) & (sl.type.hi - sl.type.lo))
+        kinds = ["slots"] + (["sliced"] if ragged <= PROBE_SLICED_RAGGED else [])
+        out: list = []
+        for kind in kinds:
+            for seq in seqs:
+                if (kind, seq) not in out:
+                    out.append((kind, seq))
+        return out
+
+    def _choose_layout(self) -> dict[str, int]:
+        """Measure, then choose the variable layout: the shared node count of δ's parts
+        and of the probe sets (:meth:`_probe_sets`) in each candidate layout
+        (:meth:`_layout_candidates`), moved in place; the smallest wins.
+        Returns {candidate name: node count}."""
+        m, enc = self.manager, self.encoder
+        parts = [r for _, r in self._parts]
+        candidates = self._layout_candidates()
+        # the probe's fixpoint steps run in the layout where δ is smallest
+        small = min(candidates, key=lambda c: (enc.relayout(*c), m.shared_size(parts))[1])
+        enc.relayout(*small)
+        probe = parts + self._probe_sets()
+        sizes: dict[str, int] = {}
+        best = None
+        for kind, seq in candidates:
+            enc.relayout(kind, seq)
+            n = m.shared_size(probe)
+            sizes[f"{kind}:{','.join(self.space.slots[i].label for i in seq)}"] = n
+            if best is None or n < best[0]:
+                best = (n, kind, seq)
+        enc.relayout(best[1], best[2])
+        self._renamed.clear()
+        return sizes
 
     def __repr__(self) -> str:
         return (f"<SymbolicGame {self.game.name!r} {self.manager.backend}/{self.partition}: "
