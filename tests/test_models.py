@@ -40,6 +40,7 @@ OVERRIDES: dict[str, list[dict]] = {
     "hackendot.game": [{"word": "((())())"}, {"word": "(())(()())"},
                        {"word": "((()())(()))(()(()()))"}],
     "chomp.game": [{"R": 1, "C": 1}, {"R": 2, "C": 2}, {"R": 2, "C": 3}, {"R": 1, "C": 5}],
+    "connect4.game": [{"w": 3, "h": 3, "a": 3}, {"w": 4, "h": 2}, {"w": 2, "h": 4, "a": 2}],
 }
 
 AUTOREF_MAX_POSITIONS = 10_000
@@ -372,6 +373,7 @@ SOURCES = {
     "chocolate.game": "le jeu du chocolat",
     "chomp.game": "internship report on Hackendot and Chomp",
     "hackendot.game": "internship report on Hackendot and Chomp",
+    "connect4.game": "Connect Four",
 }
 
 

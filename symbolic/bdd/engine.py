@@ -27,7 +27,8 @@ from .encode import Encoder, slot_sequence
 
 PARTITIONS = ("moves", "monolithic")
 
-# order="auto" on a game: the layout is chosen by measurement (SymbolicGame._choose_layout)
+# order="auto" on a game with the cudd backend (autoref keeps encode.choose_order): the
+# layout is chosen by measurement (SymbolicGame._choose_layout)
 # on spaces of more than PROBE_MIN_BITS position bits, from PROBE_STEPS attractor
 # iterates (stopping once one exceeds PROBE_MAX_NODES nodes); sliced layouts are
 # candidates only with at most PROBE_SLICED_RAGGED ranges that are not powers of two.
@@ -251,30 +252,30 @@ class SymbolicGame(SymbolicSets, GameEngine):
         self._renamed: dict = {}
         self._steps = 0
         self.order_probe: dict[str, int] = {}
-        if order == "auto" and len(enc.current_bits) > PROBE_MIN_BITS:
+        if (order == "auto" and backend == "cudd"
+                and len(enc.current_bits) > PROBE_MIN_BITS):
             self.order_probe = self._choose_layout()
 
     # ------------------------------------------------------------------ layout choice
 
-    def _probe_sets(self) -> list:
+    @staticmethod
+    def _probe_sets(m: Manager, parts: list, tp, dom, has, to_next, next_set) -> list:
         """The first :data:`PROBE_STEPS` iterates of the first player's attractor
-        towards "an opponent to move and stuck" (the shape of every win query):
-        X_0 = ¬T_p ∧ ¬∃x'.δ, X_{i+1} = X_i ∪ ((T_p ∧ pre∃ X_i) ∪ (¬T_p ∧ pre∀ X_i)) ∧ ∃x'.δ.
+        towards "an opponent to move and stuck" (the shape of every win query), in
+        manager ``m``: X_0 = D ∧ ¬T_p ∧ ¬∃x'.δ,
+        X_{i+1} = X_i ∪ ((T_p ∧ pre∃ X_i) ∪ (¬T_p ∧ pre∀ X_i)) ∧ ∃x'.δ.
         Without such positions, the backward closure of the dead ends instead."""
-        m = self.manager
-        p = self.game.players[0]
-        tp = self._turn_of[p]
-        tn = m.diff(self._domain, tp)
-        dead = m.diff(self._domain, self._has_succ)
+        tn = m.diff(dom, tp)
+        dead = m.diff(dom, has)
         x = m.and_(dead, tn)
         if m.is_false(x):
-            x, tp, tn = dead, self._domain, m.false
+            x, tp, tn = dead, dom, m.false
         out = []
         for _ in range(PROBE_STEPS):
-            nx = self.manager.rename(x, self.encoder.to_next)
-            ex = m.and_(tp, self._exists_node([r for _, r in self._parts], nx))
-            fa = m.diff(tn, self._exists_node([r for _, r in self._parts], m.not_(nx)))
-            new = m.or_(x, m.and_(m.or_(ex, fa), self._has_succ))
+            nx = m.rename(x, to_next)
+            ex = m.and_(tp, m.disj(m.and_exists(r, nx, next_set) for r in parts))
+            esc = m.disj(m.and_exists(r, m.not_(nx), next_set) for r in parts)
+            new = m.or_(x, m.and_(m.or_(ex, m.diff(tn, esc)), has))
             if new == x:
                 break
             x = new
@@ -307,30 +308,35 @@ class SymbolicGame(SymbolicSets, GameEngine):
     def _choose_layout(self) -> dict[str, int]:
         """Measure, then choose the variable layout: the shared node count of δ's parts
         and of the probe sets (:meth:`_probe_sets`) in each candidate layout
-        (:meth:`_layout_candidates`), moved in place; the smallest wins.
+        (:meth:`_layout_candidates`); the smallest wins, and this manager's
+        variables move there in place (one shuffle). The measurements run on copies
+        in a scratch manager that holds nothing else, so its shuffles are cheap.
         Returns {candidate name: node count}."""
         m, enc = self.manager, self.encoder
-        parts = [r for _, r in self._parts]
         candidates = self._layout_candidates()
-        # the probe's fixpoint steps run in the layout where δ is smallest
-        small = min(candidates, key=lambda c: (enc.relayout(*c), m.shared_size(parts))[1])
-        enc.relayout(*small)
-        probe = parts + self._probe_sets()
-        sizes: dict[str, int] = {}
-        best = None
-        for kind, seq in candidates:
-            enc.relayout(kind, seq)
-            n = m.shared_size(probe)
-            sizes[f"{kind}:{','.join(self.space.slots[i].label for i in seq)}"] = n
-            if best is None or n < best[0]:
-                best = (n, kind, seq)
-        enc.relayout(best[1], best[2])
-        self._renamed.clear()
-        return sizes
+        scratch = Manager(m.backend)
+        scratch.declare(enc.order)
+        parts = [scratch.copy_from(r) for _, r in self._parts]
 
-    def __repr__(self) -> str:
-        return (f"<SymbolicGame {self.game.name!r} {self.manager.backend}/{self.partition}: "
-                f"{len(self._parts)} parts>")
+        def layout(kind, seq):
+            scratch.reorder(enc.layout(kind, seq))
+
+        def measure(nodes):
+            return {c: (layout(*c), scratch.shared_size(nodes))[1] for c in candidates}
+
+        # the probe's fixpoint steps run in the layout where δ is smallest
+        by_delta = measure(parts)
+        layout(*min(candidates, key=by_delta.__getitem__))
+        tp = scratch.copy_from(self._turn_of[self.game.players[0]])
+        probe = self._probe_sets(scratch, parts, tp, scratch.copy_from(self._domain),
+                                 scratch.copy_from(self._has_succ), enc.to_next, enc.next_set)
+        sizes = measure(parts + probe)
+        best = min(candidates, key=sizes.__getitem__)  # first of the smallest: stable
+        del parts, probe, tp
+        enc.relayout(*best)
+        self._renamed.clear()
+        return {f"{kind}:{','.join(self.space.slots[i].label for i in seq)}": n
+                for (kind, seq), n in sizes.items()}
 
     # ------------------------------------------------------------------ construction
 
