@@ -32,7 +32,7 @@ PARTITIONS = ("moves", "monolithic")
 # on spaces of more than PROBE_MIN_BITS position bits, from PROBE_STEPS attractor
 # iterates (stopping once one exceeds PROBE_MAX_NODES nodes); sliced layouts are
 # candidates only with at most PROBE_SLICED_RAGGED ranges that are not powers of two.
-PROBE_MIN_BITS = 12
+PROBE_MIN_BITS = 20
 PROBE_STEPS = 8
 PROBE_MAX_NODES = 200_000
 PROBE_SLICED_RAGGED = 6
