@@ -34,7 +34,10 @@ PARTITIONS = ("moves", "monolithic")
 # candidates only with at most PROBE_SLICED_RAGGED ranges that are not powers of two.
 PROBE_MIN_BITS = 20
 PROBE_STEPS = 8
-PROBE_MAX_NODES = 200_000
+# Shuffling costs about (nodes × variables²): above this many nodes in δ's parts and
+# the probe sets together, the probe stops (δ alone above it: no choice, the
+# encoder's rule stands). Connect Four 4 × 4: 8 shuffles of 45 000 nodes took 20 s.
+PROBE_MAX_NODES = 20_000
 PROBE_SLICED_RAGGED = 6
 
 # autoref never frees dead nodes by itself; a collection every few fixpoint
@@ -259,12 +262,14 @@ class SymbolicGame(SymbolicSets, GameEngine):
     # ------------------------------------------------------------------ layout choice
 
     @staticmethod
-    def _probe_sets(m: Manager, parts: list, tp, dom, has, to_next, next_set) -> list:
+    def _probe_sets(m: Manager, parts: list, tp, dom, has, to_next, next_set,
+                    budget: int) -> list:
         """The first :data:`PROBE_STEPS` iterates of the first player's attractor
         towards "an opponent to move and stuck" (the shape of every win query), in
         manager ``m``: X_0 = D ∧ ¬T_p ∧ ¬∃x'.δ,
         X_{i+1} = X_i ∪ ((T_p ∧ pre∃ X_i) ∪ (¬T_p ∧ pre∀ X_i)) ∧ ∃x'.δ.
-        Without such positions, the backward closure of the dead ends instead."""
+        Without such positions, the backward closure of the dead ends instead.
+        Stops once the iterates hold more than ``budget`` nodes in all."""
         tn = m.diff(dom, tp)
         dead = m.diff(dom, has)
         x = m.and_(dead, tn)
@@ -278,10 +283,10 @@ class SymbolicGame(SymbolicSets, GameEngine):
             new = m.or_(x, m.and_(m.or_(ex, m.diff(tn, esc)), has))
             if new == x:
                 break
+            if m.shared_size(out + [new]) > budget:
+                break
             x = new
             out.append(x)
-            if m.size(x) > PROBE_MAX_NODES:
-                break
         return out
 
     def _layout_candidates(self) -> list[tuple[str, tuple[int, ...]]]:
@@ -314,6 +319,11 @@ class SymbolicGame(SymbolicSets, GameEngine):
         Returns {candidate name: node count}."""
         m, enc = self.manager, self.encoder
         candidates = self._layout_candidates()
+        if len(candidates) < 2:
+            return {}
+        in_parts = m.shared_size([r for _, r in self._parts])
+        if in_parts > PROBE_MAX_NODES:
+            return {}
         scratch = Manager(m.backend)
         scratch.declare(enc.order)
         parts = [scratch.copy_from(r) for _, r in self._parts]
@@ -329,7 +339,8 @@ class SymbolicGame(SymbolicSets, GameEngine):
         layout(*min(candidates, key=by_delta.__getitem__))
         tp = scratch.copy_from(self._turn_of[self.game.players[0]])
         probe = self._probe_sets(scratch, parts, tp, scratch.copy_from(self._domain),
-                                 scratch.copy_from(self._has_succ), enc.to_next, enc.next_set)
+                                 scratch.copy_from(self._has_succ), enc.to_next, enc.next_set,
+                                 PROBE_MAX_NODES - in_parts)
         sizes = measure(parts + probe)
         best = min(candidates, key=sizes.__getitem__)  # first of the smallest: stable
         del parts, probe, tp
