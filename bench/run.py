@@ -1,99 +1,359 @@
-"""Benchmarks: symbolic (cudd, autoref) against explicit, side by side, as ratios.
+"""Benchmarks: the project against its peers, side by side, one process per case.
 
-Each row builds the engines for one game and evaluates one query; the table
-prints wall-clock seconds (construction included) and the ratios
-explicit/cudd and autoref/cudd. Run with ``make bench`` or
-``python bench/run.py [--quick]``. Engines slower than ``--timeout`` seconds on a
-smaller row are skipped on larger rows of the same family.
+``make bench`` or ``python bench/run.py [--family F ...] [--quick] [--timeout S]``.
+
+Each family lists instances from small to large; each instance runs in every
+column (an engine or a peer), each case in its own Python process (so that
+start-up, peak RSS and CUDD's tables are its own), with a per-case time limit.
+A column that fails, is killed (after ``--timeout`` × ``--wall-factor`` wall
+seconds) or passes ``--timeout`` CPU seconds on an instance is skipped on the
+larger ones of its family. Columns:
+
+- ``cudd``: the project (``SymbolicGame``, order ``auto``, dd.cudd);
+- ``autoref``: the project on dd.autoref (pure Python BDDs);
+- ``explicit``: the project's explicit engine;
+- ``hand``: a minimal hand-written dd.cudd script (bench/peers.py);
+- ``omega``: the same fixpoint written with omega's ``fol`` context.
+
+Every row compares the result counts of its columns (``MISMATCH`` otherwise).
+Times: ``load`` (model text to IR), ``build`` (engine and δ), ``fix``
+(fixpoints), all wall clock inside the case; ``wall`` and ``CPU`` (user +
+system) of the whole process, start-up and imports included. Ratios are of
+CPU times (on a shared machine, wall clock depends on the other jobs).
+Results go to ``bench/results/<date>.json``; the tables print on stdout
+(Markdown), progress on stderr.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
 import time
+from pathlib import Path
 
-from symbolic import atl
-from symbolic.bdd import SymbolicGame
-from symbolic.explicit import ExplicitGame
-from symbolic.games import nim_ens, subtraction
-from symbolic.ir import (Const, Elem, Game, IntType, Move, Name, Param, Space, Var, VarDecl,
-                         conj)
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+MODELS = ROOT / "symbolic" / "models"
 
-
-def subtraction_heaps(n: int, bits: int) -> Game:
-    """n heaps of at most 2^bits − 1, two players, take 1..3 from one heap."""
-    K = 2 ** bits - 1
-    space = Space((VarDecl("j", IntType(1, 2)), VarDecl("h", IntType(0, K), IntType(1, n))))
-    i, t = Name("i"), Name("t")
-    mv = Move("take", (Param("i", tuple(range(1, n + 1))), Param("t", (1, 2, 3))),
-              Elem("h", i) >= t,
-              conj([Elem("h", i, primed=True).eq(Elem("h", i) - t),
-                    Var("j", primed=True).eq(Const(3) - Var("j"))]))
-    return Game(f"subtraction {n}x{bits}b", space, (1, 2), Var("j"), (mv,))
+COLUMNS = ("cudd", "autoref", "explicit", "hand", "omega")
 
 
-def win_formula(p: int, players=(1, 2)) -> atl.Formula:
-    me = atl.CoalitionLit((p,))
-    others = atl.CoalitionOp("\\", atl.AllPlayers(), me)
-    return atl.Eventually(me, atl.BoolOp("and", atl.Turn(others), atl.Next(me, atl.Truth(False))))
+def ens(N, n, K, r=6, u0=0):
+    return {"N": N, "n": n, "K": K, "r": r, "u0": u0}
 
 
-def ens_F1() -> atl.Formula:
-    one = atl.CoalitionLit((1,))
-    lose = atl.BoolOp("and", atl.Turn(atl.CoalitionOp("\\", atl.AllPlayers(), one)),
-                      atl.Next(one, atl.Truth(False)))
-    return atl.Until(one, atl.Next(atl.AllPlayers(), atl.Truth(True)), lose)
+# family -> (model file, query text or special, instances, quick instances, columns)
+FAMILIES: dict[str, dict] = {
+    "ens-F1": dict(model="ens2005.game", query="F({1})",
+                   instances=[ens(3, 3, 20), ens(3, 4, 25), ens(3, 4, 63), ens(3, 4, 255),
+                              ens(3, 5, 63), ens(3, 5, 255), ens(3, 6, 63), ens(3, 6, 1023)],
+                   quick=[ens(3, 3, 20), ens(3, 4, 25)],
+                   columns=COLUMNS),
+    "ens-F12": dict(model="ens2005.game", query="F({1, 2})",
+                    instances=[ens(3, 3, 20), ens(3, 4, 63), ens(3, 4, 255), ens(3, 5, 63),
+                               ens(3, 6, 63), ens(3, 6, 1023)],
+                    quick=[ens(3, 3, 20)], columns=COLUMNS),
+    "nim": dict(model="nim.game", query="mover_wins",
+                instances=[{"n": 3, "K": 7}, {"n": 4, "K": 15}, {"n": 4, "K": 63},
+                           {"n": 5, "K": 63}, {"n": 6, "K": 255}, {"n": 6, "K": 1023}],
+                quick=[{"n": 3, "K": 7}], columns=COLUMNS),
+    "subtraction": dict(model="subtraction.game", query="mover_wins",
+                        instances=[{"K": 1000}, {"K": 10_000}, {"K": 100_000},
+                                   {"K": 1_000_000}],
+                        quick=[{"K": 100}], columns=("cudd", "autoref", "explicit", "hand")),
+    "tictactoe": dict(model="tictactoe.game", query="forces_win(1)", instances=[{}],
+                      quick=[{}], columns=("cudd", "autoref", "explicit")),
+    "connect4": dict(model="connect4.game", query="@connect4",
+                     instances=[{"w": 4, "h": 4}, {"w": 5, "h": 4}, {"w": 4, "h": 5},
+                                {"w": 5, "h": 5}, {"w": 6, "h": 5}, {"w": 5, "h": 6},
+                                {"w": 6, "h": 6}, {"w": 7, "h": 6}],
+                     quick=[{"w": 3, "h": 3, "a": 3}], columns=("cudd", "explicit")),
+    "ens-sheet": dict(model=None, query="@sheet", instances=[{"u0": 0}, {"u0": 42}],
+                      quick=[{"u0": 0}], columns=("cudd", "explicit")),
+}
 
 
-def timed(make, formula):
+# ---------------------------------------------------------------- one case (child process)
+
+def _rss_mb() -> float:
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _peak_nodes(eng) -> int | None:
+    m = getattr(eng, "manager", None)
+    if m is None:
+        return None
+    if m.backend == "cudd":
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return m.bdd.statistics()["peak_nodes"]
+    return len(m.bdd)
+
+
+def _count_fixpoints(eng, its: list) -> None:
+    """Record the iterations of every until/release the evaluator runs (bench only)."""
+    for name in ("until", "release"):
+        orig = getattr(eng, name)
+
+        def wrapped(*a, _orig=orig, **k):
+            fp = _orig(*a, **k)
+            its.append(fp.iterations)
+            return fp
+        setattr(eng, name, wrapped)
+
+
+def _reachable(eng, start) -> tuple[int, int]:
+    """|positions reachable from ``start``| and the number of BFS layers."""
+    from symbolic.bdd import SymbolicGame
+    if isinstance(eng, SymbolicGame):
+        m, enc = eng.manager, eng.encoder
+        parts = [r for _, r in eng.delta_parts()]
+        seen = frontier = start.node
+        layers = 0
+        while not m.is_false(frontier):
+            img = m.disj(m.and_exists(r, frontier, enc.current_set) for r in parts)
+            img = m.rename(img, enc.to_current)
+            frontier = m.diff(img, seen)
+            seen = m.or_(seen, frontier)
+            layers += 1
+        return eng.wrap(seen).count(), layers
+    seen = set(start.tuples())
+    frontier = list(seen)
+    layers = 0
+    while frontier:
+        nxt = []
+        for c in frontier:
+            for d in eng.successors(c).tuples():
+                if d not in seen:
+                    seen.add(d)
+                    nxt.append(d)
+        frontier = nxt
+        layers += 1
+    return len(seen), layers
+
+
+def run_case(family: str, column: str, params: dict) -> dict:
+    """Run one case in this process and return its measurements."""
+    fam = FAMILIES[family]
+    t_start = time.perf_counter()
+    out: dict = {"family": family, "column": column, "params": params}
+    if column in ("hand", "omega"):
+        sys.path.insert(0, str(HERE))
+        import peers
+        if family.startswith("ens-F"):
+            J = (1,) if family == "ens-F1" else (1, 2)
+            fn = peers.hand_ens if column == "hand" else peers.omega_ens
+            r = fn(params["N"], params["n"], params["K"], params["r"], params["u0"], J)
+        elif family == "nim":
+            fn = peers.hand_nim if column == "hand" else peers.omega_nim
+            r = fn(params["n"], params["K"])
+        elif family == "subtraction":
+            r = peers.hand_subtraction(params["K"])
+        else:
+            raise SystemExit(f"no {column} peer for {family}")
+        out.update(r, t_load=0.0)
+        out["positions"] = None
+    elif fam["query"] == "@sheet":
+        from symbolic.ens2005 import answer_sheet
+        engine = "explicit" if column == "explicit" else "symbolic"
+        t0 = time.perf_counter()
+        sheet = answer_sheet(params["u0"], engine=engine, backend="cudd")
+        text = json.dumps(sheet, sort_keys=True)
+        import hashlib
+        out.update(t_load=0.0, t_build=0.0, t_fix=time.perf_counter() - t0, iterations=None,
+                   peak_nodes=None, positions=None,
+                   count=int(hashlib.sha256(text.encode()).hexdigest()[:8], 16))
+    else:
+        from symbolic import atl
+        from symbolic.engines import make_engine
+        from symbolic.model import load_model
+        t0 = time.perf_counter()
+        model = load_model(MODELS / fam["model"], params)
+        t1 = time.perf_counter()
+        if column == "explicit":
+            eng = make_engine(model.game, "explicit")
+        else:
+            eng = make_engine(model.game, "symbolic", column)
+        t2 = time.perf_counter()
+        its: list = []
+        _count_fixpoints(eng, its)
+        ev = atl.Evaluator(eng, model.definitions)
+        if fam["query"] == "@connect4":
+            empty = ev(model.formula("empty"))
+            reach, layers = _reachable(eng, empty)
+            t3 = time.perf_counter()
+            w1 = not (empty & ev(model.formula("forces_win(1)"))).is_empty()
+            w2 = not (empty & ev(model.formula("forces_win(2)"))).is_empty()
+            out["winner"] = "1" if w1 else "2" if w2 else "draw"
+            out["t_reach"] = t3 - t2
+            out["count"] = reach
+            out["layers"] = layers
+        else:
+            out["count"] = ev(model.formula(fam["query"])).count()
+        t4 = time.perf_counter()
+        out.update(t_load=t1 - t0, t_build=t2 - t1, t_fix=t4 - t2, iterations=sum(its),
+                   peak_nodes=_peak_nodes(eng), positions=eng.positions().count())
+        if column == "cudd":
+            out["layout"] = f"{eng.encoder.bit_order}:" + ",".join(
+                eng.space.slots[i].label for i in eng.encoder.slot_order)
+    out["t_inside"] = time.perf_counter() - t_start
+    out["rss_mb"] = _rss_mb()
+    return out
+
+
+# ---------------------------------------------------------------- driver
+
+def spawn(family: str, column: str, params: dict, timeout: float) -> dict:
+    """Run one case in a fresh interpreter; wall time includes start-up and imports."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--case", family, column,
+           json.dumps(params)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    import resource
     t0 = time.perf_counter()
-    e = make()
-    r = atl.evaluate(e, formula)
-    return time.perf_counter() - t0, len(r)
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
+                           cwd=str(ROOT))
+    except subprocess.TimeoutExpired:
+        return {"family": family, "column": column, "params": params, "status": "timeout",
+                "total": time.perf_counter() - t0, "cpu": None}
+    total = time.perf_counter() - t0
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+    if p.returncode != 0:
+        err = (p.stderr.strip().splitlines() or ["?"])[-1]
+        return {"family": family, "column": column, "params": params, "status": "error",
+                "error": err[:200], "total": total, "cpu": cpu}
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    r.update(status="ok", total=total, cpu=cpu)
+    return r
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="small rows only")
-    ap.add_argument("--timeout", type=float, default=20.0)
-    args = ap.parse_args()
-    rows = [("ENS Nim(3,2,20,3)", lambda: nim_ens(3, 2, 20, 3, 0), ens_F1()),
-            ("ENS Nim(3,3,20,6)", lambda: nim_ens(3, 3, 20, 6, 0), ens_F1()),
-            ("subtraction K=1000", lambda: subtraction(1000), win_formula(1)),
-            ("subtraction 3 heaps x 4 bits", lambda: subtraction_heaps(3, 4), win_formula(1)),
-            ("subtraction 4 heaps x 5 bits", lambda: subtraction_heaps(4, 5), win_formula(1))]
-    if not args.quick:
-        rows += [("ENS Nim(3,4,20,6)", lambda: nim_ens(3, 4, 20, 6, 0), ens_F1()),
-                 ("subtraction 5 heaps x 5 bits", lambda: subtraction_heaps(5, 5), win_formula(1)),
-                 ("subtraction 6 heaps x 6 bits", lambda: subtraction_heaps(6, 6), win_formula(1))]
-    slow: set = set()
-    print(f"{'game':32} {'positions':>12} {'|result|':>10} {'cudd s':>8} {'autoref s':>10} "
-          f"{'explicit s':>11} {'autoref/cudd':>13} {'explicit/cudd':>14}")
-    for name, build, f in rows:
-        g = build()
-        times, size = {}, None
-        for kind, make in (("cudd", lambda: SymbolicGame(g, backend="cudd")),
-                           ("autoref", lambda: SymbolicGame(g, backend="autoref")),
-                           ("explicit", lambda: ExplicitGame(g))):
-            if kind in slow:
+def label(params: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in params.items()) or "-"
+
+
+def fmt_s(x) -> str:
+    return "–" if x is None else f"{x:.2f}" if x < 100 else f"{x:.0f}"
+
+
+def fmt_n(x) -> str:
+    if x is None:
+        return "–"
+    return f"{x:,}".replace(",", " ") if x < 10 ** 12 else f"{x:.3e}"
+
+
+def table(family: str, rows: list[list[dict]], columns) -> str:
+    """One Markdown table per family: a line per (instance, column), then ratios."""
+    lines = [f"### {family}", "",
+             "| instance | column | status | positions | result | load s | build s | fix s "
+             "| wall s | CPU s | iterations | peak nodes | RSS MB | CPU / cudd CPU |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for cases in rows:
+        ok = [c for c in cases if c["status"] == "ok"]
+        counts = {c["count"] for c in ok}
+        winners = {c.get("winner") for c in ok}
+        agree = len(counts) <= 1 and len(winners) <= 1
+        base = next((c["cpu"] for c in ok if c["column"] == "cudd"), None)
+        for c in cases:
+            st = c["status"] if c["status"] != "ok" else ("ok" if agree else "MISMATCH")
+            if c["status"] == "skipped":
                 continue
-            t, n = timed(make, f)
-            times[kind] = t
-            if size is not None and n != size:
-                raise SystemExit(f"{name}: {kind} found {n} positions, expected {size}")
-            size = n
-            if t > args.timeout:
-                slow.add(kind)
-        npos = len(SymbolicGame(g).positions())
+            res = fmt_n(c.get("count")) if c["status"] == "ok" else c.get("error", "")[:60]
+            if c.get("winner"):
+                res += f" (winner {c['winner']})"
+            ratio = (f"{c['cpu'] / base:.2f}×" if base and c["status"] == "ok" else "–")
+            lines.append(
+                f"| {label(c['params'])} | {c['column']} | {st} | {fmt_n(c.get('positions'))} "
+                f"| {res} | {fmt_s(c.get('t_load'))} | {fmt_s(c.get('t_build'))} "
+                f"| {fmt_s(c.get('t_fix'))} | {fmt_s(c.get('total'))} | {fmt_s(c.get('cpu'))} "
+                f"| {fmt_n(c.get('iterations'))} | {fmt_n(c.get('peak_nodes'))} "
+                f"| {fmt_s(c.get('rss_mb'))} | {ratio} |")
+    return "\n".join(lines) + "\n"
 
-        def cell(k):
-            return f"{times[k]:.3f}" if k in times else "skipped"
 
-        def ratio(k):
-            return f"{times[k] / times['cudd']:.1f}x" if k in times else "-"
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--family", action="append", choices=sorted(FAMILIES),
+                    help="run only this family (repeatable; default: all)")
+    ap.add_argument("--column", action="append", choices=COLUMNS,
+                    help="run only this column (repeatable; default: the family's)")
+    ap.add_argument("--quick", action="store_true", help="the small instances only")
+    ap.add_argument("--timeout", type=float, default=60.0,
+                    help="CPU seconds per case (default 60): a column past it on an instance "
+                         "is skipped on the larger ones")
+    ap.add_argument("--wall-factor", type=float, default=3.0,
+                    help="a case is killed after timeout × this many wall-clock seconds "
+                         "(default 3: room for other jobs on a shared machine)")
+    ap.add_argument("--max-instances", type=int, default=None, help="at most this many per family")
+    ap.add_argument("--out", type=Path, default=HERE / "results", help="directory of the JSON results")
+    ap.add_argument("--case", nargs=3, metavar=("FAMILY", "COLUMN", "PARAMS"),
+                    help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.case:
+        family, column, params = args.case
+        print(json.dumps(run_case(family, column, json.loads(params))))
+        return 0
+    families = args.family or list(FAMILIES)
+    results, text = [], []
+    for family in families:
+        fam = FAMILIES[family]
+        columns = [c for c in fam["columns"] if not args.column or c in args.column]
+        instances = fam["quick"] if args.quick else fam["instances"]
+        instances = instances[:args.max_instances] if args.max_instances else instances
+        out_of_reach: set = set()
+        rows = []
+        for params in instances:
+            cases = []
+            for column in columns:
+                if column in out_of_reach:
+                    cases.append({"family": family, "column": column, "params": params,
+                                  "status": "skipped"})
+                    continue
+                print(f"[{family}] {label(params)} {column} ...", end=" ", file=sys.stderr,
+                      flush=True)
+                c = spawn(family, column, params, args.timeout * args.wall_factor)
+                print(f"{c['status']} {c['total']:.2f} s wall"
+                      + (f" count {c['count']}" if c["status"] == "ok" else
+                         f" {c.get('error', '')}"), file=sys.stderr, flush=True)
+                if c["status"] != "ok" or c["cpu"] > args.timeout:
+                    out_of_reach.add(column)
+                cases.append(c)
+                results.append(c)
+            rows.append(cases)
+        t = table(family, rows, columns)
+        text.append(t)
+        print(t, flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y-%m-%dT%H%M%S")
+    doc = {"date": stamp, "argv": sys.argv[1:], "machine": machine(), "results": results}
+    path = args.out / f"{stamp}{'-quick' if args.quick else ''}.json"
+    path.write_text(json.dumps(doc, indent=1))
+    print(f"results: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}",
+          file=sys.stderr)
+    bad = [c for c in results if c["status"] == "ok"] and any(
+        "MISMATCH" in line for line in "\n".join(text).splitlines())
+    return 1 if bad else 0
 
-        print(f"{name:32} {npos:>12} {size:>10} {cell('cudd'):>8} {cell('autoref'):>10} "
-              f"{cell('explicit'):>11} {ratio('autoref'):>13} {ratio('explicit'):>14}", flush=True)
+
+def machine() -> dict:
+    cpu = platform.processor() or "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    import dd
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "dd": dd.__version__, "system": platform.platform()}
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

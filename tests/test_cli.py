@@ -85,7 +85,7 @@ def test_show(capsys):
     (["check", "no/such/file.game"], "no/such/file.game"),
     (["check", ENS, "-p", "Z=1"], "Z"),
     (["check", ENS, "-p", "K=abc"], "K"),
-    (["check", ENS, "-p", "K=1000"], "K"),
+    (["check", ENS, "-p", "K=5000"], "K"),
     (["check", ENS, "--query", "turn({7})"], "player 7"),
     (["check", ENS, "--query", "<<1>> X (k[1] >"], "<formula>:1:"),
     (["check", ENS, "--query", "nosuchset"], "nosuchset"),

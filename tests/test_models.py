@@ -46,6 +46,7 @@ OVERRIDES: dict[str, list[dict]] = {
     "dawson.game": [{"n": 1}, {"n": 6}],
     "grundy_game.game": [{"N": 3}, {"N": 8}],
     "subtraction_set.game": [{"n": 1, "K": 4}, {"n": 3, "K": 5, "S": "2,5"}],
+    "connect4.game": [{"w": 3, "h": 3, "a": 3}, {"w": 4, "h": 2}, {"w": 2, "h": 4, "a": 2}],
 }
 
 AUTOREF_MAX_POSITIONS = 10_000
@@ -537,6 +538,7 @@ SOURCES = {
     "dawson.game": "notebook on Nim and the Sprague–Grundy theorem",
     "grundy_game.game": "notebook on Nim and the Sprague–Grundy theorem",
     "subtraction_set.game": "notebook on Nim and the Sprague–Grundy theorem",
+    "connect4.game": "Connect Four",
 }
 
 
@@ -547,3 +549,70 @@ def test_header_comments_name_their_source():
     for path in model_files():
         head = path.read_text(encoding="utf-8")[:600]
         assert SOURCES[path.name] in " ".join(head.split()), path.name
+
+
+# --------------------------------------------------------------------------- Connect Four
+
+def c4_lines(w: int, h: int, a: int) -> list[tuple[int, ...]]:
+    """Every line of a cells (0-based column-major indices col*h + r), by brute force."""
+    out = []
+    for col in range(w):
+        for r in range(h):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                cells = [(col + t * dc, r + t * dr) for t in range(a)]
+                if all(0 <= x < w and 0 <= y < h for x, y in cells):
+                    out.append(tuple(x * h + y for x, y in cells))
+    return out
+
+
+def c4_outcomes(w: int, h: int, a: int) -> dict[tuple, tuple[bool, bool]]:
+    """{board: (player 1 can force a line, player 2 can)} for every board with discs
+    resting on discs and balanced counts, by backward induction over the drops."""
+    lines = c4_lines(w, h, a)
+
+    def won(b, p):
+        return any(all(b[i] == p for i in line) for line in lines)
+
+    boards = [()]
+    for _ in range(w * h):  # every colouring, then keep the legal ones
+        boards = [b + (v,) for b in boards for v in (0, 1, 2)]
+    legal = [b for b in boards
+             if all(b[col * h + r] == 0 or b[col * h + r - 1] != 0
+                    for col in range(w) for r in range(1, h))
+             and 0 <= b.count(1) - b.count(2) <= 1]
+    memo: dict = {}
+
+    def forces(b, p):
+        key = (b, p)
+        if key not in memo:
+            if won(b, p):
+                memo[key] = True
+            elif won(b, 3 - p) or 0 not in b:
+                memo[key] = False
+            else:
+                mover = 1 if b.count(1) == b.count(2) else 2
+                succ = []
+                for col in range(w):
+                    cells = [col * h + r for r in range(h) if b[col * h + r] == 0]
+                    if cells:
+                        s = list(b)
+                        s[cells[0]] = mover
+                        succ.append(tuple(s))
+                results = [forces(s, p) for s in succ]
+                memo[key] = any(results) if mover == p else all(results)
+        return memo[key]
+
+    return {b: (forces(b, 1), forces(b, 2)) for b in legal}
+
+
+@pytest.mark.parametrize("params", [{"w": 3, "h": 3, "a": 3}, {"w": 2, "h": 4, "a": 2}])
+def test_connect4_forced_wins_by_backward_induction(params):
+    model, eng, ev = solve("connect4.game", params)
+    w, h = params["w"], params["h"]
+    truth = c4_outcomes(w, h, params["a"])
+    assert len(eng.positions()) == len(truth), (len(eng.positions()), len(truth))
+    for p in (1, 2):
+        got = {tuple(d[f"c[{i}]"] for i in range(1, w * h + 1))
+               for d in as_dicts(ev(model.formula(f"forces_win({p})")))}
+        want = {b for b, wins in truth.items() if wins[p - 1]}
+        assert got == want, (p, sorted(got ^ want)[:3])
