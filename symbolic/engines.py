@@ -34,7 +34,16 @@ def _unknown(engine: str) -> QueryError:
 def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
                 order: str = "auto", partition: str = "moves") -> GameEngine:
     """An engine of the given kind for ``game`` (``backend``, ``order`` and
-    ``partition`` tune the symbolic engine; the explicit engine ignores them)."""
+    ``partition`` tune the symbolic engine; the explicit engine ignores them).
+    A GDL game (:class:`symbolic.gdl.game.GdlGame`) gets the GDL engines, whose
+    positions are its reachable states (:mod:`symbolic.gdl.engines`)."""
+    from .gdl.game import GdlGame
+    if isinstance(game, GdlGame):
+        from .gdl.engines import gdl_engine
+        eng = gdl_engine(game, engine, backend, order, partition)
+        if eng is None:
+            raise _unknown(engine)
+        return eng
     if engine == "symbolic":
         return SymbolicGame(game, backend=backend, partition=partition, order=order)
     if engine == "explicit":

@@ -98,6 +98,11 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
             from None
     except OSError as err:
         raise FileError(f"{p}: cannot read the model file ({err.strerror})") from None
+    if p.name.lower().endswith(".kif"):  # a GDL game description
+        from .gdl.load import gdl_model
+        if params:
+            raise FileError(f"{p}: a GDL description has no parameters to override")
+        return gdl_model(text, str(path))
     if p.name.lower().endswith(".json"):  # the arena format of the reachability-games TD
         text = arena_to_model_text(text, str(path))
     return parse_model(text, str(path), params)
