@@ -16,7 +16,10 @@ $(STAMP): $(BIN)/python pyproject.toml
 setup: $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -m "not fuzz"
+	$(BIN)/python -m pytest -m "not fuzz and not gdl_slow"
+
+gdl: $(STAMP)
+	$(BIN)/python -m pytest -m gdl_slow tests/test_gdl.py
 
 fuzz: $(STAMP)
 	SYMBOLIC_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -m fuzz -s

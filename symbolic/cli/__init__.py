@@ -14,10 +14,10 @@ import sys
 from typing import Sequence
 
 from ..errors import SymbolicError
-from . import check, ens2005, show
+from . import check, ens2005, gdl, show
 
 #: the command modules, in the order ``symbolic --help`` lists them
-COMMANDS = (check, show, ens2005)
+COMMANDS = (check, show, ens2005, gdl)
 
 
 def build_parser() -> argparse.ArgumentParser:

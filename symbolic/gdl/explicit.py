@@ -83,6 +83,12 @@ class GdlEvaluator:
         return frozenset(f for f in self.prog.fluents
                          if self.holds(("next", (f,)), state, joint, memo))
 
+    def nominal_mover(self, legal: dict):
+        """The first role with a legal move other than ``noop``, else the first role
+        (also the turn of a terminal state, where nobody moves)."""
+        roles = self.prog.roles
+        return next((r for r in roles if any(m != NOOP for m in legal[r])), roles[0])
+
     def mover(self, state: frozenset, legal: dict):
         """The role to move (see the module docstring); ModelError when the state is
         not turn-based."""
@@ -107,7 +113,7 @@ class GdlEvaluator:
     def successors(self, state: frozenset) -> tuple:
         """(mover, {successor states}) of a state (no successor when terminal)."""
         if self.terminal(state):
-            return self.prog.roles[0], set()
+            return self.nominal_mover(self.legal(state)), set()
         legal = self.legal(state)
         mover = self.mover(state, legal)
         roles = self.prog.roles
