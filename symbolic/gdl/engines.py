@@ -1,8 +1,14 @@
 """The engines of a GDL game: the symbolic one restricted to the reachable
 states, and the explicit GDL engine (:mod:`symbolic.gdl.explicit`).
 
-Symbolic: the IR game of the translation is compiled to BDDs as any model
-(δ from the ground rules, no state enumerated); then the reachable states are
+Symbolic: δ is built as BDDs directly from the ground rules (one BDD per
+ground atom, memoized; no state enumerated; :class:`RuleBdds`): for the move
+m of role r,
+
+    δ_{r,m}(x, x') = mover_r(x) ∧ legal(r, m)(x) ∧ ¬terminal(x) ∧ ⋀_f (f' ↔ next(f)[does := r plays m, the others noop])(x)
+
+with the mover rule of :mod:`symbolic.gdl.translate`; the turn and the named
+sets are the IR's (the translation). Then the reachable states are
 the least fixpoint R = μX. I ∪ post(X), post(X) = ∃x. (δ(x, x') ∧ X(x))[x' := x],
 and the engine's domain becomes R (δ, turn sets and the successor test are
 restricted to it; R is closed under δ). Before that, the turn reading is
@@ -14,8 +20,10 @@ from __future__ import annotations
 from ..api import least_fixpoint
 from ..bdd.engine import BddSet, SymbolicGame
 from ..errors import ModelError
+from ..ir import Var
 from .explicit import GdlEvaluator, GdlExplicitGame, describe_state
 from .game import GdlGame
+from .translate import NOOP
 
 __all__ = ["GdlSymbolicGame", "GdlExplicitGame", "gdl_engine"]
 
@@ -27,19 +35,29 @@ class GdlSymbolicGame(SymbolicGame):
     def __init__(self, game: GdlGame, backend: str = "cudd", partition: str = "moves", *,
                  order: str = "auto", max_memory: int | None = None):
         super().__init__(game, backend, partition, order=order, max_memory=max_memory)
-        m, enc = self.manager, self.encoder
         init = self.from_expr(game_initial(game))
-        ok = self.from_expr(game.wellformed)
+        ok = BddSet._make(self, self.manager.and_(self._rule_bdds().wellformed(), self._domain))
 
         def step(x: BddSet) -> BddSet:
             bad = x - ok
             if not bad.is_empty():
                 self._not_turn_based(bad.first())
-            nxt = m.disj(m.and_exists(r, x.node, enc.current_set) for _, r in self._parts)
-            return x | BddSet._make(self, m.rename(nxt, enc.to_current))
+            return x | image(self, x)
 
         self.reach = least_fixpoint(step, init)
         self._restrict(self.reach.result.node)
+
+    def _rule_bdds(self) -> "RuleBdds":
+        if getattr(self, "_rules", None) is None:
+            self._rules = RuleBdds(self.manager, self.encoder, self.game)
+        return self._rules
+
+    def _move_relation(self, move):
+        """δ of one IR move, built from the ground rules (see the module docstring)."""
+        role, gdl_move = self.game.translation.move_named[move.name]
+        m = self.manager
+        rel = self._rule_bdds().move(role, gdl_move)
+        return m.and_(rel, m.and_(self._domain, self.domain_next()))
 
     def _not_turn_based(self, pos: tuple):
         prog = self.game.program
@@ -60,6 +78,121 @@ class GdlSymbolicGame(SymbolicGame):
         self._coalition_cache = {}
         self._delta = None
         self._renamed = {}
+
+
+class RuleBdds:
+    """BDDs of the ground atoms of a GDL game over an engine's bits, memoized per
+    atom (and per move for the atoms that depend on ``does``)."""
+
+    def __init__(self, manager, encoder, game: GdlGame):
+        self.m = manager
+        self.prog = game.program
+        tr = game.translation
+        self.cur = {f: encoder.boolean(Var(tr.var_of[f])) for f in self.prog.fluents}
+        self.nxt = {f: encoder.boolean(Var(tr.var_of[f], primed=True), primed=True)
+                    for f in self.prog.fluents}
+        self.memo: dict = {}
+        self.does_dep: dict = {}
+
+    def _depends(self, atom) -> bool:
+        if atom[0] == "does":
+            return True
+        hit = self.does_dep.get(atom)
+        if hit is None:
+            hit = any(self._depends(a) for body in self.prog.rules.get(atom, ()) for _, a in body)
+            self.does_dep[atom] = hit
+        return hit
+
+    def atom(self, atom, ctx=None):
+        """The BDD of a ground atom; ``ctx`` = (mover, move) fixes ``does``."""
+        name, args = atom
+        m = self.m
+        if name == "true":
+            return self.cur[args[0]]
+        if name == "does":
+            mover, move = ctx
+            return m.const(args[1] == move if args[0] == mover else args[1] == NOOP)
+        key = (atom, ctx if self._depends(atom) else None)
+        hit = self.memo.get(key)
+        if hit is None:
+            hit = m.disj(m.conj(self.atom(a, ctx) if kind == "pos" else m.not_(self.atom(a, ctx))
+                                for kind, a in body)
+                         for body in self.prog.rules.get(atom, ()))
+            self.memo[key] = hit
+        return hit
+
+    def legal(self, role, move):
+        return self.atom(("legal", (role, move)))
+
+    def active(self, role):
+        key = ("active", role)
+        if key not in self.memo:
+            self.memo[key] = self.m.disj(
+                self.legal(role, mv) for mv in self.prog.moves[role] if mv != NOOP)
+        return self.memo[key]
+
+    def mover(self, role):
+        """The first active role, else the first role (as the translation's turn)."""
+        key = ("mover", role)
+        if key in self.memo:
+            return self.memo[key]
+        m, roles = self.m, self.prog.roles
+        i = roles.index(role)
+        earlier = m.conj(m.not_(self.active(q)) for q in roles[:i])
+        if i == 0:
+            u = m.or_(self.active(role), m.conj(m.not_(self.active(q)) for q in roles))
+        else:
+            u = m.and_(earlier, self.active(role))
+        self.memo[key] = u
+        return u
+
+    def move(self, role, move):
+        m = self.m
+        ctx = (role, move)
+        guard = m.conj([self.mover(role), self.legal(role, move),
+                        m.not_(self.atom(("terminal", ())))])
+        effect = m.conj(m.iff(self.nxt[f], self.atom(("next", (f,)), ctx))
+                        for f in self.prog.fluents)
+        return m.and_(guard, effect)
+
+    def wellformed(self):
+        """Terminal, or: at most one active role, every other role has exactly the move
+        noop, and the mover has a legal move."""
+        m, roles = self.m, self.prog.roles
+        two = m.disj(m.and_(self.active(p), self.active(q))
+                     for i, p in enumerate(roles) for q in roles[i + 1:])
+        noop_only = m.conj(m.or_(self.mover(r), m.and_(m.not_(self.active(r)),
+                                                         self.legal(r, NOOP)))
+                           for r in roles)
+        can_move = m.conj(m.or_(m.not_(self.mover(r)),
+                                m.disj(self.legal(r, mv) for mv in self.prog.moves[r]))
+                          for r in roles)
+        ok = m.conj([m.not_(two), noop_only, can_move])
+        return m.or_(self.atom(("terminal", ())), ok)
+
+
+def image(engine: SymbolicGame, x: BddSet) -> BddSet:
+    """post(X) = {c' | ∃c ∈ X. δ(c, c')} (the forward image)."""
+    m, enc = engine.manager, engine.encoder
+    nxt = m.disj(m.and_exists(r, x.node, enc.current_set) for _, r in engine.delta_parts())
+    return BddSet._make(engine, m.rename(nxt, enc.to_current))
+
+
+def reachable_layers(game: GdlGame, max_depth: int, backend: str = "cudd", *,
+                     order: str = "auto", partition: str = "moves") -> tuple[list[int], bool]:
+    """(|R_0|, ..., |R_k|), R_0 = {init}, R_{i+1} = R_i ∪ post(R_i), for k ≤ ``max_depth``,
+    and whether the fixpoint was reached: a bounded look at games too large to solve
+    (the turn reading is not checked here)."""
+    eng = SymbolicGame(game, backend=backend, partition=partition, order=order)
+    x = eng.from_expr(game_initial(game))
+    sizes = [x.count()]
+    for _ in range(max_depth):
+        y = x | image(eng, x)
+        if y == x:
+            return sizes, True
+        x = y
+        sizes.append(x.count())
+    return sizes, False
 
 
 def game_initial(game: GdlGame):

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from typing import Iterable
 
 from ..errors import ModelError, QueryError
 from ..explicit.engine import DEFAULT_MAX_POSITIONS, ExplicitGame, ExplicitSet, ExplicitSets
@@ -50,19 +49,35 @@ class GdlEvaluator:
 
     def __init__(self, prog: GroundProgram):
         self.prog = prog
-        self.rules = prog.rules
+        # each body as (kind, wanted, payload): kind 0 true(f), 1 does(r, m), 2 another atom
+        code = {"true": 0, "does": 1}
+        self.rules = {
+            atom: tuple(tuple((code.get(a[0], 2), kind == "pos",
+                               a[1][0] if a[0] == "true" else a[1] if a[0] == "does" else a)
+                              for kind, a in body) for body in bodies)
+            for atom, bodies in prog.rules.items()}
+        self._next = [(f, ("next", (f,))) for f in prog.fluents if ("next", (f,)) in prog.rules]
 
     def holds(self, atom, state: frozenset, does: dict, memo: dict) -> bool:
-        name, args = atom
-        if name == "true":
-            return args[0] in state
-        if name == "does":
-            return does.get(args[0]) == args[1]
+        """Whether the ground atom (not true/does) holds in ``state`` under ``does``."""
         v = memo.get(atom)
-        if v is None:
-            v = any(all(self.holds(a, state, does, memo) == (kind == "pos") for kind, a in body)
-                    for body in self.rules.get(atom, ()))
-            memo[atom] = v
+        if v is not None:
+            return v
+        v = False
+        for body in self.rules.get(atom, ()):
+            for kind, wanted, x in body:
+                if kind == 0:
+                    t = x in state
+                elif kind == 1:
+                    t = does.get(x[0]) == x[1]
+                else:
+                    t = self.holds(x, state, does, memo)
+                if t != wanted:
+                    break
+            else:
+                v = True
+                break
+        memo[atom] = v
         return v
 
     def legal(self, state: frozenset) -> dict:
@@ -80,8 +95,7 @@ class GdlEvaluator:
 
     def next_state(self, state: frozenset, joint: dict) -> frozenset:
         memo: dict = {}
-        return frozenset(f for f in self.prog.fluents
-                         if self.holds(("next", (f,)), state, joint, memo))
+        return frozenset(f for f, atom in self._next if self.holds(atom, state, joint, memo))
 
     def nominal_mover(self, legal: dict):
         """The first role with a legal move other than ``noop``, else the first role

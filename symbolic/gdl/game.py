@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ir import Expr, Game, TRUE
+from ..ir import Game
 from .ground import GroundProgram
 from .translate import Translation
 
@@ -13,10 +13,8 @@ __all__ = ["GdlGame"]
 @dataclass(frozen=True)
 class GdlGame(Game):
     """An :class:`~symbolic.ir.Game` translated from GDL. ``program`` is the ground
-    program (read by the explicit GDL engine), ``translation`` the names, and
-    ``wellformed`` the state expression (IR) that must hold on every reachable
-    state for the turn reading to be exact (see :mod:`symbolic.gdl.translate`).
+    program (read by both GDL engines), ``translation`` the names
+    (see :mod:`symbolic.gdl.translate`).
     :func:`symbolic.engines.make_engine` builds the GDL engines for it."""
     program: GroundProgram | None = field(default=None, compare=False, repr=False)
     translation: Translation | None = field(default=None, compare=False, repr=False)
-    wellformed: Expr = field(default=TRUE, compare=False, repr=False)

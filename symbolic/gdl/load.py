@@ -12,8 +12,7 @@ import dataclasses
 from pathlib import Path
 
 from ..lang.decls import check_model
-from ..lang.formulas import check_state_expr
-from ..lang.parser import parse_formula_text, parse_model_text
+from ..lang.parser import parse_model_text
 from .game import GdlGame
 from .ground import GroundProgram, ground
 from .kif import parse_kif
@@ -39,9 +38,8 @@ def gdl_model(text: str, filename: str = "<string>"):
     tr = translate(prog, name, desc)
     where = f"{filename} (translated)"
     checked = check_model(parse_model_text(tr.text, where), where, None)
-    wellformed = check_state_expr(parse_formula_text(tr.wellformed, where), checked.scope)
     game = GdlGame(**{f.name: getattr(checked.game, f.name)
                       for f in dataclasses.fields(checked.game)},
-                   program=prog, translation=tr, wellformed=wellformed)
+                   program=prog, translation=tr)
     model = Model.of(checked, tr.text)
     return dataclasses.replace(model, game=game, source=filename)

@@ -50,7 +50,11 @@ class Translation:
     role_id: dict
     role_name: dict
     move_of: dict
-    wellformed: str  # a state expression, true where the turn reading is exact
+
+    @property
+    def move_named(self) -> dict:
+        """``{move name: (role, move)}``."""
+        return {v: k for k, v in self.move_of.items()}
 
 
 class _Names:
@@ -206,15 +210,6 @@ def translate(prog: GroundProgram, name: str, description: str = "") -> Translat
             m = _or([active[r], _and(_not(active[q]) for q in prog.roles)])
         mover[r] = names.take(f"mover_{role_name[r]}")
         decls.append(f"set {mover[r]} = {_text(m)}")
-    # the well-formedness condition of the turn reading (checked on reachable states)
-    two = _or(_and([active[p], active[q]]) for i, p in enumerate(prog.roles)
-              for q in prog.roles[i + 1:])
-    forced_ok = _and(_or([mover[r], _and([_not(active[r]), legal.get((r, NOOP), False)])])
-                     for r in prog.roles)
-    can_move = _and(_or([_not(mover[r])] + [legal[(r, m)] for m in prog.moves[r]])
-                    for r in prog.roles)
-    wellformed = _text(_or([terminal, _and([_not(two), forced_ok, can_move])]))
-
     turn = str(role_id[prog.roles[-1]])
     for r in reversed(prog.roles[:-1]):
         turn = f"if {mover[r]} then {role_id[r]} else {turn}"
@@ -271,4 +266,4 @@ def translate(prog: GroundProgram, name: str, description: str = "") -> Translat
         if prog.goals[r]:
             out.append(f"query <<{role_name[r]}>> (not terminal) U "
                        f"(terminal and goal({role_name[r]}, {max(prog.goals[r])}))")
-    return Translation("\n".join(out) + "\n", var_of, role_id, role_name, move_of, wellformed)
+    return Translation("\n".join(out) + "\n", var_of, role_id, role_name, move_of)
