@@ -231,3 +231,16 @@ def test_the_translated_ir_moves_agree_with_the_rule_bdds():
         for pos in sym.positions().tuples()[::11]:
             a, b = plain.successors(pos).tuples(), sym.successors(pos).tuples()
             assert a == b, (name, pos, a, b)
+
+
+@pytest.mark.gdl_slow
+@pytest.mark.parametrize("name, roles, fluents", [
+    ("chomp.kif", ("player1", "player2"), 60),
+    ("connectFour.kif", ("red", "black"), 98),
+    ("3pttc.kif", ("red", "yellow", "blue"), 112),
+])
+def test_the_large_files_load(name, roles, fluents):
+    m = model(name)
+    prog = m.game.program
+    assert prog.roles == roles and len(prog.fluents) == fluents, (prog.roles, len(prog.fluents))
+    assert len(m.game.moves) == sum(len(v) for v in prog.moves.values())
