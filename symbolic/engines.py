@@ -36,14 +36,17 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
     """An engine of the given kind for ``game`` (``backend``, ``order`` and
     ``partition`` tune the symbolic engine; the explicit engine ignores them).
     A GDL game (:class:`symbolic.gdl.game.GdlGame`) gets the GDL engines, whose
-    positions are its reachable states (:mod:`symbolic.gdl.engines`)."""
+    positions are its reachable states (:mod:`symbolic.gdl.symbolic`,
+    :mod:`symbolic.gdl.explicit`)."""
     from .gdl.game import GdlGame
     if isinstance(game, GdlGame):
-        from .gdl.engines import gdl_engine
-        eng = gdl_engine(game, engine, backend, order, partition)
-        if eng is None:
-            raise _unknown(engine)
-        return eng
+        from .gdl.explicit import GdlExplicitGame
+        from .gdl.symbolic import GdlSymbolicGame
+        if engine == "symbolic":
+            return GdlSymbolicGame(game, backend=backend, partition=partition, order=order)
+        if engine == "explicit":
+            return GdlExplicitGame(game)
+        raise _unknown(engine)
     if engine == "symbolic":
         return SymbolicGame(game, backend=backend, partition=partition, order=order)
     if engine == "explicit":

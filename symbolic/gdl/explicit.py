@@ -27,21 +27,13 @@ from __future__ import annotations
 import itertools
 from collections import deque
 
-from ..errors import ModelError, QueryError
+from ..errors import QueryError
 from ..explicit.engine import DEFAULT_MAX_POSITIONS, ExplicitGame, ExplicitSet, ExplicitSets
 from .game import GdlGame
-from .ground import GroundProgram, term_text
-from .translate import NOOP
+from .ground import GroundProgram
+from .turns import NOOP, nominal_mover, turn_error
 
-__all__ = ["GdlEvaluator", "GdlExplicitGame", "describe_state"]
-
-
-def describe_state(prog: GroundProgram, state: frozenset, legal: dict) -> str:
-    """A state and its legal moves, for messages."""
-    fl = " ".join(term_text(f) for f in prog.fluents if f in state) or "(no fluent)"
-    moves = "; ".join(f"{r}: {', '.join(term_text(m) for m in legal[r]) or 'no legal move'}"
-                      for r in prog.roles)
-    return f"state {{{fl}}}, legal moves {moves}"
+__all__ = ["GdlEvaluator", "GdlExplicitGame"]
 
 
 class GdlEvaluator:
@@ -98,31 +90,15 @@ class GdlEvaluator:
         return frozenset(f for f, atom in self._next if self.holds(atom, state, joint, memo))
 
     def nominal_mover(self, legal: dict):
-        """The first role with a legal move other than ``noop``, else the first role
-        (also the turn of a terminal state, where nobody moves)."""
-        roles = self.prog.roles
-        return next((r for r in roles if any(m != NOOP for m in legal[r])), roles[0])
+        """The mover by the rule of :mod:`~.turns` (also the nominal turn of a terminal state)."""
+        return nominal_mover(self.prog.roles, legal)
 
     def mover(self, state: frozenset, legal: dict):
-        """The role to move (see the module docstring); ModelError when the state is
-        not turn-based."""
-        roles = self.prog.roles
-        active = [r for r in roles if any(m != NOOP for m in legal[r])]
-        if len(active) > 1:
-            raise ModelError("not a turn-based game: several roles have a choice of move in "
-                             "a reachable state (" + ", ".join(active) + "); "
-                             + describe_state(self.prog, state, legal))
-        mover = active[0] if active else roles[0]
-        waiting = [r for r in roles if r != mover and legal[r] != [NOOP]]
-        if waiting or not legal[mover]:
-            who = waiting[0] if waiting else mover
-            raise ModelError(f"not a turn-based game: role {who} has no single forced move "
-                             f"'{NOOP}' while {mover} is to move; "
-                             + describe_state(self.prog, state, legal)
-                             if waiting else
-                             f"role {mover} has no legal move in a reachable non-terminal "
-                             "state; " + describe_state(self.prog, state, legal))
-        return mover
+        """The role to move; ModelError when the state is not turn-based."""
+        err = turn_error(self.prog.roles, state, legal, self.prog.fluents)
+        if err is not None:
+            raise err
+        return nominal_mover(self.prog.roles, legal)
 
     def successors(self, state: frozenset) -> tuple:
         """(mover, {successor states}) of a state (no successor when terminal)."""

@@ -13,7 +13,7 @@ The translation (documented in the README, section "GDL game descriptions"):
 - turns: a role is *active* in a state when it has a legal move other than
   ``noop``; the mover is the first active role, or the first role when none is
   (every role then has a single forced move). The engines check, on the
-  reachable states, that this reading is exact (see :mod:`symbolic.gdl.engines`);
+  reachable states, that this reading is exact (see :mod:`symbolic.gdl.turns`);
 - one move per role r and possible move m of r: when r is the mover, m is
   legal for r and the state is not terminal, every fluent f takes the value of
   ``next(f)`` with ``does(r, m)`` true, ``does(r, m')`` false for m' ≠ m and
@@ -31,11 +31,9 @@ from dataclasses import dataclass
 from ..errors import ModelError
 from ..lang.vocabulary import RESERVED, SOFT_KEYWORDS
 from .ground import GroundProgram, atom_text, term_text
+from .turns import NOOP
 
-__all__ = ["Translation", "translate", "NOOP"]
-
-#: the name of the forced move of a role that is not to move
-NOOP = "noop"
+__all__ = ["Translation", "translate"]
 
 _BUILTINS = {"lcg", "len", "min", "max", "sum", "count", "abs", "pow", "int", "tuple",
              "sorted", "range", "xor", "dyck", "players"}

@@ -1,5 +1,6 @@
-"""The engines of a GDL game: the symbolic one restricted to the reachable
-states, and the explicit GDL engine (:mod:`symbolic.gdl.explicit`).
+"""The symbolic engine of a GDL game, restricted to the reachable states (the
+explicit one is :mod:`symbolic.gdl.explicit`; they share no code but the turn
+rule of :mod:`symbolic.gdl.turns`).
 
 Symbolic: δ is built as BDDs directly from the ground rules (one BDD per
 ground atom, memoized; no state enumerated; :class:`RuleBdds`): for the move
@@ -19,13 +20,11 @@ from __future__ import annotations
 
 from ..api import least_fixpoint
 from ..bdd.engine import BddSet, SymbolicGame
-from ..errors import ModelError
 from ..ir import Var
-from .explicit import GdlEvaluator, GdlExplicitGame, describe_state
 from .game import GdlGame
-from .translate import NOOP
+from .turns import NOOP, turn_error
 
-__all__ = ["GdlSymbolicGame", "GdlExplicitGame", "gdl_engine"]
+__all__ = ["GdlSymbolicGame", "RuleBdds", "image", "reachable_layers"]
 
 
 class GdlSymbolicGame(SymbolicGame):
@@ -60,12 +59,16 @@ class GdlSymbolicGame(SymbolicGame):
         return m.and_(rel, m.and_(self._domain, self.domain_next()))
 
     def _not_turn_based(self, pos: tuple):
-        prog = self.game.program
+        """Raise the error of :func:`~.turns.turn_error` for position ``pos``."""
+        prog, rules, m = self.game.program, self._rule_bdds(), self.manager
         state = frozenset(f for f, v in zip(prog.fluents, pos) if v)
-        ev = GdlEvaluator(prog)
-        ev.mover(state, ev.legal(state))  # raises the detailed error
-        raise ModelError("not a turn-based game at "                  # pragma: no cover
-                         + describe_state(prog, state, ev.legal(state)))
+        cube = self.encoder.assignment(pos)
+        legal = {r: [mv for mv in prog.moves[r]
+                     if m.is_true(m.restrict(rules.legal(r, mv), cube))] for r in prog.roles}
+        err = turn_error(prog.roles, state, legal, prog.fluents)
+        if err is None:
+            raise AssertionError(pos)
+        raise err
 
     def _restrict(self, node) -> None:
         """Make ``node`` (closed under δ) the domain: every cached relation follows."""
@@ -201,12 +204,3 @@ def game_initial(game: GdlGame):
     prog, tr = game.program, game.translation
     return conj(Var(tr.var_of[f]) if f in prog.init else ~Var(tr.var_of[f])
                 for f in prog.fluents)
-
-
-def gdl_engine(game: GdlGame, engine: str, backend: str, order: str, partition: str):
-    """The engine of kind ``engine`` for a GDL game (``None`` for an unknown kind)."""
-    if engine == "symbolic":
-        return GdlSymbolicGame(game, backend=backend, partition=partition, order=order)
-    if engine == "explicit":
-        return GdlExplicitGame(game)
-    return None
