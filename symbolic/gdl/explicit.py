@@ -41,14 +41,34 @@ class GdlEvaluator:
 
     def __init__(self, prog: GroundProgram):
         self.prog = prog
-        # each body as (kind, wanted, payload): kind 0 true(f), 1 does(r, m), 2 another atom
+        # each body as (kind, wanted, payload): kind 0 true(f), 1 does(r, m), 2 another atom;
+        # a body with a positive does(r, m) is filed under (r, m): under a joint move only
+        # the bodies of the moves played are tried
         code = {"true": 0, "does": 1}
-        self.rules = {
-            atom: tuple(tuple((code.get(a[0], 2), kind == "pos",
-                               a[1][0] if a[0] == "true" else a[1] if a[0] == "does" else a)
-                              for kind, a in body) for body in bodies)
-            for atom, bodies in prog.rules.items()}
+        self.rules = {}
+        for atom, bodies in prog.rules.items():
+            plain, by_move = [], {}
+            for body in bodies:
+                lits = tuple((code.get(a[0], 2), kind == "pos",
+                              a[1][0] if a[0] == "true" else a[1] if a[0] == "does" else a)
+                             for kind, a in body)
+                key = next((x for k, w, x in lits if k == 1 and w), None)
+                if key is None:
+                    plain.append(lits)
+                else:
+                    by_move.setdefault(key, []).append(lits)
+            self.rules[atom] = (tuple(plain), by_move)
         self._next = [(f, ("next", (f,))) for f in prog.fluents if ("next", (f,)) in prog.rules]
+
+    def _bodies(self, atom, does: dict):
+        entry = self.rules.get(atom)
+        if entry is None:
+            return
+        plain, by_move = entry
+        yield from plain
+        if by_move:
+            for played in does.items():
+                yield from by_move.get(played, ())
 
     def holds(self, atom, state: frozenset, does: dict, memo: dict) -> bool:
         """Whether the ground atom (not true/does) holds in ``state`` under ``does``."""
@@ -56,7 +76,7 @@ class GdlEvaluator:
         if v is not None:
             return v
         v = False
-        for body in self.rules.get(atom, ()):
+        for body in self._bodies(atom, does):
             for kind, wanted, x in body:
                 if kind == 0:
                     t = x in state
