@@ -19,6 +19,9 @@ from .api import GameEngine, SetEngine
 from .bdd import BACKENDS, ORDERS, PARTITIONS, SymbolicGame, SymbolicSets
 from .errors import QueryError
 from .explicit import ExplicitGame, ExplicitSets
+from .gdl.explicit import GdlExplicitGame
+from .gdl.game import GdlGame
+from .gdl.symbolic import GdlSymbolicGame
 from .ir import Game, Space
 
 __all__ = ["ENGINES", "BACKENDS", "ORDERS", "PARTITIONS", "make_engine", "make_sets"]
@@ -38,10 +41,7 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
     A GDL game (:class:`symbolic.gdl.game.GdlGame`) gets the GDL engines, whose
     positions are its reachable states (:mod:`symbolic.gdl.symbolic`,
     :mod:`symbolic.gdl.explicit`)."""
-    from .gdl.game import GdlGame
     if isinstance(game, GdlGame):
-        from .gdl.explicit import GdlExplicitGame
-        from .gdl.symbolic import GdlSymbolicGame
         if engine == "symbolic":
             return GdlSymbolicGame(game, backend=backend, partition=partition, order=order)
         if engine == "explicit":

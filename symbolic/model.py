@@ -28,6 +28,7 @@ from typing import Mapping
 from . import atl, ir
 from .arena import arena_to_model_text
 from .errors import FileError
+from .gdl.load import gdl_model
 from .lang.decls import CheckedModel, Query, check_model
 from .lang.formulas import check_formula, check_state_expr
 from .lang.parser import parse_formula_text, parse_model_text
@@ -99,10 +100,9 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     except OSError as err:
         raise FileError(f"{p}: cannot read the model file ({err.strerror})") from None
     if p.name.lower().endswith(".kif"):  # a GDL game description
-        from .gdl.load import gdl_model
         if params:
             raise FileError(f"{p}: a GDL description has no parameters to override")
-        return gdl_model(text, str(path))
+        return Model.of(*gdl_model(text, str(path)))
     if p.name.lower().endswith(".json"):  # the arena format of the reachability-games TD
         text = arena_to_model_text(text, str(path))
     return parse_model(text, str(path), params)

@@ -61,7 +61,7 @@ def forced(values, coalition, role):
 ])
 def test_malformed_kif_is_a_located_error(text, where, message):
     with pytest.raises(ModelError) as err:
-        gdl_model(text, "bad.kif")
+        gdl_model(text, "bad.kif")  # raises before any model is built
     e = err.value
     assert (e.span.file, e.span.line, e.span.column) == ("bad.kif",) + where, str(e)
     assert message in e.message, e.message

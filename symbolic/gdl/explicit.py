@@ -14,10 +14,11 @@ reading is not exact (two such roles, a waiting role without exactly the move
 ``noop``, a mover without moves) is a ModelError naming the state and the
 roles' legal moves.
 
+>>> from ..model import Model
 >>> from .load import gdl_model
->>> m = gdl_model("(role a) (init (s 0)) (<= (legal a go) (true (s 0))) "
+>>> m = Model.of(*gdl_model("(role a) (init (s 0)) (<= (legal a go) (true (s 0))) "
 ...               "(<= (next (s 1)) (does a go)) (<= terminal (true (s 1))) "
-...               "(<= (goal a 100) (true (s 1)))")
+...               "(<= (goal a 100) (true (s 1)))"))
 >>> G = GdlExplicitGame(m.game)
 >>> len(G.positions()), G.successors((1, 0)).tuples()
 (2, [(0, 1)])

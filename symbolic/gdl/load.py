@@ -1,8 +1,8 @@
 """GDL text → :class:`~symbolic.model.Model`: read, ground, translate, check.
 
->>> m = gdl_model("(role a) (init (s 0)) (<= (legal a go) (true (s 0))) "
+>>> m = Model.of(*gdl_model("(role a) (init (s 0)) (<= (legal a go) (true (s 0))) "
 ...               "(<= (next (s 1)) (does a go)) (<= terminal (true (s 1))) "
-...               "(<= (goal a 100) (true (s 1)))", "tiny.kif")
+...               "(<= (goal a 100) (true (s 1)))", "tiny.kif"))
 >>> m.players, [s.label for s in m.space.slots], [mv.name for mv in m.game.moves]
 ((1,), ['s_0', 's_1'], ['a_go'])
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from ..lang.decls import check_model
+from ..lang.decls import CheckedModel, check_model
 from ..lang.parser import parse_model_text
 from .game import GdlGame
 from .ground import GroundProgram, ground
@@ -27,9 +27,9 @@ def gdl_program(text: str, filename: str = "<string>") -> GroundProgram:
     return ground(read_rules(parse_kif(text, filename)))
 
 
-def gdl_model(text: str, filename: str = "<string>"):
-    """The model of GDL ``text``: its game is a :class:`~.game.GdlGame`."""
-    from ..model import Model  # model.py imports this module for .kif files
+def gdl_model(text: str, filename: str = "<string>") -> tuple[CheckedModel, str]:
+    """The checked model of GDL ``text`` and its model text (for
+    :meth:`symbolic.model.Model.of`): its game is a :class:`~.game.GdlGame`."""
     prog = gdl_program(text, filename)
     name = Path(filename).name
     desc = (f"GDL game description {name}, translated: roles "
@@ -41,5 +41,4 @@ def gdl_model(text: str, filename: str = "<string>"):
     game = GdlGame(**{f.name: getattr(checked.game, f.name)
                       for f in dataclasses.fields(checked.game)},
                    program=prog, translation=tr)
-    model = Model.of(checked, tr.text)
-    return dataclasses.replace(model, game=game, source=filename)
+    return dataclasses.replace(checked, game=game, source=filename), tr.text
