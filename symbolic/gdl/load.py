@@ -1,5 +1,6 @@
 """GDL text → :class:`~symbolic.model.Model`: read, ground, translate, check.
 
+>>> from symbolic.model import Model
 >>> m = Model.of(*gdl_model("(role a) (init (s 0)) (<= (legal a go) (true (s 0))) "
 ...               "(<= (next (s 1)) (does a go)) (<= terminal (true (s 1))) "
 ...               "(<= (goal a 100) (true (s 1)))", "tiny.kif"))
