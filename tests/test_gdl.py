@@ -244,3 +244,14 @@ def test_the_large_files_load(name, roles, fluents):
     prog = m.game.program
     assert prog.roles == roles and len(prog.fluents) == fluents, (prog.roles, len(prog.fluents))
     assert len(m.game.moves) == sum(len(v) for v in prog.moves.values())
+
+
+def test_gdl_depth_counts_layers(capsys):
+    """--depth N counts the states reachable in at most 0..N moves (tic-tac-toe: 9 moves)."""
+    assert main(["gdl", str(CORPUS / "ticTacToe.kif"), "--depth", "12", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["layers"][:3] == [1, 1 + 9, 1 + 9 + 9 * 8], doc
+    assert doc["layers"][-1] == 5478 and len(doc["layers"]) == 10 and doc["complete"], doc
+    assert main(["gdl", str(CORPUS / "ticTacToe.kif"), "--depth", "2", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["layers"] == [1, 10, 82] and not doc["complete"], doc

@@ -8,6 +8,7 @@ import time
 from ..engines import ENGINES, make_engine
 from ..errors import ModelError
 from ..gdl.solve import forced_values
+from ..gdl.symbolic import reachable_layers
 from .common import load, model_args
 
 
@@ -16,6 +17,8 @@ def cmd_gdl(args) -> int:
     prog = getattr(model.game, "program", None)
     if prog is None:
         raise ModelError(f"{args.model}: not a GDL game description (.kif)")
+    if args.depth is not None:
+        return _layers(model, args)
     kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
     results, times = {}, {}
     for kind in kinds:
@@ -51,6 +54,25 @@ def cmd_gdl(args) -> int:
     return status
 
 
+def _layers(model, args) -> int:
+    """``--depth N``: the states reachable in at most 0..N moves, without solving."""
+    t0 = time.perf_counter()
+    sizes, complete = reachable_layers(model.game, args.depth, args.backend, order=args.order,
+                                       partition=args.partition)
+    elapsed = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps({"roles": list(model.game.program.roles), "layers": sizes,
+                          "complete": complete}))
+        return 0
+    print(f"{model.name}: roles {', '.join(model.game.program.roles)}")
+    for depth, n in enumerate(sizes):
+        print(f"  states reachable in at most {depth} moves: {n}")
+    print("all reachable states found" if complete else
+          f"not all: more states after {len(sizes) - 1} moves (raise --depth)")
+    print(f"symbolic {elapsed:.2f} s")
+    return 0
+
+
 def register(sub) -> None:
     g = sub.add_parser("gdl", help="a GDL game (.kif): roles, reachable states, who wins",
                        description="Load a GDL game description and print its roles, the "
@@ -61,6 +83,9 @@ def register(sub) -> None:
     g.add_argument("--engine", choices=ENGINES + ("both",), default="symbolic",
                    help="symbolic (BDDs), explicit (the ground rules on each state) or both "
                         "(cross-check; exit 1 on any difference)")
+    g.add_argument("--depth", type=int, metavar="N",
+                   help="only count the states reachable in at most 0, 1, ..., N moves "
+                        "(symbolic engine; for games too large to solve)")
     g.add_argument("--json", action="store_true",
                    help="print one JSON document with keys roles, reachable, forced")
     g.set_defaults(func=cmd_gdl)

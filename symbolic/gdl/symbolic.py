@@ -32,8 +32,11 @@ class GdlSymbolicGame(SymbolicGame):
     the reachable states; ``reach`` is the fixpoint (iterations = depth)."""
 
     def __init__(self, game: GdlGame, backend: str = "cudd", partition: str = "moves", *,
-                 order: str = "auto", max_memory: int | None = None):
+                 order: str = "auto", max_memory: int | None = None, explore: bool = True):
         super().__init__(game, backend, partition, order=order, max_memory=max_memory)
+        self.reach = None
+        if not explore:  # δ only, over every value vector (for reachable_layers)
+            return
         init = self.from_expr(game_initial(game))
         ok = BddSet._make(self, self.manager.and_(self._rule_bdds().wellformed(), self._domain))
 
@@ -185,8 +188,8 @@ def reachable_layers(game: GdlGame, max_depth: int, backend: str = "cudd", *,
                      order: str = "auto", partition: str = "moves") -> tuple[list[int], bool]:
     """(|R_0|, ..., |R_k|), R_0 = {init}, R_{i+1} = R_i ∪ post(R_i), for k ≤ ``max_depth``,
     and whether the fixpoint was reached: a bounded look at games too large to solve
-    (the turn reading is not checked here)."""
-    eng = SymbolicGame(game, backend=backend, partition=partition, order=order)
+    (the turn reading is not checked here; δ is built from the ground rules)."""
+    eng = GdlSymbolicGame(game, backend=backend, partition=partition, order=order, explore=False)
     x = eng.from_expr(game_initial(game))
     sizes = [x.count()]
     for _ in range(max_depth):
