@@ -185,19 +185,25 @@ def image(engine: SymbolicGame, x: BddSet) -> BddSet:
 
 
 def reachable_layers(game: GdlGame, max_depth: int, backend: str = "cudd", *,
-                     order: str = "auto", partition: str = "moves") -> tuple[list[int], bool]:
+                     order: str = "auto", partition: str = "moves",
+                     on_layer=None) -> tuple[list[int], bool]:
     """(|R_0|, ..., |R_k|), R_0 = {init}, R_{i+1} = R_i ∪ post(R_i), for k ≤ ``max_depth``,
     and whether the fixpoint was reached: a bounded look at games too large to solve
-    (the turn reading is not checked here; δ is built from the ground rules)."""
+    (the turn reading is not checked here; δ is built from the ground rules).
+    ``on_layer(depth, count)`` is called as each count is known."""
     eng = GdlSymbolicGame(game, backend=backend, partition=partition, order=order, explore=False)
     x = eng.from_expr(game_initial(game))
     sizes = [x.count()]
+    if on_layer is not None:
+        on_layer(0, sizes[0])
     for _ in range(max_depth):
         y = x | image(eng, x)
         if y == x:
             return sizes, True
         x = y
         sizes.append(x.count())
+        if on_layer is not None:
+            on_layer(len(sizes) - 1, sizes[-1])
     return sizes, False
 
 
