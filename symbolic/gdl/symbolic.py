@@ -18,9 +18,11 @@ checked: the first breadth-first layer holding a non-terminal state where the
 """
 from __future__ import annotations
 
+import dataclasses
+
 from ..api import least_fixpoint
 from ..bdd.engine import BddSet, SymbolicGame
-from ..ir import Var
+from ..ir import Const, Var, conj
 from .game import GdlGame
 from .turns import NOOP, turn_error
 
@@ -33,7 +35,17 @@ class GdlSymbolicGame(SymbolicGame):
 
     def __init__(self, game: GdlGame, backend: str = "cudd", partition: str = "moves", *,
                  order: str = "auto", max_memory: int | None = None, explore: bool = True):
-        super().__init__(game, backend, partition, order=order, max_memory=max_memory)
+        # the turn sets come from the rule BDDs too (compiling the translation's turn
+        # expression would rebuild every legal set from the IR): the base class gets a
+        # constant turn, replaced below before anything reads it
+        super().__init__(dataclasses.replace(game, turn=Const(game.players[0])), backend,
+                         partition, order=order, max_memory=max_memory)
+        self.game = game
+        rules, m = self._rule_bdds(), self.manager
+        ids = game.translation.role_id
+        self._turn_of = {ids[r]: m.and_(rules.mover(r), self._domain) for r in game.program.roles}
+        self._coalition_cache = {}
+        self.check_turns()
         self.reach = None
         if not explore:  # δ only, over every value vector (for reachable_layers)
             return
@@ -209,7 +221,6 @@ def reachable_layers(game: GdlGame, max_depth: int, backend: str = "cudd", *,
 
 def game_initial(game: GdlGame):
     """The IR expression of the initial state (the conjunction of fluent literals)."""
-    from ..ir import Var, conj
     prog, tr = game.program, game.translation
     return conj(Var(tr.var_of[f]) if f in prog.init else ~Var(tr.var_of[f])
                 for f in prog.fluents)
