@@ -221,13 +221,18 @@ def test_chomp_first_player_wins():
 
 
 def test_the_translated_ir_moves_agree_with_the_rule_bdds():
-    """The model text's moves (compiled by the plain symbolic engine) give the same
-    successors as the BDDs built from the ground rules, on the reachable states."""
+    """The model text's moves and turn (compiled by the plain symbolic engine) give the
+    same successors and turns as the BDDs built from the ground rules, on the reachable
+    states."""
     from symbolic.bdd.engine import SymbolicGame
     for name in ("nim1.kif", "ticTacToe.kif"):
         m = model(name)
         sym, _ = both(m)
         plain = SymbolicGame(m.game)
+        for p in m.players:  # the translated turn expression, too
+            reach = plain.from_tuples(sym.positions().tuples())
+            want = sym.turn_set({p}).tuples()
+            assert (plain.turn_set({p}) & reach).tuples() == want, (name, p)
         for pos in sym.positions().tuples()[::11]:
             a, b = plain.successors(pos).tuples(), sym.successors(pos).tuples()
             assert a == b, (name, pos, a, b)
