@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test demo fuzz bench clean
+.PHONY: setup test demo fuzz bench clean gdl
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
