@@ -19,6 +19,9 @@ from .api import GameEngine, SetEngine
 from .bdd import BACKENDS, ORDERS, PARTITIONS, SymbolicGame, SymbolicSets
 from .errors import ArgumentTypeError, QueryError
 from .explicit import ExplicitGame, ExplicitSets
+from .gdl.explicit import GdlExplicitGame
+from .gdl.game import GdlGame
+from .gdl.symbolic import GdlSymbolicGame
 from .ir import Game, Space
 
 __all__ = ["ENGINES", "BACKENDS", "ORDERS", "PARTITIONS", "make_engine", "make_sets"]
@@ -34,9 +37,18 @@ def _unknown(engine: str) -> QueryError:
 def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
                 order: str = "auto", partition: str = "moves") -> GameEngine:
     """An engine of the given kind for ``game`` (``backend``, ``order`` and
-    ``partition`` tune the symbolic engine; the explicit engine ignores them)."""
+    ``partition`` tune the symbolic engine; the explicit engine ignores them).
+    A GDL game (:class:`symbolic.gdl.game.GdlGame`) gets the GDL engines, whose
+    positions are its reachable states (:mod:`symbolic.gdl.symbolic`,
+    :mod:`symbolic.gdl.explicit`)."""
     if not isinstance(game, Game):
         raise ArgumentTypeError(f"make_engine needs a Game (model.game), got {game!r}")
+    if isinstance(game, GdlGame):
+        if engine == "symbolic":
+            return GdlSymbolicGame(game, backend=backend, partition=partition, order=order)
+        if engine == "explicit":
+            return GdlExplicitGame(game)
+        raise _unknown(engine)
     if engine == "symbolic":
         return SymbolicGame(game, backend=backend, partition=partition, order=order)
     if engine == "explicit":

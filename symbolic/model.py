@@ -30,6 +30,7 @@ from . import atl, ir
 from .arena import arena_to_model_text
 from .drawing import Drawing
 from .errors import ArgumentTypeError, FileError
+from .gdl.load import gdl_model
 from .lang.decls import CheckedModel, Query, check_model
 from .lang.formulas import check_formula, check_state_expr
 from .lang.parser import parse_formula_text, parse_model_text
@@ -134,6 +135,10 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
             from None
     except OSError as err:
         raise FileError(f"{p}: cannot read the model file ({err.strerror})") from None
+    if p.name.lower().endswith(".kif"):  # a GDL game description
+        if params:
+            raise FileError(f"{p}: a GDL description has no parameters to override")
+        return Model.of(*gdl_model(text, str(path)))
     if p.name.lower().endswith(".json"):  # the arena format of the reachability-games TD
         text = arena_to_model_text(text, str(path))
     return parse_model(text, str(path), params)

@@ -14,12 +14,12 @@ import sys
 from typing import Sequence
 
 from ..errors import SymbolicError
-from . import (check, chocolate, chomp, ens2005, execute, hackendot, nimbers, play, show,
+from . import (check, chocolate, chomp, ens2005, execute, gdl, hackendot, nimbers, play, show,
                simulate, strategy, successors, tictactoe, values)
 
 #: the command modules, in the order ``symbolic --help`` lists them
 COMMANDS = (check, show, successors, ens2005, strategy, execute, tictactoe, values, chocolate,
-            play, simulate, nimbers, hackendot, chomp)
+            play, simulate, nimbers, hackendot, chomp, gdl)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,243 @@
+"""The explicit GDL engine: the ground rules evaluated on states (sets of true
+fluents), independently of the model translation used by the symbolic engine.
+
+A state is a ``frozenset`` of ground fluents. An atom holds in a state under
+a joint move when some ground body deriving it has all its literals true
+(``true(f)``: f is in the state; ``does(r, m)``: r plays m; a negation: the
+atom does not hold) — evaluated top-down with a memo (the ground program is
+acyclic, :func:`~.ground.ground` checks it). The game graph is GDL's: every
+joint move (one legal move per role) of a non-terminal state leads to the
+state of the fluents whose ``next`` holds. Positions are the states reachable
+from ``init`` (breadth-first). The mover of a state is the one role with a
+legal move other than ``noop``; a reachable non-terminal state where that
+reading is not exact (two such roles, a waiting role without exactly the move
+``noop``, a mover without moves) is a ModelError naming the state and the
+roles' legal moves.
+
+>>> from ..model import Model
+>>> from .load import gdl_model
+>>> m = Model.of(*gdl_model("(role a) (init (s 0)) (<= (legal a go) (true (s 0))) "
+...               "(<= (next (s 1)) (does a go)) (<= terminal (true (s 1))) "
+...               "(<= (goal a 100) (true (s 1)))"))
+>>> G = GdlExplicitGame(m.game)
+>>> len(G.positions()), G.successors((1, 0)).tuples()
+(2, [(0, 1)])
+"""
+from __future__ import annotations
+
+import itertools
+from collections import deque
+
+from ..errors import QueryError
+from ..explicit.engine import DEFAULT_MAX_POSITIONS, ExplicitGame, ExplicitSet, ExplicitSets
+from .game import GdlGame
+from .ground import GroundProgram
+from .turns import NOOP, nominal_mover, turn_error
+
+__all__ = ["GdlEvaluator", "GdlExplicitGame"]
+
+
+class GdlEvaluator:
+    """The ground rules of ``prog`` evaluated on explicit states."""
+
+    def __init__(self, prog: GroundProgram):
+        self.prog = prog
+        # each body as (kind, wanted, payload): kind 0 true(f), 1 does(r, m), 2 another atom;
+        # a body with a positive does(r, m) is filed under (r, m): under a joint move only
+        # the bodies of the moves played are tried
+        code = {"true": 0, "does": 1}
+        self.rules = {}
+        for atom, bodies in prog.rules.items():
+            plain, by_move = [], {}
+            for body in bodies:
+                lits = tuple((code.get(a[0], 2), kind == "pos",
+                              a[1][0] if a[0] == "true" else a[1] if a[0] == "does" else a)
+                             for kind, a in body)
+                key = next((x for k, w, x in lits if k == 1 and w), None)
+                if key is None:
+                    plain.append(lits)
+                else:
+                    by_move.setdefault(key, []).append(lits)
+            self.rules[atom] = (tuple(plain), by_move)
+        self._next = [(f, ("next", (f,))) for f in prog.fluents if ("next", (f,)) in prog.rules]
+
+    def _bodies(self, atom, does: dict):
+        entry = self.rules.get(atom)
+        if entry is None:
+            return
+        plain, by_move = entry
+        yield from plain
+        if by_move:
+            for played in does.items():
+                yield from by_move.get(played, ())
+
+    def holds(self, atom, state: frozenset, does: dict, memo: dict) -> bool:
+        """Whether the ground atom (not true/does) holds in ``state`` under ``does``."""
+        v = memo.get(atom)
+        if v is not None:
+            return v
+        v = False
+        for body in self._bodies(atom, does):
+            for kind, wanted, x in body:
+                if kind == 0:
+                    t = x in state
+                elif kind == 1:
+                    t = does.get(x[0]) == x[1]
+                else:
+                    t = self.holds(x, state, does, memo)
+                if t != wanted:
+                    break
+            else:
+                v = True
+                break
+        memo[atom] = v
+        return v
+
+    def legal(self, state: frozenset) -> dict:
+        memo: dict = {}
+        return {r: [m for m in self.prog.moves[r] if self.holds(("legal", (r, m)), state, {}, memo)]
+                for r in self.prog.roles}
+
+    def terminal(self, state: frozenset) -> bool:
+        return self.holds(("terminal", ()), state, {}, {})
+
+    def goals(self, state: frozenset, role) -> list[int]:
+        memo: dict = {}
+        return [v for v in self.prog.goals[role]
+                if self.holds(("goal", (role, str(v))), state, {}, memo)]
+
+    def next_state(self, state: frozenset, joint: dict) -> frozenset:
+        memo: dict = {}
+        return frozenset(f for f, atom in self._next if self.holds(atom, state, joint, memo))
+
+    def nominal_mover(self, legal: dict):
+        """The mover by the rule of :mod:`~.turns` (also the nominal turn of a terminal state)."""
+        return nominal_mover(self.prog.roles, legal)
+
+    def mover(self, state: frozenset, legal: dict):
+        """The role to move; ModelError when the state is not turn-based."""
+        err = turn_error(self.prog.roles, state, legal, self.prog.fluents)
+        if err is not None:
+            raise err
+        return nominal_mover(self.prog.roles, legal)
+
+    def successors(self, state: frozenset) -> tuple:
+        """(mover, {successor states}) of a state (no successor when terminal)."""
+        if self.terminal(state):
+            return self.nominal_mover(self.legal(state)), set()
+        legal = self.legal(state)
+        mover = self.mover(state, legal)
+        roles = self.prog.roles
+        out = set()
+        for combo in itertools.product(*(legal[r] for r in roles)):
+            out.add(self.next_state(state, dict(zip(roles, combo))))
+        return mover, out
+
+    def reachable(self, limit: int | None = None) -> dict:
+        """{state: (mover, successors)} for every state reachable from init,
+        breadth-first; QueryError beyond ``limit`` states."""
+        start = frozenset(self.prog.init)
+        seen = {start: None}
+        queue = deque([start])
+        while queue:
+            s = queue.popleft()
+            mover, succ = self.successors(s)
+            seen[s] = (mover, succ)
+            for t in succ:
+                if t not in seen:
+                    if limit is not None and len(seen) >= limit:
+                        raise QueryError(f"more than {limit} reachable states: beyond the "
+                                         "explicit engine's limit; use the symbolic engine")
+                    seen[t] = None
+                    queue.append(t)
+        return seen
+
+
+class GdlExplicitGame(ExplicitGame):
+    """:class:`~symbolic.explicit.ExplicitGame` whose positions, turns and
+    successors come from :class:`GdlEvaluator` (the IR moves are not read);
+    named sets are still evaluated from their IR expressions on the positions."""
+
+    def __init__(self, game: GdlGame, *, max_positions: int = DEFAULT_MAX_POSITIONS):
+        if not isinstance(game, GdlGame) or game.program is None:
+            raise AssertionError(game)
+        ExplicitSets.__init__(self, game.space, game.invariant, max_positions=max_positions)
+        self.game = game
+        self.evaluator = GdlEvaluator(game.program)
+        self._fluents = game.program.fluents
+        self._graph_of: dict | None = None
+        self._succ = self._pred = self._outdeg = self._dead = None
+        self._turns = self._by_player = None
+        self._masks = {}
+        self._turn_fn = lambda c, _: self._role_id(self._explore()[self._state(c)][0])
+
+    def __repr__(self) -> str:
+        n = "?" if self._dom is None else len(self._dom)
+        return f"<GdlExplicitGame {self.game.name!r}: {n} positions>"
+
+    def _role_id(self, role) -> int:
+        return self.game.translation.role_id[role]
+
+    def _tuple(self, state: frozenset) -> tuple:
+        return tuple(int(f in state) for f in self._fluents)
+
+    def _state(self, pos: tuple) -> frozenset:
+        return frozenset(f for f, v in zip(self._fluents, pos) if v)
+
+    def _explore(self) -> dict:
+        if self._graph_of is None:
+            self._graph_of = self.evaluator.reachable(self.max_positions)
+        return self._graph_of
+
+    def check_size(self) -> None:
+        """QueryError when more states are reachable than ``max_positions``."""
+        self._explore()
+
+    def _domain(self) -> list[tuple]:
+        if self._dom is None:
+            dom = sorted(self._tuple(s) for s in self._explore())
+            self._dom = dom
+            self._index = dict(zip(dom, range(len(dom))))
+        return self._dom
+
+    def _is_position(self, pos: tuple) -> bool:
+        self._domain()
+        return pos in self._index
+
+    def _graph(self):
+        if self._succ is not None:
+            return
+        dom = self._domain()
+        graph, index = self._explore(), self._index
+        succ = [tuple(sorted(index[self._tuple(t)] for t in graph[self._state(c)][1]))
+                for c in dom]
+        pred: list[list[int]] = [[] for _ in dom]
+        for i, ss in enumerate(succ):
+            for j in ss:
+                pred[j].append(i)
+        self._outdeg = [len(ss) for ss in succ]
+        self._dead = [i for i, d in enumerate(self._outdeg) if d == 0]
+        self._pred = pred
+        self._turn_table()
+        self._succ = succ
+
+    def successors(self, pos) -> ExplicitSet:
+        c = self._position(pos)
+        return ExplicitSet(self, frozenset(self._tuple(t)
+                                           for t in self._explore()[self._state(c)][1]))
+
+    def transitions(self, pos) -> list[tuple[str, dict, tuple]]:
+        """δ(c) labelled by the mover's move (its IR move name), in move order."""
+        c = self._position(pos)
+        state = self._state(c)
+        ev = self.evaluator
+        if ev.terminal(state):
+            return []
+        legal = ev.legal(state)
+        mover = ev.mover(state, legal)
+        out = []
+        for m in legal[mover]:
+            joint = {r: (m if r == mover else NOOP) for r in self.evaluator.prog.roles}
+            out.append((self.game.translation.move_of[(mover, m)], {},
+                        self._tuple(ev.next_state(state, joint))))
+        return out

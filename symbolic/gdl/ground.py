@@ -1,0 +1,372 @@
+"""Grounding: the GDL rules instantiated over the terms that can actually occur.
+
+Relations split into *static* ones (no dependency, direct or through other
+relations, on ``true`` or ``does``: ``role``, ``init``, ``succ``, ``index``...)
+and *dynamic* ones. Static relations are evaluated exactly, stratum by
+stratum (negation as failure needs a stratified program). Dynamic ones are
+instantiated by a fixpoint over the rule graph, as GDL instantiators do:
+
+    possible_true  ⊇ {f | init(f)} ∪ {f | next(f) possible}
+    possible_does  ⊇ {(r, m) | legal(r, m) possible}
+    a rule instance is kept when its positive literals are possible
+    (static ones true, distinct holding, negated static atoms false)
+
+Negated dynamic literals are kept (they cannot prune an over-approximation).
+The result, :class:`GroundProgram`, has the fluents, the roles, each role's
+possible moves, and for every ground dynamic atom the bodies that derive it,
+each a tuple of literals over ``true``/``does`` atoms and other ground dynamic
+atoms (static literals are decided and dropped).
+
+>>> from .kif import parse_kif
+>>> from .rules import read_rules
+>>> g = ground(read_rules(parse_kif('''(role a) (succ 0 1) (succ 1 2) (init (c 0))
+...   (<= (next (c ?y)) (true (c ?x)) (succ ?x ?y)) (<= (legal a noop) (true (c ?x)))
+...   (<= terminal (true (c 2)))''')))
+>>> g.fluents, g.moves
+((('c', '0'), ('c', '1'), ('c', '2')), {'a': ('noop',)})
+>>> g.rules[("next", (("c", "1"),))]
+((('pos', ('true', (('c', '0'),))),),)
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ..errors import ModelError
+from .rules import Rule, is_var, variables
+
+__all__ = ["GroundProgram", "ground", "term_key", "term_text"]
+
+STATE = ("true", "does")
+
+
+def term_key(t):
+    """A sort key for ground terms: numbers numerically, before symbols, then compounds."""
+    if isinstance(t, str):
+        return (0, int(t), "") if t.isdigit() else (1, 0, t)
+    return (2, 0, "", tuple(term_key(x) for x in t))
+
+
+def term_text(t) -> str:
+    """A ground term as KIF: ``(cell 1 1 b)``."""
+    return t if isinstance(t, str) else "(" + " ".join(term_text(x) for x in t) + ")"
+
+
+def atom_text(atom) -> str:
+    name, args = atom
+    return name if not args else "(" + " ".join([name] + [term_text(a) for a in args]) + ")"
+
+
+@dataclass(frozen=True)
+class GroundProgram:
+    """A ground GDL game.
+
+    ``roles`` in file order; ``fluents`` sorted (:func:`term_key`); ``init``
+    the initial fluents; ``moves[role]`` the possible moves of each role (sorted);
+    ``rules[atom]`` the bodies deriving each ground dynamic atom, ``atom`` being
+    ``(relation, args)``; ``goals[role]`` the goal values that occur (ints).
+    """
+    roles: tuple
+    fluents: tuple
+    init: frozenset
+    moves: dict
+    rules: dict
+    goals: dict
+
+
+# --------------------------------------------------------------------------- matching
+
+def _subst(t, b):
+    if isinstance(t, str):
+        return b.get(t, t) if is_var(t) else t
+    return tuple(_subst(x, b) for x in t)
+
+
+def _match(pattern, term, b):
+    """Extend binding ``b`` so that ``pattern`` equals ground ``term``, or None."""
+    if isinstance(pattern, str):
+        if is_var(pattern):
+            v = b.get(pattern)
+            if v is None:
+                b = dict(b)
+                b[pattern] = term
+                return b
+            return b if v == term else None
+        return b if pattern == term else None
+    if not isinstance(term, tuple) or len(term) != len(pattern):
+        return None
+    for p, t in zip(pattern, term):
+        b = _match(p, t, b)
+        if b is None:
+            return None
+    return b
+
+
+def _ground(t) -> bool:
+    return not variables(t)
+
+
+class _Db:
+    """Ground atoms by relation (a set for membership, a list for scans)."""
+
+    def __init__(self):
+        self.sets: dict[str, set] = defaultdict(set)
+
+    def add(self, name, args) -> bool:
+        s = self.sets[name]
+        if args in s:
+            return False
+        s.add(args)
+        return True
+
+    def has(self, name, args) -> bool:
+        return args in self.sets.get(name, ())
+
+    def scan(self, name, pattern, b):
+        for args in list(self.sets.get(name, ())):
+            nb = _match(pattern, args, b)
+            if nb is not None:
+                yield nb
+
+
+def _solve(body, db, b, decided):
+    """Bindings of ``body`` over ``db``: positive literals are joined (ground ones
+    first, then the one with fewest unbound variables); distinct, same and
+    negations are tested once ground, negations only when ``decided(name)``
+    (an exactly known relation)."""
+    if not body:
+        yield b
+        return
+    best, best_score = None, None
+    for i, lit in enumerate(body):
+        if lit[0] == "pos":
+            free = len(variables(_subst(lit[1][1], b)))
+            score = (1, free)
+        else:
+            if variables(_subst(lit[1:], b)):
+                continue  # not ground yet: safety guarantees a positive literal binds it
+            score = (0, 0)
+        if best_score is None or score < best_score:
+            best, best_score = i, score
+    if best is None:
+        raise AssertionError(body)
+    lit, rest = body[best], body[:best] + body[best + 1:]
+    kind = lit[0]
+    if kind == "distinct":
+        if _subst(lit[1], b) != _subst(lit[2], b):
+            yield from _solve(rest, db, b, decided)
+    elif kind == "same":
+        if _subst(lit[1], b) == _subst(lit[2], b):
+            yield from _solve(rest, db, b, decided)
+    elif kind == "neg":
+        name, args = lit[1]
+        if not decided(name) or not db.has(name, _subst(args, b)):
+            yield from _solve(rest, db, b, decided)
+    else:
+        name, args = lit[1]
+        args = _subst(args, b)
+        if _ground(args):
+            if db.has(name, args):
+                yield from _solve(rest, db, b, decided)
+        else:
+            for nb in db.scan(name, args, b):
+                yield from _solve(rest, db, nb, decided)
+
+
+# --------------------------------------------------------------------------- strata
+
+def _relation_graph(rules: list[Rule]):
+    deps: dict[str, set] = defaultdict(set)  # head relation -> (relation, negated)
+    for r in rules:
+        deps[r.head[0]]
+        for lit in r.body:
+            if lit[0] in ("pos", "neg"):
+                deps[r.head[0]].add((lit[1][0], lit[0] == "neg"))
+    return deps
+
+
+def _dynamic(deps) -> set:
+    dyn = set(STATE)
+    changed = True
+    while changed:
+        changed = False
+        for h, ds in deps.items():
+            if h not in dyn and any(d in dyn for d, _ in ds):
+                dyn.add(h)
+                changed = True
+    return dyn
+
+
+def _strata(deps, names, rules) -> dict:
+    """stratum(p) ≥ stratum(q) for p :- q, > for p :- not q; a ModelError when
+    negation goes through a cycle (the program is not stratified)."""
+    level = {n: 0 for n in names}
+    for _ in range(len(names) + 1):
+        changed = False
+        for h in names:
+            for d, neg in deps.get(h, ()):
+                if d in level:
+                    need = level[d] + (1 if neg else 0)
+                    if need > level[h]:
+                        level[h] = need
+                        changed = True
+        if not changed:
+            return level
+    bad = max(names, key=lambda n: level[n])
+    span = next((r.span for r in rules if r.head[0] == bad), None)
+    raise ModelError(f"relation '{bad}' depends on its own negation: the rules are not "
+                     "stratified", span)
+
+
+# --------------------------------------------------------------------------- grounding
+
+def _check_shapes(rules: list[Rule], dyn: set) -> None:
+    for r in rules:
+        name, args = r.head
+        if name in ("role", "init") and name in dyn:
+            raise ModelError(f"'{name}' must not depend on the state (true/does)", r.span)
+        if name in ("legal", "goal", "terminal", "next") or name in dyn:
+            for lit in r.body:
+                if lit[0] in ("pos", "neg") and lit[1][0] == "does" and name in (
+                        "legal", "goal", "terminal"):
+                    raise ModelError(f"'{name}' must not depend on 'does'", r.span)
+        want = {"role": 1, "init": 1, "legal": 2, "next": 1, "goal": 2, "terminal": 0}
+        if name in want and len(args) != want[name]:
+            raise ModelError(f"'{name}' takes {want[name]} argument(s), got {len(args)}",
+                             r.span)
+
+
+def ground(rules: list[Rule]) -> GroundProgram:
+    """The ground program of a GDL description (see the module docstring)."""
+    deps = _relation_graph(rules)
+    dyn = _dynamic(deps)
+    _check_shapes(rules, dyn)
+    # legal/goal/terminal/next never depend on does (checked above), but their helpers may
+    # only reach does through next: find relations that depend on does for the check below
+    static_names = [n for n in deps if n not in dyn]
+    level = _strata(deps, static_names, rules)
+    db = _Db()
+    static_rules = [r for r in rules if r.head[0] not in dyn]
+    exact = lambda name: name not in dyn  # noqa: E731
+    for stratum in sorted(set(level.values())):
+        todo = [r for r in static_rules if level[r.head[0]] == stratum]
+        changed = True
+        while changed:
+            changed = False
+            for r in todo:
+                for b in list(_solve(r.body, db, {}, exact)):
+                    head = _subst(r.head[1], b)
+                    if not _ground(head):
+                        raise ModelError("unsafe fact: variables in a fact", r.span)
+                    changed |= db.add(r.head[0], head)
+    # a rule must not use a relation nobody defines, except the state ones
+    defined = set(deps) | set(STATE)
+    for r in rules:
+        for lit in r.body:
+            if lit[0] in ("pos", "neg") and lit[1][0] not in defined:
+                pass  # an undefined relation is simply false (GDL semantics)
+    roles = _ordered_roles(rules, db)
+    for f in db.sets.get("init", ()):
+        db.add("true", f)
+    dyn_rules = [r for r in rules if r.head[0] in dyn]
+    dyn_level = _strata(deps, sorted(dyn - set(STATE)), rules)  # dynamic negation is stratified too
+    del dyn_level
+    changed = True
+    while changed:
+        changed = False
+        for r in dyn_rules:
+            for b in list(_solve(r.body, db, {}, exact)):
+                head = _subst(r.head[1], b)
+                if db.add(r.head[0], head):
+                    changed = True
+                    if r.head[0] == "next":
+                        db.add("true", head)
+                    elif r.head[0] == "legal":
+                        db.add("does", head)
+    possible_true = set(db.sets.get("true", ()))
+    ground_rules: dict = defaultdict(set)
+    for r in dyn_rules:
+        for b in _solve(r.body, db, {}, exact):
+            body = []
+            ok = True
+            for lit in r.body:
+                if lit[0] in ("distinct", "same"):
+                    continue
+                name, args = lit[1]
+                g = (name, _subst(args, b))
+                if name not in dyn:
+                    if lit[0] == "neg" and db.has(*g):
+                        ok = False
+                    continue
+                if lit[0] == "neg" and not db.has(*g):
+                    continue  # never possibly true: the negation always holds
+                body.append((lit[0], g))
+            if ok:
+                ground_rules[(r.head[0], _subst(r.head[1], b))].add(tuple(sorted(set(body))))
+    fluents = tuple(sorted((a[0] for a in possible_true), key=term_key))
+    moves = {r: tuple(sorted({a[1] for a in db.sets.get("legal", ()) if a[0] == r}, key=term_key))
+             for r in roles}
+    goals: dict = {r: set() for r in roles}
+    for (name, args) in ground_rules:
+        if name == "goal":
+            role, value = args
+            if role not in goals:
+                raise ModelError(f"goal of {role}, which is not a role", None)
+            if not (isinstance(value, str) and value.isdigit()):
+                raise ModelError(f"goal value {term_text(value)} of {role} is not a number "
+                                 "0..100", None)
+            goals[role].add(int(value))
+    for (name, args) in list(ground_rules):
+        if name == "legal" and args[0] not in moves:
+            raise ModelError(f"legal move for {term_text(args[0])}, which is not a role", None)
+    _check_acyclic(ground_rules)
+    return GroundProgram(
+        roles=roles, fluents=fluents,
+        init=frozenset(a[0] for a in db.sets.get("init", ())),
+        moves=moves,
+        rules={k: tuple(sorted(v, key=repr)) for k, v in ground_rules.items()},
+        goals={r: tuple(sorted(v)) for r, v in goals.items()})
+
+
+def _ordered_roles(rules, db) -> tuple:
+    roles = []
+    for r in rules:
+        if r.head[0] == "role" and not r.body:
+            v = r.head[1][0] if r.head[1] else None
+            if v is not None and not isinstance(v, str):
+                raise ModelError("a role is a constant, not a compound term", r.span)
+            if v not in roles:
+                roles.append(v)
+    for (v,) in sorted(db.sets.get("role", ()), key=repr):
+        if v not in roles:
+            roles.append(v)
+    if not roles:
+        raise ModelError("no (role ...) in the game description")
+    return tuple(roles)
+
+
+def _check_acyclic(ground_rules) -> None:
+    """Ground dynamic atoms must not depend on themselves (recursion through the
+    state is not supported: the translation writes each atom as a formula)."""
+    state = {}
+    for start in ground_rules:
+        if state.get(start):
+            continue
+        stack = [(start, iter([lit[1] for body in ground_rules[start] for lit in body]))]
+        state[start] = 1
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+                continue
+            if nxt not in ground_rules:
+                continue
+            s = state.get(nxt)
+            if s == 1:
+                raise ModelError(f"recursion through the state: {atom_text(nxt)} depends on "
+                                 "itself (not supported)")
+            if s is None:
+                state[nxt] = 1
+                stack.append((nxt, iter([lit[1] for body in ground_rules[nxt] for lit in body])))

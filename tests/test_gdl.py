@@ -1,0 +1,262 @@
+"""GDL import (symbolic.gdl): KIF reading, grounding, translation, both engines, the command."""
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+
+from symbolic import atl
+from symbolic.cli import main
+from symbolic.engines import make_engine
+from symbolic.errors import ModelError
+from symbolic.gdl.explicit import GdlEvaluator
+from symbolic.gdl.kif import parse_kif
+from symbolic.gdl.load import gdl_model, gdl_program
+from symbolic.gdl.solve import forced_values
+from symbolic.model import load_model, parse_formula
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE.parent / "symbolic" / "models" / "gdl"
+
+
+@functools.cache
+def model(name: str):
+    return load_model(CORPUS / name if name.endswith(".kif") and "/" not in name else name)
+
+
+def corners():
+    return load_model(HERE / "gdl" / "corners.kif")
+
+
+@functools.cache
+def _engines(game):
+    return make_engine(game, "symbolic"), make_engine(game, "explicit")
+
+
+def both(m):
+    """The symbolic and explicit engines of ``m`` (built once per game: the tests only read)."""
+    return _engines(m.game)
+
+
+def forced(values, coalition, role):
+    hit = [f["value"] for f in values if f["coalition"] == coalition and f["role"] == role]
+    assert len(hit) == 1, values
+    return hit[0]
+
+
+# ------------------------------------------------------------------ reading
+
+@pytest.mark.parametrize("text, where, message", [
+    ("(role a)\n(init (s 0)", (2, 1), "unclosed '('"),
+    ("(role a))", (1, 9), "unmatched ')'"),
+    ('(role "a")', (1, 7), "unexpected character '\"'"),
+    ("(role a)\n(<= (p ?x) (q ?y))", (2, 1), "unsafe rule: variable ?x"),
+    ("(role a)\n(<= (true (s 0)) (role a))", (2, 1), "'true' cannot be defined"),
+    ("(role a)\n(<= (p ?x) (q ?x) (not (or (r ?x) (s ?x))))", (2, 24), "not supported"),
+    ("(role a)\n(<= (p ?x) (q ?x) (distinct ?x))", (2, 19), "(distinct ...) takes 2"),
+    ("(role a)\n(<= (p 1) (not (p 1)))", (2, 1), "not stratified"),
+    ("(role a)\n(<= ((f) 1) (q 1))", (2, 5), "expected a rule head"),
+])
+def test_malformed_kif_is_a_located_error(text, where, message):
+    with pytest.raises(ModelError) as err:
+        gdl_model(text, "bad.kif")  # raises before any model is built
+    e = err.value
+    assert (e.span.file, e.span.line, e.span.column) == ("bad.kif",) + where, str(e)
+    assert message in e.message, e.message
+    assert str(e).startswith(f"bad.kif:{where[0]}:{where[1]}: error:"), str(e)
+
+
+def test_kif_is_case_insensitive_and_skips_comments():
+    forms = parse_kif("; comment\n(ROLE Xplayer) ; more\n(<= (P ?X) (Q ?x))")
+    assert [str(f) for f in forms] == ["(role xplayer)", "(<= (p ?x) (q ?x))"]
+
+
+def test_a_cli_error_on_a_bad_kif_file(tmp_path, capsys):
+    bad = tmp_path / "bad.kif"
+    bad.write_text("(role a)\n(init (s 0)\n")
+    assert main(["gdl", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{bad}:2:1: error: unclosed '('"), err
+
+
+# ------------------------------------------------------------------ grounding
+
+def test_grounding_corner_cases():
+    prog = gdl_program((HERE / "gdl" / "corners.kif").read_text(), "corners.kif")
+    assert prog.roles == ("first", "second")
+    # smaller is recursive through succ; (or (distinct n 0) (big m)) with big defined by
+    # negation as failure allows take 0 only from counts 1 and 2
+    assert prog.moves["first"] == ("noop", ("take", "0"), ("take", "1"), ("take", "2"))
+    legal0 = prog.rules[("legal", ("first", ("take", "0")))]
+    assert sorted(legal0) == sorted([
+        (("pos", ("true", (("control", "first"),))), ("pos", ("true", (("count", "1"),)))),
+        (("pos", ("true", (("control", "first"),))), ("pos", ("true", (("count", "2"),)))),
+    ]), legal0
+    ev = GdlEvaluator(prog)
+    start = frozenset(prog.init)
+    assert ev.legal(start) == {"first": [("take", "1"), ("take", "2")], "second": ["noop"]}
+
+
+def test_corners_game_both_engines():
+    m = corners()
+    sym, exp = both(m)
+    assert len(sym.positions()) == len(exp.positions()) == 6
+    assert sym.positions().tuples() == exp.positions().tuples()
+    for text in ("terminal", "goal(first, 100)", "turn({first})", "control(second)",
+                 "<<first>> (not terminal) U (terminal and goal(first, 100))",
+                 "<<second>> <> goal(second, 100)"):
+        f = parse_formula(text, m)
+        a, b = atl.evaluate(sym, f, m.definitions), atl.evaluate(exp, f, m.definitions)
+        assert a.tuples() == b.tuples(), (text, a.tuples(), b.tuples())
+    values = forced_values(m, sym)
+    assert values == forced_values(m, exp)
+    assert forced(values, ["first"], "first") == 100
+    assert forced(values, ["second"], "second") == 0
+
+
+def test_a_simultaneous_game_is_reported_not_solved():
+    m = load_model(HERE / "gdl" / "simultaneous.kif")
+    for kind in ("symbolic", "explicit"):
+        with pytest.raises(ModelError) as err:
+            e = make_engine(m.game, kind)
+            e.positions().count()
+        msg = err.value.message
+        assert "not a turn-based game" in msg and "(a, b)" in msg, msg
+        assert "state {(s 0)}" in msg and "a: heads, tails" in msg, msg
+
+
+# ------------------------------------------------------------------ the shipped files
+
+def test_tictactoe_reachable_and_nobody_forces_a_win():
+    m = model("ticTacToe.kif")
+    sym, exp = both(m)
+    assert len(sym.positions()) == 5478
+    assert sym.positions().tuples() == exp.positions().tuples()
+    values = forced_values(m, sym)
+    assert values == forced_values(m, exp)
+    assert forced(values, ["xplayer"], "xplayer") == 50
+    assert forced(values, ["oplayer"], "oplayer") == 50
+    assert forced(values, ["xplayer", "oplayer"], "xplayer") == 100
+
+
+def test_tictactoe_sets_and_moves_agree_with_the_ground_rules():
+    """The IR sets (terminal, goal, turns) and the IR moves agree with the
+    explicit evaluation of the ground rules on every reachable state."""
+    m = model("ticTacToe.kif")
+    sym, exp = both(m)
+    prog = m.game.program
+    ev = GdlEvaluator(prog)
+    terminal = atl.evaluate(sym, parse_formula("terminal", m), m.definitions)
+    x_wins = atl.evaluate(sym, parse_formula("goal(xplayer, 100)", m), m.definitions)
+    x_turn = sym.turn_set({1})
+    assert exp.turn_set({1}).tuples() == x_turn.tuples()
+    for pos in exp.positions().tuples()[::7]:
+        state = frozenset(f for f, v in zip(prog.fluents, pos) if v)
+        assert (pos in terminal) == ev.terminal(state), pos
+        assert (pos in x_wins) == (100 in ev.goals(state, "xplayer")), pos
+        assert (pos in x_turn) == (ev.nominal_mover(ev.legal(state)) == "xplayer"), pos
+        assert sym.successors(pos).tuples() == exp.successors(pos).tuples(), pos
+
+
+def test_nim_agrees_with_the_nim_sum():
+    m = model("nim1.kif")
+    sym, exp = both(m)
+    assert sym.positions().tuples() == exp.positions().tuples()
+    values = forced_values(m, sym)
+    assert values == forced_values(m, exp)
+    # heaps 1, 5, 4, 2: the nim-sum is 1 ^ 5 ^ 4 ^ 2 = 2 != 0, so the first player wins
+    # (the player to move when every heap is empty gets 0: normal play)
+    assert 1 ^ 5 ^ 4 ^ 2 != 0
+    assert forced(values, ["player1"], "player1") == 100
+    assert forced(values, ["player2"], "player2") == 0
+    # and at every reachable non-terminal position: the mover wins iff the nim-sum is not 0
+    prog = m.game.program
+    terminal = atl.evaluate(sym, parse_formula("terminal", m), m.definitions)
+    win = atl.evaluate(sym, parse_formula(
+        "(turn({player1}) and <<player1>> (not terminal) U (terminal and goal(player1, 100))) or "
+        "(turn({player2}) and <<player2>> (not terminal) U (terminal and goal(player2, 100)))",
+        m), m.definitions)
+    for pos in (sym.positions() - terminal).tuples():
+        heaps = {f[1]: int(f[2]) for f, v in zip(prog.fluents, pos) if v and f[0] == "heap"}
+        nim_sum = 0
+        for h in heaps.values():
+            nim_sum ^= h
+        assert (pos in win) == (nim_sum != 0), (heaps, pos in win)
+
+
+def test_queries_name_roles(capsys):
+    path = str(CORPUS / "ticTacToe.kif")
+    assert main(["check", path, "--engine", "both", "--limit", "0", "--query",
+                 "initial and <<xplayer>> (not terminal) U "
+                 "(terminal and (goal(xplayer, 50) or goal(xplayer, 100)))"]) == 0
+    out = capsys.readouterr().out
+    assert "count: 1" in out and "symbolic and explicit agree" in out, out
+
+
+def test_gdl_command_json(capsys):
+    assert main(["gdl", str(CORPUS / "nim1.kif"), "--json", "--engine", "both"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["roles"] == ["player1", "player2"]
+    assert doc["reachable"] == 344
+    assert {"coalition": ["player1"], "role": "player1", "value": 100} in doc["forced"]
+    assert len(doc["forced"]) == 3 * 2
+
+
+def test_show_a_kif_model(capsys):
+    assert main(["show", str(CORPUS / "ticTacToe.kif")]) == 0
+    out = capsys.readouterr().out
+    assert "positions: 5478" in out, out
+
+
+@pytest.mark.gdl_slow
+def test_chomp_first_player_wins():
+    """Chomp on a rectangle larger than 1 x 1: the first player wins (strategy stealing)."""
+    m = model("chomp.kif")
+    sym = make_engine(m.game, "symbolic")
+    values = forced_values(m, sym)
+    assert forced(values, ["player1"], "player1") == 100
+    assert forced(values, ["player2"], "player2") == 0
+
+
+def test_the_translated_ir_moves_agree_with_the_rule_bdds():
+    """The model text's moves and turn (compiled by the plain symbolic engine) give the
+    same successors and turns as the BDDs built from the ground rules, on the reachable
+    states."""
+    from symbolic.bdd.engine import SymbolicGame
+    for name in ("nim1.kif", "ticTacToe.kif"):
+        m = model(name)
+        sym, _ = both(m)
+        plain = SymbolicGame(m.game)
+        for p in m.players:  # the translated turn expression, too
+            reach = plain.from_tuples(sym.positions().tuples())
+            want = sym.turn_set({p}).tuples()
+            assert (plain.turn_set({p}) & reach).tuples() == want, (name, p)
+        for pos in sym.positions().tuples()[::11]:
+            a, b = plain.successors(pos).tuples(), sym.successors(pos).tuples()
+            assert a == b, (name, pos, a, b)
+
+
+@pytest.mark.gdl_slow
+@pytest.mark.parametrize("name, roles, fluents", [
+    ("chomp.kif", ("player1", "player2"), 60),
+    ("connectFour.kif", ("red", "black"), 98),
+    ("3pttc.kif", ("red", "yellow", "blue"), 112),
+])
+def test_the_large_files_load(name, roles, fluents):
+    m = model(name)
+    prog = m.game.program
+    assert prog.roles == roles and len(prog.fluents) == fluents, (prog.roles, len(prog.fluents))
+    assert len(m.game.moves) == sum(len(v) for v in prog.moves.values())
+
+
+def test_gdl_depth_counts_layers(capsys):
+    """--depth N counts the states reachable in at most 0..N moves (tic-tac-toe: 9 moves)."""
+    assert main(["gdl", str(CORPUS / "ticTacToe.kif"), "--depth", "12", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["layers"][:3] == [1, 1 + 9, 1 + 9 + 9 * 8], doc
+    assert doc["layers"][-1] == 5478 and len(doc["layers"]) == 10 and doc["complete"], doc
+    assert main(["gdl", str(CORPUS / "ticTacToe.kif"), "--depth", "2", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["layers"] == [1, 10, 82] and not doc["complete"], doc
