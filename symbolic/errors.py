@@ -97,8 +97,45 @@ class EngineMismatch(SymbolicError):
     """Objects of two different engines or BDD managers were mixed."""
 
 
-class OutOfMemory(SymbolicError):
+class LimitExceeded(SymbolicError):
+    """A resource limit ended the request: ``limit`` names it (``"timeout"``,
+    ``"max-memory"``, ``"positions"``), ``stage`` says where the work was.
+
+    The command line exits with status 3 on it.
+    """
+
+    def __init__(self, message: str, limit: str = "", stage: str = ""):
+        super().__init__(message)
+        self.limit = limit
+        self.stage = stage
+
+
+class OutOfMemory(LimitExceeded):
     """The BDD backend ran out of its memory budget."""
+
+    def __init__(self, message: str, limit: str = "max-memory", stage: str = ""):
+        super().__init__(message, limit, stage)
+
+
+class TooManyPositions(LimitExceeded, QueryError):
+    """The explicit engine refuses to enumerate a space above its position limit.
+
+    Also a :class:`QueryError` (the request cannot be answered as asked)."""
+
+    def __init__(self, message: str, limit: str = "positions", stage: str = ""):
+        super().__init__(message, limit, stage)
+
+
+class BadLimit(QueryError, ValueError):
+    """A resource limit with an impossible value (negative, zero, not finite).
+
+    Also a :class:`ValueError`."""
+
+
+class BadLimitType(QueryError, TypeError):
+    """A resource limit of the wrong type (a string, a bool...).
+
+    Also a :class:`TypeError`."""
 
 
 class FileError(SymbolicError):

@@ -23,12 +23,14 @@ game costs only that position's moves.
 """
 from __future__ import annotations
 
+import heapq
 import itertools
 from typing import Iterable
 
 from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, SetEngine, check_dead_ends
-from ..errors import EngineMismatch, ModelError, QueryError, RangeError, WrongType
+from ..errors import EngineMismatch, ModelError, RangeError, TooManyPositions, WrongType
 from ..ir import TRUE, Expr, Game, Space
+from ..limits import Limits
 from ..validate import check_expr, check_game
 from .interp import BOOL, INT, compile_expr, type_name
 from .moves import apply, compile_moves, successors
@@ -38,6 +40,11 @@ __all__ = ["ExplicitSet", "ExplicitSets", "ExplicitGame", "DEFAULT_MAX_POSITIONS
 #: Spaces larger than this (before the invariant) are refused rather than
 #: enumerated: a tuple costs about 100 bytes, so this is already gigabytes.
 DEFAULT_MAX_POSITIONS = 5_000_000
+
+#: bytes a position costs the explicit engine, about (its tuple, index entry,
+#: successor and predecessor lists): with a memory cap (``--max-memory``) the
+#: position limit is the cap divided by this, instead of DEFAULT_MAX_POSITIONS
+BYTES_PER_POSITION = 500
 
 
 class ExplicitSet(PositionSet):
@@ -73,6 +80,12 @@ class ExplicitSet(PositionSet):
             self._sorted = sorted(self.items)
         return list(self._sorted)
 
+    def _take(self, n: int):
+        """The n smallest positions, in order, without sorting the whole set."""
+        if self._sorted is not None or n >= len(self.items):
+            return iter(self.tuples()[:n])
+        return iter(heapq.nsmallest(n, self.items))
+
     def _union(self, other): return ExplicitSet(self.engine, self.items | other.items)
     def _inter(self, other): return ExplicitSet(self.engine, self.items & other.items)
     def _diff(self, other): return ExplicitSet(self.engine, self.items - other.items)
@@ -97,9 +110,12 @@ class ExplicitSets(SetEngine):
     kind = "explicit"
 
     def __init__(self, space: Space, invariant: Expr = TRUE, *,
-                 max_positions: int = DEFAULT_MAX_POSITIONS):
+                 max_positions: int = DEFAULT_MAX_POSITIONS, limits: Limits | None = None):
         self.space = space
         self.invariant = invariant
+        self.limits = limits = limits if limits is not None else Limits()
+        if limits.max_memory_bytes is not None:
+            max_positions = limits.max_memory_bytes // BYTES_PER_POSITION
         self.max_positions = max_positions
         inv = compile_expr(check_expr(invariant, space), space)
         if inv.type != BOOL:
@@ -118,12 +134,15 @@ class ExplicitSets(SetEngine):
     # ---------------------------------------------------------------- domain
 
     def check_size(self) -> None:
-        """QueryError when the space is too large to enumerate (before any work)."""
+        """:class:`~symbolic.errors.TooManyPositions` (a QueryError and a
+        LimitExceeded) when the space is too large to enumerate (before any work)."""
         size = self.space.size
         if size > self.max_positions:
-            raise QueryError(
-                f"the space has {size} value vectors, more than the explicit engine's "
-                f"limit of {self.max_positions}: use the symbolic engine")
+            raise TooManyPositions(
+                f"position limit reached: the space has {size} value vectors, more than the "
+                f"explicit engine's limit of {self.max_positions} (--max-memory raises or "
+                f"lowers it, at {BYTES_PER_POSITION} bytes a position): use the symbolic engine",
+                stage="enumerating the positions")
 
     def _domain(self) -> list[tuple]:
         """The positions in lexicographic order (enumerated once)."""
@@ -223,9 +242,10 @@ class ExplicitGame(ExplicitSets, GameEngine):
     [(1, 1), (1, 2), (1, 3), (1, 5), (2, 0), (2, 4)]
     """
 
-    def __init__(self, game: Game, *, max_positions: int = DEFAULT_MAX_POSITIONS):
+    def __init__(self, game: Game, *, max_positions: int = DEFAULT_MAX_POSITIONS,
+                 limits: Limits | None = None):
         check_game(game)
-        super().__init__(game.space, game.invariant, max_positions=max_positions)
+        super().__init__(game.space, game.invariant, max_positions=max_positions, limits=limits)
         self.game = game
         turn = compile_expr(game.turn, game.space)
         if turn.type != INT:
@@ -252,10 +272,16 @@ class ExplicitGame(ExplicitSets, GameEngine):
         """Build δ over indices, the predecessor lists, out-degrees and turns (once)."""
         if self._succ is not None:
             return
-        dom = self._domain()
-        member = self._index.get
-        plans = self._plans
-        succ = [tuple(sorted(successors(plans, c, member))) for c in dom]
+        with self.limits.stage("building δ (explicit)"):
+            dom = self._domain()
+            member = self._index.get
+            plans = self._plans
+            check, total = self.limits.check, len(dom)
+            succ = []
+            for i, c in enumerate(dom):
+                if not i & 1023:
+                    check(f"position {i} of {total}")
+                succ.append(tuple(sorted(successors(plans, c, member))))
         pred: list[list[int]] = [[] for _ in dom]
         for i, ss in enumerate(succ):
             for j in ss:
@@ -391,7 +417,8 @@ class ExplicitGame(ExplicitSets, GameEngine):
                 closed[i] = 0
         extras = ([p for p in self._dead if not mine[p]]
                   if dead_ends is DeadEnds.VACUOUS else [])
-        layers = self._attract(mine, closed, tau, extras)
+        with self.limits.stage("until"):
+            layers = self._attract(mine, closed, tau, extras)
         return self._fixpoint(layers, keep_layers)
 
     def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
@@ -443,7 +470,8 @@ class ExplicitGame(ExplicitSets, GameEngine):
             extras = [p for p in self._dead if mine[p]]
         else:
             extras = list(self._dead)
-        layers = self._attract(theirs, closed, bad, extras)
+        with self.limits.stage("release (its dual attractor)"):
+            layers = self._attract(theirs, closed, bad, extras)
         lost = bytearray(n)
         for layer in layers:
             for i in layer:
@@ -470,6 +498,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
         positions only; every edge is looked at once, hence O(positions + edges).
         """
         pred = self._pred
+        check = self.limits.check
         remaining = self._outdeg[:]  # counters, only read for ∀-positions
         for i in target:
             closed[i] = 1
@@ -477,6 +506,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
         layers = [layer]
         first = True
         while True:
+            check(f"layer {len(layers)}", lambda: {"positions": len(layer)})
             nxt = []
             if first:
                 for p in extras:
