@@ -28,10 +28,19 @@ class Span:
         head = f"{self.file}:{self.line}:{self.column}: {kind}: {message}"
         if not self.text:
             return head
-        start = self.column - 1
-        marked = self.text[start:start + max(1, self.length)]
-        carets = "^" * max(1, self.length - len(marked) + _width(marked))
-        return f"{head}\n    {self.text}\n    {_blank(self.text[:start])}{carets}"
+        text, start, length = self.text, self.column - 1, max(1, self.length)
+        if len(text) > _SHOWN:  # a huge line (generated input): show a window around the column
+            lo = max(0, start - _SHOWN // 2)
+            length = min(length, _SHOWN // 2)
+            text = ("…" if lo else "") + text[lo:lo + _SHOWN] + ("…" if lo + _SHOWN < len(text) else "")
+            start = start - lo + (1 if lo else 0)
+        marked = text[start:start + length]
+        carets = "^" * max(1, length - len(marked) + _width(marked))
+        return f"{head}\n    {text}\n    {_blank(text[:start])}{carets}"
+
+
+#: source lines longer than this are shown as a window around the column
+_SHOWN = 160
 
 
 def _width(text: str) -> int:

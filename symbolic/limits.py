@@ -48,6 +48,10 @@ __all__ = ["Limits", "NO_LIMITS", "MAX_NESTING", "ensure_recursion_headroom", "m
 #: both engines are recursive; :func:`ensure_recursion_headroom` gives them room)
 MAX_NESTING = 200
 
+#: the longest integer literal (in digits) that model text and ``-p`` values may
+#: hold (Python itself refuses to read more than 4300)
+MAX_INT_DIGITS = 1000
+
 #: the Python recursion limit symbolic needs for :data:`MAX_NESTING` levels
 #: (each level of an expression costs up to ~10 frames across the passes)
 RECURSION_LIMIT = 12 * MAX_NESTING + 2000

@@ -32,6 +32,7 @@ from .lang.decls import CheckedModel, Query, check_model
 from .lang.formulas import check_formula, check_state_expr
 from .lang.parser import parse_formula_text, parse_model_text
 from .lang.scope import Scope
+from .limits import ensure_recursion_headroom
 
 __all__ = ["Model", "Query", "load_model", "parse_formula", "parse_model", "parse_state_expr"]
 
@@ -106,6 +107,7 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
 def parse_model(text: str, filename: str = "<string>",
                 params: Mapping[str, object] | None = None) -> Model:
     """Parse and check model ``text``; errors name ``filename``."""
+    ensure_recursion_headroom()  # the checker is recursive, to MAX_NESTING levels
     return Model.of(check_model(parse_model_text(text, filename), filename, params), text)
 
 
@@ -114,10 +116,12 @@ def parse_formula(text: str, model: Model) -> atl.Formula:
 
     Errors point into ``text`` (file name ``<formula>``).
     """
+    ensure_recursion_headroom()
     return check_formula(parse_formula_text(text, "<formula>"), model.scope)
 
 
 def parse_state_expr(text: str, model: Model) -> ir.Expr:
     """A boolean state expression over ``model``'s names, as IR (e.g. to build a set
     of positions with ``engine.from_expr``)."""
+    ensure_recursion_headroom()
     return check_state_expr(parse_formula_text(text, "<expression>"), model.scope)
