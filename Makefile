@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test demo fuzz bench clean
+.PHONY: setup test test-slow demo fuzz fuzz-parser bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -16,7 +16,10 @@ $(STAMP): $(BIN)/python pyproject.toml
 setup: $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -m "not fuzz"
+	$(BIN)/python -m pytest -m "not fuzz and not slow"
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -m slow
 
 fuzz: $(STAMP)
 	SYMBOLIC_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -m fuzz -s

@@ -10,7 +10,7 @@ anything: only when stderr is a terminal and neither ``--quiet`` nor
 
 >>> import io
 >>> out = io.StringIO()
->>> p = Progress(out, delay=0)
+>>> p = Progress(out, delay=0, mininterval=0)
 >>> p("until: iteration 3", {"positions": 12})
 >>> p.close()
 >>> "until: iteration 3" in out.getvalue() and "12 positions" in out.getvalue()
@@ -23,6 +23,8 @@ from typing import TextIO
 
 from tqdm import tqdm
 
+from .limits import int_text
+
 __all__ = ["Progress", "progress_for"]
 
 # tqdm's monitor thread is not wanted: CUDD calls hold the GIL, and the
@@ -34,9 +36,10 @@ class Progress:
     """One status line on ``stream``: the stage, the elapsed time and the sizes,
     shown after ``delay`` seconds and erased by :meth:`close`."""
 
-    def __init__(self, stream: TextIO | None = None, *, delay: float = 1.0):
+    def __init__(self, stream: TextIO | None = None, *, delay: float = 1.0,
+                 mininterval: float = 0.2):
         self._bar = tqdm(total=None, file=stream if stream is not None else sys.stderr,
-                         delay=delay, leave=False, mininterval=0.2, miniters=1,
+                         delay=delay, leave=False, mininterval=mininterval, miniters=1,
                          dynamic_ncols=True, bar_format="{desc} [{elapsed}]{postfix}")
 
     def __call__(self, stage: str, info: dict) -> None:
@@ -54,7 +57,6 @@ class Progress:
 def _group(v) -> str:
     """Numbers with thin groups of three digits, exactly: ``1 234 567``."""
     if isinstance(v, int) and not isinstance(v, bool):
-        from .limits import int_text
         text = int_text(v)
         if len(text) > 30:  # a count of 10**30 and more: its size is what matters
             return f"~10^{len(text.lstrip('-')) - 1}"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import sys
+import warnings
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from dd import _copy
@@ -359,9 +360,9 @@ class Manager:
             return int(self.bdd.count(u, nvars))
         try:
             r = self.bdd.count(u, nvars)
-        except RuntimeError as e:  # overflow of double (beyond 2**1024) or out of memory
-            if _is_oom(e):
-                raise self._fail(e) from e
+        except RuntimeError:
+            # beyond 2**1024 the double overflows, and dd then reports "CUDD out of
+            # memory" too: the exact traversal below allocates nothing in CUDD
             r = None
         if r is not None and r < _FLOAT_EXACT_BELOW:
             return int(r)
@@ -438,7 +439,9 @@ class Manager:
     def node_count(self) -> int:
         """Nodes held by the whole manager (live and not yet collected)."""
         if self._cudd:
-            return int(self.bdd.statistics()["n_nodes"])
+            with warnings.catch_warnings():  # dd warns about a unit change of another key
+                warnings.simplefilter("ignore")
+                return int(self.bdd.statistics()["n_nodes"])
         return len(self.bdd)
 
     def size(self, u) -> int:

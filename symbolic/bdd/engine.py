@@ -441,7 +441,8 @@ class SymbolicGame(SymbolicSets, GameEngine):
             return BddSet._make(self, m.or_(x.node, new))
 
         return api.least_fixpoint(step, BddSet._make(self, tau), keep_layers=keep_layers,
-                                  limits=self.limits, name="until", sizes=self._sizes)
+                                  limits=self.limits, name="computing until (least fixpoint)",
+                                  sizes=self._sizes)
 
     def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
                 dead_ends: DeadEnds) -> Fixpoint:
@@ -466,7 +467,8 @@ class SymbolicGame(SymbolicSets, GameEngine):
                     self, m.and_(g, m.or_(f, self._pre_node(key, z.node, dead_ends))))
 
         return api.greatest_fixpoint(step, BddSet._make(self, g), limits=self.limits,
-                                     name="release", sizes=self._sizes)
+                                     name="computing release (greatest fixpoint)",
+                                     sizes=self._sizes)
 
     def _sizes(self, s: BddSet) -> dict:
         """Sizes of a fixpoint approximation, for progress and limit messages."""

@@ -26,6 +26,7 @@ from typing import Sequence
 
 from ..errors import LimitExceeded, SymbolicError
 from .. import limits as limits_mod
+from ..progress import progress_for
 from . import check, ens2005, show
 from .common import limit_args
 
@@ -73,7 +74,6 @@ def _run(argv: Sequence[str] | None) -> int:
     json_mode = bool(getattr(args, "json", False))
     progress = None
     try:
-        from ..progress import progress_for
         progress = progress_for(args.quiet, json_mode)
         lim = limits_mod.Limits(timeout=args.timeout, max_memory=args.max_memory,
                                 progress=progress)

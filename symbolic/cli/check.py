@@ -58,7 +58,7 @@ def cmd_check(args) -> int:
         print(f"{model.name}" + (f" [{params}]" if params else ""))
         # the timings go to stderr: stdout is the same at every run (tests compare it)
         print(f"engine: {args.engine}" + (f" ({args.backend})" if args.engine != "explicit" else ""))
-        if not args.quiet:
+        if not args.quiet and sys.stderr.isatty():
             print("time: " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()),
                   file=sys.stderr)
         for (text, _), ps in zip(queries, main):

@@ -112,7 +112,8 @@ def evaluate_all(model: Model, queries, engine: GameEngine) -> list[PositionSet]
     lim = getattr(engine, "limits", None) or current_limits()
     out = []
     for i, (text, f) in enumerate(queries, 1):
-        with lim.stage(f"{engine.kind} engine, query {i} of {len(queries)} ({_short(text)})"):
+        with lim.stage(f"evaluating query {i} of {len(queries)} ({_short(text)}) "
+                       f"with the {engine.kind} engine"):
             lim.check()
             out.append(ev(f))
     return out

@@ -417,7 +417,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
                 closed[i] = 0
         extras = ([p for p in self._dead if not mine[p]]
                   if dead_ends is DeadEnds.VACUOUS else [])
-        with self.limits.stage("until"):
+        with self.limits.stage("computing until (attractor)"):
             layers = self._attract(mine, closed, tau, extras)
         return self._fixpoint(layers, keep_layers)
 
@@ -470,7 +470,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
             extras = [p for p in self._dead if mine[p]]
         else:
             extras = list(self._dead)
-        with self.limits.stage("release (its dual attractor)"):
+        with self.limits.stage("computing release (dual attractor)"):
             layers = self._attract(theirs, closed, bad, extras)
         lost = bytearray(n)
         for layer in layers:

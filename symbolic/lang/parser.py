@@ -592,7 +592,8 @@ def _check_nesting(tree: Tree, src: Source) -> None:
         if depth > limit:
             raise ParseError(f"expression nested more than {MAX_NESTING} levels deep: "
                              f"split it with named sets or formulas", src.of_meta(node.meta))
-        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
+        # reversed: the first construct too deep in source order is the one reported
+        stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))
 
 
 def _parse(text: str, filename: str, start: str):
