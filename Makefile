@@ -24,6 +24,10 @@ test-slow: $(STAMP)
 fuzz: $(STAMP)
 	SYMBOLIC_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -m fuzz -s
 
+# the parser and model fuzzer of issue 8: 10**5 hostile inputs in one process, counts printed
+fuzz-parser: $(STAMP)
+	$(BIN)/python -m tests.fuzz_parser 100000
+
 demo: $(STAMP)
 	$(BIN)/symbolic check models/ens2005.game --engine both --limit 5
 	$(BIN)/symbolic ens2005 --u0 42

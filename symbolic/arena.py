@@ -46,6 +46,18 @@ def _ints(values, what, where):
 def arena_to_model_text(text: str, filename: str) -> str:
     """The model-language text of the arena JSON ``text`` (errors name ``filename``)."""
     try:
+        return _arena_to_model_text(text, filename)
+    except ModelError:
+        raise
+    except (AttributeError, TypeError, ValueError, OverflowError) as err:
+        # a value of the wrong JSON type where the checks below do not look (issue 8's fuzzer)
+        first = text.splitlines()[0] if text else ""
+        raise ModelError(f"arena: malformed document ({err})", Span(filename, 1, 1, first)) \
+            from None
+
+
+def _arena_to_model_text(text: str, filename: str) -> str:
+    try:
         doc = json.loads(text)
     except json.JSONDecodeError as err:
         lines = text.splitlines()
