@@ -56,6 +56,9 @@ MAX_INT_DIGITS = 1000
 #: (each level of an expression costs up to ~10 frames across the passes)
 RECURSION_LIMIT = 12 * MAX_NESTING + 2000
 
+#: seconds the alarm of Limits.enforced waits after the deadline
+_ALARM_GRACE = 0.25
+
 #: seconds between two progress refreshes (sizes are only computed then)
 _REFRESH = 0.25
 
@@ -219,7 +222,10 @@ class Limits:
             raise self.timed_out()
 
         old = signal.signal(signal.SIGALRM, ring)
-        signal.setitimer(signal.ITIMER_REAL, max(1e-3, self.deadline - time.monotonic()))
+        # a little after the deadline: a cooperative check, which knows the sizes,
+        # usually comes first; the alarm catches work that never checks
+        signal.setitimer(signal.ITIMER_REAL,
+                         max(1e-3, self.deadline - time.monotonic() + _ALARM_GRACE))
         try:
             yield self
         finally:
