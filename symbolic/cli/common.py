@@ -48,7 +48,8 @@ def params_of(items: Sequence[str] | None) -> dict:
 
 def load(args) -> Model:
     """The model named by ``args.model`` with the ``-p`` parameters."""
-    return load_model(args.model, params_of(args.param))
+    with current_limits().stage(f"reading the model {args.model}"):
+        return load_model(args.model, params_of(args.param))
 
 
 def _positive_number(what: str):
