@@ -59,6 +59,9 @@ RECURSION_LIMIT = 12 * MAX_NESTING + 2000
 #: seconds the alarm of Limits.enforced waits after the deadline
 _ALARM_GRACE = 0.25
 
+#: functions the alarm must not interrupt (finalisers, gc callbacks)
+_NO_RAISE = frozenset({"__del__", "__dealloc__", "_release_unused", "<lambda>", "close"})
+
 #: seconds between two progress refreshes (sizes are only computed then)
 _REFRESH = 0.25
 
@@ -219,6 +222,14 @@ class Limits:
             return
 
         def ring(signum, frame):
+            # an exception raised inside a finaliser or a gc callback is only
+            # printed ("Exception ignored in ..."): ring again a little later
+            f, depth = frame, 0
+            while f is not None and depth < 4:
+                if f.f_code.co_name in _NO_RAISE:
+                    signal.setitimer(signal.ITIMER_REAL, 0.05)
+                    return
+                f, depth = f.f_back, depth + 1
             raise self.timed_out()
 
         old = signal.signal(signal.SIGALRM, ring)

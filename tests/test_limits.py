@@ -361,3 +361,17 @@ def test_bdds_outgrowing_the_address_space_exit_3_not_1(tmp_path):
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 3, (r.returncode, r.stderr)
     assert "symbolic: memory limit reached while evaluating query 1 of 1" in r.stderr, r.stderr
+
+
+def test_the_alarm_never_fires_inside_a_gc_callback_or_finaliser():
+    """Once, `ens2005 --timeout 0.01` printed "Exception ignored in <lambda>" and a
+    traceback before the message: the alarm had fired inside the gc callback."""
+    for t in ("0.01", "0.02", "0.05", "0.1"):
+        r = subprocess.run([sys.executable, "-m", "symbolic", "ens2005", "--u0", "1", "--timeout", t],
+                           cwd=ROOT, env=subprocess_env(), capture_output=True, text=True,
+                           timeout=300)
+        if r.returncode == 0:  # a fast machine finished first
+            continue
+        assert r.returncode == 3, r.stderr
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"symbolic: time limit of {t} s"), r.stderr
