@@ -147,7 +147,8 @@ def test_cli_timeout_exits_3_with_one_line_and_nothing_on_stdout(capsys):
         assert out == "", out
         lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("symbolic: time limit of 1 s reached while"), err
-        assert "evaluating query 1 of" in err or "building" in err, err
+        # the stage depends on how loaded the machine is; it is always named
+        assert any(w in err for w in ("evaluating query 1 of", "building", "reading the model")), err
 
 
 def test_cli_limits_also_go_before_the_command_name(capsys):
