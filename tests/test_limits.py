@@ -16,7 +16,7 @@ from symbolic import atl
 from symbolic.cli import main
 from symbolic.engines import make_engine, make_sets
 from symbolic.errors import (BadLimit, BadLimitType, LimitExceeded, OutOfMemory, ParseError,
-                             RangeError, TooManyPositions)
+                             TooManyPositions)
 from symbolic.ir import IntType, Space, Var, VarDecl
 from symbolic.limits import MAX_NESTING, Limits, int_text, using
 from symbolic.model import load_model, parse_model

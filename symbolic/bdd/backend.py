@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 import sys
 import warnings
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from dd import _copy
 
