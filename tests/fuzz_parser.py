@@ -16,7 +16,7 @@ SymbolicError such as a refused request), ``unlocated`` (a ModelError without
 a location), ``traceback`` (any other exception: a bug), ``slow`` (over
 :data:`SLOW` seconds; the limits stop such an input at :data:`STOP` seconds).
 
-``python -m tests.fuzz_parser N [SEED]`` runs N inputs in this process and
+``python -m tests.fuzz_parser N [SEED [EVERY]]`` runs N inputs (counts on stderr every EVERY) in this process and
 prints the counts; inputs that failed are written to ``tests/fuzz_cases/``
 (pin them in ``tests/test_fuzz_parser.py``). ``make fuzz-parser`` runs 10**5.
 """
@@ -329,7 +329,8 @@ def run_one_raising(kind: str, text: str) -> None:
 def main(argv: list[str]) -> int:
     n = int(argv[0]) if argv else 1000
     seed = int(argv[1]) if len(argv) > 1 else 0
-    counts = fuzz(n, seed, report_every=max(1, n // 20))
+    every = int(argv[2]) if len(argv) > 2 else max(1, n // 20)
+    counts = fuzz(n, seed, report_every=every)
     print(f"fuzz-parser: {n} inputs (seed {seed}) in {counts['seconds']} s")
     for k in sorted(counts):
         if k != "seconds":
