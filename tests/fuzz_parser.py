@@ -14,7 +14,8 @@ the explicit engine (its first query). The verdicts: ``ok`` (an answer),
 ``located`` (a ModelError with file, line and column, or another
 SymbolicError such as a refused request), ``unlocated`` (a ModelError without
 a location), ``traceback`` (any other exception: a bug), ``slow`` (over
-:data:`SLOW` seconds; the limits stop such an input at :data:`STOP` seconds).
+:data:`SLOW` seconds; the limits stop such an input at :data:`STOP` seconds),
+``memory`` (Python ran out of the fuzzer's :data:`MEMORY_CAP`).
 
 ``python -m tests.fuzz_parser N [SEED [EVERY]]`` runs N inputs (counts on stderr every EVERY) in this process and
 prints the counts; inputs that failed are written to ``tests/fuzz_cases/``
@@ -264,6 +265,8 @@ def run_one(kind: str, text: str) -> str:
         return "ok"
     except LimitExceeded:
         return "slow"
+    except MemoryError:  # beyond the address-space cap of fuzz(): a resource bug
+        return "memory"
     except ModelError as err:
         return "located" if err.span is not None and err.span.line >= 1 else "unlocated"
     except SymbolicError:
@@ -285,6 +288,7 @@ def save_case(kind: str, text: str, detail: str) -> Path:
 def fuzz(n: int, seed: int = 0, report_every: int = 0, save: bool = True) -> Counter:
     """Run ``n`` inputs from ``seed``; return the counts of verdicts (and "seconds")."""
     ensure_recursion_headroom()
+    _cap_memory()
     rnd = random.Random(seed)
     sources, arenas = _sources(), _arenas()
     counts: Counter = Counter()
@@ -298,7 +302,7 @@ def fuzz(n: int, seed: int = 0, report_every: int = 0, save: bool = True) -> Cou
             verdict = "slow"
         counts[verdict] += 1
         counts[f"{kind} inputs"] += 1
-        if verdict in ("traceback", "unlocated", "slow") and save:
+        if verdict in ("traceback", "unlocated", "slow", "memory") and save:
             detail = verdict
             if verdict == "traceback":
                 try:
@@ -311,6 +315,21 @@ def fuzz(n: int, seed: int = 0, report_every: int = 0, save: bool = True) -> Cou
                   file=sys.stderr, flush=True)
     counts["seconds"] = round(time.monotonic() - t_start)
     return counts
+
+
+#: the fuzzer's address-space cap: an input that makes Python allocate more gets
+#: a MemoryError (verdict "memory") instead of taking the machine down
+MEMORY_CAP = 4 * 2 ** 30
+
+
+def _cap_memory() -> None:
+    try:
+        import resource
+    except ImportError:  # not POSIX: no cap
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY or soft > MEMORY_CAP:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, hard))
 
 
 def run_one_raising(kind: str, text: str) -> None:
@@ -335,7 +354,7 @@ def main(argv: list[str]) -> int:
     for k in sorted(counts):
         if k != "seconds":
             print(f"  {k}: {counts[k]}")
-    bad = counts["traceback"] + counts["unlocated"] + counts["slow"]
+    bad = counts["traceback"] + counts["unlocated"] + counts["slow"] + counts["memory"]
     print("result: " + ("OK, 0 tracebacks, 0 unlocated errors, 0 inputs over "
                         f"{SLOW:g} s" if not bad else f"{bad} failing inputs in {CASES}"))
     return 1 if bad else 0
