@@ -288,7 +288,14 @@ def save_case(kind: str, text: str, detail: str) -> Path:
 def fuzz(n: int, seed: int = 0, report_every: int = 0, save: bool = True) -> Counter:
     """Run ``n`` inputs from ``seed``; return the counts of verdicts (and "seconds")."""
     ensure_recursion_headroom()
-    _cap_memory()
+    restore = _cap_memory()
+    try:
+        return _fuzz(n, seed, report_every, save)
+    finally:
+        restore()
+
+
+def _fuzz(n: int, seed: int, report_every: int, save: bool) -> Counter:
     rnd = random.Random(seed)
     sources, arenas = _sources(), _arenas()
     counts: Counter = Counter()
@@ -322,14 +329,16 @@ def fuzz(n: int, seed: int = 0, report_every: int = 0, save: bool = True) -> Cou
 MEMORY_CAP = 4 * 2 ** 30
 
 
-def _cap_memory() -> None:
+def _cap_memory():
+    """Lower the address-space limit to MEMORY_CAP; return a function restoring it."""
     try:
         import resource
     except ImportError:  # not POSIX: no cap
-        return
+        return lambda: None
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
     if soft == resource.RLIM_INFINITY or soft > MEMORY_CAP:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, hard))
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 def run_one_raising(kind: str, text: str) -> None:
