@@ -49,7 +49,7 @@ def arena_to_model_text(text: str, filename: str) -> str:
         return _arena_to_model_text(text, filename)
     except ModelError:
         raise
-    except (AttributeError, TypeError, ValueError, OverflowError) as err:
+    except (AttributeError, TypeError, ValueError, OverflowError, IndexError, KeyError) as err:
         # a value of the wrong JSON type where the checks below do not look (issue 8's fuzzer)
         first = text.splitlines()[0] if text else ""
         raise ModelError(f"arena: malformed document ({err})", Span(filename, 1, 1, first)) \
