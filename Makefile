@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test demo fuzz bench bench-chocolate clean gdl
+.PHONY: setup test test-slow demo fuzz fuzz-parser bench bench-chocolate clean gdl
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -16,13 +16,20 @@ $(STAMP): $(BIN)/python pyproject.toml
 setup: $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -m "not fuzz and not gdl_slow"
+	$(BIN)/python -m pytest -m "not fuzz and not slow and not gdl_slow"
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -m slow
 
 gdl: $(STAMP)
 	$(BIN)/python -m pytest -m gdl_slow tests/test_gdl.py
 
 fuzz: $(STAMP)
 	SYMBOLIC_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -m fuzz -s
+
+# the parser and model fuzzer of issue 8: 10**5 hostile inputs in one process, counts printed
+fuzz-parser: $(STAMP)
+	$(BIN)/python -m tests.fuzz_parser 100000
 
 demo: $(STAMP)
 	$(BIN)/symbolic check models/ens2005.game --engine both --limit 5

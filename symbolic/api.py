@@ -14,6 +14,7 @@ from typing import Callable, Generic, Iterable, Iterator, Mapping, TypeVar
 
 from .errors import ArgumentTypeError, EngineMismatch, ModelError, QueryError
 from .ir import Expr, Game, Space, Value
+from .limits import NO_LIMITS, Limits
 from .validate import check_expr
 
 
@@ -63,35 +64,46 @@ class Fixpoint(Generic[S]):
     layers: tuple[S, ...] | None = None
 
 
-def least_fixpoint(step: Callable[[S], S], start: S, *, keep_layers: bool = False) -> Fixpoint[S]:
+def least_fixpoint(step: Callable[[S], S], start: S, *, keep_layers: bool = False,
+                   limits: "Limits | None" = None, name: str = "fixpoint",
+                   sizes: Callable[[S], dict] | None = None) -> Fixpoint[S]:
     """Iterate X_0 = start, X_{n+1} = step(X_n) until X_{n+1} = X_n.
 
     ``step`` must be inflationary from ``start`` (X ⊆ step(X)), as in
     until_{n+1} = until_n ∪ (pre(J, until_n) ∩ σ) (ENS 2005, Q10).
+    ``limits`` (:class:`symbolic.limits.Limits`) is checked before each step,
+    the stage named ``name``, iteration n; ``sizes(X_n)`` describes X_n in
+    progress reports and limit messages.
 
     >>> least_fixpoint(lambda x: x | {min(x) - 1} if min(x) > 0 else x, {3}).result
     {0, 1, 2, 3}
     """
+    lim = limits if limits is not None else NO_LIMITS
     x = start
     layers = [x] if keep_layers else None
     n = 0
-    while True:
-        y = step(x)
-        if y == x:
-            return Fixpoint(x, n, tuple(layers) if layers is not None else None)
-        n += 1
-        x = y
-        if layers is not None:
-            layers.append(x)
+    with lim.stage(name):
+        while True:
+            lim.check(f"iteration {n + 1}", None if sizes is None else (lambda: sizes(x)))
+            y = step(x)
+            if y == x:
+                return Fixpoint(x, n, tuple(layers) if layers is not None else None)
+            n += 1
+            x = y
+            if layers is not None:
+                layers.append(x)
 
 
-def greatest_fixpoint(step: Callable[[S], S], start: S) -> Fixpoint[S]:
-    """Iterate X_0 = start, X_{n+1} = step(X_n) until stable, ``step`` deflationary.
+def greatest_fixpoint(step: Callable[[S], S], start: S, *, limits: "Limits | None" = None,
+                      name: str = "fixpoint",
+                      sizes: Callable[[S], dict] | None = None) -> Fixpoint[S]:
+    """Iterate X_0 = start, X_{n+1} = step(X_n) until stable, ``step`` deflationary
+    (``limits``, ``name`` and ``sizes`` as in :func:`least_fixpoint`).
 
     >>> greatest_fixpoint(lambda x: {v for v in x if v - 1 in x or v == 0}, {0, 1, 3}).result
     {0, 1}
     """
-    return least_fixpoint(step, start)
+    return least_fixpoint(step, start, limits=limits, name=name, sizes=sizes)
 
 
 class PositionSet(ABC):
@@ -178,6 +190,27 @@ class PositionSet(ABC):
         """The lexicographically smallest position, or None when empty."""
         t = self.tuples()
         return t[0] if t else None
+
+    def take(self, n: int) -> Iterator[tuple]:
+        """The ``n`` lexicographically smallest positions (fewer if the set is
+        smaller), in order, lazily: each engine finds them without listing the
+        whole set, so a set of 2**100 positions gives its first 10 at once.
+
+        >>> from symbolic.ir import IntType, Space, VarDecl
+        >>> from symbolic.engines import make_sets
+        >>> S = make_sets(Space((VarDecl("x", IntType(0, 9)),)), "explicit")
+        >>> list(S.positions().take(3))
+        [(0,), (1,), (2,)]
+        """
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise QueryError(f"take(n) needs an int, got {type(n).__name__} {n!r}")
+        if n < 0:
+            raise QueryError(f"take(n) needs n >= 0, got {n}")
+        return self._take(n)
+
+    def _take(self, n: int) -> Iterator[tuple]:
+        """:meth:`take` after validation; engines override it with a lazy version."""
+        return iter(self.tuples()[:n])
 
     def __repr__(self) -> str:
         n = self.count()

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from .api import GameEngine, SetEngine
 from .bdd import BACKENDS, ORDERS, PARTITIONS, SymbolicGame, SymbolicSets
-from .errors import ArgumentTypeError, QueryError
+from .errors import ArgumentTypeError, BadLimitType, QueryError
 from .explicit import ExplicitGame, ExplicitSets
 from .gdl.explicit import GdlExplicitGame
 from .gdl.game import GdlGame
 from .gdl.symbolic import GdlSymbolicGame
 from .ir import Game, Space
+from .limits import Limits, ensure_recursion_headroom
+from .limits import current as current_limits
 
 __all__ = ["ENGINES", "BACKENDS", "ORDERS", "PARTITIONS", "make_engine", "make_sets"]
 
@@ -34,15 +36,31 @@ def _unknown(engine: str) -> QueryError:
     return QueryError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
 
 
+def _limits(limits) -> Limits:
+    """``limits`` itself, or those of the enclosing :func:`symbolic.limits.using`
+    block (none by default) for None; BadLimitType for anything else."""
+    if limits is None:
+        return current_limits()
+    if not isinstance(limits, Limits):
+        raise BadLimitType(f"limits must be a symbolic.limits.Limits or None, "
+                           f"got {type(limits).__name__}")
+    return limits
+
+
 def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
-                order: str = "auto", partition: str = "moves") -> GameEngine:
+                order: str = "auto", partition: str = "moves",
+                limits: Limits | None = None) -> GameEngine:
     """An engine of the given kind for ``game`` (``backend``, ``order`` and
     ``partition`` tune the symbolic engine; the explicit engine ignores them).
+    ``limits`` (:class:`symbolic.limits.Limits`: timeout, memory cap, progress)
+    bounds its work; the error it raises names the stage reached.
     A GDL game (:class:`symbolic.gdl.game.GdlGame`) gets the GDL engines, whose
     positions are its reachable states (:mod:`symbolic.gdl.symbolic`,
-    :mod:`symbolic.gdl.explicit`)."""
+    :mod:`symbolic.gdl.explicit`); they do not take ``limits`` yet."""
     if not isinstance(game, Game):
         raise ArgumentTypeError(f"make_engine needs a Game (model.game), got {game!r}")
+    limits = _limits(limits)
+    ensure_recursion_headroom()
     if isinstance(game, GdlGame):
         if engine == "symbolic":
             return GdlSymbolicGame(game, backend=backend, partition=partition, order=order)
@@ -50,19 +68,22 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
             return GdlExplicitGame(game)
         raise _unknown(engine)
     if engine == "symbolic":
-        return SymbolicGame(game, backend=backend, partition=partition, order=order)
+        return SymbolicGame(game, backend=backend, partition=partition, order=order,
+                            limits=limits)
     if engine == "explicit":
-        return ExplicitGame(game)
+        return ExplicitGame(game, limits=limits)
     raise _unknown(engine)
 
 
 def make_sets(space: Space, engine: str = "symbolic", backend: str = "cudd", *,
-              order: str = "auto") -> SetEngine:
+              order: str = "auto", limits: Limits | None = None) -> SetEngine:
     """Sets of positions over ``space`` (no game), of the given engine kind."""
     if not isinstance(space, Space):
         raise ArgumentTypeError(f"make_sets needs a Space (model.game.space), got {space!r}")
+    limits = _limits(limits)
+    ensure_recursion_headroom()
     if engine == "symbolic":
-        return SymbolicSets(space, backend=backend, order=order)
+        return SymbolicSets(space, backend=backend, order=order, limits=limits)
     if engine == "explicit":
-        return ExplicitSets(space)
+        return ExplicitSets(space, limits=limits)
     raise _unknown(engine)

@@ -32,6 +32,11 @@ from .model import Model, load_model
 MODEL = resources.files("symbolic") / "models" / "ens2005.game"
 
 
+def _size(s) -> int:
+    """The exact number of positions of ``s`` (``len`` stops at sys.maxsize)."""
+    return s.count()
+
+
 def load_nim(N: int, n: int, K: int, r: int, u0: int) -> Model:
     """The exam's game Nim(N, n, K, r) for the candidate number u0, from ``MODEL``.
 
@@ -73,12 +78,12 @@ def answer_sheet(u0: int, engine: str = "symbolic", backend: str = "cudd") -> di
     S = make_sets(space, engine, backend)
     a = S.singleton((0, 0, 1)) | S.singleton((0, 2, 1))
     b = S.singleton((0, 0, 1)) | S.singleton((0, 0, 1))
-    out["Q3"] = {"a": len(a), "b": len(b), "c": len(a & b)}
+    out["Q3"] = {"a": _size(a), "b": _size(b), "c": _size(a & b)}
     x, y, z = ir.Var("x"), ir.Var("y"), ir.Var("z")
     A = S.from_expr((x * x + y * y).eq(z * z))
     u = lcg(u0, 303)
     B = S.from_tuples([(u[3 * k] % 11, u[3 * k + 1] % 11, u[3 * k + 2] % 11) for k in range(101)])
-    out["Q4"] = {"a": len(A), "b": len(B), "c": len(A & B), "d": _sorted(A & B)}
+    out["Q4"] = {"a": _size(A), "b": _size(B), "c": _size(A & B), "d": _sorted(A & B)}
 
     # Q5: the rule sets, as the model computes them
     out["Q5"] = {}
@@ -108,17 +113,17 @@ def answer_sheet(u0: int, engine: str = "symbolic", backend: str = "cudd") -> di
                                ("b", ((2, 2, 3, 2), [(2, 1, 1)])),
                                ("c", ((2, 3, 5, 3), [(2, 0, 0, 0)]))):
         _, E = _game(*params, u0, engine, backend)
-        out["Q8"][key] = len(E.pre_forall({1}, E.from_tuples(tau), dead_ends=V))
+        out["Q8"][key] = _size(E.pre_forall({1}, E.from_tuples(tau), dead_ends=V))
 
     # Q9: |pre|
     _, E = _game(2, 2, 20, 2, u0, engine, backend)
     k1, k2 = ir.Elem("k", ir.Const(1)), ir.Elem("k", ir.Const(2))
     p = E.pre({1}, E.from_expr((k1 <= 2) & (k2 <= 2)), dead_ends=V)
-    q9 = {"a": len(p), "b": len(p & E.turn_set({2}))}
+    q9 = {"a": _size(p), "b": _size(p & E.turn_set({2}))}
     _, E = _game(3, 3, 5, 3, u0, engine, backend)
     zeros = E.from_expr(ir.conj(ir.Elem("k", ir.Const(i)).eq(0) for i in (1, 2, 3)))
     for key, J in (("c", {1}), ("d", {1, 2}), ("e", set())):
-        q9[key] = len(E.pre(J, zeros, dead_ends=V))
+        q9[key] = _size(E.pre(J, zeros, dead_ends=V))
     out["Q9"] = q9
 
     # Q10: |until|
@@ -127,8 +132,8 @@ def answer_sheet(u0: int, engine: str = "symbolic", backend: str = "cudd") -> di
     stuck = ev(atl.Ref("stuck"))
     sigma = E.from_expr(ir.Elem("k", ir.Const(2)) >= ir.Elem("k", ir.Const(3)))
     out["Q10"] = {
-        "a": len(E.until({1}, sigma, stuck - E.turn_set({1}), dead_ends=V).result),
-        "b": len(E.until({1, 2}, E.positions(), stuck - E.turn_set({2}), dead_ends=V).result),
+        "a": _size(E.until({1}, sigma, stuck - E.turn_set({1}), dead_ends=V).result),
+        "b": _size(E.until({1, 2}, E.positions(), stuck - E.turn_set({2}), dead_ends=V).result),
     }
 
     # Q11–Q12: ATL on Nim(3, 2, 20, 3)
@@ -138,10 +143,10 @@ def answer_sheet(u0: int, engine: str = "symbolic", backend: str = "cudd") -> di
     initial = ev(atl.Ref("initial"))
     F1 = ev(atl.Ref("F", (one,)))
     F12 = ev(atl.Ref("F", (one_two,)))
-    out["Q11"] = {"a": _sorted(F1 & initial), "b": len(F1), "c": len(F12),
-                  "d": len(F12 & initial)}
+    out["Q11"] = {"a": _sorted(F1 & initial), "b": _size(F1), "c": _size(F12),
+                  "d": _size(F12 & initial)}
     T = ev(atl.Ref("Traître_1"))
-    out["Q12"] = {"a": len(T), "b": len(T & initial)}
+    out["Q12"] = {"a": _size(T), "b": _size(T & initial)}
     return out
 
 

@@ -28,10 +28,19 @@ class Span:
         head = f"{self.file}:{self.line}:{self.column}: {kind}: {message}"
         if not self.text:
             return head
-        start = self.column - 1
-        marked = self.text[start:start + max(1, self.length)]
-        carets = "^" * max(1, self.length - len(marked) + _width(marked))
-        return f"{head}\n    {self.text}\n    {_blank(self.text[:start])}{carets}"
+        text, start, length = self.text, self.column - 1, max(1, self.length)
+        if len(text) > _SHOWN:  # a huge line (generated input): show a window around the column
+            lo = max(0, start - _SHOWN // 2)
+            length = min(length, _SHOWN // 2)
+            text = ("…" if lo else "") + text[lo:lo + _SHOWN] + ("…" if lo + _SHOWN < len(text) else "")
+            start = start - lo + (1 if lo else 0)
+        marked = text[start:start + length]
+        carets = "^" * max(1, length - len(marked) + _width(marked))
+        return f"{head}\n    {text}\n    {_blank(text[:start])}{carets}"
+
+
+#: source lines longer than this are shown as a window around the column
+_SHOWN = 160
 
 
 def _width(text: str) -> int:
@@ -129,8 +138,45 @@ class EngineMismatch(SymbolicError):
     """Objects of two different engines or BDD managers were mixed."""
 
 
-class OutOfMemory(SymbolicError):
+class LimitExceeded(SymbolicError):
+    """A resource limit ended the request: ``limit`` names it (``"timeout"``,
+    ``"max-memory"``, ``"positions"``), ``stage`` says where the work was.
+
+    The command line exits with status 3 on it.
+    """
+
+    def __init__(self, message: str, limit: str = "", stage: str = ""):
+        super().__init__(message)
+        self.limit = limit
+        self.stage = stage
+
+
+class OutOfMemory(LimitExceeded):
     """The BDD backend ran out of its memory budget."""
+
+    def __init__(self, message: str, limit: str = "max-memory", stage: str = ""):
+        super().__init__(message, limit, stage)
+
+
+class TooManyPositions(LimitExceeded, QueryError):
+    """The explicit engine refuses to enumerate a space above its position limit.
+
+    Also a :class:`QueryError` (the request cannot be answered as asked)."""
+
+    def __init__(self, message: str, limit: str = "positions", stage: str = ""):
+        super().__init__(message, limit, stage)
+
+
+class BadLimit(QueryError, ValueError):
+    """A resource limit with an impossible value (negative, zero, not finite).
+
+    Also a :class:`ValueError`."""
+
+
+class BadLimitType(QueryError, TypeError):
+    """A resource limit of the wrong type (a string, a bool...).
+
+    Also a :class:`TypeError`."""
 
 
 class FileError(SymbolicError):

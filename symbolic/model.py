@@ -35,6 +35,7 @@ from .lang.decls import CheckedModel, Query, check_model
 from .lang.formulas import check_formula, check_state_expr
 from .lang.parser import parse_formula_text, parse_model_text
 from .lang.scope import Scope
+from .limits import ensure_recursion_headroom
 
 __all__ = ["Model", "Query", "load_model", "parse_formula", "parse_model", "parse_state_expr"]
 
@@ -150,6 +151,7 @@ def parse_model(text: str, filename: str = "<string>",
     _check_text(text, "the model text")
     _check_text(filename, "the file name")
     params = check_params(params)
+    ensure_recursion_headroom()  # the checker is recursive, to MAX_NESTING levels
     return Model.of(check_model(parse_model_text(text, filename), filename, params), text)
 
 
@@ -159,6 +161,7 @@ def parse_formula(text: str, model: Model) -> atl.Formula:
     Errors point into ``text`` (file name ``<formula>``).
     """
     _check_text(text, "a formula")
+    ensure_recursion_headroom()
     return check_formula(parse_formula_text(text, "<formula>"), _check_model(model).scope)
 
 
@@ -166,4 +169,5 @@ def parse_state_expr(text: str, model: Model) -> ir.Expr:
     """A boolean state expression over ``model``'s names, as IR (e.g. to build a set
     of positions with ``engine.from_expr``)."""
     _check_text(text, "a state expression")
+    ensure_recursion_headroom()
     return check_state_expr(parse_formula_text(text, "<expression>"), _check_model(model).scope)

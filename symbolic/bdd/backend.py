@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import gc
 import sys
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+import warnings
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from dd import _copy
 
 from ..errors import EngineMismatch, OutOfMemory, QueryError
+from ..limits import Limits
 
 BACKENDS = ("cudd", "autoref")
 
@@ -62,6 +64,30 @@ def _release_unused(*_ignored) -> None:
 gc.callbacks.append(lambda phase, info: _release_unused() if phase == "stop" else None)
 
 
+def default_memory_cap() -> int:
+    """CUDD's memory cap in bytes when none is given: 3/4 of the physical memory,
+    and half of the address-space limit (``ulimit -v``) if one is set.
+
+    Without a cap CUDD grows its tables until ``malloc`` fails, and then its
+    allocator prints "CUDD: out of memory" and ends the process (exit 1): with
+    a cap below that point, CUDD returns NULL instead and :class:`OutOfMemory`
+    is raised.
+    """
+    from dd import _utils
+    caps = []
+    total = _utils.total_memory()
+    if total:
+        caps.append(total * 3 // 4)
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            caps.append(soft // 2)
+    except (ImportError, ValueError, OSError):  # not POSIX
+        pass
+    return min(caps) if caps else 2 ** 33
+
+
 def _is_oom(exc: BaseException) -> bool:
     """True when ``exc`` is how ``dd.cudd`` reports that CUDD ran out of memory.
 
@@ -70,6 +96,8 @@ def _is_oom(exc: BaseException) -> bool:
     out of memory ...')`` in ``apply`` and ``count``.
     """
     text = str(exc)
+    if isinstance(exc, MemoryError):
+        return True
     if isinstance(exc, ValueError):
         return "NULL" in text
     if isinstance(exc, RuntimeError):
@@ -82,11 +110,13 @@ class Manager:
 
     Variables are declared once, in the order given: level i is the i-th name.
     Dynamic reordering is switched off so the order chosen by the encoder
-    stays (it is what decides speed). ``max_memory`` (bytes) caps CUDD's memory;
-    exceeding it raises :class:`OutOfMemory`.
+    stays (it is what decides speed). ``max_memory`` (bytes) caps CUDD's memory
+    (default: :func:`default_memory_cap`); exceeding it raises :class:`OutOfMemory`,
+    whose message names the stage of ``limits`` (a :class:`symbolic.limits.Limits`).
     """
 
-    def __init__(self, backend: str = "cudd", *, max_memory: int | None = None):
+    def __init__(self, backend: str = "cudd", *, max_memory: int | None = None,
+                 limits: Limits | None = None):
         if backend not in BACKENDS:
             raise QueryError(f"unknown BDD backend {backend!r}: the choices are {list(BACKENDS)}")
         self.backend = backend
@@ -96,16 +126,15 @@ class Manager:
             import dd.cudd as mod
             self._mod = mod
             self.bdd = mod.BDD()
-            cfg: dict[str, Any] = {"reordering": False}
-            if max_memory is not None:
-                cfg["max_memory"] = int(max_memory)
-            self.bdd.configure(**cfg)
+            cap = default_memory_cap() if max_memory is None else int(max_memory)
+            self.bdd.configure(reordering=False, max_memory=cap)
         else:
             import dd.autoref as mod  # on demand, like dd.cudd above
             self._mod = mod
             self.bdd = mod.BDD()
             self.bdd.configure(reordering=False)
         self._cudd = backend == "cudd"
+        self.limits = limits if limits is not None else Limits()
         _release_unused()
         _LIVE.append(self.bdd)
         self._names: list[str] = []
@@ -120,9 +149,9 @@ class Manager:
     def _fail(self, exc: BaseException, *nodes) -> BaseException:
         """The exception to raise for a backend failure ``exc`` on operands ``nodes``."""
         if _is_oom(exc):
-            return OutOfMemory(
-                f"the {self.backend} BDD manager ran out of memory ({exc.__class__.__name__}: "
-                f"{str(exc).splitlines()[0]})")
+            return OutOfMemory(self.limits.out_of_memory(
+                f"{self.node_count()} BDD nodes in the {self.backend} manager"),
+                stage=self.limits.where())
         for u in nodes:
             if getattr(u, "bdd", None) is not self.bdd:
                 return EngineMismatch(
@@ -217,28 +246,28 @@ class Manager:
         """u ∧ v."""
         try:
             return u & v
-        except (ValueError, RuntimeError, TypeError) as e:
+        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def or_(self, u, v):
         """u ∨ v."""
         try:
             return u | v
-        except (ValueError, RuntimeError, TypeError) as e:
+        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def diff(self, u, v):
         """u ∧ ¬v."""
         try:
             return u & ~v
-        except (ValueError, RuntimeError, TypeError) as e:
+        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def xor(self, u, v):
         """u ⊕ v."""
         try:
             return self.bdd.apply("xor", u, v)
-        except (ValueError, RuntimeError, TypeError) as e:
+        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def iff(self, u, v):
@@ -249,14 +278,14 @@ class Manager:
         """u → v."""
         try:
             return ~u | v
-        except (ValueError, RuntimeError, TypeError) as e:
+        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def ite(self, c, u, v):
         """if c then u else v."""
         try:
             return self.bdd.ite(c, u, v)
-        except (ValueError, RuntimeError, TypeError) as e:
+        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, c, u, v) from e
 
     def conj(self, nodes: Iterable):
@@ -284,7 +313,7 @@ class Manager:
         """The conjunction of literals ``name`` (True) / ``¬name`` (False)."""
         try:
             return self.bdd.cube(dict(assignment))
-        except (ValueError, RuntimeError) as e:
+        except (ValueError, RuntimeError, MemoryError) as e:
             raise self._fail(e) from e
 
     def is_true(self, u) -> bool:
@@ -301,14 +330,14 @@ class Manager:
         """∃qvars. u."""
         try:
             return self.bdd.exist(qvars, u)
-        except (ValueError, RuntimeError, TypeError) as e:
+        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
     def forall(self, u, qvars: Iterable[str]):
         """∀qvars. u."""
         try:
             return self.bdd.forall(qvars, u)
-        except (ValueError, RuntimeError, TypeError) as e:
+        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
     def and_exists(self, u, v, qvars: Iterable[str]):
@@ -321,7 +350,7 @@ class Manager:
             if self._cudd:
                 return self._mod.and_exists(u, v, qvars)
             return self.bdd.exist(qvars, u & v)
-        except (ValueError, RuntimeError, TypeError) as e:
+        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def rename(self, u, mapping: Mapping[str, str]):
@@ -330,7 +359,7 @@ class Manager:
             return self.check(u)
         try:
             return self.bdd.let(mapping, u)
-        except (ValueError, RuntimeError, TypeError) as e:
+        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
     def restrict(self, u, assignment: Mapping[str, bool]):
@@ -339,7 +368,7 @@ class Manager:
             return self.check(u)
         try:
             return self.bdd.let(dict(assignment), u)
-        except (ValueError, RuntimeError, TypeError) as e:
+        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
     def support(self, u) -> set[str]:
@@ -358,9 +387,9 @@ class Manager:
             return int(self.bdd.count(u, nvars))
         try:
             r = self.bdd.count(u, nvars)
-        except RuntimeError as e:  # overflow of double (beyond 2**1024) or out of memory
-            if _is_oom(e):
-                raise self._fail(e) from e
+        except RuntimeError:
+            # beyond 2**1024 the double overflows, and dd then reports "CUDD out of
+            # memory" too: the exact traversal below allocates nothing in CUDD
             r = None
         if r is not None and r < _FLOAT_EXACT_BELOW:
             return int(r)
@@ -434,6 +463,14 @@ class Manager:
 
     # ------------------------------------------------------------------ sizes, housekeeping
 
+    def node_count(self) -> int:
+        """Nodes held by the whole manager (live and not yet collected)."""
+        if self._cudd:
+            with warnings.catch_warnings():  # dd warns about a unit change of another key
+                warnings.simplefilter("ignore")
+                return int(self.bdd.statistics()["n_nodes"])
+        return len(self.bdd)
+
     def size(self, u) -> int:
         """Number of BDD nodes of ``u`` (its DAG size)."""
         return len(u)
@@ -471,5 +508,5 @@ class Manager:
             return u
         try:
             return _copy.copy_bdd(u, self.bdd)
-        except (ValueError, RuntimeError) as e:
+        except (ValueError, RuntimeError, MemoryError) as e:
             raise self._fail(e) from e

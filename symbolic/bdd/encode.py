@@ -125,6 +125,7 @@ class Encoder:
     def __init__(self, space: Space, manager: Manager, order: str = "auto"):
         self.space = space
         self.m = manager
+        self.limits = manager.limits  # checked once per quantifier or sum instance
         self.bit_order = choose_order(space, order)
         slots = space.slots
         self.widths: tuple[int, ...] = tuple(
@@ -606,7 +607,9 @@ class Encoder:
         m = self.m
         forall = e.kind == "forall"
         acc = m.true if forall else m.false
+        check = self.limits.check
         for v in e.domain:
+            check()
             # Instance k is evaluated only where instances 1..k-1 did not decide.
             b = self._under(acc if forall else m.not_(acc), e.body, {**env, e.var: v})
             if isinstance(b, (BV, tuple)):
@@ -616,7 +619,9 @@ class Encoder:
 
     def _sum(self, e: Sum, env: dict):
         acc = bv.const(self.m, 0)
+        check = self.limits.check
         for v in e.domain:
+            check()
             t = self._c(e.body, {**env, e.var: v})
             if isinstance(t, tuple):
                 raise WrongType("the body of sum must be int or bool, got tuple", _span(e))

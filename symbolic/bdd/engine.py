@@ -22,6 +22,7 @@ from ..api import (DeadEnds, Fixpoint, GameEngine, MoveRelation, PositionSet, Se
                    check_dead_ends)
 from ..errors import EngineMismatch, QueryError, RangeError
 from ..ir import TRUE, Expr, Game, Space
+from ..limits import Limits
 from ..validate import check_expr, check_game
 from .backend import Manager
 from .encode import Encoder, slot_sequence
@@ -105,6 +106,20 @@ class BddSet(PositionSet):
     def first(self) -> tuple | None:
         """The lexicographically smallest position, found without enumerating the set."""
         return self.engine.encoder.first_position(self.node)
+
+    def _take(self, n: int) -> Iterator[tuple]:
+        """The n smallest positions, in order: the smallest, then the smallest of
+        the rest without it, ... (a few BDD operations per position, none per
+        position left out)."""
+        e = self.engine
+        m, enc = e.manager, e.encoder
+        rest = self.node
+        for _ in range(n):
+            pos = enc.first_position(rest)
+            if pos is None:
+                return
+            yield pos
+            rest = m.diff(rest, enc.position_cube(pos))
 
     def _union(self, other: "BddSet") -> "BddSet":
         return BddSet._make(self.engine, self.engine.manager.or_(self.node, other.node))
@@ -201,18 +216,26 @@ class SymbolicSets(SetEngine):
     The domain D = {c | every slot in range} ∩ {c | invariant(c)}; every set,
     complement, count and enumeration lives inside D. ``order`` is the bit order
     (``"auto"``, ``"sliced"`` or ``"slots"``, see :mod:`symbolic.bdd.encode`).
+    ``limits`` (:class:`symbolic.limits.Limits`) bounds time and memory;
+    ``max_memory`` (bytes) overrides its memory cap.
     """
 
     kind = "symbolic"
 
     def __init__(self, space: Space, backend: str = "cudd", invariant: Expr = TRUE, *,
-                 order: str = "auto", max_memory: int | None = None):
+                 order: str = "auto", max_memory: int | None = None,
+                 limits: Limits | None = None):
         self.space = space
-        self.manager = Manager(backend, max_memory=max_memory)
+        self.limits = limits = limits if limits is not None else Limits()
+        if max_memory is None:
+            max_memory = limits.max_memory_bytes
+        self.manager = Manager(backend, max_memory=max_memory, limits=limits)
         self.encoder = Encoder(space, self.manager, order)
         self.invariant = invariant
         enc = self.encoder
-        self._domain = self.manager.and_(enc.domain(), enc.boolean(check_expr(invariant, space)))
+        with limits.stage("building the domain"):
+            self._domain = self.manager.and_(enc.domain(),
+                                             enc.boolean(check_expr(invariant, space)))
         self._domain_next = None
 
     def __repr__(self) -> str:
@@ -299,26 +322,31 @@ class SymbolicGame(SymbolicSets, GameEngine):
     """
 
     def __init__(self, game: Game, backend: str = "cudd", partition: str = "moves", *,
-                 order: str = "auto", max_memory: int | None = None):
+                 order: str = "auto", max_memory: int | None = None,
+                 limits: Limits | None = None):
         if partition not in PARTITIONS:
             raise QueryError(f"unknown partition {partition!r}: the choices are {list(PARTITIONS)}")
         check_game(game)
         super().__init__(game.space, backend, game.invariant, order=order,
-                         max_memory=max_memory)
+                         max_memory=max_memory, limits=limits)
         self.game = game
         self.partition = partition
-        m, enc = self.manager, self.encoder
-        turn = enc.integer(game.turn, care=self._domain)
-        self._turn_of = {p: m.and_(enc.int_equals(turn, p), self._domain) for p in game.players}
-        self._coalition_cache: dict[frozenset, tuple] = {}
-        self.check_turns()
-        moves = [(mv.name, self._move_relation(mv)) for mv in game.moves]
-        if partition == "monolithic":
-            self._parts = [("delta", m.disj(r for _, r in moves))]
-        else:
-            self._parts = moves
-        self._delta = None
-        self._has_succ = m.disj(m.exist(r, enc.next_set) for _, r in self._parts)
+        m, enc, limits = self.manager, self.encoder, self.limits
+        with limits.stage("building the turn sets"):
+            turn = enc.integer(game.turn, care=self._domain)
+            self._turn_of = {p: m.and_(enc.int_equals(turn, p), self._domain)
+                             for p in game.players}
+            self._coalition_cache: dict[frozenset, tuple] = {}
+            self.check_turns()
+        with limits.stage("building δ"):
+            moves = [(mv.name, self._move_relation(mv)) for mv in game.moves]
+            limits.check(f"{len(moves)} moves built")
+            if partition == "monolithic":
+                self._parts = [("delta", m.disj(r for _, r in moves))]
+            else:
+                self._parts = moves
+            self._delta = None
+            self._has_succ = m.disj(m.exist(r, enc.next_set) for _, r in self._parts)
         self._renamed: dict = {}
         self._steps = 0
         self.order_probe: dict[str, int] = {}
@@ -432,7 +460,12 @@ class SymbolicGame(SymbolicSets, GameEngine):
         all_slots = range(len(self.space.slots))
         both = m.and_(self._domain, self.domain_next())
         rel = m.false
-        for values in itertools.product(*(p.domain for p in move.params)):
+        total = 1
+        for p in move.params:
+            total *= len(p.domain)
+        for k, values in enumerate(itertools.product(*(p.domain for p in move.params)), 1):
+            self.limits.check(f"move {move.name}, valuation {k} of {total}",
+                              lambda: {"BDD nodes": m.size(rel)})
             env = dict(zip(names, values))
             # The guard is evaluated at every position; the effect only at pairs
             # (c, c') of positions where the guard holds and the frame keeps the
@@ -583,7 +616,9 @@ class SymbolicGame(SymbolicSets, GameEngine):
             new = m.and_(self._pre_node(key, x.node, dead_ends), sigma)
             return BddSet._make(self, m.or_(x.node, new))
 
-        return api.least_fixpoint(step, BddSet._make(self, tau), keep_layers=keep_layers)
+        return api.least_fixpoint(step, BddSet._make(self, tau), keep_layers=keep_layers,
+                                  limits=self.limits, name="computing until (least fixpoint)",
+                                  sizes=self._sizes)
 
     def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
                 dead_ends: DeadEnds) -> Fixpoint:
@@ -607,7 +642,13 @@ class SymbolicGame(SymbolicSets, GameEngine):
                 return BddSet._make(
                     self, m.and_(g, m.or_(f, self._pre_node(key, z.node, dead_ends))))
 
-        return api.greatest_fixpoint(step, BddSet._make(self, g))
+        return api.greatest_fixpoint(step, BddSet._make(self, g), limits=self.limits,
+                                     name="computing release (greatest fixpoint)",
+                                     sizes=self._sizes)
+
+    def _sizes(self, s: BddSet) -> dict:
+        """Sizes of a fixpoint approximation, for progress and limit messages."""
+        return {"positions": s.count(), "BDD nodes": self.manager.size(s.node)}
 
     def post(self, source: PositionSet) -> BddSet:
         """post(S) = (∃x. S ∧ δ)[x' := x], part by part."""

@@ -1,8 +1,17 @@
 """The ``symbolic`` command line: one module per command.
 
-Errors a user can cause print ``FILE:LINE:COL: error: ...`` (or a plain
-message) on stderr and exit with status 2; a disagreement between engines
-under ``--engine both`` exits with status 1.
+Exit statuses: 0 done; 1 the engines differ (``--engine both``); 2 bad input
+(errors a user can cause print ``FILE:LINE:COL: error: ...`` or a plain
+message on stderr); 3 a resource limit was reached (``--timeout``,
+``--max-memory``, the explicit engine's position limit); 130 interrupted
+(Ctrl-C). Never a Python traceback for any of these.
+
+Every command takes ``--timeout S``, ``--max-memory MB`` and ``--quiet``
+(before or after the command name): :func:`main` makes them the
+:class:`symbolic.limits.Limits` of every engine the command builds, shows
+progress on stderr when it is a terminal, and in ``--json`` mode holds the
+command's output back until it has finished, so that an error never leaves
+half a document on stdout.
 
 Adding a command: write ``symbolic/cli/NAME.py`` with ``register(sub)`` (see
 :mod:`symbolic.cli.common`) and list the module in ``COMMANDS``.
@@ -10,44 +19,123 @@ Adding a command: write ``symbolic/cli/NAME.py`` with ``register(sub)`` (see
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 from typing import Sequence
 
-from ..errors import SymbolicError
+from .. import limits as limits_mod
+from ..errors import LimitExceeded, SymbolicError
+from ..progress import progress_for
 from . import (check, chocolate, chomp, ens2005, execute, gdl, hackendot, nimbers, play, show,
                simulate, strategy, successors, tictactoe, values)
+from .common import limit_args
 
 #: the command modules, in the order ``symbolic --help`` lists them
 COMMANDS = (check, show, successors, ens2005, strategy, execute, tictactoe, values, chocolate,
             play, simulate, nimbers, hackendot, chomp, gdl)
 
+#: exit statuses
+OK, MISMATCH, BAD_INPUT, LIMIT, INTERRUPTED = 0, 1, 2, 3, 130
+
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="symbolic",
-        description="Solve finite multi-player turn-based games and ATL queries with BDDs.")
+        description="Solve finite multi-player turn-based games and ATL queries with BDDs.",
+        epilog="Exit statuses: 0 ok, 1 engines differ, 2 bad input, 3 limit reached, "
+               "130 interrupted.")
+    limit_args(p, top=True)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.register(sub)
+    # every command takes the limits, whether it reads a model or not
+    for sp in sub.choices.values():
+        if not any(a.dest == "timeout" for a in sp._actions):
+            limit_args(sp)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        print("symbolic: interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:
+        _quiet_stdout()
+        return OK
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    limits_mod.ensure_recursion_headroom()
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "limit", 0) < 0:
         parser.error("--limit must be >= 0")
+    json_mode = bool(getattr(args, "json", False))
+    progress = None
     try:
-        return args.func(args)
+        progress = progress_for(args.quiet, json_mode)
+        lim = limits_mod.Limits(timeout=args.timeout, max_memory=args.max_memory,
+                                progress=progress)
+        held = io.StringIO() if json_mode else None
+        with limits_mod.using(lim), lim.enforced():
+            if held is None:
+                status = args.func(args)
+            else:
+                real, sys.stdout = sys.stdout, held
+                try:
+                    status = args.func(args)
+                finally:
+                    sys.stdout = real
+        if progress is not None:
+            progress.close()
+            progress = None
+        if held is not None:
+            sys.stdout.write(held.getvalue())
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler of main
+        return status
+    except LimitExceeded as err:
+        _close(progress)
+        print(f"symbolic: {err.message}", file=sys.stderr)
+        return LIMIT
     except SymbolicError as err:
+        _close(progress)
         # located errors already read FILE:LINE:COL: error: ...
         print(str(err) if err.span is not None else f"symbolic: error: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("symbolic: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+        return BAD_INPUT
+    except MemoryError:
+        _close(progress)
+        print("symbolic: out of memory (Python could not allocate more); "
+              "--max-memory sets a cap", file=sys.stderr)
+        return LIMIT
+    except RecursionError:
+        _close(progress)
+        print(f"symbolic: error: the input nests too deeply (at most "
+              f"{limits_mod.MAX_NESTING} levels are supported)", file=sys.stderr)
+        return BAD_INPUT
+    except BaseException:
+        _close(progress)
+        raise
+
+
+def _close(progress) -> None:
+    if progress is not None:
+        try:
+            progress.close()
+        except Exception:  # noqa: BLE001 - the line is cosmetic, the error is not
+            pass
+
+
+def _quiet_stdout() -> None:
+    """After a closed pipe: point stdout at /dev/null so that the interpreter's
+    final flush does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

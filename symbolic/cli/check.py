@@ -1,13 +1,14 @@
 """``symbolic check``: evaluate ATL queries on a model, with either engine or both."""
 from __future__ import annotations
 
-import json
 import sys
 import time
 
 from ..api import difference_witness
+from ..limits import int_text
 from ..engines import ENGINES, make_engine
-from .common import evaluate_all, format_positions, load, model_args, queries_of
+from .common import (evaluate_all, format_positions, json_text, load, model_args, queries_of,
+                     shown_positions, value_text)
 
 #: ``check --engine``: either engine, or both to cross-check them
 CHECK_ENGINES = ENGINES + ("both",)
@@ -45,21 +46,23 @@ def cmd_check(args) -> int:
                 mismatches.append((text, w, where))
     if args.json:
         doc = {"model": model.name, "params": model.params, "engine": args.engine,
-               "results": [{"query": text, "count": len(ps),
-                            "positions": [list(t) for t in
-                                          (ps.tuples() if args.limit == 0 else ps.tuples()[:args.limit])]}
+               "results": [{"query": text, "count": ps.count(),
+                            "positions": [list(t) for t in shown_positions(ps, args.limit)]}
                            for (text, _), ps in zip(queries, main)]}
         if args.engine == "both":
             doc["mismatches"] = [{"query": t, "position": list(w), "only_in": k}
                                  for t, w, k in mismatches]
-        print(json.dumps(doc))
+        print(json_text(doc))
     else:
-        params = ", ".join(f"{k}={v}" for k, v in model.params.items())
+        params = ", ".join(f"{k}={value_text(v)}" for k, v in model.params.items())
         print(f"{model.name}" + (f" [{params}]" if params else ""))
-        print(f"engine: {args.engine}" + (f" ({args.backend})" if args.engine != "explicit" else "")
-              + "; " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()))
+        # the timings go to stderr: stdout is the same at every run (tests compare it)
+        print(f"engine: {args.engine}" + (f" ({args.backend})" if args.engine != "explicit" else ""))
+        if not args.quiet and sys.stderr.isatty():
+            print("time: " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()),
+                  file=sys.stderr)
         for (text, _), ps in zip(queries, main):
-            print(f"\n{text}\n  count: {len(ps)}")
+            print(f"\n{text}\n  count: {int_text(ps.count())}")
             print("\n".join(format_positions(model.game.space, ps, args.limit)))
         for text, w, where in mismatches:
             print(f"\nMISMATCH on {text}: position {w} is only in the {where} result",

@@ -9,6 +9,8 @@ turned into messages and exit statuses in one place, :func:`symbolic.cli.main`.
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
 from typing import Sequence
 
@@ -16,6 +18,8 @@ from .. import atl
 from ..api import GameEngine, PositionSet
 from ..engines import BACKENDS, ORDERS, PARTITIONS
 from ..errors import QueryError, SymbolicError
+from ..limits import current as current_limits
+from ..limits import int_text
 from ..model import Model, load_model, parse_formula
 
 
@@ -44,12 +48,42 @@ def params_of(items: Sequence[str] | None) -> dict:
 
 def load(args) -> Model:
     """The model named by ``args.model`` with the ``-p`` parameters."""
-    return load_model(args.model, params_of(args.param))
+    with current_limits().stage(f"reading the model {args.model}"):
+        return load_model(args.model, params_of(args.param))
+
+
+def _positive_number(what: str):
+    def read(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of {what}, got {text!r}") \
+                from None
+        if not (v > 0 and math.isfinite(v)):
+            raise argparse.ArgumentTypeError(f"expected a positive number of {what}, got {text!r}")
+        return int(v) if v.is_integer() else v
+    return read
+
+
+def limit_args(sp: argparse.ArgumentParser, top: bool = False) -> None:
+    """``--timeout S``, ``--max-memory MB`` and ``--quiet``: every command has
+    them (:func:`symbolic.cli.main` applies them), and so does the top-level
+    parser (``top``), so they may come before or after the command name."""
+    d = None if top else argparse.SUPPRESS  # a subcommand's default must not hide the top's
+    sp.add_argument("--timeout", type=_positive_number("seconds"), metavar="S", default=d,
+                    help="stop with exit status 3 after S seconds, naming the stage reached")
+    sp.add_argument("--max-memory", type=_positive_number("MB"), metavar="MB", default=d,
+                    help="cap the BDD manager's memory at MB megabytes (2^20 bytes) and the "
+                         "explicit engine's positions at MB*2^20/500; past it: exit status 3")
+    sp.add_argument("--quiet", action="store_true", default=False if top else argparse.SUPPRESS,
+                    help="no progress line on stderr (it only shows on a terminal, after ~1 s)")
 
 
 def model_args(sp: argparse.ArgumentParser) -> None:
-    """The arguments of every command that reads a model: MODEL, -p, and the
-    symbolic engine's tuning (--backend, --order, --partition)."""
+    """The arguments of every command that reads a model: MODEL, -p, the
+    symbolic engine's tuning (--backend, --order, --partition) and the limits
+    (--timeout, --max-memory, --quiet; see :func:`limit_args`)."""
+    limit_args(sp)
     sp.add_argument("model", metavar="MODEL", help="a model file (see models/)")
     sp.add_argument("-p", "--param", action="append", metavar="NAME=VALUE",
                     help="override a parameter of the model (repeatable)")
@@ -76,17 +110,37 @@ def queries_of(model: Model, texts: Sequence[str] | None) -> list[tuple[str, atl
 def evaluate_all(model: Model, queries, engine: GameEngine) -> list[PositionSet]:
     """Each query's set of positions, in order."""
     ev = atl.Evaluator(engine, model.definitions)
+    lim = getattr(engine, "limits", None) or current_limits()
     out = []
     for i, (text, f) in enumerate(queries, 1):
-        if sys.stderr.isatty():
-            print(f"[{engine.kind}] query {i}/{len(queries)}: {text}", file=sys.stderr)
-        out.append(ev(f))
+        with lim.stage(f"evaluating query {i} of {len(queries)} ({_short(text)}) "
+                       f"with the {engine.kind} engine"):
+            lim.check()
+            out.append(ev(f))
     return out
+
+
+def _short(text: str, width: int = 40) -> str:
+    """``text`` on one line, cut to ``width`` characters."""
+    one = " ".join(text.split())
+    return one if len(one) <= width else one[:width - 1] + "…"
+
+
+def count_text(ps: PositionSet) -> str:
+    """The exact number of positions of ``ps``, however large (never ``len``)."""
+    return int_text(ps.count())
+
+
+def value_text(v) -> str:
+    """A parameter or slot value as the command line prints it, exact for any int."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return int_text(v)
+    return str(v)
 
 
 def position_text(space, pos: tuple) -> str:
     """A position as the command line prints (and reads) it: ``j=1, k[1]=3``."""
-    return ", ".join(f"{s.label}={v}" for s, v in zip(space.slots, pos))
+    return ", ".join(f"{s.label}={value_text(v)}" for s, v in zip(space.slots, pos))
 
 
 def parse_position(space, text: str) -> tuple:
@@ -130,12 +184,33 @@ def parse_position(space, text: str) -> tuple:
         raise QueryError(f"position {text!r}: {err}") from None
 
 
+def json_text(doc) -> str:
+    """``json.dumps(doc)``, exact for ints of any size (Python refuses to convert
+    ints above 4300 digits to text unless told otherwise).
+
+    >>> len(json_text({"count": 10 ** 5000}))
+    5012
+    """
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return json.dumps(doc)
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def shown_positions(ps: PositionSet, limit: int) -> list[tuple]:
+    """The ``limit`` smallest positions of ``ps`` (0: all), found without listing
+    the rest (:meth:`PositionSet.take`)."""
+    return ps.tuples() if limit == 0 else list(ps.take(limit))
+
+
 def format_positions(space, ps: PositionSet, limit: int) -> list[str]:
     """At most ``limit`` positions of ``ps`` (0: all), one per line, then how
-    many were left out."""
-    tuples = ps.tuples()
-    shown = tuples if limit == 0 else tuples[:limit]
+    many were left out (an exact count, however large the set)."""
+    shown = shown_positions(ps, limit)
     lines = ["    " + position_text(space, t) for t in shown]
-    if len(shown) < len(tuples):
-        lines.append(f"    ... ({len(tuples) - len(shown)} more; --limit 0 shows all)")
+    total = ps.count()
+    if len(shown) < total:
+        lines.append(f"    ... ({int_text(total - len(shown))} more; --limit 0 shows all)")
     return lines

@@ -5,10 +5,12 @@ import json
 
 from ..engines import BACKENDS, ENGINES
 from ..ens2005 import answer_sheet, format_sheet
+from ..limits import current as current_limits
 
 
 def cmd_ens2005(args) -> int:
-    sheet = answer_sheet(args.u0, engine=args.engine, backend=args.backend)
+    with current_limits().stage(f"computing the ENS 2005 answer sheet for u0 = {args.u0}"):
+        sheet = answer_sheet(args.u0, engine=args.engine, backend=args.backend)
     print(json.dumps(sheet) if args.json else format_sheet(sheet))
     return 0
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from .. import atl
 from ..engines import make_engine
+from ..limits import int_text
 from ..play import drawer
-from .common import load, model_args, parse_position, position_text
+from .common import count_text, load, model_args, parse_position, position_text, value_text
 
 
 def cmd_show(args) -> int:
@@ -14,17 +15,17 @@ def cmd_show(args) -> int:
     for line in model.description.strip().splitlines():
         print(f"  {line.strip()}")
     if model.params:
-        print("params: " + ", ".join(f"{k} = {v}" for k, v in model.params.items()))
+        print("params: " + ", ".join(f"{k} = {value_text(v)}" for k, v in model.params.items()))
     print(f"players: {', '.join(map(str, g.players))}")
     print("variables:")
     for d in g.space.vars:
-        rng = "bool" if d.type.__class__.__name__ == "BoolType" else f"{d.type.lo}..{d.type.hi}"
+        rng = "bool" if d.type.__class__.__name__ == "BoolType" else f"{int_text(d.type.lo)}..{int_text(d.type.hi)}"
         if d.index is not None:
-            rng = f"array[{d.index.lo}..{d.index.hi}] of {rng}"
+            rng = f"array[{int_text(d.index.lo)}..{int_text(d.index.hi)}] of {rng}"
         print(f"  {d.name} : {rng}")
     eng = make_engine(g, "symbolic", args.backend, order=args.order, partition=args.partition)
-    print(f"positions: {len(eng.positions())} (of {g.space.size} value vectors)")
-    print(f"dead ends: {len(eng.deadlocks())}")
+    print(f"positions: {count_text(eng.positions())} (of {int_text(g.space.size)} value vectors)")
+    print(f"dead ends: {count_text(eng.deadlocks())}")
     print("moves:")
     for m in g.moves:
         ps = ", ".join(f"{p.name} in {len(p.domain)} values" for p in m.params)

@@ -23,13 +23,15 @@ game costs only that position's moves.
 """
 from __future__ import annotations
 
+import heapq
 import itertools
 from typing import Iterable
 
 from ..api import (DeadEnds, Fixpoint, GameEngine, MoveRelation, PositionSet, SetEngine,
                    check_dead_ends)
-from ..errors import EngineMismatch, ModelError, QueryError, RangeError, WrongType
+from ..errors import EngineMismatch, ModelError, RangeError, TooManyPositions, WrongType
 from ..ir import TRUE, Expr, Game, Space
+from ..limits import Limits
 from ..validate import check_expr, check_game
 from .interp import BOOL, INT, compile_expr, type_name
 from .moves import apply, compile_moves, max_successors, successors
@@ -45,6 +47,11 @@ DEFAULT_MAX_POSITIONS = 5_000_000
 #: an edge costs about 20 bytes (successor and predecessor lists), so this is
 #: about 2 GB, and minutes of Python.
 DEFAULT_MAX_EDGES = 100_000_000
+
+#: bytes a position costs the explicit engine, about (its tuple, index entry,
+#: successor and predecessor lists): with a memory cap (``--max-memory``) the
+#: position limit is the cap divided by this, instead of DEFAULT_MAX_POSITIONS
+BYTES_PER_POSITION = 500
 
 
 class ExplicitSet(PositionSet):
@@ -79,6 +86,12 @@ class ExplicitSet(PositionSet):
         if self._sorted is None:
             self._sorted = sorted(self.items)
         return list(self._sorted)
+
+    def _take(self, n: int):
+        """The n smallest positions, in order, without sorting the whole set."""
+        if self._sorted is not None or n >= len(self.items):
+            return iter(self.tuples()[:n])
+        return iter(heapq.nsmallest(n, self.items))
 
     def _union(self, other): return ExplicitSet(self.engine, self.items | other.items)
     def _inter(self, other): return ExplicitSet(self.engine, self.items & other.items)
@@ -141,9 +154,12 @@ class ExplicitSets(SetEngine):
     kind = "explicit"
 
     def __init__(self, space: Space, invariant: Expr = TRUE, *,
-                 max_positions: int = DEFAULT_MAX_POSITIONS):
+                 max_positions: int = DEFAULT_MAX_POSITIONS, limits: Limits | None = None):
         self.space = space
         self.invariant = invariant
+        self.limits = limits = limits if limits is not None else Limits()
+        if limits.max_memory_bytes is not None:
+            max_positions = limits.max_memory_bytes // BYTES_PER_POSITION
         self.max_positions = max_positions
         inv = compile_expr(check_expr(invariant, space), space)
         if inv.type != BOOL:
@@ -162,12 +178,15 @@ class ExplicitSets(SetEngine):
     # ---------------------------------------------------------------- domain
 
     def check_size(self) -> None:
-        """QueryError when the space is too large to enumerate (before any work)."""
+        """:class:`~symbolic.errors.TooManyPositions` (a QueryError and a
+        LimitExceeded) when the space is too large to enumerate (before any work)."""
         size = self.space.size
         if size > self.max_positions:
-            raise QueryError(
-                f"the space has {size} value vectors, more than the explicit engine's "
-                f"limit of {self.max_positions}: use the symbolic engine")
+            raise TooManyPositions(
+                f"position limit reached: the space has {size} value vectors, more than the "
+                f"explicit engine's limit of {self.max_positions} (--max-memory raises or "
+                f"lowers it, at {BYTES_PER_POSITION} bytes a position): use the symbolic engine",
+                stage="enumerating the positions")
 
     def _domain(self) -> list[tuple]:
         """The positions in lexicographic order (enumerated once)."""
@@ -268,9 +287,9 @@ class ExplicitGame(ExplicitSets, GameEngine):
     """
 
     def __init__(self, game: Game, *, max_positions: int = DEFAULT_MAX_POSITIONS,
-                 max_edges: int = DEFAULT_MAX_EDGES):
+                 max_edges: int = DEFAULT_MAX_EDGES, limits: Limits | None = None):
         check_game(game)
-        super().__init__(game.space, game.invariant, max_positions=max_positions)
+        super().__init__(game.space, game.invariant, max_positions=max_positions, limits=limits)
         self.game = game
         self.max_edges = max_edges
         turn = compile_expr(game.turn, game.space)
@@ -302,10 +321,11 @@ class ExplicitGame(ExplicitSets, GameEngine):
         super().check_size()
         bound = self.edge_bound()
         if bound > self.max_edges:
-            raise QueryError(
-                f"the game may have up to {bound} edges ({self.space.size} value vectors "
+            raise TooManyPositions(
+                f"edge limit reached: the game may have up to {bound} edges ({self.space.size} value vectors "
                 f"times up to {bound // max(self.space.size, 1)} successors each), more than the "
-                f"explicit engine's limit of {self.max_edges}: use the symbolic engine")
+                f"explicit engine's limit of {self.max_edges}: use the symbolic engine",
+                limit="edges", stage="before enumerating the positions")
 
     # ---------------------------------------------------------------- the graph
 
@@ -313,10 +333,16 @@ class ExplicitGame(ExplicitSets, GameEngine):
         """Build δ over indices, the predecessor lists, out-degrees and turns (once)."""
         if self._succ is not None:
             return
-        dom = self._domain()
-        member = self._index.get
-        plans = self._plans
-        succ = [tuple(sorted(successors(plans, c, member))) for c in dom]
+        with self.limits.stage("building δ (explicit)"):
+            dom = self._domain()
+            member = self._index.get
+            plans = self._plans
+            check, total = self.limits.check, len(dom)
+            succ = []
+            for i, c in enumerate(dom):
+                if not i & 1023:
+                    check(f"position {i} of {total}")
+                succ.append(tuple(sorted(successors(plans, c, member))))
         pred: list[list[int]] = [[] for _ in dom]
         for i, ss in enumerate(succ):
             for j in ss:
@@ -452,7 +478,8 @@ class ExplicitGame(ExplicitSets, GameEngine):
                 closed[i] = 0
         extras = ([p for p in self._dead if not mine[p]]
                   if dead_ends is DeadEnds.VACUOUS else [])
-        layers = self._attract(mine, closed, tau, extras)
+        with self.limits.stage("computing until (attractor)"):
+            layers = self._attract(mine, closed, tau, extras)
         return self._fixpoint(layers, keep_layers)
 
     def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
@@ -504,7 +531,8 @@ class ExplicitGame(ExplicitSets, GameEngine):
             extras = [p for p in self._dead if mine[p]]
         else:
             extras = list(self._dead)
-        layers = self._attract(theirs, closed, bad, extras)
+        with self.limits.stage("computing release (dual attractor)"):
+            layers = self._attract(theirs, closed, bad, extras)
         lost = bytearray(n)
         for layer in layers:
             for i in layer:
@@ -557,6 +585,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
         positions only; every edge is looked at once, hence O(positions + edges).
         """
         pred = self._pred
+        check = self.limits.check
         remaining = self._outdeg[:]  # counters, only read for ∀-positions
         for i in target:
             closed[i] = 1
@@ -564,6 +593,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
         layers = [layer]
         first = True
         while True:
+            check(f"layer {len(layers)}", lambda: {"positions": len(layer)})
             nxt = []
             if first:
                 for p in extras:

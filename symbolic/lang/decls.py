@@ -22,6 +22,7 @@ from typing import Mapping
 
 from .. import atl, drawing, ir
 from ..errors import ModelError, RangeError, Span, UnknownName, WrongType
+from ..limits import MAX_INT_DIGITS
 from . import ast
 from ..validate import check_expr
 from .builtins import canonical_key
@@ -447,6 +448,9 @@ def _override_value(name: str, v, span: Span):
         if s in ("true", "false"):
             return s == "true"
         if _OVERRIDE_INT.fullmatch(s):
+            if len(s.lstrip("+-")) > MAX_INT_DIGITS:  # int() refuses beyond 4300 digits
+                raise RangeError(f"parameter '{name}': a value of {len(s.lstrip('+-'))} "
+                                 f"digits, at most {MAX_INT_DIGITS} are allowed", span)
             return int(s)
         raise WrongType(f"parameter '{name}': cannot read {v!r} as an int or a boolean", span)
     raise WrongType(f"parameter '{name}' must be an int or a bool, got "

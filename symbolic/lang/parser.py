@@ -21,12 +21,15 @@ import functools
 import inspect
 from importlib import resources
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Tree, v_args
+from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                             UnexpectedToken, VisitError)
 from lark.lark import PostLex
 from lark.lexer import TerminalDef
+from lark.visitors import Transformer_NonRecursive
 
-from ..errors import ParseError, Span
+from ..errors import ParseError, Span, SymbolicError
+from ..limits import MAX_INT_DIGITS, MAX_NESTING
 from . import ast
 from .vocabulary import (BRACKETS, DECLARATIONS, EXPRESSION_START, INFIX_OPERATORS, KEYWORDS,
                          OPERATORS, RESERVED, SOFT_KEYWORDS, TEMPORAL, TEMPORAL_INFIX,
@@ -139,7 +142,7 @@ def _present(children) -> list:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst(Transformer_NonRecursive):
     """Builds :mod:`symbolic.lang.ast` nodes from the lark tree (one method per rule)."""
 
     def __init__(self, source: Source):
@@ -286,7 +289,11 @@ class _ToAst(Transformer):
         return ast.Index(base, idx, self._span(meta))
 
     def int_lit(self, meta, children):
-        return ast.IntLit(int(children[0]), self._span(meta))
+        digits = str(children[0])
+        if len(digits) > MAX_INT_DIGITS:
+            raise ParseError(f"integer literal of {len(digits)} digits: at most "
+                             f"{MAX_INT_DIGITS} are allowed", self._span(meta))
+        return ast.IntLit(int(digits), self._span(meta))
 
     def true_lit(self, meta, children):
         return ast.BoolLit(True, self._span(meta))
@@ -578,13 +585,38 @@ def _translate(err: UnexpectedInput, src: Source) -> ParseError:
 
 # --------------------------------------------------------------------------- entry points
 
+#: parse-tree levels above the expressions (declaration, clause, ...)
+_DECL_LEVELS = 10
+
+
+def _check_nesting(tree: Tree, src: Source) -> None:
+    """ParseError at the first construct nested more than :data:`MAX_NESTING`
+    levels deep (operators, calls, brackets and ``X`` count; parentheses alone
+    do not): every later pass is recursive. The walk itself is iterative."""
+    limit = MAX_NESTING + _DECL_LEVELS
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            raise ParseError(f"expression nested more than {MAX_NESTING} levels deep: "
+                             f"split it with named sets or formulas", src.of_meta(node.meta))
+        # reversed: the first construct too deep in source order is the one reported
+        stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))
+
+
 def _parse(text: str, filename: str, start: str):
     src = Source(text, filename)
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedInput as err:
         raise _translate(err, src) from None
-    return _ToAst(src).transform(tree)
+    _check_nesting(tree, src)
+    try:
+        return _ToAst(src).transform(tree)
+    except VisitError as err:  # lark wraps what the rule methods raise
+        if isinstance(err.orig_exc, SymbolicError):
+            raise err.orig_exc from None
+        raise
 
 
 def parse_model_text(text: str, filename: str = "<string>") -> ast.ModelAst:
