@@ -182,8 +182,8 @@ def test_parameter_override_wrong_type():
     check_render(err, 1, 6, "parameter 'fast' is a bool, got an int (3)", file="<params>")
     err = fails(PARAMS, WrongType, params={"N": "three"})
     assert "cannot read 'three' as an int or a boolean" in str(err)
-    err = fails(PARAMS, WrongType, params={"N": 2.5})
-    assert "must be an int or a bool" in str(err)
+    err = fails(PARAMS, TypeError, params={"N": 2.5})  # the API's ArgumentTypeError
+    assert "N = 2.5: a value is an int, a bool or a string" in str(err)
 
 
 def test_parameter_default_out_of_range():
