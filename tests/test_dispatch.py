@@ -72,4 +72,4 @@ def test_unknown_nodes_are_assertion_errors():
     with pytest.raises(AssertionError):
         atl.coalition_value(stranger, (1,), {})
     with pytest.raises(AssertionError):
-        atl.evaluate(ExplicitGame(subtraction(K=2)), stranger)
+        atl.Evaluator(ExplicitGame(subtraction(K=2))).eval(stranger, {})  # below the API check

@@ -36,6 +36,9 @@ PARTITIONS = ("moves", "monolithic")
 # candidates only with at most PROBE_SLICED_RAGGED ranges that are not powers of two.
 PROBE_MIN_BITS = 20
 PROBE_STEPS = 8
+#: beyond this many BDD variables the layout is not measured: each shuffle of the
+#: scratch manager costs time that grows with the variables (0.6 s at 3 000 here)
+PROBE_MAX_BITS = 512
 # Shuffling costs about (nodes × variables²): above this many nodes in δ's parts and
 # the probe sets together, the probe stops (δ alone above it: no choice, the
 # encoder's rule stands). Connect Four 4 × 4: 8 shuffles of 45 000 nodes took 20 s.
@@ -415,7 +418,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
         m, enc = self.manager, self.encoder
         candidates = self._layout_candidates()
         initial = (enc.bit_order, enc.slot_order)
-        if len(candidates) < 2:
+        if len(candidates) < 2 or len(enc.order) > PROBE_MAX_BITS:
             return {}
         in_parts = m.shared_size([r for _, r in self._parts])
         if in_parts > PROBE_MAX_NODES:
