@@ -343,7 +343,12 @@ class ExplicitGame(ExplicitSets, GameEngine):
                 if not i & 1023:
                     check(f"position {i} of {total}")
                 succ.append(tuple(sorted(successors(plans, c, member))))
-        pred: list[list[int]] = [[] for _ in dom]
+        self._set_graph(succ)
+
+    def _set_graph(self, succ: list[tuple[int, ...]]) -> None:
+        """Keep δ as successor index tuples (one per position, sorted), and derive
+        the predecessor lists, out-degrees, dead ends and turns from it."""
+        pred: list[list[int]] = [[] for _ in succ]
         for i, ss in enumerate(succ):
             for j in ss:
                 pred[j].append(i)

@@ -211,15 +211,7 @@ class GdlExplicitGame(ExplicitGame):
         graph, index = self._explore(), self._index
         succ = [tuple(sorted(index[self._tuple(t)] for t in graph[self._state(c)][1]))
                 for c in dom]
-        pred: list[list[int]] = [[] for _ in dom]
-        for i, ss in enumerate(succ):
-            for j in ss:
-                pred[j].append(i)
-        self._outdeg = [len(ss) for ss in succ]
-        self._dead = [i for i, d in enumerate(self._outdeg) if d == 0]
-        self._pred = pred
-        self._turn_table()
-        self._succ = succ
+        self._set_graph(succ)
 
     def successors(self, pos) -> ExplicitSet:
         c = self._position(pos)
