@@ -34,6 +34,12 @@ from .types import BOOL, INT, STR, SetT, Sym, Type, article, exported_value, typ
 from .vocabulary import PARAMETER_KINDS
 
 
+
+#: the most elements an array variable may have: each is at least one BDD variable
+#: and one slot of every explicit position, so more is refused, not attempted
+MAX_ARRAY_LENGTH = 100_000
+
+
 @dataclass(frozen=True)
 class Query:
     """A ``query`` of a model file: its source text, formula and place."""
@@ -260,6 +266,10 @@ class ModelChecker(FormulaChecker):
                 if lo > hi:
                     raise RangeError(f"empty index range {lo}..{hi} for the array "
                                      f"'{ident.name}'", d.type.span)
+                if hi - lo + 1 > MAX_ARRAY_LENGTH:
+                    raise RangeError(f"the array '{ident.name}' would have {hi - lo + 1} "
+                                     f"elements, more than the {MAX_ARRAY_LENGTH} a variable "
+                                     f"may have", d.type.span)
                 decl = ir.VarDecl(ident.name, self._type(d.type.elem, what), ir.IntType(lo, hi),
                                   ident.span)
             else:
