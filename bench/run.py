@@ -48,7 +48,7 @@ def ens(N, n, K, r=6, u0=0):
 # family -> (model file, query text or special, instances, quick instances, columns)
 FAMILIES: dict[str, dict] = {
     "ens-F1": dict(model="ens2005.game", query="F({1})",
-                   instances=[ens(3, 3, 20), ens(3, 4, 25), ens(3, 4, 63), ens(3, 4, 255),
+                   instances=[ens(3, 3, 20), ens(3, 4, 25), ens(3, 4, 31), ens(3, 4, 63), ens(3, 4, 255),
                               ens(3, 5, 63), ens(3, 5, 255), ens(3, 6, 63), ens(3, 6, 1023)],
                    quick=[ens(3, 3, 20), ens(3, 4, 25)],
                    columns=COLUMNS),

@@ -296,3 +296,25 @@ def test_invariant_restricts_successors(backend):
     assert G.deadlocks().tuples() == [(4,)]
     with pytest.raises(RangeError):
         G.successors((1,))
+
+
+def test_layout_is_measured_before_the_first_predecessor_only():
+    """order="auto" (cudd, > 20 bits) measures the layout lazily: successors and
+    counts do not trigger it, the first pre∃ does; the answers equal a fixed order's."""
+    from symbolic.model import load_model
+    m = load_model("models/ens2005.game", {"N": 3, "n": 5, "K": 20, "r": 6, "u0": 0})
+    auto = SymbolicGame(m.game, "cudd", order="auto")
+    fixed = SymbolicGame(m.game, "cudd", order="slots")
+    before = (auto.encoder.bit_order, tuple(auto.encoder.slot_order))
+    c = (1, 1, 9, 3, 4, 7)
+    assert auto.successors(c).tuples() == fixed.successors(c).tuples()
+    assert auto.order_probe == {} and auto._layout_pending
+    tau = auto.successors(c)
+    pre = auto.pre_exists({1}, tau)
+    assert not auto._layout_pending and len(auto.order_probe) >= 2, auto.order_probe
+    assert (auto.encoder.bit_order, tuple(auto.encoder.slot_order)) != before or \
+        min(auto.order_probe.values()) * 2 > auto.order_probe[f"slots:{','.join(s.label for s in m.game.space.slots)}"]
+    # a set made before the shuffle still means the same positions
+    assert tau.tuples() == fixed.successors(c).tuples()
+    assert pre.tuples() == fixed.pre_exists({1}, fixed.successors(c)).tuples()
+    assert auto.settle_layout() is auto.order_probe  # once only

@@ -170,3 +170,53 @@ def test_docs_examples_parse_and_check():
     for b in models:
         m = parse_model(b, "language.md")
         assert m.game.moves and m.queries
+
+
+# ---------------------------------------------------------------- the parser cache
+
+def _trees_agree(parser, reference):
+    """Both parsers give the same trees on every shipped model and on formulas where
+    the soft keywords X and U are names, operators or both."""
+    texts = [(p.read_text(encoding="utf-8"), "start")
+             for p in sorted(Path("models").glob("*.game"))]
+    texts += [(f, "formula_start") for f in
+              ("X and U", "<<1>> X x > 0", "<<1>> (X) U (U)", "U + X > 0")]
+    for text, start in texts:
+        assert parser.parse(text, start=start) == reference.parse(text, start=start), text[:60]
+
+
+def test_parser_cache_round_trip(tmp_path):
+    from symbolic.lang.parser import _grammar_text, build_parser, cache_file, load_parser
+    first = load_parser(tmp_path)
+    path = cache_file(_grammar_text(), tmp_path)
+    assert path.is_file(), sorted(tmp_path.iterdir())
+    stamp = path.stat().st_mtime_ns
+    second = load_parser(tmp_path)
+    assert path.stat().st_mtime_ns == stamp  # read, not rewritten
+    # the soft-keyword policy survives the cache (lark's own cache= loses it)
+    assert sorted(second.options.postlex.always_accept) == sorted(first.options.postlex.always_accept)
+    _trees_agree(second, build_parser())
+
+
+def test_parser_cache_corrupt_or_unwritable(tmp_path):
+    from symbolic.lang.parser import _grammar_text, build_parser, cache_file, load_parser
+    path = cache_file(_grammar_text(), tmp_path)
+    path.write_bytes(b"not a pickle")
+    _trees_agree(load_parser(tmp_path), build_parser())
+    assert path.read_bytes() != b"not a pickle"  # replaced by a good one
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    _trees_agree(load_parser(blocker / "sub"), build_parser())  # cannot write: still works
+    _trees_agree(load_parser(None), build_parser())
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".tmp-")] == []
+
+
+def test_parser_cache_directory_from_environment(monkeypatch, tmp_path):
+    from symbolic.lang.parser import cache_dir
+    monkeypatch.setenv("SYMBOLIC_CACHE_DIR", str(tmp_path))
+    assert cache_dir() == tmp_path
+    monkeypatch.setenv("SYMBOLIC_CACHE_DIR", "")
+    assert cache_dir() is None
+    monkeypatch.delenv("SYMBOLIC_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache_dir() == tmp_path / "symbolic"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -191,7 +192,9 @@ def test_dyck_word_3000_deep_is_bounded_by_the_timeout(capsys):
     word = "(" * 3000 + ")" * 3000
     status, out, err = run(capsys, "check", HACKENDOT, "-p", f"word={word}", "--timeout", "2")
     assert status == 3 and out == "", (status, err)
-    assert "time limit of 2 s reached while building the domain" in err, err
+    # the stage reached depends on the machine's load (a loaded CI machine can still
+    # be loading the model after 2 s); what matters is that the limit stops it
+    assert re.search(r"time limit of 2 s reached while (starting|loading|building)", err), err
 
 
 # --------------------------------------------------------------------------- exact sizes

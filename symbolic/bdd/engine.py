@@ -35,7 +35,11 @@ PARTITIONS = ("moves", "monolithic")
 # iterates (stopping once one exceeds PROBE_MAX_NODES nodes); sliced layouts are
 # candidates only with at most PROBE_SLICED_RAGGED ranges that are not powers of two.
 PROBE_MIN_BITS = 20
-PROBE_STEPS = 8
+# 16 steps, not 8: after 8 steps classic Nim(4, 63) measures slots 575 nodes against
+# sliced 752, yet sliced runs 45× faster; after 16 sliced is already smaller (1 271
+# against 1 600). With 8 steps a margin of 2 was needed, which kept ENS Nim(3, 5, 63)
+# in sliced (28 269 against 16 742 nodes), 207 s of fixpoint against 19 s in slots.
+PROBE_STEPS = 16
 #: beyond this many BDD variables the layout is not measured: each shuffle of the
 #: scratch manager costs time that grows with the variables (0.6 s at 3 000 here)
 PROBE_MAX_BITS = 512
@@ -44,7 +48,7 @@ PROBE_MAX_BITS = 512
 # encoder's rule stands). Connect Four 4 × 4: 8 shuffles of 45 000 nodes took 20 s.
 PROBE_MAX_NODES = 20_000
 PROBE_SLICED_RAGGED = 6
-PROBE_MARGIN = 2
+PROBE_MARGIN = 1.25
 
 # autoref never frees dead nodes by itself; a collection every few fixpoint
 # steps keeps its node table from growing with every iteration.
@@ -353,9 +357,11 @@ class SymbolicGame(SymbolicSets, GameEngine):
         self._renamed: dict = {}
         self._steps = 0
         self.order_probe: dict[str, int] = {}
-        if (order == "auto" and backend == "cudd"
-                and len(enc.current_bits) > PROBE_MIN_BITS):
-            self.order_probe = self._choose_layout()
+        # measured lazily, before the first predecessor computation: a caller that
+        # only asks for successors or counts (the ENS sheet's δ(c) on a 27-bit game:
+        # 0.9 s of probing) never pays for it
+        self._layout_pending = (order == "auto" and backend == "cudd"
+                                and len(enc.current_bits) > PROBE_MIN_BITS)
 
     # ------------------------------------------------------------------ layout choice
 
@@ -373,11 +379,14 @@ class SymbolicGame(SymbolicSets, GameEngine):
         x = m.and_(dead, tn)
         if m.is_false(x):
             x, tp, tn = dead, dom, m.false
+        # δ split by the mover once, as the engine does (SymbolicGame._coalition)
+        pp = [u for u in (m.and_(r, tp) for r in parts) if not m.is_false(u)]
+        pn = [u for u in (m.and_(r, tn) for r in parts) if not m.is_false(u)]
         out = []
         for _ in range(PROBE_STEPS):
             nx = m.rename(x, to_next)
-            ex = m.and_(tp, m.disj(m.and_exists(r, nx, next_set) for r in parts))
-            esc = m.disj(m.and_exists(r, m.not_(nx), next_set) for r in parts)
+            ex = m.disj(m.and_exists(r, nx, next_set) for r in pp)
+            esc = m.disj(m.and_exists(r, m.not_(nx), next_set) for r in pn)
             new = m.or_(x, m.and_(m.or_(ex, m.diff(tn, esc)), has))
             if new == x:
                 break
@@ -443,8 +452,8 @@ class SymbolicGame(SymbolicSets, GameEngine):
         sizes = measure(parts + probe)
         best = min(candidates, key=sizes.__getitem__)  # first of the smallest: stable
         # The probe sees only the first steps: the encoder's rule (candidates[0] or
-        # its sliced twin) stands unless a candidate is PROBE_MARGIN times smaller.
-        # Classic Nim(4, 63): slots 575 nodes, sliced 752, yet sliced runs 45× faster.
+        # its sliced twin) stands unless a candidate is PROBE_MARGIN times smaller
+        # (Nim with 6 heaps 0..15: sliced 0.9 s, slots 1.8 s, measured within 1.25×).
         if initial in sizes and sizes[best] * PROBE_MARGIN > sizes[initial]:
             best = initial
         del parts, probe, tp
@@ -507,10 +516,22 @@ class SymbolicGame(SymbolicSets, GameEngine):
             "delta": m.size(self.delta()),
         }
 
+    def settle_layout(self) -> dict[str, int]:
+        """Run the pending ``order="auto"`` measurement (:meth:`_choose_layout`) now, if
+        any, and return :attr:`order_probe`. Every predecessor computation calls it
+        first; sets made before stay valid (CUDD reorders in place)."""
+        if self._layout_pending:
+            self._layout_pending = False
+            with self.limits.stage("choosing the variable order"):
+                self.order_probe = self._choose_layout()
+        return self.order_probe
+
     def _coalition(self, coalition: Iterable[int]) -> tuple:
         """(T_J, D ∧ ¬T_J, parts ∧ T_J, parts ∧ ¬T_J) for a validated coalition J, cached:
-        restricting δ to the mover once makes each relational product smaller."""
+        restricting δ to the mover once makes each relational product smaller.
+        Every pre∃, pre∀, pre and fixpoint starts here, so the layout is settled here."""
         J = self.game.coalition(coalition)
+        self.settle_layout()
         hit = self._coalition_cache.get(J)
         if hit is None:
             m = self.manager
