@@ -24,27 +24,22 @@ The players are the controllers' ids in increasing order; ``objectifs1`` is the
 objective of the first of them and ``objectifs2`` of the second (for the TD's
 ids 1 and 2: players 1 and 2).
 
-:func:`arena_to_model_text` writes the validated arena as a model — one
+:func:`arena_model_ast` gives the validated arena as the AST of a model — one
 variable ``s``, the turn as one membership test per player, one move
 ``edge(e in E)``, sets ``initial``, ``Obj1``, ``Obj2`` and the queries
-``<<p>> <> Objk`` — so an arena is checked and solved like any model.
+``<<p>> <> Objk`` — which the model checker turns into IR, so an arena is
+checked and solved like any model (:func:`symbolic.model.parse_arena`).
 
 Note: ATL's ``<<p>> <>`` counts an opponent's dead end as forced (ENS
 convention); the TD's attractor does not (``GameEngine.attractor``). They agree
 on arenas without dead ends, such as ``models/td_example.arena.json``.
 
+>>> from symbolic.model import parse_arena
 >>> text = '{"etats": [0, 1], "init": 0, "controles": {"0": 5, "1": 7},'
 >>> text += ' "transitions": {"0": [1]}, "objectifs1": [1], "objectifs2": []}'
->>> print(arena_to_model_text(text, "a.json"))  # doctest: +ELLIPSIS
-game "a"
-...
-players 5, 7
-var s : 0..1
-turn if s in {0} then 5 else 7
-...
-query <<5>> <> Obj1, initial and <<5>> <> Obj1
-query <<7>> <> Obj2, initial and <<7>> <> Obj2
-<BLANKLINE>
+>>> m = parse_arena(text, "a.json")
+>>> m.name, m.players, [s.label for s in m.space.slots], [q.text for q in m.queries][:2]
+('a', (5, 7), ['s'], ['<<5>> <> Obj1', 'initial and <<5>> <> Obj1'])
 """
 from __future__ import annotations
 
@@ -57,6 +52,7 @@ from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .errors import ModelError, Span
+from .lang import ast
 
 #: English key -> the TD's key; either spelling is accepted, not both
 KEYS = {"states": "etats", "initial": "init", "controller": "controles",
@@ -331,42 +327,61 @@ def read_arena(text: str, filename: str) -> Arena:
                  tuple(sorted(edges)), initial, objectives, draws)  # type: ignore[arg-type]
 
 
-def _model_string(s: str, quote: str) -> str:
-    """``s`` made safe inside a model-language string delimited by ``quote``."""
-    s = s.replace("\\", "/").replace(quote, "'" * len(quote))
-    return s if len(quote) == 3 else " ".join(s.split())
+def arena_model_ast(arena: Arena, filename: str) -> ast.ModelAst:
+    """The model of a validated arena, as the AST a model file would give (the
+    arena is a second front end: no model text is written or parsed again).
 
+    Every node points at the start of the arena file: ``read_arena`` has located
+    every mistake already, so the checker finds none of its own here.
+    """
+    at = Span(filename, 1, 1)
+    a = arena
 
-def arena_to_model_text(text: str, filename: str) -> str:
-    """The model-language text of the arena JSON ``text`` (errors name ``filename``)."""
-    a = read_arena(text, filename)
+    def name(x: str, primed: bool = False) -> ast.Name:
+        return ast.Name(x, primed, at)
+
+    def num(v: int) -> ast.Expr:
+        return ast.IntLit(v, at) if v >= 0 else ast.Unary("-", ast.IntLit(-v, at), at)
+
+    def states(xs) -> ast.SetLit:
+        return ast.SetLit(tuple(num(x) for x in xs), at)
+
+    def member(xs) -> ast.Expr:
+        return ast.Binary("in", name("s"), states(xs), at) if xs else ast.BoolLit(False, at)
+
+    def ident(x: str) -> ast.Ident:
+        return ast.Ident(x, at)
+
     players = a.players
     n = len(a.controller)
-
-    def states_of(p: int) -> str:
-        return "{" + ", ".join(str(s) for s in range(n) if a.controller[s] == p) + "}"
-
     # one membership test per player (not per state): thousands of states stay shallow
-    turn = str(players[-1])
+    turn: ast.Expr = num(players[-1])
     for p in reversed(players[:-1]):
-        turn = f"if s in {states_of(p)} then {p} else {turn}"
-
-    def member(states) -> str:
-        return f"s in {{{', '.join(map(str, states))}}}" if states else "false"
-
-    out = [f'game "{_model_string(a.name, chr(34))}"',
-           f'description """{_model_string(a.description, chr(34) * 3)}"""',
-           f"players {', '.join(map(str, players))}",
-           f"var s : 0..{n - 1}",
-           f"turn {turn}"]
+        mine = [s for s in range(n) if a.controller[s] == p]
+        turn = ast.IfThenElse(ast.Binary("in", name("s"), states(mine), at), num(p), turn, at)
+    decls: list[ast.Decl] = [
+        ast.GameDecl(a.name, None, at),
+        ast.DescriptionDecl(a.description, at),
+        ast.PlayersDecl(tuple(num(p) for p in players), at),
+        ast.VarDecl((ident("s"),), ast.RangeSpec(num(0), num(n - 1), at), at),
+        ast.TurnDecl(turn, at)]
     if a.edges:
-        out += ["const E = {" + ", ".join(f"({x}, {y})" for x, y in a.edges) + "}",
-                "move edge(e in E) when s = e[0] then s' = e[1]"]
-    out += [f"set initial = s = {a.initial}",
-            f"set Obj1 = {member(a.objectives[0])}",
-            f"set Obj2 = {member(a.objectives[1])}"]
+        e0 = ast.Index(name("e"), num(0), at)
+        e1 = ast.Index(name("e"), num(1), at)
+        decls += [
+            ast.ConstDecl(ident("E"), ast.SetLit(tuple(
+                ast.TupleLit((num(x), num(y)), at) for x, y in a.edges), at), at),
+            ast.MoveDecl(ident("edge"), (ast.Binder((ident("e"),), name("E"), at),),
+                         ast.Binary("==", name("s"), e0, at),
+                         (ast.Binary("==", name("s", True), e1, at),), at)]
+    sets = [("initial", ast.Binary("==", name("s"), num(a.initial), at)),
+            ("Obj1", member(a.objectives[0])), ("Obj2", member(a.objectives[1]))]
     if a.draws is not None:  # Ω₃, the draw states: optional
-        out.append(f"set Obj3 = {member(a.draws)}")
+        sets.append(("Obj3", member(a.draws)))
+    decls += [ast.SetDecl(ident(x), (), body, at) for x, body in sets]
     for k, p in enumerate(players[:2], 1):
-        out.append(f"query <<{p}>> <> Obj{k}, initial and <<{p}>> <> Obj{k}")
-    return "\n".join(out) + "\n"
+        reach = ast.Strategic("<>", (num(p),), (name(f"Obj{k}"),), at)
+        decls += [ast.QueryDecl(reach, f"<<{p}>> <> Obj{k}", at),
+                  ast.QueryDecl(ast.Binary("and", name("initial"), reach, at),
+                                f"initial and <<{p}>> <> Obj{k}", at)]
+    return ast.ModelAst(tuple(decls), at)

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Mapping
 
 from . import atl, ir
-from .arena import arena_to_model_text
+from .arena import arena_model_ast, read_arena
 from .drawing import Drawing
-from .errors import ArgumentTypeError, FileError
+from .errors import ArgumentTypeError, FileError, QueryError
 from .gdl.load import gdl_model
 from .lang.decls import CheckedModel, Query, check_model
 from .lang.formulas import check_formula, check_state_expr
@@ -37,7 +37,8 @@ from .lang.parser import parse_formula_text, parse_model_text
 from .lang.scope import Scope
 from .limits import ensure_recursion_headroom
 
-__all__ = ["Model", "Query", "load_model", "parse_formula", "parse_model", "parse_state_expr"]
+__all__ = ["Model", "Query", "load_model", "parse_arena", "parse_formula", "parse_model",
+           "parse_state_expr"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,9 @@ class Model:
 
     def with_params(self, params: Mapping[str, object]) -> "Model":
         """The same model text checked again with other parameter values."""
+        if not self.text:
+            raise QueryError(f"{self.source}: not read from model text (an arena or a GDL "
+                             "description): it has no parameters to change")
         return parse_model(self.text, self.source, {**self.params, **check_params(params)})
 
 
@@ -141,8 +145,20 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
             raise FileError(f"{p}: a GDL description has no parameters to override")
         return Model.of(*gdl_model(text, str(path)))
     if p.name.lower().endswith(".json"):  # the arena format of the reachability-games TD
-        text = arena_to_model_text(text, str(path))
+        return parse_arena(text, str(path), params)
     return parse_model(text, str(path), params)
+
+
+def parse_arena(text: str, filename: str = "<string>",
+                params: Mapping[str, object] | None = None) -> Model:
+    """Read and check the arena JSON ``text`` (:mod:`symbolic.arena`); errors name
+    ``filename``. An arena declares no parameter, so any in ``params`` is an error.
+    The model's ``text`` is the JSON: :meth:`Model.with_params` refuses it."""
+    _check_text(text, "the arena text")
+    _check_text(filename, "the file name")
+    params = check_params(params)
+    tree = arena_model_ast(read_arena(text, filename), filename)
+    return Model.of(check_model(tree, filename, params), "")
 
 
 def parse_model(text: str, filename: str = "<string>",

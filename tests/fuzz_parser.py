@@ -34,11 +34,10 @@ from collections import Counter
 from pathlib import Path
 
 from symbolic import atl
-from symbolic.arena import arena_to_model_text
 from symbolic.engines import make_engine
 from symbolic.errors import LimitExceeded, ModelError, SymbolicError
 from symbolic.limits import Limits, ensure_recursion_headroom, using
-from symbolic.model import load_model, parse_formula, parse_model
+from symbolic.model import load_model, parse_arena, parse_formula, parse_model
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "symbolic" / "models"
@@ -258,10 +257,9 @@ def run_one(kind: str, text: str) -> str:
             if kind == "query":
                 parse_formula(text, _nim())
             else:
-                if kind == "arena":
-                    text = arena_to_model_text(text, "fuzz.arena.json")
                 with using(limits):
-                    _solve(parse_model(text, "fuzz.game"))
+                    _solve(parse_arena(text, "fuzz.arena.json") if kind == "arena"
+                           else parse_model(text, "fuzz.game"))
         return "ok"
     except LimitExceeded:
         return "slow"
@@ -347,9 +345,8 @@ def run_one_raising(kind: str, text: str) -> None:
         if kind == "query":
             parse_formula(text, _nim())
         else:
-            if kind == "arena":
-                text = arena_to_model_text(text, "fuzz.arena.json")
-            _solve(parse_model(text, "fuzz.game"))
+            _solve(parse_arena(text, "fuzz.arena.json") if kind == "arena"
+                   else parse_model(text, "fuzz.game"))
     except SymbolicError:
         pass
 

@@ -131,3 +131,30 @@ def test_errors_are_symbolic_errors_not_python_ones(tmp_path):
     for text in ["", "   ", "{", "}", '"x"', "null", "1e999", '{"etats": [0], "init": "0"}']:
         with pytest.raises(SymbolicError):
             load_model(write(tmp_path, text))
+
+
+def test_arena_is_read_into_the_model_ast_not_into_model_text():
+    """The arena is a second front end: its AST checks into the same IR as the model
+    text it used to be written as, and no model text is kept (so no parameters)."""
+    from symbolic.errors import QueryError
+    from symbolic.model import parse_arena, parse_model
+    doc = {"etats": [0, 1, 2], "init": 0, "controles": {"0": 1, "1": 2, "2": 1},
+           "transitions": {"0": [1, 2], "1": [0]}, "objectifs1": [2], "objectifs2": [],
+           "objectifs3": [1], "name": "tri"}
+    m = parse_arena(json.dumps(doc), "tri.json")
+    text = ('game "tri"\ndescription """"""\nplayers 1, 2\nvar s : 0..2\n'
+            "turn if s in {0, 2} then 1 else 2\nconst E = {(0, 1), (0, 2), (1, 0)}\n"
+            "move edge(e in E) when s = e[0] then s' = e[1]\nset initial = s = 0\n"
+            "set Obj1 = s in {2}\nset Obj2 = false\nset Obj3 = s in {1}\n"
+            "query <<1>> <> Obj1, initial and <<1>> <> Obj1\n"
+            "query <<2>> <> Obj2, initial and <<2>> <> Obj2\n")
+    written = parse_model(text, "tri.game")
+    assert m.game == written.game, (m.game, written.game)
+    assert [q.text for q in m.queries] == [q.text for q in written.queries]
+    assert [q.formula for q in m.queries] == [q.formula for q in written.queries]
+    assert sorted(m.definitions) == sorted(written.definitions)
+    assert m.text == ""
+    with pytest.raises(QueryError, match="no parameters"):
+        m.with_params({"x": 1})
+    with pytest.raises(SymbolicError, match="x"):
+        parse_arena(json.dumps(doc), "tri.json", {"x": 1})
