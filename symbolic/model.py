@@ -30,6 +30,7 @@ from . import atl, ir
 from .arena import arena_to_model_text
 from .drawing import Drawing
 from .errors import ArgumentTypeError, FileError
+from .gdl.game import GdlGame
 from .gdl.load import gdl_model
 from .lang.decls import CheckedModel, Query, check_model
 from .lang.formulas import check_formula, check_state_expr
@@ -48,8 +49,8 @@ class Model:
     ``consts`` the constants (sets as sorted tuples, as in the IR),
     ``definitions`` the named sets and formulas (for :func:`symbolic.atl.evaluate`),
     ``queries`` the model's queries in source order, ``text`` the model text
-    (for :meth:`with_params`), ``scope`` its top-level names (for
-    :func:`parse_formula`) and ``display`` how a position is drawn
+    (for :meth:`with_params`; empty for a GDL description, whose model is built
+    without text), ``scope`` its top-level names (for :func:`parse_formula`) and ``display`` how a position is drawn
     (:mod:`symbolic.drawing`; None when the model has no ``display``).
     """
     name: str
@@ -83,6 +84,8 @@ class Model:
 
     def with_params(self, params: Mapping[str, object]) -> "Model":
         """The same model text checked again with other parameter values."""
+        if isinstance(self.game, GdlGame):
+            raise FileError(f"{self.source}: a GDL description has no parameters to override")
         return parse_model(self.text, self.source, {**self.params, **check_params(params)})
 
 
@@ -139,7 +142,7 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     if p.name.lower().endswith(".kif"):  # a GDL game description
         if params:
             raise FileError(f"{p}: a GDL description has no parameters to override")
-        return Model.of(*gdl_model(text, str(path)))
+        return Model.of(gdl_model(text, str(path)), "")
     if p.name.lower().endswith(".json"):  # the arena format of the reachability-games TD
         text = arena_to_model_text(text, str(path))
     return parse_model(text, str(path), params)

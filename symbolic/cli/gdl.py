@@ -58,15 +58,15 @@ def _layers(model, args) -> int:
     """``--depth N``: the states reachable in at most 0..N moves, without solving."""
     t0 = time.perf_counter()
 
-    def show(depth: int, n: int) -> None:
+    def show(depth: int, n: int, nodes: int) -> None:
         if not args.json:
-            print(f"  states reachable in at most {depth} moves: {n} "
-                  f"({time.perf_counter() - t0:.1f} s)", flush=True)
+            print(f"  states reachable in at most {depth} moves: {n} ({nodes} BDD nodes, "
+                  f"{time.perf_counter() - t0:.1f} s)", flush=True)
 
     if not args.json:
         print(f"{model.name}: roles {', '.join(model.game.program.roles)}", flush=True)
     sizes, complete = reachable_layers(model.game, args.depth, args.backend, order=args.order,
-                                       partition=args.partition, on_layer=show)
+                                       on_layer=show)
     elapsed = time.perf_counter() - t0
     if args.json:
         print(json.dumps({"roles": list(model.game.program.roles), "layers": sizes,

@@ -34,7 +34,7 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
     """``[{"coalition": [...], "role": r, "value": V}]`` for every coalition and role
     (see the module docstring), computed by ``engine``."""
     game = model.game
-    prog, tr = game.program, game.translation
+    prog, tr = game.program, game.names
     ev = atl.Evaluator(engine, model.definitions)
     initial = ev(parse_formula("initial", model)).tuples()
     if len(initial) != 1:
