@@ -141,24 +141,50 @@ def one_two(items, or_, and_, false):
     return or_(oa, ob), or_(or_(ta, tb), and_(oa, ob))
 
 
+class DoesReads:
+    """Which ``does`` atoms each ground atom reads, directly or through other atoms:
+    ``reads(atom)`` is a frozenset of (role, move). Under a joint move where r plays m,
+    an atom that does not read ``does(r, m)`` has the value it has for any other move
+    of r: so its term is memoized per role, not per move (:meth:`ctx_key`)."""
+
+    def __init__(self, prog: GroundProgram):
+        self.prog = prog
+        self.memo: dict = {}
+
+    def reads(self, atom) -> frozenset:
+        if atom[0] == "does":
+            return frozenset([atom[1]])
+        if atom[0] == "true":
+            return frozenset()
+        hit = self.memo.get(atom)
+        if hit is None:
+            hit = frozenset().union(*(self.reads(a) for body in self.prog.rules.get(atom, ())
+                                      for _, a in body))
+            self.memo[atom] = hit
+        return hit
+
+    def ctx_key(self, atom, ctx):
+        """The part of ``ctx`` = (r, m, ...) the value of ``atom`` depends on: None when
+        it reads no ``does``, else ctx with m replaced by None when it does not read
+        ``does(r, m)``."""
+        got = self.reads(atom)
+        if ctx is None or not got:
+            return None
+        return ctx if (ctx[0], ctx[1]) in got else (ctx[0], None) + tuple(ctx[2:])
+
+
 class _Terms:
-    """The term of each ground atom, memoized (per move for atoms depending on does)."""
+    """The term of each ground atom, memoized (per joint move for atoms reading does,
+    see :class:`DoesReads`)."""
 
     def __init__(self, prog: GroundProgram, var_of: dict):
         self.prog = prog
         self.var = {f: ir.Var(v) for f, v in var_of.items()}
         self.memo: dict = {}
-        self.does_dep: dict = {}
+        self.does = DoesReads(prog)
 
     def depends_on_does(self, atom) -> bool:
-        if atom[0] == "does":
-            return True
-        hit = self.does_dep.get(atom)
-        if hit is None:
-            hit = any(self.depends_on_does(a) for body in self.prog.rules.get(atom, ())
-                      for _, a in body)
-            self.does_dep[atom] = hit
-        return hit
+        return bool(self.does.reads(atom))
 
     def atom(self, atom, ctx=None):
         """The term of a ground atom; ``ctx`` = (mover, move) decides ``does``: the
@@ -173,9 +199,10 @@ class _Terms:
             if args[0] == role:
                 return args[1] == move
             return self.atom(("legal", args))
-        key = (atom, ctx if self.depends_on_does(atom) else None)
+        key = (atom, self.does.ctx_key(atom, ctx))
         hit = self.memo.get(key)
         if hit is None:
+            ctx = key[1]
             hit = _or(_and(self.atom(a, ctx) if kind == "pos" else _not(self.atom(a, ctx))
                            for kind, a in body)
                       for body in self.prog.rules.get(atom, ()))

@@ -20,7 +20,7 @@ image (the states found before it have had their successors already):
 so each image quantifies only the few fluents the move changes (no frame over
 the others). ``terminal`` is subtracted from a layer body by body (``line red``,
 ``line black``, ... one at a time), so its whole BDD is never needed to explore.
-Each layer is checked against the turn rule (:meth:`RuleBdds.wellformed`): the
+Each layer is checked against the turn rule (:meth:`RuleBdds.turns`): the
 first layer holding a non-terminal state that breaks it gives a ModelError naming
 one such state. Then the engine's domain becomes R; δ in parts (one per move,
 δ_{r,m} = R ∧ guard ∧ rel ∧ frame) is built only when a strategic operator
@@ -36,7 +36,7 @@ from ..errors import QueryError
 from ..ir import Var
 from ..limits import Limits
 from ..limits import current as current_limits
-from .build import one_two
+from .build import DoesReads, one_two
 from .game import GdlGame
 from .turns import NOOP, turn_error
 
@@ -77,11 +77,8 @@ class GdlSymbolicGame(SymbolicGame):
         self._built_parts = None
         self._has_succ_node = None
         m = self.manager
-        with self.limits.stage("building the rule BDDs"):
-            self.rules = rules = RuleBdds(m, self.encoder, game)
-            ids = game.names.role_id
-            self._turn_of = {ids[r]: m.and_(rules.mover(r), self._domain)
-                             for r in game.program.roles}
+        self.rules = RuleBdds(m, self.encoder, game)
+        self._turn_of: dict = {}
         self.reach = None
         self.layers: list[int] = []
         if not explore:  # the rule BDDs only (reachable_layers explores by itself)
@@ -114,23 +111,21 @@ class GdlSymbolicGame(SymbolicGame):
         a ModelError when ``layer`` holds a non-terminal state that is not turn-based."""
         m, rules = self.manager, self.rules
         live = rules.minus_terminal(layer.node)
-        bad = m.diff(live, rules.wellformed())
+        movers, bad = rules.turns(live)
         if not m.is_false(bad):
             self._not_turn_based(BddSet._make(self, bad).first())
         out = m.false
-        for r in self.game.program.roles:
-            lr = m.and_(live, rules.mover(r))
-            if m.is_false(lr):
-                continue
-            for mv in self.game.program.moves[r]:
-                self.limits.check(f"image of the move {r} {mv}",
-                                  lambda: {"BDD nodes": m.size(out)})
-                u = m.and_(lr, rules.legal(r, mv))
-                if m.is_false(u):
-                    continue
-                rel, quantified, back = rules.step(r, mv)
-                img = m.and_exists(u, rel, quantified)
-                out = m.or_(out, m.rename(img, back) if back else img)
+        for r, lr in movers.items():
+            for forced, lf in rules.by_forced_moves(lr, r):
+                for mv in self.game.program.moves[r]:
+                    self.limits.check(f"image of the move {r} {mv}",
+                                      lambda: {"BDD nodes": m.size(out)})
+                    u = m.and_(lf, rules.legal(r, mv))
+                    if m.is_false(u):
+                        continue
+                    rel, quantified, back = rules.step(r, mv, forced)
+                    img = m.and_exists(u, rel, quantified)
+                    out = m.or_(out, m.rename(img, back) if back else img)
         return BddSet._make(self, m.and_(out, self._domain))
 
     def _not_turn_based(self, pos: tuple):
@@ -147,10 +142,11 @@ class GdlSymbolicGame(SymbolicGame):
 
     def _restrict(self, node) -> None:
         """Make ``node`` (closed under δ) the domain."""
-        m = self.manager
         self._domain = node
         self._domain_next = None
-        self._turn_of = {p: m.and_(t, node) for p, t in self._turn_of.items()}
+        movers, _ = self.rules.turns(node)  # terminal states too: a nominal mover
+        ids = self.game.names.role_id
+        self._turn_of = {ids[r]: u for r, u in movers.items()}
         self._coalition_cache = {}
         self._delta = None
         self._built_parts = None
@@ -169,18 +165,20 @@ class GdlSymbolicGame(SymbolicGame):
             live = rules.minus_terminal(dom)
             dom_next = self.domain_next()
             parts = []
+            fluents = self.game.program.fluents
+            movers, _ = rules.turns(live)
             with self.limits.stage("building δ"):
                 for move in self.game.moves:
                     r, mv = self.game.names.move_named[move.name]
                     self.limits.check(f"move {move.name}")
-                    u = m.conj([live, rules.mover(r), rules.legal(r, mv)])
-                    if m.is_false(u):
-                        continue
-                    rel = rules.step(r, mv)[0]
-                    ch = rules.changed(r, mv)
-                    keep = enc.frame(i for i, f in enumerate(self.game.program.fluents)
-                                     if f not in ch)
-                    parts.append((move.name, m.conj([u, rel, keep, dom_next])))
+                    rel = m.false
+                    for forced, lf in rules.by_forced_moves(m.and_(movers[r],
+                                                                   rules.legal(r, mv)), r):
+                        ch = rules.changed(r, mv, forced)
+                        keep = enc.frame(i for i, f in enumerate(fluents) if f not in ch)
+                        rel = m.or_(rel, m.conj([lf, rules.step(r, mv, forced)[0], keep]))
+                    if not m.is_false(rel):
+                        parts.append((move.name, m.and_(rel, dom_next)))
             if self.partition == "monolithic":
                 parts = [("delta", m.disj(p for _, p in parts))]
             self._built_parts = parts
@@ -197,7 +195,13 @@ class GdlSymbolicGame(SymbolicGame):
 
 class RuleBdds:
     """BDDs of the ground atoms of a GDL game over an engine's bits, memoized per
-    atom (and per move for the atoms that depend on ``does``)."""
+    atom (and per joint move for the atoms that depend on ``does``).
+
+    A joint move is ``ctx = (r, m, forced)``: the mover r plays m and every other
+    role q plays ``forced[q]``. In a turn-based state each role other than the
+    mover has exactly one legal move (:mod:`~.turns`), so a set of states splits
+    into disjoint parts by the others' forced moves (:meth:`by_forced_moves`) and
+    ``does`` is a constant in each part: the BDDs stay those of fixed moves."""
 
     def __init__(self, manager, encoder, game: GdlGame):
         self.m = manager
@@ -209,32 +213,28 @@ class RuleBdds:
         self.bit = {f: encoder.slot_bits(i)[0] for i, f in enumerate(self.prog.fluents)}
         self.bit_next = {f: encoder.slot_bits(i, True)[0]
                          for i, f in enumerate(self.prog.fluents)}
+        # moves named noop first: usually every waiting role's forced move
+        self.waiting_order = {r: sorted(self.prog.moves[r], key=lambda x: x != NOOP)
+                              for r in self.prog.roles}
         self.memo: dict = {}
-        self.does_dep: dict = {}
+        self.does = DoesReads(self.prog)
         self._steps: dict = {}
 
-    def _depends(self, atom) -> bool:
-        if atom[0] == "does":
-            return True
-        hit = self.does_dep.get(atom)
-        if hit is None:
-            hit = any(self._depends(a) for body in self.prog.rules.get(atom, ()) for _, a in body)
-            self.does_dep[atom] = hit
-        return hit
-
     def atom(self, atom, ctx=None):
-        """The BDD of a ground atom; ``ctx`` = (mover, move) fixes ``does``: the mover
-        plays its move, every other role its legal (forced) move."""
+        """The BDD of a ground atom; ``ctx`` = (mover, move, forced) fixes ``does``
+        (memoized per role when the atom does not read the mover's move:
+        :class:`~.build.DoesReads`)."""
         name, args = atom
         m = self.m
         if name == "true":
             return self.cur[args[0]]
         if name == "does":
-            mover, move = ctx
-            return m.const(args[1] == move) if args[0] == mover else self.legal(*args)
-        key = (atom, ctx if self._depends(atom) else None)
+            mover, move, forced = ctx
+            return m.const(args[1] == (move if args[0] == mover else forced[args[0]]))
+        key = (atom, self.does.ctx_key(atom, ctx))
         hit = self.memo.get(key)
         if hit is None:
+            ctx = key[1]
             hit = m.disj(self.body(b, ctx) for b in self.prog.rules.get(atom, ()))
             self.memo[key] = hit
         return hit
@@ -251,73 +251,64 @@ class RuleBdds:
         """u ∧ ¬terminal, subtracting the bodies of ``terminal`` one by one (cheaper
         than building the whole terminal BDD when u is small)."""
         m = self.m
-        hit = self.memo.get((("terminal", ()), None))
-        if hit is not None:
-            return m.diff(u, hit)
         for b in self.prog.rules.get(("terminal", ()), ()):
             if m.is_false(u):
                 break
             u = m.diff(u, self.body(b))
         return u
 
-    def _counts(self, role):
-        key = ("counts", role)
-        if key not in self.memo:
-            m = self.m
-            self.memo[key] = one_two((self.legal(role, mv) for mv in self.prog.moves[role]),
-                                     m.or_, m.and_, m.false)
-        return self.memo[key]
-
-    def choice(self, role):
-        """The role has two legal moves or more."""
-        return self._counts(role)[1]
-
-    def busy(self, role):
-        """The role has exactly one legal move, not named ``noop``."""
-        key = ("busy", role)
-        if key not in self.memo:
-            m = self.m
-            one, two = self._counts(role)
-            u = m.diff(one, two)
-            if NOOP in self.prog.moves[role]:
-                u = m.diff(u, self.legal(role, NOOP))
-            self.memo[key] = u
-        return self.memo[key]
-
-    def mover(self, role):
-        """The mover by the rule of :mod:`~.turns`."""
-        key = ("mover", role)
-        if key in self.memo:
-            return self.memo[key]
+    def turns(self, u) -> tuple[dict, object]:
+        """({role: the states of u where it is the mover}, the states of u that are not
+        turn-based), by the rule of :mod:`~.turns`, computed inside u (the sets "has
+        two legal moves" over all states are far larger than inside a layer)."""
         m, roles = self.m, self.prog.roles
-        i = roles.index(role)
-        nobody_chooses = m.conj(m.not_(self.choice(q)) for q in roles)
-        cases = [m.conj([self.choice(role)] + [m.not_(self.choice(q)) for q in roles[:i]]),
-                 m.conj([nobody_chooses, self.busy(role)]
-                        + [m.not_(self.busy(q)) for q in roles[:i]])]
-        if i == 0:
-            cases.append(m.and_(nobody_chooses, m.conj(m.not_(self.busy(q)) for q in roles)))
-        u = m.disj(cases)
-        self.memo[key] = u
-        return u
+        one, choice, busy = {}, {}, {}
+        for r in roles:
+            one[r], choice[r] = one_two([m.and_(u, self.legal(r, mv))
+                                         for mv in self.prog.moves[r]], m.or_, m.and_, m.false)
+            busy[r] = m.diff(one[r], choice[r])
+            if NOOP in self.prog.moves[r]:
+                busy[r] = m.diff(busy[r], self.legal(r, NOOP))
+        _, two_choose = one_two([choice[r] for r in roles], m.or_, m.and_, m.false)
+        bad = m.or_(m.diff(u, m.conj(one[r] for r in roles)), two_choose)
+        nobody = m.diff(u, m.disj(choice[r] for r in roles))
+        movers, chose, busied = {}, m.false, m.false
+        for i, r in enumerate(roles):
+            cases = [m.diff(choice[r], chose), m.diff(m.and_(nobody, busy[r]), busied)]
+            chose, busied = m.or_(chose, choice[r]), m.or_(busied, busy[r])
+            movers[r] = m.disj(cases)
+        first = roles[0]
+        movers[first] = m.or_(movers[first], m.diff(nobody, busied))
+        return movers, bad
 
-    def wellformed(self):
-        """The turn rule outside terminal states: at most one role has a choice and
-        every role has a legal move."""
-        key = ("wellformed",)
-        if key not in self.memo:
-            m = self.m
-            _, two_choose = one_two([self.choice(r) for r in self.prog.roles],
-                                    m.or_, m.and_, m.false)
-            every = m.conj(self._counts(r)[0] for r in self.prog.roles)
-            self.memo[key] = m.diff(every, two_choose)
-        return self.memo[key]
+    def by_forced_moves(self, u, mover):
+        """[(forced, u_forced)]: u split by the legal move of each role other than
+        ``mover`` (``forced`` = {role: move}); exact on turn-based states, where those
+        roles have one legal move each (a state where one has several appears in each
+        of its parts; :meth:`turns` reports such states first)."""
+        m = self.m
+        parts = [({}, u)]
+        for q in self.prog.roles:
+            if q == mover:
+                continue
+            nxt = []
+            for forced, v in parts:
+                rest = v
+                for x in self.waiting_order[q]:
+                    if m.is_false(rest):
+                        break
+                    w = m.and_(v, self.legal(q, x))
+                    if not m.is_false(w):
+                        nxt.append(({**forced, q: x}, w))
+                        rest = m.diff(rest, w)
+            parts = nxt
+        return parts
 
-    def changed(self, role, move) -> dict:
-        """{fluent: BDD of next(f) with r playing m} for the fluents it does not keep."""
-        key = ("changed", role, move)
+    def changed(self, role, move, forced) -> dict:
+        """{fluent: BDD of next(f) under the joint move} for the fluents it does not keep."""
+        ctx = (role, move, _Forced(forced))
+        key = ("changed", ctx)
         if key not in self.memo:
-            ctx = (role, move)
             out = {}
             for f in self.prog.fluents:
                 e = self.atom(("next", (f,)), ctx)
@@ -326,18 +317,26 @@ class RuleBdds:
             self.memo[key] = out
         return self.memo[key]
 
-    def step(self, role, move):
-        """(rel, quantified current bits, renaming x'_C → x_C) of the move (module docstring)."""
-        key = (role, move)
+    def step(self, role, move, forced):
+        """(rel, quantified current bits, renaming x'_C → x_C) of the joint move
+        (see the module docstring)."""
+        key = (role, move, _Forced(forced))
         hit = self._steps.get(key)
         if hit is None:
             m = self.m
-            ch = self.changed(role, move)
+            ch = self.changed(role, move, forced)
             rel = m.conj(m.iff(self.nxt[f], e) for f, e in ch.items())
             hit = (rel, frozenset(self.bit[f] for f in ch),
                    {self.bit_next[f]: self.bit[f] for f in ch})
             self._steps[key] = hit
         return hit
+
+
+class _Forced(dict):
+    """The forced moves of a joint move, hashable (a memo key) and readable by role."""
+
+    def __hash__(self):
+        return hash(tuple(sorted(self.items(), key=repr)))
 
 
 def reachable_layers(game: GdlGame, max_depth: int, backend: str = "cudd", *,
