@@ -111,7 +111,7 @@ class GdlSymbolicGame(SymbolicGame):
         a ModelError when ``layer`` holds a non-terminal state that is not turn-based."""
         m, rules = self.manager, self.rules
         live = rules.minus_terminal(layer.node)
-        movers, bad = rules.turns(live)
+        movers, bad, _ = rules.turns(live)
         if not m.is_false(bad):
             self._not_turn_based(BddSet._make(self, bad).first())
         out = m.false
@@ -144,7 +144,7 @@ class GdlSymbolicGame(SymbolicGame):
         """Make ``node`` (closed under δ) the domain."""
         self._domain = node
         self._domain_next = None
-        movers, _ = self.rules.turns(node)  # terminal states too: a nominal mover
+        movers, _, _ = self.rules.turns(node)  # terminal states too: a nominal mover
         ids = self.game.names.role_id
         self._turn_of = {ids[r]: u for r, u in movers.items()}
         self._coalition_cache = {}
@@ -166,7 +166,7 @@ class GdlSymbolicGame(SymbolicGame):
             dom_next = self.domain_next()
             parts = []
             fluents = self.game.program.fluents
-            movers, _ = rules.turns(live)
+            movers, _, _ = rules.turns(live)
             with self.limits.stage("building δ"):
                 for move in self.game.moves:
                     r, mv = self.game.names.move_named[move.name]
@@ -186,10 +186,11 @@ class GdlSymbolicGame(SymbolicGame):
 
     @property
     def _has_succ(self):
-        """The states with a successor: the non-terminal ones (a turn-based state's mover
-        has a legal move)."""
+        """The states with a successor: the non-terminal ones where every role has a
+        legal move (:mod:`~.turns`)."""
         if self._has_succ_node is None:
-            self._has_succ_node = self.rules.minus_terminal(self._domain)
+            live = self.rules.minus_terminal(self._domain)
+            self._has_succ_node = self.manager.diff(live, self.rules.turns(live)[2])
         return self._has_succ_node
 
 
@@ -257,10 +258,11 @@ class RuleBdds:
             u = m.diff(u, self.body(b))
         return u
 
-    def turns(self, u) -> tuple[dict, object]:
-        """({role: the states of u where it is the mover}, the states of u that are not
-        turn-based), by the rule of :mod:`~.turns`, computed inside u (the sets "has
-        two legal moves" over all states are far larger than inside a layer)."""
+    def turns(self, u) -> tuple[dict, object, object]:
+        """({role: the states of u where it is the mover}, the states of u where several
+        roles have a choice, the states of u where some role has no legal move), by the
+        rule of :mod:`~.turns`, computed inside u (the sets "has two legal moves" over
+        all states are far larger than inside a layer)."""
         m, roles = self.m, self.prog.roles
         one, choice, busy = {}, {}, {}
         for r in roles:
@@ -270,7 +272,7 @@ class RuleBdds:
             if NOOP in self.prog.moves[r]:
                 busy[r] = m.diff(busy[r], self.legal(r, NOOP))
         _, two_choose = one_two([choice[r] for r in roles], m.or_, m.and_, m.false)
-        bad = m.or_(m.diff(u, m.conj(one[r] for r in roles)), two_choose)
+        stuck = m.diff(u, m.conj(one[r] for r in roles))
         nobody = m.diff(u, m.disj(choice[r] for r in roles))
         movers, chose, busied = {}, m.false, m.false
         for i, r in enumerate(roles):
@@ -279,7 +281,7 @@ class RuleBdds:
             movers[r] = m.disj(cases)
         first = roles[0]
         movers[first] = m.or_(movers[first], m.diff(nobody, busied))
-        return movers, bad
+        return movers, two_choose, stuck
 
     def by_forced_moves(self, u, mover):
         """[(forced, u_forced)]: u split by the legal move of each role other than
