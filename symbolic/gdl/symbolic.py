@@ -114,19 +114,16 @@ class GdlSymbolicGame(SymbolicGame):
         movers, bad, _ = rules.turns(live)
         if not m.is_false(bad):
             self._not_turn_based(BddSet._make(self, bad).first())
-        out = m.false
+        images = []
         for r, lr in movers.items():
             for forced, lf in rules.by_forced_moves(lr, r):
                 for mv in self.game.program.moves[r]:
-                    self.limits.check(f"image of the move {r} {mv}",
-                                      lambda: {"BDD nodes": m.size(out)})
-                    u = m.and_(lf, rules.legal(r, mv))
-                    if m.is_false(u):
-                        continue
-                    rel, quantified, back = rules.step(r, mv, forced)
-                    img = m.and_exists(u, rel, quantified)
-                    out = m.or_(out, m.rename(img, back) if back else img)
-        return BddSet._make(self, m.and_(out, self._domain))
+                    self.limits.check(f"image of the move {r} {mv}")
+                    guarded, quantified, back = rules.step(r, mv, forced)
+                    img = m.and_exists(lf, guarded, quantified)
+                    if not m.is_false(img):
+                        images.append(m.rename(img, back) if back else img)
+        return BddSet._make(self, m.and_(m.disj(images), self._domain))
 
     def _not_turn_based(self, pos: tuple):
         """Raise the error of :func:`~.turns.turn_error` for position ``pos``."""
@@ -258,24 +255,35 @@ class RuleBdds:
             u = m.diff(u, self.body(b))
         return u
 
+    def counts(self, role) -> tuple:
+        """(≥ 1 legal move, ≥ 2 legal moves, exactly one legal move not named ``noop``)
+        for ``role``, over all states (memoized: built once, then intersected with
+        each layer, cheaper than intersecting each legal move with the layer)."""
+        key = ("counts", role)
+        if key not in self.memo:
+            m = self.m
+            one, two = one_two([self.legal(role, mv) for mv in self.prog.moves[role]],
+                               m.or_, m.and_, m.false)
+            busy = m.diff(one, two)
+            if NOOP in self.prog.moves[role]:
+                busy = m.diff(busy, self.legal(role, NOOP))
+            self.memo[key] = (one, two, busy)
+        return self.memo[key]
+
     def turns(self, u) -> tuple[dict, object, object]:
         """({role: the states of u where it is the mover}, the states of u where several
         roles have a choice, the states of u where some role has no legal move), by the
-        rule of :mod:`~.turns`, computed inside u (the sets "has two legal moves" over
-        all states are far larger than inside a layer)."""
+        rule of :mod:`~.turns`."""
         m, roles = self.m, self.prog.roles
         one, choice, busy = {}, {}, {}
         for r in roles:
-            one[r], choice[r] = one_two([m.and_(u, self.legal(r, mv))
-                                         for mv in self.prog.moves[r]], m.or_, m.and_, m.false)
-            busy[r] = m.diff(one[r], choice[r])
-            if NOOP in self.prog.moves[r]:
-                busy[r] = m.diff(busy[r], self.legal(r, NOOP))
+            o, t, b = self.counts(r)
+            one[r], choice[r], busy[r] = m.and_(u, o), m.and_(u, t), m.and_(u, b)
         _, two_choose = one_two([choice[r] for r in roles], m.or_, m.and_, m.false)
         stuck = m.diff(u, m.conj(one[r] for r in roles))
         nobody = m.diff(u, m.disj(choice[r] for r in roles))
         movers, chose, busied = {}, m.false, m.false
-        for i, r in enumerate(roles):
+        for r in roles:
             cases = [m.diff(choice[r], chose), m.diff(m.and_(nobody, busy[r]), busied)]
             chose, busied = m.or_(chose, choice[r]), m.or_(busied, busy[r])
             movers[r] = m.disj(cases)
@@ -320,14 +328,15 @@ class RuleBdds:
         return self.memo[key]
 
     def step(self, role, move, forced):
-        """(rel, quantified current bits, renaming x'_C → x_C) of the joint move
-        (see the module docstring)."""
+        """(legal(r, m) ∧ rel, quantified current bits, renaming x'_C → x_C) of the
+        joint move (see the module docstring)."""
         key = (role, move, _Forced(forced))
         hit = self._steps.get(key)
         if hit is None:
             m = self.m
             ch = self.changed(role, move, forced)
-            rel = m.conj(m.iff(self.nxt[f], e) for f, e in ch.items())
+            rel = m.conj([self.legal(role, move)]
+                         + [m.iff(self.nxt[f], e) for f, e in ch.items()])
             hit = (rel, frozenset(self.bit[f] for f in ch),
                    {self.bit_next[f]: self.bit[f] for f in ch})
             self._steps[key] = hit
