@@ -38,6 +38,7 @@ from ..limits import Limits
 from ..limits import current as current_limits
 from .build import DoesReads, one_two
 from .game import GdlGame
+from .ground import term_text
 from .turns import NOOP, turn_error
 
 __all__ = ["GdlSymbolicGame", "RuleBdds", "Frontier", "reachable_layers"]
@@ -118,7 +119,7 @@ class GdlSymbolicGame(SymbolicGame):
         for r, lr in movers.items():
             for forced, lf in rules.by_forced_moves(lr, r):
                 for mv in self.game.program.moves[r]:
-                    self.limits.check(f"image of the move {r} {mv}")
+                    self.limits.check(f"image of the move {r} {term_text(mv)}")
                     guarded, quantified, back = rules.step(r, mv, forced)
                     img = m.and_exists(lf, guarded, quantified)
                     if not m.is_false(img):
