@@ -215,8 +215,11 @@ def test_show_a_kif_model(capsys):
 def test_chomp_first_player_wins():
     """Chomp on a rectangle larger than 1 x 1: the first player wins (strategy stealing)."""
     m = model("chomp.kif")
-    sym = make_engine(m.game, "symbolic")
+    sym, exp = both(m)
+    assert len(sym.positions()) == 12868
+    assert sym.positions().tuples() == exp.positions().tuples()
     values = forced_values(m, sym)
+    assert values == forced_values(m, exp)
     assert forced(values, ["player1"], "player1") == 100
     assert forced(values, ["player2"], "player2") == 0
 
