@@ -387,3 +387,11 @@ def test_the_first_layers_of_the_large_files_agree(name, depth, capsys):
     assert main(["gdl", str(CORPUS / name), "--depth", str(depth), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["layers"] == _explicit_layers(m.game.program, depth), doc
+
+
+def test_the_symbolic_gdl_engine_memory_cap(capsys):
+    """--max-memory caps CUDD: a clear message naming the stage, exit status 3."""
+    path = str(CORPUS / "connectFour.kif")
+    assert main(["gdl", path, "--depth", "48", "--max-memory", "8", "--json"]) == 3
+    err = capsys.readouterr().err
+    assert "memory limit of 8 MB reached while exploring the reachable states" in err, err
