@@ -6,7 +6,9 @@ Everything is built as BDDs directly from the ground rules (one BDD per ground
 atom, memoized; no state enumerated; :class:`RuleBdds`), never from the IR
 moves. For the move m of role r, with C_{r,m} the fluents whose ``next`` is
 not simply ``true(f)`` once ``does`` is fixed (r plays m, every other role q
-its legal move: ``does(q, x) = legal(q, x)``),
+its forced move: in a turn-based state q has exactly one legal move, so a set
+of states splits by the others' forced moves and ``does`` is a constant in each
+part, :meth:`RuleBdds.by_forced_moves`),
 
     guard_{r,m}(x) = mover_r(x) ∧ legal(r, m)(x) ∧ ¬terminal(x)
     rel_{r,m}(x, x'_C) = ⋀_{f ∈ C_{r,m}} (f' ↔ next(f)[does])(x)
