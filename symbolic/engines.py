@@ -56,16 +56,17 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
     bounds its work; the error it raises names the stage reached.
     A GDL game (:class:`symbolic.gdl.game.GdlGame`) gets the GDL engines, whose
     positions are its reachable states (:mod:`symbolic.gdl.symbolic`,
-    :mod:`symbolic.gdl.explicit`); they do not take ``limits`` yet."""
+    :mod:`symbolic.gdl.explicit`), under the same limits."""
     if not isinstance(game, Game):
         raise ArgumentTypeError(f"make_engine needs a Game (model.game), got {game!r}")
     limits = _limits(limits)
     ensure_recursion_headroom()
     if isinstance(game, GdlGame):
         if engine == "symbolic":
-            return GdlSymbolicGame(game, backend=backend, partition=partition, order=order)
+            return GdlSymbolicGame(game, backend=backend, partition=partition, order=order,
+                                   limits=limits)
         if engine == "explicit":
-            return GdlExplicitGame(game)
+            return GdlExplicitGame(game, limits=limits)
         raise _unknown(engine)
     if engine == "symbolic":
         return SymbolicGame(game, backend=backend, partition=partition, order=order,

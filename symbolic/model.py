@@ -29,7 +29,8 @@ from typing import Mapping
 from . import atl, ir
 from .arena import arena_model_ast, read_arena
 from .drawing import Drawing
-from .errors import ArgumentTypeError, FileError, QueryError
+from .errors import ArgumentTypeError, FileError
+from .gdl.game import GdlGame
 from .gdl.load import gdl_model
 from .lang.decls import CheckedModel, Query, check_model
 from .lang.formulas import check_formula, check_state_expr
@@ -49,9 +50,10 @@ class Model:
     ``consts`` the constants (sets as sorted tuples, as in the IR),
     ``definitions`` the named sets and formulas (for :func:`symbolic.atl.evaluate`),
     ``queries`` the model's queries in source order, ``text`` the model text
-    (for :meth:`with_params`), ``scope`` its top-level names (for
-    :func:`parse_formula`) and ``display`` how a position is drawn
-    (:mod:`symbolic.drawing`; None when the model has no ``display``).
+    (for :meth:`with_params`; empty for a GDL description or an arena, whose models
+    are built without text), ``scope`` its top-level names (for :func:`parse_formula`)
+    and ``display`` how a position is drawn (:mod:`symbolic.drawing`; None when the
+    model has no ``display``).
     """
     name: str
     description: str
@@ -84,9 +86,10 @@ class Model:
 
     def with_params(self, params: Mapping[str, object]) -> "Model":
         """The same model text checked again with other parameter values."""
+        if isinstance(self.game, GdlGame):
+            raise FileError(f"{self.source}: a GDL description has no parameters to override")
         if not self.text:
-            raise QueryError(f"{self.source}: not read from model text (an arena or a GDL "
-                             "description): it has no parameters to change")
+            raise FileError(f"{self.source}: an arena has no parameters to override")
         return parse_model(self.text, self.source, {**self.params, **check_params(params)})
 
 
@@ -143,7 +146,7 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     if p.name.lower().endswith(".kif"):  # a GDL game description
         if params:
             raise FileError(f"{p}: a GDL description has no parameters to override")
-        return Model.of(*gdl_model(text, str(path)))
+        return Model.of(gdl_model(text, str(path)), "")
     if p.name.lower().endswith(".json"):  # the arena format of the reachability-games TD
         return parse_arena(text, str(path), params)
     return parse_model(text, str(path), params)

@@ -136,7 +136,7 @@ def test_errors_are_symbolic_errors_not_python_ones(tmp_path):
 def test_arena_is_read_into_the_model_ast_not_into_model_text():
     """The arena is a second front end: its AST checks into the same IR as the model
     text it used to be written as, and no model text is kept (so no parameters)."""
-    from symbolic.errors import QueryError
+    from symbolic.errors import FileError
     from symbolic.model import parse_arena, parse_model
     doc = {"etats": [0, 1, 2], "init": 0, "controles": {"0": 1, "1": 2, "2": 1},
            "transitions": {"0": [1, 2], "1": [0]}, "objectifs1": [2], "objectifs2": [],
@@ -154,7 +154,7 @@ def test_arena_is_read_into_the_model_ast_not_into_model_text():
     assert [q.formula for q in m.queries] == [q.formula for q in written.queries]
     assert sorted(m.definitions) == sorted(written.definitions)
     assert m.text == ""
-    with pytest.raises(QueryError, match="no parameters"):
+    with pytest.raises(FileError, match="no parameters"):
         m.with_params({"x": 1})
     with pytest.raises(SymbolicError, match="x"):
         parse_arena(json.dumps(doc), "tri.json", {"x": 1})

@@ -1,4 +1,4 @@
-"""GDL import (symbolic.gdl): KIF reading, grounding, translation, both engines, the command."""
+"""GDL import (symbolic.gdl): KIF reading, grounding, the IR model, both engines, the command."""
 from __future__ import annotations
 
 import functools
@@ -10,11 +10,12 @@ import pytest
 from symbolic import atl
 from symbolic.cli import main
 from symbolic.engines import make_engine
-from symbolic.errors import ModelError
+from symbolic.errors import FileError, LimitExceeded, ModelError
 from symbolic.gdl.explicit import GdlEvaluator
 from symbolic.gdl.kif import parse_kif
 from symbolic.gdl.load import gdl_model, gdl_program
-from symbolic.gdl.solve import forced_values
+from symbolic.gdl.solve import dead_ends, forced_values
+from symbolic.limits import Limits
 from symbolic.model import load_model, parse_formula
 
 HERE = Path(__file__).resolve().parent
@@ -214,14 +215,17 @@ def test_show_a_kif_model(capsys):
 def test_chomp_first_player_wins():
     """Chomp on a rectangle larger than 1 x 1: the first player wins (strategy stealing)."""
     m = model("chomp.kif")
-    sym = make_engine(m.game, "symbolic")
+    sym, exp = both(m)
+    assert len(sym.positions()) == 12868
+    assert sym.positions().tuples() == exp.positions().tuples()
     values = forced_values(m, sym)
+    assert values == forced_values(m, exp)
     assert forced(values, ["player1"], "player1") == 100
     assert forced(values, ["player2"], "player2") == 0
 
 
-def test_the_translated_ir_moves_agree_with_the_rule_bdds():
-    """The model text's moves and turn (compiled by the plain symbolic engine) give the
+def test_the_ir_moves_agree_with_the_rule_bdds():
+    """The IR moves and turn (compiled by the plain symbolic engine) give the
     same successors and turns as the BDDs built from the ground rules, on the reachable
     states."""
     from symbolic.bdd.engine import SymbolicGame
@@ -229,7 +233,7 @@ def test_the_translated_ir_moves_agree_with_the_rule_bdds():
         m = model(name)
         sym, _ = both(m)
         plain = SymbolicGame(m.game)
-        for p in m.players:  # the translated turn expression, too
+        for p in m.players:  # the IR turn expression, too
             reach = plain.from_tuples(sym.positions().tuples())
             want = sym.turn_set({p}).tuples()
             assert (plain.turn_set({p}) & reach).tuples() == want, (name, p)
@@ -260,3 +264,134 @@ def test_gdl_depth_counts_layers(capsys):
     assert main(["gdl", str(CORPUS / "ticTacToe.kif"), "--depth", "2", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["layers"] == [1, 10, 82] and not doc["complete"], doc
+
+
+# ------------------------------------------------------------------ the model is built as objects
+
+def test_the_model_is_built_without_text():
+    """No model text is written: the names come from the IR model, and a user's query
+    still goes through the formula parser, which resolves them."""
+    m = model("ticTacToe.kif")
+    assert m.text == "" and m.consts == {"xplayer": 1, "oplayer": 2}, (m.text[:50], m.consts)
+    assert [s.label for s in m.space.slots][:3] == ["cell_1_1_b", "cell_1_1_o", "cell_1_1_x"]
+    assert {"initial", "terminal", "goal", "reachable", "control", "mover_xplayer",
+            "legal_xplayer_mark_1_1"} <= set(m.definitions), sorted(m.definitions)[:10]
+    assert [q.text for q in m.queries] == [
+        "<<xplayer>> (not terminal) U (terminal and goal(xplayer, 100))",
+        "<<oplayer>> (not terminal) U (terminal and goal(oplayer, 100))"]
+    sym, exp = both(m)
+    for q in m.queries:  # the built queries and the same text parsed agree
+        parsed = parse_formula(q.text, m)
+        a = atl.evaluate(sym, q.formula, m.definitions)
+        b = atl.evaluate(exp, parsed, m.definitions)
+        assert a.tuples() == b.tuples() and len(a) > 0, (q.text, len(a), len(b))
+    with pytest.raises(FileError):
+        m.with_params({"x": 1})
+
+
+def test_an_unknown_name_in_a_query_is_located():
+    with pytest.raises(Exception) as err:
+        parse_formula("<<xplayr>> <> terminal", model("ticTacToe.kif"))
+    assert "xplayr" in str(err.value) and "did you mean 'xplayer'" in str(err.value), err.value
+
+
+# ------------------------------------------------------------------ forced moves, dead ends
+
+def test_a_forced_move_need_not_be_called_noop():
+    """forced.kif: the waiting role's forced move is 'wait'; at count 1 the mover has one
+    legal move too (nobody has a choice: the mover is the first role whose single move is
+    not noop, alice; see symbolic.gdl.turns)."""
+    m = load_model(HERE / "gdl" / "forced.kif")
+    sym, exp = both(m)
+    assert sym.positions().tuples() == exp.positions().tuples()
+    assert len(sym.positions()) == 8
+    # fluents: control alice, control bob, count 0..4
+    assert m.game.program.fluents[:3] == (("control", "alice"), ("control", "bob"), ("count", "0"))
+    bob_at_3 = (0, 1, 0, 0, 0, 1, 0)
+    alice_at_1 = (1, 0, 0, 1, 0, 0, 0)
+    for eng in (sym, exp):
+        assert bob_at_3 in eng.turn_set({2}), eng.kind
+        assert alice_at_1 in eng.turn_set({1}) and len(eng.successors(alice_at_1)) == 1
+        assert eng.turn_set({1}).tuples() == sym.turn_set({1}).tuples(), eng.kind
+    values = forced_values(m, sym)
+    assert values == forced_values(m, exp)
+    # take-away 1 or 2 from 4: 4 is not a multiple of 3, the first player wins
+    assert forced(values, ["alice"], "alice") == 100
+    assert forced(values, ["bob"], "bob") == 0
+    from symbolic.bdd.engine import SymbolicGame
+    plain = SymbolicGame(m.game)  # the IR moves: others play their legal (forced) move
+    for pos in sym.positions().tuples():
+        assert plain.successors(pos).tuples() == sym.successors(pos).tuples(), pos
+
+
+def test_a_role_without_legal_move_is_a_dead_end(capsys):
+    m = load_model(HERE / "gdl" / "stuck.kif")
+    sym, exp = both(m)
+    for eng in (sym, exp):
+        stuck = dead_ends(m, eng)
+        assert stuck.tuples() == [(0, 1, 0)], (eng.kind, stuck.tuples())  # (s 1)
+    assert forced_values(m, sym) == forced_values(m, exp)
+    assert main(["gdl", str(HERE / "gdl" / "stuck.kif"), "--json", "--engine", "both"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["reachable"] == 3 and doc["dead_ends"] == 1, doc
+    assert main(["gdl", str(HERE / "gdl" / "stuck.kif")]) == 0
+    out = capsys.readouterr().out
+    assert "dead ends: 1 reachable non-terminal states where a role has no legal move" in out
+
+
+# ------------------------------------------------------------------ limits
+
+@pytest.mark.parametrize("kind", ["symbolic", "explicit"])
+def test_the_gdl_engines_obey_the_time_limit(kind):
+    m = model("ticTacToe.kif")
+    with pytest.raises(LimitExceeded) as err:
+        make_engine(m.game, kind, limits=Limits(timeout=1e-6)).positions().count()
+    assert "time limit" in str(err.value) and "exploring the reachable states" in str(err.value), \
+        str(err.value)
+
+
+def test_the_explicit_gdl_engine_position_cap(capsys):
+    """--max-memory 1 caps the explicit engine at 2 097 positions: tic-tac-toe has 5 478."""
+    path = str(CORPUS / "ticTacToe.kif")
+    assert main(["gdl", path, "--engine", "explicit", "--max-memory", "1"]) == 3
+    err = capsys.readouterr().err
+    assert "position limit reached: more than 2097 reachable states" in err, err
+
+
+# ------------------------------------------------------------------ the large files, layer by layer
+
+def _explicit_layers(prog, depth):
+    """|states reachable in at most d moves| for d = 0..depth, by the explicit evaluator
+    (its own code path: the ground rules on sets of fluents, every joint move)."""
+    ev = GdlEvaluator(prog)
+    seen = {frozenset(prog.init)}
+    layer, sizes = set(seen), [1]
+    for _ in range(depth):
+        nxt = set()
+        for s in layer:
+            nxt |= ev.successors(s)[1]
+        layer = nxt - seen
+        seen |= layer
+        sizes.append(len(seen))
+    return sizes
+
+
+@pytest.mark.parametrize("name, depth", [
+    ("connectFour.kif", 4),
+    pytest.param("3pttc.kif", 5, marks=pytest.mark.gdl_slow),
+])
+def test_the_first_layers_of_the_large_files_agree(name, depth, capsys):
+    """symbolic gdl --depth N (frontier images over the changed fluents) against a
+    breadth-first search of the explicit evaluator."""
+    m = model(name)
+    assert main(["gdl", str(CORPUS / name), "--depth", str(depth), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["layers"] == _explicit_layers(m.game.program, depth), doc
+
+
+def test_the_symbolic_gdl_engine_memory_cap(capsys):
+    """--max-memory caps CUDD: a clear message naming the stage, exit status 3."""
+    path = str(CORPUS / "connectFour.kif")
+    assert main(["gdl", path, "--depth", "48", "--max-memory", "8", "--json"]) == 3
+    err = capsys.readouterr().err
+    assert "memory limit of 8 MB reached while exploring the reachable states" in err, err

@@ -7,7 +7,8 @@ import time
 
 from ..engines import ENGINES, make_engine
 from ..errors import ModelError
-from ..gdl.solve import forced_values
+from ..gdl.ground import term_text
+from ..gdl.solve import dead_ends, forced_values
 from ..gdl.symbolic import reachable_layers
 from .common import load, model_args
 
@@ -26,9 +27,10 @@ def cmd_gdl(args) -> int:
         eng = make_engine(model.game, kind, args.backend, order=args.order,
                           partition=args.partition)
         reachable = len(eng.positions())
-        results[kind] = (reachable, forced_values(model, eng))
+        stuck = dead_ends(model, eng)
+        results[kind] = (reachable, forced_values(model, eng), len(stuck), stuck.first())
         times[kind] = time.perf_counter() - t0
-    reachable, forced = results[kinds[0]]
+    reachable, forced, n_stuck, stuck_at = results[kinds[0]]
     status = 0
     if args.engine == "both" and results["symbolic"] != results["explicit"]:
         print("MISMATCH between the symbolic and explicit engines:\n"
@@ -36,10 +38,15 @@ def cmd_gdl(args) -> int:
               file=sys.stderr)
         status = 1
     if args.json:
-        print(json.dumps({"roles": list(prog.roles), "reachable": reachable, "forced": forced}))
+        print(json.dumps({"roles": list(prog.roles), "reachable": reachable,
+                          "dead_ends": n_stuck, "forced": forced}))
         return status
     print(f"{model.name}: roles {', '.join(prog.roles)}")
     print(f"fluents: {len(prog.fluents)}; reachable states: {reachable}")
+    if n_stuck:
+        state = " ".join(term_text(f) for f, v in zip(prog.fluents, stuck_at) if v)
+        print(f"dead ends: {n_stuck} reachable non-terminal states where a role has no legal "
+              f"move (no joint move: no successor), e.g. {{{state}}}")
     print("engine: " + ", ".join(f"{k} {t:.2f} s" for k, t in times.items()))
     print("best goal value each coalition C forces for each role r:")
     print("  max V with initial |= <<C>> (not terminal) U (terminal and goal(r, V') for "
@@ -58,15 +65,15 @@ def _layers(model, args) -> int:
     """``--depth N``: the states reachable in at most 0..N moves, without solving."""
     t0 = time.perf_counter()
 
-    def show(depth: int, n: int) -> None:
+    def show(depth: int, n: int, nodes: int) -> None:
         if not args.json:
-            print(f"  states reachable in at most {depth} moves: {n} "
-                  f"({time.perf_counter() - t0:.1f} s)", flush=True)
+            print(f"  states reachable in at most {depth} moves: {n} ({nodes} BDD nodes, "
+                  f"{time.perf_counter() - t0:.1f} s)", flush=True)
 
     if not args.json:
         print(f"{model.name}: roles {', '.join(model.game.program.roles)}", flush=True)
     sizes, complete = reachable_layers(model.game, args.depth, args.backend, order=args.order,
-                                       partition=args.partition, on_layer=show)
+                                       on_layer=show)
     elapsed = time.perf_counter() - t0
     if args.json:
         print(json.dumps({"roles": list(model.game.program.roles), "layers": sizes,
@@ -92,5 +99,6 @@ def register(sub) -> None:
                    help="only count the states reachable in at most 0, 1, ..., N moves "
                         "(symbolic engine; for games too large to solve)")
     g.add_argument("--json", action="store_true",
-                   help="print one JSON document with keys roles, reachable, forced")
+                   help="print one JSON document with keys roles, reachable, dead_ends, "
+                        "forced")
     g.set_defaults(func=cmd_gdl)

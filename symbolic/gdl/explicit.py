@@ -1,5 +1,5 @@
 """The explicit GDL engine: the ground rules evaluated on states (sets of true
-fluents), independently of the model translation used by the symbolic engine.
+fluents), independently of the IR moves and of the symbolic engine.
 
 A state is a ``frozenset`` of ground fluents. An atom holds in a state under
 a joint move when some ground body deriving it has all its literals true
@@ -8,17 +8,18 @@ atom does not hold) — evaluated top-down with a memo (the ground program is
 acyclic, :func:`~.ground.ground` checks it). The game graph is GDL's: every
 joint move (one legal move per role) of a non-terminal state leads to the
 state of the fluents whose ``next`` holds. Positions are the states reachable
-from ``init`` (breadth-first). The mover of a state is the one role with a
-legal move other than ``noop``; a reachable non-terminal state where that
-reading is not exact (two such roles, a waiting role without exactly the move
-``noop``, a mover without moves) is a ModelError naming the state and the
-roles' legal moves.
+from ``init`` (breadth-first). The mover of a state follows the rule of
+:mod:`~.turns` (the role with a choice of move; the others have a single,
+forced, legal move); a reachable non-terminal state where two roles have a
+choice, or a role has no legal move, is a ModelError naming the state and the
+roles' legal moves. The exploration obeys the limits (time, and the position
+cap, which ``--max-memory`` sets).
 
 >>> from ..model import Model
 >>> from .load import gdl_model
->>> m = Model.of(*gdl_model("(role a) (init (s 0)) (<= (legal a go) (true (s 0))) "
-...               "(<= (next (s 1)) (does a go)) (<= terminal (true (s 1))) "
-...               "(<= (goal a 100) (true (s 1)))"))
+>>> m = Model.of(gdl_model("(role a) (init (s 0)) (<= (legal a go) (true (s 0))) "
+...              "(<= (next (s 1)) (does a go)) (<= terminal (true (s 1))) "
+...              "(<= (goal a 100) (true (s 1)))"), "")
 >>> G = GdlExplicitGame(m.game)
 >>> len(G.positions()), G.successors((1, 0)).tuples()
 (2, [(0, 1)])
@@ -28,11 +29,13 @@ from __future__ import annotations
 import itertools
 from collections import deque
 
-from ..errors import QueryError
-from ..explicit.engine import DEFAULT_MAX_POSITIONS, ExplicitGame, ExplicitSet, ExplicitSets
+from ..errors import TooManyPositions
+from ..explicit.engine import (BYTES_PER_POSITION, DEFAULT_MAX_POSITIONS, ExplicitGame,
+                               ExplicitSet, ExplicitSets)
+from ..limits import NO_LIMITS, Limits
 from .game import GdlGame
 from .ground import GroundProgram
-from .turns import NOOP, nominal_mover, turn_error
+from .turns import mover, turn_error
 
 __all__ = ["GdlEvaluator", "GdlExplicitGame"]
 
@@ -112,14 +115,14 @@ class GdlEvaluator:
 
     def nominal_mover(self, legal: dict):
         """The mover by the rule of :mod:`~.turns` (also the nominal turn of a terminal state)."""
-        return nominal_mover(self.prog.roles, legal)
+        return mover(self.prog.roles, legal)
 
     def mover(self, state: frozenset, legal: dict):
         """The role to move; ModelError when the state is not turn-based."""
         err = turn_error(self.prog.roles, state, legal, self.prog.fluents)
         if err is not None:
             raise err
-        return nominal_mover(self.prog.roles, legal)
+        return mover(self.prog.roles, legal)
 
     def successors(self, state: frozenset) -> tuple:
         """(mover, {successor states}) of a state (no successor when terminal)."""
@@ -133,23 +136,32 @@ class GdlEvaluator:
             out.add(self.next_state(state, dict(zip(roles, combo))))
         return mover, out
 
-    def reachable(self, limit: int | None = None) -> dict:
+    def reachable(self, limit: int | None = None, limits: Limits = NO_LIMITS) -> dict:
         """{state: (mover, successors)} for every state reachable from init,
-        breadth-first; QueryError beyond ``limit`` states."""
+        breadth-first; TooManyPositions beyond ``limit`` states, LimitExceeded when
+        ``limits`` says time is up (checked every 1 000 states)."""
         start = frozenset(self.prog.init)
         seen = {start: None}
         queue = deque([start])
-        while queue:
-            s = queue.popleft()
-            mover, succ = self.successors(s)
-            seen[s] = (mover, succ)
-            for t in succ:
-                if t not in seen:
-                    if limit is not None and len(seen) >= limit:
-                        raise QueryError(f"more than {limit} reachable states: beyond the "
-                                         "explicit engine's limit; use the symbolic engine")
-                    seen[t] = None
-                    queue.append(t)
+        done = 0
+        with limits.stage("exploring the reachable states (explicit)"):
+            while queue:
+                s = queue.popleft()
+                done += 1
+                if done % 1000 == 0:
+                    limits.check(f"{done} states expanded", lambda: {"positions": len(seen)})
+                mover, succ = self.successors(s)
+                seen[s] = (mover, succ)
+                for t in succ:
+                    if t not in seen:
+                        if limit is not None and len(seen) >= limit:
+                            raise TooManyPositions(
+                                f"position limit reached: more than {limit} reachable states, "
+                                f"the explicit engine's limit (--max-memory raises or lowers "
+                                f"it, at {BYTES_PER_POSITION} bytes a state): use the symbolic "
+                                f"engine", stage=limits.where())
+                        seen[t] = None
+                        queue.append(t)
         return seen
 
 
@@ -158,10 +170,12 @@ class GdlExplicitGame(ExplicitGame):
     successors come from :class:`GdlEvaluator` (the IR moves are not read);
     named sets are still evaluated from their IR expressions on the positions."""
 
-    def __init__(self, game: GdlGame, *, max_positions: int = DEFAULT_MAX_POSITIONS):
+    def __init__(self, game: GdlGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
+                 limits: Limits | None = None):
         if not isinstance(game, GdlGame) or game.program is None:
             raise AssertionError(game)
-        ExplicitSets.__init__(self, game.space, game.invariant, max_positions=max_positions)
+        ExplicitSets.__init__(self, game.space, game.invariant, max_positions=max_positions,
+                              limits=limits)
         self.game = game
         self.evaluator = GdlEvaluator(game.program)
         self._fluents = game.program.fluents
@@ -176,7 +190,7 @@ class GdlExplicitGame(ExplicitGame):
         return f"<GdlExplicitGame {self.game.name!r}: {n} positions>"
 
     def _role_id(self, role) -> int:
-        return self.game.translation.role_id[role]
+        return self.game.names.role_id[role]
 
     def _tuple(self, state: frozenset) -> tuple:
         return tuple(int(f in state) for f in self._fluents)
@@ -186,11 +200,11 @@ class GdlExplicitGame(ExplicitGame):
 
     def _explore(self) -> dict:
         if self._graph_of is None:
-            self._graph_of = self.evaluator.reachable(self.max_positions)
+            self._graph_of = self.evaluator.reachable(self.max_positions, self.limits)
         return self._graph_of
 
     def check_size(self) -> None:
-        """QueryError when more states are reachable than ``max_positions``."""
+        """TooManyPositions when more states are reachable than ``max_positions``."""
         self._explore()
 
     def _domain(self) -> list[tuple]:
@@ -229,7 +243,8 @@ class GdlExplicitGame(ExplicitGame):
         mover = ev.mover(state, legal)
         out = []
         for m in legal[mover]:
-            joint = {r: (m if r == mover else NOOP) for r in self.evaluator.prog.roles}
-            out.append((self.game.translation.move_of[(mover, m)], {},
+            # the other roles play their single (forced) legal move
+            joint = {r: (m if r == mover else legal[r][0]) for r in self.evaluator.prog.roles}
+            out.append((self.game.names.move_of[(mover, m)], {},
                         self._tuple(ev.next_state(state, joint))))
         return out

@@ -347,7 +347,7 @@ def _ordered_roles(rules, db) -> tuple:
 
 def _check_acyclic(ground_rules) -> None:
     """Ground dynamic atoms must not depend on themselves (recursion through the
-    state is not supported: the translation writes each atom as a formula)."""
+    state is not supported: the model builds each atom as one expression)."""
     state = {}
     for start in ground_rules:
         if state.get(start):

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import itertools
 
-from .. import atl
-from ..api import GameEngine
-from ..model import Model, parse_formula
+from .. import atl, ir
+from ..api import GameEngine, PositionSet
+from ..model import Model
 
-__all__ = ["coalitions", "forced_values"]
+__all__ = ["coalitions", "dead_ends", "forced_formula", "forced_values"]
 
 
 def coalitions(roles) -> list[tuple]:
@@ -30,27 +30,45 @@ def coalitions(roles) -> list[tuple]:
     return [c for k in range(1, len(roles) + 1) for c in itertools.combinations(roles, k)]
 
 
+def _ref(model: Model, name: str, *args: int) -> atl.Ref:
+    return atl.Ref(name, tuple(ir.Const(a) for a in args), None, model.definitions[name])
+
+
+def forced_formula(model: Model, coalition, role, values) -> atl.Formula:
+    """⟨⟨C⟩⟩ (¬terminal) U (terminal ∧ ⋁_{V ∈ values} goal(r, V)), built as objects."""
+    ids = model.game.names.role_id
+    terminal = _ref(model, "terminal")
+    goals = [_ref(model, "goal", ids[role], v) for v in values]
+    reached = goals[0]
+    for g in goals[1:]:
+        reached = atl.BoolOp("or", reached, g)
+    return atl.Until(atl.CoalitionLit(tuple(ids[r] for r in coalition)), atl.Not(terminal),
+                     atl.BoolOp("and", terminal, reached))
+
+
 def forced_values(model: Model, engine: GameEngine) -> list[dict]:
     """``[{"coalition": [...], "role": r, "value": V}]`` for every coalition and role
     (see the module docstring), computed by ``engine``."""
-    game = model.game
-    prog, tr = game.program, game.translation
+    prog = model.game.program
     ev = atl.Evaluator(engine, model.definitions)
-    initial = ev(parse_formula("initial", model)).tuples()
+    initial = ev(_ref(model, "initial")).tuples()
     if len(initial) != 1:
         raise AssertionError(initial)
     start = initial[0]
     out = []
     for coalition in coalitions(prog.roles):
-        names = ", ".join(tr.role_name[r] for r in coalition)
         for r in prog.roles:
             best = None
             values = prog.goals[r]
             for i in range(len(values) - 1, -1, -1):
-                goal = " or ".join(f"goal({tr.role_name[r]}, {v})" for v in values[i:])
-                f = parse_formula(f"<<{names}>> (not terminal) U (terminal and ({goal}))", model)
-                if start in ev(f):
+                if start in ev(forced_formula(model, coalition, r, values[i:])):
                     best = values[i]
                     break
             out.append({"coalition": list(coalition), "role": r, "value": best})
     return out
+
+
+def dead_ends(model: Model, engine: GameEngine) -> PositionSet:
+    """The reachable non-terminal states without a successor: a role has no legal
+    move there (see :mod:`symbolic.gdl.turns`)."""
+    return engine.deadlocks() - atl.Evaluator(engine, model.definitions)(_ref(model, "terminal"))

@@ -1,14 +1,39 @@
 """The turn reading of a GDL state, shared by both GDL engines (pure functions on
-the legal moves of each role; each engine computes those its own way).
+the legal moves of each role; each engine computes those its own way, and the
+symbolic one writes the same rule as BDDs: :class:`symbolic.gdl.symbolic.RuleBdds`).
 
-A role is *active* when it has a legal move other than ``noop``. The state is
-turn-based when at most one role is active, every other role has exactly the
-legal move ``noop``, and the mover — the active role, else the first role —
-has a legal move.
+A role has a *choice* in a state when it has two legal moves or more, and a
+*forced move* when it has exactly one (whatever its name: ``noop``, ``pass``,
+``wait``...). A non-terminal state is *turn-based* when at most one role has a
+choice. Its *mover* is
 
->>> nominal_mover(("a", "b"), {"a": ["noop"], "b": ["noop", "go"]})
+- the role with a choice, if there is one;
+- else (every role has a forced move, so the state has exactly one successor)
+  the first role, in file order, whose forced move is not named ``noop``;
+- else the first role.
+
+The second and third cases only label the state (``turn(...)``, ``control``):
+a state with a single successor gives the same answer to every strategic
+operator whoever is said to move (∃ and ∀ over one successor agree).
+In a terminal state the same rule names a nominal mover (it has no moves).
+
+A non-terminal state where some role has no legal move has no joint move (the
+product of the roles' legal moves is empty), hence no successor: it is a dead
+end. GDL asks descriptions never to reach one; ``3pttc.kif`` does (a role
+whose pieces cannot move), so it is read literally, not refused, and
+``symbolic gdl`` counts such states.
+
+>>> mover(("a", "b"), {"a": ["noop"], "b": ["noop", "go"]})
 'b'
->>> turn_error(("a", "b"), frozenset(), {"a": ["x", "y"], "b": ["z"]}) is not None
+>>> mover(("a", "b"), {"a": ["wait"], "b": [("take", "1")]})
+'a'
+>>> mover(("a", "b"), {"a": ["noop"], "b": [("take", "1")]})
+'b'
+>>> turn_error(("a", "b"), frozenset(), {"a": ["x", "y"], "b": ["z", "w"]}) is not None
+True
+>>> turn_error(("a", "b"), frozenset(), {"a": ["x", "y"], "b": ["wait"]}) is None
+True
+>>> turn_error(("a", "b"), frozenset(), {"a": ["x", "y"], "b": []}) is None
 True
 """
 from __future__ import annotations
@@ -16,9 +41,10 @@ from __future__ import annotations
 from ..errors import ModelError
 from .ground import term_text
 
-__all__ = ["NOOP", "describe_state", "nominal_mover", "turn_error"]
+__all__ = ["NOOP", "describe_state", "mover", "turn_error"]
 
-#: the forced move of a role that is not to move
+#: the name GDL descriptions usually give a forced move; it matters only to name the
+#: mover of a state where every role has a forced move (see the module docstring)
 NOOP = "noop"
 
 
@@ -31,24 +57,19 @@ def describe_state(roles, state: frozenset, legal: dict, fluents=None) -> str:
     return f"state {{{fl}}}, legal moves {moves}"
 
 
-def nominal_mover(roles, legal: dict):
-    """The first role with a legal move other than ``noop``, else the first role."""
-    return next((r for r in roles if any(m != NOOP for m in legal[r])), roles[0])
+def mover(roles, legal: dict):
+    """The mover of a state by the rule of the module docstring."""
+    chooser = next((r for r in roles if len(legal[r]) >= 2), None)
+    if chooser is not None:
+        return chooser
+    return next((r for r in roles if len(legal[r]) == 1 and legal[r][0] != NOOP), roles[0])
 
 
 def turn_error(roles, state: frozenset, legal: dict, fluents=None) -> ModelError | None:
     """None when the (non-terminal) state is turn-based, else the error to raise."""
-    active = [r for r in roles if any(m != NOOP for m in legal[r])]
-    where = describe_state(roles, state, legal, fluents)
-    if len(active) > 1:
+    choosers = [r for r in roles if len(legal[r]) >= 2]
+    if len(choosers) > 1:
+        where = describe_state(roles, state, legal, fluents)
         return ModelError("not a turn-based game: several roles have a choice of move in a "
-                          f"reachable state ({', '.join(active)}); {where}")
-    mover = nominal_mover(roles, legal)
-    waiting = [r for r in roles if r != mover and legal[r] != [NOOP]]
-    if waiting:
-        return ModelError(f"not a turn-based game: role {waiting[0]} has no single forced "
-                          f"move '{NOOP}' while {mover} is to move; {where}")
-    if not legal[mover]:
-        return ModelError(f"role {mover} has no legal move in a reachable non-terminal "
-                          f"state; {where}")
+                          f"reachable state ({', '.join(choosers)}); {where}")
     return None

@@ -1,0 +1,338 @@
+"""A ground GDL program as a checked model: IR game, named sets, queries and the
+names formulas see — built directly as objects (no model text is written or parsed).
+
+The model (documented in the README, section "GDL game descriptions"):
+
+- one ``bool`` variable per fluent, in :func:`~.ground.term_key` order,
+  named after the fluent (``(cell 1 1 b)`` → ``cell_1_1_b``);
+- one player per role, in file order (ids 1, 2, ...), and a constant of the
+  role's name holding its id, so ``<<xplayer>>`` is a coalition;
+- every ground atom that does not depend on ``does`` (``legal``, ``goal``,
+  ``terminal``, the helper relations) a named set: the disjunction of its
+  ground bodies (IR expressions are shared between the atoms that use them);
+- turns by the rule of :mod:`symbolic.gdl.turns`: sets ``choice_ROLE`` (two
+  legal moves or more) and ``mover_ROLE``; the game's turn is the mover;
+- one move per role r and possible move m of r: when r is the mover, m is
+  legal for r and the state is not terminal, every fluent f takes the value of
+  ``next(f)`` with ``does(r, m)`` true, ``does(r, m')`` false for m' ≠ m and
+  ``does(q, x)`` = ``legal(q, x)`` for every other role q (in a turn-based
+  state q has exactly one legal move: it plays it);
+- sets ``initial``, ``terminal``, ``goal(ROLE, V)``, ``reachable`` (every
+  position: the engines restrict positions to the reachable states), one set
+  ``F(ROLE)`` per fluent relation F whose arguments are roles (``control``),
+  and one query per role: ``<<r>> (not terminal) U (terminal and goal(r, MAX))``.
+
+>>> from .ground import ground
+>>> from .kif import parse_kif
+>>> from .rules import read_rules
+>>> m = build_model(ground(read_rules(parse_kif("(role a) (init (s 0)) "
+...     "(<= (legal a go) (true (s 0))) (<= (next (s 1)) (does a go)) "
+...     "(<= terminal (true (s 1))) (<= (goal a 100) (true (s 1)))"))), "tiny.kif")
+>>> [s.label for s in m.game.space.slots], [mv.name for mv in m.game.moves]
+(['s_0', 's_1'], ['a_go'])
+>>> sorted(m.definitions)[:4], m.queries[0].text
+(['choice_a', 'goal', 'goal_a_100', 'initial'], '<<a>> (not terminal) U (terminal and goal(a, 100))')
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .. import atl, ir
+from ..errors import ModelError, Span
+from ..lang.decls import CheckedModel, Query
+from ..lang.scope import Entry, Scope
+from ..lang.vocabulary import RESERVED, SOFT_KEYWORDS
+from .game import GdlGame, GdlNames
+from .ground import GroundProgram, atom_text, term_text
+from .turns import NOOP
+
+__all__ = ["build_model"]
+
+_BUILTINS = {"lcg", "len", "min", "max", "sum", "count", "abs", "pow", "int", "tuple",
+             "sorted", "range", "xor", "dyck", "players"}
+
+
+class _Names:
+    """Identifiers of the model language, unique, none reserved."""
+
+    def __init__(self):
+        self.used = set(RESERVED) | set(SOFT_KEYWORDS) | _BUILTINS
+
+    def take(self, wanted: str) -> str:
+        base = re.sub(r"[^0-9A-Za-z_]+", "_", wanted).strip("_") or "x"
+        if base[0].isdigit():
+            base = "n" + base
+        name, i = base, 1
+        while name in self.used:
+            i += 1
+            name = f"{base}_{i}"
+        self.used.add(name)
+        return name
+
+    def reserve(self, name: str) -> str:
+        if name in self.used:
+            raise AssertionError(name)
+        self.used.add(name)
+        return name
+
+
+def _flat(term) -> str:
+    return term_text(term).replace("(", "").replace(")", "").replace(" ", "_")
+
+
+# --------------------------------------------------------------------------- boolean terms
+# A term is a Python bool (a constant) or an IR expression; sub-terms are shared objects,
+# compared by identity (structural equality would walk the shared subtrees again).
+
+def _and(items):
+    out, seen = [], set()
+    for x in items:
+        if x is False:
+            return False
+        if x is not True and id(x) not in seen:
+            seen.add(id(x))
+            out.append(x)
+    if not out:
+        return True
+    return out[0] if len(out) == 1 else ir.conj(out)
+
+
+def _or(items):
+    out, seen = [], set()
+    for x in items:
+        if x is True:
+            return True
+        if x is not False and id(x) not in seen:
+            seen.add(id(x))
+            out.append(x)
+    if not out:
+        return False
+    return out[0] if len(out) == 1 else ir.disj(out)
+
+
+def _not(x):
+    if isinstance(x, bool):
+        return not x
+    if isinstance(x, ir.Unary) and x.op == "not":
+        return x.arg
+    return ir.Unary("not", x)
+
+
+def _expr(x) -> ir.Expr:
+    return (ir.TRUE if x else ir.FALSE) if isinstance(x, bool) else x
+
+
+def one_two(items, or_, and_, false):
+    """(at least one, at least two) of ``items`` by halves (depth log n, linear size):
+    one(A ∪ B) = one(A) ∨ one(B), two(A ∪ B) = two(A) ∨ two(B) ∨ (one(A) ∧ one(B)).
+
+    >>> one_two([True, False, True], lambda a, b: a or b, lambda a, b: a and b, False)
+    (True, True)
+    """
+    items = list(items)
+    if not items:
+        return false, false
+    if len(items) == 1:
+        return items[0], false
+    h = len(items) // 2
+    oa, ta = one_two(items[:h], or_, and_, false)
+    ob, tb = one_two(items[h:], or_, and_, false)
+    return or_(oa, ob), or_(or_(ta, tb), and_(oa, ob))
+
+
+class DoesReads:
+    """Which ``does`` atoms each ground atom reads, directly or through other atoms:
+    ``reads(atom)`` is a frozenset of (role, move). Under a joint move where r plays m,
+    an atom that does not read ``does(r, m)`` has the value it has for any other move
+    of r: so its term is memoized per role, not per move (:meth:`ctx_key`)."""
+
+    def __init__(self, prog: GroundProgram):
+        self.prog = prog
+        self.memo: dict = {}
+
+    def reads(self, atom) -> frozenset:
+        if atom[0] == "does":
+            return frozenset([atom[1]])
+        if atom[0] == "true":
+            return frozenset()
+        hit = self.memo.get(atom)
+        if hit is None:
+            hit = frozenset().union(*(self.reads(a) for body in self.prog.rules.get(atom, ())
+                                      for _, a in body))
+            self.memo[atom] = hit
+        return hit
+
+    def ctx_key(self, atom, ctx):
+        """The part of ``ctx`` = (r, m, ...) the value of ``atom`` depends on: None when
+        it reads no ``does``, else ctx with m replaced by None when it does not read
+        ``does(r, m)``."""
+        got = self.reads(atom)
+        if ctx is None or not got:
+            return None
+        return ctx if (ctx[0], ctx[1]) in got else (ctx[0], None) + tuple(ctx[2:])
+
+
+class _Terms:
+    """The term of each ground atom, memoized (per joint move for atoms reading does,
+    see :class:`DoesReads`)."""
+
+    def __init__(self, prog: GroundProgram, var_of: dict):
+        self.prog = prog
+        self.var = {f: ir.Var(v) for f, v in var_of.items()}
+        self.memo: dict = {}
+        self.does = DoesReads(prog)
+
+    def depends_on_does(self, atom) -> bool:
+        return bool(self.does.reads(atom))
+
+    def atom(self, atom, ctx=None):
+        """The term of a ground atom; ``ctx`` = (mover, move) decides ``does``: the
+        mover plays its move, every other role its legal (forced) move."""
+        name, args = atom
+        if name == "true":
+            return self.var[args[0]]
+        if name == "does":
+            if ctx is None:
+                raise AssertionError(atom)
+            role, move = ctx
+            if args[0] == role:
+                return args[1] == move
+            return self.atom(("legal", args))
+        key = (atom, self.does.ctx_key(atom, ctx))
+        hit = self.memo.get(key)
+        if hit is None:
+            ctx = key[1]
+            hit = _or(_and(self.atom(a, ctx) if kind == "pos" else _not(self.atom(a, ctx))
+                           for kind, a in body)
+                      for body in self.prog.rules.get(atom, ()))
+            self.memo[key] = hit
+        return hit
+
+
+def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel:
+    """The checked model of ``prog`` (see the module docstring); its game is a
+    :class:`~.game.GdlGame`."""
+    name = Path(filename).name
+    names = _Names()
+    for public in ("initial", "terminal", "goal", "reachable"):
+        names.reserve(public)
+    role_name = {r: names.take(r) for r in prog.roles}
+    role_id = {r: i for i, r in enumerate(prog.roles, 1)}
+    var_of = {f: names.take(_flat(f)) for f in prog.fluents}
+    terms = _Terms(prog, var_of)
+    for atom in prog.rules:
+        if atom[0] in ("legal", "goal", "terminal") and terms.depends_on_does(atom):
+            raise ModelError(f"{atom_text(atom)} depends on 'does'")
+
+    definitions: dict = {}
+    span = Span(filename, 1, 1, "")
+
+    def define(set_name: str, body, params=()) -> atl.Definition:
+        d = atl.Definition(set_name, tuple((p, "int") for p in params),
+                           atl.Prop(_expr(body)))
+        definitions[set_name] = d
+        return d
+
+    set_of = {}
+    for atom in prog.rules:
+        if atom[0] == "next" or terms.depends_on_does(atom):
+            continue
+        body = terms.atom(atom)
+        if isinstance(body, bool) and atom != ("terminal", ()):
+            continue
+        set_name = "terminal" if atom == ("terminal", ()) else names.take(_flat((atom[0],) + atom[1]))
+        set_of[atom] = set_name
+        define(set_name, body)
+    terminal = terms.atom(("terminal", ()))
+    if ("terminal", ()) not in set_of:
+        set_of[("terminal", ())] = "terminal"
+        define("terminal", terminal)
+
+    # turns (symbolic.gdl.turns)
+    legal = {(r, m): terms.atom(("legal", (r, m))) for r in prog.roles for m in prog.moves[r]}
+    one, choice, busy = {}, {}, {}
+    for r in prog.roles:
+        one[r], choice[r] = one_two((legal[(r, m)] for m in prog.moves[r]),
+                                    lambda a, b: _or([a, b]), lambda a, b: _and([a, b]), False)
+        single = _and([one[r], _not(choice[r])])
+        busy[r] = _and([single, _not(legal[(r, NOOP)])]) if NOOP in prog.moves[r] else single
+    nobody_chooses = _and(_not(choice[q]) for q in prog.roles)
+    nobody_busy = _and(_not(busy[q]) for q in prog.roles)
+    mover = {}
+    for i, r in enumerate(prog.roles):
+        earlier = prog.roles[:i]
+        cases = [_and([choice[r]] + [_not(choice[q]) for q in earlier]),
+                 _and([nobody_chooses, busy[r]] + [_not(busy[q]) for q in earlier])]
+        if i == 0:
+            cases.append(_and([nobody_chooses, nobody_busy]))
+        mover[r] = _or(cases)
+        define(names.take(f"choice_{role_name[r]}"), choice[r])
+        define(names.take(f"mover_{role_name[r]}"), mover[r])
+    turn: ir.Expr = ir.Const(role_id[prog.roles[-1]])
+    for r in reversed(prog.roles[:-1]):
+        turn = ir.Ite(_expr(mover[r]), ir.Const(role_id[r]), turn)
+
+    moves, move_of = [], {}
+    for r in prog.roles:
+        for m in prog.moves[r]:
+            ctx = (r, m)
+            effects = []
+            for f in prog.fluents:
+                e = terms.atom(("next", (f,)), ctx)
+                if e is terms.var[f]:
+                    continue  # the fluent keeps its value: left to the frame
+                effects.append(ir.Var(var_of[f], primed=True).eq(_expr(e)))
+            guard = _and([mover[r], legal[(r, m)], _not(terminal)])
+            move_of[ctx] = names.take(f"{role_name[r]}_{_flat(m)}")
+            moves.append(ir.Move(move_of[ctx], (), _expr(guard), ir.conj(effects)))
+
+    define("initial", _and(terms.var[f] if f in prog.init else _not(terms.var[f])
+                           for f in prog.fluents))
+    define("reachable", True)
+    r_, v_ = ir.Name("r"), ir.Name("v")
+    goal_def = define("goal", _or(_and([r_.eq(role_id[r]), v_.eq(v),
+                                        terms.atom(("goal", (r, str(v))))])
+                                  for r in prog.roles for v in prog.goals[r]), ("r", "v"))
+    by_relation: dict = {}
+    for f in prog.fluents:
+        if isinstance(f, tuple) and len(f) == 2 and f[1] in role_id:
+            by_relation.setdefault(f[0], []).append(f)
+    p_ = ir.Name("p")
+    for rel, fs in by_relation.items():
+        if rel in names.used:
+            continue
+        names.reserve(rel)
+        define(rel, _or(_and([p_.eq(role_id[f[1]]), terms.var[f]]) for f in fs), ("p",))
+
+    description = (f"GDL game description {name}: roles "
+                   + ", ".join(f"{r} = player {i}" for i, r in enumerate(prog.roles, 1))
+                   + f"; {len(prog.fluents)} fluents as bool variables")
+    space = ir.Space(tuple(ir.VarDecl(var_of[f], ir.BoolType()) for f in prog.fluents))
+    gdl_names = GdlNames(var_of, role_id, role_name, move_of, set_of)
+    game = GdlGame(name, space, tuple(role_id[r] for r in prog.roles), turn, tuple(moves),
+                   ir.TRUE, description, program=prog, names=gdl_names)
+
+    scope = Scope(players=game.players)
+    for r in prog.roles:
+        scope.entries[role_name[r]] = Entry("const", span, value=role_id[r])
+    for d in space.vars:
+        scope.entries[d.name] = Entry("var", span, decl=d)
+    for d in definitions.values():
+        scope.entries[d.name] = Entry("set", span, definition=d)
+    scope.declared.update({n: (e.kind, e.span) for n, e in scope.entries.items()})
+
+    terminal_ref = atl.Ref("terminal", (), None, definitions["terminal"])
+    queries = []
+    for r in prog.roles:
+        if prog.goals[r]:
+            top = max(prog.goals[r])
+            text = (f"<<{role_name[r]}>> (not terminal) U "
+                    f"(terminal and goal({role_name[r]}, {top}))")
+            goal = atl.Ref("goal", (ir.Const(role_id[r]), ir.Const(top)), None, goal_def)
+            queries.append(Query(text, atl.Until(atl.CoalitionLit((role_id[r],)),
+                                                 atl.Not(terminal_ref),
+                                                 atl.BoolOp("and", terminal_ref, goal))))
+    return CheckedModel(name=name, description=description, source=filename, params={},
+                        consts={role_name[r]: role_id[r] for r in prog.roles}, game=game,
+                        definitions=definitions, queries=tuple(queries), scope=scope)
