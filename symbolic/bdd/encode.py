@@ -165,6 +165,7 @@ class Encoder:
         # guard `not over` is compiled once, not once per parameter valuation.
         self._memo: dict[int, tuple[Expr, Any]] = {}
         self._closed: dict[int, tuple[Expr, bool]] = {}
+        self._erring: dict[int, Expr] = {}  # closed nodes with possible value errors
 
     # ------------------------------------------------------------------ layout
 
@@ -414,18 +415,27 @@ class Encoder:
         f = _DISPATCH.get(type(e))
         if f is None:
             raise AssertionError(e)
-        if type(e) in _LEAVES or not self.is_closed(e):
+        if type(e) in _LEAVES or not self.is_closed(e) or id(e) in self._erring:
             return f(self, e, env)
         hit = self._memo.get(id(e))
         if hit is not None:
             return hit[1]
-        n_errors = len(self._errors)
-        t = f(self, e, env)
-        # A term does not depend on the path it is compiled under; its value errors
-        # do: only error-free compilations are kept (the others are redone).
+        # A term does not depend on the path (short-circuit conditions) it is
+        # compiled under; its value errors do. So the node is compiled under no
+        # condition at all, and kept only if no value error is possible anywhere;
+        # otherwise it is compiled again under the real path, which records its errors.
+        path, n_errors = self._path, len(self._errors)
+        self._path = []
+        try:
+            t = f(self, e, env)
+        finally:
+            self._path = path
         if len(self._errors) == n_errors:
             self._memo[id(e)] = (e, t)
-        return t
+            return t
+        del self._errors[n_errors:]
+        self._erring[id(e)] = e  # from now on compiled directly (no second attempt)
+        return f(self, e, env)
 
     def is_closed(self, e: Expr) -> bool:
         """True when ``e`` has no free :class:`~symbolic.ir.Name` (its term does not
