@@ -503,14 +503,20 @@ class GameEngine(SetEngine):
         J = self.game.coalition(coalition)
         lim = getattr(self, "limits", None) or NO_LIMITS
         stay, target = reach.result & stay, reach.result & target
+        ours = self.turn_set(J)
         above, won = self.empty(), self.empty()
         result = self.empty()
         with lim.stage("computing until layer by layer"):
             for k in reversed(range(len(reach.layers))):
                 lim.check(f"layer {k}")
                 layer = reach.layers[k]
-                step = (self.pre_exists(J, won)
-                        | self.pre_forall(J, won | ~above, dead_ends=dead_ends))
+                # a layer where only J (or only the others) moves needs one of the two
+                # (in Connect Four every layer: the number of discs decides the mover)
+                step = self.empty()
+                if not (layer & ours).is_empty():
+                    step = self.pre_exists(J, won)
+                if not (layer - ours).is_empty():
+                    step = step | self.pre_forall(J, won | ~above, dead_ends=dead_ends)
                 won = layer & (target | (stay & step))
                 result = result | won
                 above = layer
