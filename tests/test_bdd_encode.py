@@ -387,12 +387,13 @@ def test_a_closed_subexpression_is_compiled_once(backend):
     import symbolic.bdd.encode as mod
     mod._DISPATCH[Quant] = counting
     try:
-        first = [enc.boolean(e, {"k": k}) for k in range(4)]
+        with enc.closed_terms_kept():
+            first = [enc.boolean(e, {"k": k}) for k in range(4)]
+        assert len(calls) == 1, calls  # not once per value of k
+        again = [enc.boolean(e, {"k": k}) for k in range(4)]
+        assert len(calls) == 5 and not enc._memo, calls  # outside the block: nothing kept
     finally:
         mod._DISPATCH[Quant] = original
-    assert len(calls) == 1, calls  # not once per value of k
-    enc.clear_memo()
-    again = [enc.boolean(e, {"k": k}) for k in range(4)]
     assert first == again
     assert sols(enc, e, {"k": 2}) == [(2, 2)], sols(enc, e, {"k": 2})
 
@@ -413,10 +414,11 @@ def test_value_errors_are_not_memoized_away(backend):
     k = Var("k")
     risky = Elem("a", k).eq(0)  # k = 0 is outside a[1..3]
     guarded = Binary("and", k >= 1, risky)
-    assert enc.try_boolean(guarded) is not None
-    assert enc.try_boolean(risky) is None  # errors somewhere: None, not an answer
-    with pytest.raises(RangeError, match="outside"):
-        enc.boolean(risky)
+    with enc.closed_terms_kept():
+        assert enc.try_boolean(guarded) is not None
+        assert enc.try_boolean(risky) is None  # errors somewhere: None, not an answer
+        with pytest.raises(RangeError, match="outside"):
+            enc.boolean(risky)
     want = [(kk, a1, a2, a3) for kk in range(4) for a1 in (0, 1) for a2 in (0, 1)
             for a3 in (0, 1) if kk >= 1 and (a1, a2, a3)[kk - 1] == 0]
     assert sols(enc, guarded) == want, sols(enc, guarded)

@@ -33,6 +33,7 @@ within its range); callers conjoin the domain, as the engine does.
 """
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import ModelError, QueryError, RangeError, WrongType
@@ -160,10 +161,12 @@ class Encoder:
         # evaluated (short-circuits), and the value errors met so far.
         self._path: list = []
         self._errors: list = []
-        # Closed sub-expressions (no free name) compiled once per encoder: id(node) ->
-        # (node, term); the node is kept so that its id is not reused. A move's
-        # guard `not over` is compiled once, not once per parameter valuation.
+        # Inside ``closed_terms_kept()``, closed sub-expressions (no free name) are
+        # compiled once: id(node) -> (node, term); the node is kept so that its id is
+        # not reused. A move's guard `not over` is compiled once, not once per
+        # parameter valuation. Outside it, nothing is kept (no BDD outlives its use).
         self._memo: dict[int, tuple[Expr, Any]] = {}
+        self._memo_on = False
         self._closed: dict[int, tuple[Expr, bool]] = {}
         self._erring: dict[int, Expr] = {}  # closed nodes with possible value errors
 
@@ -415,7 +418,8 @@ class Encoder:
         f = _DISPATCH.get(type(e))
         if f is None:
             raise AssertionError(e)
-        if type(e) in _LEAVES or not self.is_closed(e) or id(e) in self._erring:
+        if (not self._memo_on or type(e) in _LEAVES or not self.is_closed(e)
+                or id(e) in self._erring):
             return f(self, e, env)
         hit = self._memo.get(id(e))
         if hit is not None:
@@ -449,9 +453,19 @@ class Encoder:
             hit = self._closed[id(e)] = (e, closed)
         return hit[1]
 
-    def clear_memo(self) -> None:
-        """Forget the compiled closed sub-expressions (their BDDs can then be freed)."""
-        self._memo.clear()
+    @contextlib.contextmanager
+    def closed_terms_kept(self):
+        """Within this block, every closed sub-expression is compiled once and its term
+        reused (the game engine builds δ inside it); on leaving, the terms are
+        forgotten (their BDDs can then be freed)."""
+        outer = self._memo_on
+        self._memo_on = True
+        try:
+            yield self
+        finally:
+            self._memo_on = outer
+            if not outer:
+                self._memo.clear()
 
     def _bool(self, e: Expr, env: dict, what: str = "", parent=None):
         t = self._c(e, env)

@@ -341,7 +341,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
                              for p in game.players}
             self._coalition_cache: dict[frozenset, tuple] = {}
             self.check_turns()
-        with limits.stage("building δ"):
+        with limits.stage("building δ"), enc.closed_terms_kept():
             moves, self._sources = [], {}
             for mv in game.moves:
                 built = self._move_relation(mv)
@@ -358,7 +358,6 @@ class SymbolicGame(SymbolicSets, GameEngine):
             self._delta = None
             self._has_succ = m.disj(m.and_(s, m.exist(m.disj(rs), enc.next_set))
                                     for s, rs in self._grouped(self._parts))
-        enc.clear_memo()
         self._renamed: dict = {}
         self._steps = 0
         self.order_probe: dict[str, int] = {}
