@@ -295,3 +295,90 @@ def omega_ens(N, n, K, r, u0, J=(1,)):
     t2 = time.perf_counter()
     return {"count": _omega_count(ctx, x, ranges), "iterations": its, "t_build": t1 - t0,
             "t_fix": t2 - t1, "peak_nodes": ctx.bdd.statistics()["peak_nodes"]}
+
+
+# ---------------------------------------------------------------- Connect Four
+
+def hand_connect4(w, h, a=4):
+    """Connect Four on w × h (a in a row): positions reachable from the empty board and
+    who wins with perfect play, layer by layer (one layer per number of discs).
+
+    No next-state bits: a cell holds 0 (empty), 1 or 2 in two bits (``hi``, ``lo``):
+    1 = lo, 2 = hi; cells column-major from the bottom, ``hi`` above ``lo``. Dropping
+    player p's disc into cell i changes that cell only, so the image of a set F is
+    ∃cell_i. (F ∧ can_i) ∧ [cell_i = p] and the pre-image of a set W is
+    can_i ∧ W[cell_i := p] (a cofactor), where can_i = cell i empty and the cell below
+    it full (reachable boards have no hole). Play stops at a win or a full board
+    (``over``): F_{k+1} = ⋃_i image_i(F_k ∖ over). Backward, for player p:
+    W_k = F_k ∧ (win_p ∨ (¬over ∧ (p moves: ⋁_i pre_i(W_{k+1});
+    else: ¬⋁_i pre_i(F_{k+1} ∖ W_{k+1})))).
+    """
+    from dd import cudd
+    t0 = time.perf_counter()
+    b = cudd.BDD()
+    b.configure(reordering=False)
+    cells = [(col, r) for col in range(w) for r in range(h)]
+    names = [f"c{col}_{r}_{x}" for col, r in cells for x in ("hi", "lo")]
+    b.declare(*names)
+    hi = {(col, r): b.var(f"c{col}_{r}_hi") for col, r in cells}
+    lo = {(col, r): b.var(f"c{col}_{r}_lo") for col, r in cells}
+
+    def is_(cell, p):
+        return (lo[cell] & ~hi[cell]) if p == 1 else (hi[cell] & ~lo[cell]) if p == 2 \
+            else (~lo[cell] & ~hi[cell])
+    lines = ([[(col + t, r) for t in range(a)] for col in range(w - a + 1) for r in range(h)]
+             + [[(col, r + t) for t in range(a)] for col in range(w) for r in range(h - a + 1)]
+             + [[(col + t, r + t) for t in range(a)] for col in range(w - a + 1)
+                for r in range(h - a + 1)]
+             + [[(col + t, r - t) for t in range(a)] for col in range(w - a + 1)
+                for r in range(a - 1, h)])
+    win = {}
+    for p in (1, 2):
+        u = b.false
+        for line in lines:
+            v = b.true
+            for cell in line:
+                v &= is_(cell, p)
+            u |= v
+        win[p] = u
+    full = b.true
+    for col in range(w):
+        full &= ~is_((col, h - 1), 0)
+    over = win[1] | win[2] | full
+    can = {(col, r): is_((col, r), 0) & (b.true if r == 0 else ~is_((col, r - 1), 0))
+           for col, r in cells}
+    bits = {cell: [f"c{cell[0]}_{cell[1]}_hi", f"c{cell[0]}_{cell[1]}_lo"] for cell in cells}
+    value = {(cell, p): {bits[cell][0]: p == 2, bits[cell][1]: p == 1}
+             for cell in cells for p in (1, 2)}
+    empty = b.true
+    for cell in cells:
+        empty &= is_(cell, 0)
+    t1 = time.perf_counter()
+    layers = [empty]
+    while True:  # forward, one layer per disc
+        k = len(layers) - 1
+        p = 1 if k % 2 == 0 else 2
+        src = layers[-1] & ~over
+        nxt = b.false
+        for cell in cells:
+            nxt |= b.exist(bits[cell], src & can[cell]) & is_(cell, p)
+        if nxt == b.false:
+            break
+        layers.append(nxt)
+    count = sum(int(f.count(nvars=len(names))) for f in layers)
+    winner = "draw"
+    for q in (1, 2):  # backward, one pass per layer
+        won = b.false
+        for k in reversed(range(len(layers))):
+            p = 1 if k % 2 == 0 else 2
+            target = won if p == q else (layers[k + 1] & ~won if k + 1 < len(layers) else b.false)
+            pre = b.false
+            for cell in cells:
+                pre |= can[cell] & b.let(value[cell, p], target)
+            step = pre if p == q else ~pre
+            won = layers[k] & (win[q] | (~over & step))
+        if won != b.false:  # layer 0 is the empty board alone
+            winner = str(q)
+    t2 = time.perf_counter()
+    return {"count": count, "winner": winner, "iterations": 2 * len(layers), "t_build": t1 - t0,
+            "t_fix": t2 - t1, "peak_nodes": b.statistics()["peak_nodes"]}

@@ -66,11 +66,19 @@ FAMILIES: dict[str, dict] = {
                         quick=[{"K": 100}], columns=("cudd", "autoref", "explicit", "hand")),
     "tictactoe": dict(model="tictactoe.game", query="forces_win(1)", instances=[{}],
                       quick=[{}], columns=("cudd", "autoref", "explicit")),
+    # Connect Four: reach_layers from the empty board, then until_layered for
+    # forces_win(1) and forces_win(2) (one backward step per number of discs);
+    # connect4-plain: the same answers through the ATL evaluator's until over all
+    # positions (the fixpoint before the layered solution, kept for comparison).
     "connect4": dict(model="connect4.game", query="@connect4",
                      instances=[{"w": 4, "h": 4}, {"w": 5, "h": 4}, {"w": 4, "h": 5},
                                 {"w": 5, "h": 5}, {"w": 6, "h": 5}, {"w": 5, "h": 6},
                                 {"w": 6, "h": 6}, {"w": 7, "h": 6}],
-                     quick=[{"w": 3, "h": 3, "a": 3}], columns=("cudd", "explicit")),
+                     quick=[{"w": 3, "h": 3, "a": 3}], columns=("cudd", "explicit", "hand")),
+    "connect4-plain": dict(model="connect4.game", query="@connect4-plain",
+                           instances=[{"w": 4, "h": 4}, {"w": 5, "h": 4}, {"w": 4, "h": 5},
+                                      {"w": 5, "h": 5}],
+                           quick=[{"w": 3, "h": 3, "a": 3}], columns=("cudd",)),
     "ens-sheet": dict(model=None, query="@sheet", instances=[{"u0": 0}, {"u0": 42}],
                       quick=[{"u0": 0}], columns=("cudd", "explicit")),
 }
@@ -107,34 +115,29 @@ def _count_fixpoints(eng, its: list) -> None:
         setattr(eng, name, wrapped)
 
 
-def _reachable(eng, start) -> tuple[int, int]:
-    """|positions reachable from ``start``| and the number of BFS layers."""
-    from symbolic.bdd import SymbolicGame
-    if isinstance(eng, SymbolicGame):
-        m, enc = eng.manager, eng.encoder
-        parts = [r for _, r in eng.delta_parts()]
-        seen = frontier = start.node
-        layers = 0
-        while not m.is_false(frontier):
-            img = m.disj(m.and_exists(r, frontier, enc.current_set) for r in parts)
-            img = m.rename(img, enc.to_current)
-            frontier = m.diff(img, seen)
-            seen = m.or_(seen, frontier)
-            layers += 1
-        return eng.wrap(seen).count(), layers
-    seen = set(start.tuples())
-    frontier = list(seen)
-    layers = 0
-    while frontier:
-        nxt = []
-        for c in frontier:
-            for d in eng.successors(c).tuples():
-                if d not in seen:
-                    seen.add(d)
-                    nxt.append(d)
-        frontier = nxt
-        layers += 1
-    return len(seen), layers
+def _connect4(eng, model, ev, layered: bool) -> dict:
+    """Positions reachable from the empty board (``reach_layers``: one image per number
+    of discs) and who can force a win there: ``until_layered`` over those layers, or
+    (``layered=False``) the evaluator's ``forces_win(p)`` over all positions."""
+    from symbolic.api import DeadEnds
+    empty = ev(model.formula("empty"))
+    t0 = time.perf_counter()
+    reach = eng.reach_layers(empty)
+    out = {"t_reach": time.perf_counter() - t0, "count": reach.result.count(),
+           "layers": len(reach.layers)}
+    wins = []
+    for p in (1, 2):
+        if layered:
+            over = ev(model.formula("over"))
+            fp = eng.until_layered([p], ~over, ev(model.formula(f"win({p})")), reach,
+                                   dead_ends=DeadEnds.VACUOUS)
+            won = fp.result
+        else:
+            won = ev(model.formula(f"forces_win({p})"))
+        wins.append(not (empty & won).is_empty())
+    out["winner"] = "1" if wins[0] else "2" if wins[1] else "draw"
+    out["iterations"] = (2 * len(reach.layers)) if layered else None
+    return out
 
 
 def run_case(family: str, column: str, params: dict) -> dict:
@@ -154,6 +157,8 @@ def run_case(family: str, column: str, params: dict) -> dict:
             r = fn(params["n"], params["K"])
         elif family == "subtraction":
             r = peers.hand_subtraction(params["K"])
+        elif family.startswith("connect4"):
+            r = peers.hand_connect4(params["w"], params["h"], params.get("a", 4))
         else:
             raise SystemExit(f"no {column} peer for {family}")
         out.update(r, t_load=0.0)
@@ -183,20 +188,16 @@ def run_case(family: str, column: str, params: dict) -> dict:
         its: list = []
         _count_fixpoints(eng, its)
         ev = atl.Evaluator(eng, model.definitions)
-        if fam["query"] == "@connect4":
-            empty = ev(model.formula("empty"))
-            reach, layers = _reachable(eng, empty)
-            t3 = time.perf_counter()
-            w1 = not (empty & ev(model.formula("forces_win(1)"))).is_empty()
-            w2 = not (empty & ev(model.formula("forces_win(2)"))).is_empty()
-            out["winner"] = "1" if w1 else "2" if w2 else "draw"
-            out["t_reach"] = t3 - t2
-            out["count"] = reach
-            out["layers"] = layers
+        layered_its = None
+        if fam["query"] in ("@connect4", "@connect4-plain"):
+            c4 = _connect4(eng, model, ev, layered=fam["query"] == "@connect4")
+            layered_its = c4.pop("iterations")
+            out.update(c4)
         else:
             out["count"] = ev(model.formula(fam["query"])).count()
         t4 = time.perf_counter()
-        out.update(t_load=t1 - t0, t_build=t2 - t1, t_fix=t4 - t2, iterations=sum(its),
+        out.update(t_load=t1 - t0, t_build=t2 - t1, t_fix=t4 - t2,
+                   iterations=layered_its if layered_its is not None else sum(its),
                    peak_nodes=_peak_nodes(eng), positions=eng.positions().count())
         if column == "cudd":
             out["layout"] = f"{eng.encoder.bit_order}:" + ",".join(

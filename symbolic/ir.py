@@ -224,6 +224,19 @@ def conj(items: Iterable[Expr]) -> Expr:
     return _balanced("and", items) if items else TRUE
 
 
+def conjuncts(e: Expr) -> list[Expr]:
+    """The operands of the top-level ``and`` tree of ``e``, left to right (``[e]``
+    when ``e`` is not a conjunction).
+
+    >>> conjuncts(conj([Var("a"), Var("b") | Var("c"), Var("d")]))  # doctest: +NORMALIZE_WHITESPACE
+    [Var(name='a', primed=False), Binary(op='or', left=Var(name='b', primed=False),
+    right=Var(name='c', primed=False)), Var(name='d', primed=False)]
+    """
+    if isinstance(e, Binary) and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
+
+
 def disj(items: Iterable[Expr]) -> Expr:
     """The disjunction of ``items`` (``false`` when empty), as a balanced tree."""
     items = list(items)

@@ -369,3 +369,56 @@ def test_effect_compiles_over_next_bits(backend):
                     enc.decode({k[:-1]: v for k, v in asg.items() if k.endswith("'")}))
                    for asg in m.assignments(rel, enc.order))
     assert pairs == [((0,), (1,)), ((1,), (2,)), ((2,), (3,))], pairs
+
+
+# ---------------------------------------------------------------- closed sub-expressions
+
+def test_a_closed_subexpression_is_compiled_once(backend):
+    sp = ints(("x", 0, 7), ("y", 0, 7))
+    enc = encoder(backend, sp)
+    shared = forall("i", (1, 2, 3), lambda i: x.ne(i) | y.eq(i))  # no free name
+    e = Binary("and", shared, x.eq(Name("k")))
+    calls = []
+    original = Encoder._quant
+
+    def counting(self, node, env):
+        calls.append(node)
+        return original(self, node, env)
+    import symbolic.bdd.encode as mod
+    mod._DISPATCH[Quant] = counting
+    try:
+        with enc.closed_terms_kept():
+            first = [enc.boolean(e, {"k": k}) for k in range(4)]
+        assert len(calls) == 1, calls  # not once per value of k
+        again = [enc.boolean(e, {"k": k}) for k in range(4)]
+        assert len(calls) == 5 and not enc._memo, calls  # outside the block: nothing kept
+    finally:
+        mod._DISPATCH[Quant] = original
+    assert first == again
+    assert sols(enc, e, {"k": 2}) == [(2, 2)], sols(enc, e, {"k": 2})
+
+
+def test_closedness_counts_bound_names_as_bound(backend):
+    enc = encoder(backend, ints(("x", 0, 3)))
+    body = x.ne(Name("i"))
+    assert enc.is_closed(forall("i", (1, 2), lambda i: x.ne(i)))
+    assert not enc.is_closed(body) and not enc.is_closed(x.eq(Name("k")))
+    assert not enc.is_closed(forall("i", (1, 2), lambda i: x.ne(i + Name("k"))))
+
+
+def test_value_errors_are_not_memoized_away(backend):
+    # the same closed node, compiled under a path that hides its error and then
+    # under one that does not: the second compilation still raises
+    sp = Space((VarDecl("k", IntType(0, 3)), VarDecl("a", IntType(0, 1), IntType(1, 3))))
+    enc = encoder(backend, sp)
+    k = Var("k")
+    risky = Elem("a", k).eq(0)  # k = 0 is outside a[1..3]
+    guarded = Binary("and", k >= 1, risky)
+    with enc.closed_terms_kept():
+        assert enc.try_boolean(guarded) is not None
+        assert enc.try_boolean(risky) is None  # errors somewhere: None, not an answer
+        with pytest.raises(RangeError, match="outside"):
+            enc.boolean(risky)
+    want = [(kk, a1, a2, a3) for kk in range(4) for a1 in (0, 1) for a2 in (0, 1)
+            for a3 in (0, 1) if kk >= 1 and (a1, a2, a3)[kk - 1] == 0]
+    assert sols(enc, guarded) == want, sols(enc, guarded)

@@ -33,11 +33,13 @@ within its range); callers conjoin the domain, as the engine does.
 """
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..errors import ModelError, QueryError, RangeError, WrongType
 from ..ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, Binary, BoolType, Const, Elem, Expr, Ite,
-                  Item, Name, Quant, Space, Sum, Unary, Var, children, op_text)
+                  Item, Name, Quant, Space, Sum, Unary, Var, bound_var, children, free_names,
+                  op_text)
 from . import bitvec as bv
 from .backend import Manager
 from .bitvec import BV
@@ -159,6 +161,14 @@ class Encoder:
         # evaluated (short-circuits), and the value errors met so far.
         self._path: list = []
         self._errors: list = []
+        # Inside ``closed_terms_kept()``, closed sub-expressions (no free name) are
+        # compiled once: id(node) -> (node, term); the node is kept so that its id is
+        # not reused. A move's guard `not over` is compiled once, not once per
+        # parameter valuation. Outside it, nothing is kept (no BDD outlives its use).
+        self._memo: dict[int, tuple[Expr, Any]] = {}
+        self._memo_on = False
+        self._closed: dict[int, tuple[Expr, bool]] = {}
+        self._erring: dict[int, Expr] = {}  # closed nodes with possible value errors
 
     # ------------------------------------------------------------------ layout
 
@@ -279,7 +289,8 @@ class Encoder:
         if evaluation reaches them — and, or, implies, if, forall and exists
         stop as soon as their result is known, left to right — at some
         assignment of ``care`` (default: every slot in range, current and, with
-        ``primed``, next). Type errors are always raised.
+        ``primed``, next; a callable giving the BDD is called only then). Type
+        errors are always raised.
         """
         saved = (self._path, self._errors)
         self._path, self._errors = [], []
@@ -289,6 +300,8 @@ class Encoder:
         finally:
             self._path, self._errors = saved
         if errors:
+            if callable(care):  # computed only when needed (it may be a large conjunction)
+                care = care()
             if care is None:
                 care = self.domain()
                 if primed:
@@ -303,6 +316,21 @@ class Encoder:
         if isinstance(t, (BV, tuple)):
             raise WrongType(f"expected a bool, got {_type_name(t)} ({_describe(e)})", _span(e))
         return t
+
+    def try_boolean(self, e: Expr, env: Mapping[str, Any] | None = None):
+        """The BDD of the bool expression ``e`` when its compilation meets no value error
+        at any assignment of the bits (then where it is evaluated does not matter),
+        else None; type errors raise as in :meth:`boolean`."""
+        saved = (self._path, self._errors)
+        self._path, self._errors = [], []
+        try:
+            t = self._c(e, dict(env or {}))
+            clean = not self._errors
+        finally:
+            self._path, self._errors = saved
+        if isinstance(t, (BV, tuple)):
+            raise WrongType(f"expected a bool, got {_type_name(t)} ({_describe(e)})", _span(e))
+        return t if clean else None
 
     def integer(self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False,
                 care=None) -> BV:
@@ -390,7 +418,54 @@ class Encoder:
         f = _DISPATCH.get(type(e))
         if f is None:
             raise AssertionError(e)
+        if (not self._memo_on or type(e) in _LEAVES or not self.is_closed(e)
+                or id(e) in self._erring):
+            return f(self, e, env)
+        hit = self._memo.get(id(e))
+        if hit is not None:
+            return hit[1]
+        # A term does not depend on the path (short-circuit conditions) it is
+        # compiled under; its value errors do. So the node is compiled under no
+        # condition at all, and kept only if no value error is possible anywhere;
+        # otherwise it is compiled again under the real path, which records its errors.
+        path, n_errors = self._path, len(self._errors)
+        self._path = []
+        try:
+            t = f(self, e, env)
+        finally:
+            self._path = path
+        if len(self._errors) == n_errors:
+            self._memo[id(e)] = (e, t)
+            return t
+        del self._errors[n_errors:]
+        self._erring[id(e)] = e  # from now on compiled directly (no second attempt)
         return f(self, e, env)
+
+    def is_closed(self, e: Expr) -> bool:
+        """True when ``e`` has no free :class:`~symbolic.ir.Name` (its term does not
+        depend on quantifier variables or move parameters), cached per node."""
+        hit = self._closed.get(id(e))
+        if hit is None:
+            v = bound_var(e)
+            closed = (not isinstance(e, Name)
+                      and all(self.is_closed(c) or (v is not None and free_names(c) <= {v})
+                              for c in children(e)))
+            hit = self._closed[id(e)] = (e, closed)
+        return hit[1]
+
+    @contextlib.contextmanager
+    def closed_terms_kept(self):
+        """Within this block, every closed sub-expression is compiled once and its term
+        reused (the game engine builds δ inside it); on leaving, the terms are
+        forgotten (their BDDs can then be freed)."""
+        outer = self._memo_on
+        self._memo_on = True
+        try:
+            yield self
+        finally:
+            self._memo_on = outer
+            if not outer:
+                self._memo.clear()
 
     def _bool(self, e: Expr, env: dict, what: str = "", parent=None):
         t = self._c(e, env)
@@ -645,6 +720,9 @@ _DISPATCH = {
     Item: Encoder._item, Unary: Encoder._unary, Binary: Encoder._binary, Ite: Encoder._ite,
     Quant: Encoder._quant, Sum: Encoder._sum,
 }
+
+# Nodes compiled without the memo (their terms are cached elsewhere or trivial).
+_LEAVES = (Const, Name, Var)
 
 # Which slots an effect primes, per node class (Encoder.primed_slots).
 _PRIMED = {

@@ -21,7 +21,7 @@ from .. import api
 from ..api import (DeadEnds, Fixpoint, GameEngine, MoveRelation, PositionSet, SetEngine,
                    check_dead_ends)
 from ..errors import EngineMismatch, QueryError, RangeError
-from ..ir import TRUE, Expr, Game, Space
+from ..ir import TRUE, Expr, Game, Space, conj, conjuncts
 from ..limits import Limits
 from ..validate import check_expr, check_game
 from .backend import Manager
@@ -345,15 +345,23 @@ class SymbolicGame(SymbolicSets, GameEngine):
                              for p in game.players}
             self._coalition_cache: dict[frozenset, tuple] = {}
             self.check_turns()
-        with limits.stage("building δ"):
-            moves = [(mv.name, self._move_relation(mv)) for mv in game.moves]
+        with limits.stage("building δ"), enc.closed_terms_kept():
+            moves, self._sources = [], {}
+            for mv in game.moves:
+                built = self._move_relation(mv)
+                source, rel = built if isinstance(built, tuple) else (m.true, built)
+                if not m.is_true(source):
+                    self._sources[mv.name] = source
+                moves.append((mv.name, rel))
             limits.check(f"{len(moves)} moves built")
+            self._full_parts: dict = {}
+            self._parts = moves
             if partition == "monolithic":
-                self._parts = [("delta", m.disj(r for _, r in moves))]
-            else:
-                self._parts = moves
+                self._parts = [("delta", m.disj(r for _, r in self.delta_parts()))]
+                self._sources = {}
             self._delta = None
-            self._has_succ = m.disj(m.exist(r, enc.next_set) for _, r in self._parts)
+            self._has_succ = m.disj(m.and_(s, m.exist(m.disj(rs), enc.next_set))
+                                    for s, rs in self._grouped(self._parts))
         self._renamed: dict = {}
         self._steps = 0
         self.order_probe: dict[str, int] = {}
@@ -425,16 +433,18 @@ class SymbolicGame(SymbolicSets, GameEngine):
         in a scratch manager that holds nothing else, so its shuffles are cheap.
         Returns {candidate name: node count}."""
         m, enc = self.manager, self.encoder
+        if len(enc.order) > PROBE_MAX_BITS:
+            return {}
+        in_parts = m.shared_size([r for _, r in self._parts] + list(self._sources.values()))
+        if in_parts > PROBE_MAX_NODES:
+            return {}
         candidates = self._layout_candidates()
         initial = (enc.bit_order, enc.slot_order)
-        if len(candidates) < 2 or len(enc.order) > PROBE_MAX_BITS:
-            return {}
-        in_parts = m.shared_size([r for _, r in self._parts])
-        if in_parts > PROBE_MAX_NODES:
+        if len(candidates) < 2:
             return {}
         scratch = Manager(m.backend)
         scratch.declare(enc.order)
-        parts = [scratch.copy_from(r) for _, r in self._parts]
+        parts = [scratch.copy_from(r) for _, r in self.delta_parts()]
 
         def layout(kind, seq):
             scratch.reorder(enc.layout(kind, seq))
@@ -464,13 +474,29 @@ class SymbolicGame(SymbolicSets, GameEngine):
 
     # ------------------------------------------------------------------ construction
 
-    def _move_relation(self, move):
-        """δ_move = D ∧ D' ∧ ⋁_{v ∈ params} guard_v ∧ effect_v ∧ frame_v, where frame_v
-        keeps every slot not primed in effect_v."""
+    def _move_relation(self, move) -> tuple:
+        """(S, R) with δ_move = S ∧ R: S(x) = the conjunction of the guard's top-level
+        conjuncts that depend on no parameter (compiled once), and
+        R = D ∧ D' ∧ ⋁_{v ∈ params} rest_v ∧ effect_v ∧ frame_v, where rest_v is the
+        conjunction of the other conjuncts and frame_v keeps every slot not primed in
+        effect_v. S is kept out of the relational products (early quantification:
+        it mentions no next bit): Connect Four's `not over` has 1.2·10⁶ nodes on
+        6 × 5, and conjoining it into each of the 30 drops made δ too large to build.
+        (A subclass may return one BDD δ_move instead of a pair.)
+
+        The split changes the order of evaluation, so it is made only when neither
+        part can meet a value error anywhere (:meth:`Encoder.try_boolean`);
+        otherwise the whole guard is compiled with its short-circuit semantics."""
         m, enc = self.manager, self.encoder
         names = [p.name for p in move.params]  # distinct, with tuple domains (validated)
         all_slots = range(len(self.space.slots))
         both = m.and_(self._domain, self.domain_next())
+        parts = conjuncts(move.guard)
+        closed = [c for c in parts if enc.is_closed(c)]
+        rest = conj(c for c in parts if not enc.is_closed(c))
+        source = enc.try_boolean(conj(closed)) if closed else m.true
+        if source is None:
+            source, rest = m.true, move.guard
         rel = m.false
         total = 1
         for p in move.params:
@@ -483,25 +509,48 @@ class SymbolicGame(SymbolicSets, GameEngine):
             # (c, c') of positions where the guard holds and the frame keeps the
             # unprimed slots: its value errors count there only. Both are
             # compiled at every valuation so that type errors always show.
-            g = enc.boolean(move.guard, env, care=self._domain)
+            g = enc.try_boolean(rest, env)
+            s = source
+            if g is None:  # value errors: the whole guard, evaluated left to right
+                g, s = enc.boolean(move.guard, env, care=self._domain), m.true
             primed = enc.primed_slots(move.effect, env)
-            frame = enc.frame(s for s in all_slots if s not in primed)
+            frame = enc.frame(i for i in all_slots if i not in primed)
             care = m.and_(m.and_(g, frame), both)
-            eff = enc.boolean(move.effect, env, primed=True, care=care)
-            rel = m.or_(rel, m.and_(eff, care))
-        return rel
+            eff = enc.boolean(move.effect, env, primed=True,
+                              care=lambda: m.and_(care, s))
+            rel = m.or_(rel, m.and_(eff, care if s is source else m.and_(care, s)))
+        return source, rel
 
     # ------------------------------------------------------------------ relation access
 
     def delta(self):
         """δ(x, x'): the whole transition relation as one BDD over current and next bits."""
         if self._delta is None:
-            self._delta = self.manager.disj(r for _, r in self._parts)
+            self._delta = self.manager.disj(r for _, r in self.delta_parts())
         return self._delta
 
     def delta_parts(self) -> list[tuple[str, Any]]:
-        """The parts (name, BDD) whose disjunction is δ."""
-        return list(self._parts)
+        """The parts (name, BDD) whose disjunction is δ (each S ∧ R of
+        :meth:`_move_relation`, conjoined on first use)."""
+        out = []
+        for name, r in self._parts:
+            s = self._sources.get(name)
+            if s is None:
+                out.append((name, r))
+                continue
+            hit = self._full_parts.get(name)
+            if hit is None or hit[0] != r:
+                hit = self._full_parts[name] = (r, self.manager.and_(s, r))
+            out.append((name, hit[1]))
+        return out
+
+    def _grouped(self, parts) -> list[tuple[Any, list]]:
+        """[(S, [R, …])]: the relation parts ``parts`` (name, R) grouped by their
+        source factor S (``true`` when none), so that δ = ⋁ S ∧ ⋁ R."""
+        groups: dict = {}
+        for name, r in parts:
+            groups.setdefault(self._sources.get(name, self.manager.true), []).append(r)
+        return list(groups.items())
 
     def bdd_sizes(self) -> dict[str, Any]:
         """Node counts: the domain, each part of δ, δ as a whole, and all parts shared."""
@@ -513,6 +562,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
             "domain": m.size(self._domain),
             "parts": {name: m.size(r) for name, r in self._parts},
             "parts_shared": m.shared_size([r for _, r in self._parts]),
+            "source factors": {name: m.size(s) for name, s in self._sources.items()},
             "delta": m.size(self.delta()),
         }
 
@@ -528,18 +578,25 @@ class SymbolicGame(SymbolicSets, GameEngine):
 
     def _coalition(self, coalition: Iterable[int]) -> tuple:
         """(T_J, D ∧ ¬T_J, parts ∧ T_J, parts ∧ ¬T_J) for a validated coalition J, cached:
-        restricting δ to the mover once makes each relational product smaller.
-        Every pre∃, pre∀, pre and fixpoint starts here, so the layout is settled here."""
+        restricting δ to the mover once makes each relational product smaller. The
+        parts are grouped by source factor (:meth:`_grouped`). Every pre∃, pre∀, pre
+        and fixpoint starts here, so the layout is settled here."""
         J = self.game.coalition(coalition)
         self.settle_layout()
         hit = self._coalition_cache.get(J)
         if hit is None:
             m = self.manager
+
+            def restricted(t):
+                out = []
+                for s, rs in self._grouped(self._parts):
+                    rs = [u for u in (m.and_(r, t) for r in rs) if not m.is_false(u)]
+                    if rs:
+                        out.append((s, rs))
+                return out
             tj = self._turn_node(J)
             tn = m.diff(self._domain, tj)
-            pj = [u for u in (m.and_(r, tj) for _, r in self._parts) if not m.is_false(u)]
-            pn = [u for u in (m.and_(r, tn) for _, r in self._parts) if not m.is_false(u)]
-            hit = (tj, tn, pj, pn)
+            hit = (tj, tn, restricted(tj), restricted(tn))
             self._coalition_cache[J] = hit
         return hit
 
@@ -562,12 +619,15 @@ class SymbolicGame(SymbolicSets, GameEngine):
         cube = enc.position_cube(c)
         if m.is_false(m.and_(cube, self._domain)):
             raise RangeError(f"{c} is not a position: the invariant is false there")
-        nxt = m.disj(m.and_exists(r, cube, enc.current_set) for _, r in self._parts)
+        nxt = m.disj(m.and_exists(r, m.and_(cube, s), enc.current_set)
+                     for s, rs in self._grouped(self._parts) for r in rs)
         return BddSet._make(self, m.rename(nxt, enc.to_current))
 
-    def _exists_node(self, parts, target_next):
+    def _exists_node(self, groups, target_next):
+        """⋁_(S, Rs) S ∧ ⋁_{R ∈ Rs} ∃x'. (R ∧ τ')."""
         m, q = self.manager, self.encoder.next_set
-        return m.disj(m.and_exists(r, target_next, q) for r in parts)
+        return m.disj(m.and_(s, m.disj(m.and_exists(r, target_next, q) for r in rs))
+                      for s, rs in groups)
 
     def _pre_exists_node(self, key, tnext):
         return self._exists_node(key[2], tnext)
@@ -678,14 +738,17 @@ class SymbolicGame(SymbolicSets, GameEngine):
         """post(S) = (∃x. S ∧ δ)[x' := x], part by part."""
         m, enc = self.manager, self.encoder
         s = self._node_of(source)
-        u = m.disj(m.and_exists(r, s, enc.current_set) for _, r in self._parts)
+        u = m.disj(m.and_exists(r, src, enc.current_set)
+                   for src, rs in ((m.and_(f, s), rs) for f, rs in self._grouped(self._parts))
+                   for r in rs)
         return BddSet._make(self, m.rename(u, enc.to_current))
 
     def moves_between(self, source: PositionSet, target: PositionSet) -> BddRelation:
         """δ ∧ S(x) ∧ T(x')."""
         m = self.manager
-        st = m.and_(self._node_of(source), self._next(self._node_of(target)))
-        return BddRelation(self, m.disj(m.and_(r, st) for _, r in self._parts))
+        s, t = self._node_of(source), self._next(self._node_of(target))
+        return BddRelation(self, m.disj(m.and_(r, m.and_(m.and_(f, s), t))
+                                        for f, rs in self._grouped(self._parts) for r in rs))
 
     def out_degrees(self, source: PositionSet) -> dict[int, int]:
         """Peels δ ∧ S one successor at a time (:meth:`BddRelation.pick`): after k

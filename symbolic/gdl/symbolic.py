@@ -74,6 +74,8 @@ class GdlSymbolicGame(SymbolicGame):
         self.partition = partition
         self.order_probe: dict = {}
         self._layout_pending = False  # see the comment above: never measured
+        self._sources: dict = {}  # no guard factored out of the parts (SymbolicGame)
+        self._full_parts: dict = {}
         self._renamed: dict = {}
         self._steps = 0
         self._coalition_cache: dict = {}

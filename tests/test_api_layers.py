@@ -1,0 +1,133 @@
+"""``GameEngine.reach_layers`` and ``GameEngine.until_layered`` (symbolic.api): the
+reachable positions by distance, and until restricted to them, one backward step per
+layer. Compared with the plain fixpoints (``reachable``, ``until`` ∩ R) on Connect Four
+boards and on random graded arenas, on every engine."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symbolic import atl
+from symbolic.api import DeadEnds, Reach
+from symbolic.errors import EngineMismatch, QueryError
+from symbolic.games import arena
+from symbolic.model import load_model
+
+from .conftest import build_engine
+
+# (w, h, a); the 4 × 3 boards take 10-20 s (explicit engine: 3^12 value vectors)
+BOARDS = [(3, 3, 3), pytest.param(4, 3, 3, marks=pytest.mark.slow),
+          pytest.param(4, 3, 4, marks=pytest.mark.slow)]
+
+
+def _connect4(kind, w, h, a):
+    model = load_model("models/connect4.game", {"w": w, "h": h, "a": a})
+    eng = build_engine(model.game, kind)
+    return model, eng, atl.Evaluator(eng, model.definitions)
+
+
+def _check_layers(eng, ev, model):
+    """reach_layers against reachable(), and until_layered against until ∩ R."""
+    empty = ev(model.formula("empty"))
+    r = eng.reach_layers(empty)
+    plain = eng.reachable(empty)
+    assert r.result == plain.result, (r.result.count(), plain.result.count())
+    assert r.graded, "dropping a disc goes exactly one layer up"
+    union = eng.empty()
+    for k, layer in enumerate(r.layers):
+        assert (union & layer).is_empty(), k
+        union = union | layer
+    assert union == r.result
+    # F_k = X_k ∖ X_{k-1} of the plain image fixpoint (distance k = k discs)
+    assert len(r.layers) == plain.iterations + 1, (len(r.layers), plain.iterations)
+    over = ev(model.formula("over"))
+    out = {}
+    for p in (1, 2):
+        for de in (DeadEnds.VACUOUS, DeadEnds.STRICT):
+            win = ev(model.formula(f"win({p})"))
+            got = eng.until_layered([p], ~over, win, r, dead_ends=de)
+            want = eng.until([p], ~over, win, dead_ends=de).result & r.result
+            assert got.result == want, (p, de, got.result.count(), want.count())
+            assert got.iterations == len(r.layers)
+            out[p, de] = got.result.count()
+    return r.result.count(), out
+
+
+@pytest.mark.parametrize("w,h,a", BOARDS)
+def test_connect4_layers_agree_with_the_fixpoints_on_every_engine(w, h, a):
+    results = {}
+    for kind in ("explicit", "cudd", "autoref"):
+        model, eng, ev = _connect4(kind, w, h, a)
+        results[kind] = _check_layers(eng, ev, model)
+    assert results["explicit"] == results["cudd"] == results["autoref"], results
+
+
+@pytest.mark.slow
+def test_connect4_4x4_layers_agree_with_the_fixpoints():
+    # 3^16 value vectors: beyond the explicit engine's limit, so symbolic only
+    model, eng, ev = _connect4("cudd", 4, 4, 4)
+    count, wins = _check_layers(eng, ev, model)
+    assert count == 161029, count
+
+
+def test_3x3_reach_counts_and_layers():
+    model, eng, ev = _connect4("cudd", 3, 3, 3)
+    r = eng.reach_layers(ev(model.formula("empty")))
+    # layer k: boards of k discs; 1 empty board, 3 with one disc, 9 with two
+    assert [x.count() for x in r.layers][:3] == [1, 3, 9], [x.count() for x in r.layers]
+    assert len(r.layers) == 10 and r.result.count() == 694, (len(r.layers), r.result.count())
+
+
+def test_until_layered_refuses_layers_that_are_not_graded():
+    g = build_engine(arena({0: 1, 1: 2, 2: 1}, [(0, 1), (0, 2), (1, 2)]), "cudd")
+    r = g.reach_layers(g.from_tuples([(0,)]))
+    assert not r.graded and isinstance(r, Reach)
+    with pytest.raises(QueryError, match="graded"):
+        g.until_layered({1}, g.positions(), g.from_tuples([(2,)]), r,
+                        dead_ends=DeadEnds.VACUOUS)
+
+
+def test_until_layered_refuses_another_engines_layers():
+    game = arena({0: 1, 1: 2}, [(0, 1)])
+    a, b = build_engine(game, "cudd"), build_engine(game, "explicit")
+    r = b.reach_layers(b.from_tuples([(0,)]))
+    with pytest.raises(EngineMismatch):
+        a.until_layered({1}, a.positions(), a.from_tuples([(1,)]), r,
+                        dead_ends=DeadEnds.VACUOUS)
+    with pytest.raises(QueryError, match="dead_ends"):
+        b.until_layered({1}, b.positions(), b.from_tuples([(1,)]), r, dead_ends="vacuous")
+
+
+@st.composite
+def graded_arenas(draw):
+    """A random arena whose states sit in layers, every edge one layer up."""
+    sizes = draw(st.lists(st.integers(1, 4), min_size=1, max_size=5))
+    layers, n = [], 0
+    for s in sizes:
+        layers.append(list(range(n, n + s)))
+        n += s
+    controller = {i: draw(st.sampled_from((1, 2))) for i in range(n)}
+    edges = [(u, v) for lo, hi in zip(layers, layers[1:]) for u in lo for v in hi
+             if draw(st.booleans())]
+    target = draw(st.sets(st.integers(0, n - 1)))
+    stay = draw(st.sets(st.integers(0, n - 1)))
+    start = draw(st.sets(st.sampled_from(layers[0]), min_size=1))
+    p = draw(st.sampled_from(sorted(set(controller.values()))))
+    return controller, edges, target, stay, start, p
+
+
+@settings(max_examples=40, deadline=None)
+@given(graded_arenas(), st.sampled_from(list(DeadEnds)))
+def test_until_layered_is_until_within_the_reachable_positions(case, de):
+    controller, edges, target, stay, start, p = case
+    game = arena(controller, edges)
+    for kind in ("explicit", "cudd"):
+        e = build_engine(game, kind)
+        r = e.reach_layers(e.from_tuples([(s,) for s in start]))
+        tau = e.from_tuples([(s,) for s in target])
+        sigma = e.from_tuples([(s,) for s in stay])
+        want = e.until([p], sigma, tau, dead_ends=de).result & r.result
+        assert r.graded, [f.tuples() for f in r.layers]  # edges go one layer up
+        got = e.until_layered([p], sigma, tau, r, dead_ends=de).result
+        assert got == want, (kind, got.tuples(), want.tuples())
