@@ -58,7 +58,6 @@ def frontier_until(eng: SymbolicGame, J, target):
     m, enc = eng.manager, eng.encoder
     key = eng._coalition(J)
     tj, _tn, pj, pn = key
-    q = enc.next_set
     x = target.node
     new = m.diff(eng._pre_node(key, x, DeadEnds.VACUOUS), x)
     x = m.or_(x, new)
@@ -66,12 +65,13 @@ def frontier_until(eng: SymbolicGame, J, target):
     while not m.is_false(new):
         n += 1
         dn = m.rename(new, enc.to_next)
-        ex = m.and_(tj, m.disj(m.and_exists(r, dn, q) for r in pj))
-        cand = m.diff(m.disj(m.and_exists(r, dn, q) for r in pn), x)
+        # the parts come grouped by source factor S (SymbolicGame._coalition)
+        ex = m.and_(tj, eng._exists_node(pj, dn))
+        cand = m.diff(eng._exists_node(pn, dn), x)
         fa = m.false
         if not m.is_false(cand):
             xn = m.rename(x, enc.to_next)
-            esc = m.disj(m.and_exists(m.and_(r, cand), m.not_(xn), q) for r in pn)
+            esc = eng._exists_node([(m.and_(s, cand), rs) for s, rs in pn], m.not_(xn))
             fa = m.diff(cand, esc)
         new = m.diff(m.or_(ex, fa), x)
         x = m.or_(x, new)

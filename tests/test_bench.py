@@ -37,3 +37,46 @@ def test_bench_quick_connect4_counts_and_winners_agree(tmp_path):
     assert all(r["status"] == "ok" for r in results), results
     # 3 × 3, three in a row: the layered solution (cudd, explicit) and the hand script
     assert {(r["count"], r["winner"]) for r in results} == {(694, "draw")}, results
+
+
+def _levers():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_levers", ROOT / "bench" / "levers.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_levers_frontier_until_equals_the_engines_until():
+    """bench/levers.py's frontier variant computes the same set as SymbolicGame.until
+    (a lever is measured only on equal answers)."""
+    from symbolic.api import DeadEnds
+    from symbolic.bdd import SymbolicGame
+    from symbolic.model import load_model, parse_state_expr
+    lv = _levers()
+    for model, params, target in [("ens2005.game", {"N": 3, "n": 3, "K": 6, "r": 6, "u0": 0},
+                                   "j != 1 and stuck"),
+                                  ("nim.game", {"n": 3, "K": 7},
+                                   "j = 2 and not exists i in 1..n: k[i] > 0")]:
+        m = load_model(lv.MODELS / model, params)
+        eng = SymbolicGame(m.game, "cudd")
+        tau = eng.from_expr(parse_state_expr(target, m))
+        node, _ = lv.frontier_until(eng, {1}, tau)
+        ref = eng.until({1}, eng.positions(), tau, dead_ends=DeadEnds.VACUOUS).result
+        assert eng.wrap(node) == ref, (model, eng.wrap(node).count(), ref.count())
+
+
+def test_oxidd_peer_counts_equal_the_project(tmp_path):
+    """bench/oxidd_ens.py (optional: the bench extra) gives the project's |F({1})|."""
+    import pytest
+    pytest.importorskip("oxidd", reason="oxidd is in the bench extra only")
+    import importlib.util
+    from symbolic import atl
+    from symbolic.bdd import SymbolicGame
+    from symbolic.model import load_model
+    spec = importlib.util.spec_from_file_location("oxidd_ens", ROOT / "bench" / "oxidd_ens.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    m = load_model(ROOT / "models" / "ens2005.game", {"N": 3, "n": 3, "K": 20, "r": 6, "u0": 0})
+    ref = atl.evaluate(SymbolicGame(m.game, "cudd"), m.formula("F({1})"), m.definitions).count()
+    assert mod.solve(3, 3, 20, 6, 0)["count"] == ref
