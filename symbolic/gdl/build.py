@@ -85,30 +85,27 @@ def _flat(term) -> str:
 # A term is a Python bool (a constant) or an IR expression; sub-terms are shared objects,
 # compared by identity (structural equality would walk the shared subtrees again).
 
-def _and(items):
+def _fold(items, unit: bool, combine):
+    """``combine`` of ``items`` without the ``unit`` constants and repeated terms;
+    ``not unit`` (the absorbing constant) as soon as one item is it."""
     out, seen = [], set()
     for x in items:
-        if x is False:
-            return False
-        if x is not True and id(x) not in seen:
+        if x is (not unit):
+            return not unit
+        if x is not unit and id(x) not in seen:
             seen.add(id(x))
             out.append(x)
     if not out:
-        return True
-    return out[0] if len(out) == 1 else ir.conj(out)
+        return unit
+    return out[0] if len(out) == 1 else combine(out)
+
+
+def _and(items):
+    return _fold(items, True, ir.conj)
 
 
 def _or(items):
-    out, seen = [], set()
-    for x in items:
-        if x is True:
-            return True
-        if x is not False and id(x) not in seen:
-            seen.add(id(x))
-            out.append(x)
-    if not out:
-        return False
-    return out[0] if len(out) == 1 else ir.disj(out)
+    return _fold(items, False, ir.disj)
 
 
 def _not(x):
