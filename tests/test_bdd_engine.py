@@ -312,8 +312,8 @@ def test_layout_is_measured_before_the_first_predecessor_only():
     tau = auto.successors(c)
     pre = auto.pre_exists({1}, tau)
     assert not auto._layout_pending and len(auto.order_probe) >= 2, auto.order_probe
-    assert (auto.encoder.bit_order, tuple(auto.encoder.slot_order)) != before or \
-        min(auto.order_probe.values()) * 2 > auto.order_probe[f"slots:{','.join(s.label for s in m.game.space.slots)}"]
+    # (3, 5, 20): the measure moves the manager out of the encoder's declaration order
+    assert (auto.encoder.bit_order, tuple(auto.encoder.slot_order)) != before, auto.order_probe
     # a set made before the shuffle still means the same positions
     assert tau.tuples() == fixed.successors(c).tuples()
     assert pre.tuples() == fixed.pre_exists({1}, fixed.successors(c)).tuples()
