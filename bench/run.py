@@ -10,6 +10,7 @@ seconds) or passes ``--timeout`` CPU seconds on an instance is skipped on the
 larger ones of its family. Columns:
 
 - ``cudd``: the project (``SymbolicGame``, order ``auto``, dd.cudd);
+- ``oxidd``: the project on oxidd (``backend="oxidd"``);
 - ``autoref``: the project on dd.autoref (pure Python BDDs);
 - ``explicit``: the project's explicit engine;
 - ``hand``: a minimal hand-written dd.cudd script (bench/peers.py);
@@ -38,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 MODELS = ROOT / "symbolic" / "models"
 
-COLUMNS = ("cudd", "autoref", "explicit", "hand", "omega")
+COLUMNS = ("cudd", "oxidd", "autoref", "explicit", "hand", "omega")
 
 
 def ens(N, n, K, r=6, u0=0):
@@ -100,7 +101,7 @@ def _peak_nodes(eng) -> int | None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return m.bdd.statistics()["peak_nodes"]
-    return len(m.bdd)
+    return m.node_count()  # autoref and oxidd: the nodes held at the end
 
 
 def _count_fixpoints(eng, its: list) -> None:

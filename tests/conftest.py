@@ -31,7 +31,7 @@ def all_engines(game: Game) -> list:
 
 @pytest.fixture(params=BACKENDS)
 def backend(request) -> str:
-    """Each BDD backend name in turn (``cudd``, ``autoref``)."""
+    """Each BDD backend name in turn (``cudd``, ``autoref``, ``oxidd``)."""
     return request.param
 
 

@@ -26,7 +26,7 @@ from dd import _copy
 from ..errors import EngineMismatch, OutOfMemory, QueryError
 from ..limits import Limits
 
-BACKENDS = ("cudd", "autoref")
+BACKENDS = ("cudd", "autoref", "oxidd")
 
 # CUDD counts with doubles. Its counting recursion pushes complement edges
 # down to the constants, so every intermediate value is a sub-count scaled by
@@ -114,6 +114,17 @@ class Manager:
     (default: :func:`default_memory_cap`); exceeding it raises :class:`OutOfMemory`,
     whose message names the stage of ``limits`` (a :class:`symbolic.limits.Limits`).
     """
+
+    def __new__(cls, backend: str = "cudd", **_options):
+        # backend="oxidd" is another class with the same contract (symbolic.bdd.oxidd_backend)
+        if cls is Manager and backend == "oxidd":
+            try:
+                from .oxidd_backend import OxiddManager
+            except ImportError:
+                raise QueryError("the oxidd backend needs the oxidd package "
+                                 "(pip install oxidd)") from None
+            return super().__new__(OxiddManager)
+        return super().__new__(cls)
 
     def __init__(self, backend: str = "cudd", *, max_memory: int | None = None,
                  limits: Limits | None = None):
@@ -506,6 +517,9 @@ class Manager:
         another manager that declares the same variable names)."""
         if getattr(u, "bdd", None) is self.bdd:
             return u
+        if not hasattr(u, "bdd"):  # an oxidd node: rebuilt by Shannon expansion
+            from .oxidd_backend import copy_function
+            return copy_function(u, self)
         try:
             return _copy.copy_bdd(u, self.bdd)
         except (ValueError, RuntimeError, MemoryError) as e:

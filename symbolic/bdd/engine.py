@@ -368,7 +368,7 @@ class SymbolicGame(SymbolicSets, GameEngine):
         # measured lazily, before the first predecessor computation: a caller that
         # only asks for successors or counts (the ENS sheet's δ(c) on a 27-bit game:
         # 0.9 s of probing) never pays for it
-        self._layout_pending = (order == "auto" and backend == "cudd"
+        self._layout_pending = (order == "auto" and backend in ("cudd", "oxidd")
                                 and len(enc.current_bits) > PROBE_MIN_BITS)
 
     # ------------------------------------------------------------------ layout choice
@@ -442,7 +442,9 @@ class SymbolicGame(SymbolicSets, GameEngine):
         initial = (enc.bit_order, enc.slot_order)
         if len(candidates) < 2:
             return {}
-        scratch = Manager(m.backend)
+        # CUDD measures for oxidd too: BDD sizes depend on the order, not the package,
+        # and CUDD's shuffles and node counts are native (oxidd's would run in Python)
+        scratch = Manager("cudd")
         scratch.declare(enc.order)
         parts = [scratch.copy_from(r) for _, r in self.delta_parts()]
 

@@ -1,0 +1,322 @@
+"""The ``oxidd`` backend of :class:`~symbolic.bdd.backend.Manager` (``backend="oxidd"``).
+
+oxidd (a Rust BDD library with Python bindings, ``pip install oxidd``) computed the ENS
+Nim fixpoints 6–9× faster than CUDD in ``bench/oxidd_ens.py`` (see bench/README.md).
+This class gives it the wrapper's contract, so the symbolic engine runs on it
+unchanged: level i is the i-th declared name, exact counts (oxidd counts with Python
+ints), a fused relational product (``apply_exists``), renamings as prepared
+substitutions (cached: the engine renames with the same two maps all the time), and
+:class:`~symbolic.errors.OutOfMemory` / :class:`~symbolic.errors.EngineMismatch` as for
+the other backends. One thread: the machine this was measured on has two cores.
+
+>>> m = Manager("oxidd")
+>>> m.declare(["a", "b"])
+>>> m.exact_count(m.or_(m.var("a"), m.var("b")), 2)
+3
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator, Mapping, Sequence
+
+from ..errors import EngineMismatch, OutOfMemory
+from ..limits import Limits
+from .backend import Manager, default_memory_cap
+
+#: bytes per inner node assumed when sizing the node store from a memory cap
+_BYTES_PER_NODE = 32
+#: apply-cache entries, allocated at once: 2^24 took 0.7 s and 300 MB at start-up; 2^20
+#: made ENS Nim(3, 5, 63) 4× slower (24.5 s against 5.8 s with 2^22, bench/README.md)
+_CACHE = 1 << 22
+#: no collection while the store holds fewer nodes than this (see collect_garbage)
+_GC_FLOOR = 1 << 22
+
+
+class OxiddManager(Manager):
+    """:class:`Manager` on oxidd (see the module docstring)."""
+
+    def __init__(self, backend: str = "oxidd", *, max_memory: int | None = None,
+                 limits: Limits | None = None):
+        import oxidd.bdd as ob  # on demand: an optional dependency
+        from oxidd.util import BooleanOperator, DDMemoryError
+        self.backend = "oxidd"
+        self._ob = ob
+        self._and_op = BooleanOperator.AND
+        self._oom_types = (MemoryError, DDMemoryError)
+        cap = default_memory_cap() if max_memory is None else int(max_memory)
+        nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))
+        self.bdd = ob.BDDManager(nodes, _CACHE, 1)
+        self._cudd = False
+        self._mod = None
+        self.limits = limits if limits is not None else Limits()
+        self._names: list[str] = []
+        self._index: dict[str, int] = {}
+        self._vars: dict[str, object] = {}
+        self._cubes: dict[frozenset, object] = {}
+        self._substitutions: dict[tuple, object] = {}
+        self._true = self.bdd.true()
+        self._false = self.bdd.false()
+        self._gc_at = _GC_FLOOR
+
+    # ------------------------------------------------------------------ errors
+
+    def _fail(self, exc: BaseException, *nodes) -> BaseException:
+        if isinstance(exc, self._oom_types):
+            return OutOfMemory(self.limits.out_of_memory(
+                f"{self.node_count()} BDD nodes in the {self.backend} manager"),
+                stage=self.limits.where())
+        for u in nodes:
+            if not self._mine(u):
+                return self._mismatch(u)
+        return exc
+
+    def _mine(self, u) -> bool:
+        return isinstance(u, self._ob.BDDFunction) and u.manager == self.bdd
+
+    def _mismatch(self, u) -> EngineMismatch:
+        return EngineMismatch(f"a BDD node of another manager (or not a node: "
+                              f"{type(u).__name__}) was given to {self!r}")
+
+    def check(self, u):
+        if not self._mine(u):
+            raise self._mismatch(u)
+        return u
+
+    def _guard(self, fn, *nodes):
+        # operands of two oxidd managers abort the process (a Rust panic), so they are
+        # checked before every operation, not only after a failure
+        for u in nodes:
+            if not self._mine(u):
+                raise self._mismatch(u)
+        try:
+            return fn()
+        except (ValueError, RuntimeError, TypeError, MemoryError, OverflowError) as e:
+            raise self._fail(e, *nodes) from e
+        except Exception as e:  # noqa: BLE001 - oxidd's DDMemoryError has its own base
+            if isinstance(e, self._oom_types):
+                raise self._fail(e, *nodes) from e
+            raise
+
+    # ------------------------------------------------------------------ variables
+
+    def declare(self, names: Sequence[str]) -> None:
+        names = list(names)
+        clash = sorted(set(names) & set(self._names))
+        if clash or len(set(names)) != len(names):
+            raise AssertionError(("variables declared twice", clash or names))
+        first = len(self._names)
+        self.bdd.add_named_vars(names)
+        for i, n in enumerate(names):
+            self._index[n] = self.bdd.name_to_var(n)
+            self._vars[n] = self.bdd.var(self._index[n])
+        self._names.extend(names)
+        for i, n in enumerate(names):
+            if self.level(n) != first + i:
+                raise AssertionError((n, self.level(n), first + i))
+
+    def reorder(self, names: Sequence[str]) -> None:
+        names = list(names)
+        if sorted(names) != sorted(self._names):
+            raise AssertionError(("not a permutation of the variables", names))
+        if names == self._names:
+            return
+        self._guard(lambda: self.bdd.set_var_order([self._index[n] for n in names]))
+        self._names = names
+        for i, n in enumerate(names):
+            if self.level(n) != i:
+                raise AssertionError((n, self.level(n), i))
+
+    def level(self, name: str) -> int:
+        return self.bdd.var_to_level(self._index[name])
+
+    def var(self, name: str):
+        return self._vars[name]
+
+    # ------------------------------------------------------------------ boolean algebra
+
+    def not_(self, u):
+        return self._guard(lambda: ~u, u)
+
+    def and_(self, u, v):
+        return self._guard(lambda: u & v, u, v)
+
+    def or_(self, u, v):
+        return self._guard(lambda: u | v, u, v)
+
+    def diff(self, u, v):
+        return self._guard(lambda: u & ~v, u, v)
+
+    def xor(self, u, v):
+        return self._guard(lambda: u ^ v, u, v)
+
+    def implies(self, u, v):
+        return self._guard(lambda: ~u | v, u, v)
+
+    def ite(self, c, u, v):
+        return self._guard(lambda: c.ite(u, v), c, u, v)
+
+    def cube(self, assignment: Mapping[str, bool]):
+        return self.conj(self._vars[n] if b else ~self._vars[n] for n, b in assignment.items())
+
+    # ------------------------------------------------------------------ quantifiers, renaming
+
+    def _cube_of(self, qvars: Iterable[str]):
+        key = frozenset(qvars)
+        hit = self._cubes.get(key)
+        if hit is None:
+            hit = self.conj(self._vars[n] for n in sorted(key, key=self.level))
+            if len(self._cubes) > 64:
+                self._cubes.clear()
+            self._cubes[key] = hit
+        return hit
+
+    def exist(self, u, qvars: Iterable[str]):
+        q = self._cube_of(qvars)
+        return self._guard(lambda: u.exists(q), u)
+
+    def forall(self, u, qvars: Iterable[str]):
+        q = self._cube_of(qvars)
+        return self._guard(lambda: u.forall(q), u)
+
+    def and_exists(self, u, v, qvars: Iterable[str]):
+        q = self._cube_of(qvars)
+        return self._guard(lambda: u.apply_exists(self._and_op, v, q), u, v)
+
+    def rename(self, u, mapping: Mapping[str, str]):
+        if not mapping:
+            return self.check(u)
+        key = tuple(sorted(mapping.items()))
+        sub = self._substitutions.get(key)
+        if sub is None:
+            sub = self._ob.BDDFunction.make_substitution(
+                [(self._index[x], self._vars[y]) for x, y in key])
+            if len(self._substitutions) > 64:
+                self._substitutions.clear()
+            self._substitutions[key] = sub
+        return self._guard(lambda: u.substitute(sub), u)
+
+    def restrict(self, u, assignment: Mapping[str, bool]):
+        if not assignment:
+            return self.check(u)
+        sub = self._ob.BDDFunction.make_substitution(
+            [(self._index[x], self._true if b else self._false) for x, b in assignment.items()])
+        return self._guard(lambda: u.substitute(sub), u)
+
+    def _nodes(self, roots) -> set:
+        """The inner nodes reachable from ``roots`` (functions; equal nodes are equal)."""
+        seen: set = set()
+        stack = [r for r in roots if r.node_var() is not None]
+        while stack:
+            f = stack.pop()
+            if f in seen:
+                continue
+            seen.add(f)
+            for c in (f.cofactor_true(), f.cofactor_false()):
+                if c.node_var() is not None and c not in seen:
+                    stack.append(c)
+        return seen
+
+    def support(self, u) -> set[str]:
+        self.check(u)
+        return {self.bdd.var_name(f.node_var()) for f in self._nodes([u])}
+
+    # ------------------------------------------------------------------ counting, enumeration
+
+    def exact_count(self, u, nvars: int) -> int:
+        self.check(u)
+        if u == self._false:
+            return 0
+        return int(u.sat_count(nvars))
+
+    def assignments(self, u, bits: Sequence[str]) -> Iterator[dict[str, bool]]:
+        self.check(u)
+        care = list(bits)
+        extra = self.support(u) - set(care)
+        if extra:
+            raise AssertionError(("support outside the enumerated bits", sorted(extra)))
+        return self._enumerate(u, care)
+
+    def _enumerate(self, u, care: list[str]) -> Iterator[dict[str, bool]]:
+        # pick a cube, yield its expansion over the care bits, remove it, again
+        rest = u
+        while rest != self._false:
+            cube = rest.pick_cube()
+            fixed = {n: cube[self._index[n]] for n in care}
+            free = [n for n, b in fixed.items() if b is None]
+            for k in range(1 << len(free)):
+                a = dict(fixed)
+                for i, n in enumerate(free):
+                    a[n] = bool((k >> i) & 1)
+                yield a
+            rest = self.diff(rest, self.cube({n: b for n, b in fixed.items() if b is not None}))
+
+    # ------------------------------------------------------------------ sizes, housekeeping
+
+    def node_count(self) -> int:
+        return int(self.bdd.num_inner_nodes())
+
+    def size(self, u) -> int:
+        # the wrapper counts one constant, as with complement edges; oxidd has two
+        # terminals, and a non-constant function reaches both
+        n = int(u.node_count())
+        return n - 1 if u.node_var() is not None else n
+
+    def shared_size(self, nodes: Sequence) -> int:
+        nodes = list(nodes)
+        return len(self._nodes(nodes)) + (1 if nodes else 0)
+
+    def collect_garbage(self) -> None:
+        # The engine asks every few fixpoint steps (for autoref). A collection also
+        # empties oxidd's apply cache (ENS Nim(3, 4, 255): 2.4 s of relational products
+        # when collecting each time, 0.6 s without), so it runs only once the store
+        # holds twice the nodes that survived the last one (at least 2^22).
+        if self.bdd.num_inner_nodes() > self._gc_at:
+            self.bdd.gc()
+            self._gc_at = max(_GC_FLOOR, 2 * self.bdd.num_inner_nodes())
+
+    def copy_from(self, u):
+        """The node of this manager with ``u``'s function: ``u`` of any backend over
+        the same variable names (dd nodes by their ``var``/``low``/``high``)."""
+        if self._mine(u):
+            return u
+        return copy_function(u, self)
+
+
+def copy_function(u, target: Manager):
+    """``u`` (a dd.cudd, dd.autoref or oxidd node) rebuilt in ``target`` by Shannon
+    expansion over its nodes, memoized: f = ite(x, f|x=1, f|x=0)."""
+    import oxidd.bdd as ob
+    memo: dict = {}
+    oxidd_source = isinstance(u, ob.BDDFunction)
+
+    def parts(f):
+        """(variable name or None for a constant, value, high, low) of node f."""
+        if oxidd_source:
+            v = f.node_var()
+            if v is None:
+                return None, f.valid(), None, None
+            return f.manager.var_name(v), None, f.cofactor_true(), f.cofactor_false()
+        if f.var is None:
+            return None, f == f.bdd.true, None, None
+        return f.var, None, f.high if not f.negated else ~f.high, \
+            f.low if not f.negated else ~f.low
+
+    stack = [u]
+    while stack:
+        f = stack[-1]
+        key = f if oxidd_source else int(f)
+        if key in memo:
+            stack.pop()
+            continue
+        name, value, hi, lo = parts(f)
+        if name is None:
+            memo[key] = target.const(bool(value))
+            stack.pop()
+            continue
+        kh, kl = (hi, lo) if oxidd_source else (int(hi), int(lo))
+        pending = [c for c, k in ((hi, kh), (lo, kl)) if k not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        memo[key] = target.ite(target.var(name), memo[kh], memo[kl])
+    return memo[u if oxidd_source else int(u)]
