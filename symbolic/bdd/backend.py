@@ -187,11 +187,15 @@ class Manager:
         if clash or len(set(names)) != len(names):
             raise AssertionError(("variables declared twice", clash or names))
         first = len(self._names)
-        self.bdd.declare(*names)
+        self._add_variables(names)
         self._names.extend(names)
         for i, n in enumerate(names):  # the wrapper's promise: level i is the i-th name
-            if self.bdd.level_of_var(n) != first + i:
-                raise AssertionError((n, self.bdd.level_of_var(n), first + i))
+            if self.level(n) != first + i:
+                raise AssertionError((n, self.level(n), first + i))
+
+    def _add_variables(self, names: list[str]) -> None:
+        """The backend's own declaration of new variables, at the next levels."""
+        self.bdd.declare(*names)
 
     def reorder(self, names: Sequence[str]) -> None:
         """Move the declared variables to the levels of ``names`` (a permutation of
@@ -209,16 +213,20 @@ class Manager:
             raise AssertionError(("not a permutation of the variables", names))
         if names == self._names:
             return
+        self._set_order(names)
+        self._names = names
+        for i, n in enumerate(names):
+            if self.level(n) != i:
+                raise AssertionError((n, self.level(n), i))
+
+    def _set_order(self, names: list[str]) -> None:
+        """The backend's own shuffle to the levels of ``names``."""
         try:
             self.bdd.reorder({n: i for i, n in enumerate(names)})
         except (ValueError, RuntimeError) as e:
             raise self._fail(e) from e
         finally:
             self.bdd.configure(reordering=False)
-        self._names = names
-        for i, n in enumerate(names):
-            if self.bdd.level_of_var(n) != i:
-                raise AssertionError((n, self.bdd.level_of_var(n), i))
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -98,32 +98,14 @@ class OxiddManager(Manager):
 
     # ------------------------------------------------------------------ variables
 
-    def declare(self, names: Sequence[str]) -> None:
-        names = list(names)
-        clash = sorted(set(names) & set(self._names))
-        if clash or len(set(names)) != len(names):
-            raise AssertionError(("variables declared twice", clash or names))
-        first = len(self._names)
+    def _add_variables(self, names: list[str]) -> None:
         self.bdd.add_named_vars(names)
-        for i, n in enumerate(names):
+        for n in names:
             self._index[n] = self.bdd.name_to_var(n)
             self._vars[n] = self.bdd.var(self._index[n])
-        self._names.extend(names)
-        for i, n in enumerate(names):
-            if self.level(n) != first + i:
-                raise AssertionError((n, self.level(n), first + i))
 
-    def reorder(self, names: Sequence[str]) -> None:
-        names = list(names)
-        if sorted(names) != sorted(self._names):
-            raise AssertionError(("not a permutation of the variables", names))
-        if names == self._names:
-            return
+    def _set_order(self, names: list[str]) -> None:
         self._guard(lambda: self.bdd.set_var_order([self._index[n] for n in names]))
-        self._names = names
-        for i, n in enumerate(names):
-            if self.level(n) != i:
-                raise AssertionError((n, self.level(n), i))
 
     def level(self, name: str) -> int:
         return self.bdd.var_to_level(self._index[name])
