@@ -49,24 +49,34 @@ def _limits(limits) -> Limits:
 
 def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
                 order: str = "auto", partition: str = "moves",
-                limits: Limits | None = None) -> GameEngine:
+                limits: Limits | None = None, depth: int | None = None) -> GameEngine:
     """An engine of the given kind for ``game`` (``backend``, ``order`` and
     ``partition`` tune the symbolic engine; the explicit engine ignores them).
     ``limits`` (:class:`symbolic.limits.Limits`: timeout, memory cap, progress)
     bounds its work; the error it raises names the stage reached.
     A GDL game (:class:`symbolic.gdl.game.GdlGame`) gets the GDL engines, whose
     positions are its reachable states (:mod:`symbolic.gdl.symbolic`,
-    :mod:`symbolic.gdl.explicit`), under the same limits."""
+    :mod:`symbolic.gdl.explicit`), under the same limits; ``depth`` N keeps only
+    the states reachable in at most N moves (the last layer unexpanded: the
+    engine's ``frontier``)."""
     if not isinstance(game, Game):
         raise ArgumentTypeError(f"make_engine needs a Game (model.game), got {game!r}")
     limits = _limits(limits)
     ensure_recursion_headroom()
+    if depth is not None:
+        if isinstance(depth, bool) or not isinstance(depth, int):
+            raise ArgumentTypeError(f"depth must be an int or None, got {depth!r}")
+        if depth < 0:
+            raise QueryError(f"the depth must be 0 or more, got {depth}")
+        if not isinstance(game, GdlGame):
+            raise QueryError("a depth bound applies to GDL games only (their positions are "
+                             "the states reachable from init)")
     if isinstance(game, GdlGame):
         if engine == "symbolic":
             return GdlSymbolicGame(game, backend=backend, partition=partition, order=order,
-                                   limits=limits)
+                                   limits=limits, depth=depth)
         if engine == "explicit":
-            return GdlExplicitGame(game, limits=limits)
+            return GdlExplicitGame(game, limits=limits, depth=depth)
         raise _unknown(engine)
     if engine == "symbolic":
         return SymbolicGame(game, backend=backend, partition=partition, order=order,

@@ -102,6 +102,28 @@ def test_rename_swaps_simultaneously(backend):
     assert m.rename(u, {}) == u
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_compose_substitutes_simultaneously(backend, seed):
+    """u[x := f_x] agrees with evaluating u at the values of the f_x, on every assignment
+    (random functions; the substituted variables also occur in the f_x)."""
+    names = ["a", "b", "c", "d"]
+    m = make(backend, names)
+    rng = random.Random(seed)
+    u = random_function(m, names, rng)
+    sub = {n: random_function(m, names, rng, terms=2) for n in rng.sample(names, 2)}
+    composed = m.compose(u, sub)
+    for bits in itertools.product((False, True), repeat=len(names)):
+        point = dict(zip(names, bits))
+        image = {n: (m.is_true(m.restrict(sub[n], point)) if n in sub else v)
+                 for n, v in point.items()}
+        assert m.is_true(m.restrict(composed, point)) == m.is_true(m.restrict(u, image)), \
+            (point, image)
+    assert m.compose(u, {}) == u
+    other = make(backend, names)
+    with pytest.raises(EngineMismatch):
+        m.compose(u, {"a": other.var("b")})
+
+
 def test_exact_count_matches_brute_force(backend):
     names = [f"v{i}" for i in range(7)]
     m = make(backend, names)

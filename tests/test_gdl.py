@@ -395,3 +395,110 @@ def test_the_symbolic_gdl_engine_memory_cap(capsys):
     assert main(["gdl", path, "--depth", "48", "--max-memory", "8", "--json"]) == 3
     err = capsys.readouterr().err
     assert "memory limit of 8 MB reached while exploring the reachable states" in err, err
+
+
+# ------------------------------------------------------------------ bounds from the first moves
+
+def _rank(v):
+    return float("-inf") if v is None else v
+
+
+def _bounded(m, depth):
+    """(symbolic, explicit) engines keeping the states within ``depth`` moves."""
+    return make_engine(m.game, "symbolic", depth=depth), make_engine(m.game, "explicit",
+                                                                     depth=depth)
+
+
+@pytest.mark.parametrize("name, depths", [
+    ("ticTacToe.kif", (0, 1, 4, 5, 6, 7, 8, 9, 10)),
+    ("nim1.kif", (0, 1, 2, 3, 5, 8, 11, 12, 13)),
+    (str(HERE / "gdl" / "corners.kif"), (0, 1, 2, 3)),
+    (str(HERE / "gdl" / "forced.kif"), (0, 1, 2, 3, 4)),
+    (str(HERE / "gdl" / "stuck.kif"), (0, 1, 2, 3, 4)),
+])
+def test_depth_bounds_bracket_the_forced_values(name, depths):
+    """With a depth N both engines keep the same states and frontier and give the same
+    bounds, lower ≤ forced ≤ upper for every coalition and role, and the exact values
+    once nothing lies beyond N (the whole game: ``complete``)."""
+    m = model(name)
+    exact = forced_values(m, both(m)[0])
+    whole = len(both(m)[0].positions())
+    seen_complete = seen_cut = False
+    for n in depths:
+        sym, exp = _bounded(m, n)
+        assert sym.layers == exp.layers, (n, sym.layers, exp.layers)
+        assert sym.complete == exp.complete, n
+        assert sym.frontier.tuples() == exp.frontier.tuples(), n
+        assert sym.positions().tuples() == exp.positions().tuples(), n
+        assert dead_ends(m, sym).tuples() == dead_ends(m, exp).tuples(), n
+        bounds = forced_values(m, sym)
+        assert bounds == forced_values(m, exp), (n, bounds)
+        for b, e in zip(bounds, exact):
+            assert (b["coalition"], b["role"]) == (e["coalition"], e["role"])
+            assert _rank(b["lower"]) <= _rank(e["value"]) <= _rank(b["upper"]), (n, b, e)
+            assert b["decided"] == (b["lower"] == b["upper"]), b
+        if sym.complete:
+            seen_complete = True
+            assert len(sym.positions()) == whole and sym.frontier.is_empty(), n
+            assert bounds == exact, (n, bounds, exact)
+        else:
+            seen_cut = True
+            assert sym.frontier.count() == sym.layers[-1] and len(sym.layers) == n + 1, n
+    assert seen_complete and (seen_cut or name.endswith("corners.kif")), depths
+
+
+def test_a_frontier_state_has_no_successor_but_is_no_dead_end():
+    """The unexpanded layer keeps its states (with their turn) and loses its moves; the
+    dead ends counted exclude it."""
+    m = model("ticTacToe.kif")
+    for e in _bounded(m, 2):
+        f = e.frontier
+        assert f.count() == 72 and (e.deadlocks() & f) == f, e
+        assert dead_ends(m, e).is_empty(), e
+        assert e.successors(f.first()).is_empty(), e
+
+
+def test_depth_is_checked():
+    m = model("nim1.kif")
+    with pytest.raises(Exception) as err:
+        make_engine(m.game, "symbolic", depth=-1)
+    assert "0 or more" in str(err.value)
+    with pytest.raises(Exception) as err:
+        make_engine(load_model(CORPUS.parent / "nim.game").game, "symbolic", depth=3)
+    assert "GDL games only" in str(err.value)
+
+
+def test_gdl_depth_json_has_bounds(capsys):
+    assert main(["gdl", str(CORPUS / "ticTacToe.kif"), "--depth", "5", "--json",
+                 "--engine", "both"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["depth"] == 5 and not doc["complete"] and doc["reachable"] == 2350, doc
+    entry = [f for f in doc["forced"] if f["coalition"] == ["xplayer"]
+             and f["role"] == "xplayer"][0]
+    # X cannot win in 5 moves against O, and with every later state a win it forces 100
+    assert entry == {"coalition": ["xplayer"], "role": "xplayer", "value": None,
+                     "lower": None, "upper": 100, "decided": False}, entry
+
+
+@pytest.mark.gdl_slow
+def test_3pttc_bounds_from_ten_moves():
+    """3pttc.kif from its first 10 moves (40 328 BDD nodes in the last layer): red with
+    yellow's help forces a red line (decided: 100), blue alone can force neither its
+    own line nor yellow's (upper bound 0: red and yellow can end the game first;
+    whether blue forces the game to end at all, value 0 rather than none, is not
+    decided), and red alone is not decided; the first 4 moves agree with the explicit
+    engine."""
+    m = model("3pttc.kif")
+    sym = make_engine(m.game, "symbolic", depth=10)
+    bounds = forced_values(m, sym)
+
+    def entry(c, r):
+        return [(f["lower"], f["upper"]) for f in bounds
+                if f["coalition"] == c and f["role"] == r][0]
+    assert entry(["red", "yellow"], "red") == (100, 100)
+    assert entry(["red", "yellow", "blue"], "red") == (100, 100)
+    assert entry(["blue"], "blue") == (None, 0)
+    assert entry(["blue"], "yellow") == (None, 0)
+    assert entry(["red"], "red") == (None, 100)
+    small_sym, small_exp = _bounded(m, 4)
+    assert forced_values(m, small_sym) == forced_values(m, small_exp)

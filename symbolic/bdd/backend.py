@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 import sys
 import warnings
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from dd import _copy
 
@@ -387,6 +387,28 @@ class Manager:
             return self.check(u)
         try:
             return self.bdd.let(dict(assignment), u)
+        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
+            raise self._fail(e, u) from e
+
+    def compose(self, u, mapping: Mapping[str, Any]):
+        """Substitute functions for variables, simultaneously: u[x := mapping[x]].
+
+        The pre-image of a set under a deterministic move whose successor is
+        x' = σ(x) is X(σ(x)): one composition, with no primed variables or frame
+        (CUDD's ``Cudd_bddVectorCompose`` through ``let``).
+
+        >>> m = Manager("autoref")
+        >>> m.declare(["a", "b"])
+        >>> u = m.compose(m.var("a"), {"a": m.not_(m.var("b"))})
+        >>> m.exact_count(u, 2), m.support(u)
+        (2, {'b'})
+        """
+        if not mapping:
+            return self.check(u)
+        for v in mapping.values():
+            self.check(v)
+        try:
+            return self.bdd.let(dict(mapping), u)
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 

@@ -16,7 +16,7 @@ the other backends. One thread: the machine this was measured on has two cores.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import EngineMismatch, OutOfMemory
 from ..limits import Limits
@@ -174,6 +174,13 @@ class OxiddManager(Manager):
             if len(self._substitutions) > 64:
                 self._substitutions.clear()
             self._substitutions[key] = sub
+        return self._guard(lambda: u.substitute(sub), u)
+
+    def compose(self, u, mapping: Mapping[str, Any]):
+        if not mapping:
+            return self.check(u)
+        sub = self._ob.BDDFunction.make_substitution(
+            [(self._index[x], self.check(f)) for x, f in mapping.items()])
         return self._guard(lambda: u.substitute(sub), u)
 
     def restrict(self, u, assignment: Mapping[str, bool]):

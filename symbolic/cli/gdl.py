@@ -1,6 +1,7 @@
 """``symbolic gdl``: a GDL game's roles, reachable states and forced goal values."""
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 import time
@@ -9,7 +10,8 @@ from ..engines import ENGINES, make_engine
 from ..errors import ModelError
 from ..gdl.ground import term_text
 from ..gdl.solve import dead_ends, forced_values
-from ..gdl.symbolic import reachable_layers
+from ..gdl.symbolic import GdlSymbolicGame
+from ..limits import current as current_limits
 from .common import load, model_args
 
 
@@ -18,31 +20,43 @@ def cmd_gdl(args) -> int:
     prog = getattr(model.game, "program", None)
     if prog is None:
         raise ModelError(f"{args.model}: not a GDL game description (.kif)")
-    if args.depth is not None:
-        return _layers(model, args)
     kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    bounded = args.depth is not None
+    if bounded and not args.json:
+        print(f"{model.name}: roles {', '.join(prog.roles)}", flush=True)
     results, times = {}, {}
     for kind in kinds:
         t0 = time.perf_counter()
-        eng = make_engine(model.game, kind, args.backend, order=args.order,
-                          partition=args.partition)
-        reachable = len(eng.positions())
+        eng = _engine(model, kind, args, t0)
+        layers = list(itertools.accumulate(eng.layers))
         stuck = dead_ends(model, eng)
-        results[kind] = (reachable, forced_values(model, eng), len(stuck), stuck.first())
+        results[kind] = (layers, eng.complete, forced_values(model, eng), len(stuck),
+                         stuck.first())
         times[kind] = time.perf_counter() - t0
-    reachable, forced, n_stuck, stuck_at = results[kinds[0]]
+    layers, complete, forced, n_stuck, stuck_at = results[kinds[0]]
+    reachable = layers[-1]
     status = 0
     if args.engine == "both" and results["symbolic"] != results["explicit"]:
         print("MISMATCH between the symbolic and explicit engines:\n"
               f"  symbolic {results['symbolic']}\n  explicit {results['explicit']}",
               file=sys.stderr)
         status = 1
+    if not bounded:  # the whole game: the bounds met
+        forced = [{k: f[k] for k in ("coalition", "role", "value")} for f in forced]
     if args.json:
-        print(json.dumps({"roles": list(prog.roles), "reachable": reachable,
-                          "dead_ends": n_stuck, "forced": forced}))
+        doc = {"roles": list(prog.roles), "reachable": reachable, "dead_ends": n_stuck,
+               "forced": forced}
+        if bounded:
+            doc.update(depth=args.depth, layers=layers, complete=complete)
+        print(json.dumps(doc))
         return status
-    print(f"{model.name}: roles {', '.join(prog.roles)}")
-    print(f"fluents: {len(prog.fluents)}; reachable states: {reachable}")
+    if bounded:
+        print("all reachable states found" if complete else
+              f"not all: more states after {len(layers) - 1} moves (raise --depth)")
+    else:
+        print(f"{model.name}: roles {', '.join(prog.roles)}")
+    print(f"fluents: {len(prog.fluents)}; {'' if complete else 'explored '}"
+          f"reachable states: {reachable}")
     if n_stuck:
         state = " ".join(term_text(f) for f, v in zip(prog.fluents, stuck_at) if v)
         print(f"dead ends: {n_stuck} reachable non-terminal states where a role has no legal "
@@ -51,38 +65,39 @@ def cmd_gdl(args) -> int:
     print("best goal value each coalition C forces for each role r:")
     print("  max V with initial |= <<C>> (not terminal) U (terminal and goal(r, V') for "
           "some V' >= V)")
+    if not complete:
+        print(f"  bounded from the first {len(layers) - 1} moves: L..U when undecided; L is "
+              f"forced within them, U is what C could force if every state after them "
+              f"counted as a win")
     width = max(len("{" + ", ".join(f["coalition"]) + "}") for f in forced)
     for f in forced:
         c = "{" + ", ".join(f["coalition"]) + "}"
-        v = "none" if f["value"] is None else f["value"]
-        print(f"  {c:<{width}}  {f['role']:<10} {v}")
+        print(f"  {c:<{width}}  {f['role']:<10} {_value(f)}")
     if args.engine == "both" and status == 0:
         print("symbolic and explicit agree")
     return status
 
 
-def _layers(model, args) -> int:
-    """``--depth N``: the states reachable in at most 0..N moves, without solving."""
-    t0 = time.perf_counter()
+def _value(f: dict) -> str:
+    def show(v):
+        return "none" if v is None else str(v)
+    if f.get("decided", True):
+        return show(f["value"])
+    return f"{show(f['lower'])}..{show(f['upper'])}"
 
-    def show(depth: int, n: int, nodes: int) -> None:
-        if not args.json:
+
+def _engine(model, kind: str, args, t0: float):
+    """The engine of ``kind``; with ``--depth``, the symbolic one prints each layer as
+    it is found (text output only)."""
+    if kind == "symbolic" and args.depth is not None and not args.json:
+        def show(depth: int, n: int, nodes: int) -> None:
             print(f"  states reachable in at most {depth} moves: {n} ({nodes} BDD nodes, "
                   f"{time.perf_counter() - t0:.1f} s)", flush=True)
-
-    if not args.json:
-        print(f"{model.name}: roles {', '.join(model.game.program.roles)}", flush=True)
-    sizes, complete = reachable_layers(model.game, args.depth, args.backend, order=args.order,
-                                       on_layer=show)
-    elapsed = time.perf_counter() - t0
-    if args.json:
-        print(json.dumps({"roles": list(model.game.program.roles), "layers": sizes,
-                          "complete": complete}))
-        return 0
-    print("all reachable states found" if complete else
-          f"not all: more states after {len(sizes) - 1} moves (raise --depth)")
-    print(f"symbolic {elapsed:.2f} s")
-    return 0
+        return GdlSymbolicGame(model.game, backend=args.backend, order=args.order,
+                               partition=args.partition, limits=current_limits(),
+                               depth=args.depth, on_layer=show)
+    return make_engine(model.game, kind, args.backend, order=args.order,
+                       partition=args.partition, depth=args.depth)
 
 
 def register(sub) -> None:
@@ -96,9 +111,11 @@ def register(sub) -> None:
                    help="symbolic (BDDs), explicit (the ground rules on each state) or both "
                         "(cross-check; exit 1 on any difference)")
     g.add_argument("--depth", type=int, metavar="N",
-                   help="only count the states reachable in at most 0, 1, ..., N moves "
-                        "(symbolic engine; for games too large to solve)")
+                   help="keep only the states reachable in at most N moves: count them "
+                        "layer by layer and bound each forced value from them (for games "
+                        "too large to solve whole)")
     g.add_argument("--json", action="store_true",
                    help="print one JSON document with keys roles, reachable, dead_ends, "
-                        "forced")
+                        "forced (and, with --depth: depth, layers, complete, and lower, "
+                        "upper, decided in each forced entry)")
     g.set_defaults(func=cmd_gdl)

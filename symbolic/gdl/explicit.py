@@ -27,7 +27,6 @@ cap, which ``--max-memory`` sets).
 from __future__ import annotations
 
 import itertools
-from collections import deque
 
 from ..errors import TooManyPositions
 from ..explicit.engine import (BYTES_PER_POSITION, DEFAULT_MAX_POSITIONS, ExplicitGame,
@@ -136,33 +135,46 @@ class GdlEvaluator:
             out.add(self.next_state(state, dict(zip(roles, combo))))
         return mover, out
 
-    def reachable(self, limit: int | None = None, limits: Limits = NO_LIMITS) -> dict:
-        """{state: (mover, successors)} for every state reachable from init,
-        breadth-first; TooManyPositions beyond ``limit`` states, LimitExceeded when
-        ``limits`` says time is up (checked every 1 000 states)."""
+    def reachable(self, limit: int | None = None, limits: Limits = NO_LIMITS,
+                  depth: int | None = None) -> tuple[dict, list[int], set]:
+        """({state: (mover, successors)}, the number of states first reached at each
+        depth, the frontier) for the states reachable from init in at most ``depth``
+        moves (all when None), breadth-first, layer by layer. When states lie beyond
+        depth ``depth``, the states of that last layer are the frontier: kept with
+        their mover but no successor. TooManyPositions beyond ``limit`` states,
+        LimitExceeded when ``limits`` says time is up (checked every 1 000 states)."""
         start = frozenset(self.prog.init)
-        seen = {start: None}
-        queue = deque([start])
+        graph: dict = {}
+        seen = {start}
+        layer, layers = [start], [1]
         done = 0
         with limits.stage("exploring the reachable states (explicit)"):
-            while queue:
-                s = queue.popleft()
-                done += 1
-                if done % 1000 == 0:
-                    limits.check(f"{done} states expanded", lambda: {"positions": len(seen)})
-                mover, succ = self.successors(s)
-                seen[s] = (mover, succ)
-                for t in succ:
-                    if t not in seen:
-                        if limit is not None and len(seen) >= limit:
-                            raise TooManyPositions(
-                                f"position limit reached: more than {limit} reachable states, "
-                                f"the explicit engine's limit (--max-memory raises or lowers "
-                                f"it, at {BYTES_PER_POSITION} bytes a state): use the symbolic "
-                                f"engine", stage=limits.where())
-                        seen[t] = None
-                        queue.append(t)
-        return seen
+            while layer:
+                nxt = []
+                for s in layer:
+                    done += 1
+                    if done % 1000 == 0:
+                        limits.check(f"{done} states expanded", lambda: {"positions": len(seen)})
+                    graph[s] = self.successors(s)
+                    for t in graph[s][1]:
+                        if t not in seen:
+                            if limit is not None and len(seen) >= limit:
+                                raise TooManyPositions(
+                                    f"position limit reached: more than {limit} reachable "
+                                    f"states, the explicit engine's limit (--max-memory raises "
+                                    f"or lowers it, at {BYTES_PER_POSITION} bytes a state): "
+                                    f"use the symbolic engine", stage=limits.where())
+                            seen.add(t)
+                            nxt.append(t)
+                if nxt and depth is not None and len(layers) > depth:
+                    frontier = set(layer)  # more states lie beyond: cut here
+                    for s in frontier:
+                        graph[s] = (graph[s][0], set())
+                    return graph, layers, frontier
+                if nxt:
+                    layers.append(len(nxt))
+                layer = nxt
+        return graph, layers, set()
 
 
 class GdlExplicitGame(ExplicitGame):
@@ -171,7 +183,7 @@ class GdlExplicitGame(ExplicitGame):
     named sets are still evaluated from their IR expressions on the positions."""
 
     def __init__(self, game: GdlGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
-                 limits: Limits | None = None):
+                 limits: Limits | None = None, depth: int | None = None):
         if not isinstance(game, GdlGame) or game.program is None:
             raise AssertionError(game)
         ExplicitSets.__init__(self, game.space, game.invariant, max_positions=max_positions,
@@ -180,6 +192,9 @@ class GdlExplicitGame(ExplicitGame):
         self.evaluator = GdlEvaluator(game.program)
         self._fluents = game.program.fluents
         self._graph_of: dict | None = None
+        self.depth = depth
+        self._layers: list[int] = []
+        self._frontier_states: set = set()
         self._succ = self._pred = self._outdeg = self._dead = None
         self._turns = self._by_player = None
         self._masks = {}
@@ -200,8 +215,33 @@ class GdlExplicitGame(ExplicitGame):
 
     def _explore(self) -> dict:
         if self._graph_of is None:
-            self._graph_of = self.evaluator.reachable(self.max_positions, self.limits)
+            self._graph_of, self._layers, self._frontier_states = self.evaluator.reachable(
+                self.max_positions, self.limits, self.depth)
         return self._graph_of
+
+    @property
+    def layers(self) -> list[int]:
+        """The number of states first reached at each depth."""
+        self._explore()
+        return self._layers
+
+    @property
+    def complete(self) -> bool:
+        """Whether every reachable state is a position (no frontier)."""
+        self._explore()
+        return not self._frontier_states
+
+    @property
+    def frontier(self) -> ExplicitSet:
+        """The positions not expanded (∅ unless ``depth`` cut the exploration short)."""
+        self._explore()
+        return ExplicitSet(self, frozenset(self._tuple(s) for s in self._frontier_states))
+
+    def atom_set(self, atom) -> ExplicitSet:
+        """The positions where the ground atom (not depending on ``does``) holds."""
+        ev = self.evaluator
+        return ExplicitSet(self, frozenset(c for c in self._domain()
+                                           if ev.holds(atom, self._state(c), {}, {})))
 
     def check_size(self) -> None:
         """TooManyPositions when more states are reachable than ``max_positions``."""
@@ -237,7 +277,7 @@ class GdlExplicitGame(ExplicitGame):
         c = self._position(pos)
         state = self._state(c)
         ev = self.evaluator
-        if ev.terminal(state):
+        if ev.terminal(state) or state in self._frontier_states:
             return []
         legal = ev.legal(state)
         mover = ev.mover(state, legal)

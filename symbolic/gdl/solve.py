@@ -9,13 +9,29 @@ V_1 < ... < V_k, the value C forces for r is
 until keeps ``not terminal`` on its left so that a terminal state — a dead
 end, where no one moves — counts only through its goal, whatever the
 dead-end convention: C forces a terminal state where r gets at least V.
+
+**Bounds from the first moves.** An engine made with a depth N keeps the
+states reachable in at most N moves; when more lie beyond, the last layer F
+(its ``frontier``) is not expanded. With G_i = terminal ∧ ⋁_{j ≥ i} goal(r, V_j):
+
+    lower: initial ⊨ ⟨⟨C⟩⟩ (¬terminal ∧ ¬F) U G_i
+    upper: initial ⊨ ⟨⟨C⟩⟩ (¬terminal ∧ ¬F) U (G_i ∨ (F ∧ ¬terminal))
+
+The states before F have all their successors among the positions, so a
+strategy that wins the lower game wins the real one (C forces G_i within N
+moves), and a strategy that wins the real game wins the upper one (its plays
+reach G_i or F first). Hence lower ≤ forced(C, r) ≤ upper, with lower the
+largest V_i of the lower game and upper that of the upper game; they are equal
+when F = ∅, and a table of bounds is decided wherever they meet. When the
+layers are graded (every move goes one layer up, as with a step counter), the
+until is solved layer by layer (:meth:`~symbolic.api.GameEngine.until_layered`).
 """
 from __future__ import annotations
 
 import itertools
 
 from .. import atl, ir
-from ..api import GameEngine, PositionSet
+from ..api import DeadEnds, GameEngine, PositionSet
 from ..model import Model
 
 __all__ = ["coalitions", "dead_ends", "forced_formula", "forced_values"]
@@ -35,7 +51,8 @@ def _ref(model: Model, name: str, *args: int) -> atl.Ref:
 
 
 def forced_formula(model: Model, coalition, role, values) -> atl.Formula:
-    """⟨⟨C⟩⟩ (¬terminal) U (terminal ∧ ⋁_{V ∈ values} goal(r, V)), built as objects."""
+    """⟨⟨C⟩⟩ (¬terminal) U (terminal ∧ ⋁_{V ∈ values} goal(r, V)), built as objects
+    (what :func:`forced_values` decides, for a query of your own)."""
     ids = model.game.names.role_id
     terminal = _ref(model, "terminal")
     goals = [_ref(model, "goal", ids[role], v) for v in values]
@@ -46,29 +63,75 @@ def forced_formula(model: Model, coalition, role, values) -> atl.Formula:
                      atl.BoolOp("and", terminal, reached))
 
 
+def _frontier(engine: GameEngine) -> PositionSet:
+    f = getattr(engine, "frontier", None)
+    return engine.empty() if f is None else f
+
+
 def forced_values(model: Model, engine: GameEngine) -> list[dict]:
-    """``[{"coalition": [...], "role": r, "value": V}]`` for every coalition and role
-    (see the module docstring), computed by ``engine``."""
+    """``[{"coalition": [...], "role": r, "value": V, "lower": L, "upper": U}]`` for every
+    coalition and role, computed by ``engine`` (a GDL engine: ``terminal`` and the goals
+    are its ``atom_set``, evaluated on its positions; see the module docstring): ``value``
+    is the forced value when the bounds meet (always, without a frontier), else
+    None, like a value nothing reaches; ``decided`` tells them apart."""
     prog = model.game.program
     ev = atl.Evaluator(engine, model.definitions)
-    initial = ev(_ref(model, "initial")).tuples()
-    if len(initial) != 1:
-        raise AssertionError(initial)
-    start = initial[0]
+    initial = ev(_ref(model, "initial"))
+    if len(initial.tuples()) != 1:
+        raise AssertionError(initial.tuples())
+    start = initial.tuples()[0]
+    ids = model.game.names.role_id
+    terminal = engine.atom_set(("terminal", ()))
+    frontier = _frontier(engine)
+    stay = engine.positions() - terminal - frontier
+    beyond = frontier - terminal
+    goal_atoms: dict = {}
+    for atom in prog.rules:  # the value as written: (goal r 050) is the goal 50
+        if atom[0] == "goal":
+            goal_atoms.setdefault((atom[1][0], int(atom[1][1])), []).append(atom)
+    reach = getattr(engine, "reach", None)
+    layered = reach is not None and reach.graded
+
+    def forces(coalition, target) -> bool:
+        J = {ids[r] for r in coalition}
+        if layered:
+            won = engine.until_layered(J, stay, target, reach, dead_ends=DeadEnds.VACUOUS)
+        else:
+            won = engine.until(J, stay, target, dead_ends=DeadEnds.VACUOUS)
+        return start in won.result
+
     out = []
     for coalition in coalitions(prog.roles):
         for r in prog.roles:
-            best = None
             values = prog.goals[r]
+            at_least = []  # G_i, i = 0..k-1
+            acc = engine.empty()
+            for v in reversed(values):
+                for atom in goal_atoms[(r, v)]:
+                    acc = acc | engine.atom_set(atom)
+                at_least.append(terminal & acc)
+            at_least.reverse()
+            upper = lower = None
             for i in range(len(values) - 1, -1, -1):
-                if start in ev(forced_formula(model, coalition, r, values[i:])):
-                    best = values[i]
+                if forces(coalition, at_least[i] | beyond):
+                    upper = values[i]
                     break
-            out.append({"coalition": list(coalition), "role": r, "value": best})
+            if upper is not None:
+                if beyond.is_empty():
+                    lower = upper
+                else:
+                    for i in range(values.index(upper), -1, -1):
+                        if forces(coalition, at_least[i]):
+                            lower = values[i]
+                            break
+            out.append({"coalition": list(coalition), "role": r,
+                        "value": upper if lower == upper else None,
+                        "lower": lower, "upper": upper, "decided": lower == upper})
     return out
 
 
 def dead_ends(model: Model, engine: GameEngine) -> PositionSet:
-    """The reachable non-terminal states without a successor: a role has no legal
-    move there (see :mod:`symbolic.gdl.turns`)."""
-    return engine.deadlocks() - atl.Evaluator(engine, model.definitions)(_ref(model, "terminal"))
+    """The expanded reachable non-terminal states without a successor: a role has no
+    legal move there (see :mod:`symbolic.gdl.turns`); ``model`` is unused (kept for
+    the callers' symmetry with :func:`forced_values`)."""
+    return engine.deadlocks() - engine.atom_set(("terminal", ())) - _frontier(engine)

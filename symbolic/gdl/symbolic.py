@@ -30,41 +30,55 @@ needs it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import Iterable
 
-from ..api import least_fixpoint
+from ..api import DeadEnds, Reach
 from ..bdd.engine import PARTITIONS, BddSet, SymbolicGame, SymbolicSets
 from ..errors import QueryError
 from ..ir import Var
 from ..limits import Limits
-from ..limits import current as current_limits
 from .build import DoesReads, one_two
 from .game import GdlGame
 from .ground import term_text
 from .turns import NOOP, turn_error
 
-__all__ = ["GdlSymbolicGame", "RuleBdds", "Frontier", "reachable_layers"]
-
-
-@dataclass(frozen=True)
-class Frontier:
-    """The states reached so far and the newest layer among them; two frontiers are
-    equal when they have reached the same states (the fixpoint test)."""
-    reached: BddSet
-    layer: BddSet = field(compare=False)
+__all__ = ["GdlSymbolicGame", "RuleBdds"]
 
 
 class GdlSymbolicGame(SymbolicGame):
     """:class:`~symbolic.bdd.SymbolicGame` of a :class:`GdlGame`, whose positions are
-    the reachable states; ``reach`` is the fixpoint (iterations = depth), ``layers``
-    the number of states first reached at each depth."""
+    the states reachable from ``init`` — in at most ``depth`` moves when ``depth`` is
+    given (see :attr:`frontier`).
+
+    After exploring: ``layers`` (the number of states first reached at each depth),
+    ``reach`` (a :class:`~symbolic.api.Reach` of those layers, for
+    :meth:`~symbolic.api.GameEngine.until_layered`), ``complete`` (no state lies
+    beyond the last layer) and ``frontier``: ∅ when complete, else the last layer,
+    whose states are kept as positions but not expanded (no successor here: a
+    formula that must not read them as dead ends excludes them, as
+    :mod:`~.solve` does).
+
+    Pre-images compose instead of taking relational products: a joint move is
+    deterministic, its successor is x' = σ(x) with σ_f = next(f) for the fluents
+    it changes, so
+
+        pre_{r,m}(X) = S_{r,m}(x) ∧ X(σ_{r,m}(x))
+
+    (S_{r,m}: the expanded states where r moves and m is legal), with no primed
+    variable and no frame. The substitution shared by every move (a step counter,
+    the control rotation) is applied once per pre-image; what is left of each
+    move's is mostly constants (a cofactor).
+    """
 
     def __init__(self, game: GdlGame, backend: str = "cudd", partition: str = "moves", *,
                  order: str = "auto", max_memory: int | None = None,
-                 limits: Limits | None = None, explore: bool = True):
+                 limits: Limits | None = None, explore: bool = True,
+                 depth: int | None = None, on_layer=None):
         if partition not in PARTITIONS:
             raise QueryError(f"unknown partition {partition!r}: the choices are "
                              f"{list(PARTITIONS)}")
+        if depth is not None and depth < 0:
+            raise QueryError(f"the depth must be 0 or more, got {depth}")
         # fluents are bools: every order is the slot order; no layout probe (it measures δ,
         # which this engine builds only on demand)
         SymbolicSets.__init__(self, game.space, backend, game.invariant,
@@ -82,27 +96,65 @@ class GdlSymbolicGame(SymbolicGame):
         self._delta = None
         self._built_parts = None
         self._has_succ_node = None
+        self._moves_of = None
+        self._common: dict = {}
         m = self.manager
         self.rules = RuleBdds(m, self.encoder, game)
         self._turn_of: dict = {}
+        self._frontier = m.false
         self.reach = None
         self.layers: list[int] = []
-        if not explore:  # the rule BDDs only (reachable_layers explores by itself)
+        self.complete = True
+        if not explore:  # the rule BDDs only
             return
-        start = self.initial()
-        self.layers = [start.count()]
+        self._explore(depth, on_layer)
 
-        def step(x: Frontier) -> Frontier:
-            new = self.image(x.layer) - x.reached
-            self.layers.append(new.count())
-            return Frontier(x.reached | new, new)
+    def atom_set(self, atom) -> BddSet:
+        """The positions where the ground atom (not depending on ``does``) holds, its rule
+        bodies evaluated inside the domain one literal at a time: ``terminal`` and the
+        goals of a large game are never built over all states."""
+        m, rules = self.manager, self.rules
+        return BddSet._make(self, m.disj(rules.body_within(b, self._domain)
+                                         for b in self.game.program.rules.get(atom, ())))
 
-        self.reach = least_fixpoint(step, Frontier(start, start), limits=self.limits,
-                                    name="exploring the reachable states",
-                                    sizes=lambda x: {"positions": x.reached.count(),
-                                                     "BDD nodes": m.size(x.reached.node)})
-        self.layers.pop()  # the last layer found nothing
-        self._restrict(self.reach.result.reached.node)
+    @property
+    def frontier(self) -> BddSet:
+        """The positions not expanded: ∅ when every reachable state is a position,
+        else the states first reached after ``depth`` moves."""
+        return BddSet._make(self, self._frontier)
+
+    def _explore(self, depth: int | None, on_layer) -> None:
+        """Breadth-first from ``init`` (one image per layer, of that layer only):
+        F_0 = {init}, F_{n+1} = post(F_n) ∖ (F_0 ∪ … ∪ F_n), up to the first empty
+        layer or up to F_depth; ``on_layer(n, |F_0 ∪ … ∪ F_n|, BDD nodes)``."""
+        m = self.manager
+        reached = layer = self.initial()
+        layers, graded = [layer], True
+        if on_layer is not None:
+            on_layer(0, reached.count(), m.size(reached.node))
+        with self.limits.stage("exploring the reachable states"):
+            while True:
+                self.limits.check(f"depth {len(layers)}",
+                                  lambda: {"positions": reached.count(),
+                                           "BDD nodes": m.size(reached.node)})
+                image = self.image(layer)
+                new = image - reached
+                if depth is not None and len(layers) > depth and not new.is_empty():
+                    self.complete = False  # F_depth is a frontier: not expanded
+                    break
+                if new != image:
+                    graded = False  # a move goes back to a layer already found
+                if new.is_empty():
+                    break
+                layers.append(new)
+                reached = reached | new
+                layer = new
+                if on_layer is not None:
+                    on_layer(len(layers) - 1, reached.count(), m.size(reached.node))
+        self.layers = [x.count() for x in layers]
+        self._frontier = m.false if self.complete else layer.node
+        self._restrict(reached.node)
+        self.reach = Reach(reached, tuple(layers), graded)
 
     # ------------------------------------------------------------------ exploration
 
@@ -147,6 +199,7 @@ class GdlSymbolicGame(SymbolicGame):
         """Make ``node`` (closed under δ) the domain."""
         self._domain = node
         self._domain_next = None
+        self._moves_of = None
         movers, _, _ = self.rules.turns(node)  # terminal states too: a nominal mover
         ids = self.game.names.role_id
         self._turn_of = {ids[r]: u for r, u in movers.items()}
@@ -165,7 +218,7 @@ class GdlSymbolicGame(SymbolicGame):
         if self._built_parts is None:
             m, rules, enc = self.manager, self.rules, self.encoder
             dom = self._domain
-            live = rules.minus_terminal(dom)
+            live = rules.minus_terminal(m.diff(dom, self._frontier))
             dom_next = self.domain_next()
             parts = []
             fluents = self.game.program.fluents
@@ -189,12 +242,126 @@ class GdlSymbolicGame(SymbolicGame):
 
     @property
     def _has_succ(self):
-        """The states with a successor: the non-terminal ones where every role has a
-        legal move (:mod:`~.turns`)."""
+        """The states with a successor: the expanded non-terminal ones where every role
+        has a legal move (:mod:`~.turns`)."""
         if self._has_succ_node is None:
-            live = self.rules.minus_terminal(self._domain)
+            live = self.rules.minus_terminal(self.manager.diff(self._domain, self._frontier))
             self._has_succ_node = self.manager.diff(live, self.rules.turns(live)[2])
         return self._has_succ_node
+
+
+    # ------------------------------------------------------------------ pre-images, composed
+
+    def _moves(self) -> dict:
+        """{role: (⋁_m S_{r,m}, the variables its moves' own substitutions set,
+        [(S_{r,m}, constants of σ_{r,m}, the rest of σ_{r,m})])} over the expanded states
+        (memoized), and ``self._common``: the part of σ shared by every move, applied
+        first (sound because no variable it reads is substituted by a move)."""
+        if self._moves_of is None:
+            m, rules, prog = self.manager, self.rules, self.game.program
+            live = rules.minus_terminal(m.diff(self._domain, self._frontier))
+            movers, _, _ = rules.turns(live)
+            raw = {}
+            with self.limits.stage("building the moves' substitutions"):
+                for r, lr in movers.items():
+                    raw[r] = []
+                    for forced, lf in rules.by_forced_moves(lr, r):
+                        for mv in prog.moves[r]:
+                            self.limits.check(f"move {r} {term_text(mv)}")
+                            src = m.and_(lf, rules.legal(r, mv))
+                            if not m.is_false(src):
+                                raw[r].append((src, {rules.bit[f]: e for f, e in
+                                                     rules.changed(r, mv, forced).items()}))
+            subs = [sub for moves in raw.values() for _, sub in moves]
+            common = dict(subs[0]) if subs else {}
+            for sub in subs[1:]:
+                common = {b: e for b, e in common.items() if b in sub and sub[b] == e}
+            while True:
+                own = {b for sub in subs for b in sub if b not in common}
+                clash = [b for b, e in common.items() if m.support(e) & own]
+                if not clash:
+                    break
+                for b in clash:
+                    del common[b]
+            self._common = common
+            self._moves_of = {}
+            for r, moves in raw.items():
+                split = [self._split(src, sub) for src, sub in moves]
+                changed = set().union(*(set(c) | set(x) for _, c, x in split))
+                self._moves_of[r] = (m.disj(src for src, _, _ in split), changed, split)
+        return self._moves_of
+
+    def _split(self, src, sub: dict) -> tuple:
+        """(S, constants, the rest) of a move's own substitution, its functions
+        simplified on S: the variables S fixes are fixed in them (the result is
+        and-ed with S), so that most become constants or the variable itself
+        (dropped: it keeps its value)."""
+        m = self.manager
+        own = {b: e for b, e in sub.items() if b not in self._common}
+        fixed = {}
+        for v in set().union(*(m.support(e) for e in own.values())):
+            x = m.var(v)
+            if m.is_false(m.diff(src, x)):
+                fixed[v] = True
+            elif m.is_false(m.and_(src, x)):
+                fixed[v] = False
+        consts, rest = {}, {}
+        for b, e in own.items():
+            e = m.restrict(e, fixed)
+            if m.is_true(e) or m.is_false(e):
+                consts[b] = m.is_true(e)
+            elif e != m.var(b):
+                rest[b] = e
+        return src, consts, rest
+
+    def _coalition(self, coalition: Iterable[int]) -> tuple:
+        """(T_J, D ∧ ¬T_J, the moves of J's roles, the moves of the others), cached."""
+        J = self.game.coalition(coalition)
+        hit = self._coalition_cache.get(J)
+        if hit is None:
+            m, ids = self.manager, self.game.names.role_id
+            tj = self._turn_node(J)
+            ours, theirs = [], []
+            for r, group in self._moves().items():
+                (ours if ids[r] in J else theirs).append(group)
+            hit = (tj, m.diff(self._domain, tj), ours, theirs)
+            self._coalition_cache[J] = hit
+        return hit
+
+    def _next(self, node):
+        return node  # the pre-images compose: targets stay over the current bits
+
+    def _composed(self, groups: list, target):
+        """⋁_m S_m ∧ target(σ_m(x)), a role's moves skipped at once when none of its
+        sources meets ∃V. target(σ_common(x)) (V: the variables its moves set), which
+        contains every target(σ_m(x)) (a role whose moves set no variable is kept:
+        target(σ_common) is then each of them): in a layer where one role moves, the
+        others' moves cost one quantification."""
+        m = self.manager
+        t = m.compose(target, self._common) if self._common else target
+        out = []
+        for sources, changed, moves in groups:
+            if changed and m.is_false(m.and_(sources, m.exist(t, changed))):
+                continue
+            for src, consts, rest in moves:
+                u = m.restrict(t, consts)
+                if rest:
+                    u = m.compose(u, rest)
+                out.append(m.and_(src, u))
+        return m.disj(out)
+
+    def _pre_exists_node(self, key, target):
+        return self._composed(key[2], target)
+
+    def _pre_forall_node(self, key, target, dead_ends: DeadEnds):
+        """T_¬J ∧ ¬⋁_m (S_m ∧ (D ∖ target)(σ_m)) [∧ has a successor, for STRICT]:
+        successors stay in D, so the complement is taken in D (small when the target
+        holds most of D, as in :meth:`~symbolic.api.GameEngine.until_layered`)."""
+        m = self.manager
+        u = m.diff(key[1], self._composed(key[3], m.diff(self._domain, target)))
+        if dead_ends is DeadEnds.STRICT:
+            u = m.and_(u, self._has_succ)
+        return u
 
 
 class RuleBdds:
@@ -247,6 +414,16 @@ class RuleBdds:
         m = self.m
         return m.conj(self.atom(a, ctx) if kind == "pos" else m.not_(self.atom(a, ctx))
                       for kind, a in body)
+
+    def body_within(self, body, u):
+        """The states of u where every literal of ``body`` holds, and-ed one by one."""
+        m = self.m
+        for kind, a in body:
+            if m.is_false(u):
+                break
+            x = self.atom(a)
+            u = m.and_(u, x) if kind == "pos" else m.diff(u, x)
+        return u
 
     def legal(self, role, move):
         return self.atom(("legal", (role, move)))
@@ -354,31 +531,3 @@ class _Forced(dict):
 
     def __hash__(self):
         return hash(tuple(sorted(self.items(), key=repr)))
-
-
-def reachable_layers(game: GdlGame, max_depth: int, backend: str = "cudd", *,
-                     order: str = "auto", limits: Limits | None = None,
-                     on_layer=None) -> tuple[list[int], bool]:
-    """(|R_0|, ..., |R_k|), R_0 = {init}, R_{i+1} = R_i ∪ post(R_i), for k ≤ ``max_depth``,
-    and whether the fixpoint was reached: a bounded look at games too large to solve
-    (the turn reading is checked on each layer). ``on_layer(depth, count, nodes)`` is
-    called as each count is known (nodes: the BDD size of the reached set)."""
-    eng = GdlSymbolicGame(game, backend=backend, order=order,
-                          limits=limits if limits is not None else current_limits(),
-                          explore=False)
-    m = eng.manager
-    reached = layer = eng.initial()
-    sizes = [reached.count()]
-    if on_layer is not None:
-        on_layer(0, sizes[0], m.size(reached.node))
-    with eng.limits.stage("exploring the reachable states"):
-        for depth in range(1, max_depth + 1):
-            eng.limits.check(f"depth {depth}")
-            layer = eng.image(layer) - reached
-            if layer.is_empty():
-                return sizes, True
-            reached = reached | layer
-            sizes.append(reached.count())
-            if on_layer is not None:
-                on_layer(depth, sizes[-1], m.size(reached.node))
-    return sizes, False
