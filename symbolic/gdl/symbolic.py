@@ -24,9 +24,14 @@ the others). ``terminal`` is subtracted from a layer body by body (``line red``,
 ``line black``, ... one at a time), so its whole BDD is never needed to explore.
 Each layer is checked against the turn rule (:meth:`RuleBdds.turns`): the
 first layer holding a non-terminal state that breaks it gives a ModelError naming
-one such state. Then the engine's domain becomes R; δ in parts (one per move,
-δ_{r,m} = R ∧ guard ∧ rel ∧ frame) is built only when a strategic operator
-needs it.
+one such state. Then the engine's domain becomes R (or, with a depth N, the
+states within N moves, the last layer unexpanded: :attr:`GdlSymbolicGame.frontier`).
+
+Pre-images (every ATL operator) compose instead: a joint move is a function,
+pre_{r,m}(X) = (R ∧ guard_{r,m})(x) ∧ X(σ_{r,m}(x)) with σ_f = next(f)[does]
+(:meth:`GdlSymbolicGame._composed`), no primed variable and no frame. δ in parts
+(one per move, δ_{r,m} = R ∧ guard ∧ rel ∧ frame) is built only for the
+operations that list moves (successors, strategies).
 """
 from __future__ import annotations
 
