@@ -76,10 +76,10 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
     None, like a value nothing reaches; ``decided`` tells them apart."""
     prog = model.game.program
     ev = atl.Evaluator(engine, model.definitions)
-    initial = ev(_ref(model, "initial"))
-    if len(initial.tuples()) != 1:
-        raise AssertionError(initial.tuples())
-    start = initial.tuples()[0]
+    initial = ev(_ref(model, "initial")).tuples()
+    if len(initial) != 1:
+        raise AssertionError(initial)
+    start = initial[0]
     ids = model.game.names.role_id
     terminal = engine.atom_set(("terminal", ()))
     frontier = _frontier(engine)

@@ -102,6 +102,7 @@ class GdlSymbolicGame(SymbolicGame):
         self._built_parts = None
         self._has_succ_node = None
         self._moves_of = None
+        self._live = None
         self._common: dict = {}
         m = self.manager
         self.rules = RuleBdds(m, self.encoder, game)
@@ -121,6 +122,14 @@ class GdlSymbolicGame(SymbolicGame):
         m, rules = self.manager, self.rules
         return BddSet._make(self, m.disj(rules.body_within(b, self._domain)
                                          for b in self.game.program.rules.get(atom, ())))
+
+    def _expanded(self):
+        """The expanded non-terminal positions, D ∖ F ∖ terminal (cached): the sources of
+        δ, of the pre-images and of the dead-end test."""
+        if self._live is None:
+            self._live = self.rules.minus_terminal(self.manager.diff(self._domain,
+                                                                     self._frontier))
+        return self._live
 
     @property
     def frontier(self) -> BddSet:
@@ -205,6 +214,7 @@ class GdlSymbolicGame(SymbolicGame):
         self._domain = node
         self._domain_next = None
         self._moves_of = None
+        self._live = None
         movers, _, _ = self.rules.turns(node)  # terminal states too: a nominal mover
         ids = self.game.names.role_id
         self._turn_of = {ids[r]: u for r, u in movers.items()}
@@ -222,8 +232,7 @@ class GdlSymbolicGame(SymbolicGame):
         """δ in parts over the domain: one per move, or one in all (``monolithic``)."""
         if self._built_parts is None:
             m, rules, enc = self.manager, self.rules, self.encoder
-            dom = self._domain
-            live = rules.minus_terminal(m.diff(dom, self._frontier))
+            live = self._expanded()
             dom_next = self.domain_next()
             parts = []
             fluents = self.game.program.fluents
@@ -250,7 +259,7 @@ class GdlSymbolicGame(SymbolicGame):
         """The states with a successor: the expanded non-terminal ones where every role
         has a legal move (:mod:`~.turns`)."""
         if self._has_succ_node is None:
-            live = self.rules.minus_terminal(self.manager.diff(self._domain, self._frontier))
+            live = self._expanded()
             self._has_succ_node = self.manager.diff(live, self.rules.turns(live)[2])
         return self._has_succ_node
 
@@ -264,7 +273,7 @@ class GdlSymbolicGame(SymbolicGame):
         first (sound because no variable it reads is substituted by a move)."""
         if self._moves_of is None:
             m, rules, prog = self.manager, self.rules, self.game.program
-            live = rules.minus_terminal(m.diff(self._domain, self._frontier))
+            live = self._expanded()
             movers, _, _ = rules.turns(live)
             raw = {}
             with self.limits.stage("building the moves' substitutions"):
