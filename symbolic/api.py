@@ -510,17 +510,30 @@ class GameEngine(SetEngine):
             for k in reversed(range(len(reach.layers))):
                 lim.check(f"layer {k}")
                 layer = reach.layers[k]
-                # a layer where only J (or only the others) moves needs one of the two
-                # (in Connect Four every layer: the number of discs decides the mover)
-                step = self.empty()
-                if not (layer & ours).is_empty():
-                    step = self.pre_exists(J, won)
-                if not (layer - ours).is_empty():
-                    step = step | self.pre_forall(J, won | ~above, dead_ends=dead_ends)
+                step = self._layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
                 won = layer & (target | (stay & step))
                 result = result | won
                 above = layer
         return Fixpoint(result, len(reach.layers))
+
+    def _layer_pre(self, J: frozenset, reach: "Reach", k: int, ours: PositionSet,
+                   won: PositionSet, above: PositionSet, *, dead_ends: DeadEnds) -> PositionSet:
+        """pre(J, U_{k+1}) on the positions of layer k of a graded ``reach`` (what
+        :meth:`until_layered` needs; ``ours`` = T_J, ``won`` = U_{k+1}, ``above`` =
+        F_{k+1}): only its intersection with F_k is read, so an engine may restrict
+        the sources of its pre-images to F_k (the GDL symbolic engine does):
+
+            F_k ∩ (pre∃(J, U_{k+1}) ∪ pre∀(J, U_{k+1} ∪ ¬F_{k+1})) ⊆ result.
+        """
+        layer = reach.layers[k]
+        # a layer where only J (or only the others) moves needs one of the two
+        # (in Connect Four every layer: the number of discs decides the mover)
+        step = self.empty()
+        if not (layer & ours).is_empty():
+            step = self.pre_exists(J, won)
+        if not (layer - ours).is_empty():
+            step = step | self.pre_forall(J, won | ~above, dead_ends=dead_ends)
+        return step
 
     def always(self, coalition: Iterable[int], invariant: PositionSet, *,
                dead_ends: DeadEnds) -> Fixpoint:

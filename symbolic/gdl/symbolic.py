@@ -102,6 +102,7 @@ class GdlSymbolicGame(SymbolicGame):
         self._built_parts = None
         self._has_succ_node = None
         self._moves_of = None
+        self._layer_moves_of: dict = {}
         self._live = None
         self._common: dict = {}
         m = self.manager
@@ -214,6 +215,7 @@ class GdlSymbolicGame(SymbolicGame):
         self._domain = node
         self._domain_next = None
         self._moves_of = None
+        self._layer_moves_of = {}
         self._live = None
         movers, _, _ = self.rules.turns(node)  # terminal states too: a nominal mover
         ids = self.game.names.role_id
@@ -272,20 +274,9 @@ class GdlSymbolicGame(SymbolicGame):
         (memoized), and ``self._common``: the part of σ shared by every move, applied
         first (sound because no variable it reads is substituted by a move)."""
         if self._moves_of is None:
-            m, rules, prog = self.manager, self.rules, self.game.program
-            live = self._expanded()
-            movers, _, _ = rules.turns(live)
-            raw = {}
+            m = self.manager
             with self.limits.stage("building the moves' substitutions"):
-                for r, lr in movers.items():
-                    raw[r] = []
-                    for forced, lf in rules.by_forced_moves(lr, r):
-                        for mv in prog.moves[r]:
-                            self.limits.check(f"move {r} {term_text(mv)}")
-                            src = m.and_(lf, rules.legal(r, mv))
-                            if not m.is_false(src):
-                                raw[r].append((src, {rules.bit[f]: e for f, e in
-                                                     rules.changed(r, mv, forced).items()}))
+                raw = self._raw_moves(self._expanded())
             subs = [sub for moves in raw.values() for _, sub in moves]
             common = dict(subs[0]) if subs else {}
             for sub in subs[1:]:
@@ -298,12 +289,74 @@ class GdlSymbolicGame(SymbolicGame):
                 for b in clash:
                     del common[b]
             self._common = common
-            self._moves_of = {}
-            for r, moves in raw.items():
-                split = [self._split(src, sub) for src, sub in moves]
-                changed = set().union(*(set(c) | set(x) for _, c, x in split))
-                self._moves_of[r] = (m.disj(src for src, _, _ in split), changed, split)
+            self._moves_of = self._groups(raw)
         return self._moves_of
+
+    def _raw_moves(self, live) -> dict:
+        """{role: [(S_{r,m}, σ_{r,m} as {bit: BDD})]} for the moves with a source in
+        ``live`` (expanded states), S_{r,m} = live ∧ mover_r ∧ forced ∧ legal(r, m)."""
+        m, rules, prog = self.manager, self.rules, self.game.program
+        movers, _, _ = rules.turns(live)
+        raw = {}
+        for r, lr in movers.items():
+            raw[r] = []
+            for forced, lf in rules.by_forced_moves(lr, r):
+                for mv in prog.moves[r]:
+                    self.limits.check(f"move {r} {term_text(mv)}")
+                    src = m.and_(lf, rules.legal(r, mv))
+                    if not m.is_false(src):
+                        raw[r].append((src, {rules.bit[f]: e for f, e in
+                                             rules.changed(r, mv, forced).items()}))
+        return raw
+
+    def _groups(self, raw: dict) -> dict:
+        """The moves in :meth:`_moves`' form from those of :meth:`_raw_moves`, their
+        substitutions split around ``self._common``."""
+        m, out = self.manager, {}
+        for r, moves in raw.items():
+            split = [self._split(src, sub) for src, sub in moves]
+            changed = set().union(*(set(c) | set(x) for _, c, x in split))
+            out[r] = (m.disj(src for src, _, _ in split), changed, split)
+        return out
+
+    def _layer_moves(self, k: int) -> dict:
+        """:meth:`_moves` with sources in layer k of :attr:`reach` only (memoized): the
+        conjunctions S_m ∧ target(σ_m) of a layered solution stay as small as the layer
+        instead of spanning every layer. ``self._common`` (shared by every move of the
+        domain) is shared by these."""
+        hit = self._layer_moves_of.get(k)
+        if hit is None:
+            self._moves()  # sets self._common
+            m = self.manager
+            live = m.and_(self.reach.layers[k].node, self._expanded())
+            with self.limits.stage(f"building the moves' substitutions of layer {k}"):
+                hit = self._groups(self._raw_moves(live))
+            self._layer_moves_of[k] = hit
+        return hit
+
+    def _layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
+        """pre(J, U_{k+1}) ∩ F_k (:meth:`~symbolic.api.GameEngine._layer_pre`) with the
+        moves' sources restricted to F_k (:meth:`_layer_moves`):
+
+            ⋁_{m of J} S^k_m ∧ U_{k+1}(σ_m)  ∪  (F_k ∖ T_J) ∖ ⋁_{m of ¬J} S^k_m ∧ (F_{k+1} ∖ U_{k+1})(σ_m)
+
+        [the second part ∧ has a successor, for STRICT]."""
+        if reach is not self.reach:
+            return super()._layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
+        m, ids = self.manager, self.game.names.role_id
+        groups = self._layer_moves(k)
+        mine = [g for r, g in groups.items() if ids[r] in J]
+        theirs = [g for r, g in groups.items() if ids[r] not in J]
+        out = self._composed(mine, won.node) if mine else m.false
+        others = m.diff(reach.layers[k].node, ours.node)
+        if not m.is_false(others):
+            escape = m.diff(above.node, won.node)
+            if theirs and not m.is_false(escape):
+                others = m.diff(others, self._composed(theirs, escape))
+            if dead_ends is DeadEnds.STRICT:
+                others = m.and_(others, self._has_succ)
+            out = m.or_(out, others)
+        return BddSet._make(self, out)
 
     def _split(self, src, sub: dict) -> tuple:
         """(S, constants, the rest) of a move's own substitution, its functions
