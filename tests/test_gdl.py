@@ -277,8 +277,8 @@ def test_the_model_is_built_without_text():
     assert {"initial", "terminal", "goal", "reachable", "control", "mover_xplayer",
             "legal_xplayer_mark_1_1"} <= set(m.definitions), sorted(m.definitions)[:10]
     assert [q.text for q in m.queries] == [
-        "<<xplayer>> (not terminal) U (terminal and goal(xplayer, 100))",
-        "<<oplayer>> (not terminal) U (terminal and goal(oplayer, 100))"]
+        "<<xplayer>> (not terminal and not dead_end) U (terminal and goal(xplayer, 100))",
+        "<<oplayer>> (not terminal and not dead_end) U (terminal and goal(oplayer, 100))"]
     sym, exp = both(m)
     for q in m.queries:  # the built queries and the same text parsed agree
         parsed = parse_formula(q.text, m)
@@ -337,6 +337,44 @@ def test_a_role_without_legal_move_is_a_dead_end(capsys):
     assert main(["gdl", str(HERE / "gdl" / "stuck.kif")]) == 0
     out = capsys.readouterr().out
     assert "dead ends: 1 reachable non-terminal states where a role has no legal move" in out
+
+
+def test_a_dead_end_is_lost_for_the_coalition_whoever_is_stuck():
+    """In stuck.kif, a may move into (s 1), where b has no legal move: the game never
+    ends there, so b alone forces nothing, not even the end of the game (before, the
+    vacuous convention credited b with that dead end, labelled as a's turn); a alone
+    forces its win. The named set ``dead_end`` is that state on both engines."""
+    m = load_model(HERE / "gdl" / "stuck.kif")
+    for eng in both(m):
+        values = forced_values(m, eng)
+        assert [(f["coalition"], f["role"], f["value"]) for f in values] == [
+            (["a"], "a", 100), (["a"], "b", 0), (["b"], "a", None), (["b"], "b", None),
+            (["a", "b"], "a", 100), (["a", "b"], "b", 0)], (eng.kind, values)
+        ev = atl.Evaluator(eng, m.definitions)
+        assert ev(parse_formula("dead_end", m)).tuples() == [(0, 1, 0)], eng.kind
+
+
+@pytest.mark.parametrize("name", ["nim1.kif", str(HERE / "gdl" / "corners.kif"),
+                                  str(HERE / "gdl" / "forced.kif"),
+                                  str(HERE / "gdl" / "stuck.kif")])
+def test_the_forced_table_is_its_formula_at_the_initial_state(name):
+    """Each entry of :func:`forced_values` (which skips the fixpoints that monotony in
+    the coalition decides) is the largest goal value V whose ``forced_formula`` holds
+    at the initial state, every formula evaluated on the explicit engine."""
+    from symbolic.gdl.solve import coalitions, forced_formula
+    m = model(name)
+    exp = both(m)[1]
+    ev = atl.Evaluator(exp, m.definitions)
+    start = ev(parse_formula("initial", m)).tuples()[0]
+    prog = m.game.program
+    table = forced_values(m, exp)
+    for coalition in coalitions(prog.roles):
+        for r in prog.roles:
+            values = prog.goals[r]
+            held = [v for i, v in enumerate(values)
+                    if start in ev(forced_formula(m, coalition, r, values[i:]))]
+            want = max(held) if held else None
+            assert forced(table, list(coalition), r) == want, (coalition, r, held)
 
 
 # ------------------------------------------------------------------ limits

@@ -63,8 +63,8 @@ def cmd_gdl(args) -> int:
               f"move (no joint move: no successor), e.g. {{{state}}}")
     print("engine: " + ", ".join(f"{k} {t:.2f} s" for k, t in times.items()))
     print("best goal value each coalition C forces for each role r:")
-    print("  max V with initial |= <<C>> (not terminal) U (terminal and goal(r, V') for "
-          "some V' >= V)")
+    print("  max V with initial |= <<C>> (not terminal and not dead_end) U "
+          "(terminal and goal(r, V') for some V' >= V)")
     if not complete:
         print(f"  bounded from the first {len(layers) - 1} moves: L..U when undecided; L is "
               f"forced within them, U is what C could force if every state after them "

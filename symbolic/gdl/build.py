@@ -18,9 +18,11 @@ The model (documented in the README, section "GDL game descriptions"):
   ``does(q, x)`` = ``legal(q, x)`` for every other role q (in a turn-based
   state q has exactly one legal move: it plays it);
 - sets ``initial``, ``terminal``, ``goal(ROLE, V)``, ``reachable`` (every
-  position: the engines restrict positions to the reachable states), one set
-  ``F(ROLE)`` per fluent relation F whose arguments are roles (``control``),
-  and one query per role: ``<<r>> (not terminal) U (terminal and goal(r, MAX))``.
+  position: the engines restrict positions to the reachable states),
+  ``dead_end`` (the non-terminal states where some role has no legal move: no
+  joint move, no successor), one set ``F(ROLE)`` per fluent relation F whose
+  arguments are roles (``control``), and one query per role:
+  ``<<r>> (not terminal and not dead_end) U (terminal and goal(r, MAX))``.
 
 >>> from .ground import ground
 >>> from .kif import parse_kif
@@ -31,7 +33,7 @@ The model (documented in the README, section "GDL game descriptions"):
 >>> [s.label for s in m.game.space.slots], [mv.name for mv in m.game.moves]
 (['s_0', 's_1'], ['a_go'])
 >>> sorted(m.definitions)[:4], m.queries[0].text
-(['choice_a', 'goal', 'goal_a_100', 'initial'], '<<a>> (not terminal) U (terminal and goal(a, 100))')
+(['choice_a', 'dead_end', 'goal', 'goal_a_100'], '<<a>> (not terminal and not dead_end) U (terminal and goal(a, 100))')
 """
 from __future__ import annotations
 
@@ -212,7 +214,7 @@ def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel
     :class:`~.game.GdlGame`."""
     name = Path(filename).name
     names = _Names()
-    for public in ("initial", "terminal", "goal", "reachable"):
+    for public in ("initial", "terminal", "goal", "reachable", "dead_end"):
         names.reserve(public)
     role_name = {r: names.take(r) for r in prog.roles}
     role_id = {r: i for i, r in enumerate(prog.roles, 1)}
@@ -287,6 +289,7 @@ def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel
     define("initial", _and(terms.var[f] if f in prog.init else _not(terms.var[f])
                            for f in prog.fluents))
     define("reachable", True)
+    define("dead_end", _and([_not(terminal), _or(_not(one[r]) for r in prog.roles)]))
     r_, v_ = ir.Name("r"), ir.Name("v")
     goal_def = define("goal", _or(_and([r_.eq(role_id[r]), v_.eq(v),
                                         terms.atom(("goal", (r, str(v))))])
@@ -320,15 +323,16 @@ def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel
     scope.declared.update({n: (e.kind, e.span) for n, e in scope.entries.items()})
 
     terminal_ref = atl.Ref("terminal", (), None, definitions["terminal"])
+    going_on = atl.BoolOp("and", atl.Not(terminal_ref),
+                          atl.Not(atl.Ref("dead_end", (), None, definitions["dead_end"])))
     queries = []
     for r in prog.roles:
         if prog.goals[r]:
             top = max(prog.goals[r])
-            text = (f"<<{role_name[r]}>> (not terminal) U "
+            text = (f"<<{role_name[r]}>> (not terminal and not dead_end) U "
                     f"(terminal and goal({role_name[r]}, {top}))")
             goal = atl.Ref("goal", (ir.Const(role_id[r]), ir.Const(top)), None, goal_def)
-            queries.append(Query(text, atl.Until(atl.CoalitionLit((role_id[r],)),
-                                                 atl.Not(terminal_ref),
+            queries.append(Query(text, atl.Until(atl.CoalitionLit((role_id[r],)), going_on,
                                                  atl.BoolOp("and", terminal_ref, goal))))
     return CheckedModel(name=name, description=description, source=filename, params={},
                         consts={role_name[r]: role_id[r] for r in prog.roles}, game=game,

@@ -3,19 +3,25 @@
 For a coalition C (a non-empty set of roles) and a role r with goal values
 V_1 < ... < V_k, the value C forces for r is
 
-    forced(C, r) = max { V_i | initial ⊨ ⟨⟨C⟩⟩ (¬terminal) U (terminal ∧ ⋁_{j ≥ i} goal(r, V_j)) }
+    forced(C, r) = max { V_i | initial ⊨ ⟨⟨C⟩⟩ (¬terminal ∧ ¬dead_end) U (terminal ∧ ⋁_{j ≥ i} goal(r, V_j)) }
 
-(None when no V_i qualifies, e.g. when C cannot force the game to end). The
-until keeps ``not terminal`` on its left so that a terminal state — a dead
-end, where no one moves — counts only through its goal, whatever the
-dead-end convention: C forces a terminal state where r gets at least V.
+(None when no V_i qualifies, e.g. when C cannot force the game to end): C
+forces the game to end in a terminal state where r gets at least V. The left
+side keeps out the states without a successor — terminal ones (they count only
+through their goal) and ``dead_end`` ones, non-terminal states where some role
+has no legal move (GDL forbids them; ``3pttc.kif`` has them): a play that runs
+into one never ends, whoever is stuck, so it is lost for C. Every state left
+in the until's left side has a successor, so the answer does not depend on the
+dead-end convention (the ENS one, vacuous, would otherwise credit C with an
+opponent's dead end), and it is monotone in C: a coalition forces whatever one
+of its subsets forces, which :func:`forced_values` uses to skip fixpoints.
 
 **Bounds from the first moves.** An engine made with a depth N keeps the
 states reachable in at most N moves; when more lie beyond, the last layer F
 (its ``frontier``) is not expanded. With G_i = terminal ∧ ⋁_{j ≥ i} goal(r, V_j):
 
-    lower: initial ⊨ ⟨⟨C⟩⟩ (¬terminal ∧ ¬F) U G_i
-    upper: initial ⊨ ⟨⟨C⟩⟩ (¬terminal ∧ ¬F) U (G_i ∨ (F ∧ ¬terminal))
+    lower: initial ⊨ ⟨⟨C⟩⟩ (¬terminal ∧ ¬dead_end ∧ ¬F) U G_i
+    upper: initial ⊨ ⟨⟨C⟩⟩ (¬terminal ∧ ¬dead_end ∧ ¬F) U (G_i ∨ (F ∧ ¬terminal))
 
 The states before F have all their successors among the positions, so a
 strategy that wins the lower game wins the real one (C forces G_i within N
@@ -51,15 +57,16 @@ def _ref(model: Model, name: str, *args: int) -> atl.Ref:
 
 
 def forced_formula(model: Model, coalition, role, values) -> atl.Formula:
-    """⟨⟨C⟩⟩ (¬terminal) U (terminal ∧ ⋁_{V ∈ values} goal(r, V)), built as objects
-    (what :func:`forced_values` decides, for a query of your own)."""
+    """⟨⟨C⟩⟩ (¬terminal ∧ ¬dead_end) U (terminal ∧ ⋁_{V ∈ values} goal(r, V)), built as
+    objects (what :func:`forced_values` decides, for a query of your own)."""
     ids = model.game.names.role_id
     terminal = _ref(model, "terminal")
+    going_on = atl.BoolOp("and", atl.Not(terminal), atl.Not(_ref(model, "dead_end")))
     goals = [_ref(model, "goal", ids[role], v) for v in values]
     reached = goals[0]
     for g in goals[1:]:
         reached = atl.BoolOp("or", reached, g)
-    return atl.Until(atl.CoalitionLit(tuple(ids[r] for r in coalition)), atl.Not(terminal),
+    return atl.Until(atl.CoalitionLit(tuple(ids[r] for r in coalition)), going_on,
                      atl.BoolOp("and", terminal, reached))
 
 
@@ -83,7 +90,7 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
     ids = model.game.names.role_id
     terminal = engine.atom_set(("terminal", ()))
     frontier = _frontier(engine)
-    stay = engine.positions() - terminal - frontier
+    stay = engine.positions() - terminal - frontier - dead_ends(model, engine)
     beyond = frontier - terminal
     goal_atoms: dict = {}
     for atom in prog.rules:  # the value as written: (goal r 050) is the goal 50
@@ -92,13 +99,25 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
     reach = getattr(engine, "reach", None)
     layered = reach is not None and reach.graded
 
-    def forces(coalition, target) -> bool:
+    # {(game, role, i): {coalition: forced?}}: by monotony in C (module docstring), a
+    # coalition forces what one of its subsets forces, and a subset of a coalition that
+    # does not force a target does not either
+    known: dict = {}
+
+    def forces(coalition, target, key) -> bool:
+        seen = known.setdefault(key, {})
+        C = frozenset(coalition)
+        for other, ok in seen.items():
+            if (ok and other <= C) or (not ok and C <= other):
+                return ok
         J = {ids[r] for r in coalition}
+        # every state of ``stay`` has a successor: the convention does not matter
         if layered:
             won = engine.until_layered(J, stay, target, reach, dead_ends=DeadEnds.VACUOUS)
         else:
             won = engine.until(J, stay, target, dead_ends=DeadEnds.VACUOUS)
-        return start in won.result
+        seen[C] = ok = start in won.result
+        return ok
 
     out = []
     for coalition in coalitions(prog.roles):
@@ -113,7 +132,7 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
             at_least.reverse()
             upper = lower = None
             for i in range(len(values) - 1, -1, -1):
-                if forces(coalition, at_least[i] | beyond):
+                if forces(coalition, at_least[i] | beyond, ("upper", r, i)):
                     upper = values[i]
                     break
             if upper is not None:
@@ -121,7 +140,7 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
                     lower = upper
                 else:
                     for i in range(values.index(upper), -1, -1):
-                        if forces(coalition, at_least[i]):
+                        if forces(coalition, at_least[i], ("lower", r, i)):
                             lower = values[i]
                             break
             out.append({"coalition": list(coalition), "role": r,
