@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test test-slow demo fuzz fuzz-parser bench bench-chocolate clean gdl
+.PHONY: setup test test-slow demo fuzz fuzz-parser bench bench-chocolate bench-gdl clean gdl
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -40,6 +40,9 @@ bench: $(STAMP)
 
 bench-chocolate: $(STAMP)
 	$(BIN)/python bench/chocolate.py
+
+bench-gdl: $(STAMP)
+	$(BIN)/python bench/gdl.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

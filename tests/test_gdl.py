@@ -519,24 +519,28 @@ def test_gdl_depth_json_has_bounds(capsys):
 
 
 @pytest.mark.gdl_slow
-def test_3pttc_bounds_from_ten_moves():
-    """3pttc.kif from its first 10 moves (40 328 BDD nodes in the last layer): red with
-    yellow's help forces a red line (decided: 100), blue alone can force neither its
-    own line nor yellow's (upper bound 0: red and yellow can end the game first;
-    whether blue forces the game to end at all, value 0 rather than none, is not
-    decided), and red alone is not decided; the first 4 moves agree with the explicit
-    engine."""
+def test_3pttc_bounds_from_twelve_moves():
+    """3pttc.kif from its first 12 moves (4 564 069 states): red with yellow's help
+    forces a red line, and all three together force any role's line (decided: 100);
+    red alone and blue alone cannot force their own line (upper bound 0: the others can
+    end the game first; whether they force the game to end at all, 0 rather than none,
+    is not decided); yellow with blue forces the game to end (lower bound 0); the first
+    4 moves agree with the explicit engine."""
     m = model("3pttc.kif")
-    sym = make_engine(m.game, "symbolic", depth=10)
+    sym = make_engine(m.game, "symbolic", depth=12)
     bounds = forced_values(m, sym)
 
     def entry(c, r):
         return [(f["lower"], f["upper"]) for f in bounds
                 if f["coalition"] == c and f["role"] == r][0]
     assert entry(["red", "yellow"], "red") == (100, 100)
-    assert entry(["red", "yellow", "blue"], "red") == (100, 100)
+    for r in ("red", "yellow", "blue"):
+        assert entry(["red", "yellow", "blue"], r) == (100, 100), r
+        assert entry(["yellow", "blue"], r) == (0, 100), r
+    assert entry(["red"], "red") == (None, 0)
     assert entry(["blue"], "blue") == (None, 0)
     assert entry(["blue"], "yellow") == (None, 0)
-    assert entry(["red"], "red") == (None, 100)
+    assert entry(["yellow"], "yellow") == (None, 100)
+    assert sum(f["decided"] for f in bounds) == 4, bounds
     small_sym, small_exp = _bounded(m, 4)
     assert forced_values(m, small_sym) == forced_values(m, small_exp)

@@ -1,0 +1,138 @@
+"""GDL descriptions, measured side by side (``python bench/gdl.py [--quick]``).
+
+Three tables, CPU seconds (``time.process_time``) of the engines only (loading the
+file excluded), every pair of answers compared (``MISMATCH`` otherwise, exit 1):
+
+- **whole games**: the reachable states and the forced table of ``symbolic gdl``
+  (:func:`symbolic.gdl.solve.forced_values`) on the symbolic engine (cudd) and on
+  the explicit one, and their ratio;
+- **3pttc from its first N moves**: exploring and bounding the forced table
+  (``symbolic gdl models/gdl/3pttc.kif --depth N``), symbolic, and explicit where it
+  is quick;
+- **lever: layer-local sources**: one layered until on 3pttc (red and yellow force a
+  red line within N moves) with the moves' sources restricted to each layer (the
+  engine's path, ``GdlSymbolicGame._layer_pre``) against the generic path, whose
+  pre-images take their sources over every layer (reached by handing
+  ``until_layered`` a copy of the engine's layers); each path is run once before it
+  is timed, since the moves of either are built once per engine and then reused by
+  every until of the forced table.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from symbolic.api import DeadEnds, Reach  # noqa: E402
+from symbolic.engines import make_engine  # noqa: E402
+from symbolic.gdl.solve import dead_ends, forced_values  # noqa: E402
+from symbolic.model import load_model, parse_formula  # noqa: E402
+from symbolic import atl  # noqa: E402
+
+GDL = ROOT / "symbolic" / "models" / "gdl"
+
+
+def timed(fn):
+    t = time.process_time()
+    out = fn()
+    return out, time.process_time() - t
+
+
+def solve(model, kind, depth=None):
+    """(reachable states, forced table, CPU s) of one engine."""
+    def run():
+        eng = make_engine(model.game, kind, depth=depth)
+        return len(eng.positions()), forced_values(model, eng)
+    (n, table), t = timed(run)
+    return n, table, t
+
+
+def whole_games(names, failures):
+    print("### whole games (symbolic gdl FILE --engine both)\n")
+    print("| file | reachable | symbolic s | explicit s | explicit / symbolic |")
+    print("| --- | --- | --- | --- | --- |")
+    for name in names:
+        m = load_model(GDL / name)
+        n_s, t_s, s_s = solve(m, "symbolic")
+        n_e, t_e, s_e = solve(m, "explicit")
+        same = n_s == n_e and t_s == t_e
+        if not same:
+            failures.append(name)
+        print(f"| {name} | {n_s} | {s_s:.2f} | {s_e:.2f} | {s_e / s_s:.1f}x"
+              f"{'' if same else ' MISMATCH'} |")
+    print()
+
+
+def bounded(depths, explicit_up_to, failures):
+    print("### 3pttc.kif from its first N moves (symbolic gdl --depth N)\n")
+    print("| N | states within N | decided entries | symbolic s | explicit s |")
+    print("| --- | --- | --- | --- | --- |")
+    m = load_model(GDL / "3pttc.kif")
+    for n in depths:
+        count, table, s_s = solve(m, "symbolic", n)
+        decided = sum(f["decided"] for f in table)
+        cell = "-"
+        if n <= explicit_up_to:
+            count_e, table_e, s_e = solve(m, "explicit", n)
+            cell = f"{s_e:.2f}"
+            if (count_e, table_e) != (count, table):
+                failures.append(f"3pttc depth {n}")
+                cell += " MISMATCH"
+        print(f"| {n} | {count} | {decided} of {len(table)} | {s_s:.2f} | {cell} |")
+    print()
+
+
+def lever(depths, failures):
+    print("### lever: layer-local sources (one layered until on 3pttc)\n")
+    print("| N | layer-local s | every layer s | ratio |")
+    print("| --- | --- | --- | --- |")
+    m = load_model(GDL / "3pttc.kif")
+    for n in depths:
+        eng = make_engine(m.game, "symbolic", depth=n)
+        ev = atl.Evaluator(eng, m.definitions)
+        terminal = eng.atom_set(("terminal", ()))
+        target = terminal & ev(parse_formula("goal(red, 100)", m))
+        stay = eng.positions() - terminal - eng.frontier - dead_ends(m, eng)
+        ids = m.game.names.role_id
+        J = {ids["red"], ids["yellow"]}
+        r = eng.reach
+        copy = Reach(r.result, r.layers, r.graded)  # not the engine's own: the generic path
+
+        def until(layers):
+            return eng.until_layered(J, stay, target, layers, dead_ends=DeadEnds.VACUOUS).result
+        until(r), until(copy)  # warm: each path's moves are built once per engine
+        local, t_local = timed(lambda: until(r))
+        generic, t_generic = timed(lambda: until(copy))
+        same = local == generic
+        if not same:
+            failures.append(f"lever depth {n}")
+        print(f"| {n} | {t_local:.2f} | {t_generic:.2f} | {t_generic / t_local:.1f}x"
+              f"{'' if same else ' MISMATCH'} |")
+    print()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small cases only (a smoke run)")
+    args = ap.parse_args(argv)
+    failures: list = []
+    if args.quick:
+        whole_games(["nim1.kif", "ticTacToe.kif"], failures)
+        bounded([4, 6], 4, failures)
+        lever([6], failures)
+    else:
+        whole_games(["nim1.kif", "ticTacToe.kif", "chomp.kif"], failures)
+        bounded([4, 6, 8, 10, 12], 6, failures)
+        lever([8, 10, 11], failures)
+    if failures:
+        print("MISMATCH in: " + ", ".join(failures))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
