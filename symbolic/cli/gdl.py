@@ -7,9 +7,9 @@ import sys
 import time
 
 from ..engines import ENGINES, make_engine
-from ..errors import ModelError
+from ..errors import ModelError, QueryError
 from ..gdl.ground import term_text
-from ..gdl.solve import dead_ends, forced_values
+from ..gdl.solve import dead_ends, forced_values, refine_by_invariant
 from ..gdl.symbolic import GdlSymbolicGame
 from ..limits import current as current_limits
 from .common import load, model_args
@@ -22,6 +22,11 @@ def cmd_gdl(args) -> int:
         raise ModelError(f"{args.model}: not a GDL game description (.kif)")
     kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
     bounded = args.depth is not None
+    if args.invariant and not bounded:
+        raise QueryError("--invariant decides the entries that the bounds of --depth N leave "
+                         "open: give a depth too (--depth 0 explores nothing but init)")
+    if args.budget is not None and not args.invariant:
+        raise QueryError("--budget is the time of each entry solved by --invariant")
     if bounded and not args.json:
         print(f"{model.name}: roles {', '.join(prog.roles)}", flush=True)
     results, times = {}, {}
@@ -43,11 +48,16 @@ def cmd_gdl(args) -> int:
         status = 1
     if not bounded:  # the whole game: the bounds met
         forced = [{k: f[k] for k in ("coalition", "role", "value")} for f in forced]
+    inv_doc = None
+    if args.invariant and status == 0:
+        forced, inv_doc = _refine(model, args, forced)
     if args.json:
         doc = {"roles": list(prog.roles), "reachable": reachable, "dead_ends": n_stuck,
                "forced": forced}
         if bounded:
             doc.update(depth=args.depth, layers=layers, complete=complete)
+        if inv_doc is not None:
+            doc["invariant"] = inv_doc
         print(json.dumps(doc))
         return status
     if bounded:
@@ -69,13 +79,44 @@ def cmd_gdl(args) -> int:
         print(f"  bounded from the first {len(layers) - 1} moves: L..U when undecided; L is "
               f"forced within them, U is what C could force if every state after them "
               f"counted as a win")
+    if inv_doc is not None:
+        print(f"  then each open entry solved over an inductive invariant of "
+              f"{inv_doc['states']} states ({inv_doc['nodes']} BDD nodes, "
+              + (f"layered by {inv_doc['counter']}, " if inv_doc["counter"] else "")
+              + f"found in {inv_doc['seconds']:.1f} s; "
+              + (f"{inv_doc['budget']:g} s" if inv_doc["budget"] is not None else "no")
+              + " budget per entry): marked 'invariant', or 'over budget'")
     width = max(len("{" + ", ".join(f["coalition"]) + "}") for f in forced)
     for f in forced:
         c = "{" + ", ".join(f["coalition"]) + "}"
-        print(f"  {c:<{width}}  {f['role']:<10} {_value(f)}")
+        by = f.get("by")
+        mark = f"  ({by})" if by in ("invariant", "over budget") else ""
+        print(f"  {c:<{width}}  {f['role']:<10} {_value(f)}{mark}")
     if args.engine == "both" and status == 0:
         print("symbolic and explicit agree")
     return status
+
+
+def _refine(model, args, forced: list) -> tuple[list, dict | None]:
+    """The table with its open entries decided over an inductive invariant
+    (:func:`~symbolic.gdl.solve.refine_by_invariant`), and what to say of it; the
+    table as it is (every entry ``by`` the bounds) when none is open."""
+    if all(f["decided"] for f in forced):
+        return [dict(f, by="bounds") for f in forced], None
+    t0 = time.perf_counter()
+    eng = GdlSymbolicGame(model.game, backend=args.backend, order=args.order,
+                          partition=args.partition, limits=current_limits(),
+                          domain="invariant")
+    inv = eng.invariant
+    found = time.perf_counter() - t0
+    counter = None
+    if inv.counter is not None:
+        counter = f"({term_text(inv.counter[0])} ... {term_text(inv.counter[-1])})"
+    out = refine_by_invariant(model, forced, eng, args.budget)
+    doc = {"states": eng.positions().count(), "nodes": eng.manager.size(eng._domain),
+           "kept": list(inv.kept), "counter": counter, "seconds": found,
+           "budget": args.budget, "solve_seconds": time.perf_counter() - t0 - found}
+    return out, doc
 
 
 def _value(f: dict) -> str:
@@ -114,6 +155,13 @@ def register(sub) -> None:
                    help="keep only the states reachable in at most N moves: count them "
                         "layer by layer and bound each forced value from them (for games "
                         "too large to solve whole)")
+    g.add_argument("--invariant", action="store_true",
+                   help="with --depth: solve each entry the bounds leave open over an "
+                        "inductive invariant of the game (inferred from the rules; it holds "
+                        "the reachable states, which are not needed): exact at init")
+    g.add_argument("--budget", type=float, metavar="S",
+                   help="with --invariant: at most S seconds per entry (then it keeps its "
+                        "bounds, marked 'over budget')")
     g.add_argument("--json", action="store_true",
                    help="print one JSON document with keys roles, reachable, dead_ends, "
                         "forced (and, with --depth: depth, layers, complete, and lower, "

@@ -35,12 +35,15 @@ until is solved layer by layer (:meth:`~symbolic.api.GameEngine.until_layered`).
 from __future__ import annotations
 
 import itertools
+import time
 
 from .. import atl, ir
 from ..api import DeadEnds, GameEngine, PositionSet
+from ..errors import LimitExceeded
+from ..limits import Limits
 from ..model import Model
 
-__all__ = ["coalitions", "dead_ends", "forced_formula", "forced_values"]
+__all__ = ["coalitions", "dead_ends", "forced_formula", "forced_values", "refine_by_invariant"]
 
 
 def coalitions(roles) -> list[tuple]:
@@ -75,6 +78,62 @@ def _frontier(engine: GameEngine) -> PositionSet:
     return engine.empty() if f is None else f
 
 
+class _Forcing:
+    """Which coalitions force which targets from ``init`` on one engine (the until of
+    the module docstring), remembering the answers: by monotony in C, a coalition
+    forces what one of its subsets forces, and a subset of a coalition that does not
+    force a target does not either, so those fixpoints are skipped."""
+
+    def __init__(self, model: Model, engine: GameEngine):
+        self.model, self.engine = model, engine
+        ev = atl.Evaluator(engine, model.definitions)
+        initial = ev(_ref(model, "initial")).tuples()
+        if len(initial) != 1:
+            raise AssertionError(initial)
+        self.start = initial[0]
+        self.terminal = engine.atom_set(("terminal", ()))
+        frontier = _frontier(engine)
+        self.stay = engine.positions() - self.terminal - frontier - dead_ends(model, engine)
+        self.beyond = frontier - self.terminal
+        self.goal_atoms: dict = {}
+        for atom in model.game.program.rules:  # the value as written: (goal r 050) is 50
+            if atom[0] == "goal":
+                self.goal_atoms.setdefault((atom[1][0], int(atom[1][1])), []).append(atom)
+        reach = getattr(engine, "reach", None)
+        self.reach = reach if reach is not None and reach.graded else None
+        self.known: dict = {}  # {(game, role, i): {coalition: forced?}}
+
+    def at_least(self, role) -> list:
+        """[G_i]: the terminal states where ``role`` gets at least its i-th goal value."""
+        engine = self.engine
+        values = self.model.game.program.goals[role]
+        out, acc = [], engine.empty()
+        for v in reversed(values):
+            for atom in self.goal_atoms[(role, v)]:
+                acc = acc | engine.atom_set(atom)
+            out.append(self.terminal & acc)
+        out.reverse()
+        return out
+
+    def forces(self, coalition, target, key) -> bool:
+        seen = self.known.setdefault(key, {})
+        C = frozenset(coalition)
+        for other, ok in seen.items():
+            if (ok and other <= C) or (not ok and C <= other):
+                return ok
+        ids = self.model.game.names.role_id
+        J = {ids[r] for r in coalition}
+        engine = self.engine
+        # every state of ``stay`` has a successor: the convention does not matter
+        if self.reach is not None:
+            won = engine.until_layered(J, self.stay, target, self.reach,
+                                       dead_ends=DeadEnds.VACUOUS)
+        else:
+            won = engine.until(J, self.stay, target, dead_ends=DeadEnds.VACUOUS)
+        seen[C] = ok = self.start in won.result
+        return ok
+
+
 def forced_values(model: Model, engine: GameEngine) -> list[dict]:
     """``[{"coalition": [...], "role": r, "value": V, "lower": L, "upper": U}]`` for every
     coalition and role, computed by ``engine`` (a GDL engine: ``terminal`` and the goals
@@ -82,70 +141,83 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
     is the forced value when the bounds meet (always, without a frontier), else
     None, like a value nothing reaches; ``decided`` tells them apart."""
     prog = model.game.program
-    ev = atl.Evaluator(engine, model.definitions)
-    initial = ev(_ref(model, "initial")).tuples()
-    if len(initial) != 1:
-        raise AssertionError(initial)
-    start = initial[0]
-    ids = model.game.names.role_id
-    terminal = engine.atom_set(("terminal", ()))
-    frontier = _frontier(engine)
-    stay = engine.positions() - terminal - frontier - dead_ends(model, engine)
-    beyond = frontier - terminal
-    goal_atoms: dict = {}
-    for atom in prog.rules:  # the value as written: (goal r 050) is the goal 50
-        if atom[0] == "goal":
-            goal_atoms.setdefault((atom[1][0], int(atom[1][1])), []).append(atom)
-    reach = getattr(engine, "reach", None)
-    layered = reach is not None and reach.graded
-
-    # {(game, role, i): {coalition: forced?}}: by monotony in C (module docstring), a
-    # coalition forces what one of its subsets forces, and a subset of a coalition that
-    # does not force a target does not either
-    known: dict = {}
-
-    def forces(coalition, target, key) -> bool:
-        seen = known.setdefault(key, {})
-        C = frozenset(coalition)
-        for other, ok in seen.items():
-            if (ok and other <= C) or (not ok and C <= other):
-                return ok
-        J = {ids[r] for r in coalition}
-        # every state of ``stay`` has a successor: the convention does not matter
-        if layered:
-            won = engine.until_layered(J, stay, target, reach, dead_ends=DeadEnds.VACUOUS)
-        else:
-            won = engine.until(J, stay, target, dead_ends=DeadEnds.VACUOUS)
-        seen[C] = ok = start in won.result
-        return ok
-
+    f = _Forcing(model, engine)
     out = []
     for coalition in coalitions(prog.roles):
         for r in prog.roles:
             values = prog.goals[r]
-            at_least = []  # G_i, i = 0..k-1
-            acc = engine.empty()
-            for v in reversed(values):
-                for atom in goal_atoms[(r, v)]:
-                    acc = acc | engine.atom_set(atom)
-                at_least.append(terminal & acc)
-            at_least.reverse()
+            at_least = f.at_least(r)
             upper = lower = None
             for i in range(len(values) - 1, -1, -1):
-                if forces(coalition, at_least[i] | beyond, ("upper", r, i)):
+                if f.forces(coalition, at_least[i] | f.beyond, ("upper", r, i)):
                     upper = values[i]
                     break
             if upper is not None:
-                if beyond.is_empty():
+                if f.beyond.is_empty():
                     lower = upper
                 else:
                     for i in range(values.index(upper), -1, -1):
-                        if forces(coalition, at_least[i], ("lower", r, i)):
+                        if f.forces(coalition, at_least[i], ("lower", r, i)):
                             lower = values[i]
                             break
             out.append({"coalition": list(coalition), "role": r,
                         "value": upper if lower == upper else None,
                         "lower": lower, "upper": upper, "decided": lower == upper})
+    return out
+
+
+def refine_by_invariant(model: Model, table: list[dict], engine: GameEngine,
+                        budget: float | None = None) -> list[dict]:
+    """``table`` (from :func:`forced_values` with a frontier) with each undecided entry
+    decided on ``engine``, a GDL symbolic engine whose domain is an inductive
+    invariant (:mod:`~.invariant`): there the until is exact at ``init``, so the
+    value is the largest V_i in (lower, upper] that C forces, else ``lower``. Each
+    entry gets ``by``: ``"bounds"`` (decided by the bounds), ``"invariant"`` (decided
+    here) or ``"over budget"`` (not decided within ``budget`` seconds, or within the
+    engine's own time limit if sooner: it keeps its bounds, the upper one lowered to
+    the values found not forced before the budget ran out).
+
+    The entries are taken by coalition size, and an entry costs nothing when
+    monotony in C decides it from those already solved."""
+    prog = model.game.program
+    f = _Forcing(model, engine)
+    outer = engine.limits
+    out = []
+    for entry in table:
+        entry = dict(entry)
+        out.append(entry)
+        if entry["decided"]:
+            entry["by"] = "bounds"
+            continue
+        r, coalition = entry["role"], entry["coalition"]
+        values = prog.goals[r]
+        low = entry["lower"]
+        tried = [i for i, v in enumerate(values)
+                 if (low is None or v > low) and v <= entry["upper"]]
+        left = None if outer.deadline is None else max(1e-3, outer.deadline - time.monotonic())
+        cap = min((x for x in (budget, left) if x is not None), default=None)
+        engine.limits = Limits(timeout=cap, max_memory=outer.max_memory,
+                               progress=outer.progress)
+        try:
+            with engine.limits.stage(f"{'{' + ', '.join(coalition) + '}'} forcing {r}"):
+                at_least = f.at_least(r)
+                value = low
+                for n, i in enumerate(reversed(tried)):
+                    if f.forces(coalition, at_least[i], ("exact", r, i)):
+                        value = values[i]
+                        break
+                    # not forced: the upper bound comes down to the next value tried
+                    entry["upper"] = low if n + 1 == len(tried) else values[tried[-2 - n]]
+        except LimitExceeded:
+            if outer.deadline is not None and time.monotonic() > outer.deadline:
+                engine.limits = outer
+                raise
+            entry["by"] = "over budget"
+            entry["decided"] = entry["lower"] == entry["upper"]
+            continue
+        finally:
+            engine.limits = outer
+        entry.update(value=value, lower=value, upper=value, decided=True, by="invariant")
     return out
 
 

@@ -47,7 +47,11 @@ from .game import GdlGame
 from .ground import term_text
 from .turns import NOOP, turn_error
 
-__all__ = ["GdlSymbolicGame", "RuleBdds"]
+__all__ = ["DOMAINS", "GdlSymbolicGame", "RuleBdds"]
+
+#: the domains of :class:`GdlSymbolicGame`: the states reachable from ``init``, or an
+#: inductive invariant holding them (:mod:`~.invariant`), found without exploring
+DOMAINS = ("reachable", "invariant")
 
 
 class GdlSymbolicGame(SymbolicGame):
@@ -78,12 +82,17 @@ class GdlSymbolicGame(SymbolicGame):
     def __init__(self, game: GdlGame, backend: str = "cudd", partition: str = "moves", *,
                  order: str = "auto", max_memory: int | None = None,
                  limits: Limits | None = None, explore: bool = True,
-                 depth: int | None = None, on_layer=None):
+                 depth: int | None = None, on_layer=None, domain: str = "reachable"):
         if partition not in PARTITIONS:
             raise QueryError(f"unknown partition {partition!r}: the choices are "
                              f"{list(PARTITIONS)}")
         if depth is not None and depth < 0:
             raise QueryError(f"the depth must be 0 or more, got {depth}")
+        if domain not in DOMAINS:
+            raise QueryError(f"unknown domain {domain!r}: the choices are {list(DOMAINS)}")
+        if domain == "invariant" and depth is not None:
+            raise QueryError("a depth bounds the reachable states: it does not apply to the "
+                             "invariant domain")
         # fluents are bools: every order is the slot order; no layout probe (it measures δ,
         # which this engine builds only on demand)
         SymbolicSets.__init__(self, game.space, backend, game.invariant,
@@ -112,9 +121,33 @@ class GdlSymbolicGame(SymbolicGame):
         self.reach = None
         self.layers: list[int] = []
         self.complete = True
+        self.domain = domain
+        self.invariant = None
         if not explore:  # the rule BDDs only
             return
-        self._explore(depth, on_layer)
+        if domain == "invariant":
+            self._settle_invariant()
+        else:
+            self._explore(depth, on_layer)
+
+    def _settle_invariant(self) -> None:
+        """Make an inductive invariant D the domain (:mod:`~.invariant`), restricted to
+        the values of its counter reached from ``init`` when it has one (then ``reach``
+        holds its layers D ∧ g_k, graded); ``layers`` stays empty: D is not the set of
+        reachable states and its states are not counted as such."""
+        from .invariant import infer_invariant  # only this domain needs it
+        m = self.manager
+        inv = infer_invariant(self)
+        node = inv.node
+        if inv.counter is not None:
+            node = m.and_(node, m.disj(self.rules.cur[g] for g in inv.counter))
+        self.invariant = inv
+        self._restrict(node)
+        whole = BddSet._make(self, node)
+        if inv.counter is not None:
+            layers = tuple(BddSet._make(self, m.and_(node, self.rules.cur[g]))
+                           for g in inv.counter)
+            self.reach = Reach(whole, layers, True)
 
     def atom_set(self, atom) -> BddSet:
         """The positions where the ground atom (not depending on ``does``) holds, its rule
@@ -411,6 +444,7 @@ class GdlSymbolicGame(SymbolicGame):
             if changed and m.is_false(m.and_(sources, m.exist(t, changed))):
                 continue
             for src, consts, rest in moves:
+                self.limits.check()
                 u = m.restrict(t, consts)
                 if rest:
                     u = m.compose(u, rest)

@@ -1,0 +1,162 @@
+"""An inductive invariant of a GDL game: a set of states to solve it on without its
+reachable states.
+
+Why it is enough: the truth of an ATL formula at a state depends only on the states
+reachable from it, so the fixpoints may be computed over any set D that holds
+``init`` and is closed under the moves (post(D) ⊆ D): at ``init`` (and at every
+reachable state) they take the same value as over the reachable states R ⊆ D. D is
+found without exploring, Houdini-style (Flanagan & Leino, *Houdini, an annotation
+assistant for ESC/Java*, FME 2001): start from the conjunction of every candidate
+that holds at ``init``, drop the candidates that a move breaks from a state of the
+conjunction, repeat until none is broken; what is left is the largest inductive
+conjunction of candidates. The candidates, from the fluents alone:
+
+- each fluent keeps its initial value (``(cell 1 4 red)`` stays true: a spawn cell);
+- *at most one* fluent of each group, a group being the fluents of one relation that
+  agree on every argument but one (``(cell 3 3 ·)``: one piece per cell;
+  ``(control ·)``, ``(step ·)``), and *at least one* when ``init`` has one;
+- g → h for g, h in two different groups that hold exactly one fluent at ``init``
+  (``(step 4)`` → ``(control red)``).
+
+A *counter* is a group with exactly one true fluent whose value every move changes
+to a single next value (``(step t)`` → ``(step t+1)``): it grades D into layers
+D_k = D ∧ g_k along the chain of values from ``init`` (a layered solution applies).
+
+>>> from symbolic.model import load_model
+>>> from symbolic.gdl.symbolic import GdlSymbolicGame
+>>> m = load_model("symbolic/models/gdl/nim1.kif")
+>>> inv = infer_invariant(GdlSymbolicGame(m.game, explore=False))
+>>> inv.counter is None, "at most one (control ·)" in inv.kept
+(True, True)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..bdd.engine import BddSet
+from ..errors import QueryError
+from .ground import term_text
+
+__all__ = ["Invariant", "infer_invariant"]
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """An inductive set of states: ``node`` (a BDD of the engine's manager), the
+    candidates ``kept`` (readable text), the ``counter`` grading it (the fluents
+    of its chain of values from ``init``, in order) or None, and ``rounds`` (the
+    Houdini iterations: images computed)."""
+
+    node: object
+    kept: tuple[str, ...]
+    counter: tuple | None
+    rounds: int
+
+
+def _groups(fluents) -> dict:
+    """{(relation, position, other arguments): [fluents]} with two fluents or more."""
+    out: dict = {}
+    for f in fluents:
+        if not isinstance(f, tuple) or len(f) < 2:
+            continue
+        for i in range(1, len(f)):
+            out.setdefault((f[0], i, f[1:i] + f[i + 1:]), []).append(f)
+    return {k: v for k, v in out.items() if len(v) >= 2}
+
+
+def _group_text(key) -> str:
+    rel, i, rest = key
+    args = list(rest)
+    args.insert(i - 1, "·")
+    return "(" + " ".join([rel] + [term_text(a) for a in args]) + ")"
+
+
+def infer_invariant(engine) -> Invariant:
+    """The largest inductive conjunction of the candidates (module docstring) over
+    ``engine``'s bits (a :class:`~.symbolic.GdlSymbolicGame` made with
+    ``explore=False``); a QueryError when it holds a non-terminal state where
+    several roles have a choice (the engines need turn-based states)."""
+    m, rules = engine.manager, engine.rules
+    prog = engine.game.program
+    cur = rules.cur
+    init = prog.init
+    cands: dict = {}  # text -> BDD
+    for f in prog.fluents:
+        cands[f"{term_text(f)} stays {'true' if f in init else 'false'}"] = (
+            cur[f] if f in init else m.not_(cur[f]))
+    exactly_one = []
+    for key, fs in _groups(prog.fluents).items():
+        text = _group_text(key)
+        at_most = m.conj(m.not_(m.and_(cur[a], cur[b]))
+                         for i, a in enumerate(fs) for b in fs[i + 1:])
+        on = [f for f in fs if f in init]
+        if len(on) <= 1:
+            cands[f"at most one {text}"] = at_most
+        if len(on) == 1:
+            cands[f"at least one {text}"] = m.disj(cur[f] for f in fs)
+            exactly_one.append(fs)
+    seen = set()
+    for g_fs in exactly_one:
+        for h_fs in exactly_one:
+            if g_fs is h_fs or set(g_fs) & set(h_fs):
+                continue
+            for g in g_fs:
+                for h in h_fs:
+                    if (g, h) not in seen:
+                        seen.add((g, h))
+                        cands[f"{term_text(g)} -> {term_text(h)}"] = m.implies(cur[g], cur[h])
+    start = engine.initial().node
+    cands = {t: u for t, u in cands.items() if m.is_false(m.diff(start, u))}
+    rounds = 0
+    with engine.limits.stage("inferring an inductive invariant"):
+        while True:
+            rounds += 1
+            engine.limits.check(f"round {rounds}, {len(cands)} candidates")
+            d = m.conj(cands.values())
+            _turn_based(engine, d)
+            post = engine.image(BddSet._make(engine, d)).node
+            broken = [t for t, u in cands.items() if not m.is_false(m.diff(post, u))]
+            if not broken:
+                break
+            for t in broken:
+                del cands[t]
+    return Invariant(d, tuple(cands), _counter(engine, d, exactly_one), rounds)
+
+
+def _turn_based(engine, d) -> None:
+    m, rules = engine.manager, engine.rules
+    _, bad, _ = rules.turns(rules.minus_terminal(d))
+    if not m.is_false(bad):
+        pos = BddSet._make(engine, bad).first()
+        state = " ".join(term_text(f) for f, v in zip(engine.game.program.fluents, pos) if v)
+        raise QueryError("no turn-based inductive invariant: the candidates left hold a state "
+                         f"where several roles have a choice, {{{state}}}, which may not be "
+                         "reachable; solve from the reachable states instead")
+
+
+def _counter(engine, d, exactly_one) -> tuple | None:
+    """The chain of values, from ``init``'s, of the first exactly-one group that every
+    move advances to a single next value, or None."""
+    m, cur = engine.manager, engine.rules.cur
+    init = engine.game.program.init
+    for fs in exactly_one:
+        succ = {}
+        for g in fs:
+            part = m.and_(d, cur[g])
+            if m.is_false(part):
+                continue
+            post = engine.image(BddSet._make(engine, part)).node
+            nxt = [h for h in fs if not m.is_false(m.and_(post, cur[h]))]
+            if len(nxt) > 1 or g in nxt:
+                succ = None
+                break
+            succ[g] = nxt[0] if nxt else None
+        if succ is None:
+            continue
+        chain, g = [], next(f for f in fs if f in init)
+        while g is not None and g not in chain:
+            chain.append(g)
+            g = succ.get(g)
+        if g is None:  # a chain, no cycle
+            return tuple(chain)
+    return None
