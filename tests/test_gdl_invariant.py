@@ -1,0 +1,137 @@
+"""symbolic.gdl.invariant and the invariant domain of the GDL symbolic engine: the
+inferred set holds init and the reachable states and is closed under the moves, and
+the forced table solved over it is the one solved over the reachable states (both
+engines), entry by entry (``refine_by_invariant``, ``symbolic gdl --invariant``)."""
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+
+from symbolic.bdd.engine import BddSet
+from symbolic.cli import main
+from symbolic.engines import make_engine
+from symbolic.errors import QueryError
+from symbolic.gdl.invariant import infer_invariant
+from symbolic.gdl.solve import forced_values, refine_by_invariant
+from symbolic.gdl.symbolic import GdlSymbolicGame
+from symbolic.model import load_model
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE.parent / "symbolic" / "models" / "gdl"
+SMALL = [CORPUS / "ticTacToe.kif", CORPUS / "nim1.kif", HERE / "gdl" / "corners.kif",
+         HERE / "gdl" / "forced.kif", HERE / "gdl" / "stuck.kif"]
+
+
+@functools.cache
+def model(path: Path):
+    return load_model(path)
+
+
+@functools.cache
+def exact(path: Path) -> list:
+    """The forced table from the reachable states, both engines agreeing."""
+    m = model(path)
+    sym = forced_values(m, make_engine(m.game, "symbolic"))
+    exp = forced_values(m, make_engine(m.game, "explicit"))
+    assert sym == exp, (sym, exp)
+    return sym
+
+
+@pytest.mark.parametrize("path", SMALL, ids=lambda p: p.name)
+def test_the_invariant_holds_the_reachable_states_and_is_closed(path):
+    m = model(path)
+    reach = make_engine(m.game, "symbolic")
+    eng = GdlSymbolicGame(m.game, explore=False)
+    inv = infer_invariant(eng)
+    mgr = eng.manager
+    d = BddSet._make(eng, inv.node)
+    assert eng.initial() <= d
+    post = eng.image(d)
+    assert post <= d, post.count()
+    # the reachable states (another engine, same variables in the same order) lie in D
+    inside = [pos for pos in reach.positions().tuples()
+              if mgr.is_false(mgr.and_(eng.encoder.position_cube(pos), inv.node))]
+    assert inside == [], inside[:3]
+    assert inv.rounds >= 1 and inv.kept, inv
+
+
+@pytest.mark.parametrize("path", SMALL, ids=lambda p: p.name)
+@pytest.mark.parametrize("depth", [0, 2])
+def test_the_invariant_domain_gives_the_exact_table(path, depth):
+    """From the bounds of the first ``depth`` moves, every open entry decided over the
+    invariant domain: the table of the reachable states, entry for entry."""
+    m = model(path)
+    bounds = forced_values(m, make_engine(m.game, "symbolic", depth=depth))
+    inv = GdlSymbolicGame(m.game, domain="invariant")
+    refined = refine_by_invariant(m, bounds, inv)
+    got = [{k: f[k] for k in ("coalition", "role", "value")} for f in refined]
+    want = [{k: f[k] for k in ("coalition", "role", "value")} for f in exact(path)]
+    assert got == want, (got, want)
+    assert all(f["decided"] and f["by"] in ("bounds", "invariant") for f in refined), refined
+    for b, f in zip(bounds, refined):
+        assert f["by"] == ("bounds" if b["decided"] else "invariant"), (b, f)
+
+
+def test_the_whole_invariant_table_is_the_reachable_one():
+    """Solved over the invariant domain from scratch (forced_values on that engine:
+    no frontier, so the until is exact at init), tic-tac-toe's table is the usual."""
+    path = CORPUS / "ticTacToe.kif"
+    m = model(path)
+    eng = GdlSymbolicGame(m.game, domain="invariant")
+    assert eng.positions().count() > 5478  # more than the reachable states
+    assert forced_values(m, eng) == exact(path)
+
+
+def test_a_counter_grades_the_invariant():
+    """A hand-written game with a step counter: the invariant's counter is its chain of
+    values from init, the layers are graded, and the table is the reachable one."""
+    path = HERE / "gdl" / "counter.kif"
+    m = model(path)
+    eng = GdlSymbolicGame(m.game, domain="invariant")
+    assert [f[1] for f in eng.invariant.counter] == ["0", "1", "2", "3"], eng.invariant
+    assert eng.reach.graded and len(eng.reach.layers) == 4
+    assert forced_values(m, eng) == exact(path)
+
+
+def test_a_budget_keeps_the_bounds():
+    m = model(CORPUS / "ticTacToe.kif")
+    bounds = forced_values(m, make_engine(m.game, "symbolic", depth=2))
+    inv = GdlSymbolicGame(m.game, domain="invariant")
+    refined = refine_by_invariant(m, bounds, inv, budget=1e-3)
+    assert {f["by"] for f in refined} == {"over budget"}, refined
+    assert [(f["lower"], f["upper"]) for f in refined] == [
+        (f["lower"], f["upper"]) for f in bounds], refined
+
+
+def test_the_invariant_domain_refuses_a_depth():
+    m = model(CORPUS / "nim1.kif")
+    with pytest.raises(QueryError, match="does not apply"):
+        GdlSymbolicGame(m.game, domain="invariant", depth=3)
+    with pytest.raises(QueryError, match="unknown domain"):
+        GdlSymbolicGame(m.game, domain="everything")
+
+
+def test_a_simultaneous_game_has_no_turn_based_invariant():
+    m = model(HERE / "gdl" / "simultaneous.kif")
+    with pytest.raises(QueryError, match="no turn-based inductive invariant"):
+        GdlSymbolicGame(m.game, domain="invariant")
+
+
+def test_gdl_command_invariant(capsys):
+    path = str(HERE / "gdl" / "stuck.kif")
+    assert main(["gdl", path, "--depth", "0", "--invariant", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [(f["role"], f["value"], f["by"]) for f in doc["forced"]] == [
+        ("a", 100, "invariant"), ("b", 0, "invariant"), ("a", None, "invariant"),
+        ("b", None, "invariant"), ("a", 100, "invariant"), ("b", 0, "invariant")], doc
+    assert doc["invariant"]["states"] == 3 and doc["invariant"]["counter"] is None, doc
+    assert main(["gdl", path, "--depth", "0", "--invariant"]) == 0
+    out = capsys.readouterr().out
+    assert "solved over an inductive invariant of 3 states" in out and "(invariant)" in out
+    for argv, message in [(["--invariant"], "give a depth too"),
+                          (["--depth", "1", "--budget", "5"], "--budget is the time")]:
+        assert main(["gdl", path] + argv) == 2
+        assert message in capsys.readouterr().err
