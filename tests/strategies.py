@@ -170,3 +170,35 @@ def formulas(game, depth=3):
         st.builds(atl.Always, J, sub),
         st.builds(atl.Reach, sub),
     )
+
+
+@st.composite
+def graph_gdl(draw):
+    """The GDL text of a small random turn-based graph game: nodes 0..n-1 (the fluent
+    ``(at i)``, init at 0), each owned by one of 2–3 roles, edges ``(go j)`` legal for
+    the owner (the others play ``noop``), some nodes terminal with a goal value per
+    role; a non-terminal node without edge is a dead end, and cycles and nodes
+    unreachable from 0 arise (an inductive invariant then holds more than the
+    reachable states)."""
+    roles = ["r1", "r2", "r3"][:draw(st.integers(2, 3))]
+    n = draw(st.integers(2, 6))
+    owner = [draw(st.sampled_from(roles)) for _ in range(n)]
+    terminal = [i for i in range(1, n) if draw(st.booleans())]
+    lines = [f"(role {r})" for r in roles] + ["(init (at 0))"]
+    for i in range(n):
+        if i in terminal:
+            lines.append(f"(<= terminal (true (at {i})))")
+            for r in roles:
+                v = draw(st.sampled_from([0, 50, 100]))
+                lines.append(f"(<= (goal {r} {v}) (true (at {i})))")
+            continue
+        targets = sorted(set(draw(st.lists(st.integers(0, n - 1), max_size=3))))
+        for j in targets:
+            lines.append(f"(<= (legal {owner[i]} (go {j})) (true (at {i})))")
+        for r in roles:
+            if r != owner[i]:
+                lines.append(f"(<= (legal {r} noop) (true (at {i})))")
+    for r in roles:  # a goal value of each role somewhere, so that every role has one
+        lines.append(f"(<= (goal {r} 0) (true (at {n})))")
+    lines.append(f"(<= (next (at ?j)) (does ?p (go ?j)))")
+    return "\n".join(lines) + "\n"

@@ -9,12 +9,16 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+
+from tests.strategies import graph_gdl
 
 from symbolic.bdd.engine import BddSet
 from symbolic.cli import main
 from symbolic.engines import make_engine
 from symbolic.errors import QueryError
 from symbolic.gdl.invariant import infer_invariant
+from symbolic.gdl.load import gdl_model
 from symbolic.gdl.solve import forced_values, refine_by_invariant
 from symbolic.gdl.symbolic import GdlSymbolicGame
 from symbolic.model import load_model
@@ -135,3 +139,19 @@ def test_gdl_command_invariant(capsys):
                           (["--depth", "1", "--budget", "5"], "--budget is the time")]:
         assert main(["gdl", path] + argv) == 2
         assert message in capsys.readouterr().err
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(graph_gdl())
+def test_random_graph_games_agree_over_the_invariant(text):
+    """Random graph games (dead ends, cycles, unreachable nodes): the forced table over
+    the invariant domain, from scratch and refined from the bounds of one move, is the
+    one of the reachable states on the symbolic and explicit engines."""
+    m = gdl_model(text, "random.kif")
+    sym = forced_values(m, make_engine(m.game, "symbolic"))
+    assert sym == forced_values(m, make_engine(m.game, "explicit")), text
+    inv = GdlSymbolicGame(m.game, domain="invariant")
+    assert forced_values(m, inv) == sym, text
+    refined = refine_by_invariant(m, forced_values(m, make_engine(m.game, "symbolic", depth=1)),
+                                  inv)
+    assert [f["value"] for f in refined] == [f["value"] for f in sym], text
