@@ -32,6 +32,11 @@ pre_{r,m}(X) = (R ∧ guard_{r,m})(x) ∧ X(σ_{r,m}(x)) with σ_f = next(f)[doe
 (:meth:`GdlSymbolicGame._composed`), no primed variable and no frame. δ in parts
 (one per move, δ_{r,m} = R ∧ guard ∧ rel ∧ frame) is built only for the
 operations that list moves (successors, strategies).
+
+With ``domain="invariant"`` nothing is explored: the domain is an inductive
+invariant D ⊇ R (:mod:`~.invariant`), layered by its step counter when it has
+one; every fixpoint then has its reachable value at ``init`` (what
+:func:`~.solve.refine_by_invariant` reads), but D is not R: ``layers`` stays empty.
 """
 from __future__ import annotations
 
