@@ -311,9 +311,16 @@ class Manager:
         """The conjunction of ``nodes`` (true when empty), combined pairwise as a balanced tree."""
         return self._balanced(list(nodes), self.and_, self._true)
 
-    def disj(self, nodes: Iterable):
-        """The disjunction of ``nodes`` (false when empty), combined as a balanced tree."""
-        return self._balanced(list(nodes), self.or_, self._false)
+    def disj(self, nodes: Iterable, check=None):
+        """The disjunction of ``nodes`` (false when empty), combined as a balanced tree;
+        ``check()``, when given, is called before each or (a time limit's check: the
+        ors of large BDDs can each take long)."""
+        op = self.or_
+        if check is not None:
+            def op(u, v):
+                check()
+                return self.or_(u, v)
+        return self._balanced(list(nodes), op, self._false)
 
     @staticmethod
     def _balanced(items: list, op, unit):

@@ -454,7 +454,7 @@ class GdlSymbolicGame(SymbolicGame):
                 if rest:
                     u = m.compose(u, rest)
                 out.append(m.and_(src, u))
-        return m.disj(out)
+        return m.disj(out, check=self.limits.check)  # the time limit between two ors
 
     def _pre_exists_node(self, key, target):
         return self._composed(key[2], target)
