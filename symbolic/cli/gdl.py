@@ -165,5 +165,6 @@ def register(sub) -> None:
     g.add_argument("--json", action="store_true",
                    help="print one JSON document with keys roles, reachable, dead_ends, "
                         "forced (and, with --depth: depth, layers, complete, and lower, "
-                        "upper, decided in each forced entry)")
+                        "upper, decided in each forced entry; with --invariant: by in each "
+                        "entry, and invariant)")
     g.set_defaults(func=cmd_gdl)
