@@ -113,7 +113,8 @@ def _refine(model, args, forced: list) -> tuple[list, dict | None]:
     if inv.counter is not None:
         counter = f"({term_text(inv.counter[0])} ... {term_text(inv.counter[-1])})"
     out = refine_by_invariant(model, forced, eng, args.budget)
-    doc = {"states": eng.positions().count(), "nodes": eng.manager.size(eng._domain),
+    domain = eng.positions()
+    doc = {"states": domain.count(), "nodes": eng.manager.size(domain.node),
            "kept": list(inv.kept), "counter": counter, "seconds": found,
            "budget": args.budget, "solve_seconds": time.perf_counter() - t0 - found}
     return out, doc

@@ -102,9 +102,17 @@ class _Forcing:
         reach = getattr(engine, "reach", None)
         self.reach = reach if reach is not None and reach.graded else None
         self.known: dict = {}  # {(game, role, i): {coalition: forced?}}
+        self._at_least: dict = {}
 
     def at_least(self, role) -> list:
-        """[G_i]: the terminal states where ``role`` gets at least its i-th goal value."""
+        """[G_i]: the terminal states where ``role`` gets at least its i-th goal value
+        (built once per role: every coalition asks for them)."""
+        hit = self._at_least.get(role)
+        if hit is None:
+            hit = self._at_least[role] = self._build_at_least(role)
+        return hit
+
+    def _build_at_least(self, role) -> list:
         engine = self.engine
         values = self.model.game.program.goals[role]
         out, acc = [], engine.empty()
@@ -210,8 +218,7 @@ def refine_by_invariant(model: Model, table: list[dict], engine: GameEngine,
                     entry["upper"] = low if n + 1 == len(tried) else values[tried[-2 - n]]
         except LimitExceeded:
             if outer.deadline is not None and time.monotonic() > outer.deadline:
-                engine.limits = outer
-                raise
+                raise  # the run's own limit, not the entry's budget (finally restores it)
             entry["by"] = "over budget"
             entry["decided"] = entry["lower"] == entry["upper"]
             continue
