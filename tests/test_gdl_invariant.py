@@ -97,6 +97,14 @@ def test_a_counter_grades_the_invariant():
     eng = GdlSymbolicGame(m.game, domain="invariant")
     assert [f[1] for f in eng.invariant.counter] == ["0", "1", "2", "3"], eng.invariant
     assert eng.reach.graded and len(eng.reach.layers) == 4
+    # the forward simulation fixes the control at each step: a moves at 0 and 2
+    assert [f.split(",")[0] for f in eng.invariant.fixed] == [
+        "(step 0) → (control a) (mark 0)", "(step 1) → (control b)",
+        "(step 2) → (control a)", "(step 3) → (control b)"], eng.invariant.fixed
+    ctl = eng.rules.cur[("control", "a")]
+    mgr = eng.manager
+    for k, layer in enumerate(eng.reach.layers):
+        assert mgr.is_false(mgr.and_(layer.node, ctl) if k % 2 else mgr.diff(layer.node, ctl)), k
     assert forced_values(m, eng) == exact(path)
 
 
@@ -168,5 +176,10 @@ def test_3pttc_invariant():
     assert [f[1] for f in inv.counter] == [str(t) for t in range(1, 32)], inv.counter
     assert "at most one (cell 3 3 ·)" in inv.kept and "at least one (control ·)" in inv.kept
     assert "(cell 1 4 red) stays true" in inv.kept
+    # the forward simulation: the control of each step, the cells still empty early on
+    movers = ["red", "yellow", "blue"]
+    assert [f.split(",")[0].split(" → ")[1].split()[-1][:-1] for f in inv.fixed] == [
+        movers[k % 3] for k in range(31)], inv.fixed
+    assert inv.fixed[1].endswith(", 103 false"), inv.fixed[1]
     d = BddSet._make(eng, inv.node)
     assert eng.initial() <= d and eng.image(d) <= d

@@ -115,7 +115,7 @@ def _refine(model, args, forced: list) -> tuple[list, dict | None]:
     out = refine_by_invariant(model, forced, eng, args.budget)
     domain = eng.positions()
     doc = {"states": domain.count(), "nodes": eng.manager.size(domain.node),
-           "kept": list(inv.kept), "counter": counter, "seconds": found,
+           "kept": list(inv.kept), "fixed": list(inv.fixed), "counter": counter, "seconds": found,
            "budget": args.budget, "solve_seconds": time.perf_counter() - t0 - found}
     return out, doc
 

@@ -17,15 +17,18 @@ conjunction of candidates. The candidates, from the fluents alone:
   Houdini round per value);
 - *at most one* fluent of each group, a group being the fluents of one relation that
   agree on every argument but one (``(cell 3 3 ·)``: one piece per cell;
-  ``(control ·)``, ``(step ·)``), and *at least one* when ``init`` has one;
-(Implications between two such groups, ``(step 4)`` → ``(control red)``, were tried
-and left out: the candidates g → h for every h of a value g not reached yet
-contradict each other, so Houdini reaches one more value per round, 31 rounds of
-30 s on ``3pttc.kif``.)
+  ``(control ·)``, ``(step ·)``), and *at least one* when ``init`` has one.
 
-A *counter* is a group with exactly one true fluent whose value every move changes
-to a single next value (``(step t)`` → ``(step t+1)``): it grades D into layers
-D_k = D ∧ g_k along the chain of values from ``init`` (a layered solution applies).
+Implications between groups, ``(step 4)`` → ``(control red)``, are not candidates:
+the candidates g → h for every h of a value g not reached yet contradict each other,
+and Houdini would reach one more value per round (31 rounds of 30 s on
+``3pttc.kif``). A forward simulation finds them instead, one image per step
+(:func:`_layers`): the fluents fixed in every state after k moves, from init, with
+D as the rest.
+
+A *counter* is a group with exactly one true fluent, a different one fixed at each
+step of that simulation, along a chain that ends (``(step 1)``, ``(step 2)``, ...):
+it grades D into layers D_k = D ∧ g_k (a layered solution applies).
 
 >>> from symbolic.model import load_model
 >>> from symbolic.gdl.symbolic import GdlSymbolicGame
@@ -49,13 +52,15 @@ __all__ = ["Invariant", "infer_invariant"]
 class Invariant:
     """An inductive set of states: ``node`` (a BDD of the engine's manager), the
     candidates ``kept`` (readable text), the ``counter`` grading it (the fluents
-    of its chain of values from ``init``, in order) or None, and ``rounds`` (the
-    Houdini iterations: images computed)."""
+    of its chain of values from ``init``, in order) or None, ``rounds`` (the
+    Houdini iterations: images computed) and ``fixed``: the fluents fixed at each
+    step of the forward simulation (:func:`_layers`), readable."""
 
     node: object
     kept: tuple[str, ...]
     counter: tuple | None
     rounds: int
+    fixed: tuple[str, ...] = ()
 
 
 def _groups(fluents) -> dict:
@@ -123,7 +128,8 @@ def infer_invariant(engine) -> Invariant:
                 break
             for t in broken:
                 del cands[t]
-    return Invariant(d, tuple(cands), _counter(engine, d, exactly_one), rounds)
+    node, counter, fixed = _layers(engine, d, exactly_one)
+    return Invariant(node, tuple(cands), counter, rounds, fixed)
 
 
 def _turn_based(engine, d) -> None:
@@ -137,29 +143,61 @@ def _turn_based(engine, d) -> None:
                          "reachable; solve from the reachable states instead")
 
 
-def _counter(engine, d, exactly_one) -> tuple | None:
-    """The chain of values, from ``init``'s, of the first exactly-one group that every
-    move advances to a single next value, or None."""
+def _layers(engine, d, exactly_one) -> tuple:
+    """(D', the counter's chain or None, the facts found): D refined by a forward
+    simulation of the fluents fixed at each step. From L_0 = {init},
+
+        C_{k+1} = the literals (f or ¬f) true in every state of post(D ∧ L_k),
+        L_{k+1} = the cube of C_{k+1},
+
+    until post(D ∧ L_k) is empty or L_{k+1} is some earlier L_j (at most
+    ``_MAX_LAYERS`` steps, else D is kept as it is). Then D' = D ∧ (L_0 ∨ L_1 ∨ …) holds
+    init and is closed, post(D ∧ L_k) ⊆ D ∧ L_{k+1}: one image per step, where
+    Houdini would need one round per value for "(step 4) → (control red)". A
+    *counter* is an exactly-one group with one fluent true in each L_k, a different one
+    each time, along a chain that ends (post(D ∧ L_n) = ∅): its values are the layers.
+    """
     m, cur = engine.manager, engine.rules.cur
-    init = engine.game.program.init
-    for fs in exactly_one:
-        succ = {}
-        for g in fs:
-            part = m.and_(d, cur[g])
-            if m.is_false(part):
-                continue
-            post = engine.image(BddSet._make(engine, part)).node
-            nxt = [h for h in fs if not m.is_false(m.and_(post, cur[h]))]
-            if len(nxt) > 1 or g in nxt:
-                succ = None
-                break
-            succ[g] = nxt[0] if nxt else None
-        if succ is None:
-            continue
-        chain, g = [], next(f for f in fs if f in init)
-        while g is not None and g not in chain:
-            chain.append(g)
-            g = succ.get(g)
-        if g is None:  # a chain, no cycle
-            return tuple(chain)
-    return None
+    prog = engine.game.program
+    fixed = {f: f in prog.init for f in prog.fluents}
+    seen: list[dict] = []
+    ends = False  # post(D ∧ L_n) = ∅ rather than a cycle back to some L_j
+    while fixed not in seen:
+        if len(seen) == _MAX_LAYERS:
+            return d, None, ()
+        seen.append(fixed)
+        engine.limits.check(f"the fluents fixed after {len(seen) - 1} moves")
+        post = engine.image(BddSet._make(engine, m.and_(d, _cube(m, cur, fixed)))).node
+        if m.is_false(post):
+            ends = True
+            break
+        fixed = {}
+        for f in prog.fluents:
+            if m.is_false(m.and_(post, cur[f])):
+                fixed[f] = False
+            elif m.is_false(m.diff(post, cur[f])):
+                fixed[f] = True
+    node = m.and_(d, m.disj(_cube(m, cur, c) for c in seen))
+    chain = None
+    for fs in exactly_one if ends else ():
+        on = [next((f for f in fs if c.get(f)), None) for c in seen]
+        if None not in on and len(set(on)) == len(on):
+            chain = tuple(on)
+            break
+    facts = tuple(_fact_text(c, chain[k] if chain else None, k) for k, c in enumerate(seen))
+    return node, chain, facts
+
+
+#: the most steps of the forward simulation of :func:`_layers`
+_MAX_LAYERS = 256
+
+
+def _cube(m, cur, fixed: dict):
+    return m.conj(cur[f] if v else m.not_(cur[f]) for f, v in fixed.items())
+
+
+def _fact_text(fixed: dict, counter, k: int) -> str:
+    on = [term_text(f) for f, v in fixed.items() if v and f != counter]
+    off = sum(1 for v in fixed.values() if not v)
+    head = term_text(counter) if counter is not None else f"after {k} moves"
+    return f"{head} → {' '.join(on) or 'nothing true'}, {off} false"
