@@ -142,7 +142,8 @@ def test_gdl_command_invariant(capsys):
     assert doc["invariant"]["states"] == 3 and doc["invariant"]["counter"] is None, doc
     assert main(["gdl", path, "--depth", "0", "--invariant"]) == 0
     out = capsys.readouterr().out
-    assert "solved over an inductive invariant of 3 states" in out and "(invariant)" in out
+    assert "solved over an inductive invariant of 3 states" in out and "(invariant, " in out
+    assert all(f["seconds"] >= 0 for f in doc["forced"] if f["by"] != "bounds"), doc
     for argv, message in [(["--invariant"], "give a depth too"),
                           (["--depth", "1", "--budget", "5"], "--budget is the time")]:
         assert main(["gdl", path] + argv) == 2

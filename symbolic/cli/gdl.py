@@ -90,7 +90,7 @@ def cmd_gdl(args) -> int:
     for f in forced:
         c = "{" + ", ".join(f["coalition"]) + "}"
         by = f.get("by")
-        mark = f"  ({by})" if by in ("invariant", "over budget") else ""
+        mark = f"  ({by}, {f['seconds']:.1f} s)" if by in ("invariant", "over budget") else ""
         print(f"  {c:<{width}}  {f['role']:<10} {_value(f)}{mark}")
     if args.engine == "both" and status == 0:
         print("symbolic and explicit agree")
@@ -166,6 +166,6 @@ def register(sub) -> None:
     g.add_argument("--json", action="store_true",
                    help="print one JSON document with keys roles, reachable, dead_ends, "
                         "forced (and, with --depth: depth, layers, complete, and lower, "
-                        "upper, decided in each forced entry; with --invariant: by in each "
-                        "entry, and invariant)")
+                        "upper, decided in each forced entry; with --invariant: by (and "
+                        "seconds) in each entry, and invariant)")
     g.set_defaults(func=cmd_gdl)

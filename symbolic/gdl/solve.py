@@ -183,7 +183,8 @@ def refine_by_invariant(model: Model, table: list[dict], engine: GameEngine,
     entry gets ``by``: ``"bounds"`` (decided by the bounds), ``"invariant"`` (decided
     here) or ``"over budget"`` (not decided within ``budget`` seconds, or within the
     engine's own time limit if sooner: it keeps its bounds, the upper one lowered to
-    the values found not forced before the budget ran out).
+    the values found not forced before the budget ran out); an entry tried here also
+    gets ``seconds``, the time it took.
 
     The entries are taken by coalition size, and an entry costs nothing when
     monotony in C decides it from those already solved."""
@@ -206,6 +207,7 @@ def refine_by_invariant(model: Model, table: list[dict], engine: GameEngine,
         cap = min((x for x in (budget, left) if x is not None), default=None)
         engine.limits = Limits(timeout=cap, max_memory=outer.max_memory,
                                progress=outer.progress)
+        t0 = time.monotonic()
         try:
             with engine.limits.stage(f"{'{' + ', '.join(coalition) + '}'} forcing {r}"):
                 at_least = f.at_least(r)
@@ -224,6 +226,7 @@ def refine_by_invariant(model: Model, table: list[dict], engine: GameEngine,
             continue
         finally:
             engine.limits = outer
+            entry["seconds"] = round(time.monotonic() - t0, 3)
         entry.update(value=value, lower=value, upper=value, decided=True, by="invariant")
     return out
 
