@@ -184,3 +184,20 @@ def test_3pttc_invariant():
     assert inv.fixed[1].endswith(", 103 false"), inv.fixed[1]
     d = BddSet._make(eng, inv.node)
     assert eng.initial() <= d and eng.image(d) <= d
+
+
+def test_a_simulation_cut_short_keeps_d():
+    """The forward simulation of tic-tac-toe: init, one move, then the control
+    alternating (a cycle of two fixed sets), which refines D; cut short of that, it
+    gives D back as it is, with nothing fixed and no counter."""
+    from symbolic.gdl.invariant import _layers
+    m = model(CORPUS / "ticTacToe.kif")
+    eng = GdlSymbolicGame(m.game, explore=False)
+    inv = infer_invariant(eng)
+    assert [f.split(" → ")[0] for f in inv.fixed] == [
+        f"after {k} moves" for k in range(4)], inv.fixed
+    mgr = eng.manager
+    assert _layers(eng, inv.node, [], 3) == (inv.node, None, ())
+    assert _layers(eng, mgr.true, [], 2) == (mgr.true, None, ())
+    again, counter, fixed = _layers(eng, inv.node, [], 4)
+    assert again == inv.node and counter is None and fixed == inv.fixed

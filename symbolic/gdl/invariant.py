@@ -128,7 +128,9 @@ def infer_invariant(engine) -> Invariant:
                 break
             for t in broken:
                 del cands[t]
-    node, counter, fixed = _layers(engine, d, exactly_one)
+    # room for the longest counter there may be
+    cap = max([_MAX_LAYERS] + [len(fs) + 1 for fs in exactly_one])
+    node, counter, fixed = _layers(engine, d, exactly_one, cap)
     return Invariant(node, tuple(cands), counter, rounds, fixed)
 
 
@@ -143,15 +145,15 @@ def _turn_based(engine, d) -> None:
                          "reachable; solve from the reachable states instead")
 
 
-def _layers(engine, d, exactly_one) -> tuple:
+def _layers(engine, d, exactly_one, cap: int) -> tuple:
     """(D', the counter's chain or None, the facts found): D refined by a forward
     simulation of the fluents fixed at each step. From L_0 = {init},
 
         C_{k+1} = the literals (f or ¬f) true in every state of post(D ∧ L_k),
         L_{k+1} = the cube of C_{k+1},
 
-    until post(D ∧ L_k) is empty or L_{k+1} is some earlier L_j (at most
-    ``_MAX_LAYERS`` steps, else D is kept as it is). Then D' = D ∧ (L_0 ∨ L_1 ∨ …) holds
+    until post(D ∧ L_k) is empty or L_{k+1} is some earlier L_j (at most ``cap``
+    steps, else D is kept as it is). Then D' = D ∧ (L_0 ∨ L_1 ∨ …) holds
     init and is closed, post(D ∧ L_k) ⊆ D ∧ L_{k+1}: one image per step, where
     Houdini would need one round per value for "(step 4) → (control red)". A
     *counter* is an exactly-one group with one fluent true in each L_k, a different one
@@ -163,7 +165,7 @@ def _layers(engine, d, exactly_one) -> tuple:
     seen: list[dict] = []
     ends = False  # post(D ∧ L_n) = ∅ rather than a cycle back to some L_j
     while fixed not in seen:
-        if len(seen) == _MAX_LAYERS:
+        if len(seen) == cap:
             return d, None, ()
         seen.append(fixed)
         engine.limits.check(f"the fluents fixed after {len(seen) - 1} moves")
@@ -188,7 +190,7 @@ def _layers(engine, d, exactly_one) -> tuple:
     return node, chain, facts
 
 
-#: the most steps of the forward simulation of :func:`_layers`
+#: the most steps of the forward simulation of :func:`_layers` (more for a longer counter)
 _MAX_LAYERS = 256
 
 
