@@ -118,6 +118,34 @@ def test_a_budget_keeps_the_bounds():
         (f["lower"], f["upper"]) for f in bounds], refined
 
 
+def test_a_question_over_budget_is_not_asked_again(monkeypatch):
+    """The same entry twice: the second asks nothing (the first ran out of budget)."""
+    from symbolic.gdl import solve
+    m = model(CORPUS / "ticTacToe.kif")
+    bounds = forced_values(m, make_engine(m.game, "symbolic", depth=2))
+    entry = next(f for f in bounds if not f["decided"])
+    inv = GdlSymbolicGame(m.game, domain="invariant")
+    calls = []
+    real = solve._Forcing.forces
+    monkeypatch.setattr(solve._Forcing, "forces",
+                        lambda self, *a: calls.append(a) or real(self, *a))
+    first, second = refine_by_invariant(m, [entry, entry], inv, budget=1e-3)
+    assert first["by"] == second["by"] == "over budget" and len(calls) == 1, (first, calls)
+
+
+def test_equal_targets_share_their_answers():
+    """terminal ∧ goal(r, ·) ≥ its least value is every terminal state, for each role:
+    one question, whoever r is (``_Forcing.seen`` is keyed by the set)."""
+    from symbolic.gdl.solve import _Forcing
+    m = model(CORPUS / "ticTacToe.kif")
+    f = _Forcing(m, make_engine(m.game, "symbolic"))
+    x, o = (f.at_least(r) for r in m.game.program.roles)
+    assert x[0] == o[0] == f.terminal and x[-1] != o[-1]
+    assert f.seen("exact", x[0]) is f.seen("exact", o[0])
+    assert f.seen("exact", x[-1]) is not f.seen("exact", o[-1])
+    assert f.seen("upper", x[0]) is not f.seen("exact", x[0])
+
+
 def test_the_invariant_domain_refuses_a_depth():
     m = model(CORPUS / "nim1.kif")
     with pytest.raises(QueryError, match="does not apply"):

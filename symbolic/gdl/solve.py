@@ -101,7 +101,10 @@ class _Forcing:
                 self.goal_atoms.setdefault((atom[1][0], int(atom[1][1])), []).append(atom)
         reach = getattr(engine, "reach", None)
         self.reach = reach if reach is not None and reach.graded else None
-        self.known: dict = {}  # {(game, role, i): {coalition: forced?}}
+        # [(kind, target, {coalition: forced?})]: keyed by the target set itself, so
+        # that two entries asking the same (terminal ∧ goal(r, ·) ≥ 0 is every
+        # terminal, for each r) share one answer, and monotony in C
+        self.known: list = []
         self._at_least: dict = {}
 
     def at_least(self, role) -> list:
@@ -123,8 +126,18 @@ class _Forcing:
         out.reverse()
         return out
 
-    def forces(self, coalition, target, key) -> bool:
-        seen = self.known.setdefault(key, {})
+    def seen(self, kind: str, target) -> dict:
+        """{coalition: forced?} of the questions C ⊨ ⟨⟨C⟩⟩ stay U ``target`` answered
+        (``kind`` tells the bounds and the exact question apart)."""
+        for k, t, seen in self.known:
+            if k == kind and t == target:
+                return seen
+        seen = {}
+        self.known.append((kind, target, seen))
+        return seen
+
+    def forces(self, coalition, target, kind) -> bool:
+        seen = self.seen(kind, target)
         C = frozenset(coalition)
         for other, ok in seen.items():
             if (ok and other <= C) or (not ok and C <= other):
@@ -157,7 +170,7 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
             at_least = f.at_least(r)
             upper = lower = None
             for i in range(len(values) - 1, -1, -1):
-                if f.forces(coalition, at_least[i] | f.beyond, ("upper", r, i)):
+                if f.forces(coalition, at_least[i] | f.beyond, "upper"):
                     upper = values[i]
                     break
             if upper is not None:
@@ -165,7 +178,7 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
                     lower = upper
                 else:
                     for i in range(values.index(upper), -1, -1):
-                        if f.forces(coalition, at_least[i], ("lower", r, i)):
+                        if f.forces(coalition, at_least[i], "lower"):
                             lower = values[i]
                             break
             out.append({"coalition": list(coalition), "role": r,
@@ -187,11 +200,13 @@ def refine_by_invariant(model: Model, table: list[dict], engine: GameEngine,
     gets ``seconds``, the time it took.
 
     The entries are taken by coalition size, and an entry costs nothing when
-    monotony in C decides it from those already solved."""
+    monotony in C decides it from those already solved, or when the same question
+    (coalition and target set) already ran out of budget."""
     prog = model.game.program
     f = _Forcing(model, engine)
     outer = engine.limits
     out = []
+    gave_up: list = []  # [(coalition, target)]: the questions that ran out of budget
     for entry in table:
         entry = dict(entry)
         out.append(entry)
@@ -207,13 +222,16 @@ def refine_by_invariant(model: Model, table: list[dict], engine: GameEngine,
         cap = min((x for x in (budget, left) if x is not None), default=None)
         engine.limits = Limits(timeout=cap, max_memory=outer.max_memory,
                                progress=outer.progress)
-        t0 = time.monotonic()
+        t0, asked = time.monotonic(), None
         try:
             with engine.limits.stage(f"{'{' + ', '.join(coalition) + '}'} forcing {r}"):
                 at_least = f.at_least(r)
                 value = low
                 for n, i in enumerate(reversed(tried)):
-                    if f.forces(coalition, at_least[i], ("exact", r, i)):
+                    asked = (frozenset(coalition), at_least[i])
+                    if any(c == asked[0] and t == asked[1] for c, t in gave_up):
+                        raise LimitExceeded("this question already ran out of budget")
+                    if f.forces(coalition, at_least[i], "exact"):
                         value = values[i]
                         break
                     # not forced: the upper bound comes down to the next value tried
@@ -221,6 +239,8 @@ def refine_by_invariant(model: Model, table: list[dict], engine: GameEngine,
         except LimitExceeded:
             if outer.deadline is not None and time.monotonic() > outer.deadline:
                 raise  # the run's own limit, not the entry's budget (finally restores it)
+            if asked is not None:
+                gave_up.append(asked)
             entry["by"] = "over budget"
             entry["decided"] = entry["lower"] == entry["upper"]
             continue
