@@ -119,8 +119,10 @@ def over_invariant(names, entries, failures):
     for name in names:
         m = load_model(GDL / name)
         _, want, s_r = solve(m, "symbolic")
-        (eng, got), s_i = timed(lambda: (lambda e: (e, forced_values(m, e)))(
-            GdlSymbolicGame(m.game, domain="invariant")))
+        def over_d():
+            eng = GdlSymbolicGame(m.game, domain="invariant")
+            return eng, forced_values(m, eng)
+        (eng, got), s_i = timed(over_d)
         same = got == want
         if not same:
             failures.append(f"invariant {name}")
@@ -131,8 +133,8 @@ def over_invariant(names, entries, failures):
     if not entries:
         return
     m = load_model(GDL / "3pttc.kif")
-    (eng, inv), t = timed(lambda: (lambda e: (e, e.invariant))(
-        GdlSymbolicGame(m.game, domain="invariant")))
+    eng, t = timed(lambda: GdlSymbolicGame(m.game, domain="invariant"))
+    inv = eng.invariant
     print(f"3pttc.kif: invariant inferred in {t:.1f} s ({inv.rounds} Houdini rounds, "
           f"{len(inv.kept)} candidates kept, {len(inv.fixed)} simulated steps, "
           f"{eng.manager.size(eng.positions().node)} BDD nodes)\n")

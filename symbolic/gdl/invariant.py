@@ -60,7 +60,7 @@ class Invariant:
     kept: tuple[str, ...]
     counter: tuple | None
     rounds: int
-    fixed: tuple[str, ...] = ()
+    fixed: tuple[str, ...]
 
 
 def _groups(fluents) -> dict:

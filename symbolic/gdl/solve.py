@@ -228,10 +228,10 @@ def refine_by_invariant(model: Model, table: list[dict], engine: GameEngine,
                 at_least = f.at_least(r)
                 value = low
                 for n, i in enumerate(reversed(tried)):
-                    asked = (frozenset(coalition), at_least[i])
-                    if any(c == asked[0] and t == asked[1] for c, t in gave_up):
+                    C, target = asked = (frozenset(coalition), at_least[i])
+                    if any(c == C and t == target for c, t in gave_up):
                         raise LimitExceeded("this question already ran out of budget")
-                    if f.forces(coalition, at_least[i], "exact"):
+                    if f.forces(coalition, target, "exact"):
                         value = values[i]
                         break
                     # not forced: the upper bound comes down to the next value tried

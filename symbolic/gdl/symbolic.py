@@ -136,16 +136,14 @@ class GdlSymbolicGame(SymbolicGame):
             self._explore(depth, on_layer)
 
     def _settle_invariant(self) -> None:
-        """Make an inductive invariant D the domain (:mod:`~.invariant`), restricted to
-        the values of its counter reached from ``init`` when it has one (then ``reach``
-        holds its layers D ∧ g_k, graded); ``layers`` stays empty: D is not the set of
+        """Make an inductive invariant D the domain (:mod:`~.invariant`); when it has a
+        counter (D then lies within its values reached from ``init``), ``reach`` holds
+        its layers D ∧ g_k, graded; ``layers`` stays empty: D is not the set of
         reachable states and its states are not counted as such."""
         from .invariant import infer_invariant  # only this domain needs it
         m = self.manager
         inv = infer_invariant(self)
         node = inv.node
-        if inv.counter is not None:
-            node = m.and_(node, m.disj(self.rules.cur[g] for g in inv.counter))
         self.invariant = inv
         self._restrict(node)
         whole = BddSet._make(self, node)
