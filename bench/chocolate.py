@@ -5,8 +5,8 @@ Q6/Q7: the naive recursion (the text's recurrence, no table) on the 10 × 7 bar
 with the square of death at (7, 3), then at (5, 3). Q8–Q13: a table of values
 (dynamic programming), the same table keyed by the Q12 symmetry class (8
 configurations, one entry), and the symbolic engine's layered attractors: two
-attractors (``symbolic.values``, any two-player game) or one (the players'
-symmetry, ``symbolic.chocolate``). Every method's value is checked equal to
+attractors (``symbolic.analysis.values``, any two-player game) or one (the players'
+symmetry, ``symbolic.seeds.chocolate``). Every method's value is checked equal to
 the others' on each row.
 
     python bench/chocolate.py            # every row up to 40 x 40 (a few minutes)
@@ -24,10 +24,10 @@ import sys
 import time
 
 from symbolic import ir
-from symbolic.chocolate import HALF, MODEL, load_bar
+from symbolic.seeds.chocolate import HALF, MODEL, load_bar
 from symbolic.engines import make_engine
 from symbolic.model import load_model
-from symbolic.values import ranks, recurrence_value, two_player_values
+from symbolic.analysis.values import ranks, recurrence_value, two_player_values
 
 sys.setrecursionlimit(100_000)
 
@@ -169,7 +169,7 @@ def main() -> int:
 
 def q9():
     """Q9 recomputed by the table over symmetry classes, against ``symbolic chocolate``."""
-    from symbolic.chocolate import answers
+    from symbolic.seeds.chocolate import answers
     tb, got = clock(answers)
     print(f"symbolic chocolate (Q9 and Q10): {tb:.2f} s, Q9 = {got['Q9']}")
     for key, (m, n, i, j) in (("a", (100, 100, 50, 50)), ("b", (100, 100, 48, 52))):

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from symbolic.engines import make_engine
-from symbolic.grundy import layered_nimbers, mex_nimbers
+from symbolic.analysis.grundy import layered_nimbers, mex_nimbers
 from symbolic.model import load_model
 
 MODELS = Path(__file__).resolve().parent.parent / "models"

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import oxidd.bdd as ob  # noqa: E402
 from oxidd.util import BooleanOperator  # noqa: E402
 
-from symbolic.games import ens_rules  # noqa: E402
+from symbolic.seeds.games import ens_rules  # noqa: E402
 
 
 def solve(N: int, n: int, K: int, r: int, u0: int, threads: int = 1) -> dict:

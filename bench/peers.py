@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 
-from symbolic.games import ens_rules
+from symbolic.seeds.games import ens_rules
 
 
 # ---------------------------------------------------------------- dd.cudd helpers

@@ -165,7 +165,7 @@ def run_case(family: str, column: str, params: dict) -> dict:
         out.update(r, t_load=0.0)
         out["positions"] = None
     elif fam["query"] == "@sheet":
-        from symbolic.ens2005 import answer_sheet
+        from symbolic.seeds.ens2005 import answer_sheet
         engine = "explicit" if column == "explicit" else "symbolic"
         t0 = time.perf_counter()
         sheet = answer_sheet(params["u0"], engine=engine, backend="cudd")

@@ -15,8 +15,8 @@ import time
 from symbolic.api import DeadEnds
 from symbolic.bdd import SymbolicGame
 from symbolic.explicit import ExplicitGame
-from symbolic.games import nim_ens, subtraction
-from symbolic.strategy import count_strategies, reach_strategy
+from symbolic.seeds.games import nim_ens, subtraction
+from symbolic.analysis.strategy import count_strategies, reach_strategy
 
 from run import subtraction_heaps  # noqa: E402  (bench/ is the working directory's sibling)
 

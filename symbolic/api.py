@@ -385,7 +385,7 @@ class GameEngine(SetEngine):
         same greatest fixpoint as starting from all positions);
         ``iterations`` counts the strict decreases of Z_{k+1} = g ∩ (f ∪ pre(J, Z_k)).
 
-        >>> from symbolic.games import arena
+        >>> from symbolic.seeds.games import arena
         >>> from symbolic.explicit import ExplicitGame
         >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 1}, [(0, 1), (1, 0), (1, 2), (2, 2)]))
         >>> two, one = G.from_tuples([(2,)]), G.from_tuples([(1,)])
@@ -413,7 +413,7 @@ class GameEngine(SetEngine):
         """reach(S) = μX. S ∪ post(X): the positions reachable from S in zero or
         more moves (the image fixpoint). Layer n holds those reachable within n moves.
 
-        >>> from symbolic.games import arena
+        >>> from symbolic.seeds.games import arena
         >>> from symbolic.explicit import ExplicitGame
         >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 1, 3: 1}, [(0, 1), (1, 2), (3, 0)]))
         >>> fp = G.reachable(G.from_tuples([(0,)]))
@@ -442,7 +442,7 @@ class GameEngine(SetEngine):
         goes exactly one layer up, as in games whose moves add one piece), which
         :meth:`until_layered` needs.
 
-        >>> from symbolic.games import arena
+        >>> from symbolic.seeds.games import arena
         >>> from symbolic.explicit import ExplicitGame
         >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 1, 3: 1}, [(0, 1), (0, 2), (1, 2), (3, 0)]))
         >>> r = G.reach_layers(G.from_tuples([(0,)]))
@@ -486,7 +486,7 @@ class GameEngine(SetEngine):
         ``iterations`` is the number of layers; ``layers`` is None.
         QueryError when ``reach`` is not graded (use :meth:`until`).
 
-        >>> from symbolic.games import arena
+        >>> from symbolic.seeds.games import arena
         >>> from symbolic.explicit import ExplicitGame
         >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 2, 3: 1, 4: 1}, [(0, 1), (0, 2), (1, 3), (2, 4)]))
         >>> r = G.reach_layers(G.from_tuples([(0,)]))

@@ -5,7 +5,7 @@ The command line and the ENS 2005 answer sheet build every engine here:
 ``ENGINES``, ``BACKENDS``, ``ORDERS`` and ``PARTITIONS`` are the names these
 factories accept.
 
->>> from symbolic.games import subtraction
+>>> from symbolic.seeds.games import subtraction
 >>> make_engine(subtraction(5), "explicit").kind
 'explicit'
 >>> from symbolic.ir import IntType, Space, Var, VarDecl

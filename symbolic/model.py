@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Mapping
 
 from . import atl, ir
-from .arena import arena_model_ast, read_arena
-from .drawing import Drawing
+from .lang.arena import arena_model_ast, read_arena
+from .display import Drawing
 from .errors import ArgumentTypeError, FileError
 from .gdl.game import GdlGame
 from .gdl.load import gdl_model
@@ -52,7 +52,7 @@ class Model:
     ``queries`` the model's queries in source order, ``text`` the model text
     (for :meth:`with_params`; empty for a GDL description or an arena, whose models
     are built without text), ``scope`` its top-level names (for :func:`parse_formula`)
-    and ``display`` how a position is drawn (:mod:`symbolic.drawing`; None when the
+    and ``display`` how a position is drawn (:mod:`symbolic.display`; None when the
     model has no ``display``).
     """
     name: str
@@ -154,7 +154,7 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
 
 def parse_arena(text: str, filename: str = "<string>",
                 params: Mapping[str, object] | None = None) -> Model:
-    """Read and check the arena JSON ``text`` (:mod:`symbolic.arena`); errors name
+    """Read and check the arena JSON ``text`` (:mod:`symbolic.lang.arena`); errors name
     ``filename``. An arena declares no parameter, so any in ``params`` is an error.
     The model's ``text`` is the JSON: :meth:`Model.with_params` refuses it."""
     _check_text(text, "the arena text")

@@ -49,7 +49,7 @@ def check_game(game: Game) -> Game:
     first error, in the order invariant, turn, then each move (parameters, guard,
     effect), as the engines compile them.
 
-    >>> from symbolic.games import subtraction
+    >>> from symbolic.seeds.games import subtraction
     >>> from symbolic.ir import Game, Move, Param
     >>> g = subtraction(K=3)
     >>> check_game(g) is g

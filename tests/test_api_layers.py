@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from symbolic import atl
 from symbolic.api import DeadEnds, Reach
 from symbolic.errors import EngineMismatch, QueryError
-from symbolic.games import arena
+from symbolic.seeds.games import arena
 from symbolic.model import load_model
 
 from .conftest import build_engine

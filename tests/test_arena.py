@@ -1,4 +1,4 @@
-"""Arena JSON files (symbolic.arena): validation with located errors, any player
+"""Arena JSON files (symbolic.lang.arena): validation with located errors, any player
 ids, large arenas; the answers checked on both engines."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import pytest
 
 from symbolic import atl
-from symbolic.arena import MAX_DEPTH, read_arena
+from symbolic.lang.arena import MAX_DEPTH, read_arena
 from symbolic.errors import ModelError, SymbolicError
 from symbolic.model import load_model
 

@@ -15,7 +15,7 @@ import pytest
 from symbolic import atl, ir
 from symbolic.api import DeadEnds
 from symbolic.errors import UnknownName, QueryError, WrongType
-from symbolic.games import arena
+from symbolic.seeds.games import arena
 
 from .conftest import build_engine
 

@@ -1,4 +1,4 @@
-"""symbolic.chocolate: configuration values of the chocolate bar, on both
+"""symbolic.seeds.chocolate: configuration values of the chocolate bar, on both
 engines, against a brute force on the bar itself (the text's recurrence over
 rectangles, memoized), and the text's questions Q9 and Q10."""
 from __future__ import annotations
@@ -7,10 +7,10 @@ from functools import lru_cache
 
 import pytest
 
-from symbolic.chocolate import HALF, MODEL, BarValues, answers, load_bar
+from symbolic.seeds.chocolate import HALF, MODEL, BarValues, answers, load_bar
 from symbolic.model import load_model
 from symbolic.errors import QueryError
-from symbolic.values import recurrence_value
+from symbolic.analysis.values import recurrence_value
 
 
 @lru_cache(maxsize=None)

@@ -1,4 +1,4 @@
-"""symbolic.chomp: Chomp revisité's board nimbers on both engines and both rules,
+"""symbolic.seeds.chomp: Chomp revisité's board nimbers on both engines and both rules,
 against a brute force in Python, and the verdicts on the report's claims."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import pytest
 
-from symbolic.chomp import board_nimbers, components, rectangle, tablet_nimbers, verdicts
+from symbolic.seeds.chomp import board_nimbers, components, rectangle, tablet_nimbers, verdicts
 from symbolic.errors import QueryError
 
 

@@ -129,6 +129,6 @@ def test_strategy_count_beyond_python_str_limit(capsys):
     assert doc["digits"] == 4595 == len(str(doc["strategies"]))
     from symbolic.engines import make_engine
     from symbolic.model import load_model
-    from symbolic.strategy import count_strategies
+    from symbolic.analysis.strategy import count_strategies
     e = make_engine(load_model(ENS, {"K": 100}).game, "explicit")
     assert count_strategies(e, 1) == doc["strategies"]

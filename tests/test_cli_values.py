@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from symbolic.chocolate import HALF, BarValues
+from symbolic.seeds.chocolate import HALF, BarValues
 from symbolic.cli import main
 from symbolic.engines import make_engine
 from symbolic.explicit.values import retrograde_values

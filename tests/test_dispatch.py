@@ -12,7 +12,7 @@ from symbolic.bdd import encode
 from symbolic.bdd.backend import Manager
 from symbolic.explicit import ExplicitGame, interp, moves
 from symbolic.explicit.interp import compile_expr
-from symbolic.games import subtraction
+from symbolic.seeds.games import subtraction
 
 EXPR_TABLES = {
     "validate": validate._RULES,

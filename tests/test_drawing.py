@@ -1,5 +1,5 @@
 """The ``display`` declaration: parsing, checking (located errors) and drawing
-(symbolic.lang.drawing, symbolic.drawing), on small models and the shipped ones."""
+(symbolic.lang.display, symbolic.display), on small models and the shipped ones."""
 from __future__ import annotations
 
 import inspect
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from symbolic import drawing as dr
-from symbolic.explicit import drawing as xdr
+from symbolic import display as dr
+from symbolic.explicit import display as xdr
 from symbolic.errors import ModelError, ParseError, RangeError, WrongType
 from symbolic.explicit import ExplicitGame
 from symbolic.model import load_model, parse_model

@@ -9,7 +9,7 @@ import pytest
 from symbolic import engines
 from symbolic.engines import BACKENDS, ENGINES, make_engine, make_sets
 from symbolic.errors import QueryError
-from symbolic.games import subtraction
+from symbolic.seeds.games import subtraction
 from symbolic.ir import IntType, Space, Var, VarDecl
 
 SRC = Path(__file__).resolve().parent.parent / "symbolic"

@@ -1,4 +1,4 @@
-"""The ENS 2005 answer sheet (symbolic.ens2005) on both engines, against a naive
+"""The ENS 2005 answer sheet (symbolic.seeds.ens2005) on both engines, against a naive
 transcription of the exam's definitions written here (sets as Python sets,
 δ and the fixpoints by their formulas)."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ import json
 import pytest
 
 from symbolic.cli import main
-from symbolic.ens2005 import answer_sheet
+from symbolic.seeds.ens2005 import answer_sheet
 from symbolic.errors import QueryError
-from symbolic.games import ens_rules, lcg
+from symbolic.seeds.games import ens_rules, lcg
 
 U0S = (0, 31337)
 

@@ -1,4 +1,4 @@
-"""The ENS 2005 game Nim(N, n, K, r) built from Python (symbolic.games), solved by
+"""The ENS 2005 game Nim(N, n, K, r) built from Python (symbolic.seeds.games), solved by
 both engines and checked against a naive transcription of the ENS definitions
 written here (successor function, pre∃, pre∀, pre, until by their formulas)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from symbolic import atl
 from symbolic.api import DeadEnds, difference_witness
-from symbolic.games import ens_rules, lcg, nim_ens, subtraction
+from symbolic.seeds.games import ens_rules, lcg, nim_ens, subtraction
 
 from .conftest import all_engines
 

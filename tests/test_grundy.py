@@ -1,4 +1,4 @@
-"""symbolic.grundy: nimbers by BDD layers and by the explicit mex, on every engine.
+"""symbolic.analysis.grundy: nimbers by BDD layers and by the explicit mex, on every engine.
 
 The layered computation runs on each engine kind (explicit sets, cudd, autoref);
 the explicit mex is the independent reference; both are compared with the
@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from symbolic import atl
 from symbolic.errors import QueryError
 from symbolic.explicit import ExplicitGame
-from symbolic.games import arena, subtraction
-from symbolic.grundy import check_impartial, first_difference, layered_nimbers, mex, mex_nimbers
+from symbolic.seeds.games import arena, subtraction
+from symbolic.analysis.grundy import check_impartial, first_difference, layered_nimbers, mex, mex_nimbers
 from symbolic.model import load_model, parse_model
 
 from .conftest import build_engine

@@ -1,4 +1,4 @@
-"""symbolic.hackendot: Ulehla's method (as the report reads, and corrected) against
+"""symbolic.seeds.hackendot: Ulehla's method (as the report reads, and corrected) against
 the nimbers, which the engines compute on models/hackendot.game.
 
 What the tests establish (README, "symbolic hackendot"):
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from symbolic import hackendot as H
+from symbolic.seeds import hackendot as H
 from symbolic.errors import QueryError
 from symbolic.explicit import ExplicitGame
-from symbolic.grundy import layered_nimbers, mex_nimbers
+from symbolic.analysis.grundy import layered_nimbers, mex_nimbers
 from symbolic.model import load_model
 
 from .conftest import build_engine

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from symbolic.ens2005 import answer_sheet
+from symbolic.seeds.ens2005 import answer_sheet
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "symbolic"
@@ -38,11 +38,11 @@ import json, sys
 from pathlib import Path
 site = Path(sys.argv[1]).resolve()
 sys.path.insert(0, str(site))
-import symbolic, symbolic.ens2005
+import symbolic, symbolic.seeds.ens2005
 here = Path(symbolic.__file__).resolve()
 assert here.is_relative_to(site), f"imported {here}, not the copy under {site}"
-print(json.dumps({"file": str(here), "model": str(symbolic.ens2005.MODEL),
-                  "sheet": symbolic.ens2005.answer_sheet(int(sys.argv[2]))}))
+print(json.dumps({"file": str(here), "model": str(symbolic.seeds.ens2005.MODEL),
+                  "sheet": symbolic.seeds.ens2005.answer_sheet(int(sys.argv[2]))}))
 """
 
 

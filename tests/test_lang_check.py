@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from symbolic import atl, games, ir
+from symbolic import atl, ir
+from symbolic.seeds import games
 from symbolic.errors import UnknownName, RangeError, WrongType
 from symbolic.model import Model, Query, load_model, parse_formula, parse_model, parse_state_expr
 

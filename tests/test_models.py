@@ -27,7 +27,7 @@ from symbolic import atl
 from symbolic.api import difference_witness
 from symbolic.bdd import SymbolicGame
 from symbolic.explicit import ExplicitGame
-from symbolic.grundy import first_difference, layered_nimbers, mex_nimbers
+from symbolic.analysis.grundy import first_difference, layered_nimbers, mex_nimbers
 from symbolic.model import load_model
 
 MODELS = Path(__file__).resolve().parent.parent / "models"

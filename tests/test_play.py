@@ -1,4 +1,4 @@
-"""Plays (symbolic.play) and the ``play`` command: the rules of the end, the
+"""Plays (symbolic.analysis.play) and the ``play`` command: the rules of the end, the
 solver's move choice (the same on every engine, optimal where it can win,
 checked against Bouton's rule and against every reply), and a person playing
 through a pipe."""
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from symbolic.cli import main
 from symbolic.model import load_model
-from symbolic.play import Planner, Rules, choose_move, random_player, run_play, solver_player
+from symbolic.analysis.play import Planner, Rules, choose_move, random_player, run_play, solver_player
 from tests.conftest import ENGINE_KINDS, build_engine
 from tests.strategies import games
 

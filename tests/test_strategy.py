@@ -1,4 +1,4 @@
-"""Strategies (symbolic.strategy) on every engine: tables and relations read from
+"""Strategies (symbolic.analysis.strategy) on every engine: tables and relations read from
 the until layers and the release fixpoint, checked by the independent play search
 (verify), and the TD's tools: number of positional strategies (Q2), execution of
 two strategies (Q4)."""
@@ -14,8 +14,8 @@ from symbolic import atl
 from symbolic.api import DeadEnds
 from symbolic.bdd.engine import BddRelation
 from symbolic.explicit.engine import ExplicitRelation
-from symbolic.games import arena, subtraction
-from symbolic.strategy import (IllegalMove, count_strategies, execute, reach_strategy,
+from symbolic.seeds.games import arena, subtraction
+from symbolic.analysis.strategy import (IllegalMove, count_strategies, execute, reach_strategy,
                                release_strategy, strategy_for, to_dot, to_json, verify)
 
 from .conftest import all_engines, build_engine

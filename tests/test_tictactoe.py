@@ -1,4 +1,4 @@
-"""The TD's tic-tac-toe answers (symbolic.tictactoe, ``symbolic tictactoe``): both
+"""The TD's tic-tac-toe answers (symbolic.seeds.tictactoe, ``symbolic tictactoe``): both
 engines agree, the published counts hold, and the attractors, the winner and the
 strategies are checked against a brute force over boards written here."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ from functools import lru_cache
 
 import pytest
 
-from symbolic import tictactoe
+from symbolic.seeds import tictactoe
 from symbolic.cli import main
-from symbolic.strategy import verify
+from symbolic.analysis.strategy import verify
 
 from .test_models import ttt_board, ttt_outcome, ttt_reachable
 

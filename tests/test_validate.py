@@ -7,7 +7,7 @@ import pytest
 from symbolic import ir
 from symbolic.api import DeadEnds, check_dead_ends
 from symbolic.errors import ModelError, QueryError, Span, UnknownName, WrongType
-from symbolic.games import subtraction
+from symbolic.seeds.games import subtraction
 from symbolic.ir import (Binary, BoolType, Const, Elem, Game, IntType, Item, Move, Name, Param,
                          Quant, Space, Sum, Unary, Var, VarDecl)
 from symbolic.validate import check_expr, check_game

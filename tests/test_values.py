@@ -1,4 +1,4 @@
-"""symbolic.values: ranks and two-player values from layered fixpoints, on both
+"""symbolic.analysis.values: ranks and two-player values from layered fixpoints, on both
 engines, against the explicit references of symbolic.explicit.values (a
 retrograde sweep and the text's recurrence, memoized) on the shipped two-player
 models and on random games."""
@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, assume, given, settings
 
 from symbolic.errors import QueryError
 from symbolic.explicit.values import recurrence_values, retrograde_values
-from symbolic.games import arena, subtraction
+from symbolic.seeds.games import arena, subtraction
 from symbolic.model import load_model
-from symbolic.values import ranks, recurrence_value, two_player_values
+from symbolic.analysis.values import ranks, recurrence_value, two_player_values
 
 from .conftest import build_engine
 from .strategies import games

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import time
 
-from ..chocolate import HALF, answers
+from ..seeds.chocolate import HALF, answers
 from ..engines import BACKENDS
 
 

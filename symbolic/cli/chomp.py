@@ -6,7 +6,7 @@ import json
 import sys
 import time
 
-from ..chomp import MAX_SIZE, board_nimbers, tablet_nimbers, verdicts
+from ..seeds.chomp import MAX_SIZE, board_nimbers, tablet_nimbers, verdicts
 
 RULES = {"line": False, "edge": True}
 

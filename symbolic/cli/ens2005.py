@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from ..engines import BACKENDS, ENGINES
-from ..ens2005 import answer_sheet, format_sheet
+from ..seeds.ens2005 import answer_sheet, format_sheet
 from ..limits import current as current_limits
 
 

@@ -9,7 +9,7 @@ from .. import atl
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError
 from ..model import parse_formula
-from ..strategy import execute
+from ..analysis.strategy import execute
 from .common import load, model_args, parse_position, position_text
 
 

@@ -7,10 +7,10 @@ import random
 import time
 from importlib import resources
 
-from .. import hackendot as H
+from ..seeds import hackendot as H
 from ..engines import make_engine
 from ..errors import QueryError
-from ..grundy import layered_nimbers, mex_nimbers
+from ..analysis.grundy import layered_nimbers, mex_nimbers
 from ..model import load_model
 
 MODEL = resources.files("symbolic") / "models" / "hackendot.game"

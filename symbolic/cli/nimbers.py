@@ -7,7 +7,7 @@ import time
 from collections import Counter
 
 from ..engines import make_engine
-from ..grundy import first_difference, layered_nimbers, mex_nimbers
+from ..analysis.grundy import first_difference, layered_nimbers, mex_nimbers
 from .common import load, model_args, parse_position, position_text
 
 #: ``nimbers --engine``: the layered BDD computation, the explicit mex, or both

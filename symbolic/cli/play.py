@@ -2,7 +2,7 @@
 
 The person plays the players of ``--as`` (default: the first player); the
 solver plays all the others, as one coalition, with
-:func:`symbolic.play.choose_move`. Input is read line by line from stdin (a
+:func:`symbolic.analysis.play.choose_move`. Input is read line by line from stdin (a
 pipe works): a number from the menu of legal moves, or the position to move
 to written as the CLI prints it (``j=2, k[1]=3``); ``list`` shows the menu
 again, ``quit`` stops.
@@ -14,7 +14,7 @@ import sys
 from .. import atl
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError, SymbolicError
-from ..play import Planner, Rules, choose_move, drawer as make_drawer, start_positions
+from ..analysis.play import Planner, Rules, choose_move, drawer as make_drawer, start_positions
 from .common import load, model_args, parse_position, position_text
 
 

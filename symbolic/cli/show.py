@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import atl
 from ..engines import make_engine
 from ..limits import int_text
-from ..play import drawer
+from ..analysis.play import drawer
 from .common import count_text, load, model_args, parse_position, position_text, value_text
 
 

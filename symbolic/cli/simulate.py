@@ -2,10 +2,10 @@
 
 Each player of the game gets a kind (``--players optimal,random``, in the
 order of the game's players): ``optimal`` moves with
-:func:`symbolic.play.choose_move` for itself alone, ``random`` picks a legal
+:func:`symbolic.analysis.play.choose_move` for itself alone, ``random`` picks a legal
 move uniformly. One ``random.Random(seed)`` drives every choice and start, so
 the same seed gives the same games, on either engine. Who wins is decided by
-:class:`symbolic.play.Rules` (``win(p)`` sets, else the player who cannot move
+:class:`symbolic.analysis.play.Rules` (``win(p)`` sets, else the player who cannot move
 loses and the last mover wins); a game still running after ``--max-moves``
 moves is stopped and counted as a draw.
 """
@@ -16,7 +16,7 @@ import random
 
 from .. import atl
 from ..errors import QueryError
-from ..play import PLAYER_KINDS, Planner, Rules, random_player, run_play, solver_player, \
+from ..analysis.play import PLAYER_KINDS, Planner, Rules, random_player, run_play, solver_player, \
     start_positions
 from .common import load, model_args, position_text
 from .play import build_engine, change_text, drawer, engine_arg

@@ -12,7 +12,7 @@ from ..api import DeadEnds
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError
 from ..model import parse_formula
-from ..strategy import count_strategies, strategy_for, to_dot, to_json, verify
+from ..analysis.strategy import count_strategies, strategy_for, to_dot, to_json, verify
 from .common import load, model_args, parse_position, position_text
 
 DEAD_ENDS = {d.value: d for d in DeadEnds}

@@ -5,7 +5,7 @@ import json
 import sys
 
 from ..engines import BACKENDS
-from ..tictactoe import KEYS, answers
+from ..seeds.tictactoe import KEYS, answers
 
 LABELS = {
     "boards": "Q18 boards (each cell empty, O or X)",

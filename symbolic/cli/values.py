@@ -1,6 +1,6 @@
 """``symbolic values``: the ±k value of every position of a two-player game.
 
-The value (:mod:`symbolic.values`) is +k when the player to move wins within k
+The value (:mod:`symbolic.analysis.values`) is +k when the player to move wins within k
 moves whatever the other does, −k when they lose but can hold out k moves, 0 at
 a dead end (the player to move is stuck and has lost), and none (a draw) where
 either player can keep the play going forever. The symbolic engine reads it
@@ -16,7 +16,7 @@ import time
 from .. import atl
 from ..api import difference_witness
 from ..engines import ENGINES, make_engine
-from ..values import check_two_players, two_player_values
+from ..analysis.values import check_two_players, two_player_values
 from .common import load, model_args, parse_position, position_text
 
 VALUE_ENGINES = ENGINES + ("both",)

@@ -7,7 +7,7 @@ attractors (:mod:`symbolic.explicit.engine`). It shares no code with the BDD
 engine, so that each can check the other (both rely on the same IR validation,
 :mod:`symbolic.validate`, done before either compiles anything).
 
->>> from symbolic.games import subtraction
+>>> from symbolic.seeds.games import subtraction
 >>> G = ExplicitGame(subtraction(K=4))
 >>> G.kind, len(G.positions()), sorted(G.deadlocks())
 ('explicit', 10, [(1, 0), (2, 0)])

@@ -276,7 +276,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
     effect (at v) keeps its value, listed by the plans of
     :mod:`symbolic.explicit.moves` (equations solved, the rest enumerated).
 
-    >>> from symbolic.games import subtraction
+    >>> from symbolic.seeds.games import subtraction
     >>> from symbolic.ir import Var
     >>> G = ExplicitGame(subtraction(K=5))
     >>> G.successors((1, 4)).tuples()
@@ -662,5 +662,5 @@ class ExplicitGame(ExplicitSets, GameEngine):
     def retrograde_values(self) -> dict[tuple, int | None]:
         """{position: value or None (a draw)} of a two-player game, by the retrograde
         sweep of :func:`symbolic.explicit.values.retrograde_values` (the reference for
-        :func:`symbolic.values.two_player_values`)."""
+        :func:`symbolic.analysis.values.two_player_values`)."""
         return _retrograde_values(self)

@@ -1,4 +1,4 @@
-"""Two-player values on the explicit graph: the reference for :mod:`symbolic.values`.
+"""Two-player values on the explicit graph: the reference for :mod:`symbolic.analysis.values`.
 
 Two computations, neither using position sets or fixpoint layers:
 
@@ -14,7 +14,7 @@ Two computations, neither using position sets or fixpoint layers:
   long games do not hit Python's recursion limit). Defined for alternating
   games without cycles; QueryError otherwise.
 
->>> from symbolic.games import subtraction
+>>> from symbolic.seeds.games import subtraction
 >>> from symbolic.explicit import ExplicitGame
 >>> G = ExplicitGame(subtraction(6))
 >>> [retrograde_values(G)[(2, k)] for k in range(7)]
@@ -47,7 +47,7 @@ def recurrence_value(successor_values: list[int]) -> int:
     """0 without successors; 1 − max{v ≤ 0} when some v ≤ 0; else −(1 + max v).
 
     Written here again, not imported: the engines import nothing above the API,
-    and the reference stays independent of :mod:`symbolic.values`.
+    and the reference stays independent of :mod:`symbolic.analysis.values`.
 
     >>> recurrence_value([2, 6, 11]), recurrence_value([-11, 3, -8, 17])
     (-12, 9)

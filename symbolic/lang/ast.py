@@ -356,7 +356,7 @@ class QueryDecl(Decl):
 
 @dataclass(frozen=True)
 class DisplayDecl(Decl):
-    """``display text``: how a position is drawn (see :mod:`symbolic.lang.drawing`)."""
+    """``display text``: how a position is drawn (see :mod:`symbolic.lang.display`)."""
     expr: Expr
     span: Span = _span()
 

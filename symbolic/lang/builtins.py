@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import games
 from ..errors import RangeError, WrongType
 
 #: builtins the checker also expands over state expressions
@@ -142,7 +141,23 @@ def lcg(u0, a, c, m, count) -> tuple[int, ...]:
     if count > MAX_ELEMENTS:
         raise RangeError(f"lcg: {count} terms asked, more than the {MAX_ELEMENTS} a constant "
                          f"may hold")
-    return games.lcg(u0, count, a, c, m)  # the one implementation of the ENS sequence
+    return lcg_terms(u0, count, a, c, m)
+
+
+def lcg_terms(u0: int, count: int, a: int, c: int, m: int) -> tuple[int, ...]:
+    """The first ``count`` terms of u_{n+1} = (a·u_n + c) mod m: the one implementation
+    of the ENS sequence (the builtin ``lcg`` and :func:`symbolic.seeds.games.lcg` call it).
+
+    >>> lcg_terms(1, 2, 101, 269, 4890367)
+    (1, 370)
+    """
+    if count < 0:
+        raise RangeError(f"lcg: count must be >= 0, got {count}")
+    out, u = [], u0
+    for _ in range(count):
+        out.append(u)
+        u = (a * u + c) % m
+    return tuple(out)
 
 
 def length(v) -> int:

@@ -20,13 +20,13 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Mapping
 
-from .. import atl, drawing, ir
+from .. import atl, display, ir
 from ..errors import ModelError, RangeError, Span, UnknownName, WrongType
 from ..limits import MAX_INT_DIGITS
 from . import ast
 from ..validate import check_expr
 from .builtins import canonical_key
-from .drawing import DrawingChecker
+from .display import DrawingChecker
 from .exprs import flat_binders
 from .formulas import FormulaChecker
 from .scope import EMPTY, Ctx, Entry, FormulaParam, Scope, did_you_mean
@@ -67,7 +67,7 @@ class CheckedModel:
     definitions: dict[str, atl.Definition]
     queries: tuple[Query, ...]
     scope: Scope = field(repr=False, compare=False)
-    display: drawing.Drawing | None = field(default=None, repr=False, compare=False)
+    display: display.Drawing | None = field(default=None, repr=False, compare=False)
 
 
 class ModelChecker(FormulaChecker):
@@ -88,7 +88,7 @@ class ModelChecker(FormulaChecker):
         self.moves: list[ir.Move] = []
         self.queries: list[Query] = []
         self.definitions: dict[str, atl.Definition] = {}
-        self.display: drawing.Drawing | None = None
+        self.display: display.Drawing | None = None
         self.display_span: Span | None = None
 
     def run(self) -> CheckedModel:
@@ -369,7 +369,7 @@ class ModelChecker(FormulaChecker):
                              else "game")
         game = ir.Game(name, ir.Space(tuple(self.vars)), self.scope.players, self.turn,
                        tuple(self.moves), ir.conj(self.invariants), self.description)
-        for e in drawing.exprs(self.display) if self.display is not None else ():
+        for e in display.exprs(self.display) if self.display is not None else ():
             check_expr(e, game.space, {})
         entries = self.scope.entries
         return CheckedModel(

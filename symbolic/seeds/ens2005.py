@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from importlib import resources
 
-from . import atl, ir
-from .api import DeadEnds
-from .engines import make_engine, make_sets
-from .errors import QueryError
+from .. import atl, ir
+from ..api import DeadEnds
+from ..engines import make_engine, make_sets
+from ..errors import QueryError
 from .games import lcg
-from .model import Model, load_model
+from ..model import Model, load_model
 
 #: the exam's model, package data: found alike in a checkout and in an installed copy
 MODEL = resources.files("symbolic") / "models" / "ens2005.game"

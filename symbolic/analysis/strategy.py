@@ -22,7 +22,7 @@ picks one move per position (the smallest successor), the TD's dictionaries.
 :func:`verify` checks a table by explicit search over plays, using nothing but
 ``successors`` (not the fixpoints the strategy came from).
 
->>> from symbolic.games import arena
+>>> from symbolic.seeds.games import arena
 >>> from symbolic.explicit import ExplicitGame
 >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 1, 3: 2, 4: 2, 5: 1, 6: 2},
 ...     [(0, 1), (0, 4), (1, 2), (1, 6), (2, 3), (2, 5), (3, 2), (3, 6), (4, 3), (4, 5),
@@ -41,10 +41,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from . import atl
-from .api import (DeadEnds, GameEngine, MoveRelation, PositionSet, check_dead_ends,
+from .. import atl
+from ..api import (DeadEnds, GameEngine, MoveRelation, PositionSet, check_dead_ends,
                   least_fixpoint)
-from .errors import QueryError
+from ..errors import QueryError
 
 __all__ = ["Objective", "Strategy", "Verdict", "IllegalMove", "reach_strategy",
            "release_strategy", "strategy_for", "verify", "count_strategies", "execute",

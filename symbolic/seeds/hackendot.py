@@ -50,7 +50,7 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .errors import QueryError
+from ..errors import QueryError
 
 __all__ = ["Forest", "Reading", "LITERAL", "CORRECTED", "READINGS", "colours", "rip",
            "strip_kernel", "sequence", "rips", "wins", "winning_move", "ulehla_value", "nimber",

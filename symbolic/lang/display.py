@@ -1,4 +1,4 @@
-"""Checking a ``display`` declaration: an AST text expression to a :mod:`symbolic.drawing`.
+"""Checking a ``display`` declaration: an AST text expression to a :mod:`symbolic.display`.
 
 A display expression is text built from
 
@@ -19,13 +19,13 @@ from text. A mistake is a located :class:`~symbolic.errors.WrongType`.
 >>> from symbolic.lang.decls import check_model
 >>> m = check_model(parse_model_text('players 1\\nvar k : 0..3\\nturn 1\\n'
 ...                                  'display "k=" + str(k) + " " + repeat("|", k)'), "<s>")
->>> from symbolic.explicit.drawing import render
+>>> from symbolic.explicit.display import render
 >>> render(m.display, m.game.space, (2,))
 'k=2 ||'
 """
 from __future__ import annotations
 
-from .. import drawing as dr
+from .. import display as dr
 from ..errors import WrongType
 from . import ast
 from .scope import Ctx

@@ -26,7 +26,7 @@ nimber of a disjoint sum of games is the xor of the parts' nimbers
   position gets its mex as soon as all its successors have theirs (a
   topological order found by counting successors, from the dead ends up).
 
->>> from symbolic.games import subtraction
+>>> from symbolic.seeds.games import subtraction
 >>> from symbolic.explicit import ExplicitGame
 >>> E = ExplicitGame(subtraction(6))          # one heap, take 1 to 3
 >>> N = layered_nimbers(E)
@@ -44,11 +44,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .api import DeadEnds, GameEngine, PositionSet, least_fixpoint
-from .errors import QueryError
+from ..api import DeadEnds, GameEngine, PositionSet, least_fixpoint
+from ..errors import QueryError
 
 if TYPE_CHECKING:  # the explicit engine is only named in annotations
-    from .explicit import ExplicitGame
+    from ..explicit import ExplicitGame
 
 __all__ = ["Nimbers", "check_impartial", "layered_nimbers", "mex_nimbers", "mex",
            "first_difference"]

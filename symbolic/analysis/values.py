@@ -37,7 +37,7 @@ of layer k of Aₚ whose mover is p (is not p), for both p, so the whole table
 comes from the two layered symbolic fixpoints, never from a recursion over
 positions. :mod:`symbolic.explicit.values` recomputes it independently.
 
->>> from symbolic.games import subtraction
+>>> from symbolic.seeds.games import subtraction
 >>> from symbolic.engines import make_engine
 >>> V = two_player_values(make_engine(subtraction(6), "explicit"))
 >>> [V.value((1, k)) for k in range(7)]
@@ -50,8 +50,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from .api import GameEngine, PositionSet
-from .errors import QueryError
+from ..api import GameEngine, PositionSet
+from ..errors import QueryError
 
 __all__ = ["Ranks", "Values", "ranks", "two_player_values", "check_two_players",
            "recurrence_value"]
@@ -87,7 +87,7 @@ class Ranks:
 def ranks(engine: GameEngine, coalition: Iterable[int], goal: PositionSet) -> Ranks:
     """rank_J over Attr_J(goal) (STRICT dead ends), from the attractor's until layers.
 
-    >>> from symbolic.games import subtraction
+    >>> from symbolic.seeds.games import subtraction
     >>> from symbolic.engines import make_engine
     >>> G = make_engine(subtraction(5), "explicit")
     >>> R = ranks(G, {1}, G.deadlocks() & G.turn_set({2}))

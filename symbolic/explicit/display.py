@@ -1,9 +1,9 @@
-"""Drawing positions: a :mod:`symbolic.drawing` evaluated at a position, its
+"""Drawing positions: a :mod:`symbolic.display` evaluated at a position, its
 state expressions read by this engine's interpreter (:mod:`.interp`).
 
-The semantics is the one of :mod:`symbolic.drawing`'s docstring.
+The semantics is the one of :mod:`symbolic.display`'s docstring.
 
->>> from symbolic.drawing import Concat, Repeat, Show, Text
+>>> from symbolic.display import Concat, Repeat, Show, Text
 >>> from symbolic.ir import IntType, Space, Var, VarDecl
 >>> sp = Space((VarDecl("k", IntType(0, 5)),))
 >>> d = Concat((Text("k="), Show(Var("k")), Text(" "), Repeat(Text("|"), Var("k"))))
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..drawing import Choose, Concat, Drawing, Pick, Repeat, Show, Text
+from ..display import Choose, Concat, Drawing, Pick, Repeat, Show, Text
 from ..errors import RangeError
 from ..ir import Expr, Space
 from .interp import compile_expr
@@ -88,5 +88,5 @@ _DRAW = {
 
 
 def render(drawing: Drawing, space: Space, pos) -> str:
-    """The text of ``drawing`` at position ``pos`` (see :mod:`symbolic.drawing`)."""
+    """The text of ``drawing`` at position ``pos`` (see :mod:`symbolic.display`)."""
     return Renderer(drawing, space)(pos)

@@ -1,9 +1,9 @@
 """Drawings: how a model draws a position as text (its ``display`` declaration).
 
 A drawing is a small immutable tree built by the checker
-(:mod:`symbolic.lang.drawing`) from the model's ``display`` expression; the
+(:mod:`symbolic.lang.display`) from the model's ``display`` expression; the
 state is read only through IR expressions (:mod:`symbolic.ir`), which
-:mod:`symbolic.explicit.drawing` evaluates with the explicit engine's
+:mod:`symbolic.explicit.display` evaluates with the explicit engine's
 interpreter: no model text is ever evaluated.
 
 Nodes: :class:`Text` (fixed text), :class:`Show` (an int or bool state

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from importlib import resources
 
-from . import atl
-from .api import DeadEnds
-from .engines import make_engine, make_sets
-from .model import Model, parse_model
-from .strategy import reach_strategy, release_strategy
+from .. import atl
+from ..api import DeadEnds
+from ..engines import make_engine, make_sets
+from ..model import Model, parse_model
+from ..analysis.strategy import reach_strategy, release_strategy
 
 KEYS = ("boards", "legal", "reachable", "attractor1", "attractor2", "winner",
         "strategy1", "strategy2", "draw1", "draw2")
@@ -42,7 +42,7 @@ def load() -> Model:
 def answers(engine: str = "symbolic", backend: str = "cudd", model: Model | None = None,
             with_strategies: bool = False) -> dict:
     """The answers as a dict with the keys :data:`KEYS`; with ``with_strategies``
-    also ``"_strategies"``: the :class:`~symbolic.strategy.Strategy` objects
+    also ``"_strategies"``: the :class:`~symbolic.analysis.strategy.Strategy` objects
     (``win1``, ``win2``, ``draw1``, ``draw2``) and ``"_engine"``."""
     m = model or load()
     g = m.game

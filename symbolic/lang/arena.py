@@ -52,8 +52,8 @@ from pathlib import Path
 from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .errors import ModelError, Span
-from .lang import ast
+from ..errors import ModelError, Span
+from . import ast
 
 #: English key -> the TD's key; either spelling is accepted, not both
 KEYS = {"states": "etats", "initial": "init", "controller": "controles",

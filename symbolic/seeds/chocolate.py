@@ -3,7 +3,7 @@
 A configuration (m, n, i, j) is an m × n bar (m columns, n rows) with the square
 of death in column i, row j. ``models/chocolate.game`` describes it by the
 distances l = i, r = m − 1 − i, u = j, d = n − 1 − j and whose turn it is. Its
-value (:mod:`symbolic.values`) depends on the distances only, so one bar with
+value (:mod:`symbolic.analysis.values`) depends on the distances only, so one bar with
 the square in the middle, (2h + 1) × (2h + 1) with l, r, u, d ∈ 0..h, holds
 every configuration whose distances are at most h: one layered fixpoint
 answers Q9 and Q10 at once (h = 127: a range of 128 values, a power of two,
@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from importlib import resources
 
-from . import ir
-from .engines import make_engine
-from .errors import QueryError
-from .model import Model, load_model
-from .values import ranks
+from .. import ir
+from ..engines import make_engine
+from ..errors import QueryError
+from ..model import Model, load_model
+from ..analysis.values import ranks
 
 MODEL = resources.files("symbolic") / "models" / "chocolate.game"
 

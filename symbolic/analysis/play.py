@@ -20,7 +20,7 @@ one, or a seeded random one), and when every successor is in W_O, one of
 largest rank in W_O (the longest defence). Ties go to the first successor in
 the engines' order (positions sorted as tuples), so both engines choose alike.
 
->>> from symbolic.games import subtraction
+>>> from symbolic.seeds.games import subtraction
 >>> from symbolic.engines import make_engine
 >>> eng = make_engine(subtraction(6), "explicit")
 >>> rules = Rules(eng)
@@ -36,12 +36,12 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
-from . import atl
-from .api import DeadEnds, Fixpoint, GameEngine, PositionSet
-from .drawing import Drawing
-from .errors import QueryError
-from .explicit.drawing import Renderer
-from .ir import Space
+from .. import atl
+from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet
+from ..display import Drawing
+from ..errors import QueryError
+from ..explicit.display import Renderer
+from ..ir import Space
 
 Coalition = frozenset
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Callable
 
-from .engines import make_engine
-from .errors import QueryError
-from .grundy import layered_nimbers, mex_nimbers
-from .model import load_model
+from ..engines import make_engine
+from ..errors import QueryError
+from ..analysis.grundy import layered_nimbers, mex_nimbers
+from ..model import load_model
 
 __all__ = ["Claim", "CLAIMS", "Verdict", "board_nimbers", "tablet_nimbers", "verdicts",
            "components", "MAX_SIZE"]

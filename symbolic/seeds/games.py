@@ -12,8 +12,9 @@ until, and alongside, the model language.
 """
 from __future__ import annotations
 
-from .errors import RangeError
-from .ir import (Binary, Const, Elem, Game, IntType, Item, Ite, Move, Name, Param, Space, Var,
+from ..errors import RangeError
+from ..lang.builtins import lcg_terms
+from ..ir import (Binary, Const, Elem, Game, IntType, Item, Ite, Move, Name, Param, Space, Var,
                  VarDecl, conj, disj, forall)
 
 LCG_A, LCG_C, LCG_M = 101, 269, 4_890_367
@@ -27,13 +28,7 @@ def lcg(u0: int, count: int, a: int = LCG_A, c: int = LCG_C, m: int = LCG_M) -> 
     >>> lcg(1, 2)
     (1, 370)
     """
-    if count < 0:
-        raise RangeError(f"lcg: count must be >= 0, got {count}")
-    out, u = [], u0
-    for _ in range(count):
-        out.append(u)
-        u = (a * u + c) % m
-    return tuple(out)
+    return lcg_terms(u0, count, a, c, m)
 
 
 def ens_rules(n: int, r: int, u0: int) -> tuple[tuple[int, ...], ...]:
