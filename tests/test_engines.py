@@ -51,7 +51,7 @@ def test_public_vocabulary():
 CLI_MODULES = sorted(p.relative_to(SRC).as_posix() for p in (SRC / "cli").glob("*.py"))
 
 
-@pytest.mark.parametrize("module", CLI_MODULES + ["ens2005.py", "engines.py"])
+@pytest.mark.parametrize("module", CLI_MODULES + ["seeds/ens2005.py", "engines.py"])
 def test_engines_are_built_only_by_engines_py_and_imports_are_at_the_top(module):
     tree = ast.parse((SRC / module).read_text(encoding="utf-8"))
     for node in ast.walk(tree):
