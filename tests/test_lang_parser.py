@@ -186,7 +186,7 @@ def _trees_agree(parser, reference):
 
 
 def test_parser_cache_round_trip(tmp_path):
-    from symbolic.lang.parser import _grammar_text, build_parser, cache_file, load_parser
+    from symbolic.lang.grammar import _grammar_text, build_parser, cache_file, load_parser
     first = load_parser(tmp_path)
     path = cache_file(_grammar_text(), tmp_path)
     assert path.is_file(), sorted(tmp_path.iterdir())
@@ -199,7 +199,7 @@ def test_parser_cache_round_trip(tmp_path):
 
 
 def test_parser_cache_corrupt_or_unwritable(tmp_path):
-    from symbolic.lang.parser import _grammar_text, build_parser, cache_file, load_parser
+    from symbolic.lang.grammar import _grammar_text, build_parser, cache_file, load_parser
     path = cache_file(_grammar_text(), tmp_path)
     path.write_bytes(b"not a pickle")
     _trees_agree(load_parser(tmp_path), build_parser())
@@ -212,7 +212,7 @@ def test_parser_cache_corrupt_or_unwritable(tmp_path):
 
 
 def test_parser_cache_directory_from_environment(monkeypatch, tmp_path):
-    from symbolic.lang.parser import cache_dir
+    from symbolic.lang.grammar import cache_dir
     monkeypatch.setenv("SYMBOLIC_CACHE_DIR", str(tmp_path))
     assert cache_dir() == tmp_path
     monkeypatch.setenv("SYMBOLIC_CACHE_DIR", "")

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from symbolic.lang import vocabulary
-from symbolic.lang.parser import _parser, parse_formula_text
+from symbolic.lang.grammar import _parser
+from symbolic.lang.parser import parse_formula_text
 
 
 def grammar_literals() -> set[str]:

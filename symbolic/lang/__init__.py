@@ -3,14 +3,23 @@
 - :mod:`.vocabulary`: every keyword, operator and punctuation spelling, by role;
 - :mod:`.builtins`: the constant functions (``lcg``, ``len``, ``xor``...);
 - :mod:`.ast`: dataclass nodes with source spans, and their traversal;
-- :mod:`.parser`: the grammar (``grammar.lark``), the AST builder and syntax errors;
+- :mod:`.grammar`: the grammar (``grammar.lark``), the keyword policy and the
+  LALR parser, cached on disk;
+- :mod:`.source`: spans of the text being parsed;
+- :mod:`.syntax_errors`: lark's syntax errors as messages in human terms;
+- :mod:`.builder`: the parse tree to the AST;
+- :mod:`.parser`: the entry points, text to AST;
 - :mod:`.types`: the checker's types and typed results (:class:`~.types.Known`,
   :class:`~.types.Sym`);
 - :mod:`.scope`: the top-level names table and an expression's local context;
-- :mod:`.calls`, :mod:`.exprs`: expressions to load-time values or :mod:`symbolic.ir`;
+- :mod:`.calls`, :mod:`.operators`, :mod:`.binders`, :mod:`.exprs`: expressions to
+  load-time values or :mod:`symbolic.ir` (calls, operators, quantifiers and
+  comprehensions, then the checker that dispatches to them);
 - :mod:`.formulas`: formulas to :mod:`symbolic.atl`;
+- :mod:`.display`: a model's ``display`` to :mod:`symbolic.display` nodes;
 - :mod:`.decls`: declarations and parameter overrides to a
-  :class:`~.decls.CheckedModel`.
+  :class:`~.decls.CheckedModel`;
+- :mod:`.arena`: the TD's JSON arenas read into the AST (a second front end).
 
 Each module imports only modules listed before it, and none imports
 :mod:`symbolic.model`, which holds the public entry points (``load_model``,

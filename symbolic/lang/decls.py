@@ -27,7 +27,7 @@ from . import ast
 from ..validate import check_expr
 from .builtins import canonical_key
 from .display import DrawingChecker
-from .exprs import flat_binders
+from .binders import flat_binders
 from .formulas import FormulaChecker
 from .scope import EMPTY, Ctx, Entry, FormulaParam, Scope, did_you_mean
 from .types import BOOL, INT, STR, SetT, Sym, Type, article, exported_value, type_of

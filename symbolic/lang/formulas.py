@@ -18,7 +18,8 @@ from __future__ import annotations
 from .. import atl, ir
 from ..errors import RangeError, Span, WrongType
 from . import ast
-from .exprs import ExprChecker, flat_binders
+from .binders import flat_binders
+from .exprs import ExprChecker
 from .scope import EMPTY, Ctx, Scope, arity_message
 from .types import BOOL, INT, Known, SetT, Sym, TupleT, article, known, type_of
 from .vocabulary import COALITION_OPERATORS, FORMULA_FUNCTION_NAMES, LOGIC

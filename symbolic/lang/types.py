@@ -209,3 +209,13 @@ Typed = Union[Known, Sym]
 def known(v) -> Known:
     """A load-time value with its type."""
     return Known(v, type_of(v))
+
+
+def mentions_state(e: ir.Expr) -> str | None:
+    """The first state variable ``e`` reads, if any (to name it in an error)."""
+    for n in ir.walk(e):
+        if isinstance(n, ir.Var):
+            return n.name
+        if isinstance(n, ir.Elem):
+            return n.array
+    return None

@@ -1,0 +1,63 @@
+"""Spans of a text being parsed: :class:`Source` makes the
+:class:`~symbolic.errors.Span` of a line and column, a lark token or a parse-tree
+node; :func:`join_spans` joins two.
+
+>>> s = Source("a + bc", "f")
+>>> join_spans(s.span(1, 1, 1, 2), s.span(1, 5, 1, 7))
+Span(file='f', line=1, column=1, text='a + bc', length=6)
+"""
+from __future__ import annotations
+
+from lark import Token
+
+from ..errors import Span
+
+
+class Source:
+    """A text being parsed, able to make spans.
+
+    >>> Source("a\\nbcd", "f").span(2, 2, 2, 4)
+    Span(file='f', line=2, column=2, text='bcd', length=2)
+    """
+
+    def __init__(self, text: str, filename: str):
+        self.text = text
+        self.filename = filename
+        self.lines = text.split("\n")
+
+    def line(self, n: int) -> str:
+        return self.lines[n - 1].rstrip("\r") if 1 <= n <= len(self.lines) else ""
+
+    def span(self, line: int, column: int, end_line: int | None = None,
+             end_column: int | None = None) -> Span:
+        text = self.line(line)
+        if end_line == line and end_column is not None:
+            length = max(1, end_column - column)
+        elif end_line is not None and end_line > line:
+            length = max(1, len(text) - column + 1)
+        else:
+            length = 1
+        return Span(self.filename, line, column, text, length)
+
+    def of_meta(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return self.span(1, 1)
+        return self.span(meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def of_token(self, tok: Token) -> Span:
+        return self.span(tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def end(self) -> Span:
+        """The position just after the last non-blank character."""
+        stripped = self.text.rstrip()
+        line = stripped.count("\n") + 1
+        column = len(stripped) - (stripped.rfind("\n") + 1) + 1
+        return self.span(line, column)
+
+
+
+def join_spans(a: Span, b: Span) -> Span:
+    """The span from the start of ``a`` to the end of ``b`` (same line) or to the line's end."""
+    if a.line == b.line:
+        return Span(a.file, a.line, a.column, a.text, max(1, b.column + b.length - a.column))
+    return Span(a.file, a.line, a.column, a.text, max(1, len(a.text) - a.column + 1))
