@@ -343,7 +343,7 @@ def test_ill_formed_games():
 # --------------------------------------------------------------------------- random games
 
 def naive_primed(e, space, env):
-    """The slots primed in ``e`` once quantifiers and sums are expanded (ir.py's frame rule)."""
+    """The slots primed in ``e`` once quantifiers and sums are expanded (symbolic.ir's frame rule)."""
     out = set()
     if isinstance(e, Var) and e.primed:
         out.add(space.slot_index(e.name))

@@ -35,7 +35,7 @@ def span(col):
 # --------------------------------------------------------------------------- naive reference
 
 def naive_eval(e, space, s, n=None, env=None):
-    """A plain recursive evaluator of the ir.py semantics, for well-typed expressions."""
+    """A plain recursive evaluator of the symbolic.ir semantics, for well-typed expressions."""
     env = env or {}
     rec = lambda f, en=env: naive_eval(f, space, s, n, en)  # noqa: E731
     if isinstance(e, Const):

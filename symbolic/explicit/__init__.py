@@ -1,9 +1,12 @@
 """The explicit reference engine: enumeration of positions and successors.
 
 It interprets the game IR directly (:mod:`symbolic.explicit.interp`), lists
-δ(c) by solving each move's effect (:mod:`symbolic.explicit.moves`) and answers
-the queries of :mod:`symbolic.api` with Python sets and counter-based
-attractors (:mod:`symbolic.explicit.engine`). It shares no code with the BDD
+δ(c) by solving each move's effect (:mod:`symbolic.explicit.moves`), keeps sets
+of positions as frozensets of tuples (:mod:`symbolic.explicit.sets`) and answers
+the queries of :mod:`symbolic.api` on successor and predecessor lists
+(:mod:`symbolic.explicit.engine`) with counter-based attractors
+(:mod:`symbolic.explicit.attractor`); :mod:`symbolic.explicit.values` holds the
+reference two-player values. It shares no code with the BDD
 engine, so that each can check the other (both rely on the same IR validation,
 :mod:`symbolic.validate`, done before either compiles anything).
 
@@ -12,7 +15,8 @@ engine, so that each can check the other (both rely on the same IR validation,
 >>> G.kind, len(G.positions()), sorted(G.deadlocks())
 ('explicit', 10, [(1, 0), (2, 0)])
 """
-from .engine import DEFAULT_MAX_POSITIONS, ExplicitGame, ExplicitSet, ExplicitSets
+from .engine import ExplicitGame
+from .sets import DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets
 from .interp import Compiled, compile_expr, evaluate
 
 __all__ = ["ExplicitGame", "ExplicitSets", "ExplicitSet", "DEFAULT_MAX_POSITIONS",

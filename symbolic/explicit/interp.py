@@ -6,7 +6,7 @@ This is still a direct interpretation of the IR (no text, no ``eval``/``exec``,
 nothing shared with the BDD encoding); the closures only save re-dispatching on
 node kinds at every position. Quantifiers and sums are unrolled over their
 finite domains while compiling, so every bound ``Name`` is a constant by the
-time a position is seen, exactly as ir.py prescribes ("expanded, not encoded as
+time a position is seen, exactly as symbolic.ir prescribes ("expanded, not encoded as
 state").
 
 Semantics (module docstring of :mod:`symbolic.ir`):

@@ -24,17 +24,30 @@ True
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..errors import QueryError
+from ..ir import Game
 
-if TYPE_CHECKING:  # engine.py imports this module (ExplicitGame.retrograde_values)
-    from .engine import ExplicitGame
-
-__all__ = ["retrograde_values", "recurrence_values"]
+__all__ = ["IndexedGame", "retrograde_values", "recurrence_values"]
 
 
-def check_two_players(g: "ExplicitGame") -> tuple[int, int]:
+class IndexedGame(Protocol):
+    """What the sweeps read of a game: its positions by index, with the turn and
+    the successor and predecessor indices of each (an
+    :class:`~symbolic.explicit.ExplicitGame`; named here, not imported, since
+    ``ExplicitGame.retrograde_values`` calls this module)."""
+
+    game: Game
+
+    def positions(self): ...
+    def position_at(self, i: int) -> tuple: ...
+    def turn(self, pos) -> int: ...
+    def successor_indices(self, i: int) -> tuple[int, ...]: ...
+    def predecessor_indices(self, i: int) -> list[int]: ...
+
+
+def check_two_players(g: IndexedGame) -> tuple[int, int]:
     """The two players of ``g``, or QueryError."""
     players = tuple(g.game.players)
     if len(players) != 2:
@@ -60,7 +73,7 @@ def recurrence_value(successor_values: list[int]) -> int:
     return -(1 + max(successor_values))
 
 
-def _graph(g: "ExplicitGame"):
+def _graph(g: IndexedGame):
     n = g.positions().count()
     dom = [g.position_at(i) for i in range(n)]
     turns = [g.turn(c) for c in dom]
@@ -68,7 +81,7 @@ def _graph(g: "ExplicitGame"):
     return n, dom, turns, succ
 
 
-def retrograde_values(g: "ExplicitGame") -> dict[tuple, int | None]:
+def retrograde_values(g: IndexedGame) -> dict[tuple, int | None]:
     """{position: value or None (draw)} by one retrograde sweep per player."""
     players = check_two_players(g)
     n, dom, turns, succ = _graph(g)
@@ -103,7 +116,7 @@ def retrograde_values(g: "ExplicitGame") -> dict[tuple, int | None]:
     return dict(zip(dom, value))
 
 
-def recurrence_values(g: "ExplicitGame") -> dict[tuple, int]:
+def recurrence_values(g: IndexedGame) -> dict[tuple, int]:
     """{position: value} by the text's recurrence, memoized; QueryError when a move
     keeps the same player to move or the game has a cycle."""
     check_two_players(g)

@@ -29,8 +29,8 @@ from __future__ import annotations
 import itertools
 
 from ..errors import TooManyPositions
-from ..explicit.engine import (BYTES_PER_POSITION, DEFAULT_MAX_POSITIONS, ExplicitGame,
-                               ExplicitSet, ExplicitSets)
+from ..explicit.engine import ExplicitGame
+from ..explicit.sets import BYTES_PER_POSITION, DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets
 from ..limits import NO_LIMITS, Limits
 from .game import GdlGame
 from .ground import GroundProgram

@@ -61,61 +61,75 @@ def _sorted(ps) -> list:
 
 
 def answer_sheet(u0: int, engine: str = "symbolic", backend: str = "cudd") -> dict:
-    """All answers for ``u0`` as a JSON-ready dict (keys Q1, Q3..Q12)."""
+    """All answers for ``u0`` as a JSON-ready dict (keys Q1, Q3..Q12), one
+    function per group of questions below."""
     if not 0 <= u0 < 4_890_367:
         raise QueryError(f"u0 must be in 0..4890366 (a value of the sequence), got {u0}")
     out: dict = {"u0": u0}
-    V = DeadEnds.VACUOUS
+    out.update(sequence_answers(u0))
+    out.update(triple_answers(u0, engine, backend))
+    out.update(rule_answers(u0))
+    out.update(step_answers(u0, engine, backend))
+    out.update(until_answers(u0, engine, backend))
+    out.update(atl_answers(u0, engine, backend))
+    return out
 
-    # Q1: the sequence itself
+
+def sequence_answers(u0: int) -> dict:
+    """Q1: the sequence u itself (a–c its terms, d the pairs i with uᵢ + u₅₀₀₀₋ᵢ ≤ u₁ + u₄₉₉₉).
+
+    >>> sequence_answers(0)["Q1"]["a"]
+    269
+    """
     u = lcg(u0, 5000)
     bound = u[1] + u[4999]
-    out["Q1"] = {"a": u[1], "b": u[100], "c": u[1000],
-                 "d": sum(1 for i in range(1, 5000) if u[i] + u[5000 - i] <= bound)}
+    return {"Q1": {"a": u[1], "b": u[100], "c": u[1000],
+                   "d": sum(1 for i in range(1, 5000) if u[i] + u[5000 - i] <= bound)}}
 
-    # Q3–Q4: sets of triples over 0..10
+
+def triple_answers(u0: int, engine: str, backend: str) -> dict:
+    """Q3–Q4: sets of triples (x, y, z) over 0..10: unions of singletons, the
+    Pythagorean triples A, the sequence's triples B, and A ∩ B."""
     space = ir.Space(tuple(ir.VarDecl(v, ir.IntType(0, 10)) for v in "xyz"))
     S = make_sets(space, engine, backend)
     a = S.singleton((0, 0, 1)) | S.singleton((0, 2, 1))
     b = S.singleton((0, 0, 1)) | S.singleton((0, 0, 1))
-    out["Q3"] = {"a": _size(a), "b": _size(b), "c": _size(a & b)}
     x, y, z = ir.Var("x"), ir.Var("y"), ir.Var("z")
     A = S.from_expr((x * x + y * y).eq(z * z))
     u = lcg(u0, 303)
     B = S.from_tuples([(u[3 * k] % 11, u[3 * k + 1] % 11, u[3 * k + 2] % 11) for k in range(101)])
-    out["Q4"] = {"a": _size(A), "b": _size(B), "c": _size(A & B), "d": _sorted(A & B)}
+    return {"Q3": {"a": _size(a), "b": _size(b), "c": _size(a & b)},
+            "Q4": {"a": _size(A), "b": _size(B), "c": _size(A & B), "d": _sorted(A & B)}}
 
-    # Q5: the rule sets, as the model computes them
-    out["Q5"] = {}
+
+def rule_answers(u0: int) -> dict:
+    """Q5: the rule sets R of Nim(2, n, 1, r), as the model computes them."""
+    q5 = {}
     for key, (n, r) in (("a", (2, 2)), ("b", (3, 3))):
         m = load_nim(2, n, 1, r, u0)
-        out["Q5"][key] = [list(t) for t in sorted(m.consts["R"])]
+        q5[key] = [list(t) for t in sorted(m.consts["R"])]
+    return {"Q5": q5}
 
-    # Q6: δ(c)
-    out["Q6"] = {}
+
+def step_answers(u0: int, engine: str, backend: str) -> dict:
+    """Q6–Q9: one step of the game: δ(c), pre∃, |pre∀| and |pre|."""
+    V = DeadEnds.VACUOUS
+    out: dict = {"Q6": {}, "Q7": {}, "Q8": {}}
     for key, (params, c) in (("a", ((2, 2, 20, 2), (1, 5, 9))),
                              ("b", ((2, 3, 20, 3), (2, 3, 7, 2))),
                              ("c", ((3, 5, 20, 6), (1, 1, 9, 3, 4, 7)))):
         _, E = _game(*params, u0, engine, backend)
         out["Q6"][key] = _sorted(E.successors(c))
-
-    # Q7: pre∃
-    out["Q7"] = {}
     for key, (params, tau) in (("a", ((2, 2, 20, 2), [(2, 1, 5)])),
                                ("b", ((2, 2, 3, 2), [(2, 1, 1)])),
                                ("c", ((2, 3, 5, 3), [(2, 1, 2, 3), (1, 3, 2, 1)]))):
         _, E = _game(*params, u0, engine, backend)
         out["Q7"][key] = _sorted(E.pre_exists({1}, E.from_tuples(tau)))
-
-    # Q8: |pre∀|
-    out["Q8"] = {}
     for key, (params, tau) in (("a", ((2, 2, 4, 2), [(2, 0, 0)])),
                                ("b", ((2, 2, 3, 2), [(2, 1, 1)])),
                                ("c", ((2, 3, 5, 3), [(2, 0, 0, 0)]))):
         _, E = _game(*params, u0, engine, backend)
         out["Q8"][key] = _size(E.pre_forall({1}, E.from_tuples(tau), dead_ends=V))
-
-    # Q9: |pre|
     _, E = _game(2, 2, 20, 2, u0, engine, backend)
     k1, k2 = ir.Elem("k", ir.Const(1)), ir.Elem("k", ir.Const(2))
     p = E.pre({1}, E.from_expr((k1 <= 2) & (k2 <= 2)), dead_ends=V)
@@ -125,29 +139,34 @@ def answer_sheet(u0: int, engine: str = "symbolic", backend: str = "cudd") -> di
     for key, J in (("c", {1}), ("d", {1, 2}), ("e", set())):
         q9[key] = _size(E.pre(J, zeros, dead_ends=V))
     out["Q9"] = q9
+    return out
 
-    # Q10: |until|
+
+def until_answers(u0: int, engine: str, backend: str) -> dict:
+    """Q10: |until| on Nim(3, 3, 5, 3), towards the opponents' dead ends."""
+    V = DeadEnds.VACUOUS
     model, E = _game(3, 3, 5, 3, u0, engine, backend)
     ev = atl.Evaluator(E, model.definitions)
     stuck = ev(atl.Ref("stuck"))
     sigma = E.from_expr(ir.Elem("k", ir.Const(2)) >= ir.Elem("k", ir.Const(3)))
-    out["Q10"] = {
+    return {"Q10": {
         "a": _size(E.until({1}, sigma, stuck - E.turn_set({1}), dead_ends=V).result),
         "b": _size(E.until({1, 2}, E.positions(), stuck - E.turn_set({2}), dead_ends=V).result),
-    }
+    }}
 
-    # Q11–Q12: ATL on Nim(3, 2, 20, 3)
+
+def atl_answers(u0: int, engine: str, backend: str) -> dict:
+    """Q11–Q12: the model's ATL formulas F_J and Traître_1 on Nim(3, 2, 20, 3)."""
     model, E = _game(3, 2, 20, 3, u0, engine, backend)
     ev = atl.Evaluator(E, model.definitions)
     one, one_two = atl.CoalitionLit((1,)), atl.CoalitionLit((1, 2))
     initial = ev(atl.Ref("initial"))
     F1 = ev(atl.Ref("F", (one,)))
     F12 = ev(atl.Ref("F", (one_two,)))
-    out["Q11"] = {"a": _sorted(F1 & initial), "b": _size(F1), "c": _size(F12),
-                  "d": _size(F12 & initial)}
     T = ev(atl.Ref("Traître_1"))
-    out["Q12"] = {"a": _size(T), "b": _size(T & initial)}
-    return out
+    return {"Q11": {"a": _sorted(F1 & initial), "b": _size(F1), "c": _size(F12),
+                    "d": _size(F12 & initial)},
+            "Q12": {"a": _size(T), "b": _size(T & initial)}}
 
 
 def format_sheet(sheet: dict) -> str:

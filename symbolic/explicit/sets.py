@@ -1,0 +1,218 @@
+"""The explicit engine's sets: position tuples of a space, enumerated.
+
+:class:`ExplicitSets` enumerates the domain of a :class:`~symbolic.ir.Space`
+(the product of the slot ranges, filtered by an invariant) and represents sets
+as frozensets of position tuples (:class:`ExplicitSet`). The domain is
+enumerated on first use, and refused beyond a position limit.
+
+>>> from symbolic.ir import Space, VarDecl, IntType, Var
+>>> E = ExplicitSets(Space((VarDecl("x", IntType(0, 3)), VarDecl("y", IntType(0, 3)))),
+...                  invariant=Var("x") <= Var("y"))
+>>> len(E.positions()), E.from_expr(Var("x").eq(Var("y"))).tuples()
+(10, [(0, 0), (1, 1), (2, 2), (3, 3)])
+>>> len(~E.from_expr(Var("x").eq(Var("y"))))
+6
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+from typing import Iterable
+
+from ..api import PositionSet, SetEngine
+from ..errors import EngineMismatch, RangeError, TooManyPositions, WrongType
+from ..ir import TRUE, Expr, Space
+from ..limits import Limits
+from ..validate import check_expr
+from .interp import BOOL, compile_expr, type_name
+
+__all__ = ["ExplicitSet", "ExplicitSets", "DEFAULT_MAX_POSITIONS", "BYTES_PER_POSITION"]
+
+#: Spaces larger than this (before the invariant) are refused rather than
+#: enumerated: a tuple costs about 100 bytes, so this is already gigabytes.
+DEFAULT_MAX_POSITIONS = 5_000_000
+#: Games whose number of edges may exceed this are refused before enumeration:
+#: an edge costs about 20 bytes (successor and predecessor lists), so this is
+#: bytes a position costs the explicit engine, about (its tuple, index entry,
+#: successor and predecessor lists): with a memory cap (``--max-memory``) the
+#: position limit is the cap divided by this, instead of DEFAULT_MAX_POSITIONS
+BYTES_PER_POSITION = 500
+
+
+class ExplicitSet(PositionSet):
+    """A set of positions of an :class:`ExplicitSets` engine: a frozenset of tuples.
+
+    Iteration and :meth:`tuples` are in lexicographic order; ``len``, ``in``,
+    ``| & - ~``, ``==`` and ``<=`` follow :class:`~symbolic.api.PositionSet`.
+
+    >>> from symbolic.ir import Space, VarDecl, IntType
+    >>> E = ExplicitSets(Space((VarDecl("x", IntType(0, 2)),)))
+    >>> a = E.from_tuples([(2,), (0,)])
+    >>> a.tuples(), (1,) in a, len(~a), a <= E.positions()
+    ([(0,), (2,)], False, 1, True)
+    """
+
+    __slots__ = ("engine", "items", "_sorted", "_idx")
+
+    def __init__(self, engine: "ExplicitSets", items: frozenset):
+        self.engine = engine
+        #: the positions, as a frozenset of tuples (read-only by convention)
+        self.items = items
+        self._sorted = None  # cached sorted list
+        self._idx = None     # cached engine indices (see ExplicitSets._indices)
+
+    def count(self) -> int:
+        return len(self.items)
+
+    def _contains(self, pos: tuple) -> bool:
+        return pos in self.items
+
+    def tuples(self) -> list[tuple]:
+        if self._sorted is None:
+            self._sorted = sorted(self.items)
+        return list(self._sorted)
+
+    def _take(self, n: int):
+        """The n smallest positions, in order, without sorting the whole set."""
+        if self._sorted is not None or n >= len(self.items):
+            return iter(self.tuples()[:n])
+        return iter(heapq.nsmallest(n, self.items))
+
+    def _union(self, other): return ExplicitSet(self.engine, self.items | other.items)
+    def _inter(self, other): return ExplicitSet(self.engine, self.items & other.items)
+    def _diff(self, other): return ExplicitSet(self.engine, self.items - other.items)
+    def _same(self, other) -> bool: return self.items == other.items
+
+
+
+class ExplicitSets(SetEngine):
+    """Sets of positions of ``space`` by enumeration (ENS 2005, Q2–Q4).
+
+    The domain is {c ∈ ∏ slot ranges | invariant(c)}, in lexicographic order
+    (the order of :func:`itertools.product` over ascending ranges); position i
+    of that order has index i.
+
+    >>> from symbolic.ir import Space, VarDecl, IntType, Var
+    >>> x, y, z = Var("x"), Var("y"), Var("z")
+    >>> E = ExplicitSets(Space(tuple(VarDecl(v, IntType(0, 10)) for v in "xyz")))
+    >>> A = E.from_expr((x * x + y * y).eq(z * z))
+    >>> len(A), [t for t in A if 0 < t[0] < t[1]]
+    (25, [(3, 4, 5), (6, 8, 10)])
+    """
+
+    kind = "explicit"
+
+    def __init__(self, space: Space, invariant: Expr = TRUE, *,
+                 max_positions: int = DEFAULT_MAX_POSITIONS, limits: Limits | None = None):
+        self.space = space
+        self.invariant = invariant
+        self.limits = limits = limits if limits is not None else Limits()
+        if limits.max_memory_bytes is not None:
+            max_positions = limits.max_memory_bytes // BYTES_PER_POSITION
+        self.max_positions = max_positions
+        inv = compile_expr(check_expr(invariant, space), space)
+        if inv.type != BOOL:
+            raise WrongType(f"the invariant must be bool, got {type_name(inv.type)}",
+                             getattr(invariant, "span", None))
+        # None means "always true": most games have no invariant, skip the calls.
+        self._inv = None if inv.folded and inv.value is True else inv.fn
+        self._dom: list[tuple] | None = None
+        self._index: dict[tuple, int] | None = None
+        self._all: ExplicitSet | None = None
+
+    def __repr__(self) -> str:
+        n = "?" if self._dom is None else len(self._dom)
+        return f"<{type(self).__name__} over {[s.label for s in self.space.slots]}: {n} positions>"
+
+    # ---------------------------------------------------------------- domain
+
+    def check_size(self) -> None:
+        """:class:`~symbolic.errors.TooManyPositions` (a QueryError and a
+        LimitExceeded) when the space is too large to enumerate (before any work)."""
+        size = self.space.size
+        if size > self.max_positions:
+            raise TooManyPositions(
+                f"position limit reached: the space has {size} value vectors, more than the "
+                f"explicit engine's limit of {self.max_positions} (--max-memory raises or "
+                f"lowers it, at {BYTES_PER_POSITION} bytes a position): use the symbolic engine",
+                stage="enumerating the positions")
+
+    def _domain(self) -> list[tuple]:
+        """The positions in lexicographic order (enumerated once)."""
+        if self._dom is None:
+            self.check_size()
+            ranges = [s.type.values() for s in self.space.slots]
+            inv = self._inv
+            if inv is None:
+                dom = list(itertools.product(*ranges))
+            else:
+                dom = [c for c in itertools.product(*ranges) if inv(c, None)]
+            self._dom = dom
+            self._index = dict(zip(dom, range(len(dom))))
+        return self._dom
+
+    def _is_position(self, pos: tuple) -> bool:
+        """Invariant test for an in-range tuple, without enumerating the domain."""
+        if self._index is not None:
+            return pos in self._index
+        return self._inv is None or bool(self._inv(pos, None))
+
+    def _position(self, pos) -> tuple:
+        """``pos`` normalised; RangeError out of range or where the invariant fails."""
+        t = self.space.check_position(pos)
+        if not self._is_position(t):
+            raise RangeError(f"{t} is not a position: the invariant is false there")
+        return t
+
+    def _own(self, s) -> ExplicitSet:
+        if not isinstance(s, ExplicitSet) or s.engine is not self:
+            raise EngineMismatch(f"{s!r} is not a set of {self!r}: convert it first")
+        return s
+
+    def _indices(self, s: ExplicitSet) -> list[int]:
+        """The indices of the positions of ``s`` (cached on the set)."""
+        if s._idx is None:
+            self._domain()
+            index = self._index
+            s._idx = [index[t] for t in s.items]
+        return s._idx
+
+    def _from_indices(self, idx: Iterable[int]) -> ExplicitSet:
+        dom = self._domain()
+        return ExplicitSet(self, frozenset(map(dom.__getitem__, idx)))
+
+    # ---------------------------------------------------------------- SetEngine
+
+    def empty(self) -> ExplicitSet:
+        return ExplicitSet(self, frozenset())
+
+    def positions(self) -> ExplicitSet:
+        if self._all is None:
+            self._all = ExplicitSet(self, frozenset(self._domain()))
+        return self._all
+
+    def from_tuples(self, tuples: Iterable) -> ExplicitSet:
+        """The given positions (tuples, lists or dicts by slot label).
+
+        RangeError for a value out of its slot's range, a wrong length, or a
+        tuple where the invariant is false (it is not a position).
+        """
+        return ExplicitSet(self, frozenset(self._position(t) for t in tuples))
+
+    def _from_expr(self, expr: Expr, env: dict) -> ExplicitSet:
+        """{c ∈ domain | expr(c)} for a bool expression over current variables."""
+        c = compile_expr(expr, self.space, env)
+        if c.type != BOOL:
+            raise WrongType(f"a set is defined by a bool expression, got {type_name(c.type)}",
+                             getattr(expr, "span", None))
+        if c.folded:
+            return self.positions() if c.value else self.empty()
+        f = c.fn
+        return ExplicitSet(self, frozenset(t for t in self._domain() if f(t, None)))
+
+    def index(self, pos) -> int:
+        """The index of position ``pos`` in the lexicographic domain order."""
+        t = self._position(pos)
+        self._domain()
+        return self._index[t]
+
