@@ -157,6 +157,25 @@ def parse_position(space, text: str) -> tuple:
     symbolic.errors.QueryError: position 'j=1': no value for k[1], k[2]
     """
     labels = [s.label for s in space.slots]
+    values = parse_assignments(space, text)
+    missing = [l for l in labels if l not in values]
+    if missing:
+        raise QueryError(f"position {text!r}: no value for {', '.join(missing)}")
+    try:
+        return space.check_position(tuple(values[l] for l in labels))
+    except SymbolicError as err:
+        raise QueryError(f"position {text!r}: {err}") from None
+
+
+def parse_assignments(space, text: str) -> dict[str, int]:
+    """``LABEL=VALUE, ...`` (some slots, each at most once) as ``{label: value}``;
+    :func:`parse_position` then asks for every slot.
+
+    >>> from symbolic.ir import IntType, Space, VarDecl
+    >>> parse_assignments(Space((VarDecl("j", IntType(1, 2)),)), "j = 2")
+    {'j': 2}
+    """
+    labels = [s.label for s in space.slots]
     values: dict[str, int] = {}
     for item in text.split(","):
         label, sep, value = item.partition("=")
@@ -175,13 +194,7 @@ def parse_position(space, text: str) -> tuple:
             values[label] = int(value)
         else:
             raise QueryError(f"position {text!r}: {label} = {value!r} is not an integer")
-    missing = [l for l in labels if l not in values]
-    if missing:
-        raise QueryError(f"position {text!r}: no value for {', '.join(missing)}")
-    try:
-        return space.check_position(tuple(values[l] for l in labels))
-    except SymbolicError as err:
-        raise QueryError(f"position {text!r}: {err}") from None
+    return values
 
 
 def json_text(doc) -> str:

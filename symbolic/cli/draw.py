@@ -1,0 +1,143 @@
+"""``symbolic draw``: pictures (SVG or PNG) of a set, the values or the nimbers as a
+grid over two variables, of a position as a board, or of a strategy as a graph
+(:mod:`symbolic.pictures`; matplotlib and networkx, imported only here).
+
+The variables a picture does not vary take the values given by ``--at`` (some
+slots, ``'j=1, k[3]=0'``), else their value in the first position (in the
+engines' order) of the model's set ``initial``; a model without ``initial``
+must fix them all, and the error names those left. Without ``-o`` the picture
+is written to ``MODEL-WHAT.svg`` in the current directory (WHAT: set, values,
+nimbers, board or strategy); the path is printed.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .. import atl
+from ..engines import ENGINES, make_engine
+from ..errors import QueryError
+from ..model import parse_formula
+from .common import load, model_args, parse_assignments, position_text
+
+MODES = ("query", "values", "nimbers", "board", "strategy")
+
+
+def _pictures():
+    try:
+        from .. import pictures
+        import matplotlib  # noqa: F401 - only to say what is missing
+        import networkx  # noqa: F401
+    except ImportError as err:
+        raise QueryError(f"symbolic draw needs matplotlib and networkx ({err}): "
+                         f"pip install 'symbolic[draw]'") from None
+    return pictures
+
+
+def _base(model, engine) -> tuple | None:
+    """The first position of the model's ``initial`` set (None without one)."""
+    if "initial" not in model.definitions:
+        return None
+    return atl.evaluate(engine, model.formula("initial"), model.definitions).first()
+
+
+def _position(model, engine, args) -> tuple:
+    """``--at`` completed from :func:`_base` (every slot)."""
+    space = model.game.space
+    given = parse_assignments(space, args.at) if args.at else {}
+    fixed = _pictures().grid.position_with(space, given, _base(model, engine))
+    pos = space.check_position(fixed)
+    if pos not in engine.positions():
+        raise QueryError(f"{position_text(space, pos)} is not a position of the game")
+    return pos
+
+
+def _grid(model, engine, args, mode: str):
+    pics = _pictures()
+    if args.x is None or args.y is None:
+        raise QueryError("a grid needs the two variables it varies: --x VAR --y VAR")
+    at = parse_assignments(model.game.space, args.at) if args.at else {}
+    base = _base(model, engine)
+    if mode == "query":
+        ps = atl.evaluate(engine, parse_formula(args.query, model), model.definitions)
+        return pics.set_grid(ps, args.x, args.y, at, base, title=args.query)
+    if mode == "values":
+        from ..analysis.values import two_player_values
+        return pics.values_grid(two_player_values(engine), args.x, args.y, at, base,
+                                title=f"{model.name}: values")
+    from ..analysis.grundy import layered_nimbers
+    return pics.nimbers_grid(layered_nimbers(engine), args.x, args.y, at, base,
+                             title=f"{model.name}: nimbers")
+
+
+def _strategy(model, engine, args):
+    from ..analysis.play import drawer
+    from ..analysis.strategy import strategy_for
+    pics = _pictures()
+    strategy = strategy_for(engine, parse_formula(args.strategy, model), model.definitions)
+    if args.start is not None:
+        start = atl.evaluate(engine, parse_formula(args.start, model), model.definitions)
+    elif args.at is not None or _base(model, engine) is None:
+        start = engine.singleton(_position(model, engine, args))
+    else:
+        start = atl.evaluate(engine, model.formula("initial"), model.definitions)
+    labels = [s.label for s in model.game.space.slots]
+    render = drawer(model.display, model.game.space, str) if model.display else None
+
+    def label(c: tuple) -> str:
+        if render is not None and max(map(len, render(c).splitlines())) <= 12:
+            return render(c)
+        if len(labels) <= 4:
+            return "\n".join(f"{a}={v}" for a, v in zip(labels, c))
+        return ",".join(map(str, c))
+    return pics.strategy_graph(strategy, start, args.max_nodes, label)
+
+
+def cmd_draw(args) -> int:
+    mode = next(m for m in MODES if getattr(args, m) not in (None, False))
+    model = load(args)
+    engine = make_engine(model.game, args.engine, args.backend, order=args.order,
+                         partition=args.partition)
+    if mode == "board":
+        picture = _pictures().board(model, engine, _position(model, engine, args))
+    elif mode == "strategy":
+        picture = _strategy(model, engine, args)
+    else:
+        picture = _grid(model, engine, args, mode)
+    what = "set" if mode == "query" else mode
+    out = Path(args.output) if args.output else Path(f"{Path(args.model).stem}-{what}.svg")
+    print(picture.save(out))
+    return 0
+
+
+def register(sub) -> None:
+    d = sub.add_parser(
+        "draw", help="a picture (SVG/PNG) of a set, values, nimbers, a board or a strategy",
+        description="Draw a set of positions (--query), the +k/-k values (--values) or the "
+                    "nimbers (--nimbers) as a coloured grid over two variables (--x, --y), "
+                    "a position as a board with the value of each move (--board; models "
+                    "with a display), or a strategy as a graph (--strategy). Variables not "
+                    "varied take their --at value, else their value in the first position "
+                    "of the model's set 'initial'. Writes MODEL-WHAT.svg unless -o is given "
+                    "and prints the path.")
+    model_args(d)
+    what = d.add_mutually_exclusive_group(required=True)
+    what.add_argument("--query", metavar="FORMULA", help="draw the set of this formula")
+    what.add_argument("--values", action="store_true", help="draw the +k/-k values")
+    what.add_argument("--nimbers", action="store_true", help="draw the Sprague-Grundy values")
+    what.add_argument("--board", action="store_true",
+                      help="draw the --at position with the value of each legal move")
+    what.add_argument("--strategy", metavar="FORMULA",
+                      help="draw the strategy of this until/release formula as a graph")
+    d.add_argument("--x", metavar="VAR", help="the variable along the horizontal axis")
+    d.add_argument("--y", metavar="VAR", help="the variable along the vertical axis")
+    d.add_argument("--at", metavar="POSITION",
+                   help="values of the other variables, e.g. 'j=1, k[3]=0' (default: "
+                        "those of the first initial position)")
+    d.add_argument("--from", dest="start", metavar="SET",
+                   help="--strategy: the start set (default: --at, else the set initial)")
+    d.add_argument("--max-nodes", type=int, default=40, metavar="N",
+                   help="--strategy: draw at most N positions (default 40)")
+    d.add_argument("--engine", choices=ENGINES, default="symbolic")
+    d.add_argument("-o", "--output", metavar="FILE",
+                   help="the picture file, .svg or .png (default: MODEL-WHAT.svg)")
+    d.set_defaults(func=cmd_draw)
