@@ -63,6 +63,10 @@ class Fixpoint(Generic[S]):
     iterations: int
     layers: tuple[S, ...] | None = None
 
+    def _repr_html_(self) -> str:
+        from .html import fixpoint_html  # Jupyter: the steps and the result's table
+        return fixpoint_html(self)
+
 
 def least_fixpoint(step: Callable[[S], S], start: S, *, keep_layers: bool = False,
                    limits: "Limits | None" = None, name: str = "fixpoint",
@@ -222,6 +226,10 @@ class PositionSet(ABC):
     def _take(self, n: int) -> Iterator[tuple]:
         """:meth:`take` after validation; engines override it with a lazy version."""
         return iter(self.tuples()[:n])
+
+    def _repr_html_(self) -> str:
+        from .html import positions_html  # Jupyter: a count and at most 20 rows
+        return positions_html(self)
 
     def __repr__(self) -> str:
         n = self.count()

@@ -99,6 +99,13 @@ class Nimbers:
         g(pos) = 0, where every move leads to a nimber ≠ 0)."""
         return self.engine.successors(pos) & self.with_value(0)
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the number of positions of each nimber."""
+        from ..html import counts_html
+        counts = self.counts()
+        return counts_html("nimber", counts, f"nimbers of {sum(counts.values())} positions "
+                           f"(0: the player to move loses)")
+
     def table(self) -> dict[tuple, int]:
         """{position: nimber} for every position (enumerates: small games only)."""
         return {t: g for g, layer in enumerate(self.layers) for t in layer.tuples()}

@@ -113,6 +113,21 @@ class Strategy:
         rel = self.relation if over is None else self.relation.restrict(over)
         return rel.table()
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the objective, the winning region's size and the first moves of
+        the table (at most 20, found without listing the others)."""
+        from ..html import ROWS, table_html
+        e, obj = self.engine, self.objective
+        sources = self.relation.sources()
+        first = e.from_tuples(list(sources.take(ROWS)))
+        moves = sorted(self.relation.restrict(first).table().items())
+        J = "{" + ", ".join(map(str, sorted(obj.coalition))) + "}"
+        label = lambda c: ", ".join(f"{k}={v}" for k, v in e.space.as_dict(c).items())
+        return table_html(["from", "to"], [(label(c), label(d)) for c, d in moves],
+                          sources.count(), f"strategy of {J} ({obj.kind}, dead ends "
+                          f"{obj.dead_ends.value}): wins from {self.region.count()} positions; "
+                          f"moves from {sources.count()} positions")
+
     def outcome(self, start: PositionSet) -> PositionSet:
         """The positions met by plays from ``start ∩ region`` where the coalition
         follows :meth:`table` and the others play anything; a play is not followed

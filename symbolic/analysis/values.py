@@ -130,6 +130,15 @@ class Values:
         """{value: number of positions}, values in increasing order (draws not included)."""
         return {v: self.by_value[v].count() for v in sorted(self.by_value)}
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the number of positions of each value, and the draws."""
+        from ..html import counts_html
+        counts = {(f"+{v}" if v > 0 else str(v)): n for v, n in self.counts().items()}
+        n = sum(counts.values()) + self.draws.count()
+        return counts_html("value", counts, f"values of {n} positions (+k: the player to "
+                           f"move wins within k moves; -k: loses, holds out k moves)",
+                           [("draw", self.draws.count())] if self.draws else [])
+
     def positions_of(self, value: int) -> PositionSet:
         """The positions of the given value (empty when none has it)."""
         return self.by_value.get(value, self.engine.empty())

@@ -129,5 +129,7 @@ def strategy_graph(strategy: Strategy, start: PositionSet, max_nodes: int = 40,
     title = (f"strategy of {{{J}}} ({strategy.objective.kind}): bold its moves, thin the "
              f"others'\n{len(nodes)} of {total} positions"
              + (f" drawn ({total - len(nodes)} more not shown)" if total > len(nodes) else ""))
+    if not starts:
+        title += f"\n(the start's {start.count()} position(s) are not won: nothing to draw)"
     ax.set_title(title, fontsize=9)
     return Picture(fig, {"title": title, "nodes": nodes, "edges": drawn, "total": total})
