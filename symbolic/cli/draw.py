@@ -1,6 +1,6 @@
 """``symbolic draw``: pictures (SVG or PNG) of a set, the values or the nimbers as a
 grid over two variables, of a position as a board, or of a strategy as a graph
-(:mod:`symbolic.pictures`; matplotlib and networkx, imported only here).
+(:mod:`symbolic.pictures`, which imports matplotlib only when it draws).
 
 The variables a picture does not vary take the values given by ``--at`` (some
 slots, ``'j=1, k[3]=0'``), else their value in the first position (in the
@@ -11,9 +11,14 @@ nimbers, board or strategy); the path is printed.
 """
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
-from .. import atl
+from .. import atl, pictures
+from ..analysis.grundy import layered_nimbers
+from ..analysis.play import drawer
+from ..analysis.strategy import strategy_for
+from ..analysis.values import two_player_values
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError
 from ..model import parse_formula
@@ -23,13 +28,12 @@ MODES = ("query", "values", "nimbers", "board", "strategy")
 
 
 def _pictures():
-    try:
-        from .. import pictures
-        import matplotlib  # noqa: F401 - only to say what is missing
-        import networkx  # noqa: F401
-    except ImportError as err:
-        raise QueryError(f"symbolic draw needs matplotlib and networkx ({err}): "
-                         f"pip install 'symbolic[draw]'") from None
+    """:mod:`symbolic.pictures`, once matplotlib and networkx are known to be
+    installed (they are imported only when a picture is drawn)."""
+    missing = [m for m in ("matplotlib", "networkx") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise QueryError(f"symbolic draw needs {' and '.join(missing)}: "
+                         f"pip install 'symbolic[draw]'")
     return pictures
 
 
@@ -61,17 +65,13 @@ def _grid(model, engine, args, mode: str):
         ps = atl.evaluate(engine, parse_formula(args.query, model), model.definitions)
         return pics.set_grid(ps, args.x, args.y, at, base, title=args.query)
     if mode == "values":
-        from ..analysis.values import two_player_values
         return pics.values_grid(two_player_values(engine), args.x, args.y, at, base,
                                 title=f"{model.name}: values")
-    from ..analysis.grundy import layered_nimbers
     return pics.nimbers_grid(layered_nimbers(engine), args.x, args.y, at, base,
                              title=f"{model.name}: nimbers")
 
 
 def _strategy(model, engine, args):
-    from ..analysis.play import drawer
-    from ..analysis.strategy import strategy_for
     pics = _pictures()
     strategy = strategy_for(engine, parse_formula(args.strategy, model), model.definitions)
     if args.start is not None:
