@@ -10,11 +10,12 @@ import pytest
 
 from symbolic.bdd import backend as bdd_backend
 from symbolic.bdd.backend import Manager
+from symbolic.bdd.managers import make_manager
 from symbolic.errors import EngineMismatch, OutOfMemory, QueryError
 
 
 def make(backend: str, names) -> Manager:
-    m = Manager(backend)
+    m = make_manager(backend)
     m.declare(list(names))
     return m
 
@@ -35,9 +36,16 @@ def random_function(m: Manager, names, rng: random.Random, terms: int = 6):
 
 
 def test_unknown_backend_lists_the_choices():
+    for make_it in (Manager, make_manager):
+        with pytest.raises(QueryError) as info:
+            make_it("buddy")
+        assert "cudd" in str(info.value) and "oxidd" in str(info.value), str(info.value)
+
+
+def test_the_dd_wrapper_points_to_the_factory_for_oxidd():
     with pytest.raises(QueryError) as info:
-        Manager("buddy")
-    assert "cudd" in str(info.value) and "autoref" in str(info.value), str(info.value)
+        Manager("oxidd")
+    assert "make_manager('oxidd')" in str(info.value), str(info.value)
 
 
 def test_declared_order_is_the_level_order(backend):

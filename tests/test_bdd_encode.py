@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from symbolic.bdd.backend import BACKENDS, Manager
+from symbolic.bdd.backend import BACKENDS
+from symbolic.bdd.managers import make_manager
 from symbolic.bdd.encode import Encoder, choose_order
 from symbolic.bdd.engine import SymbolicSets
 from symbolic.errors import ModelError, UnknownName, QueryError, RangeError, Span, WrongType
@@ -29,7 +30,7 @@ def ints(*specs) -> Space:
 
 
 def encoder(backend: str, sp: Space, order: str = "auto") -> Encoder:
-    return Encoder(sp, Manager(backend), order)
+    return Encoder(sp, make_manager(backend), order)
 
 
 def sols(enc: Encoder, expr: Expr, env=None) -> list[tuple]:

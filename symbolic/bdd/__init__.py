@@ -1,11 +1,20 @@
 """The BDD-based ("symbolic") engine of symbolic.
 
-- :class:`Manager` (``backend.py``): one ``dd`` manager, CUDD or autoref, behind one API.
-- :class:`Encoder` (``encode.py``): position bits in bit-sliced order and the
-  bit-blasting of IR expressions, on the exact two's-complement arithmetic of
-  :class:`BV` (``bitvec.py``).
-- :class:`SymbolicSets` / :class:`SymbolicGame` (``engine.py``): the
-  :mod:`symbolic.api` engines, with :class:`BddSet` results.
+The modules, from the bottom up:
+
+- BDD managers: :class:`Manager` (``backend.py``) wraps one ``dd`` manager, CUDD or
+  autoref; ``oxidd_backend.py`` keeps the same contract on oxidd;
+  :func:`make_manager` (``managers.py``) makes one by backend name; ``transfer.py``
+  copies a BDD between managers of any backends.
+- Bits: :class:`BV` (``bitvec.py``), exact two's-complement bit-vectors;
+  ``layout.py``, the position bits of a space in bit-sliced or slot order
+  (:class:`BitLayout`, :data:`ORDERS`); :class:`Encoder` (``encode.py``), the
+  bit-blasting of IR expressions over that layout.
+- Engines: :class:`SymbolicSets` and its :class:`BddSet` values (``sets.py``); the
+  game :class:`SymbolicGame` (``engine.py``: δ partitioned by move, pre-images,
+  fixpoints), assembled with the forward operators (``forward.py``: post, successors,
+  moves between sets, out-degrees, :class:`BddRelation`) and the measured choice of the
+  variable layout (``probe.py``).
 
 >>> from symbolic.ir import Space, VarDecl, IntType, Var
 >>> S = SymbolicSets(Space((VarDecl("x", IntType(0, 9)),)), backend="autoref")
@@ -14,8 +23,10 @@
 """
 from .backend import BACKENDS, Manager
 from .bitvec import BV
-from .encode import ORDERS, Encoder
-from .engine import PARTITIONS, BddSet, SymbolicGame, SymbolicSets
+from .encode import Encoder
+from .engine import PARTITIONS, BddRelation, BddSet, SymbolicGame, SymbolicSets
+from .layout import ORDERS, BitLayout
+from .managers import make_manager
 
-__all__ = ["BACKENDS", "ORDERS", "PARTITIONS", "BV", "BddSet", "Encoder", "Manager",
-           "SymbolicGame", "SymbolicSets"]
+__all__ = ["BACKENDS", "ORDERS", "PARTITIONS", "BV", "BddRelation", "BddSet", "BitLayout",
+           "Encoder", "Manager", "SymbolicGame", "SymbolicSets", "make_manager"]

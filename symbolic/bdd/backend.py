@@ -25,8 +25,12 @@ from dd import _copy
 
 from ..errors import EngineMismatch, OutOfMemory, QueryError
 from ..limits import Limits
+from .transfer import copy_function
 
 BACKENDS = ("cudd", "autoref", "oxidd")
+#: the backends of this class (oxidd is :class:`symbolic.bdd.oxidd_backend.OxiddManager`;
+#: :func:`symbolic.bdd.managers.make_manager` picks the class by name)
+DD_BACKENDS = ("cudd", "autoref")
 
 # CUDD counts with doubles. Its counting recursion pushes complement edges
 # down to the constants, so every intermediate value is a sub-count scaled by
@@ -62,6 +66,14 @@ def _release_unused(*_ignored) -> None:
 
 
 gc.callbacks.append(lambda phase, info: _release_unused() if phase == "stop" else None)
+
+
+def unknown_backend(backend) -> str:
+    """The message for a backend name that is not one of :data:`BACKENDS`."""
+    if backend in BACKENDS:
+        return (f"the {backend} backend is not a dd manager: make it with "
+                f"symbolic.bdd.make_manager({backend!r})")
+    return f"unknown BDD backend {backend!r}: the choices are {list(BACKENDS)}"
 
 
 def default_memory_cap() -> int:
@@ -106,7 +118,9 @@ def _is_oom(exc: BaseException) -> bool:
 
 
 class Manager:
-    """One BDD manager of backend ``"cudd"`` (fast, default) or ``"autoref"`` (pure Python).
+    """One BDD manager of backend ``"cudd"`` (fast, default) or ``"autoref"`` (pure Python):
+    the contract every backend keeps (``oxidd``: a subclass, made by
+    :func:`symbolic.bdd.managers.make_manager`).
 
     Variables are declared once, in the order given: level i is the i-th name.
     Dynamic reordering is switched off so the order chosen by the encoder
@@ -115,21 +129,10 @@ class Manager:
     whose message names the stage of ``limits`` (a :class:`symbolic.limits.Limits`).
     """
 
-    def __new__(cls, backend: str = "cudd", **_options):
-        # backend="oxidd" is another class with the same contract (symbolic.bdd.oxidd_backend)
-        if cls is Manager and backend == "oxidd":
-            try:
-                from .oxidd_backend import OxiddManager
-            except ImportError:
-                raise QueryError("the oxidd backend needs the oxidd package "
-                                 "(pip install oxidd)") from None
-            return super().__new__(OxiddManager)
-        return super().__new__(cls)
-
     def __init__(self, backend: str = "cudd", *, max_memory: int | None = None,
                  limits: Limits | None = None):
-        if backend not in BACKENDS:
-            raise QueryError(f"unknown BDD backend {backend!r}: the choices are {list(BACKENDS)}")
+        if backend not in DD_BACKENDS:
+            raise QueryError(unknown_backend(backend))
         self.backend = backend
         if backend == "cudd":
             # imported on demand: dd.cudd is a C extension that a dd installed
@@ -555,7 +558,6 @@ class Manager:
         if getattr(u, "bdd", None) is self.bdd:
             return u
         if not hasattr(u, "bdd"):  # an oxidd node: rebuilt by Shannon expansion
-            from .oxidd_backend import copy_function
             return copy_function(u, self)
         try:
             return _copy.copy_bdd(u, self.bdd)

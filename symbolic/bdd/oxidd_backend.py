@@ -9,7 +9,7 @@ substitutions (cached: the engine renames with the same two maps all the time), 
 :class:`~symbolic.errors.OutOfMemory` / :class:`~symbolic.errors.EngineMismatch` as for
 the other backends. One thread: the machine this was measured on has two cores.
 
->>> m = Manager("oxidd")
+>>> m = OxiddManager()
 >>> m.declare(["a", "b"])
 >>> m.exact_count(m.or_(m.var("a"), m.var("b")), 2)
 3
@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from ..errors import EngineMismatch, OutOfMemory
+from ..errors import EngineMismatch, OutOfMemory, QueryError
 from ..limits import Limits
 from .backend import Manager, default_memory_cap
+from .transfer import copy_function
 
 #: bytes per inner node assumed when sizing the node store from a memory cap
 _BYTES_PER_NODE = 32
@@ -36,8 +37,14 @@ class OxiddManager(Manager):
 
     def __init__(self, backend: str = "oxidd", *, max_memory: int | None = None,
                  limits: Limits | None = None):
-        import oxidd.bdd as ob  # on demand: an optional dependency
-        from oxidd.util import BooleanOperator, DDMemoryError
+        if backend != "oxidd":
+            raise AssertionError(backend)
+        try:  # on demand: an optional dependency
+            import oxidd.bdd as ob
+            from oxidd.util import BooleanOperator, DDMemoryError
+        except ImportError:
+            raise QueryError("the oxidd backend needs the oxidd package "
+                             "(pip install oxidd)") from None
         self.backend = "oxidd"
         self._ob = ob
         self._and_op = BooleanOperator.AND
@@ -268,44 +275,3 @@ class OxiddManager(Manager):
         if self._mine(u):
             return u
         return copy_function(u, self)
-
-
-def copy_function(u, target: Manager):
-    """``u`` (a dd.cudd, dd.autoref or oxidd node) rebuilt in ``target`` by Shannon
-    expansion over its nodes, memoized: f = ite(x, f|x=1, f|x=0)."""
-    import oxidd.bdd as ob
-    memo: dict = {}
-    oxidd_source = isinstance(u, ob.BDDFunction)
-
-    def parts(f):
-        """(variable name or None for a constant, value, high, low) of node f."""
-        if oxidd_source:
-            v = f.node_var()
-            if v is None:
-                return None, f.valid(), None, None
-            return f.manager.var_name(v), None, f.cofactor_true(), f.cofactor_false()
-        if f.var is None:
-            return None, f == f.bdd.true, None, None
-        return f.var, None, f.high if not f.negated else ~f.high, \
-            f.low if not f.negated else ~f.low
-
-    stack = [u]
-    while stack:
-        f = stack[-1]
-        key = f if oxidd_source else int(f)
-        if key in memo:
-            stack.pop()
-            continue
-        name, value, hi, lo = parts(f)
-        if name is None:
-            memo[key] = target.const(bool(value))
-            stack.pop()
-            continue
-        kh, kl = (hi, lo) if oxidd_source else (int(hi), int(lo))
-        pending = [c for c, k in ((hi, kh), (lo, kl)) if k not in memo]
-        if pending:
-            stack.extend(pending)
-            continue
-        stack.pop()
-        memo[key] = target.ite(target.var(name), memo[kh], memo[kl])
-    return memo[u if oxidd_source else int(u)]
