@@ -166,6 +166,7 @@ def run_python(block: Block, where: str, namespace: dict) -> list[str]:
     report: list[str] = []
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test, out=report.append, clear_globs=False)
+    namespace.update(test.globs)  # DocTest works on a copy: later blocks see these names
     return [f"{where}: the pycon block fails\n{''.join(report)}"] if runner.failures else []
 
 
