@@ -211,6 +211,37 @@ def test_the_examples_of_the_page_print_what_it_shows(page):
     assert not failures, "\n\n".join(failures)
 
 
+def slug(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading.
+
+    >>> slug("## Playing: `show --at`, `play`, `simulate`")
+    'playing-show---at-play-simulate'
+    """
+    text = heading.lstrip("#").strip().lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def _anchors(page: Path) -> set[str]:
+    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+    return {slug(l) for l in text.splitlines() if l.startswith("#")}
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_links_of_the_page_lead_somewhere(page):
+    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue  # an absolute URL: not checked offline
+        path, _, anchor = target.partition("#")
+        dest = (page.parent / path).resolve() if path else page
+        if not dest.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
+            broken.append(f"{target}: no heading with that anchor in {dest.name}")
+    assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
+
+
 def test_every_page_is_found():
     names = {str(p.relative_to(ROOT)) for p in pages()}
     assert {"README.md", "docs/language.md", "bench/README.md"} <= names, names
