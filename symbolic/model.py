@@ -21,8 +21,10 @@ Next(coalition=CoalitionLit(members=(1,)), arg=Prop(expr=Binary(op='==', left=Va
 """
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import dataclass, field, fields
+from importlib import resources
 from pathlib import Path
 from typing import Mapping
 
@@ -39,7 +41,10 @@ from .lang.scope import Scope
 from .limits import ensure_recursion_headroom
 
 __all__ = ["Model", "Query", "load_model", "parse_arena", "parse_formula", "parse_model",
-           "parse_state_expr"]
+           "parse_state_expr", "shipped_model", "shipped_models"]
+
+#: the file endings of the shipped models, stripped to make their short names
+MODEL_SUFFIXES = (".arena.json", ".game", ".json", ".kif")
 
 
 @dataclass(frozen=True)
@@ -129,13 +134,15 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
         raise ArgumentTypeError(f"load_model: the path must be a string or a path, got {path!r}")
     params = check_params(params)
     p = Path(path)
+    if not p.exists() and (shipped := shipped_model(str(path))) is not None:
+        p = path = shipped  # a real file always wins over a shipped name
     if p.exists() and not p.is_dir() and not p.is_file():
         # a device or a pipe (/dev/zero) could be read forever
         raise FileError(f"{p}: not a regular file, so not a model file")
     try:
         text = p.read_text(encoding="utf-8-sig")  # a leading BOM is not part of the model
     except FileNotFoundError:
-        raise FileError(f"{p}: no such model file") from None
+        raise FileError(f"{p}: no such model file{_close_names(str(path))}") from None
     except IsADirectoryError:
         raise FileError(f"{p}: is a directory, not a model file") from None
     except UnicodeDecodeError as err:
@@ -150,6 +157,70 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     if p.name.lower().endswith(".json"):  # the arena format of the reachability-games TD
         return parse_arena(text, str(path), params)
     return parse_model(text, str(path), params)
+
+
+def shipped_models() -> dict[str, Path]:
+    """The models shipped with the package (``symbolic/models/``), by short name:
+    the path under ``models/`` without its ending (``ens2005``, ``td_example``,
+    ``gdl/nim1``), in sorted order.
+
+    >>> names = shipped_models()
+    >>> names["ens2005"].name, "gdl/nim1" in names
+    ('ens2005.game', True)
+    """
+    root = resources.files("symbolic") / "models"
+    found = {}
+    for entry in _model_files(root, ""):
+        found[_short_name(entry[0])] = Path(str(entry[1]))
+    return dict(sorted(found.items()))
+
+
+def _model_files(folder, prefix: str):
+    for item in folder.iterdir():
+        if item.is_dir():
+            yield from _model_files(item, f"{prefix}{item.name}/")
+        elif item.name.lower().endswith(MODEL_SUFFIXES):
+            yield f"{prefix}{item.name}", item
+
+
+def _short_name(relative: str) -> str:
+    for suffix in MODEL_SUFFIXES:
+        if relative.lower().endswith(suffix):
+            return relative[:-len(suffix)]
+    return relative
+
+
+def shipped_model(name: str) -> Path | None:
+    """The shipped model called ``name`` (its short name, its file name, either
+    after ``models/``: ``ens2005``, ``ens2005.game``, ``models/ens2005.game``,
+    ``gdl/nim1.kif``), or None.
+
+    >>> shipped_model("models/ens2005.game") == shipped_model("ens2005")
+    True
+    >>> shipped_model("ens2006") is None, shipped_model("ens2005.kif") is None
+    (True, True)
+    """
+    text = name.replace(os.sep, "/").removeprefix("models/")
+    models = shipped_models()
+    if text.lower().endswith(MODEL_SUFFIXES):  # a file name: its ending must be the file's
+        found = models.get(_short_name(text))
+        return found if found is not None and found.name == text.rsplit("/", 1)[-1] else None
+    return models.get(text)
+
+
+def _close_names(name: str) -> str:
+    """The shipped models named like ``name``, as the end of an error message."""
+    by_key: dict[str, str] = {}  # a name and its last part (``nim1`` for ``gdl/nim1``)
+    for n in shipped_models():
+        by_key.setdefault(n.lower(), n)
+        by_key.setdefault(n.rsplit("/", 1)[-1].lower(), n)
+    key = _short_name(name.replace(os.sep, "/").rsplit("/", 1)[-1]).lower()
+    close = [by_key[k] for k in difflib.get_close_matches(key, list(by_key), n=6, cutoff=0.6)]
+    close = list(dict.fromkeys(close))[:3]
+    if close:
+        return (f" (shipped models with a close name: {', '.join(close)}; "
+                f"`symbolic models` lists them all)")
+    return " (`symbolic models` lists the shipped models, which can be named without a path)"
 
 
 def parse_arena(text: str, filename: str = "<string>",

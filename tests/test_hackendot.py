@@ -1,7 +1,7 @@
 """symbolic.seeds.hackendot: Ulehla's method (as the report reads, and corrected) against
 the nimbers, which the engines compute on models/hackendot.game.
 
-What the tests establish (README, "symbolic hackendot"):
+What the tests establish (docs/analyses.md, "Hackendot"):
 * the report as written (LITERAL) is wrong already on one node, "()";
 * counting rip(f⁰) and reattaching the children of removed white nodes to their
   nearest surviving ancestor makes the criterion right (and Σ rip(fⁱ)·2ⁱ is the

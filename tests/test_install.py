@@ -151,3 +151,27 @@ def test_models_is_a_relative_symlink_to_the_package_data():
         r = _run(["git", "ls-files", "-s", "models"], cwd=ROOT)
         if r.returncode == 0 and r.stdout:  # tracked: git must store a link, mode 120000
             assert r.stdout.split()[0] == "120000", r.stdout
+
+
+def test_installed_shipped_models_are_found_by_name(installed, outside):
+    # issue 20: from any directory, after a plain install, models by name
+    site, _ = installed
+    cwd, env = outside
+    env["PYTHONPATH"] = str(site)
+    symbolic = [sys.executable, "-m", "symbolic"]
+    r = _run(symbolic + ["models"], cwd=cwd, env=env)
+    assert r.returncode == 0, r.stderr
+    names = [line.split()[0] for line in r.stdout.splitlines()[1:-1]]
+    shipped = sorted(str(p.relative_to(PACKAGE / "models")).rsplit(".", 1)[0]
+                     .removesuffix(".arena")
+                     for p in (PACKAGE / "models").rglob("*")
+                     if p.suffix in (".game", ".json", ".kif"))
+    assert names == shipped, (names, shipped)
+    assert str(site.resolve()) in r.stdout.splitlines()[-1], r.stdout
+    r = _run(symbolic + ["check", "ens2005", "--limit", "1"], cwd=cwd, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("Nim(N, n, K, r) [N=3, n=2, K=20, r=3, u0=0]\n"), r.stdout
+    assert "F({1}) and initial\n  count: 26\n" in r.stdout, r.stdout
+    r = _run(symbolic + ["check", "ens2006.game"], cwd=cwd, env=env)
+    assert r.returncode == 2 and r.stdout == "", r.stdout
+    assert "ens2006.game: no such model file" in r.stderr and "ens2005" in r.stderr, r.stderr

@@ -27,13 +27,13 @@ from typing import Sequence
 from .. import limits as limits_mod
 from ..errors import LimitExceeded, SymbolicError
 from ..progress import progress_for
-from . import (check, chocolate, chomp, draw, ens2005, execute, gdl, hackendot, nimbers, play,
-               show, simulate, strategy, successors, tictactoe, values)
+from . import (check, chocolate, chomp, draw, ens2005, execute, gdl, hackendot, models, nimbers,
+               play, show, simulate, strategy, successors, tictactoe, values)
 from .common import limit_args
 
 #: the command modules, in the order ``symbolic --help`` lists them
-COMMANDS = (check, show, successors, ens2005, strategy, execute, tictactoe, values, chocolate,
-            play, simulate, nimbers, hackendot, chomp, gdl, draw)
+COMMANDS = (models, check, show, successors, ens2005, strategy, execute, tictactoe, values,
+            chocolate, play, simulate, nimbers, hackendot, chomp, gdl, draw)
 
 #: exit statuses
 OK, MISMATCH, BAD_INPUT, LIMIT, INTERRUPTED = 0, 1, 2, 3, 130

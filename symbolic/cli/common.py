@@ -84,7 +84,8 @@ def model_args(sp: argparse.ArgumentParser) -> None:
     symbolic engine's tuning (--backend, --order, --partition) and the limits
     (--timeout, --max-memory, --quiet; see :func:`limit_args`)."""
     limit_args(sp)
-    sp.add_argument("model", metavar="MODEL", help="a model file (see models/)")
+    sp.add_argument("model", metavar="MODEL", help="a model file, or the name of a shipped model "
+                                                      "(`symbolic models` lists them)")
     sp.add_argument("-p", "--param", action="append", metavar="NAME=VALUE",
                     help="override a parameter of the model (repeatable)")
     sp.add_argument("--backend", choices=BACKENDS, default="cudd",

@@ -1,7 +1,7 @@
 """A ground GDL program as a checked model: IR game, named sets, queries and the
 names formulas see — built directly as objects (no model text is written or parsed).
 
-The model (documented in the README, section "GDL game descriptions"):
+The model (documented in docs/gdl.md, "Using GDL files"):
 
 - one ``bool`` variable per fluent, in :func:`~.ground.term_key` order,
   named after the fluent (``(cell 1 1 b)`` → ``cell_1_1_b``);
