@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .arguments import need
 from .errors import ModelError, UnknownName, WrongType
 from .ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, QUANTIFIERS, UNARY_OPS, Binary, Const, Elem,
                  Expr, Game, Item, Ite, Name, Quant, Space, Sum, Unary, Var, VarDecl, children,
@@ -59,6 +60,8 @@ def check_game(game: Game) -> Game:
     ...
     symbolic.errors.ModelError: move 'm': the domain of 't' must be a tuple
     """
+    need(game, Game, "the game",
+         hint=" (pass model.game, not the model)" if hasattr(game, "game") else "")
     space = game.space
     check_expr(game.invariant, space)
     check_expr(game.turn, space)
@@ -79,6 +82,8 @@ def check_expr(e: Expr, space: Space, names: Iterable[str] = (), *,
                primed: bool = False) -> Expr:
     """``e`` itself when it is a well-formed expression over ``space`` with the
     free names ``names`` (module docstring); ``primed`` allows primed variables."""
+    need(e, Expr, "an expression (symbolic.ir)")
+    need(space, Space, "the space")
     # An explicit stack, not recursion: ir.conj builds left-deep chains as long
     # as the list of conjuncts.
     stack = [(e, frozenset(names))]
