@@ -50,8 +50,9 @@ def need(value, types, what: str, *, none: bool = False, hint: str = ""):
     listed = types if isinstance(types, tuple) else (types,)
     if isinstance(value, listed) and (not isinstance(value, bool) or bool in listed):
         return value
-    raise ArgumentTypeError(f"{what} must be {'an' if type_text(types)[0] in 'aeiou' else 'a'} "
-                            f"{type_text(types)}{' or None' if none else ''}, "
+    names = type_text(types)
+    article = "an" if names[0].lower() in "aeiou" else "a"
+    raise ArgumentTypeError(f"{what} must be {article} {names}{' or None' if none else ''}, "
                             f"got {_shown(value)}{hint}")
 
 

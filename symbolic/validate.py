@@ -82,8 +82,6 @@ def check_expr(e: Expr, space: Space, names: Iterable[str] = (), *,
                primed: bool = False) -> Expr:
     """``e`` itself when it is a well-formed expression over ``space`` with the
     free names ``names`` (module docstring); ``primed`` allows primed variables."""
-    need(e, Expr, "an expression (symbolic.ir)")
-    need(space, Space, "the space")
     # An explicit stack, not recursion: ir.conj builds left-deep chains as long
     # as the list of conjuncts.
     stack = [(e, frozenset(names))]

@@ -234,6 +234,7 @@ class SymbolicSets(SetEngine):
                  order: str = "auto", max_memory: int | None = None,
                  limits: Limits | None = None):
         self.space = need(space, Space, "the space (model.game.space)")
+        need(invariant, Expr, "the invariant (a symbolic.ir expression)")
         self.limits = limits = need(limits, Limits, "limits", none=True) or Limits()
         # bytes, as CUDD counts them (a size_t)
         need_int(max_memory, "max_memory (bytes)", low=1, high=2 ** 64 - 1, none=True)

@@ -106,7 +106,7 @@ class ExplicitSets(SetEngine):
     def __init__(self, space: Space, invariant: Expr = TRUE, *,
                  max_positions: int = DEFAULT_MAX_POSITIONS, limits: Limits | None = None):
         self.space = need(space, Space, "the space (model.game.space)")
-        self.invariant = invariant
+        self.invariant = need(invariant, Expr, "the invariant (a symbolic.ir expression)")
         need_int(max_positions, "max_positions", low=1)
         self.limits = limits = need(limits, Limits, "limits", none=True) or Limits()
         if limits.max_memory_bytes is not None:
