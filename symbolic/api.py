@@ -3,19 +3,25 @@ and the one fixpoint idiom.
 
 Both engines (``symbolic.bdd.SymbolicGame`` and ``symbolic.explicit.ExplicitGame``)
 implement :class:`GameEngine`; their results are :class:`PositionSet` objects,
-so a differential test is one equality after :meth:`SetEngine.convert`.
+so a differential test is one equality after :meth:`SetEngine.convert`. The
+fixpoint idiom lives in :mod:`symbolic.fixpoint`, re-exported here.
 """
 from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import Callable, Generic, Iterable, Iterator, Mapping, TypeVar
+from typing import Iterable, Iterator, Mapping
 
+from .arguments import need, need_mapping
 from .errors import ArgumentTypeError, EngineMismatch, ModelError, QueryError
+from .fixpoint import Fixpoint, Reach, greatest_fixpoint, least_fixpoint
 from .ir import Expr, Game, Space, Value
-from .limits import NO_LIMITS, Limits
+from .limits import NO_LIMITS
 from .validate import check_expr
+
+__all__ = ["DeadEnds", "check_dead_ends", "check_engine", "check_set", "Fixpoint", "Reach",
+           "least_fixpoint", "greatest_fixpoint", "PositionSet", "SetEngine", "MoveRelation",
+           "GameEngine", "difference_witness", "same_sets"]
 
 
 class DeadEnds(enum.Enum):
@@ -50,75 +56,28 @@ def check_dead_ends(dead_ends) -> DeadEnds:
     return dead_ends
 
 
-S = TypeVar("S", bound="PositionSet")
+def check_engine(engine) -> "GameEngine":
+    """``engine`` itself when it is a game engine, else ArgumentTypeError (the public
+    functions over an engine call it first).
 
-
-@dataclass(frozen=True)
-class Fixpoint(Generic[S]):
-    """Result of a fixpoint computation: the set, the number of steps taken
-    (applications of the step function that changed the set), and the
-    approximations X_0, X_1, ... when they were asked for."""
-
-    result: S
-    iterations: int
-    layers: tuple[S, ...] | None = None
-
-    def _repr_html_(self) -> str:
-        from .html import fixpoint_html  # Jupyter: the steps and the result's table
-        return fixpoint_html(self)
-
-
-def least_fixpoint(step: Callable[[S], S], start: S, *, keep_layers: bool = False,
-                   limits: "Limits | None" = None, name: str = "fixpoint",
-                   sizes: Callable[[S], dict] | None = None) -> Fixpoint[S]:
-    """Iterate X_0 = start, X_{n+1} = step(X_n) until X_{n+1} = X_n.
-
-    ``step`` must be inflationary from ``start`` (X ⊆ step(X)), as in
-    until_{n+1} = until_n ∪ (pre(J, until_n) ∩ σ) (ENS 2005, Q10).
-    ``limits`` (:class:`symbolic.limits.Limits`) is checked before each step,
-    the stage named ``name``, iteration n; ``sizes(X_n)`` describes X_n in
-    progress reports and limit messages.
-
-    >>> least_fixpoint(lambda x: x | {min(x) - 1} if min(x) > 0 else x, {3}).result
-    {0, 1, 2, 3}
+    >>> check_engine("nim")
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.ArgumentTypeError: the engine must be a GameEngine, got str 'nim' (build one with make_engine(model.game))
     """
-    lim = limits if limits is not None else NO_LIMITS
-    x = start
-    layers = [x] if keep_layers else None
-    n = 0
-    with lim.stage(name):
-        while True:
-            lim.check(f"iteration {n + 1}", None if sizes is None else (lambda: sizes(x)))
-            y = step(x)
-            if y == x:
-                return Fixpoint(x, n, tuple(layers) if layers is not None else None)
-            n += 1
-            x = y
-            if layers is not None:
-                layers.append(x)
+    return need(engine, GameEngine, "the engine", hint=" (build one with make_engine(model.game))")
 
 
-def greatest_fixpoint(step: Callable[[S], S], start: S, *, limits: "Limits | None" = None,
-                      name: str = "fixpoint",
-                      sizes: Callable[[S], dict] | None = None) -> Fixpoint[S]:
-    """Iterate X_0 = start, X_{n+1} = step(X_n) until stable, ``step`` deflationary
-    (``limits``, ``name`` and ``sizes`` as in :func:`least_fixpoint`).
-
-    >>> greatest_fixpoint(lambda x: {v for v in x if v - 1 in x or v == 0}, {0, 1, 3}).result
-    {0, 1}
-    """
-    return least_fixpoint(step, start, limits=limits, name=name, sizes=sizes)
+def check_set(engine: "SetEngine", s, what: str = "the set") -> "PositionSet":
+    """``s`` itself when it is a set of positions of ``engine``: ArgumentTypeError for
+    anything else, EngineMismatch for a set of another engine."""
+    need(s, PositionSet, what, hint=" (a PositionSet of the engine)")
+    if s.engine is not engine:
+        raise EngineMismatch(f"{what} is a set of {s.engine!r}, not of {engine!r}: convert it "
+                             f"first (engine.convert)")
+    return s
 
 
-@dataclass(frozen=True)
-class Reach(Generic[S]):
-    """The positions reachable from a source, by distance (:meth:`GameEngine.reach_layers`):
-    ``result`` = R, ``layers`` = (F_0, F_1, …) disjoint, F_n the positions first
-    reached after n moves; ``graded``: every move from F_n lands in F_{n+1}."""
-
-    result: S
-    layers: tuple[S, ...]
-    graded: bool
 
 
 class PositionSet(ABC):
@@ -264,7 +223,10 @@ class SetEngine(ABC):
             hint = (": parse text first with parse_state_expr(text, model)"
                     if isinstance(expr, str) else "")
             raise ArgumentTypeError(f"from_expr needs an IR expression, got {expr!r}{hint}")
-        env = dict(env or {})
+        env = dict(need_mapping(env, "env (name -> constant)") if env is not None else {})
+        for k, v in env.items():
+            need(k, str, "a name of env")
+            need(v, (int, bool, tuple), f"env[{k!r}]")
         check_expr(expr, self.space, env)
         return self._from_expr(expr, env)
 

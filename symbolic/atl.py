@@ -35,6 +35,7 @@ from typing import Callable, Mapping, Union
 
 from . import ir, nodes
 from .api import DeadEnds, GameEngine, PositionSet, check_dead_ends
+from .arguments import need
 from .errors import ArgumentTypeError, QueryError, Span, UnknownName, UnknownPlayer, WrongType
 
 
@@ -101,9 +102,15 @@ class Turn(Formula):
 
 @dataclass(frozen=True)
 class Prop(Formula):
-    """A boolean state expression (no primed variables), e.g. ``k[1] >= k[2]``."""
+    """A boolean state expression (no primed variables), e.g. ``k[1] >= k[2]``.
+
+    ``space`` is the position space of the model it was checked against (None for
+    a Prop built by hand, see :func:`checked_against`): evaluating it on an engine
+    over another space is an error, not another game's answer.
+    """
     expr: ir.Expr
     span: Span | None = _span()
+    space: "ir.Space | None" = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -194,12 +201,27 @@ def Always(coalition: Coalition, arg: Formula, span: Span | None = None) -> Rele
 class Definition:
     """A named formula or set, maybe with parameters: ``F(J) = ...``.
 
-    ``params`` are ``(name, kind)`` with kind ``"coalition"`` or ``"int"``.
+    ``params`` are ``(name, kind)`` with kind ``"coalition"`` or ``"int"``;
+    ``space``, as for :class:`Prop`, the space of the model that defines it.
     """
     name: str
     params: tuple[tuple[str, str], ...]
     body: Formula
     span: Span | None = _span()
+    space: "ir.Space | None" = field(default=None, compare=False, repr=False)
+
+
+def checked_against(f: Formula, space: ir.Space) -> Formula:
+    """``f`` with each :class:`Prop` marked as checked against ``space`` (done by
+    :func:`symbolic.model.parse_formula`).
+
+    >>> x = ir.Space((ir.VarDecl("x", ir.IntType(0, 1)),))
+    >>> checked_against(Not(Prop(ir.Var("x").eq(0))), x).arg.space is x
+    True
+    """
+    if isinstance(f, Prop):
+        return Prop(f.expr, f.span, space)
+    return nodes.map_children(f, lambda c: checked_against(c, space), Formula)
 
 
 def formula_classes() -> tuple[type, ...]:
@@ -309,6 +331,9 @@ class Evaluator:
                                     f".definitions), got {definitions!r}")
         self.engine = engine
         self.definitions = dict(definitions or {})
+        for name, d in self.definitions.items():
+            need(d, Definition, f"definitions[{name!r}]")
+            self._same_space(d.space, d.span)
         self.sets = dict(sets or {})
         self.dead_ends = check_dead_ends(dead_ends)
         self._memo: dict = {}
@@ -345,7 +370,17 @@ class Evaluator:
     def _turn(self, f: Turn, env: dict) -> PositionSet:
         return self.engine.turn_set(self._J(f.coalition, env))
 
+    def _same_space(self, space: "ir.Space | None", span: Span | None) -> None:
+        """QueryError when a formula or definition checked against ``space`` is
+        evaluated on an engine over another space (another model's game)."""
+        if space is not None and space is not self.engine.space and space != self.engine.space:
+            raise QueryError("this formula was checked against another model: evaluate it "
+                             "on an engine of that model's game (its positions are "
+                             f"{', '.join(s.label for s in space.slots)}; the engine's are "
+                             f"{', '.join(s.label for s in self.engine.space.slots)})", span)
+
     def _prop(self, f: Prop, env: dict) -> PositionSet:
+        self._same_space(f.space, f.span)
         return self.engine.from_expr(ir.substitute(f.expr, {k: v for k, v in env.items()
                                                             if isinstance(v, int)}))
 

@@ -91,15 +91,24 @@ def int_text(n: int) -> str:
     return sign + "".join(reversed(parts)).lstrip("0")
 
 
-def _positive(name: str, value, unit: str) -> float | None:
-    """``value`` as a positive finite float, None for None; BadLimit / BadLimitType otherwise."""
+#: the largest timeout (seconds, about 31 years: the alarm timer takes no more)
+#: and memory cap (MB: 2**44 MB is 2**64 bytes, the most a size_t counts)
+MAX_TIMEOUT = 10 ** 9
+MAX_MEMORY_MB = 2 ** 44
+
+
+def _positive(name: str, value, unit: str, most: int) -> float | None:
+    """``value`` as a positive finite number up to ``most``, None for None; BadLimit /
+    BadLimitType otherwise (an int too large for a float included)."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise BadLimitType(f"{name} must be a number of {unit} or None, "
-                           f"got {type(value).__name__} {value!r}")
-    if not (value > 0 and math.isfinite(value)):
-        raise BadLimit(f"{name} must be a positive number of {unit}, got {value!r}")
+                           f"got {type(value).__name__} {value!r:.60}")
+    if not value > 0 or (isinstance(value, float) and not math.isfinite(value)):
+        raise BadLimit(f"{name} must be a positive number of {unit}, got {value!r:.60}")
+    if value > most:
+        raise BadLimit(f"{name} must be at most {most} {unit}, got {value!r:.60}")
     return value
 
 
@@ -133,8 +142,8 @@ class Limits:
 
     def __init__(self, *, timeout: float | None = None, max_memory: float | None = None,
                  progress: Callable[[str, dict], None] | None = None):
-        self.timeout = _positive("timeout", timeout, "seconds")
-        self.max_memory = _positive("max_memory", max_memory, "MB")
+        self.timeout = _positive("timeout", timeout, "seconds", MAX_TIMEOUT)
+        self.max_memory = _positive("max_memory", max_memory, "MB", MAX_MEMORY_MB)
         if progress is not None and not callable(progress):
             raise BadLimitType(f"progress must be callable or None, got {progress!r}")
         self.progress = progress

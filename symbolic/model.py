@@ -31,6 +31,7 @@ from typing import Mapping
 from . import atl, ir
 from .lang.arena import arena_model_ast, read_arena
 from .display import Drawing
+from .arguments import need_int
 from .errors import ArgumentTypeError, FileError
 from .gdl.game import GdlGame
 from .gdl.load import gdl_model
@@ -74,7 +75,11 @@ class Model:
 
     @classmethod
     def of(cls, checked: CheckedModel, text: str) -> "Model":
-        """The model of a checked model file and its text."""
+        """The model of a checked model file and its text; its definitions are
+        marked as checked against its space (:class:`symbolic.atl.Definition`)."""
+        for d in checked.definitions.values():
+            # set once, before anyone sees the definition (formulas refer to it by identity)
+            object.__setattr__(d, "space", checked.game.space)
         return cls(**{f.name: getattr(checked, f.name) for f in fields(checked)}, text=text)
 
     @property
@@ -109,8 +114,10 @@ def check_params(params) -> dict:
         if not isinstance(k, str):
             raise ArgumentTypeError(f"params: a parameter name is a string, got {k!r}")
         if not isinstance(v, (int, str)):
-            raise ArgumentTypeError(f"params: {k} = {v!r}: a value is an int, a bool or a "
-                                    f"string")
+            raise ArgumentTypeError(f"params: {k} = {v!r:.60}: a value is an int, a bool or "
+                                    f"a string")
+        if isinstance(v, int) and not isinstance(v, bool):
+            need_int(v, f"params: {k}")  # digits bounded, as in text (decls checks those)
     return dict(params)
 
 
@@ -252,7 +259,9 @@ def parse_formula(text: str, model: Model) -> atl.Formula:
     """
     _check_text(text, "a formula")
     ensure_recursion_headroom()
-    return check_formula(parse_formula_text(text, "<formula>"), _check_model(model).scope)
+    model = _check_model(model)
+    return atl.checked_against(check_formula(parse_formula_text(text, "<formula>"), model.scope),
+                               model.game.space)
 
 
 def parse_state_expr(text: str, model: Model) -> ir.Expr:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .arguments import need
 from .errors import ModelError, UnknownName, WrongType
 from .ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, QUANTIFIERS, UNARY_OPS, Binary, Const, Elem,
                  Expr, Game, Item, Ite, Name, Quant, Space, Sum, Unary, Var, VarDecl, children,
@@ -59,6 +60,8 @@ def check_game(game: Game) -> Game:
     ...
     symbolic.errors.ModelError: move 'm': the domain of 't' must be a tuple
     """
+    need(game, Game, "the game",
+         hint=" (pass model.game, not the model)" if hasattr(game, "game") else "")
     space = game.space
     check_expr(game.invariant, space)
     check_expr(game.turn, space)

@@ -42,13 +42,12 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from ..api import DeadEnds, GameEngine, PositionSet, least_fixpoint
+from ..api import DeadEnds, GameEngine, PositionSet, check_engine, least_fixpoint
+from ..arguments import need, need_int, need_iterable, need_mapping
 from ..errors import QueryError
+from ..explicit.engine import ExplicitGame
 
-if TYPE_CHECKING:  # the explicit engine is only named in annotations
-    from ..explicit import ExplicitGame
 
 __all__ = ["Nimbers", "check_impartial", "layered_nimbers", "mex_nimbers", "mex",
            "first_difference"]
@@ -60,7 +59,7 @@ def mex(values) -> int:
     >>> mex([0, 1, 3]), mex([]), mex({1, 2})
     (2, 0, 0)
     """
-    seen = set(values)
+    seen = set(need_iterable(values, "mex: the values"))
     n = 0
     while n in seen:
         n += 1
@@ -88,6 +87,7 @@ class Nimbers:
 
     def with_value(self, g: int) -> PositionSet:
         """G_g (empty beyond the largest nimber)."""
+        need_int(g, "the nimber")
         return self.layers[g] if 0 <= g < len(self.layers) else self.engine.empty()
 
     def counts(self) -> dict[int, int]:
@@ -118,7 +118,7 @@ def check_impartial(engine: GameEngine) -> None:
     players have the same moves (impartiality) is the model's business: the
     nimbers are those of the move graph either way.
     """
-    game = engine.game
+    game = check_engine(engine).game
     if len(game.players) != 2:
         raise QueryError(f"nimbers need a two-player game; this one has players "
                          f"{list(game.players)}")
@@ -147,6 +147,8 @@ def layered_nimbers(engine: GameEngine, *, check: bool = True) -> Nimbers:
     A_{g+1} = A_g ∩ pre∃(G_g) (see the module docstring). ``check`` first runs
     :func:`check_impartial`.
     """
+    check_engine(engine)
+    need(check, bool, "check")
     if check:
         check_impartial(engine)
     players = engine.game.players
@@ -176,13 +178,16 @@ def layered_nimbers(engine: GameEngine, *, check: bool = True) -> Nimbers:
     return Nimbers(engine, tuple(layers), steps)
 
 
-def mex_nimbers(engine: "ExplicitGame", *, check: bool = True) -> dict[tuple, int]:
+def mex_nimbers(engine: ExplicitGame, *, check: bool = True) -> dict[tuple, int]:
     """{position: nimber} by the mex rule on the explicit engine's successor lists.
 
     A position is finished once all its successors are; finishing it lets its
     predecessors count down (a topological order from the dead ends up).
     ``check`` first runs :func:`check_impartial`.
     """
+    need(engine, ExplicitGame, "the engine", hint=" (the explicit engine: make_engine(game, "
+         "\"explicit\"))")
+    need(check, bool, "check")
     if check:
         check_impartial(engine)
     n = engine.positions().count()
@@ -211,5 +216,7 @@ def first_difference(a: dict[tuple, int], b: dict[tuple, int]) -> tuple | None:
     >>> first_difference({(0,): 0, (1,): 1}, {(0,): 0, (1,): 2})
     (1,)
     """
+    need_mapping(a, "the first table")
+    need_mapping(b, "the second table")
     diff = sorted(t for t in a.keys() | b.keys() if a.get(t) != b.get(t))
     return diff[0] if diff else None

@@ -37,9 +37,10 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping
 
 from .. import atl
-from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet
+from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, check_engine, check_set
+from ..arguments import need, need_int, need_mapping
 from ..display import Drawing
-from ..errors import QueryError
+from ..errors import ArgumentTypeError, QueryError
 from ..explicit.display import Renderer
 from ..ir import Space
 
@@ -62,9 +63,9 @@ class Rules:
     model defines ``win`` with one int parameter, else normal play."""
 
     def __init__(self, engine: GameEngine, definitions: Mapping[str, atl.Definition] | None = None):
-        self.engine = engine
+        self.engine = check_engine(engine)
         self.players = tuple(engine.game.players)
-        defs = dict(definitions or {})
+        defs = dict(need_mapping(definitions, "definitions") if definitions is not None else {})
         win = defs.get("win")
         self.kind = "win sets" if win is not None and len(win.params) == 1 \
             and win.params[0][1] == "int" and isinstance(win.body, atl.Prop) else "normal play"
@@ -76,6 +77,7 @@ class Rules:
 
     def target(self, coalition: Coalition) -> PositionSet:
         """target(C): the positions where the play has ended as C wants."""
+        coalition = self.engine.game.coalition(coalition)
         if self._win is not None:
             out = self.engine.empty()
             for p in coalition:
@@ -87,7 +89,7 @@ class Rules:
 
     def describe(self, coalition: Coalition) -> str:
         """target(C) in words."""
-        who = _players_text(coalition)
+        who = _players_text(self.engine.game.coalition(coalition))
         if self._win is not None:
             return f"reach win(p) for a player p of {who}"
         return f"leave a player outside {who} to move with no move left"
@@ -95,13 +97,17 @@ class Rules:
     def mover(self, pos: tuple) -> int:
         """t(c): the player to move at ``pos``."""
         for p, s in self._turn.items():
-            if pos in s:
+            if pos in s:  # ``in`` checks the position
                 return p
-        raise AssertionError(pos)
+        raise QueryError(f"{pos} is not a position of the game (the invariant is false there)")
 
     def outcome(self, pos: tuple, last_mover: int | None) -> Outcome:
         """The outcome of a play ending at the dead end ``pos`` (``last_mover``:
         who moved into it, None when the play made no move)."""
+        pos = self.engine.space.check_position(pos)
+        if last_mover is not None and need_int(last_mover, "last_mover") not in self.players:
+            raise QueryError(f"last_mover {last_mover} is not a player: the players are "
+                             f"{list(self.players)}")
         if self._win is not None:
             winners = tuple(p for p in self.players if pos in self._win[p])
             return Outcome(winners, "win(" + ", ".join(map(str, winners)) + ")" if winners
@@ -120,14 +126,18 @@ class Planner:
 
     def __init__(self, engine: GameEngine, rules: Rules,
                  targets: Mapping[Coalition, PositionSet] | None = None):
-        self.engine = engine
-        self.rules = rules
-        self.targets = dict(targets or {})
+        self.engine = check_engine(engine)
+        self.rules = need(rules, Rules, "the rules")
+        if rules.engine is not engine:
+            raise QueryError("the rules were made for another engine")
+        self.targets = dict(need_mapping(targets, "targets") if targets is not None else {})
+        for c, s in self.targets.items():
+            check_set(engine, s, f"the target of {c!r:.30}")
         self._regions: dict[Coalition, Fixpoint] = {}
 
     def region(self, coalition: Coalition) -> Fixpoint:
         """until(C, all positions, target(C)) with the strict dead-end convention, in layers."""
-        c = Coalition(coalition)
+        c = self.engine.game.coalition(coalition)  # a frozenset, checked
         if c not in self._regions:
             target = self.targets.get(c)
             if target is None:
@@ -156,6 +166,8 @@ def choose_move(planner: Planner, pos: tuple, coalition: Coalition,
     fastest way into its target inside W_C, else a move outside the others'
     region W_O (seeded random when ``rng`` is given, else the first), else the
     longest defence. ``pos`` must have a successor."""
+    need(planner, Planner, "the planner")
+    need(rng, random.Random, "rng", none=True)
     succ = planner.engine.successors(pos).tuples()
     if not succ:
         raise QueryError(f"no move at {planner.engine.space.as_dict(pos)}: the play is over")
@@ -180,12 +192,15 @@ Player = Callable[[tuple, list], tuple]
 def solver_player(planner: Planner, coalition: Iterable[int],
                   rng: random.Random | None = None) -> Player:
     """A player that moves with :func:`choose_move` for ``coalition``."""
-    c = Coalition(coalition)
+    need(planner, Planner, "the planner")
+    need(rng, random.Random, "rng", none=True)
+    c = Coalition(planner.engine.game.coalition(coalition))
     return lambda pos, succ: choose_move(planner, pos, c, rng)
 
 
 def random_player(rng: random.Random) -> Player:
     """A player that picks a successor uniformly at random (seeded)."""
+    need(rng, random.Random, "rng")
     return lambda pos, succ: rng.choice(succ)
 
 
@@ -205,7 +220,13 @@ class Play:
 def run_play(engine: GameEngine, rules: Rules, players: Mapping[int, Player], start: tuple,
              max_moves: int) -> Play:
     """Play from ``start`` until a dead end, or stop after ``max_moves`` moves."""
-    pos = engine.space.check_position(start)
+    pos = check_engine(engine).space.check_position(start)
+    need(rules, Rules, "the rules")
+    need_mapping(players, "the players (player id -> Player)")
+    missing = [p for p in engine.game.players if not callable(players.get(p))]
+    if missing:
+        raise ArgumentTypeError(f"players: no callable Player for player(s) {missing}")
+    need_int(max_moves, "max_moves", low=0)
     positions, movers = [pos], []
     for _ in range(max_moves):
         succ = engine.successors(pos).tuples()
@@ -229,15 +250,22 @@ def start_positions(engine: GameEngine, definitions: Mapping[str, atl.Definition
                     start_set: PositionSet | None = None) -> PositionSet:
     """Where plays start: ``start_set``, else the model's set ``initial``, else
     every position; dead ends left out (a play there has no move)."""
+    check_engine(engine)
+    need_mapping(definitions, "definitions")
     if start_set is None:
         start_set = (atl.Evaluator(engine, definitions)(atl.Ref("initial"))
                      if "initial" in definitions else engine.positions())
+    check_set(engine, start_set, "the start set")
     return start_set - engine.deadlocks()
 
 
 def drawer(display: Drawing | None, space: Space,
            fallback: Callable[[tuple], str]) -> Callable[[tuple], str]:
     """position -> its text: the model's ``display`` drawing, else ``fallback``."""
+    need(display, Drawing, "display", none=True)
+    need(space, Space, "the space")
+    if not callable(fallback):
+        raise ArgumentTypeError(f"fallback must be callable, got {fallback!r:.60}")
     return fallback if display is None else Renderer(display, space)
 
 

@@ -43,8 +43,9 @@ from typing import Iterable, Mapping
 
 from .. import atl
 from ..api import (DeadEnds, GameEngine, MoveRelation, PositionSet, check_dead_ends,
-                  least_fixpoint)
-from ..errors import QueryError
+                  check_engine, check_set, least_fixpoint)
+from ..arguments import need, need_int, need_mapping
+from ..errors import ArgumentValueError, QueryError
 
 __all__ = ["Objective", "Strategy", "Verdict", "IllegalMove", "reach_strategy",
            "release_strategy", "strategy_for", "verify", "count_strategies", "execute",
@@ -75,7 +76,10 @@ class Objective:
 
     def __post_init__(self):
         if self.kind not in KINDS:
-            raise AssertionError(self.kind)
+            raise ArgumentValueError(f"an objective's kind is one of {KINDS}, got {self.kind!r:.60}")
+        need(self.coalition, frozenset, "the coalition (engine.game.coalition(...))")
+        need(self.stay, PositionSet, "stay")
+        check_set(self.stay.engine, self.goal, "goal")
         check_dead_ends(self.dead_ends)
 
 
@@ -96,7 +100,7 @@ class Strategy:
 
     def rank(self, pos) -> int | None:
         """The least n with pos ∈ until_n (None outside the region; safety: None)."""
-        if self.layers is None or pos not in self.region:
+        if self.layers is None or pos not in self.region:  # ``in`` checks the position
             return None
         lo, hi = 0, len(self.layers) - 1  # layers grow: binary search
         while lo < hi:
@@ -110,7 +114,8 @@ class Strategy:
     def table(self, over: PositionSet | None = None) -> dict[tuple, tuple]:
         """{c: c'} for the coalition's positions of ``over`` (default: all) where the
         strategy moves: the smallest allowed successor (the TD's dictionary)."""
-        rel = self.relation if over is None else self.relation.restrict(over)
+        rel = self.relation if over is None else \
+            self.relation.restrict(check_set(self.engine, over, "over"))
         return rel.table()
 
     def _repr_html_(self) -> str:
@@ -133,6 +138,7 @@ class Strategy:
         follows :meth:`table` and the others play anything; a play is not followed
         past the goal. The least fixpoint X = S ∪ pick(R)(X ∖ goal) ∪ post(X ∖ goal ∖ tour_J)."""
         e = self.engine
+        check_set(e, start, "the start")
         chosen = self.relation.pick()
         theirs = ~e.turn_set(self.objective.coalition)
         live = self.region - self.objective.goal
@@ -147,7 +153,9 @@ class Strategy:
 def reach_strategy(engine: GameEngine, coalition: Iterable[int], stay: PositionSet,
                    target: PositionSet, dead_ends: DeadEnds) -> Strategy:
     """The rank-lowering strategy of ⟨⟨J⟩⟩ stay U target (``until`` with its layers)."""
-    J = engine.game.coalition(coalition)
+    J = check_engine(engine).game.coalition(coalition)
+    check_set(engine, stay, "stay")
+    check_set(engine, target, "the target")
     fp = engine.until(J, stay, target, dead_ends=dead_ends, keep_layers=True)
     mine = engine.turn_set(J)
     rel = engine.moves_between(engine.empty(), engine.empty())
@@ -161,7 +169,9 @@ def release_strategy(engine: GameEngine, coalition: Iterable[int], left: Positio
                      right: PositionSet, dead_ends: DeadEnds) -> Strategy:
     """The strategy of ⟨⟨J⟩⟩ left R right (``left`` empty: ⟨⟨J⟩⟩□right): from J's
     positions of Z ∖ left, the moves into Z, Z the greatest fixpoint."""
-    J = engine.game.coalition(coalition)
+    J = check_engine(engine).game.coalition(coalition)
+    check_set(engine, left, "left")
+    check_set(engine, right, "right")
     z = engine.release(J, left, right, dead_ends=dead_ends).result
     goal = left & right
     rel = engine.moves_between((z - goal) & engine.turn_set(J), z)
@@ -174,7 +184,8 @@ def strategy_for(engine: GameEngine, formula: atl.Formula,
     """The strategy of the coalition of ``formula``: an until (``<<J>> f U g``,
     ``<<J>> <> g``) or a release (``<<J>> f R g``, ``<<J>> [] g``), maybe behind
     named formulas (``forces_win(1)``); its operands are evaluated as usual."""
-    ev = atl.Evaluator(engine, definitions, dead_ends=dead_ends)
+    ev = atl.Evaluator(engine, definitions, dead_ends=dead_ends)  # checks its arguments
+    need(formula, atl.Formula, "the formula", hint=" (parse text with model.formula(text))")
     f, env = ev.resolve(formula)
     if isinstance(f, atl.Until):
         return reach_strategy(engine, ev.coalition_of(f.coalition, env), ev.eval(f.left, env),
@@ -202,6 +213,18 @@ class Verdict:
     visited: int = 0
 
 
+def _check_verify(engine, objective, table, start) -> None:
+    """:func:`verify`'s arguments, or the SymbolicError that says what is wrong."""
+    check_engine(engine)
+    need(objective, Objective, "the objective")
+    check_set(engine, objective.stay, "the objective's stay set")
+    need_mapping(table, "the strategy table")
+    for c, d in table.items():  # entries are positions (tuples of ints), as table() gives
+        engine.space.check_position(c)
+        engine.space.check_position(d)
+    check_set(engine, start, "the start")
+
+
 def verify(engine: GameEngine, objective: Objective, table: Mapping[tuple, tuple],
            start: PositionSet) -> Verdict:
     """Does the memoryless strategy ``table`` of ``objective.coalition`` win from every
@@ -215,6 +238,7 @@ def verify(engine: GameEngine, objective: Objective, table: Mapping[tuple, tuple
     dead end that does not count as won fails), and ``longest`` gives the worst
     number of moves. Safety: every position met before the goal is in ``stay``.
     """
+    _check_verify(engine, objective, table, start)
     mine = engine.turn_set(objective.coalition)
     goal, stay = objective.goal, objective.stay
     vacuous = objective.dead_ends is DeadEnds.VACUOUS
@@ -283,7 +307,8 @@ def count_strategies(engine: GameEngine, player: int) -> int:
     """The number of positional strategies of ``player`` (TD Q2): ∏ |δ(c)| over the
     positions c of the player with at least one move, as an exact integer, from
     :meth:`GameEngine.out_degrees` (symbolic on the BDD engine)."""
-    degrees = engine.out_degrees(engine.turn_set({player}))
+    need_int(player, "the player")
+    degrees = check_engine(engine).out_degrees(engine.turn_set({player}))
     out = 1
     for k, n in degrees.items():
         if k > 0:
@@ -300,7 +325,12 @@ def execute(engine: GameEngine, start, tables: Mapping[int, Mapping[tuple, tuple
     position closes the list). IllegalMove when a player to move has no entry
     although it can move, or its entry is not a successor.
     """
-    c = engine.space.check_position(start)
+    c = check_engine(engine).space.check_position(start)
+    need_mapping(tables, "the tables (player -> strategy table)")
+    for p, t in tables.items():
+        need_mapping(t, f"the table of player {p!r:.20}")
+    check_set(engine, stop, "the stop set")
+    need_int(max_moves, "max_moves", low=0, none=True)
     if c not in engine.positions():
         raise QueryError(f"{c} is not a position")
     players = {p: engine.turn_set({p}) for p in engine.game.players}
@@ -316,7 +346,7 @@ def execute(engine: GameEngine, start, tables: Mapping[int, Mapping[tuple, tuple
         if d is None:
             raise IllegalMove(f"player {p}'s strategy has no move at {_label(sp, c)} "
                               f"(legal: {legal})")
-        d = tuple(d)
+        d = sp.check_position(d)  # a tuple, list or dict of ints, as everywhere
         if d not in succ:
             raise IllegalMove(f"player {p}'s strategy plays {_label(sp, c)} -> "
                               f"{_label(sp, d)}, not a legal move (legal: {legal})")
@@ -339,6 +369,7 @@ def to_json(strategy: Strategy, start: PositionSet) -> dict:
     coalition follows it, as a JSON-ready dict: the objective, the sizes of the
     until layers (the attractor sequence; None for a release), the positions (with
     whose turn, rank, and whether in the goal) and the chosen moves."""
+    need(strategy, Strategy, "the strategy")
     e = strategy.engine
     sp = e.space
     reached = strategy.outcome(start)
@@ -373,6 +404,7 @@ def to_dot(strategy: Strategy, start: PositionSet) -> str:
     """The same restriction as :func:`to_json` as Graphviz DOT text: the coalition's
     positions are boxes, the others ellipses, goal positions doubled; the strategy's
     moves are bold edges, the opponents' moves plain ones."""
+    need(strategy, Strategy, "the strategy")
     e = strategy.engine
     sp = e.space
     reached = strategy.outcome(start)

@@ -50,7 +50,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..api import GameEngine, PositionSet
+from ..api import GameEngine, PositionSet, check_engine, check_set
 from ..errors import QueryError
 
 __all__ = ["Ranks", "Values", "ranks", "two_player_values", "check_two_players",
@@ -94,8 +94,8 @@ def ranks(engine: GameEngine, coalition: Iterable[int], goal: PositionSet) -> Ra
     >>> R.rank((1, 3)), R.rank((2, 4)), R.rank((1, 4))
     (1, 2, None)
     """
-    J = engine.game.coalition(coalition)
-    fp = engine.attractor(J, goal, keep_layers=True)
+    J = check_engine(engine).game.coalition(coalition)
+    fp = engine.attractor(J, check_set(engine, goal, "the goal"), keep_layers=True)
     cumulative = fp.layers
     layers = [cumulative[0]] + [b - a for a, b in zip(cumulative, cumulative[1:])]
     return Ranks(J, tuple(layers), fp.result)
@@ -158,7 +158,7 @@ def _other(engine: GameEngine, p: int) -> int:
 
 def check_two_players(engine: GameEngine) -> tuple[int, int]:
     """The two players, or QueryError: values are defined for two-player games."""
-    players = tuple(engine.game.players)
+    players = tuple(check_engine(engine).game.players)
     if len(players) != 2:
         raise QueryError(f"values are defined for two-player games; {engine.game.name!r} "
                          f"has {len(players)} player(s): {list(players)}")
@@ -171,7 +171,7 @@ def two_player_values(engine: GameEngine) -> Values:
     For each player p: Aₚ = Attr_{p}(δ(c) = ∅ ∧ t(c) ≠ p) with its rank layers;
     value +k = ⋃ₚ layerₖ(Aₚ) ∩ tour_p, value −k = ⋃ₚ layerₖ(Aₚ) ∖ tour_p.
     """
-    players = check_two_players(engine)
+    players = check_two_players(engine)  # checks the engine too
     dead = engine.deadlocks()
     rk: dict[int, Ranks] = {}
     by_value: dict[int, PositionSet] = {}

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from ..api import PositionSet, SetEngine
+from ..arguments import need, need_int, need_iterable
 from ..errors import EngineMismatch, QueryError, RangeError
 from ..ir import TRUE, Expr, Space
 from ..limits import Limits
@@ -133,8 +134,11 @@ class SymbolicSets(SetEngine):
     def __init__(self, space: Space, backend: str = "cudd", invariant: Expr = TRUE, *,
                  order: str = "auto", max_memory: int | None = None,
                  limits: Limits | None = None):
-        self.space = space
-        self.limits = limits = limits if limits is not None else Limits()
+        self.space = need(space, Space, "the space (model.game.space)")
+        need(invariant, Expr, "the invariant (a symbolic.ir expression)")
+        self.limits = limits = need(limits, Limits, "limits", none=True) or Limits()
+        # bytes, as CUDD counts them (a size_t)
+        need_int(max_memory, "max_memory (bytes)", low=1, high=2 ** 64 - 1, none=True)
         if max_memory is None:
             max_memory = limits.max_memory_bytes
         self.manager = make_manager(backend, max_memory=max_memory, limits=limits)
@@ -187,6 +191,7 @@ class SymbolicSets(SetEngine):
         do in-range vectors that violate the invariant (they are not positions)."""
         enc = self.encoder
         m = self.manager
+        tuples = need_iterable(tuples, "from_tuples: the positions")
         cubes = [enc.position_cube(self.space.check_position(t)) for t in tuples]
         u = m.disj(cubes)
         self._require_inside(u)

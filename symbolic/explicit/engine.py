@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ..arguments import need_int
 from ..api import (DeadEnds, Fixpoint, GameEngine, MoveRelation, PositionSet,
                    check_dead_ends)
 from ..errors import ModelError, TooManyPositions, WrongType
@@ -98,7 +99,7 @@ class ExplicitGame(ExplicitSets, GameEngine):
         check_game(game)
         super().__init__(game.space, game.invariant, max_positions=max_positions, limits=limits)
         self.game = game
-        self.max_edges = max_edges
+        self.max_edges = need_int(max_edges, "max_edges", low=1)
         turn = compile_expr(game.turn, game.space)
         if turn.type != INT:
             raise WrongType(f"the turn must be an int expression, got {type_name(turn.type)}",

@@ -20,6 +20,7 @@ import itertools
 from typing import Iterable
 
 from ..api import PositionSet, SetEngine
+from ..arguments import need, need_int, need_iterable
 from ..errors import EngineMismatch, RangeError, TooManyPositions, WrongType
 from ..ir import TRUE, Expr, Space
 from ..limits import Limits
@@ -104,9 +105,10 @@ class ExplicitSets(SetEngine):
 
     def __init__(self, space: Space, invariant: Expr = TRUE, *,
                  max_positions: int = DEFAULT_MAX_POSITIONS, limits: Limits | None = None):
-        self.space = space
-        self.invariant = invariant
-        self.limits = limits = limits if limits is not None else Limits()
+        self.space = need(space, Space, "the space (model.game.space)")
+        self.invariant = need(invariant, Expr, "the invariant (a symbolic.ir expression)")
+        need_int(max_positions, "max_positions", low=1)
+        self.limits = limits = need(limits, Limits, "limits", none=True) or Limits()
         if limits.max_memory_bytes is not None:
             max_positions = limits.max_memory_bytes // BYTES_PER_POSITION
         self.max_positions = max_positions
@@ -197,6 +199,7 @@ class ExplicitSets(SetEngine):
         RangeError for a value out of its slot's range, a wrong length, or a
         tuple where the invariant is false (it is not a position).
         """
+        tuples = need_iterable(tuples, "from_tuples: the positions")
         return ExplicitSet(self, frozenset(self._position(t) for t in tuples))
 
     def _from_expr(self, expr: Expr, env: dict) -> ExplicitSet:

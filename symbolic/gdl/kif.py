@@ -23,6 +23,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from ..errors import ParseError, Span
+from ..limits import MAX_NESTING
 
 __all__ = ["Sym", "Variable", "SList", "Form", "parse_kif"]
 
@@ -78,7 +79,9 @@ class _Lines:
 
 def _balance(text: str, src: _Lines) -> None:
     """A located ParseError for the first unmatched ')' or the innermost unclosed '('
-    (the usual mistakes in S-expressions, better said than lark's 'unexpected token')."""
+    (the usual mistakes in S-expressions, better said than lark's 'unexpected token'),
+    or for a '(' nested deeper than :data:`~symbolic.limits.MAX_NESTING` (every pass
+    over the forms is recursive)."""
     stack: list[tuple[int, int]] = []
     line, col = 1, 0
     in_comment = False
@@ -93,6 +96,9 @@ def _balance(text: str, src: _Lines) -> None:
             in_comment = True
         elif ch == "(":
             stack.append((line, col))
+            if len(stack) > MAX_NESTING:
+                raise ParseError(f"input nests too deeply: more than {MAX_NESTING} levels "
+                                 f"of parentheses", src.span(line, col))
         elif ch == ")":
             if not stack:
                 raise ParseError("unmatched ')': no '(' is open here", src.span(line, col))

@@ -131,7 +131,18 @@ class Space:
         return n
 
     def check_position(self, pos) -> tuple:
-        """Normalise ``pos`` (tuple, list or dict by label) to a tuple, or raise RangeError."""
+        """Normalise ``pos`` (tuple, list or dict by label) to a tuple of ints, or raise
+        RangeError (a value out of range, a wrong length) or ArgumentTypeError (a value
+        that is not an int: a bool, a float, a string).
+
+        >>> s = Space((VarDecl("b", BoolType()),))
+        >>> s.check_position([1]), s.check_position({"b": 0})
+        ((1,), (0,))
+        >>> s.check_position((True,))
+        Traceback (most recent call last):
+        ...
+        symbolic.errors.ArgumentTypeError: position (True,): True is not an int (values are never converted; a bool variable holds 0 or 1)
+        """
         if isinstance(pos, dict):
             missing = [s.label for s in self.slots if s.label not in pos]
             extra = set(pos) - {s.label for s in self.slots}
@@ -141,10 +152,11 @@ class Space:
         if isinstance(pos, (str, bytes)) or not isinstance(pos, Iterable):
             raise ArgumentTypeError(f"a position is a tuple, list or dict of ints, got {pos!r}")
         pos = tuple(pos)
-        bad = [v for v in pos if not isinstance(v, int)]  # bool is an int: True = 1
+        # a bool is refused too: booleans are stored as 0/1, and True is never read as 1
+        bad = [v for v in pos if not isinstance(v, int) or isinstance(v, bool)]
         if bad:
             raise ArgumentTypeError(f"position {pos!r}: {bad[0]!r} is not an int (values are "
-                                    f"never converted)")
+                                    f"never converted; a bool variable holds 0 or 1)")
         if len(pos) != len(self.slots):
             raise RangeError(
                 f"position {pos} has {len(pos)} values, expected {len(self.slots)} "

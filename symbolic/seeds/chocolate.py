@@ -30,6 +30,7 @@ from importlib import resources
 
 from .. import ir
 from ..engines import make_engine
+from ..arguments import need, need_int
 from ..errors import QueryError
 from ..model import Model, load_model
 from ..analysis.values import ranks
@@ -46,6 +47,7 @@ def load_bar(half: int) -> Model:
     >>> load_bar(2).params
     {'m': 5, 'n': 5, 'i': 2, 'j': 2}
     """
+    need_int(half, "half", low=0, high=499)  # the model's bar is at most 1000 wide
     if not MODEL.is_file():
         raise QueryError(f"cannot find the chocolate model {MODEL} "
                          "(was symbolic installed without its package data?)")
@@ -59,8 +61,10 @@ class BarValues:
     ``"symbolic"`` or ``"explicit"``)."""
 
     def __init__(self, half: int, engine: str = "symbolic", backend: str = "cudd"):
+        need(engine, str, "the engine kind")
+        need(backend, str, "the backend")
         self.half = half
-        self.model = load_bar(half)
+        self.model = load_bar(half)  # checks half
         self.engine = eng = make_engine(self.model.game, engine, backend)
         if engine == "explicit":
             eng.check_size()
@@ -68,6 +72,8 @@ class BarValues:
         self.ranks = ranks(eng, {1}, eng.deadlocks() & self._mover[2])
 
     def _distances(self, m: int, n: int, i: int, j: int) -> tuple[int, int, int, int]:
+        for name, v in (("m", m), ("n", n), ("i", i), ("j", j)):
+            need_int(v, name)
         if not (0 <= i < m and 0 <= j < n):
             raise QueryError(f"configuration ({m}, {n}, {i}, {j}): the square of death "
                              f"must lie in the bar (0 <= i < m, 0 <= j < n)")
@@ -88,9 +94,11 @@ class BarValues:
 
     def configurations(self, m: int, n: int, value: int) -> list[tuple[int, int]]:
         """All (i, j), sorted, with value(m, n, i, j) = ``value``."""
+        need_int(m, "m", low=1)
+        need_int(n, "n", low=1)
         self._distances(m, n, 0, 0)
         self._distances(m, n, m - 1, n - 1)
-        k = abs(value)
+        k = abs(need_int(value, "the value"))
         if k >= len(self.ranks.layers):
             return []
         eng = self.engine
@@ -105,6 +113,7 @@ def answers(values: BarValues | None = None, backend: str = "cudd") -> dict:
     "b": value(100, 100, 48, 52)}, "Q10": [[i, j], ...]}`` (the pairs with
     value(127, 127, i, j) = 127, sorted), from ``values`` (by default
     ``BarValues(HALF)`` on the symbolic engine with ``backend``)."""
+    need(values, BarValues, "values", none=True)
     V = values if values is not None else BarValues(HALF, "symbolic", backend)
     return {"Q9": {"a": V.value(100, 100, 50, 50), "b": V.value(100, 100, 48, 52)},
             "Q10": [list(p) for p in V.configurations(127, 127, 127)]}

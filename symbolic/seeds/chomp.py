@@ -21,7 +21,8 @@ from importlib import resources
 from typing import Callable
 
 from ..engines import make_engine
-from ..errors import QueryError
+from ..arguments import need, need_int, need_iterable, need_mapping
+from ..errors import ArgumentTypeError, QueryError
 from ..analysis.grundy import layered_nimbers, mex_nimbers
 from ..model import load_model
 
@@ -38,8 +39,10 @@ def board_nimbers(size: int, edge: bool, engine: str = "symbolic",
                   backend: str = "cudd") -> dict[frozenset, int]:
     """{set of present squares (r, c), 1-based: nimber} for every board of the
     size × size model, player 1 to move (the nimber does not depend on who moves)."""
-    if not 1 <= size <= MAX_SIZE:
-        raise QueryError(f"board size must be 1..{MAX_SIZE}, got {size}")
+    _size(size)
+    need(edge, bool, "edge")
+    need(engine, str, "the engine kind")
+    need(backend, str, "the backend")
     with resources.as_file(MODEL) as path:
         model = load_model(path, {"R": size, "C": size, "edge": edge})
     eng = make_engine(model.game, engine, backend)
@@ -52,12 +55,50 @@ def board_nimbers(size: int, edge: bool, engine: str = "symbolic",
             for pos, g in table.items() if pos[0] == 1}
 
 
+def _size(size) -> int:
+    """``size`` when it is a board side the verdicts handle, else a SymbolicError."""
+    need_int(size, "the board size")
+    if not 1 <= size <= MAX_SIZE:
+        raise QueryError(f"board size must be 1..{MAX_SIZE}, got {size}")
+    return size
+
+
+def _board(board, what: str = "a board") -> frozenset:
+    """``board`` as a frozenset of squares (r, c) of ints, else ArgumentTypeError."""
+    squares = frozenset(need_iterable(board, what))
+    for sq in squares:
+        if not (isinstance(sq, tuple) and len(sq) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in sq)):
+            raise ArgumentTypeError(f"{what}: a square is a pair (row, column) of ints, "
+                                    f"got {sq!r:.40}")
+    return squares
+
+
+def _boards(boards, size: int) -> dict[frozenset, int]:
+    """``boards`` (as :func:`board_nimbers` gives them) checked: a mapping from boards
+    to nimbers holding at least every tablet of the size × size board."""
+    need_mapping(boards, "the boards (board_nimbers(size, edge))")
+    for b, g in boards.items():
+        _board(b, "a board of the boards")
+        need_int(g, "a board's nimber", low=0)
+    missing = [(n, m) for n in range(1, size + 1) for m in range(1, size + 1)
+               if tablet(n, m) not in boards]
+    if missing:
+        raise QueryError(f"the boards lack the {missing[0][0]} × {missing[0][1]} tablet: pass "
+                         f"the boards of board_nimbers({size}, edge)")
+    return boards
+
+
 def tablet(n: int, m: int) -> frozenset:
+    """The full n × m board (rows 1..n, columns 1..m)."""
+    need_int(n, "the rows", low=0)
+    need_int(m, "the columns", low=0)
     return frozenset((r, c) for r in range(1, n + 1) for c in range(1, m + 1))
 
 
 def tablet_nimbers(boards: dict[frozenset, int], size: int) -> dict[tuple[int, int], int]:
     """{(n, m): nimber of the n × m tablet} for 1 ≤ n, m ≤ size."""
+    _boards(boards, _size(size))
     return {(n, m): boards[tablet(n, m)]
             for n in range(1, size + 1) for m in range(1, size + 1)}
 
@@ -68,7 +109,7 @@ def components(board: frozenset) -> list[frozenset]:
     >>> sorted(map(sorted, components(frozenset({(1, 1), (1, 2), (3, 3)}))))
     [[(1, 1), (1, 2)], [(3, 3)]]
     """
-    left, out = set(board), []
+    left, out = set(_board(board)), []
     while left:
         todo = [left.pop()]
         comp = set(todo)
@@ -84,7 +125,10 @@ def components(board: frozenset) -> list[frozenset]:
 
 
 def rectangle(comp: frozenset) -> tuple[int, int] | None:
-    """(rows, columns) when ``comp`` is a full rectangle, else None."""
+    """(rows, columns) when ``comp`` is a full rectangle, else None (also when empty)."""
+    comp = _board(comp, "a component")
+    if not comp:
+        return None
     rows = {r for r, _ in comp}
     cols = {c for _, c in comp}
     n, m = max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
@@ -174,7 +218,7 @@ class Verdict:
 def verdicts(boards: dict[frozenset, int], size: int) -> list[Verdict]:
     """A verdict for each claim of :data:`CLAIMS`, then the components claims, on
     the tablets and boards of the size × size board."""
-    tablets = tablet_nimbers(boards, size)
+    tablets = tablet_nimbers(boards, size)  # checks both
     out = []
     for claim in CLAIMS:
         checked, bad = 0, None

@@ -50,7 +50,13 @@ import random
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..errors import QueryError
+from ..arguments import need, need_int, need_iterable
+from ..errors import ArgumentTypeError, ArgumentValueError, QueryError
+from ..limits import MAX_NESTING
+
+#: how to reattach the children of removed nodes, and how a move is checked
+REATTACH = ("roots", "ancestor")
+MOVE_CHECKS = ("rip", "sequence")
 
 __all__ = ["Forest", "Reading", "LITERAL", "CORRECTED", "READINGS", "colours", "rip",
            "strip_kernel", "sequence", "rips", "wins", "winning_move", "ulehla_value", "nimber",
@@ -65,6 +71,21 @@ class Forest:
     nodes: tuple[int, ...]
     parents: tuple[int | None, ...]
 
+    def __post_init__(self):
+        need(self.nodes, tuple, "the nodes")
+        need(self.parents, tuple, "the parents")
+        if len(self.nodes) != len(self.parents):
+            raise ArgumentValueError(f"a forest has one parent per node: {len(self.nodes)} "
+                                     f"nodes, {len(self.parents)} parents")
+        seen: set = set()
+        for v, p in zip(self.nodes, self.parents):
+            if not isinstance(v, int) or isinstance(v, bool) or v in seen:
+                raise ArgumentTypeError(f"the nodes are distinct ints, got {v!r:.40}")
+            if p is not None and p not in seen:
+                raise ArgumentValueError(f"node {v}: its parent {p!r:.40} is not a node "
+                                         f"before it")
+            seen.add(v)
+
     @staticmethod
     def from_word(word: str) -> "Forest":
         """The forest of a Dyck word: each matched pair is a node, the pairs directly
@@ -73,6 +94,7 @@ class Forest:
         >>> Forest.from_word("()(())").parent
         (None, None, 1)
         """
+        need(word, str, "the word")
         parent: list[int | None] = []
         stack: list[int] = []
         for pos, ch in enumerate(word):
@@ -104,11 +126,19 @@ class Forest:
     def roots(self) -> list[int]:
         return [v for v, p in zip(self.nodes, self.parents) if p is None]
 
+    def _node(self, v) -> int:
+        if v not in self.nodes:
+            raise QueryError(f"node {v!r:.40} is not in the forest (nodes: "
+                             f"{list(self.nodes)[:20]})")
+        return v
+
     def children(self, v: int) -> list[int]:
+        self._node(v)
         return [c for c, p in zip(self.nodes, self.parents) if p == v]
 
     def path(self, v: int) -> set[int]:
         """v and its ancestors in this forest."""
+        self._node(v)
         par = self.parent_of()
         out = set()
         while v is not None:
@@ -119,6 +149,8 @@ class Forest:
     def without(self, removed: set[int], reattach: str) -> "Forest":
         """The forest without ``removed``; a child of a removed node goes to its
         nearest surviving ancestor (``"ancestor"``) or becomes a root (``"roots"``)."""
+        removed = set(need_iterable(removed, "the removed nodes"))
+        _choice(reattach, REATTACH, "reattach")
         par = self.parent_of()
         nodes, parents = [], []
         for v, p in zip(self.nodes, self.parents):
@@ -138,9 +170,7 @@ class Forest:
     def remove_path(self, v: int) -> "Forest":
         """The Hackendot move at v: v and all its ancestors go. (Every child of a
         removed node then has no surviving ancestor: it becomes a root.)"""
-        if v not in self.nodes:
-            raise QueryError(f"node {v} is not in the forest (nodes: {list(self.nodes)})")
-        return self.without(self.path(v), "roots")
+        return self.without(self.path(v), "roots")  # path checks v
 
     def word(self) -> str:
         """The Dyck word of this forest (its nodes in order).
@@ -151,10 +181,18 @@ class Forest:
         kids: dict[int | None, list[int]] = {}
         for v, p in zip(self.nodes, self.parents):
             kids.setdefault(p, []).append(v)
-
-        def out(v):
-            return "(" + "".join(out(c) for c in kids.get(v, [])) + ")"
-        return "".join(out(r) for r in kids.get(None, []))
+        # iterative: a forest may nest deeper than Python's recursion limit
+        out: list[str] = []
+        todo: list = list(reversed(kids.get(None, [])))
+        while todo:
+            v = todo.pop()
+            if v == ")":
+                out.append(")")
+                continue
+            out.append("(")
+            todo.append(")")
+            todo.extend(reversed(kids.get(v, [])))
+        return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -166,6 +204,26 @@ class Reading:
     count_start: bool      # does rip(f⁰) count in the criterion and the move search?
     reattach: str          # l(f): children of a removed white node go to "roots" or "ancestor"
     move_check: str        # a candidate move must zero "rip" of fⁱ, or the whole "sequence"
+
+    def __post_init__(self):
+        need(self.name, str, "the reading's name")
+        need(self.count_start, bool, "count_start")
+        _choice(self.reattach, REATTACH, "reattach")
+        _choice(self.move_check, MOVE_CHECKS, "move_check")
+
+
+def _choice(value, choices: tuple, what: str) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise ArgumentValueError(f"{what} is one of {', '.join(choices)}, got {value!r:.40}")
+    return value
+
+
+def _forest(f, *reading) -> Forest:
+    """``f`` when it is a :class:`Forest` (and the ``reading`` given a :class:`Reading`)."""
+    need(f, Forest, "the forest", hint=" (Forest.from_word(word))")
+    for r in reading:
+        need(r, Reading, "the reading (LITERAL, CORRECTED or READINGS[name])")
+    return f
 
 
 LITERAL = Reading("literal", count_start=False, reattach="roots", move_check="rip")
@@ -186,6 +244,7 @@ def colours(f: Forest) -> list[bool]:
     >>> colours(Forest.from_word("(())()"))
     [False, True, True]
     """
+    _forest(f)
     index = {v: i for i, v in enumerate(f.nodes)}
     white = [True] * len(f)
     for i in range(len(f) - 1, -1, -1):         # children come after their parent
@@ -209,6 +268,7 @@ def strip_kernel(f: Forest, reattach: str) -> Forest:
 
 def sequence(f: Forest, reading: Reading) -> list[Forest]:
     """[f⁰, f¹, ..., fⁿ] with fⁱ⁺¹ = l(fⁱ) and fⁿ empty."""
+    _forest(f, reading)
     out = [f]
     while len(out[-1]):
         out.append(strip_kernel(out[-1], reading.reattach))
@@ -222,6 +282,7 @@ def rips(f: Forest, reading: Reading) -> list[int]:
 
 def wins(f: Forest, reading: Reading) -> bool:
     """Ulehla's criterion: some rip(fⁱ) = 1 (from i = 1 unless ``count_start``)."""
+    _forest(f, reading)
     r = rips(f, reading)
     return any(r[0 if reading.count_start else 1:])
 
@@ -274,7 +335,10 @@ def ulehla_value(f: Forest, reading: Reading) -> int:
 def nimber(f: Forest) -> int:
     """The Sprague–Grundy value of the Hackendot position f (mex over all moves),
     by memoized recursion on the sets of present nodes."""
-    nodes = f.nodes
+    nodes = _forest(f).nodes
+    if len(nodes) > MAX_NESTING:  # the memoized recursion goes one level per node
+        raise QueryError(f"nimber: at most {MAX_NESTING} nodes (a search over the sets of "
+                         f"present nodes), got {len(nodes)}")
     index = {v: i for i, v in enumerate(nodes)}
     paths = []
     for v in nodes:
@@ -298,6 +362,8 @@ def all_dyck(size: int):
     >>> list(all_dyck(3))
     ['((()))', '(()())', '(())()', '()(())', '()()()']
     """
+    # recursive, one level per letter; beyond a few dozen pairs there are too many anyway
+    need_int(size, "the size", low=0, high=MAX_NESTING // 4)
     def gen(opened: int, closed: int, prefix: str):
         if closed == size:
             yield prefix
@@ -317,6 +383,8 @@ def random_dyck(size: int, rng: random.Random) -> str:
     >>> random_dyck(5, random.Random(1)).count("(")
     5
     """
+    need_int(size, "the size")
+    need(rng, random.Random, "rng")
     if size < 1:
         raise QueryError(f"a forest from the grammar has at least one node, got {size}")
     out: list[str] = []

@@ -1,0 +1,87 @@
+"""The one fixpoint idiom: iterate a monotone step until stable, under the limits.
+
+Every fixpoint of the engines and analyses (until, release, reachability,
+nimbers, strategies) is a :func:`least_fixpoint` or :func:`greatest_fixpoint`
+call, which checks the request's :class:`~symbolic.limits.Limits` before each
+step and returns a :class:`Fixpoint` (result, iterations, and the layers when
+asked). Re-exported by :mod:`symbolic.api`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Generic, TypeVar
+
+from .limits import NO_LIMITS, Limits
+
+__all__ = ["Fixpoint", "Reach", "least_fixpoint", "greatest_fixpoint"]
+
+#: a set of positions (``symbolic.api.PositionSet``), or any value with ``==``
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Fixpoint(Generic[S]):
+    """Result of a fixpoint computation: the set, the number of steps taken
+    (applications of the step function that changed the set), and the
+    approximations X_0, X_1, ... when they were asked for."""
+
+    result: S
+    iterations: int
+    layers: tuple[S, ...] | None = None
+
+    def _repr_html_(self) -> str:
+        from .html import fixpoint_html  # Jupyter: the steps and the result's table
+        return fixpoint_html(self)
+
+
+def least_fixpoint(step: Callable[[S], S], start: S, *, keep_layers: bool = False,
+                   limits: "Limits | None" = None, name: str = "fixpoint",
+                   sizes: Callable[[S], dict] | None = None) -> Fixpoint[S]:
+    """Iterate X_0 = start, X_{n+1} = step(X_n) until X_{n+1} = X_n.
+
+    ``step`` must be inflationary from ``start`` (X ⊆ step(X)), as in
+    until_{n+1} = until_n ∪ (pre(J, until_n) ∩ σ) (ENS 2005, Q10).
+    ``limits`` (:class:`symbolic.limits.Limits`) is checked before each step,
+    the stage named ``name``, iteration n; ``sizes(X_n)`` describes X_n in
+    progress reports and limit messages.
+
+    >>> least_fixpoint(lambda x: x | {min(x) - 1} if min(x) > 0 else x, {3}).result
+    {0, 1, 2, 3}
+    """
+    lim = limits if limits is not None else NO_LIMITS
+    x = start
+    layers = [x] if keep_layers else None
+    n = 0
+    with lim.stage(name):
+        while True:
+            lim.check(f"iteration {n + 1}", None if sizes is None else (lambda: sizes(x)))
+            y = step(x)
+            if y == x:
+                return Fixpoint(x, n, tuple(layers) if layers is not None else None)
+            n += 1
+            x = y
+            if layers is not None:
+                layers.append(x)
+
+
+def greatest_fixpoint(step: Callable[[S], S], start: S, *, limits: "Limits | None" = None,
+                      name: str = "fixpoint",
+                      sizes: Callable[[S], dict] | None = None) -> Fixpoint[S]:
+    """Iterate X_0 = start, X_{n+1} = step(X_n) until stable, ``step`` deflationary
+    (``limits``, ``name`` and ``sizes`` as in :func:`least_fixpoint`).
+
+    >>> greatest_fixpoint(lambda x: {v for v in x if v - 1 in x or v == 0}, {0, 1, 3}).result
+    {0, 1}
+    """
+    return least_fixpoint(step, start, limits=limits, name=name, sizes=sizes)
+
+
+@dataclass(frozen=True)
+class Reach(Generic[S]):
+    """The positions reachable from a source, by distance (:meth:`GameEngine.reach_layers`):
+    ``result`` = R, ``layers`` = (F_0, F_1, …) disjoint, F_n the positions first
+    reached after n moves; ``graded``: every move from F_n lands in F_{n+1}."""
+
+    result: S
+    layers: tuple[S, ...]
+    graded: bool
