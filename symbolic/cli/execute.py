@@ -8,9 +8,10 @@ from pathlib import Path
 from .. import atl
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError
+from ..limits import is_int_text, short_text
 from ..model import parse_formula
 from ..analysis.strategy import execute
-from .common import load, model_args, parse_position, position_text
+from .common import load, model_args, parse_position, position_text, int_arg
 
 
 def _position(space, value, where: str) -> tuple:
@@ -56,8 +57,8 @@ def cmd_execute(args) -> int:
     tables = {}
     for item in args.strategy or ():
         player, sep, path = item.partition("=")
-        if not sep or not player.strip().isdigit():
-            raise QueryError(f"--strategy expects PLAYER=FILE, got {item!r}")
+        if not sep or not is_int_text(player.strip()) or len(player) > 20:
+            raise QueryError(f"--strategy expects PLAYER=FILE, got {short_text(item)}")
         p = int(player)
         if p not in model.game.players:
             raise QueryError(f"unknown player {p}: the players are {list(model.game.players)}")
@@ -102,7 +103,7 @@ def register(sub) -> None:
     e.add_argument("--from", dest="start", metavar="SET", help="a set holding one position")
     e.add_argument("--at", metavar="POSITION", help="the start position, 'x=1, y=2'")
     e.add_argument("--stop", metavar="SET", help="stop on reaching this set (e.g. 'Obj1 or Obj2')")
-    e.add_argument("--max-moves", type=int, metavar="N", help="stop after N moves")
+    e.add_argument("--max-moves", type=int_arg(0), metavar="N", help="stop after N moves")
     e.add_argument("--engine", choices=ENGINES, default="symbolic")
     e.add_argument("--json", action="store_true", help="print one JSON document")
     e.set_defaults(func=cmd_execute)

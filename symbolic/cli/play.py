@@ -14,6 +14,7 @@ import sys
 from .. import atl
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError, SymbolicError
+from ..limits import is_int_text, short_text
 from ..analysis.play import Planner, Rules, choose_move, drawer as make_drawer, start_positions
 from .common import load, model_args, parse_position, position_text
 
@@ -45,8 +46,9 @@ def players_of(text: str, players: tuple[int, ...]) -> frozenset:
     out = set()
     for item in text.split(","):
         item = item.strip()
-        if not item.lstrip("-").isdigit():
-            raise QueryError(f"--as expects player numbers separated by commas, got {text!r}")
+        if not is_int_text(item) or len(item) > 20:
+            raise QueryError(f"--as expects player numbers separated by commas, got "
+                             f"{short_text(text)}")
         if int(item) not in players:
             raise QueryError(f"unknown player {item}: the players are "
                              f"{', '.join(map(str, players))}")
@@ -124,7 +126,7 @@ def cmd_play(args) -> int:
     model = load(args)
     game, space = model.game, model.game.space
     engine = build_engine(model, args)
-    person = players_of(args.as_players, game.players) if args.as_players \
+    person = players_of(args.as_players, game.players) if args.as_players is not None \
         else frozenset({game.players[0]})
     solver = frozenset(game.players) - person
     if not solver:
