@@ -3,7 +3,6 @@ strategy (the reachability-games TD, Q4), with an error on an illegal move."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from .. import atl
 from ..engines import ENGINES, make_engine
@@ -11,42 +10,8 @@ from ..errors import QueryError
 from ..limits import is_int_text, short_text
 from ..model import parse_formula
 from ..analysis.strategy import execute
-from .common import load, model_args, parse_position, position_text, int_arg
-
-
-def _position(space, value, where: str) -> tuple:
-    """A position of a strategy file: a dict by slot label, a position text, or for a
-    one-variable model (an arena) the bare value (``{"0": 1, "2": 3}``, the TD's form)."""
-    try:
-        if isinstance(value, dict):
-            return space.check_position(tuple(value[s.label] for s in space.slots))
-        if len(space.slots) == 1 and (isinstance(value, int) or str(value).lstrip("-").isdigit()):
-            return space.check_position((int(value),))
-        if isinstance(value, str):
-            return parse_position(space, value)
-    except (KeyError, TypeError, ValueError) as err:
-        raise QueryError(f"{where}: {value!r} is not a position ({err})") from None
-    raise QueryError(f"{where}: {value!r} is not a position")
-
-
-def load_table(path: str, space) -> dict[tuple, tuple]:
-    """A strategy file: the JSON of ``symbolic strategy --json`` (its ``moves``), or
-    an object {position: next position} (positions as the CLI prints them, or bare
-    state numbers for an arena)."""
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise QueryError(f"cannot read the strategy file {path}: {err.strerror}") from None
-    except json.JSONDecodeError as err:
-        raise QueryError(f"{path}:{err.lineno}:{err.colno}: invalid JSON: {err.msg}") from None
-    if isinstance(doc, dict) and isinstance(doc.get("moves"), list):
-        items = [(m.get("from"), m.get("to")) if isinstance(m, dict) else (m, None)
-                 for m in doc["moves"]]
-    elif isinstance(doc, dict):
-        items = list(doc.items())
-    else:
-        raise QueryError(f"{path}: expected a JSON object (a strategy), got {type(doc).__name__}")
-    return {_position(space, a, path): _position(space, b, path) for a, b in items}
+from .common import int_arg, load, model_args, parse_position, position_text
+from .strategy_file import load_table
 
 
 def cmd_execute(args) -> int:

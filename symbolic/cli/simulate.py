@@ -85,10 +85,6 @@ def simulate(model, engine, kinds: dict[int, str], games: int, seed: int, *,
 
 
 def cmd_simulate(args) -> int:
-    if args.games < 0:
-        raise QueryError("--games must be >= 0")
-    if args.max_moves < 0:
-        raise QueryError("--max-moves must be >= 0")
     model = load(args)
     engine = build_engine(model, args)
     kinds = player_kinds(args.players, model.game.players)
