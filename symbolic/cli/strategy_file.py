@@ -257,7 +257,17 @@ def _labelled(space, node: Node) -> tuple:
 
 def load_table(path: str, space) -> dict[tuple, tuple]:
     """The table {position: next position} of the strategy file ``path``."""
-    doc = parse_json(read_text(path), path)
+    return table_of(read_text(path), path, space)
+
+
+def table_of(text: str, path: str, space) -> dict[tuple, tuple]:
+    """The table {position: next position} of a strategy file's ``text``.
+
+    >>> from symbolic.ir import IntType, Space, VarDecl
+    >>> table_of('{"0": 1, "1": "2"}', "s.json", Space((VarDecl("s", IntType(0, 2)),)))
+    {(0,): (1,), (1,): (2,)}
+    """
+    doc = parse_json(text, path)
     if doc.kind != "object":
         raise _located(doc, f"expected a JSON object (a strategy), got {_shown(doc)}")
     moves = [v for k, v in doc.items if k.value == "moves"]
