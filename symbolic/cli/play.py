@@ -116,8 +116,9 @@ class Terminal:
         try:
             line = self.stdin.readline()
         except UnicodeDecodeError as err:
-            raise QueryError(f"standard input, line {self.lines + 1}: not UTF-8 text "
-                             f"(byte {err.object[err.start]:#04x})") from None
+            # decoded by blocks: the line of the byte is not known
+            raise QueryError(f"standard input is not UTF-8 text (byte "
+                             f"{err.object[err.start]:#04x})") from None
         except (OSError, ValueError) as err:  # a closed or unreadable descriptor
             raise QueryError(f"cannot read the moves from standard input: {err}") from None
         if not line:
