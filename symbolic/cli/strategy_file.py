@@ -34,6 +34,7 @@ from pathlib import Path
 from ..errors import QueryError, Span, SymbolicError
 from ..ir import BoolType
 from ..limits import MAX_INT_DIGITS, is_int_text, parse_int, short_text
+from .common import parse_position
 
 #: the deepest nesting of arrays and objects read (a strategy needs 3 levels)
 MAX_DEPTH = 64
@@ -216,8 +217,6 @@ def _shown(node: Node) -> str:
 
 def position_of(space, node: Node) -> tuple:
     """The position written at ``node`` (module docstring), checked against ``space``."""
-    from .common import parse_position  # the command line's reading of a position text
-
     v = node.value
     try:
         if node.kind == "object":
