@@ -32,16 +32,18 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import math
+import re
 import signal
 import sys
 import threading
 import time
 from typing import Callable, Iterator
 
-from .errors import BadLimit, BadLimitType, LimitExceeded
+from .errors import BadLimit, BadLimitType, LimitExceeded, QueryError
 
-__all__ = ["Limits", "NO_LIMITS", "MAX_NESTING", "ensure_recursion_headroom", "megabytes",
-           "int_text", "current", "using"]
+__all__ = ["Limits", "NO_LIMITS", "MAX_NESTING", "MAX_TIMEOUT", "MAX_MEMORY_MB",
+           "ensure_recursion_headroom", "megabytes", "int_text", "size_text", "is_int_text", "parse_int",
+           "short_text", "current", "using"]
 
 #: how deep model text and formulas may nest (parentheses, operators, ``X``):
 #: deeper ones are refused with a located error (the checker, the IR passes and
@@ -51,6 +53,18 @@ MAX_NESTING = 200
 #: the longest integer literal (in digits) that model text and ``-p`` values may
 #: hold (Python itself refuses to read more than 4300)
 MAX_INT_DIGITS = 1000
+
+#: the longest timeout (seconds, about 31 years): the alarm of Limits.enforced
+#: cannot be set much further (the platform's time_t), and no request needs more
+MAX_TIMEOUT = 10 ** 9
+
+#: the largest memory cap (MB): 2**43 MB is 2**63 bytes, what the BDD backends'
+#: C interfaces can hold
+MAX_MEMORY_MB = 2 ** 43
+
+#: an integer as the command line writes it: ASCII digits only (``int()`` would
+#: also read Arabic-Indic or full-width digits, and ``1_000``)
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
 
 #: the Python recursion limit symbolic needs for :data:`MAX_NESTING` levels
 #: (each level of an expression costs up to ~10 frames across the passes)
@@ -91,24 +105,95 @@ def int_text(n: int) -> str:
     return sign + "".join(reversed(parts)).lstrip("0")
 
 
-#: the largest timeout (seconds, about 31 years: the alarm timer takes no more)
-#: and memory cap (MB: 2**44 MB is 2**64 bytes, the most a size_t counts)
-MAX_TIMEOUT = 10 ** 9
-MAX_MEMORY_MB = 2 ** 44
+def size_text(n: int) -> str:
+    """A count for a message: exact up to 30 digits, else its magnitude (a space
+    of 2**40000 positions is not worth 12 042 digits of an error message).
+
+    >>> size_text(10 ** 6), size_text(2 ** 40000)
+    ('1000000', 'about 1.5e12041 (a number of 12042 digits)')
+    """
+    t = int_text(n)
+    digits = len(t.lstrip("-"))
+    if digits <= 30:
+        return t
+    lead = t.lstrip("-")
+    return f"about {t[:len(t) - digits]}{lead[0]}.{lead[1]}e{digits - 1} (a number of {digits} digits)"
+
+
+def is_int_text(text: str) -> bool:
+    """Whether ``text`` is an integer written with ASCII digits (an optional sign,
+    no blanks, no ``_``): the one reading of integers from the command line,
+    ``-p`` values, positions and strategy files.
+
+    >>> is_int_text("-12"), is_int_text("\u0663"), is_int_text("1_000"), is_int_text(" 1")
+    (True, False, False, False)
+    """
+    return isinstance(text, str) and _INT_TEXT.fullmatch(text) is not None
+
+
+def parse_int(text: str, what: str = "") -> int:
+    """The integer written in ``text`` (:func:`is_int_text`, surrounding blanks
+    allowed, at most :data:`MAX_INT_DIGITS` digits); QueryError naming ``what``
+    otherwise.
+
+    >>> parse_int(" 42 ", "--at j")
+    42
+    >>> parse_int("\u0663", "--at j")
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.QueryError: --at j: expected an integer (ASCII digits 0-9), got '\u0663'
+    """
+    t = text.strip() if isinstance(text, str) else text
+    where = f"{what}: " if what else ""
+    if not is_int_text(t):
+        raise QueryError(f"{where}expected an integer (ASCII digits 0-9), got "
+                         f"{short_text(text)}")
+    digits = len(t.lstrip("+-"))
+    if digits > MAX_INT_DIGITS:
+        raise QueryError(f"{where}an integer of {digits} digits, at most {MAX_INT_DIGITS} "
+                         f"are allowed")
+    return int(t)
+
+
+def short_text(text, width: int = 60) -> str:
+    """``repr(text)`` cut to about ``width`` characters (a hostile input may be
+    a megabyte long: messages quote its start and say how long it is).
+
+    >>> short_text("x" * 1000, 10)
+    "'xxxxxxxxxx…' (1000 characters)"
+    """
+    if not isinstance(text, str):
+        text = str(text) if not isinstance(text, int) else int_text(text)
+    if len(text) <= width:
+        return repr(text)
+    head = repr(text[:width])
+    return f"{head[:-1]}…{head[-1]} ({len(text)} characters)"
+
+
+def _number_text(value) -> str:
+    """A limit's value in a message (an int of any size, a float)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        t = int_text(value)
+        return t if len(t) <= 30 else f"{t[:12]}... ({len(t)} digits)"
+    return repr(value)
 
 
 def _positive(name: str, value, unit: str, most: int) -> float | None:
-    """``value`` as a positive finite number up to ``most``, None for None; BadLimit /
-    BadLimitType otherwise (an int too large for a float included)."""
+    """``value`` as a positive finite number at most ``most``, None for None;
+    BadLimit / BadLimitType otherwise."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise BadLimitType(f"{name} must be a number of {unit} or None, "
-                           f"got {type(value).__name__} {value!r:.60}")
-    if not value > 0 or (isinstance(value, float) and not math.isfinite(value)):
-        raise BadLimit(f"{name} must be a positive number of {unit}, got {value!r:.60}")
+        shown = repr(value)
+        raise BadLimitType(f"{name} must be a number of {unit} or None, got "
+                           f"{type(value).__name__} "
+                           f"{shown if len(shown) <= 60 else shown[:60] + '…'}")
+    # compared as given: float(10**400) would overflow
+    if not (value > 0 and (isinstance(value, int) or math.isfinite(value))):
+        raise BadLimit(f"{name} must be a positive number of {unit}, got {_number_text(value)}")
     if value > most:
-        raise BadLimit(f"{name} must be at most {most} {unit}, got {value!r:.60}")
+        raise BadLimit(f"{name} must be at most {int_text(most)} {unit}, got "
+                       f"{_number_text(value)}")
     return value
 
 

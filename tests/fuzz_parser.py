@@ -6,15 +6,20 @@ Inputs, all generated from a seed (so every run is reproducible):
   truncation at a line, random bytes, unicode, CRLF line ends and a BOM, an
   expression nested 10 000 deep, a literal of thousands of digits;
 - random model texts and query texts from a small grammar of the language;
-- malformed arenas (the TD's JSON format) and GDL-style s-expressions.
+- malformed arenas (the TD's JSON format) and GDL-style s-expressions;
+- (issue 23) strategy files of ``execute``, ``--at`` position texts, scripts
+  fed to ``play``'s standard input, and GDL ``.kif`` texts
+  (:mod:`tests.fuzz_inputs`).
 
 Each input is read as a model (or a query over ``models/nim.game``, or an
 arena); a model that checks and has at most 4 096 positions is also solved by
 the explicit engine (its first query). The verdicts: ``ok`` (an answer),
 ``located`` (a ModelError with file, line and column, or another
-SymbolicError such as a refused request), ``unlocated`` (a ModelError without
-a location), ``traceback`` (any other exception: a bug), ``slow`` (over
-:data:`SLOW` seconds; the limits stop such an input at :data:`STOP` seconds),
+SymbolicError such as a refused request), ``unlocated`` (a ModelError, or an
+error about a strategy file, without a location), ``traceback`` (any other exception: a bug), ``slow`` (over
+:data:`SLOW` seconds; the limits stop such an input at :data:`STOP` seconds;
+``slow only under load`` when it used less than SLOW/2 seconds of processor
+time: a busy machine, not a slow input, and not saved),
 ``memory`` (Python ran out of the fuzzer's :data:`MEMORY_CAP`).
 
 ``python -m tests.fuzz_parser N [SEED [EVERY]]`` runs N inputs (counts on stderr every EVERY) in this process and
@@ -38,6 +43,8 @@ from symbolic.engines import make_engine
 from symbolic.errors import LimitExceeded, ModelError, SymbolicError
 from symbolic.limits import Limits, ensure_recursion_headroom, using
 from symbolic.model import load_model, parse_arena, parse_formula, parse_model
+
+from .fuzz_inputs import at_input, kif_input, kif_sources, play_input, run_input, strategy_input
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "symbolic" / "models"
@@ -216,19 +223,35 @@ def gdl_like(rnd: random.Random) -> str:
 
 # --------------------------------------------------------------------------- running one input
 
-def generate(rnd: random.Random, sources: list[str], arenas: list[str]) -> tuple[str, str]:
-    """(kind, text) of one input: kind is "model", "query" or "arena"."""
+#: the kinds of input read by :func:`run_one` through :func:`tests.fuzz_inputs.run_input`
+OTHER_KINDS = ("strategy", "at", "play", "kif")
+
+
+def generate(rnd: random.Random, sources: list[str], arenas: list[str],
+             kifs: list[str] | None = None) -> tuple[str, str]:
+    """(kind, text) of one input: kind is "model", "query", "arena" or one of
+    :data:`OTHER_KINDS`."""
     r = rnd.random()
-    if r < 0.55:
+    if r < 0.45:
         return "model", mutate(rnd.choice(sources), rnd)
-    if r < 0.70:
+    if r < 0.57:
         return "model", random_model(rnd)
-    if r < 0.85:
+    if r < 0.69:
         return "query", rnd.choice([random_expr(rnd, rnd.randint(1, 5)),
                                     mutate(random_expr(rnd, 3), rnd)])
-    if r < 0.95:
+    if r < 0.77:
         return "arena", malformed_arena(rnd, arenas)
-    return "model", gdl_like(rnd)
+    if r < 0.80:
+        return "model", gdl_like(rnd)
+    if r < 0.87:
+        return "strategy", strategy_input(rnd, mutate)
+    if r < 0.93:
+        return "at", at_input(rnd, mutate)
+    if r < 0.96:
+        return "play", play_input(rnd, mutate)
+    if r < 0.97:  # grounding is slow (up to seconds an input): a small share
+        return "kif", kif_input(rnd, mutate, kifs if kifs is not None else kif_sources())
+    return "model", mutate(rnd.choice(sources), rnd)
 
 
 _NIM = None
@@ -254,7 +277,10 @@ def run_one(kind: str, text: str) -> str:
     limits = Limits(timeout=STOP)
     try:
         with limits.enforced():
-            if kind == "query":
+            if kind in OTHER_KINDS:
+                with using(limits):
+                    run_input(kind, text)
+            elif kind == "query":
                 parse_formula(text, _nim())
             else:
                 with using(limits):
@@ -267,8 +293,8 @@ def run_one(kind: str, text: str) -> str:
         return "memory"
     except ModelError as err:
         return "located" if err.span is not None and err.span.line >= 1 else "unlocated"
-    except SymbolicError:
-        return "located"
+    except SymbolicError as err:  # a strategy file's errors name FILE:LINE:COL
+        return "unlocated" if kind == "strategy" and err.span is None else "located"
     except Exception:  # noqa: BLE001 - a bug: counted and saved
         return "traceback"
 
@@ -295,16 +321,20 @@ def fuzz(n: int, seed: int = 0, report_every: int = 0, save: bool = True) -> Cou
 
 def _fuzz(n: int, seed: int, report_every: int, save: bool) -> Counter:
     rnd = random.Random(seed)
-    sources, arenas = _sources(), _arenas()
+    sources, arenas, kifs = _sources(), _arenas(), kif_sources()
     counts: Counter = Counter()
     t_start = time.monotonic()
     for i in range(n):
-        kind, text = generate(rnd, sources, arenas)
-        t0 = time.monotonic()
+        kind, text = generate(rnd, sources, arenas, kifs)
+        t0, c0 = time.monotonic(), time.process_time()
         verdict = run_one(kind, text)
-        dt = time.monotonic() - t0
+        dt, cpu = time.monotonic() - t0, time.process_time() - c0
         if dt > SLOW and verdict != "slow":
             verdict = "slow"
+        if verdict == "slow" and cpu < SLOW / 2:
+            # over SLOW seconds of wall time on less than half as much processor time:
+            # the machine was busy (other runs), not the input slow; counted apart
+            verdict = "slow only under load"
         counts[verdict] += 1
         counts[f"{kind} inputs"] += 1
         if verdict in ("traceback", "unlocated", "slow", "memory") and save:
@@ -342,7 +372,9 @@ def _cap_memory():
 def run_one_raising(kind: str, text: str) -> None:
     """Like :func:`run_one` but lets a bug's exception through (for its traceback)."""
     try:
-        if kind == "query":
+        if kind in OTHER_KINDS:
+            run_input(kind, text)
+        elif kind == "query":
             parse_formula(text, _nim())
         else:
             _solve(parse_arena(text, "fuzz.arena.json") if kind == "arena"

@@ -127,3 +127,35 @@ def test_help(cmd):
     r = subprocess.run([sys.executable, "-m", "symbolic", cmd, "--help"],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 0 and "usage: symbolic" in r.stdout, r.stderr
+
+
+# --------------------------------------------------------------------------- issue 23
+
+@pytest.mark.parametrize("engine", ["symbolic", "explicit"])
+def test_a_model_whose_win_sets_are_not_normal_play_is_refused(capsys, engine):
+    # tic-tac-toe's draws (full board, no line) are dead ends in nobody's win set:
+    # normal-play nimbers would call them a loss of the player to move
+    status, out, err = run(capsys, "nimbers", str(ROOT / "symbolic" / "models" / "tictactoe.game"),
+                           "--engine", engine)
+    assert status == 2 and out == "", (status, out)
+    assert "Sprague-Grundy values of normal play" in err and "win(1) does not hold" in err, err
+
+
+SUBTRACTION_WITH_WINS = '''game "take 1 or 2, with win sets equal to normal play"
+players 1, 2
+var j : 1..2
+var k : 0..5
+turn j
+set win(p) = k = 0 and j != p
+move take(t in 1..2) when t <= k then k' = k - t; j' = 3 - j
+query true
+'''
+
+
+def test_win_sets_that_are_normal_play_get_their_nimbers(capsys, tmp_path):
+    path = tmp_path / "sub.game"
+    path.write_text(SUBTRACTION_WITH_WINS)
+    status, out, err = run(capsys, "nimbers", str(path), "--engine", "both", "--json")
+    assert status == 0, err
+    # take 1 or 2 from k: g(k) = k mod 3, for either player to move
+    assert json.loads(out)["counts"] == {"0": 4, "1": 4, "2": 4}, out

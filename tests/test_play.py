@@ -260,3 +260,23 @@ def test_help(capsys):
     with pytest.raises(SystemExit) as info:
         main(["play", "--help"])
     assert info.value.code == 0 and "--as PLAYERS" in capsys.readouterr().out
+
+
+def test_standard_input_that_is_not_utf8_is_refused():
+    # issue 23: standard input is hostile input
+    import io
+    from symbolic.cli.play import Terminal
+    from symbolic.errors import QueryError
+    stdin = io.TextIOWrapper(io.BytesIO(b"1\n\xff\n"), encoding="utf-8")
+    term = Terminal(stdin, io.StringIO())
+    with pytest.raises(QueryError, match="standard input is not UTF-8 text \\(byte 0xff\\)"):
+        term.ask("> ")
+
+
+def test_a_megabyte_line_is_not_parsed_and_not_echoed_whole():
+    import io
+    from symbolic.cli.play import Terminal
+    out = io.StringIO()
+    term = Terminal(io.StringIO("9" * 10 ** 6 + "\n"), out)
+    assert term.ask("> ") == ""
+    assert len(out.getvalue()) < 1000 and "1000001 characters: not a move" in out.getvalue()

@@ -14,7 +14,10 @@ NIM = str(MODELS / "nim.game")
 
 
 def run(capsys, *argv):
-    status = main(["simulate", *argv])
+    try:
+        status = main(["simulate", *argv])
+    except SystemExit as exc:  # argparse refuses a bad option value (exit 2)
+        status = exc.code
     out = capsys.readouterr()
     return status, out.out, out.err
 
@@ -116,7 +119,9 @@ def test_text_output_and_trace(capsys):
 @pytest.mark.parametrize("argv, words", [
     (["--players", "optimal"], "--players gives 1 kind(s) for 2 players"),
     (["--players", "optimal,clever"], "unknown player kind 'clever'"),
-    (["--players", "random,random", "--games", "-1"], "--games must be >= 0"),
+    (["--players", "random,random", "--games", "-1"], "--games: expected an integer >= 0"),
+    (["--players", "random,random", "--trace", "-1"], "--trace: expected an integer >= 0"),
+    (["--players", "random,random", "--max-moves", "-1"], "--max-moves: expected an integer >= 0"),
     (["--players", "random,random", "--from", "false"], "no start position"),
 ])
 def test_mistakes_exit_2_with_a_message(capsys, argv, words):

@@ -49,7 +49,7 @@ from ..errors import QueryError
 from ..explicit.engine import ExplicitGame
 
 
-__all__ = ["Nimbers", "check_impartial", "layered_nimbers", "mex_nimbers", "mex",
+__all__ = ["Nimbers", "check_impartial", "check_normal_play", "layered_nimbers", "mex_nimbers", "mex",
            "first_difference"]
 
 
@@ -138,6 +138,45 @@ def check_impartial(engine: GameEngine) -> None:
         raise QueryError(
             f"nimbers need every play to end, but {endless.count()} position(s) start a "
             f"play that can last forever, e.g. {engine.space.as_dict(endless.first())}")
+
+
+def check_normal_play(engine: GameEngine, definitions=None) -> None:
+    """QueryError unless the model's own outcome is normal play.
+
+    Nimbers are Sprague–Grundy values: they describe a game under normal play,
+    where a play ends at a dead end and the player to move there loses (and
+    sums of games add as the xor of nimbers only then). A model that declares
+    who wins with ``win(p)`` sets (:class:`~symbolic.analysis.play.Rules`) has
+    another goal unless, for each player p, win(p) is exactly the set of dead
+    ends where the other player is to move; tic-tac-toe's draws (a full board,
+    no line: a dead end in nobody's win set) are not, so its nimbers would
+    answer a question about a different game. Such a model is refused, with a
+    position where the two goals part.
+    """
+    from .play import Rules  # the one definition of what winning means in a model
+
+    rules = Rules(engine, definitions)
+    if rules.kind != "win sets":
+        return
+    dead = engine.deadlocks()
+    players = engine.game.players
+    goals = [(p, rules.target(frozenset({p})),
+              dead & engine.turn_set([q for q in players if q != p])) for p in players]
+    # a dead end without the normal-play winner (a draw) first: the clearest witness
+    missed = [(p, normal - declared) for p, declared, normal in goals]
+    extra = [(p, declared - normal) for p, declared, normal in goals]
+    for (p, differ), lacks in [(m, True) for m in missed] + [(e, False) for e in extra]:
+        if differ:
+            where = engine.space.as_dict(differ.first())
+            why = (f"a dead end where player {p}'s opponent must move (so player {p} "
+                   f"wins under normal play), but win({p}) does not hold there" if lacks else
+                   f"win({p}) holds there, but it is not a dead end where player {p}'s "
+                   f"opponent must move")
+            raise QueryError(
+                f"nimbers are Sprague-Grundy values of normal play (the player who cannot "
+                f"move loses), but this model declares its own outcome with win(p), and "
+                f"the two differ at {where}: {why}. Use 'symbolic values' or 'symbolic "
+                f"check' for this game's own goal")
 
 
 def layered_nimbers(engine: GameEngine, *, check: bool = True) -> Nimbers:

@@ -7,7 +7,7 @@ import time
 from ..api import difference_witness
 from ..limits import int_text
 from ..engines import ENGINES, make_engine
-from .common import (evaluate_all, format_positions, json_text, load, model_args, queries_of,
+from .common import (evaluate_all, format_positions, json_text, load, model_args, int_arg, queries_of,
                      shown_positions, value_text)
 
 #: ``check --engine``: either engine, or both to cross-check them
@@ -82,7 +82,7 @@ def register(sub) -> None:
     c.add_argument("--engine", choices=CHECK_ENGINES, default="symbolic",
                    help="symbolic (BDDs), explicit (enumeration) or both (cross-check; exit 1 "
                         "on any difference)")
-    c.add_argument("--limit", type=int, default=10, metavar="N",
+    c.add_argument("--limit", type=int_arg(0), default=10, metavar="N",
                    help="show at most N positions per query (0: all; default 10)")
     c.add_argument("--json", action="store_true", help="print one JSON document")
     c.set_defaults(func=cmd_check)

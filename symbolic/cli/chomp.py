@@ -7,6 +7,7 @@ import sys
 import time
 
 from ..seeds.chomp import MAX_SIZE, board_nimbers, tablet_nimbers, verdicts
+from .common import int_arg
 
 RULES = {"line": False, "edge": True}
 
@@ -69,7 +70,7 @@ def register(sub) -> None:
     c.add_argument("--rule", choices=("line", "edge", "both"), default="both",
                    help="line: a move removes a whole row or column (the model's default); "
                         "edge: from the chosen square to the edge; both (default)")
-    c.add_argument("--size", type=int, default=MAX_SIZE, metavar="S",
+    c.add_argument("--size", type=int_arg(), default=MAX_SIZE, metavar="S",
                    help=f"board side, 1..{MAX_SIZE} (default {MAX_SIZE}): tablets up to S × S")
     c.add_argument("--engine", choices=("symbolic", "explicit", "both"), default="symbolic",
                    help="symbolic (BDD layers), explicit (mex) or both (cross-check every board)")

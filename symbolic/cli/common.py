@@ -18,8 +18,8 @@ from .. import atl
 from ..api import GameEngine, PositionSet
 from ..engines import BACKENDS, ORDERS, PARTITIONS
 from ..errors import QueryError, SymbolicError
+from ..limits import MAX_MEMORY_MB, MAX_TIMEOUT, int_text, parse_int, short_text
 from ..limits import current as current_limits
-from ..limits import int_text
 from ..model import Model, load_model, parse_formula
 
 
@@ -52,16 +52,47 @@ def load(args) -> Model:
         return load_model(args.model, params_of(args.param))
 
 
-def _positive_number(what: str):
+def _positive_number(what: str, most: int):
+    """An argparse type: a positive number of ``what`` (ASCII text of a float), at most ``most``."""
     def read(text: str) -> float:
         try:
+            if not text.isascii():
+                raise ValueError(text)
             v = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number of {what}, got {text!r}") \
-                from None
-        if not (v > 0 and math.isfinite(v)):
-            raise argparse.ArgumentTypeError(f"expected a positive number of {what}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"expected a number of {what}, got "
+                                             f"{short_text(text)}") from None
+        if not (v > 0 and not math.isnan(v)):
+            raise argparse.ArgumentTypeError(f"expected a positive number of {what}, got "
+                                             f"{short_text(text)}")
+        if v > most:
+            raise argparse.ArgumentTypeError(f"expected at most {most} {what}, got "
+                                             f"{short_text(text)}")
         return int(v) if v.is_integer() else v
+    return read
+
+
+def int_arg(low: int | None = None):
+    """An argparse type: an integer in ASCII digits (:func:`symbolic.limits.parse_int`,
+    the one reader of integers on the command line), at least ``low``.
+
+    >>> int_arg(0)("12")
+    12
+    >>> int_arg(0)("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected an integer >= 0, got '-1'
+    """
+    def read(text: str) -> int:
+        try:
+            v = parse_int(text)
+        except QueryError as err:
+            raise argparse.ArgumentTypeError(err.message) from None
+        if low is not None and v < low:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got "
+                                             f"{short_text(text)}")
+        return v
+    read.__name__ = "integer"  # argparse names the type in some messages
     return read
 
 
@@ -70,9 +101,9 @@ def limit_args(sp: argparse.ArgumentParser, top: bool = False) -> None:
     them (:func:`symbolic.cli.main` applies them), and so does the top-level
     parser (``top``), so they may come before or after the command name."""
     d = None if top else argparse.SUPPRESS  # a subcommand's default must not hide the top's
-    sp.add_argument("--timeout", type=_positive_number("seconds"), metavar="S", default=d,
+    sp.add_argument("--timeout", type=_positive_number("seconds", MAX_TIMEOUT), metavar="S", default=d,
                     help="stop with exit status 3 after S seconds, naming the stage reached")
-    sp.add_argument("--max-memory", type=_positive_number("MB"), metavar="MB", default=d,
+    sp.add_argument("--max-memory", type=_positive_number("MB", MAX_MEMORY_MB), metavar="MB", default=d,
                     help="cap the BDD manager's memory at MB megabytes (2^20 bytes) and the "
                          "explicit engine's positions at MB*2^20/500; past it: exit status 3")
     sp.add_argument("--quiet", action="store_true", default=False if top else argparse.SUPPRESS,
@@ -158,43 +189,48 @@ def parse_position(space, text: str) -> tuple:
     symbolic.errors.QueryError: position 'j=1': no value for k[1], k[2]
     """
     labels = [s.label for s in space.slots]
+    shown = short_text(text)
     values = parse_assignments(space, text)
     missing = [l for l in labels if l not in values]
     if missing:
-        raise QueryError(f"position {text!r}: no value for {', '.join(missing)}")
+        some = ", ".join(missing[:12]) + (", ..." if len(missing) > 12 else "")
+        raise QueryError(f"position {shown}: no value for {some}")
     try:
         return space.check_position(tuple(values[l] for l in labels))
     except SymbolicError as err:
-        raise QueryError(f"position {text!r}: {err}") from None
+        raise QueryError(f"position {shown}: {err}") from None
 
 
 def parse_assignments(space, text: str) -> dict[str, int]:
     """``LABEL=VALUE, ...`` (some slots, each at most once) as ``{label: value}``;
-    :func:`parse_position` then asks for every slot.
+    :func:`parse_position` then asks for every slot. Values are integers in
+    ASCII digits (:func:`symbolic.limits.parse_int`) or true/false.
 
     >>> from symbolic.ir import IntType, Space, VarDecl
     >>> parse_assignments(Space((VarDecl("j", IntType(1, 2)),)), "j = 2")
     {'j': 2}
     """
     labels = [s.label for s in space.slots]
+    known = set(labels)
+    shown = short_text(text)
     values: dict[str, int] = {}
     for item in text.split(","):
         label, sep, value = item.partition("=")
         label, value = label.replace(" ", ""), value.strip()
         if not sep or not label:
-            raise QueryError(f"position {text!r}: expected LABEL=VALUE, got {item.strip()!r}")
-        if label not in labels:
-            raise QueryError(f"position {text!r}: unknown {label!r} (the slots are "
-                             f"{', '.join(labels)})")
+            raise QueryError(f"position {shown}: expected LABEL=VALUE, got "
+                             f"{short_text(item.strip())}")
+        if label not in known:
+            some = ", ".join(labels[:12]) + (", ..." if len(labels) > 12 else "")
+            raise QueryError(f"position {shown}: unknown {short_text(label)} (the slots are "
+                             f"{some})")
         if label in values:
-            raise QueryError(f"position {text!r}: {label} is given twice")
+            raise QueryError(f"position {shown}: {label} is given twice")
         low = value.lower()
         if low in ("true", "false"):
             values[label] = int(low == "true")
-        elif value.lstrip("-").isdigit() and len(value) <= 40:
-            values[label] = int(value)
         else:
-            raise QueryError(f"position {text!r}: {label} = {value!r} is not an integer")
+            values[label] = parse_int(value, f"position {shown}: {label}")
     return values
 
 

@@ -6,6 +6,7 @@ import json
 from ..engines import BACKENDS, ENGINES
 from ..seeds.ens2005 import answer_sheet, format_sheet
 from ..limits import current as current_limits
+from .common import int_arg
 
 
 def cmd_ens2005(args) -> int:
@@ -21,7 +22,7 @@ def register(sub) -> None:
                                    "'Jeux à plusieurs et coalitions' for a given u0, from "
                                    "the model ens2005.game shipped with symbolic "
                                    "(models/ens2005.game in a checkout).")
-    e.add_argument("--u0", type=int, required=True, help="the candidate's number u_0")
+    e.add_argument("--u0", type=int_arg(), required=True, help="the candidate's number u_0")
     e.add_argument("--json", action="store_true", help="print one JSON document")
     e.add_argument("--engine", choices=ENGINES, default="symbolic")
     e.add_argument("--backend", choices=BACKENDS, default="cudd")

@@ -3,49 +3,15 @@ strategy (the reachability-games TD, Q4), with an error on an illegal move."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from .. import atl
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError
+from ..limits import is_int_text, short_text
 from ..model import parse_formula
 from ..analysis.strategy import execute
-from .common import load, model_args, parse_position, position_text
-
-
-def _position(space, value, where: str) -> tuple:
-    """A position of a strategy file: a dict by slot label, a position text, or for a
-    one-variable model (an arena) the bare value (``{"0": 1, "2": 3}``, the TD's form)."""
-    try:
-        if isinstance(value, dict):
-            return space.check_position(tuple(value[s.label] for s in space.slots))
-        if len(space.slots) == 1 and (isinstance(value, int) or str(value).lstrip("-").isdigit()):
-            return space.check_position((int(value),))
-        if isinstance(value, str):
-            return parse_position(space, value)
-    except (KeyError, TypeError, ValueError) as err:
-        raise QueryError(f"{where}: {value!r} is not a position ({err})") from None
-    raise QueryError(f"{where}: {value!r} is not a position")
-
-
-def load_table(path: str, space) -> dict[tuple, tuple]:
-    """A strategy file: the JSON of ``symbolic strategy --json`` (its ``moves``), or
-    an object {position: next position} (positions as the CLI prints them, or bare
-    state numbers for an arena)."""
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise QueryError(f"cannot read the strategy file {path}: {err.strerror}") from None
-    except json.JSONDecodeError as err:
-        raise QueryError(f"{path}:{err.lineno}:{err.colno}: invalid JSON: {err.msg}") from None
-    if isinstance(doc, dict) and isinstance(doc.get("moves"), list):
-        items = [(m.get("from"), m.get("to")) if isinstance(m, dict) else (m, None)
-                 for m in doc["moves"]]
-    elif isinstance(doc, dict):
-        items = list(doc.items())
-    else:
-        raise QueryError(f"{path}: expected a JSON object (a strategy), got {type(doc).__name__}")
-    return {_position(space, a, path): _position(space, b, path) for a, b in items}
+from .common import int_arg, load, model_args, parse_position, position_text
+from .strategy_file import load_table
 
 
 def cmd_execute(args) -> int:
@@ -56,8 +22,8 @@ def cmd_execute(args) -> int:
     tables = {}
     for item in args.strategy or ():
         player, sep, path = item.partition("=")
-        if not sep or not player.strip().isdigit():
-            raise QueryError(f"--strategy expects PLAYER=FILE, got {item!r}")
+        if not sep or not is_int_text(player.strip()) or len(player) > 20:
+            raise QueryError(f"--strategy expects PLAYER=FILE, got {short_text(item)}")
         p = int(player)
         if p not in model.game.players:
             raise QueryError(f"unknown player {p}: the players are {list(model.game.players)}")
@@ -102,7 +68,7 @@ def register(sub) -> None:
     e.add_argument("--from", dest="start", metavar="SET", help="a set holding one position")
     e.add_argument("--at", metavar="POSITION", help="the start position, 'x=1, y=2'")
     e.add_argument("--stop", metavar="SET", help="stop on reaching this set (e.g. 'Obj1 or Obj2')")
-    e.add_argument("--max-moves", type=int, metavar="N", help="stop after N moves")
+    e.add_argument("--max-moves", type=int_arg(0), metavar="N", help="stop after N moves")
     e.add_argument("--engine", choices=ENGINES, default="symbolic")
     e.add_argument("--json", action="store_true", help="print one JSON document")
     e.set_defaults(func=cmd_execute)

@@ -11,7 +11,9 @@ from ..seeds import hackendot as H
 from ..engines import make_engine
 from ..errors import QueryError
 from ..analysis.grundy import layered_nimbers, mex_nimbers
+from ..limits import is_int_text, short_text
 from ..model import load_model
+from .common import int_arg
 
 MODEL = resources.files("symbolic") / "models" / "hackendot.game"
 
@@ -138,8 +140,8 @@ def _many(args) -> int:
 
 def _random_doc(args):
     low, sep, high = args.nodes.partition("..")
-    if not (low.isdigit() and (not sep or high.isdigit())):
-        raise QueryError(f"--nodes expects MIN..MAX (e.g. 1..14), got {args.nodes!r}")
+    if not (is_int_text(low) and (not sep or is_int_text(high))) or len(args.nodes) > 20:
+        raise QueryError(f"--nodes expects MIN..MAX (e.g. 1..14), got {short_text(args.nodes)}")
     low, high = int(low), int(high or low)
     if not 1 <= low <= high <= 40:
         raise QueryError(f"--nodes: need 1 <= MIN <= MAX <= 40, got {args.nodes!r}")
@@ -173,11 +175,11 @@ def register(sub) -> None:
                    help="also compute the nimber with this engine on models/hackendot.game")
     c.add_argument("--backend", choices=("cudd", "autoref"), default="cudd",
                    help="BDD backend of the symbolic engine")
-    c.add_argument("--random", type=int, metavar="N", help="check N random forests")
-    c.add_argument("--all", type=int, metavar="MAX",
+    c.add_argument("--random", type=int_arg(), metavar="N", help="check N random forests")
+    c.add_argument("--all", type=int_arg(), metavar="MAX",
                    help="check every forest of 1..MAX nodes (MAX <= 12)")
     c.add_argument("--nodes", default="1..14", metavar="MIN..MAX",
                    help="sizes of the random forests (default 1..14)")
-    c.add_argument("--seed", type=int, default=0, help="seed of the random forests")
+    c.add_argument("--seed", type=int_arg(), default=0, help="seed of the random forests")
     c.add_argument("--json", action="store_true", help="print one JSON document")
     c.set_defaults(func=cmd_hackendot)

@@ -7,7 +7,7 @@ import time
 from collections import Counter
 
 from ..engines import make_engine
-from ..analysis.grundy import first_difference, layered_nimbers, mex_nimbers
+from ..analysis.grundy import check_normal_play, first_difference, layered_nimbers, mex_nimbers
 from .common import load, model_args, parse_position, position_text
 
 #: ``nimbers --engine``: the layered BDD computation, the explicit mex, or both
@@ -37,6 +37,9 @@ class _Answer:
 
 def _solve(kind: str, model, args) -> _Answer:
     eng = make_engine(model.game, kind, args.backend, order=args.order, partition=args.partition)
+    if kind == "explicit":
+        eng.check_size()
+    check_normal_play(eng, model.definitions)
     if kind == "symbolic":
         return _Answer(kind, eng, nimbers=layered_nimbers(eng))
     eng.check_size()
@@ -110,7 +113,8 @@ def register(sub) -> None:
     c = sub.add_parser(
         "nimbers", help="Sprague–Grundy values (nimbers) of an impartial two-player game",
         description="The nimber of every position of an impartial two-player game under "
-                    "normal play (the player who cannot move loses): counts per value, or "
+                    "normal play (the player who cannot move loses; a model whose win(p) sets "
+                    "say otherwise is refused): counts per value, or "
                     "one position's nimber and its winning moves (to nimber-0 positions). "
                     "The symbolic engine computes the positions of each value as a BDD "
                     "fixpoint; the explicit engine applies the mex rule position by position.")

@@ -14,6 +14,7 @@ import sys
 from .. import atl
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError, SymbolicError
+from ..limits import is_int_text, short_text
 from ..analysis.play import Planner, Rules, choose_move, drawer as make_drawer, start_positions
 from .common import load, model_args, parse_position, position_text
 
@@ -45,8 +46,9 @@ def players_of(text: str, players: tuple[int, ...]) -> frozenset:
     out = set()
     for item in text.split(","):
         item = item.strip()
-        if not item.lstrip("-").isdigit():
-            raise QueryError(f"--as expects player numbers separated by commas, got {text!r}")
+        if not is_int_text(item) or len(item) > 20:
+            raise QueryError(f"--as expects player numbers separated by commas, got "
+                             f"{short_text(text)}")
         if int(item) not in players:
             raise QueryError(f"unknown player {item}: the players are "
                              f"{', '.join(map(str, players))}")
@@ -83,14 +85,27 @@ def start_of(model, engine, text: str | None) -> tuple:
     return first
 
 
+#: the longest input line read as a move (a position of a large model is long,
+#: a megabyte is not a move): longer lines are refused without being parsed
+MAX_LINE = 100_000
+
+
 class Terminal:
     """Line input and output of a play (stdin may be a pipe: the lines read
-    are echoed after the prompt so that a transcript reads as a dialogue)."""
+    are echoed after the prompt so that a transcript reads as a dialogue).
+
+    Standard input is hostile input: closed (``<&-``), not UTF-8, or a line of
+    a megabyte are refused with a QueryError (closed, not text) or a note and
+    a new prompt (too long), never a traceback."""
 
     def __init__(self, stdin=None, stdout=None):
-        self.stdin = stdin or sys.stdin
-        self.stdout = stdout or sys.stdout
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.stdout = stdout if stdout is not None else sys.stdout
+        if self.stdin is None:  # the shell closed it: sys.stdin is None
+            raise QueryError("play reads the moves from standard input, which is closed "
+                             "(give it a terminal or a pipe)")
         self.echo = not getattr(self.stdin, "isatty", lambda: False)()
+        self.lines = 0
 
     def say(self, text: str = "") -> None:
         print(text, file=self.stdout)
@@ -98,12 +113,25 @@ class Terminal:
     def ask(self, prompt: str) -> str | None:
         self.stdout.write(prompt)
         self.stdout.flush()
-        line = self.stdin.readline()
+        try:
+            line = self.stdin.readline()
+        except UnicodeDecodeError as err:
+            # decoded by blocks: the line of the byte is not known
+            raise QueryError(f"standard input is not UTF-8 text (byte "
+                             f"{err.object[err.start]:#04x})") from None
+        except (OSError, ValueError) as err:  # a closed or unreadable descriptor
+            raise QueryError(f"cannot read the moves from standard input: {err}") from None
         if not line:
             self.say()
             return None
+        self.lines += 1
         if self.echo:
-            self.stdout.write(line if line.endswith("\n") else line + "\n")
+            shown = line.rstrip("\n")
+            self.stdout.write((shown if len(shown) <= 200 else short_text(shown, 200)) + "\n")
+        if len(line) > MAX_LINE:
+            self.say(f"line {self.lines} has {len(line)} characters: not a move (at most "
+                     f"{MAX_LINE})")
+            return ""
         return line.strip()
 
 
@@ -121,10 +149,11 @@ def evaluation(planner: Planner, solver, person, pos, wins: str = "wins") -> str
 
 
 def cmd_play(args) -> int:
+    term = Terminal()  # refuses a closed standard input before any work
     model = load(args)
     game, space = model.game, model.game.space
     engine = build_engine(model, args)
-    person = players_of(args.as_players, game.players) if args.as_players \
+    person = players_of(args.as_players, game.players) if args.as_players is not None \
         else frozenset({game.players[0]})
     solver = frozenset(game.players) - person
     if not solver:
@@ -140,7 +169,6 @@ def cmd_play(args) -> int:
         goal_text = f"reach {args.goal}"
     planner = Planner(engine, rules, targets)
     draw = drawer(model)
-    term = Terminal()
     pos = start_of(model, engine, args.start)
     who = lambda ps: ", ".join(map(str, sorted(ps)))  # noqa: E731
     term.say(f"{model.name}: you play {who(person)}; the solver plays {who(solver)} "
@@ -208,11 +236,12 @@ def _ask_move(term: Terminal, space, pos, succ, mover) -> tuple | None:
         if line.lower() in ("list", "l", "?", "help"):
             _menu(term, space, pos, succ)
             continue
-        if line.isdigit():
-            n = int(line)
+        if is_int_text(line):
+            n = int(line) if len(line) <= 20 else 0
             if 1 <= n <= len(succ):
                 return succ[n - 1]
-            term.say(f"no move {n}: choose 1 to {len(succ)}")
+            shown = line if len(line) <= 20 else short_text(line, 20)
+            term.say(f"no move {shown}: choose 1 to {len(succ)}")
             continue
         try:
             target = parse_position(space, line)

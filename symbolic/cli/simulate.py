@@ -18,7 +18,7 @@ from .. import atl
 from ..errors import QueryError
 from ..analysis.play import PLAYER_KINDS, Planner, Rules, random_player, run_play, solver_player, \
     start_positions
-from .common import load, model_args, position_text
+from .common import load, model_args, position_text, int_arg
 from .play import build_engine, change_text, drawer, engine_arg
 
 
@@ -85,10 +85,6 @@ def simulate(model, engine, kinds: dict[int, str], games: int, seed: int, *,
 
 
 def cmd_simulate(args) -> int:
-    if args.games < 0:
-        raise QueryError("--games must be >= 0")
-    if args.max_moves < 0:
-        raise QueryError("--max-moves must be >= 0")
     model = load(args)
     engine = build_engine(model, args)
     kinds = player_kinds(args.players, model.game.players)
@@ -137,8 +133,8 @@ def register(sub) -> None:
     s.add_argument("--players", required=True, metavar="KINDS",
                    help="one kind per player, in order: optimal or random (e.g. "
                         "optimal,random)")
-    s.add_argument("--games", type=int, default=100, metavar="G", help="games (default 100)")
-    s.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    s.add_argument("--games", type=int_arg(0), default=100, metavar="G", help="games (default 100)")
+    s.add_argument("--seed", type=int_arg(), default=0, metavar="S", help="random seed (default 0)")
     s.add_argument("--random-start", action="store_true",
                    help="draw each game's start uniformly among the positions of --from "
                         "(default: all positions) that are not dead ends")
@@ -146,9 +142,9 @@ def register(sub) -> None:
                    help="the start positions; without --random-start every game starts at "
                         "the first of them that is not a dead end (default: the model's set "
                         "'initial', else all positions)")
-    s.add_argument("--max-moves", type=int, default=1000, metavar="N",
+    s.add_argument("--max-moves", type=int_arg(0), default=1000, metavar="N",
                    help="stop a game after N moves and count it as a draw (default 1000)")
-    s.add_argument("--trace", type=int, default=0, metavar="N",
+    s.add_argument("--trace", type=int_arg(0), default=0, metavar="N",
                    help="print the first N games move by move, drawn")
     s.add_argument("--json", action="store_true", help="print one JSON document")
     s.set_defaults(func=cmd_simulate)

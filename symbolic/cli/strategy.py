@@ -13,7 +13,7 @@ from ..engines import ENGINES, make_engine
 from ..errors import QueryError
 from ..model import parse_formula
 from ..analysis.strategy import count_strategies, strategy_for, to_dot, to_json, verify
-from .common import load, model_args, parse_position, position_text
+from .common import load, model_args, parse_position, position_text, int_arg
 
 DEAD_ENDS = {d.value: d for d in DeadEnds}
 
@@ -114,9 +114,9 @@ def register(sub) -> None:
                         "strict (the TD's attractor)")
     s.add_argument("--verify", action="store_true",
                    help="check the table by an explicit search over every consistent play")
-    s.add_argument("--count", type=int, metavar="PLAYER",
+    s.add_argument("--count", type=int_arg(), metavar="PLAYER",
                    help="print the number of positional strategies of PLAYER instead")
-    s.add_argument("--limit", type=int, default=20, metavar="N",
+    s.add_argument("--limit", type=int_arg(0), default=20, metavar="N",
                    help="show at most N moves (0: all; default 20)")
     out = s.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON document")

@@ -17,7 +17,7 @@ from .. import atl
 from ..api import difference_witness
 from ..engines import ENGINES, make_engine
 from ..analysis.values import check_two_players, two_player_values
-from .common import load, model_args, parse_position, position_text
+from .common import load, model_args, parse_position, position_text, int_arg
 
 VALUE_ENGINES = ENGINES + ("both",)
 
@@ -171,7 +171,7 @@ def register(sub) -> None:
     c.add_argument("--engine", choices=VALUE_ENGINES, default="symbolic",
                    help="symbolic (layered BDD fixpoints), explicit (retrograde sweep) or both "
                         "(cross-check; exit 1 on any difference)")
-    c.add_argument("--limit", type=int, default=10, metavar="N",
+    c.add_argument("--limit", type=int_arg(0), default=10, metavar="N",
                    help="show at most N initial positions (0: all; default 10)")
     c.add_argument("--json", action="store_true", help="print one JSON document")
     c.set_defaults(func=cmd_values)

@@ -23,7 +23,7 @@ from ..api import PositionSet, SetEngine
 from ..arguments import need, need_int, need_iterable
 from ..errors import EngineMismatch, RangeError, TooManyPositions, WrongType
 from ..ir import TRUE, Expr, Space
-from ..limits import Limits
+from ..limits import Limits, size_text
 from ..validate import check_expr
 from .interp import BOOL, compile_expr, type_name
 
@@ -134,8 +134,9 @@ class ExplicitSets(SetEngine):
         size = self.space.size
         if size > self.max_positions:
             raise TooManyPositions(
-                f"position limit reached: the space has {size} value vectors, more than the "
-                f"explicit engine's limit of {self.max_positions} (--max-memory raises or "
+                f"position limit reached: the space has {size_text(size)} value vectors, "
+                f"more than the explicit engine's limit of {self.max_positions} (--max-memory "
+                f"raises or "
                 f"lowers it, at {BYTES_PER_POSITION} bytes a position): use the symbolic engine",
                 stage="enumerating the positions")
 

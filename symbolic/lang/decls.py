@@ -15,14 +15,13 @@ Binary(op='+', left=Const(value=1), right=Binary(op='%', left=Var(name='x', prim
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Mapping
 
 from .. import atl, display, ir
 from ..errors import ModelError, RangeError, Span, UnknownName, WrongType
-from ..limits import MAX_INT_DIGITS
+from ..limits import MAX_INT_DIGITS, is_int_text
 from . import ast
 from ..validate import check_expr
 from .builtins import canonical_key
@@ -440,9 +439,6 @@ def declared_names(d: ast.Decl) -> list[tuple[ast.Ident, str]]:
 
 # --------------------------------------------------------------------------- override values
 
-_OVERRIDE_INT = re.compile(r"[+-]?\d+")
-
-
 def _show(v) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -457,7 +453,7 @@ def _override_value(name: str, v, span: Span):
         s = v.strip()
         if s in ("true", "false"):
             return s == "true"
-        if _OVERRIDE_INT.fullmatch(s):
+        if is_int_text(s):  # ASCII digits only, as every integer on the command line
             if len(s.lstrip("+-")) > MAX_INT_DIGITS:  # int() refuses beyond 4300 digits
                 raise RangeError(f"parameter '{name}': a value of {len(s.lstrip('+-'))} "
                                  f"digits, at most {MAX_INT_DIGITS} are allowed", span)

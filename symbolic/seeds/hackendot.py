@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..arguments import need, need_int, need_iterable
 from ..errors import ArgumentTypeError, ArgumentValueError, QueryError
@@ -181,17 +180,16 @@ class Forest:
         kids: dict[int | None, list[int]] = {}
         for v, p in zip(self.nodes, self.parents):
             kids.setdefault(p, []).append(v)
-        # iterative: a forest may nest deeper than Python's recursion limit
         out: list[str] = []
-        todo: list = list(reversed(kids.get(None, [])))
-        while todo:
-            v = todo.pop()
-            if v == ")":
+        stack: list[int | None] = list(reversed(kids.get(None, [])))
+        while stack:                       # preorder without recursion (deep words)
+            v = stack.pop()
+            if v is None:
                 out.append(")")
                 continue
             out.append("(")
-            todo.append(")")
-            todo.extend(reversed(kids.get(v, [])))
+            stack.append(None)
+            stack.extend(reversed(kids.get(v, [])))
         return "".join(out)
 
 
@@ -333,26 +331,62 @@ def ulehla_value(f: Forest, reading: Reading) -> int:
 
 
 def nimber(f: Forest) -> int:
-    """The Sprague–Grundy value of the Hackendot position f (mex over all moves),
-    by memoized recursion on the sets of present nodes."""
-    nodes = _forest(f).nodes
-    if len(nodes) > MAX_NESTING:  # the memoized recursion goes one level per node
-        raise QueryError(f"nimber: at most {MAX_NESTING} nodes (a search over the sets of "
-                         f"present nodes), got {len(nodes)}")
-    index = {v: i for i, v in enumerate(nodes)}
-    paths = []
-    for v in nodes:
-        paths.append(sum(1 << index[a] for a in f.path(v)))
+    """The Sprague–Grundy value of the Hackendot position f (mex over all moves).
 
-    @lru_cache(maxsize=None)
-    def g(present: int) -> int:
-        seen = {g(present & ~paths[i]) for i in range(len(nodes)) if present >> i & 1}
+    A move removes a path to a root of one tree only, so f is the disjoint sum
+    of its trees and g(f) = g(T₁) ⊕ ... ⊕ g(Tₖ) (Sprague–Grundy); each tree's
+    value is the mex recursion on its sets of present nodes, run with an
+    explicit stack (a tree may be thousands of nodes deep).
+
+    >>> nimber(Forest.from_word("()" * 10_000)), nimber(Forest.from_word("()()()"))
+    (0, 1)
+    >>> nimber(Forest.from_word("((())())"))
+    4
+    """
+    f = _forest(f)
+    total = 0
+    for tree in _trees(f):
+        total ^= _tree_nimber(tree)
+    return total
+
+
+def _trees(f: Forest) -> list[list[tuple[int, int | None]]]:
+    """The trees of f, each as its (node index, parent index) pairs in preorder."""
+    index = {v: i for i, v in enumerate(f.nodes)}
+    root_of: list[int] = []
+    trees: dict[int, list] = {}
+    for i, p in enumerate(f.parents):
+        r = i if p is None else root_of[index[p]]
+        root_of.append(r)
+        trees.setdefault(r, []).append((i, None if p is None else index[p]))
+    return list(trees.values())
+
+
+def _tree_nimber(tree: list[tuple[int, int | None]]) -> int:
+    """g of one tree by memoized mex over its sets of present nodes (bit masks)."""
+    local = {i: k for k, (i, _) in enumerate(tree)}
+    paths: list[int] = []
+    for k, (_, p) in enumerate(tree):     # a parent precedes its children
+        paths.append((1 << k) | (0 if p is None else paths[local[p]]))
+    memo: dict[int, int] = {0: 0}
+    stack = [(1 << len(tree)) - 1]
+    while stack:
+        present = stack[-1]
+        if present in memo:
+            stack.pop()
+            continue
+        after = [present & ~paths[k] for k in range(len(tree)) if present >> k & 1]
+        pending = [a for a in after if a not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        seen = {memo[a] for a in after}
         n = 0
         while n in seen:
             n += 1
-        return n
-
-    return g((1 << len(nodes)) - 1)
+        memo[present] = n
+    return memo[(1 << len(tree)) - 1]
 
 
 def all_dyck(size: int):
