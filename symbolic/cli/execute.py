@@ -44,7 +44,10 @@ def load_table(path: str, space) -> dict[tuple, tuple]:
     elif isinstance(doc, dict):
         items = list(doc.items())
     else:
-        raise QueryError(f"{path}: expected a JSON object (a strategy), got {type(doc).__name__}")
+        kind = ("an array" if isinstance(doc, list) else "a string" if isinstance(doc, str)
+                 else "true or false" if isinstance(doc, bool) else "null" if doc is None
+                 else "a number")
+        raise QueryError(f"{path}: expected a JSON object (a strategy), got {kind}")
     return {_position(space, a, path): _position(space, b, path) for a, b in items}
 
 

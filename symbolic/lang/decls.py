@@ -463,8 +463,7 @@ def _override_value(name: str, v, span: Span):
                                  f"digits, at most {MAX_INT_DIGITS} are allowed", span)
             return int(s)
         raise WrongType(f"parameter '{name}': cannot read {v!r} as an int or a boolean", span)
-    raise WrongType(f"parameter '{name}' must be an int or a bool, got "
-                    f"{type(v).__name__}", span)
+    raise WrongType(f"parameter '{name}' must be an int or a bool, got {v!r:.60}", span)
 
 
 # --------------------------------------------------------------------------- entry point
