@@ -197,6 +197,33 @@ def Always(coalition: Coalition, arg: Formula, span: Span | None = None) -> Rele
     return Release(coalition, Truth(False, span), arg, span)
 
 
+#: each formula class in the words of the model language (messages never name a class)
+_DESCRIPTIONS = {
+    Truth: lambda f: f"the constant {'true' if f.value else 'false'}",
+    Turn: lambda f: "a turn(...) test",
+    Prop: lambda f: "a state expression",
+    Ref: lambda f: f"the set '{f.name}'",
+    Not: lambda f: "a negation 'not f'",
+    BoolOp: lambda f: f"an '{f.op}' of two formulas",
+    Next: lambda f: "a next-move formula <<J>> X f",
+    Until: lambda f: "an until formula <<J>> f U g",
+    Release: lambda f: "a release formula <<J>> f R g",
+    Reach: lambda f: "a reach(f) formula",
+}
+
+
+def describe(f: Formula) -> str:
+    """What kind of formula ``f`` is, as the model language writes it (for messages).
+
+    >>> describe(BoolOp("and", Truth(True), Turn(AllPlayers())))
+    "an 'and' of two formulas"
+    """
+    how = _DESCRIPTIONS.get(type(f))
+    if how is None:
+        raise AssertionError(f)
+    return how(f)
+
+
 @dataclass(frozen=True)
 class Definition:
     """A named formula or set, maybe with parameters: ``F(J) = ...``.

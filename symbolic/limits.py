@@ -41,14 +41,19 @@ from typing import Callable, Iterator
 
 from .errors import BadLimit, BadLimitType, LimitExceeded, QueryError
 
-__all__ = ["Limits", "NO_LIMITS", "MAX_NESTING", "MAX_TIMEOUT", "MAX_MEMORY_MB",
-           "ensure_recursion_headroom", "megabytes", "int_text", "size_text", "is_int_text", "parse_int",
-           "short_text", "current", "using"]
+__all__ = ["Limits", "NO_LIMITS", "MAX_NESTING", "MAX_EXPANDED_NESTING", "MAX_TIMEOUT",
+           "MAX_MEMORY_MB", "ensure_recursion_headroom", "megabytes", "int_text", "size_text",
+           "is_int_text", "parse_int", "short_text", "current", "using"]
 
 #: how deep model text and formulas may nest (parentheses, operators, ``X``):
 #: deeper ones are refused with a located error (the checker, the IR passes and
 #: both engines are recursive; :func:`ensure_recursion_headroom` gives them room)
 MAX_NESTING = 200
+
+#: how deep a named set or formula may nest once the sets and formulas it names
+#: are expanded (a chain of definitions, each naming the previous one, adds up):
+#: deeper ones are refused with an error located at the definition
+MAX_EXPANDED_NESTING = 2 * MAX_NESTING
 
 #: the longest integer literal (in digits) that model text and ``-p`` values may
 #: hold (Python itself refuses to read more than 4300)

@@ -327,3 +327,45 @@ def test_absurd_constants_are_refused_at_once(const, words):
     err = fails(HEADER + const + "\n", RangeError)
     assert words in err.message and err.span.line == FIRST, (err.message, err.span)
     assert time.perf_counter() - t0 < 30  # refused, not computed (generous: shared CI)
+
+
+# --------------------------------------------------------------------------- chains of definitions
+
+def _chain(n: int, first: str, step: str, kind: str = "formula") -> str:
+    """A model whose definitions f1 ... f(n-1) each name the previous one (issue 23)."""
+    lines = [HEADER.rstrip("\n"), f"{kind} f0 = {first}"]
+    lines += [f"{kind} f{i} = " + step.format(p=f"f{i - 1}") for i in range(1, n)]
+    lines += ["move m when x < 5 then x' = x + 1", f"query f{n - 1}",
+              f"query <<1>> <> f{n - 1}"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("first, step, kind, name, line, depth", [
+    ("x > 0", "{p} and x > 0", "formula", "f398", FIRST + 398, 401),  # inlined, as a set
+    ("x > 0", "{p} and x > 0", "set", "f398", FIRST + 398, 401),
+    ("<<1>> X x > 0", "{p} and true", "formula", "f199", FIRST + 199, 402),
+    ("x > 0", "<<1>> X {p}", "formula", "f199", FIRST + 199, 401),
+])
+def test_a_long_chain_of_definitions_is_refused_at_the_definition(first, step, kind, name,
+                                                                   line, depth):
+    from symbolic.limits import MAX_EXPANDED_NESTING
+    err = fails(_chain(3000, first, step, kind), ModelError)
+    check_render(err, line, len(kind) + 2,
+                 f"{kind} '{name}' nests {depth} levels deep once the sets and formulas it "
+                 f"names are expanded (at most {MAX_EXPANDED_NESTING})", length=len(name))
+
+
+@pytest.mark.parametrize("first, step, kind, n", [
+    ("x > 0", "{p} and x > 0", "set", 398),
+    ("<<1>> X x > 0", "{p} and true", "formula", 199),
+    ("x > 0", "<<1>> X {p}", "formula", 199),
+])
+def test_a_chain_just_within_the_limit_is_answered_by_both_engines(first, step, kind, n):
+    from symbolic import atl
+    from symbolic.engines import make_engine
+    model = parse_model(_chain(n, first, step, kind), "m.game")
+    answers = []
+    for engine in ("symbolic", "explicit"):
+        ev = atl.Evaluator(make_engine(model.game, engine), model.definitions)
+        answers.append([sorted(ev(q.formula).tuples()) for q in model.queries])
+    assert answers[0] == answers[1], answers

@@ -193,9 +193,11 @@ def strategy_for(engine: GameEngine, formula: atl.Formula,
     if isinstance(f, atl.Release):
         return release_strategy(engine, ev.coalition_of(f.coalition, env),
                                 ev.eval(f.left, env), ev.eval(f.right, env), dead_ends)
+    hint = (" (for the strategy from a set of positions, query the until or release formula "
+            "alone and give the set as the start, --from SET)" if isinstance(f, atl.BoolOp) else "")
     raise QueryError("a strategy is read from an until or a release formula: <<J>> f U g, "
-                     "<<J>> <> g, <<J>> f R g or <<J>> [] g (maybe through a named formula), "
-                     f"not a {type(f).__name__}", getattr(f, "span", None))
+                     "<<J>> <> g, <<J>> f R g or <<J>> [] g (maybe through a named formula); "
+                     f"this one is {atl.describe(f)}{hint}", getattr(f, "span", None))
 
 
 # --------------------------------------------------------------------------- checking

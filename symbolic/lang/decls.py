@@ -19,9 +19,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Mapping
 
-from .. import atl, display, ir
+from .. import atl, display, ir, nodes
 from ..errors import ModelError, RangeError, Span, UnknownName, WrongType
-from ..limits import MAX_INT_DIGITS, is_int_text
+from ..limits import MAX_EXPANDED_NESTING, MAX_INT_DIGITS, is_int_text
 from . import ast
 from ..validate import check_expr
 from .builtins import canonical_key
@@ -89,6 +89,10 @@ class ModelChecker(FormulaChecker):
         self.definitions: dict[str, atl.Definition] = {}
         self.display: display.Drawing | None = None
         self.display_span: Span | None = None
+        # the expanded depth of each definition, and of each node seen (by id; the
+        # node is kept so that its id is not reused): see _check_depth
+        self.depths: dict[str, int] = {}
+        self._depth_memo: dict[int, tuple[object, int]] = {}
 
     def run(self) -> CheckedModel:
         """Check the model."""
@@ -333,6 +337,7 @@ class ModelChecker(FormulaChecker):
         body = self.state(d.body, ctx, BOOL, f"as the body of set '{d.name.name}'")
         defn = atl.Definition(d.name.name, tuple((p.name, "int") for p in params),
                               atl.Prop(body, d.body.span), d.span)
+        self._check_depth(defn, d)
         self.definitions[defn.name] = defn
         self.scope.entries[defn.name] = Entry("set", d.name.span, definition=defn)
 
@@ -350,8 +355,24 @@ class ModelChecker(FormulaChecker):
         kinds = tuple((p.name, p.kind or ("int" if p.used_as_int else "coalition"))
                       for p in params)
         defn = atl.Definition(d.name.name, kinds, body, d.span)
+        self._check_depth(defn, d)
         self.definitions[defn.name] = defn
         self.scope.entries[defn.name] = Entry("formula", d.name.span, definition=defn)
+
+    def _check_depth(self, defn: atl.Definition, d: ast.SetDecl | ast.FormulaDecl) -> None:
+        """A located error when ``defn`` nests more than :data:`MAX_EXPANDED_NESTING`
+        levels once expanded: a set's body holds the sets it names inlined, and a
+        named formula counts at the depth of its own body. Evaluation is recursive,
+        so a chain of definitions each naming the previous one adds up; without
+        this check it would end in an unlocated "nests too deeply"."""
+        depth = expanded_depth(defn.body, self.depths, self._depth_memo)
+        if depth > MAX_EXPANDED_NESTING:
+            kind = "set" if isinstance(d, ast.SetDecl) else "formula"
+            raise ModelError(f"{kind} '{defn.name}' nests {depth} levels deep once the sets "
+                             f"and formulas it names are expanded (at most "
+                             f"{MAX_EXPANDED_NESTING}): a chain of definitions, each naming "
+                             f"the previous one, adds up their depths", d.name.span)
+        self.depths[defn.name] = depth
 
     # ------------------------------------------------------------------ the result
 
@@ -459,11 +480,39 @@ def _override_value(name: str, v, span: Span):
                                  f"digits, at most {MAX_INT_DIGITS} are allowed", span)
             return int(s)
         raise WrongType(f"parameter '{name}': cannot read {v!r} as an int or a boolean", span)
-    raise WrongType(f"parameter '{name}' must be an int or a bool, got "
-                    f"{type(v).__name__}", span)
+    raise WrongType(f"parameter '{name}' must be an int or a bool, got {v!r:.60}", span)
 
 
 # --------------------------------------------------------------------------- entry point
+
+def expanded_depth(root: atl.Formula, depths: Mapping[str, int],
+                   memo: dict[int, tuple[object, int]]) -> int:
+    """The depth of a checked body: its ATL and IR nodes, a named formula it uses
+    counting its own depth (``depths``). Iterative (bodies may be deep), and linear
+    in the nodes of the DAG (``memo``, by node id, is shared by the definitions).
+
+    >>> f = atl.BoolOp("and", atl.Ref("g"), atl.Prop(ir.Var("x") + 1 > 0))
+    >>> expanded_depth(f, {"g": 7}, {})  # and, the use of g, g's 7 levels
+    9
+    """
+    stack: list[tuple[object, bool]] = [(root, False)]
+    while stack:
+        node, ready = stack.pop()
+        if id(node) in memo:
+            continue
+        kids = ((node.expr,) if isinstance(node, atl.Prop) else
+                ir.children(node) if isinstance(node, ir.Expr) else
+                nodes.children(node, atl.Formula))
+        if ready:
+            below = max((memo[id(k)][1] for k in kids), default=0)
+            if isinstance(node, atl.Ref):
+                below = max(below, depths.get(node.name, 0))
+            memo[id(node)] = (node, 1 + below)
+        else:
+            stack.append((node, True))
+            stack.extend((k, False) for k in kids if id(k) not in memo)
+    return memo[id(root)][1]
+
 
 def check_model(tree: ast.ModelAst, filename: str,
                 params: Mapping[str, object] | None = None) -> CheckedModel:

@@ -24,7 +24,7 @@ from ..errors import ParseError, Span
 from .grammar import _parser
 from .source import Source
 from .vocabulary import (BRACKETS, DECLARATIONS, EXPRESSION_START, INFIX_OPERATORS, KEYWORDS,
-                         RESERVED, TEMPORAL_INFIX, TEMPORAL_PREFIX)
+                         RESERVED, SLIPS, TEMPORAL_INFIX, TEMPORAL_PREFIX)
 
 # token sets of the error messages, from the vocabulary (terminal names in capitals)
 _EXPR_START = EXPRESSION_START | {"INT", "NAME", "STRING", "LONG_STRING"}
@@ -107,7 +107,8 @@ def _context(expected_texts: set[str], stack) -> str | None:
         if after("if") > after("then"):
             return "expected 'then' in if ... then ... else"
         if after("move") >= 0 and after("move") > after("then"):
-            return "expected 'then' and the move's effect"
+            return ("expected 'then' and the move's effect (a move is written "
+                    "move NAME when GUARD then EFFECT)")
     if "else" in expected_texts and after("if") > after("else") and after("then") > after("if"):
         return "expected 'else' in if ... then ... else"
     infix = [op for op in TEMPORAL_INFIX if op in expected_texts]
@@ -191,6 +192,31 @@ def _unterminated_comment(err: UnexpectedInput, src: Source) -> ParseError | Non
     return None
 
 
+#: how each slip of :data:`~.vocabulary.SLIPS` is written here, in an example
+_SLIP_EXAMPLES = {":=": "c' = c + d (a move's effect is an equation over the next position)",
+                  "&&": "x > 0 and y > 0", "||": "x = 0 or y = 0", "->": "p implies q"}
+
+
+def _slip(tok: Token, src: Source) -> ParseError | None:
+    """The error to give when the unexpected token is part of a spelling of another
+    language (:data:`~.vocabulary.SLIPS`: ``:=``, ``&&``...), with the one to write.
+
+    The slip may start at the token (``c' := 1``: ':' is unexpected) or just
+    before it (``a && b``: the first '&' is an operator, the second is not).
+    """
+    pos = tok.start_pos
+    if pos is None:
+        return None
+    for start in (pos - 1, pos):
+        two = src.text[start:start + 2] if start >= 0 else ""
+        if two in SLIPS:
+            column = tok.column - (pos - start)
+            return ParseError(f"unexpected '{two}': this language writes '{SLIPS[two]}', "
+                              f"as in {_SLIP_EXAMPLES[two]}",
+                              src.span(tok.line, column, tok.line, column + 2))
+    return None
+
+
 def translate(err: UnexpectedInput, src: Source) -> ParseError:
     """A lark exception as a :class:`ParseError` with a span and a human message."""
     comment = _unterminated_comment(err, src)
@@ -211,6 +237,9 @@ def translate(err: UnexpectedInput, src: Source) -> ParseError:
         expected = _describe_expected(_acceptable(err), stack)
         if tok.type == "$END":
             return ParseError(f"unexpected end of input: {expected}", src.end())
+        slip = _slip(tok, src)
+        if slip is not None:
+            return slip
         span = src.of_token(tok)
         msg = f"unexpected {_describe_token(tok)}: {expected}"
         if str(tok) in RESERVED and "NAME" in {str(e) for e in err.expected}:

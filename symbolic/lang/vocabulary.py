@@ -38,6 +38,8 @@ The parser, its error messages and the keyword policy follow from the table.
 ('and', '//', 'notin', '<>')
 >>> "if" in RESERVED, "U" in RESERVED, "U" in SOFT_KEYWORDS
 (True, False, True)
+>>> sorted(set(SLIPS) & TOKENS), sorted(set(SLIPS.values()) - TOKENS)
+([], [])
 """
 from __future__ import annotations
 
@@ -175,3 +177,7 @@ INFIX_OPERATORS = _tokens(CONNECTIVES, COMPARISONS, ARITHMETIC)
 #: names of the functions on formulas (``reach(F)``), called like builtins; not
 #: keywords: a model may declare a set or formula of the same name, which wins
 FORMULA_FUNCTION_NAMES = frozenset({"reach"})
+
+#: spellings of other languages that are not tokens here, with the one to write
+#: instead (the hints of syntax errors: ``c' := c + d`` is written ``c' = c + d``)
+SLIPS = {":=": "=", "&&": "and", "||": "or", "->": "implies"}
