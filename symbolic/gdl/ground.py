@@ -241,8 +241,31 @@ def ground(rules: list[Rule]) -> GroundProgram:
     deps = _relation_graph(rules)
     dyn = _dynamic(deps)
     _check_shapes(rules, dyn)
-    # legal/goal/terminal/next never depend on does (checked above), but their helpers may
-    # only reach does through next: find relations that depend on does for the check below
+    db = _static_db(rules, deps, dyn)
+    roles = _ordered_roles(rules, db)
+    dyn_rules = [r for r in rules if r.head[0] in dyn]
+    _strata(deps, sorted(dyn - set(STATE)), rules)  # dynamic negation is stratified too
+    _possible(dyn_rules, db, dyn)
+    possible_true = set(db.sets.get("true", ()))
+    ground_rules = _instances(dyn_rules, db, dyn)
+    fluents = tuple(sorted((a[0] for a in possible_true), key=term_key))
+    moves = {r: tuple(sorted({a[1] for a in db.sets.get("legal", ()) if a[0] == r}, key=term_key))
+             for r in roles}
+    goals = _goal_values(ground_rules, roles)
+    for (name, args) in list(ground_rules):
+        if name == "legal" and args[0] not in moves:
+            raise ModelError(f"legal move for {term_text(args[0])}, which is not a role", None)
+    _check_acyclic(ground_rules)
+    return GroundProgram(
+        roles=roles, fluents=fluents,
+        init=frozenset(a[0] for a in db.sets.get("init", ())),
+        moves=moves,
+        rules={k: tuple(sorted(v, key=repr)) for k, v in ground_rules.items()},
+        goals={r: tuple(sorted(v)) for r, v in goals.items()})
+
+
+def _static_db(rules: list[Rule], deps, dyn: set) -> _Db:
+    """The static relations evaluated exactly, stratum by stratum."""
     static_names = [n for n in deps if n not in dyn]
     level = _strata(deps, static_names, rules)
     db = _Db()
@@ -259,18 +282,15 @@ def ground(rules: list[Rule]) -> GroundProgram:
                     if not _ground(head):
                         raise ModelError("unsafe fact: variables in a fact", r.span)
                     changed |= db.add(r.head[0], head)
-    # a rule must not use a relation nobody defines, except the state ones
-    defined = set(deps) | set(STATE)
-    for r in rules:
-        for lit in r.body:
-            if lit[0] in ("pos", "neg") and lit[1][0] not in defined:
-                pass  # an undefined relation is simply false (GDL semantics)
-    roles = _ordered_roles(rules, db)
+    return db
+
+
+def _possible(dyn_rules: list[Rule], db: _Db, dyn: set) -> None:
+    """Add to ``db`` every dynamic atom possibly true (the fixpoint of the module
+    docstring): ``true`` from ``init`` and ``next``, ``does`` from ``legal``."""
+    exact = lambda name: name not in dyn  # noqa: E731
     for f in db.sets.get("init", ()):
         db.add("true", f)
-    dyn_rules = [r for r in rules if r.head[0] in dyn]
-    dyn_level = _strata(deps, sorted(dyn - set(STATE)), rules)  # dynamic negation is stratified too
-    del dyn_level
     changed = True
     while changed:
         changed = False
@@ -283,7 +303,12 @@ def ground(rules: list[Rule]) -> GroundProgram:
                         db.add("true", head)
                     elif r.head[0] == "legal":
                         db.add("does", head)
-    possible_true = set(db.sets.get("true", ()))
+
+
+def _instances(dyn_rules: list[Rule], db: _Db, dyn: set) -> dict:
+    """{ground dynamic atom: {body}}: each rule instance whose positive literals are
+    possible, its static literals decided and dropped."""
+    exact = lambda name: name not in dyn  # noqa: E731
     ground_rules: dict = defaultdict(set)
     for r in dyn_rules:
         for b in _solve(r.body, db, {}, exact):
@@ -303,9 +328,12 @@ def ground(rules: list[Rule]) -> GroundProgram:
                 body.append((lit[0], g))
             if ok:
                 ground_rules[(r.head[0], _subst(r.head[1], b))].add(tuple(sorted(set(body))))
-    fluents = tuple(sorted((a[0] for a in possible_true), key=term_key))
-    moves = {r: tuple(sorted({a[1] for a in db.sets.get("legal", ()) if a[0] == r}, key=term_key))
-             for r in roles}
+    return ground_rules
+
+
+def _goal_values(ground_rules: dict, roles) -> dict:
+    """{role: the goal values (ints) that occur}; a ModelError for a goal of a non-role
+    or a value that is not a number."""
     goals: dict = {r: set() for r in roles}
     for (name, args) in ground_rules:
         if name == "goal":
@@ -316,16 +344,7 @@ def ground(rules: list[Rule]) -> GroundProgram:
                 raise ModelError(f"goal value {term_text(value)} of {role} is not a number "
                                  "0..100", None)
             goals[role].add(int(value))
-    for (name, args) in list(ground_rules):
-        if name == "legal" and args[0] not in moves:
-            raise ModelError(f"legal move for {term_text(args[0])}, which is not a role", None)
-    _check_acyclic(ground_rules)
-    return GroundProgram(
-        roles=roles, fluents=fluents,
-        init=frozenset(a[0] for a in db.sets.get("init", ())),
-        moves=moves,
-        rules={k: tuple(sorted(v, key=repr)) for k, v in ground_rules.items()},
-        goals={r: tuple(sorted(v)) for r, v in goals.items()})
+    return goals
 
 
 def _ordered_roles(rules, db) -> tuple:
