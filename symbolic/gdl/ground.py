@@ -185,8 +185,16 @@ def _relation_graph(rules: list[Rule]):
     return deps
 
 
+#: the relations the game reads in every state: dynamic even when their rules are facts or
+#: read only static relations (``(goal a 100)``, ``(legal b noop)``), so that they are ground
+#: into rules (an empty body: always true) instead of being left in the static database
+GAME = ("legal", "goal", "terminal", "next")
+
+
 def _dynamic(deps) -> set:
-    dyn = set(STATE)
+    """The relations that depend on the state: ``true``, ``does``, those of :data:`GAME`,
+    and every relation that depends on one of them."""
+    dyn = set(STATE) | set(GAME)
     changed = True
     while changed:
         changed = False
