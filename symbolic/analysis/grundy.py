@@ -50,7 +50,7 @@ from ..errors import QueryError
 if TYPE_CHECKING:  # the explicit engine is only named in annotations
     from ..explicit import ExplicitGame
 
-__all__ = ["Nimbers", "check_impartial", "layered_nimbers", "mex_nimbers", "mex",
+__all__ = ["Nimbers", "check_impartial", "check_players", "layered_nimbers", "mex_nimbers", "mex",
            "first_difference"]
 
 
@@ -119,12 +119,13 @@ def check_impartial(engine: GameEngine) -> None:
     nimbers are those of the move graph either way.
     """
     game = engine.game
-    if len(game.players) != 2:
-        raise QueryError(f"nimbers need a two-player game; this one has players "
-                         f"{list(game.players)}")
+    check_players(game)
     players = game.players
+    # a position without moves has only a nominal player to move (a GDL end state names
+    # the first role): alternation is about the positions where someone moves
+    moving = engine.positions() - engine.deadlocks()
     for p in players:
-        mine = engine.turn_set([p])
+        mine = engine.turn_set([p]) & moving
         again = mine & engine.pre_exists(players, mine)
         if again:
             raise QueryError(
@@ -138,6 +139,14 @@ def check_impartial(engine: GameEngine) -> None:
         raise QueryError(
             f"nimbers need every play to end, but {endless.count()} position(s) start a "
             f"play that can last forever, e.g. {engine.space.as_dict(endless.first())}")
+
+
+def check_players(game) -> None:
+    """QueryError unless ``game`` (an IR game) has two players: asked before an engine
+    is built, so that a GDL game of three roles is refused without exploring it."""
+    if len(game.players) != 2:
+        raise QueryError(f"nimbers need a two-player game; this one has players "
+                         f"{list(game.players)}")
 
 
 def layered_nimbers(engine: GameEngine, *, check: bool = True) -> Nimbers:

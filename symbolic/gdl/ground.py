@@ -32,12 +32,21 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..errors import ModelError
+from ..errors import ModelError, Span
+from ..limits import current as current_limits
 from .rules import Rule, is_var, variables
 
 __all__ = ["GroundProgram", "ground", "term_key", "term_text"]
 
 STATE = ("true", "does")
+
+#: how much deeper than the deepest term written in the rules a ground term may be: rules
+#: such as ``(<= (succ ?x (f ?x)) (succ ?y ?x))`` derive ever deeper terms (an infinite
+#: Herbrand model), refused past this depth instead of grounding forever
+MAX_TERM_DEPTH = 32
+
+#: how many ground atoms grounding derives at most (a finite but hopeless program)
+MAX_GROUND_ATOMS = 2_000_000
 
 
 def term_key(t):
@@ -64,7 +73,9 @@ class GroundProgram:
     ``roles`` in file order; ``fluents`` sorted (:func:`term_key`); ``init``
     the initial fluents; ``moves[role]`` the possible moves of each role (sorted);
     ``rules[atom]`` the bodies deriving each ground dynamic atom, ``atom`` being
-    ``(relation, args)``; ``goals[role]`` the goal values that occur (ints).
+    ``(relation, args)``; ``goals[role]`` the goal values that occur (ints);
+    ``warnings`` the located texts of what is suspicious but legal GDL (a relation
+    that a rule reads but nothing defines), for the command line to print.
     """
     roles: tuple
     fluents: tuple
@@ -72,6 +83,7 @@ class GroundProgram:
     moves: dict
     rules: dict
     goals: dict
+    warnings: tuple = ()
 
 
 # --------------------------------------------------------------------------- matching
@@ -106,18 +118,48 @@ def _ground(t) -> bool:
     return not variables(t)
 
 
+def term_depth(t) -> int:
+    """1 for a constant, 1 + the deepest argument for a compound term.
+
+    >>> term_depth(("f", ("g", "a"), "b"))
+    3
+    """
+    return 1 if isinstance(t, str) else 1 + max(map(term_depth, t[1:]), default=0)
+
+
 class _Db:
     """Ground atoms by relation (a set for membership, a list for scans)."""
 
-    def __init__(self):
+    def __init__(self, written: int = 0):
         self.sets: dict[str, set] = defaultdict(set)
+        self.size = 0
+        # deeper than any term written in the rules by MAX_TERM_DEPTH levels
+        self.max_depth = written + MAX_TERM_DEPTH
 
     def add(self, name, args) -> bool:
         s = self.sets[name]
         if args in s:
             return False
         s.add(args)
+        self.size += 1
         return True
+
+    def derive(self, name, args, rule: Rule) -> bool:
+        """:meth:`add` for an atom a rule derives, refused (a located ModelError) when its
+        terms nest deeper than :data:`MAX_TERM_DEPTH` or there are too many atoms."""
+        if args in self.sets[name]:
+            return False
+        if any(not isinstance(a, str) and term_depth(a) > self.max_depth for a in args):
+            raise ModelError(f"this rule builds ever deeper terms: {atom_text((name, args))[:120]}"
+                             f"... nests more than {self.max_depth} levels (grounding would "
+                             "not end; GDL needs a finite set of ground atoms)", rule.span)
+        if self.size >= MAX_GROUND_ATOMS:
+            raise ModelError(f"grounding derives more than {MAX_GROUND_ATOMS} atoms (the "
+                             f"last by this rule, for '{name}'): too large to ground",
+                             rule.span)
+        if self.size % 4096 == 0:
+            current_limits().check(f"{self.size} ground atoms")
+        return self.add(name, args)
 
     def has(self, name, args) -> bool:
         return args in self.sets.get(name, ())
@@ -244,15 +286,24 @@ def _check_shapes(rules: list[Rule], dyn: set) -> None:
                              r.span)
 
 
-def ground(rules: list[Rule]) -> GroundProgram:
-    """The ground program of a GDL description (see the module docstring)."""
+def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
+    """The ground program of a GDL description (see the module docstring); errors
+    about the whole description (no role, no terminal) name ``filename``."""
+    whole = Span(filename, 1, 1, "")
     deps = _relation_graph(rules)
     dyn = _dynamic(deps)
     _check_shapes(rules, dyn)
+    if not any(r.head[0] == "role" for r in rules):
+        raise ModelError("no (role ...) in the game description"
+                         + (" (the file is empty)" if not rules else ""), whole)
+    warnings = _undefined(rules, deps)
     db = _static_db(rules, deps, dyn)
     roles = _ordered_roles(rules, db)
     dyn_rules = [r for r in rules if r.head[0] in dyn]
     _strata(deps, sorted(dyn - set(STATE)), rules)  # dynamic negation is stratified too
+    if "terminal" not in deps:
+        raise ModelError("no terminal rule: GDL requires one, (<= terminal ...), saying "
+                         "when the game ends", whole)
     _possible(dyn_rules, db, dyn)
     possible_true = set(db.sets.get("true", ()))
     ground_rules = _instances(dyn_rules, db, dyn)
@@ -269,14 +320,31 @@ def ground(rules: list[Rule]) -> GroundProgram:
         init=frozenset(a[0] for a in db.sets.get("init", ())),
         moves=moves,
         rules={k: tuple(sorted(v, key=repr)) for k, v in ground_rules.items()},
-        goals={r: tuple(sorted(v)) for r, v in goals.items()})
+        goals={r: tuple(sorted(v)) for r, v in goals.items()}, warnings=warnings)
+
+
+def _undefined(rules: list[Rule], deps) -> tuple:
+    """A located warning per rule reading a relation that no rule or fact defines (a typo
+    such as ``playable``): legal GDL, where it is simply false, but rarely meant."""
+    out = []
+    for r in rules:
+        for lit in r.body:
+            if lit[0] in ("pos", "neg") and lit[1][0] not in deps and lit[1][0] not in STATE:
+                what = f"relation '{lit[1][0]}' is defined by no rule or fact: it is never " \
+                       f"true, so this rule for '{r.head[0]}' " + \
+                       ("never applies" if lit[0] == "pos" else "reads (not ...) as always true")
+                text = r.span.render(what, "warning") if r.span is not None else \
+                    f"warning: {what}"
+                if text not in out:
+                    out.append(text)
+    return tuple(out)
 
 
 def _static_db(rules: list[Rule], deps, dyn: set) -> _Db:
     """The static relations evaluated exactly, stratum by stratum."""
     static_names = [n for n in deps if n not in dyn]
     level = _strata(deps, static_names, rules)
-    db = _Db()
+    db = _Db(max((term_depth(t) for r in rules for t in _terms_of(r)), default=1))
     static_rules = [r for r in rules if r.head[0] not in dyn]
     exact = lambda name: name not in dyn  # noqa: E731
     for stratum in sorted(set(level.values())):
@@ -289,8 +357,15 @@ def _static_db(rules: list[Rule], deps, dyn: set) -> _Db:
                     head = _subst(r.head[1], b)
                     if not _ground(head):
                         raise ModelError("unsafe fact: variables in a fact", r.span)
-                    changed |= db.add(r.head[0], head)
+                    changed |= db.derive(r.head[0], head, r)
     return db
+
+
+def _terms_of(rule: Rule):
+    """The terms written in a rule (its atoms' arguments)."""
+    yield from rule.head[1]
+    for lit in rule.body:
+        yield from (lit[1][1] if lit[0] in ("pos", "neg") else lit[1:])
 
 
 def _possible(dyn_rules: list[Rule], db: _Db, dyn: set) -> None:
@@ -305,7 +380,7 @@ def _possible(dyn_rules: list[Rule], db: _Db, dyn: set) -> None:
         for r in dyn_rules:
             for b in list(_solve(r.body, db, {}, exact)):
                 head = _subst(r.head[1], b)
-                if db.add(r.head[0], head):
+                if db.derive(r.head[0], head, r):
                     changed = True
                     if r.head[0] == "next":
                         db.add("true", head)
@@ -335,7 +410,9 @@ def _instances(dyn_rules: list[Rule], db: _Db, dyn: set) -> dict:
                     continue  # never possibly true: the negation always holds
                 body.append((lit[0], g))
             if ok:
-                ground_rules[(r.head[0], _subst(r.head[1], b))].add(tuple(sorted(set(body))))
+                # repr: a total order (terms mix constants and compound terms)
+                ground_rules[(r.head[0], _subst(r.head[1], b))].add(
+                    tuple(sorted(set(body), key=repr)))
     return ground_rules
 
 

@@ -23,6 +23,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
 from ..errors import ParseError, Span
+from ..limits import MAX_NESTING
 
 __all__ = ["Sym", "Variable", "SList", "Form", "parse_kif"]
 
@@ -78,7 +79,8 @@ class _Lines:
 
 def _balance(text: str, src: _Lines) -> None:
     """A located ParseError for the first unmatched ')' or the innermost unclosed '('
-    (the usual mistakes in S-expressions, better said than lark's 'unexpected token')."""
+    (the usual mistakes in S-expressions, better said than lark's 'unexpected token'),
+    or for the first '(' nested deeper than MAX_NESTING (the readers below recurse)."""
     stack: list[tuple[int, int]] = []
     line, col = 1, 0
     in_comment = False
@@ -93,6 +95,9 @@ def _balance(text: str, src: _Lines) -> None:
             in_comment = True
         elif ch == "(":
             stack.append((line, col))
+            if len(stack) > MAX_NESTING:
+                raise ParseError(f"the forms nest too deeply here: at most {MAX_NESTING} "
+                                 "levels of parentheses are supported", src.span(line, col))
         elif ch == ")":
             if not stack:
                 raise ParseError("unmatched ')': no '(' is open here", src.span(line, col))
