@@ -66,6 +66,17 @@ def cmd_gdl(args) -> int:
             doc["invariant"] = inv_doc
         print(json.dumps(doc))
         return status
+    _print_text(model, args, results[kinds[0]], times, forced, inv_doc)
+    if args.engine == "both" and status == 0:
+        print("symbolic and explicit agree")
+    return status
+
+
+def _print_text(model, args, result: tuple, times: dict, forced: list, inv_doc) -> None:
+    """The text output of ``symbolic gdl`` after the layers."""
+    prog, bounded = model.game.program, args.depth is not None
+    layers, complete, _, n_stuck, stuck_at = result
+    reachable = layers[-1]
     if bounded:
         print("all reachable states found" if complete else
               f"not all: more states after {len(layers) - 1} moves (raise --depth)")
@@ -98,9 +109,6 @@ def cmd_gdl(args) -> int:
         by = f.get("by")
         mark = f"  ({by}, {f['seconds']:.1f} s)" if by in ("invariant", "over budget") else ""
         print(f"  {c:<{width}}  {f['role']:<10} {_value(f)}{mark}")
-    if args.engine == "both" and status == 0:
-        print("symbolic and explicit agree")
-    return status
 
 
 def _refine(model, args, forced: list) -> tuple[list, dict | None]:
