@@ -158,7 +158,7 @@ class _Db:
                              f"last by this rule, for '{name}'): too large to ground",
                              rule.span)
         if self.size % 4096 == 0:
-            current_limits().check(f"{self.size} ground atoms")
+            current_limits().check(f"grounding: {self.size} ground atoms")
         return self.add(name, args)
 
     def has(self, name, args) -> bool:
@@ -297,6 +297,8 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
         raise ModelError("no (role ...) in the game description"
                          + (" (the file is empty)" if not rules else ""), whole)
     warnings = _undefined(rules, deps)
+    limits = current_limits()
+    limits.check("grounding: the static relations")
     db = _static_db(rules, deps, dyn)
     roles = _ordered_roles(rules, db)
     dyn_rules = [r for r in rules if r.head[0] in dyn]
@@ -304,8 +306,10 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
     if "terminal" not in deps:
         raise ModelError("no terminal rule: GDL requires one, (<= terminal ...), saying "
                          "when the game ends", whole)
+    limits.check("grounding: the atoms possibly true")
     _possible(dyn_rules, db, dyn)
     possible_true = set(db.sets.get("true", ()))
+    limits.check("grounding: the rule instances")
     ground_rules = _instances(dyn_rules, db, dyn)
     fluents = tuple(sorted((a[0] for a in possible_true), key=term_key))
     moves = {r: tuple(sorted({a[1] for a in db.sets.get("legal", ()) if a[0] == r}, key=term_key))
@@ -393,7 +397,9 @@ def _instances(dyn_rules: list[Rule], db: _Db, dyn: set) -> dict:
     possible, its static literals decided and dropped."""
     exact = lambda name: name not in dyn  # noqa: E731
     ground_rules: dict = defaultdict(set)
+    check = current_limits().check
     for r in dyn_rules:
+        check()
         for b in _solve(r.body, db, {}, exact):
             body = []
             ok = True
