@@ -32,7 +32,7 @@ from ..errors import TooManyPositions
 from ..explicit.engine import ExplicitGame
 from ..explicit.sets import BYTES_PER_POSITION, DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets
 from ..limits import NO_LIMITS, Limits
-from .compiled import CompiledRules
+from .explicit_rules import CompiledRules
 from .game import GdlGame
 from .ground import GroundProgram
 from .turns import mover, turn_error
@@ -42,7 +42,7 @@ __all__ = ["GdlEvaluator", "GdlExplicitGame"]
 
 class GdlEvaluator:
     """The ground rules of ``prog`` evaluated on explicit states, through their
-    bit-mask form (:class:`~.compiled.CompiledRules`): states are ints inside,
+    bit-mask form (:class:`~.explicit_rules.CompiledRules`): states are ints inside,
     frozensets of fluents at this class's interface."""
 
     def __init__(self, prog: GroundProgram):
@@ -91,7 +91,7 @@ class GdlEvaluator:
         return who, {self.rules.fluents_of(t) for t in succ}
 
     def _successors(self, s: int) -> tuple:
-        """(mover, {successor states}) of the state ``s`` (an int, see :mod:`~.compiled`)."""
+        """(mover, {successor states}) of the state ``s`` (an int, see :mod:`~.explicit_rules`)."""
         c = self.rules
         v = c.state_vector(s)
         legal = c.legal(v)
