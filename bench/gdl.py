@@ -15,6 +15,11 @@ file excluded), every pair of answers compared (``MISMATCH`` otherwise, exit 1):
   their sources over every layer (``GameEngine._layer_pre``, the base class's, bound
   to the engine in place of its own); each on a fresh engine,
   so that no BDD cache is shared, the moves' construction included;
+- **explicit engine against a plain interpreter**: the reachable states found by the
+  explicit GDL engine's evaluator (``symbolic.gdl.explicit.GdlEvaluator``, rules compiled
+  to bit masks) and by a plain interpreter of the same ground rules written here (states
+  as frozensets of fluents, each atom evaluated top-down with a memo per state and joint
+  move), seconds and MB (peak resident growth, each in a fresh process) per state;
 - **over an inductive invariant**: the forced table solved over the inferred invariant
   (``GdlSymbolicGame(game, domain="invariant")``, inference included) against over the
   reachable states, whole small games; then 3pttc's inference and two entries the
@@ -149,6 +154,80 @@ def over_invariant(names, entries, failures):
     print()
 
 
+def plain_reachable(prog) -> int:
+    """The number of states reachable in ``prog`` (a ground program), by a plain
+    interpreter: breadth-first over joint moves, every atom evaluated top-down."""
+    import itertools
+
+    def holds(atom, state, does, memo):
+        if atom[0] == "true":
+            return atom[1][0] in state
+        if atom[0] == "does":
+            return does.get(atom[1][0]) == atom[1][1]
+        v = memo.get(atom)
+        if v is None:
+            v = any(all(holds(a, state, does, memo) == (k == "pos") for k, a in body)
+                    for body in prog.rules.get(atom, ()))
+            memo[atom] = v
+        return v
+
+    start = frozenset(prog.init)
+    seen, layer = {start}, [start]
+    while layer:
+        nxt = []
+        for s in layer:
+            memo: dict = {}
+            if holds(("terminal", ()), s, {}, memo):
+                continue
+            legal = [[m for m in prog.moves[r] if holds(("legal", (r, m)), s, {}, memo)]
+                     for r in prog.roles]
+            for combo in itertools.product(*legal):
+                does = dict(zip(prog.roles, combo))
+                m2 = {a: v for a, v in memo.items() if a[0] != "next"}
+                t = frozenset(f for f in prog.fluents if holds(("next", (f,)), s, does, m2))
+                if t not in seen:
+                    seen.add(t)
+                    nxt.append(t)
+        layer = nxt
+    return len(seen)
+
+
+def _measure(name, which, out):
+    import resource
+    model = load_model(GDL / name)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    if which == "engine":
+        from symbolic.gdl.explicit import GdlEvaluator
+        (n, t) = timed(lambda: len(GdlEvaluator(model.game.program).reachable()[0]))
+    else:
+        (n, t) = timed(lambda: plain_reachable(model.game.program))
+    out.put((n, t, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024))
+
+
+def engine_vs_plain(names, failures):
+    """The explicit GDL engine's exploration against a plain interpreter, per state."""
+    import multiprocessing
+    print("### explicit GDL engine against a plain interpreter (reachable states)\n")
+    print("| file | states | engine s | plain s | engine ms/state | plain ms/state | "
+          "engine KB/state | plain KB/state |")
+    print("|---|---|---|---|---|---|---|---|")
+    ctx = multiprocessing.get_context("fork")
+    for name in names:
+        got = {}
+        for which in ("engine", "plain"):
+            q = ctx.Queue()
+            p = ctx.Process(target=_measure, args=(name, which, q))
+            p.start()
+            got[which] = q.get()
+            p.join()
+        (n, te, me), (n2, tp, mp) = got["engine"], got["plain"]
+        if n != n2:
+            failures.append(f"engine vs plain {name}: {n} != {n2}")
+        print(f"| {name} | {n} | {te:.2f} | {tp:.2f} | {1000 * te / n:.3f} | "
+              f"{1000 * tp / n:.3f} | {1024 * me / n:.1f} | {1024 * mp / n:.1f} |")
+    print()
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small cases only (a smoke run)")
@@ -156,11 +235,14 @@ def main(argv=None) -> int:
     failures: list = []
     if args.quick:
         whole_games(["nim1.kif", "ticTacToe.kif"], failures)
+        engine_vs_plain(["nim1.kif", "ticTacToe.kif"], failures)
         bounded([4, 6], 4, failures)
         lever([6], failures)
         over_invariant(["nim1.kif", "ticTacToe.kif"], [], failures)
     else:
         whole_games(["nim1.kif", "ticTacToe.kif", "chomp.kif"], failures)
+        engine_vs_plain(["nim1.kif", "ticTacToe.kif", "chomp.kif", "connectFour.kif"],
+                        failures)
         bounded([4, 6, 8, 10, 12], 6, failures)
         lever([8, 10, 11], failures)
         over_invariant(["nim1.kif", "ticTacToe.kif"],  # chomp: > 3 min over D (no counter)

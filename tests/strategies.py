@@ -200,5 +200,93 @@ def graph_gdl(draw):
                 lines.append(f"(<= (legal {r} noop) (true (at {i})))")
     for r in roles:  # a goal value of each role somewhere, so that every role has one
         lines.append(f"(<= (goal {r} 0) (true (at {n})))")
+    lines.append(f"(<= terminal (true (at {n})))")  # GDL requires a terminal rule
     lines.append(f"(<= (next (at ?j)) (does ?p (go ?j)))")
     return "\n".join(lines) + "\n"
+
+
+def _pos(*atom):
+    return ("pos", atom)
+
+
+def _neg(*atom):
+    return ("neg", atom)
+
+
+@st.composite
+def static_gdl(draw):
+    """A small random GDL game (rules as :mod:`tests.gdl_interp` reads them) where
+    ``legal``, ``next``, ``terminal`` and ``goal`` are each, at random, facts, rules over
+    static relations only, or rules over the state: roles ``a`` (and ``b``) taking turns
+    by a ``control`` fluent (or not), flags ``(f i)``, a step counter up to K that ends
+    the game; static relations ``succ``, ``ok``, ``val``, ``stop``, ``flag``. Some games
+    give two roles a choice in a reachable state (not turn-based), some have dead ends."""
+    roles = ["a", "b"][:draw(st.integers(1, 2))]
+    k = draw(st.integers(1, 3))
+    moves = ["m0", "m1"]
+    rules = [((("role", r)), ()) for r in roles]
+    rules += [(("init", ("control", "a")), ()), (("init", ("step", "0")), ())]
+    if draw(st.booleans()):
+        rules.append((("init", ("f", "0")), ()))
+    rules += [(("succ", str(i), str(i + 1)), ()) for i in range(k)]
+    for fact in draw(st.lists(st.sampled_from([("ok", "m0"), ("ok", "m1"), ("val", "30"),
+                                               ("val", "70"), ("stop",), ("flag",)]),
+                              max_size=4, unique=True)):
+        rules.append((fact, ()))
+    rules.append((("next", ("step", "?y")), (_pos("true", ("step", "?x")), _pos("succ", "?x", "?y"))))
+    if len(roles) == 2 and draw(st.booleans()):
+        rules += [(("next", ("control", "b")), (_pos("true", ("control", "a")),)),
+                  (("next", ("control", "a")), (_pos("true", ("control", "b")),))]
+    else:
+        rules.append((("next", ("control", "?r")), (_pos("true", ("control", "?r")),)))
+    rules.append((("terminal",), (_pos("true", ("step", str(k))),)))
+    for r in roles:
+        mine = _pos("true", ("control", r))
+        for m in draw(st.lists(st.sampled_from(moves), min_size=1, max_size=2, unique=True)):
+            rules.append(draw(st.sampled_from([
+                (("legal", r, m), (mine,)),
+                (("legal", r, m), (mine, _neg("true", ("f", "0")))),
+                (("legal", r, m), ()),
+                (("legal", r, m), (_pos("ok", m),)),
+            ])))
+        noop = draw(st.sampled_from(["fact", "dynamic", "role", "none"]))
+        if noop == "fact":
+            rules.append((("legal", r, "noop"), ()))
+        elif noop == "dynamic":
+            rules.append((("legal", r, "noop"), (_neg("true", ("control", r)),)))
+        elif noop == "role":
+            rules.append((("legal", r, "noop"), (_pos("role", r),)))
+    flags = [("f", "0"), ("f", "1")]
+    does = [_pos("does", r, m) for r in roles for m in moves]
+    for f in flags:
+        for _ in range(draw(st.integers(0, 2))):
+            other = draw(st.sampled_from(flags))
+            rules.append(draw(st.sampled_from([
+                (("next", f), (draw(st.sampled_from(does)),)),
+                (("next", f), (_pos("true", other),)),
+                (("next", f), (_neg("true", other),)),
+                (("next", f), ()),
+                (("next", f), (_pos("flag",),)),
+                (("next", f), (draw(st.sampled_from(does)), _pos("true", other))),
+            ])))
+    for _ in range(draw(st.integers(0, 2))):
+        rules.append(draw(st.sampled_from([
+            (("terminal",), ()),
+            (("terminal",), (_pos("true", ("f", "1")),)),
+            (("terminal",), (_pos("stop",),)),
+            (("terminal",), (_neg("true", ("f", "0")), _pos("true", ("step", "1")))),
+        ])))
+    for r in roles:
+        for _ in range(draw(st.integers(0, 3))):
+            v = draw(st.sampled_from(["0", "50", "100"]))
+            f = draw(st.sampled_from(flags))
+            rules.append(draw(st.sampled_from([
+                (("goal", r, v), ()),
+                (("goal", r, v), (_pos("true", f),)),
+                (("goal", r, v), (_neg("true", f),)),
+                (("goal", r, "?v"), (_pos("val", "?v"),)),
+                (("goal", r, v), (_pos("win", r),)),
+                (("goal", r, v), (_pos("flag",),)),
+            ])))
+    rules.append((("win", "?r"), (_pos("role", "?r"), _pos("true", ("f", "1")))))
+    return rules

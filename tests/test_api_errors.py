@@ -89,7 +89,7 @@ def _deep_kif(tmp_path, depth=5000):
 @pytest.mark.parametrize("call, error, words", [
     (lambda m, e, t: load_model(MODELS / "nim.game", {"n": 10 ** 5000}), ArgumentValueError,
      "more than 1000 digits"),
-    (lambda m, e, t: load_model(_deep_kif(t)), ParseError, "nests too deeply"),
+    (lambda m, e, t: load_model(_deep_kif(t)), ParseError, "nest too deeply"),
     (lambda m, e, t: SymbolicGame(None), ArgumentTypeError, "the game must be a Game, got None"),
     (lambda m, e, t: SymbolicGame(m), ArgumentTypeError, "pass model.game, not the model"),
     (lambda m, e, t: ExplicitGame(m), ArgumentTypeError, "pass model.game, not the model"),

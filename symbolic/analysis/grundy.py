@@ -49,7 +49,7 @@ from ..errors import QueryError
 from ..explicit.engine import ExplicitGame
 
 
-__all__ = ["Nimbers", "check_impartial", "check_normal_play", "layered_nimbers", "mex_nimbers", "mex",
+__all__ = ["Nimbers", "check_impartial", "check_normal_play", "check_players", "layered_nimbers", "mex_nimbers", "mex",
            "first_difference"]
 
 
@@ -119,12 +119,13 @@ def check_impartial(engine: GameEngine) -> None:
     nimbers are those of the move graph either way.
     """
     game = check_engine(engine).game
-    if len(game.players) != 2:
-        raise QueryError(f"nimbers need a two-player game; this one has players "
-                         f"{list(game.players)}")
+    check_players(game)
     players = game.players
+    # a position without moves has only a nominal player to move (a GDL end state names
+    # the first role): alternation is about the positions where someone moves
+    moving = engine.positions() - engine.deadlocks()
     for p in players:
-        mine = engine.turn_set([p])
+        mine = engine.turn_set([p]) & moving
         again = mine & engine.pre_exists(players, mine)
         if again:
             raise QueryError(
@@ -177,6 +178,14 @@ def check_normal_play(engine: GameEngine, definitions=None) -> None:
                 f"move loses), but this model declares its own outcome with win(p), and "
                 f"the two differ at {where}: {why}. Use 'symbolic values' or 'symbolic "
                 f"check' for this game's own goal")
+
+
+def check_players(game) -> None:
+    """QueryError unless ``game`` (an IR game) has two players: asked before an engine
+    is built, so that a GDL game of three roles is refused without exploring it."""
+    if len(game.players) != 2:
+        raise QueryError(f"nimbers need a two-player game; this one has players "
+                         f"{list(game.players)}")
 
 
 def layered_nimbers(engine: GameEngine, *, check: bool = True) -> Nimbers:

@@ -53,7 +53,7 @@ from typing import Iterable
 from ..api import GameEngine, PositionSet, check_engine, check_set
 from ..errors import QueryError
 
-__all__ = ["Ranks", "Values", "ranks", "two_player_values", "check_two_players",
+__all__ = ["Ranks", "Values", "ranks", "two_player_values", "check_two_players", "game_players",
            "recurrence_value"]
 
 
@@ -158,9 +158,15 @@ def _other(engine: GameEngine, p: int) -> int:
 
 def check_two_players(engine: GameEngine) -> tuple[int, int]:
     """The two players, or QueryError: values are defined for two-player games."""
-    players = tuple(check_engine(engine).game.players)
+    return game_players(check_engine(engine).game)
+
+
+def game_players(game) -> tuple[int, int]:
+    """The two players of ``game`` (an IR game), or QueryError: asked before an engine
+    is built, so that a GDL game of three roles is refused without exploring it."""
+    players = tuple(game.players)
     if len(players) != 2:
-        raise QueryError(f"values are defined for two-player games; {engine.game.name!r} "
+        raise QueryError(f"values are defined for two-player games; {game.name!r} "
                          f"has {len(players)} player(s): {list(players)}")
     return players
 

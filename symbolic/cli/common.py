@@ -49,7 +49,10 @@ def params_of(items: Sequence[str] | None) -> dict:
 def load(args) -> Model:
     """The model named by ``args.model`` with the ``-p`` parameters."""
     with current_limits().stage(f"reading the model {args.model}"):
-        return load_model(args.model, params_of(args.param))
+        model = load_model(args.model, params_of(args.param))
+    for text in getattr(getattr(model.game, "program", None), "warnings", ()):
+        print(text, file=sys.stderr)  # a GDL description's (symbolic.gdl.ground)
+    return model
 
 
 def _positive_number(what: str, most: int):

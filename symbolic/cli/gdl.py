@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import sys
 import time
 
@@ -27,12 +28,14 @@ def cmd_gdl(args) -> int:
                          "open: give a depth too (--depth 0 explores nothing but init)")
     if args.budget is not None and not args.invariant:
         raise QueryError("--budget is the time of each entry solved by --invariant")
-    if bounded and not args.json:
-        print(f"{model.name}: roles {', '.join(prog.roles)}", flush=True)
+    if args.budget is not None and not (args.budget > 0 and math.isfinite(args.budget)):
+        raise QueryError(f"--budget must be a positive number of seconds, got {args.budget:g}")
+    # the layers found are printed once every engine is done: a limit leaves stdout empty
+    layer_lines = [f"{model.name}: roles {', '.join(prog.roles)}"] if bounded else []
     results, times = {}, {}
     for kind in kinds:
         t0 = time.perf_counter()
-        eng = _engine(model, kind, args, t0)
+        eng = _engine(model, kind, args, t0, layer_lines)
         layers = list(itertools.accumulate(eng.layers))
         stuck = dead_ends(model, eng)
         results[kind] = (layers, eng.complete, forced_values(model, eng), len(stuck),
@@ -51,6 +54,9 @@ def cmd_gdl(args) -> int:
     inv_doc = None
     if args.invariant and status == 0:
         forced, inv_doc = _refine(model, args, forced)
+    if not args.json:
+        for line in layer_lines:
+            print(line)
     if args.json:
         doc = {"roles": list(prog.roles), "reachable": reachable, "dead_ends": n_stuck,
                "forced": forced}
@@ -60,6 +66,17 @@ def cmd_gdl(args) -> int:
             doc["invariant"] = inv_doc
         print(json.dumps(doc))
         return status
+    _print_text(model, args, results[kinds[0]], times, forced, inv_doc)
+    if args.engine == "both" and status == 0:
+        print("symbolic and explicit agree")
+    return status
+
+
+def _print_text(model, args, result: tuple, times: dict, forced: list, inv_doc) -> None:
+    """The text output of ``symbolic gdl`` after the layers."""
+    prog, bounded = model.game.program, args.depth is not None
+    layers, complete, _, n_stuck, stuck_at = result
+    reachable = layers[-1]
     if bounded:
         print("all reachable states found" if complete else
               f"not all: more states after {len(layers) - 1} moves (raise --depth)")
@@ -92,9 +109,6 @@ def cmd_gdl(args) -> int:
         by = f.get("by")
         mark = f"  ({by}, {f['seconds']:.1f} s)" if by in ("invariant", "over budget") else ""
         print(f"  {c:<{width}}  {f['role']:<10} {_value(f)}{mark}")
-    if args.engine == "both" and status == 0:
-        print("symbolic and explicit agree")
-    return status
 
 
 def _refine(model, args, forced: list) -> tuple[list, dict | None]:
@@ -128,13 +142,13 @@ def _value(f: dict) -> str:
     return f"{show(f['lower'])}..{show(f['upper'])}"
 
 
-def _engine(model, kind: str, args, t0: float):
-    """The engine of ``kind``; with ``--depth``, the symbolic one prints each layer as
-    it is found (text output only)."""
+def _engine(model, kind: str, args, t0: float, lines: list):
+    """The engine of ``kind``; with ``--depth``, the symbolic one adds a line to ``lines``
+    for each layer as it is found (text output only)."""
     if kind == "symbolic" and args.depth is not None and not args.json:
         def show(depth: int, n: int, nodes: int) -> None:
-            print(f"  states reachable in at most {depth} moves: {n} ({nodes} BDD nodes, "
-                  f"{time.perf_counter() - t0:.1f} s)", flush=True)
+            lines.append(f"  states reachable in at most {depth} moves: {n} ({nodes} BDD "
+                         f"nodes, {time.perf_counter() - t0:.1f} s)")
         return GdlSymbolicGame(model.game, backend=args.backend, order=args.order,
                                partition=args.partition, limits=current_limits(),
                                depth=args.depth, on_layer=show)

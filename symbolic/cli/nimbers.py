@@ -7,7 +7,8 @@ import time
 from collections import Counter
 
 from ..engines import make_engine
-from ..analysis.grundy import check_normal_play, first_difference, layered_nimbers, mex_nimbers
+from ..analysis.grundy import (check_normal_play, check_players, first_difference,
+                               layered_nimbers, mex_nimbers)
 from .common import load, model_args, parse_position, position_text
 
 #: ``nimbers --engine``: the layered BDD computation, the explicit mex, or both
@@ -48,6 +49,7 @@ def _solve(kind: str, model, args) -> _Answer:
 
 def cmd_nimbers(args) -> int:
     model = load(args)
+    check_players(model.game)  # before exploring (a GDL game's engine explores at once)
     space = model.game.space
     at = parse_position(space, args.at) if args.at is not None else None
     kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]

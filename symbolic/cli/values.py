@@ -16,8 +16,8 @@ import time
 from .. import atl
 from ..api import difference_witness
 from ..engines import ENGINES, make_engine
-from ..analysis.values import check_two_players, two_player_values
-from .common import load, model_args, parse_position, position_text, int_arg
+from ..analysis.values import check_two_players, game_players, two_player_values
+from .common import int_arg, load, model_args, parse_position, position_text
 
 VALUE_ENGINES = ENGINES + ("both",)
 
@@ -84,6 +84,7 @@ def _initial(model, engine, limit: int) -> list[tuple] | None:
 
 def cmd_values(args) -> int:
     model = load(args)
+    game_players(model.game)  # before exploring (a GDL game's engine explores at once)
     space = model.game.space
     at = parse_position(space, args.at) if args.at is not None else None
     kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]

@@ -209,6 +209,15 @@ class _Terms:
         return hit
 
 
+class _Definitions(dict):
+    """The named sets of the model, ``{name: Definition}``."""
+
+    def define(self, set_name: str, body, params=()) -> atl.Definition:
+        d = atl.Definition(set_name, tuple((p, "int") for p in params), atl.Prop(_expr(body)))
+        self[set_name] = d
+        return d
+
+
 def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel:
     """The checked model of ``prog`` (see the module docstring); its game is a
     :class:`~.game.GdlGame`."""
@@ -223,16 +232,38 @@ def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel
     for atom in prog.rules:
         if atom[0] in ("legal", "goal", "terminal") and terms.depends_on_does(atom):
             raise ModelError(f"{atom_text(atom)} depends on 'does'")
+    defs = _Definitions()
+    set_of = _atom_sets(prog, terms, names, defs)
+    terminal = terms.atom(("terminal", ()))
+    legal = {(r, m): terms.atom(("legal", (r, m))) for r in prog.roles for m in prog.moves[r]}
+    one, mover, turn = _turns(prog, legal, names, role_name, role_id, defs)
+    moves, move_of = _moves(prog, terms, names, role_name, var_of, (mover, legal, terminal))
+    defs.define("initial", _and(terms.var[f] if f in prog.init else _not(terms.var[f])
+                                for f in prog.fluents))
+    defs.define("reachable", True)
+    defs.define("dead_end", _and([_not(terminal), _or(_not(one[r]) for r in prog.roles)]))
+    r_, v_ = ir.Name("r"), ir.Name("v")
+    defs.define("goal", _or(_and([r_.eq(role_id[r]), v_.eq(v),
+                                  terms.atom(("goal", (r, str(v))))])
+                            for r in prog.roles for v in prog.goals[r]), ("r", "v"))
+    _role_fluent_sets(prog, terms, names, role_id, defs)
 
-    definitions: dict = {}
-    span = Span(filename, 1, 1, "")
+    description = (f"GDL game description {name}: roles "
+                   + ", ".join(f"{r} = player {i}" for i, r in enumerate(prog.roles, 1))
+                   + f"; {len(prog.fluents)} fluents as bool variables")
+    space = ir.Space(tuple(ir.VarDecl(var_of[f], ir.BoolType()) for f in prog.fluents))
+    gdl_names = GdlNames(var_of, role_id, role_name, move_of, set_of)
+    game = GdlGame(name, space, tuple(role_id[r] for r in prog.roles), turn, tuple(moves),
+                   ir.TRUE, description, program=prog, names=gdl_names)
+    return CheckedModel(name=name, description=description, source=filename, params={},
+                        consts={role_name[r]: role_id[r] for r in prog.roles}, game=game,
+                        definitions=dict(defs), queries=_queries(prog, role_name, role_id, defs),
+                        scope=_scope(game, space, role_name, role_id, defs, filename))
 
-    def define(set_name: str, body, params=()) -> atl.Definition:
-        d = atl.Definition(set_name, tuple((p, "int") for p in params),
-                           atl.Prop(_expr(body)))
-        definitions[set_name] = d
-        return d
 
+def _atom_sets(prog: GroundProgram, terms: _Terms, names: _Names, defs: _Definitions) -> dict:
+    """A named set per ground atom that does not depend on ``does`` and is not a constant
+    (``terminal`` always): ``{atom: set name}``."""
     set_of = {}
     for atom in prog.rules:
         if atom[0] == "next" or terms.depends_on_does(atom):
@@ -240,16 +271,19 @@ def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel
         body = terms.atom(atom)
         if isinstance(body, bool) and atom != ("terminal", ()):
             continue
-        set_name = "terminal" if atom == ("terminal", ()) else names.take(_flat((atom[0],) + atom[1]))
+        set_name = ("terminal" if atom == ("terminal", ())
+                    else names.take(_flat((atom[0],) + atom[1])))
         set_of[atom] = set_name
-        define(set_name, body)
-    terminal = terms.atom(("terminal", ()))
+        defs.define(set_name, body)
     if ("terminal", ()) not in set_of:
         set_of[("terminal", ())] = "terminal"
-        define("terminal", terminal)
+        defs.define("terminal", terms.atom(("terminal", ())))
+    return set_of
 
-    # turns (symbolic.gdl.turns)
-    legal = {(r, m): terms.atom(("legal", (r, m))) for r in prog.roles for m in prog.moves[r]}
+
+def _turns(prog, legal, names, role_name, role_id, defs) -> tuple:
+    """(one legal move, mover, the game's turn) by the rule of :mod:`symbolic.gdl.turns`,
+    and the sets ``choice_ROLE`` and ``mover_ROLE``."""
     one, choice, busy = {}, {}, {}
     for r in prog.roles:
         one[r], choice[r] = one_two((legal[(r, m)] for m in prog.moves[r]),
@@ -266,12 +300,17 @@ def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel
         if i == 0:
             cases.append(_and([nobody_chooses, nobody_busy]))
         mover[r] = _or(cases)
-        define(names.take(f"choice_{role_name[r]}"), choice[r])
-        define(names.take(f"mover_{role_name[r]}"), mover[r])
+        defs.define(names.take(f"choice_{role_name[r]}"), choice[r])
+        defs.define(names.take(f"mover_{role_name[r]}"), mover[r])
     turn: ir.Expr = ir.Const(role_id[prog.roles[-1]])
     for r in reversed(prog.roles[:-1]):
         turn = ir.Ite(_expr(mover[r]), ir.Const(role_id[r]), turn)
+    return one, mover, turn
 
+
+def _moves(prog, terms, names, role_name, var_of, guards) -> tuple[list, dict]:
+    """The IR moves, one per role and possible move, and ``{(role, move): IR name}``."""
+    mover, legal, terminal = guards
     moves, move_of = [], {}
     for r in prog.roles:
         for m in prog.moves[r]:
@@ -285,15 +324,11 @@ def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel
             guard = _and([mover[r], legal[(r, m)], _not(terminal)])
             move_of[ctx] = names.take(f"{role_name[r]}_{_flat(m)}")
             moves.append(ir.Move(move_of[ctx], (), _expr(guard), ir.conj(effects)))
+    return moves, move_of
 
-    define("initial", _and(terms.var[f] if f in prog.init else _not(terms.var[f])
-                           for f in prog.fluents))
-    define("reachable", True)
-    define("dead_end", _and([_not(terminal), _or(_not(one[r]) for r in prog.roles)]))
-    r_, v_ = ir.Name("r"), ir.Name("v")
-    goal_def = define("goal", _or(_and([r_.eq(role_id[r]), v_.eq(v),
-                                        terms.atom(("goal", (r, str(v))))])
-                                  for r in prog.roles for v in prog.goals[r]), ("r", "v"))
+
+def _role_fluent_sets(prog, terms, names, role_id, defs) -> None:
+    """One set ``F(ROLE)`` per fluent relation F whose arguments are roles (``control``)."""
     by_relation: dict = {}
     for f in prog.fluents:
         if isinstance(f, tuple) and len(f) == 2 and f[1] in role_id:
@@ -303,37 +338,35 @@ def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel
         if rel in names.used:
             continue
         names.reserve(rel)
-        define(rel, _or(_and([p_.eq(role_id[f[1]]), terms.var[f]]) for f in fs), ("p",))
+        defs.define(rel, _or(_and([p_.eq(role_id[f[1]]), terms.var[f]]) for f in fs), ("p",))
 
-    description = (f"GDL game description {name}: roles "
-                   + ", ".join(f"{r} = player {i}" for i, r in enumerate(prog.roles, 1))
-                   + f"; {len(prog.fluents)} fluents as bool variables")
-    space = ir.Space(tuple(ir.VarDecl(var_of[f], ir.BoolType()) for f in prog.fluents))
-    gdl_names = GdlNames(var_of, role_id, role_name, move_of, set_of)
-    game = GdlGame(name, space, tuple(role_id[r] for r in prog.roles), turn, tuple(moves),
-                   ir.TRUE, description, program=prog, names=gdl_names)
 
+def _scope(game, space, role_name, role_id, defs, filename) -> Scope:
+    """The names formulas see: the roles' constants, the fluents, the sets."""
+    span = Span(filename, 1, 1, "")
     scope = Scope(players=game.players)
-    for r in prog.roles:
-        scope.entries[role_name[r]] = Entry("const", span, value=role_id[r])
+    for r, n in role_name.items():
+        scope.entries[n] = Entry("const", span, value=role_id[r])
     for d in space.vars:
         scope.entries[d.name] = Entry("var", span, decl=d)
-    for d in definitions.values():
+    for d in defs.values():
         scope.entries[d.name] = Entry("set", span, definition=d)
     scope.declared.update({n: (e.kind, e.span) for n, e in scope.entries.items()})
+    return scope
 
-    terminal_ref = atl.Ref("terminal", (), None, definitions["terminal"])
+
+def _queries(prog, role_name, role_id, defs) -> tuple:
+    """One query per role with goals: C = {r} forces its best goal value."""
+    terminal_ref = atl.Ref("terminal", (), None, defs["terminal"])
     going_on = atl.BoolOp("and", atl.Not(terminal_ref),
-                          atl.Not(atl.Ref("dead_end", (), None, definitions["dead_end"])))
+                          atl.Not(atl.Ref("dead_end", (), None, defs["dead_end"])))
     queries = []
     for r in prog.roles:
         if prog.goals[r]:
             top = max(prog.goals[r])
             text = (f"<<{role_name[r]}>> (not terminal and not dead_end) U "
                     f"(terminal and goal({role_name[r]}, {top}))")
-            goal = atl.Ref("goal", (ir.Const(role_id[r]), ir.Const(top)), None, goal_def)
+            goal = atl.Ref("goal", (ir.Const(role_id[r]), ir.Const(top)), None, defs["goal"])
             queries.append(Query(text, atl.Until(atl.CoalitionLit((role_id[r],)), going_on,
                                                  atl.BoolOp("and", terminal_ref, goal))))
-    return CheckedModel(name=name, description=description, source=filename, params={},
-                        consts={role_name[r]: role_id[r] for r in prog.roles}, game=game,
-                        definitions=definitions, queries=tuple(queries), scope=scope)
+    return tuple(queries)

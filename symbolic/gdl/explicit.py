@@ -32,6 +32,7 @@ from ..errors import TooManyPositions
 from ..explicit.engine import ExplicitGame
 from ..explicit.sets import BYTES_PER_POSITION, DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets
 from ..limits import NO_LIMITS, Limits
+from .explicit_rules import CompiledRules
 from .game import GdlGame
 from .ground import GroundProgram
 from .turns import mover, turn_error
@@ -40,77 +41,38 @@ __all__ = ["GdlEvaluator", "GdlExplicitGame"]
 
 
 class GdlEvaluator:
-    """The ground rules of ``prog`` evaluated on explicit states."""
+    """The ground rules of ``prog`` evaluated on explicit states, through their
+    bit-mask form (:class:`~.explicit_rules.CompiledRules`): states are ints inside,
+    frozensets of fluents at this class's interface."""
 
     def __init__(self, prog: GroundProgram):
         self.prog = prog
-        # each body as (kind, wanted, payload): kind 0 true(f), 1 does(r, m), 2 another atom;
-        # a body with a positive does(r, m) is filed under (r, m): under a joint move only
-        # the bodies of the moves played are tried
-        code = {"true": 0, "does": 1}
-        self.rules = {}
-        for atom, bodies in prog.rules.items():
-            plain, by_move = [], {}
-            for body in bodies:
-                lits = tuple((code.get(a[0], 2), kind == "pos",
-                              a[1][0] if a[0] == "true" else a[1] if a[0] == "does" else a)
-                             for kind, a in body)
-                key = next((x for k, w, x in lits if k == 1 and w), None)
-                if key is None:
-                    plain.append(lits)
-                else:
-                    by_move.setdefault(key, []).append(lits)
-            self.rules[atom] = (tuple(plain), by_move)
-        self._next = [(f, ("next", (f,))) for f in prog.fluents if ("next", (f,)) in prog.rules]
+        self.rules = CompiledRules(prog)
 
-    def _bodies(self, atom, does: dict):
-        entry = self.rules.get(atom)
-        if entry is None:
-            return
-        plain, by_move = entry
-        yield from plain
-        if by_move:
-            for played in does.items():
-                yield from by_move.get(played, ())
+    def _int(self, state: frozenset) -> int:
+        return self.rules.state_of(state)
 
-    def holds(self, atom, state: frozenset, does: dict, memo: dict) -> bool:
+    def holds(self, atom, state: frozenset, does: dict, memo: dict | None = None) -> bool:
         """Whether the ground atom (not true/does) holds in ``state`` under ``does``."""
-        v = memo.get(atom)
-        if v is not None:
-            return v
-        v = False
-        for body in self._bodies(atom, does):
-            for kind, wanted, x in body:
-                if kind == 0:
-                    t = x in state
-                elif kind == 1:
-                    t = does.get(x[0]) == x[1]
-                else:
-                    t = self.holds(x, state, does, memo)
-                if t != wanted:
-                    break
-            else:
-                v = True
-                break
-        memo[atom] = v
-        return v
+        return self.rules.holds(atom, self._int(state), tuple(does.items()))
 
     def legal(self, state: frozenset) -> dict:
-        memo: dict = {}
-        return {r: [m for m in self.prog.moves[r] if self.holds(("legal", (r, m)), state, {}, memo)]
-                for r in self.prog.roles}
+        c = self.rules
+        return c.legal(c.state_vector(self._int(state)))
 
     def terminal(self, state: frozenset) -> bool:
-        return self.holds(("terminal", ()), state, {}, {})
+        c = self.rules
+        return c.terminal(c.state_vector(self._int(state)))
 
     def goals(self, state: frozenset, role) -> list[int]:
-        memo: dict = {}
+        s = self._int(state)
         return [v for v in self.prog.goals[role]
-                if self.holds(("goal", (role, str(v))), state, {}, memo)]
+                if self.rules.holds(("goal", (role, str(v))), s)]
 
     def next_state(self, state: frozenset, joint: dict) -> frozenset:
-        memo: dict = {}
-        return frozenset(f for f, atom in self._next if self.holds(atom, state, joint, memo))
+        c = self.rules
+        v = c.state_vector(self._int(state))
+        return c.fluents_of(c.next_state(v, tuple(joint.items())))
 
     def nominal_mover(self, legal: dict):
         """The mover by the rule of :mod:`~.turns` (also the nominal turn of a terminal state)."""
@@ -125,15 +87,22 @@ class GdlEvaluator:
 
     def successors(self, state: frozenset) -> tuple:
         """(mover, {successor states}) of a state (no successor when terminal)."""
-        if self.terminal(state):
-            return self.nominal_mover(self.legal(state)), set()
-        legal = self.legal(state)
-        mover = self.mover(state, legal)
+        who, succ = self._successors(self._int(state))
+        return who, {self.rules.fluents_of(t) for t in succ}
+
+    def _successors(self, s: int) -> tuple:
+        """(mover, {successor states}) of the state ``s`` (an int, see :mod:`~.explicit_rules`)."""
+        c = self.rules
+        v = c.state_vector(s)
+        legal = c.legal(v)
+        if c.terminal(v):
+            return self.nominal_mover(legal), set()
         roles = self.prog.roles
-        out = set()
-        for combo in itertools.product(*(legal[r] for r in roles)):
-            out.add(self.next_state(state, dict(zip(roles, combo))))
-        return mover, out
+        if sum(len(legal[r]) >= 2 for r in roles) >= 2:
+            self.mover(c.fluents_of(s), legal)  # raises: not turn-based
+        who = mover(roles, legal)
+        return who, {c.next_state(v, tuple(zip(roles, combo)))
+                     for combo in itertools.product(*(legal[r] for r in roles))}
 
     def reachable(self, limit: int | None = None, limits: Limits = NO_LIMITS,
                   depth: int | None = None) -> tuple[dict, list[int], set]:
@@ -142,8 +111,15 @@ class GdlEvaluator:
         moves (all when None), breadth-first, layer by layer. When states lie beyond
         depth ``depth``, the states of that last layer are the frontier: kept with
         their mover but no successor. TooManyPositions beyond ``limit`` states,
-        LimitExceeded when ``limits`` says time is up (checked every 1 000 states)."""
-        start = frozenset(self.prog.init)
+        LimitExceeded when ``limits`` says time is up (checked every 64 states)."""
+        graph, layers, frontier = self._reachable(limit, limits, depth)
+        fs = {s: self.rules.fluents_of(s) for s in graph}
+        return ({fs[s]: (who, {fs[t] for t in succ}) for s, (who, succ) in graph.items()},
+                layers, {fs[s] for s in frontier})
+
+    def _reachable(self, limit, limits: Limits, depth) -> tuple[dict, list[int], set]:
+        """:meth:`reachable` over int states."""
+        start = self.rules.state_of(self.prog.init)
         graph: dict = {}
         seen = {start}
         layer, layers = [start], [1]
@@ -153,9 +129,9 @@ class GdlEvaluator:
                 nxt = []
                 for s in layer:
                     done += 1
-                    if done % 1000 == 0:
+                    if done % 64 == 0:
                         limits.check(f"{done} states expanded", lambda: {"positions": len(seen)})
-                    graph[s] = self.successors(s)
+                    graph[s] = self._successors(s)
                     for t in graph[s][1]:
                         if t not in seen:
                             if limit is not None and len(seen) >= limit:

@@ -32,12 +32,21 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..errors import ModelError
+from ..errors import ModelError, Span
+from ..limits import current as current_limits
 from .rules import Rule, is_var, variables
 
 __all__ = ["GroundProgram", "ground", "term_key", "term_text"]
 
 STATE = ("true", "does")
+
+#: how much deeper than the deepest term written in the rules a ground term may be: rules
+#: such as ``(<= (succ ?x (f ?x)) (succ ?y ?x))`` derive ever deeper terms (an infinite
+#: Herbrand model), refused past this depth instead of grounding forever
+MAX_TERM_DEPTH = 32
+
+#: how many ground atoms grounding derives at most (a finite but hopeless program)
+MAX_GROUND_ATOMS = 2_000_000
 
 
 def term_key(t):
@@ -64,7 +73,9 @@ class GroundProgram:
     ``roles`` in file order; ``fluents`` sorted (:func:`term_key`); ``init``
     the initial fluents; ``moves[role]`` the possible moves of each role (sorted);
     ``rules[atom]`` the bodies deriving each ground dynamic atom, ``atom`` being
-    ``(relation, args)``; ``goals[role]`` the goal values that occur (ints).
+    ``(relation, args)``; ``goals[role]`` the goal values that occur (ints);
+    ``warnings`` the located texts of what is suspicious but legal GDL (a relation
+    that a rule reads but nothing defines), for the command line to print.
     """
     roles: tuple
     fluents: tuple
@@ -72,6 +83,7 @@ class GroundProgram:
     moves: dict
     rules: dict
     goals: dict
+    warnings: tuple = ()
 
 
 # --------------------------------------------------------------------------- matching
@@ -106,18 +118,48 @@ def _ground(t) -> bool:
     return not variables(t)
 
 
+def term_depth(t) -> int:
+    """1 for a constant, 1 + the deepest argument for a compound term.
+
+    >>> term_depth(("f", ("g", "a"), "b"))
+    3
+    """
+    return 1 if isinstance(t, str) else 1 + max(map(term_depth, t[1:]), default=0)
+
+
 class _Db:
     """Ground atoms by relation (a set for membership, a list for scans)."""
 
-    def __init__(self):
+    def __init__(self, written: int = 0):
         self.sets: dict[str, set] = defaultdict(set)
+        self.size = 0
+        # deeper than any term written in the rules by MAX_TERM_DEPTH levels
+        self.max_depth = written + MAX_TERM_DEPTH
 
     def add(self, name, args) -> bool:
         s = self.sets[name]
         if args in s:
             return False
         s.add(args)
+        self.size += 1
         return True
+
+    def derive(self, name, args, rule: Rule) -> bool:
+        """:meth:`add` for an atom a rule derives, refused (a located ModelError) when its
+        terms nest deeper than :data:`MAX_TERM_DEPTH` or there are too many atoms."""
+        if args in self.sets[name]:
+            return False
+        if any(not isinstance(a, str) and term_depth(a) > self.max_depth for a in args):
+            raise ModelError(f"this rule builds ever deeper terms: {atom_text((name, args))[:120]}"
+                             f"... nests more than {self.max_depth} levels (grounding would "
+                             "not end; GDL needs a finite set of ground atoms)", rule.span)
+        if self.size >= MAX_GROUND_ATOMS:
+            raise ModelError(f"grounding derives more than {MAX_GROUND_ATOMS} atoms (the "
+                             f"last by this rule, for '{name}'): too large to ground",
+                             rule.span)
+        if self.size % 4096 == 0:
+            current_limits().check(f"grounding: {self.size} ground atoms")
+        return self.add(name, args)
 
     def has(self, name, args) -> bool:
         return args in self.sets.get(name, ())
@@ -185,8 +227,16 @@ def _relation_graph(rules: list[Rule]):
     return deps
 
 
+#: the relations the game reads in every state: dynamic even when their rules are facts or
+#: read only static relations (``(goal a 100)``, ``(legal b noop)``), so that they are ground
+#: into rules (an empty body: always true) instead of being left in the static database
+GAME = ("legal", "goal", "terminal", "next")
+
+
 def _dynamic(deps) -> set:
-    dyn = set(STATE)
+    """The relations that depend on the state: ``true``, ``does``, those of :data:`GAME`,
+    and every relation that depends on one of them."""
+    dyn = set(STATE) | set(GAME)
     changed = True
     while changed:
         changed = False
@@ -236,16 +286,69 @@ def _check_shapes(rules: list[Rule], dyn: set) -> None:
                              r.span)
 
 
-def ground(rules: list[Rule]) -> GroundProgram:
-    """The ground program of a GDL description (see the module docstring)."""
+def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
+    """The ground program of a GDL description (see the module docstring); errors
+    about the whole description (no role, no terminal) name ``filename``."""
+    whole = Span(filename, 1, 1, "")
     deps = _relation_graph(rules)
     dyn = _dynamic(deps)
     _check_shapes(rules, dyn)
-    # legal/goal/terminal/next never depend on does (checked above), but their helpers may
-    # only reach does through next: find relations that depend on does for the check below
+    if not any(r.head[0] == "role" for r in rules):
+        raise ModelError("no (role ...) in the game description"
+                         + (" (the file is empty)" if not rules else ""), whole)
+    warnings = _undefined(rules, deps)
+    limits = current_limits()
+    limits.check("grounding: the static relations")
+    db = _static_db(rules, deps, dyn)
+    roles = _ordered_roles(rules, db)
+    dyn_rules = [r for r in rules if r.head[0] in dyn]
+    _strata(deps, sorted(dyn - set(STATE)), rules)  # dynamic negation is stratified too
+    if "terminal" not in deps:
+        raise ModelError("no terminal rule: GDL requires one, (<= terminal ...), saying "
+                         "when the game ends", whole)
+    limits.check("grounding: the atoms possibly true")
+    _possible(dyn_rules, db, dyn)
+    possible_true = set(db.sets.get("true", ()))
+    limits.check("grounding: the rule instances")
+    ground_rules = _instances(dyn_rules, db, dyn)
+    fluents = tuple(sorted((a[0] for a in possible_true), key=term_key))
+    moves = {r: tuple(sorted({a[1] for a in db.sets.get("legal", ()) if a[0] == r}, key=term_key))
+             for r in roles}
+    goals = _goal_values(ground_rules, roles)
+    for (name, args) in list(ground_rules):
+        if name == "legal" and args[0] not in moves:
+            raise ModelError(f"legal move for {term_text(args[0])}, which is not a role", None)
+    _check_acyclic(ground_rules)
+    return GroundProgram(
+        roles=roles, fluents=fluents,
+        init=frozenset(a[0] for a in db.sets.get("init", ())),
+        moves=moves,
+        rules={k: tuple(sorted(v, key=repr)) for k, v in ground_rules.items()},
+        goals={r: tuple(sorted(v)) for r, v in goals.items()}, warnings=warnings)
+
+
+def _undefined(rules: list[Rule], deps) -> tuple:
+    """A located warning per rule reading a relation that no rule or fact defines (a typo
+    such as ``playable``): legal GDL, where it is simply false, but rarely meant."""
+    out = []
+    for r in rules:
+        for lit in r.body:
+            if lit[0] in ("pos", "neg") and lit[1][0] not in deps and lit[1][0] not in STATE:
+                what = f"relation '{lit[1][0]}' is defined by no rule or fact: it is never " \
+                       f"true, so this rule for '{r.head[0]}' " + \
+                       ("never applies" if lit[0] == "pos" else "reads (not ...) as always true")
+                text = r.span.render(what, "warning") if r.span is not None else \
+                    f"warning: {what}"
+                if text not in out:
+                    out.append(text)
+    return tuple(out)
+
+
+def _static_db(rules: list[Rule], deps, dyn: set) -> _Db:
+    """The static relations evaluated exactly, stratum by stratum."""
     static_names = [n for n in deps if n not in dyn]
     level = _strata(deps, static_names, rules)
-    db = _Db()
+    db = _Db(max((term_depth(t) for r in rules for t in _terms_of(r)), default=1))
     static_rules = [r for r in rules if r.head[0] not in dyn]
     exact = lambda name: name not in dyn  # noqa: E731
     for stratum in sorted(set(level.values())):
@@ -258,34 +361,45 @@ def ground(rules: list[Rule]) -> GroundProgram:
                     head = _subst(r.head[1], b)
                     if not _ground(head):
                         raise ModelError("unsafe fact: variables in a fact", r.span)
-                    changed |= db.add(r.head[0], head)
-    # a rule must not use a relation nobody defines, except the state ones
-    defined = set(deps) | set(STATE)
-    for r in rules:
-        for lit in r.body:
-            if lit[0] in ("pos", "neg") and lit[1][0] not in defined:
-                pass  # an undefined relation is simply false (GDL semantics)
-    roles = _ordered_roles(rules, db)
+                    changed |= db.derive(r.head[0], head, r)
+    return db
+
+
+def _terms_of(rule: Rule):
+    """The terms written in a rule (its atoms' arguments)."""
+    yield from rule.head[1]
+    for lit in rule.body:
+        yield from (lit[1][1] if lit[0] in ("pos", "neg") else lit[1:])
+
+
+def _possible(dyn_rules: list[Rule], db: _Db, dyn: set) -> None:
+    """Add to ``db`` every dynamic atom possibly true (the fixpoint of the module
+    docstring): ``true`` from ``init`` and ``next``, ``does`` from ``legal``."""
+    exact = lambda name: name not in dyn  # noqa: E731
     for f in db.sets.get("init", ()):
         db.add("true", f)
-    dyn_rules = [r for r in rules if r.head[0] in dyn]
-    dyn_level = _strata(deps, sorted(dyn - set(STATE)), rules)  # dynamic negation is stratified too
-    del dyn_level
     changed = True
     while changed:
         changed = False
         for r in dyn_rules:
             for b in list(_solve(r.body, db, {}, exact)):
                 head = _subst(r.head[1], b)
-                if db.add(r.head[0], head):
+                if db.derive(r.head[0], head, r):
                     changed = True
                     if r.head[0] == "next":
                         db.add("true", head)
                     elif r.head[0] == "legal":
                         db.add("does", head)
-    possible_true = set(db.sets.get("true", ()))
+
+
+def _instances(dyn_rules: list[Rule], db: _Db, dyn: set) -> dict:
+    """{ground dynamic atom: {body}}: each rule instance whose positive literals are
+    possible, its static literals decided and dropped."""
+    exact = lambda name: name not in dyn  # noqa: E731
     ground_rules: dict = defaultdict(set)
+    check = current_limits().check
     for r in dyn_rules:
+        check()
         for b in _solve(r.body, db, {}, exact):
             body = []
             ok = True
@@ -302,10 +416,15 @@ def ground(rules: list[Rule]) -> GroundProgram:
                     continue  # never possibly true: the negation always holds
                 body.append((lit[0], g))
             if ok:
-                ground_rules[(r.head[0], _subst(r.head[1], b))].add(tuple(sorted(set(body))))
-    fluents = tuple(sorted((a[0] for a in possible_true), key=term_key))
-    moves = {r: tuple(sorted({a[1] for a in db.sets.get("legal", ()) if a[0] == r}, key=term_key))
-             for r in roles}
+                # repr: a total order (terms mix constants and compound terms)
+                ground_rules[(r.head[0], _subst(r.head[1], b))].add(
+                    tuple(sorted(set(body), key=repr)))
+    return ground_rules
+
+
+def _goal_values(ground_rules: dict, roles) -> dict:
+    """{role: the goal values (ints) that occur}; a ModelError for a goal of a non-role
+    or a value that is not a number."""
     goals: dict = {r: set() for r in roles}
     for (name, args) in ground_rules:
         if name == "goal":
@@ -316,16 +435,7 @@ def ground(rules: list[Rule]) -> GroundProgram:
                 raise ModelError(f"goal value {term_text(value)} of {role} is not a number "
                                  "0..100", None)
             goals[role].add(int(value))
-    for (name, args) in list(ground_rules):
-        if name == "legal" and args[0] not in moves:
-            raise ModelError(f"legal move for {term_text(args[0])}, which is not a role", None)
-    _check_acyclic(ground_rules)
-    return GroundProgram(
-        roles=roles, fluents=fluents,
-        init=frozenset(a[0] for a in db.sets.get("init", ())),
-        moves=moves,
-        rules={k: tuple(sorted(v, key=repr)) for k, v in ground_rules.items()},
-        goals={r: tuple(sorted(v)) for r, v in goals.items()})
+    return goals
 
 
 def _ordered_roles(rules, db) -> tuple:

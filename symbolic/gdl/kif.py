@@ -80,8 +80,7 @@ class _Lines:
 def _balance(text: str, src: _Lines) -> None:
     """A located ParseError for the first unmatched ')' or the innermost unclosed '('
     (the usual mistakes in S-expressions, better said than lark's 'unexpected token'),
-    or for a '(' nested deeper than :data:`~symbolic.limits.MAX_NESTING` (every pass
-    over the forms is recursive)."""
+    or for the first '(' nested deeper than MAX_NESTING (the readers below recurse)."""
     stack: list[tuple[int, int]] = []
     line, col = 1, 0
     in_comment = False
@@ -97,8 +96,8 @@ def _balance(text: str, src: _Lines) -> None:
         elif ch == "(":
             stack.append((line, col))
             if len(stack) > MAX_NESTING:
-                raise ParseError(f"input nests too deeply: more than {MAX_NESTING} levels "
-                                 f"of parentheses", src.span(line, col))
+                raise ParseError(f"the forms nest too deeply here: at most {MAX_NESTING} "
+                                 "levels of parentheses are supported", src.span(line, col))
         elif ch == ")":
             if not stack:
                 raise ParseError("unmatched ')': no '(' is open here", src.span(line, col))

@@ -22,7 +22,7 @@ __all__ = ["gdl_model", "gdl_program"]
 
 def gdl_program(text: str, filename: str = "<string>") -> GroundProgram:
     """The ground program of GDL ``text`` (errors name ``filename``)."""
-    return ground(read_rules(parse_kif(text, filename)))
+    return ground(read_rules(parse_kif(text, filename)), filename)
 
 
 def gdl_model(text: str, filename: str = "<string>") -> CheckedModel:

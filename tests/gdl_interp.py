@@ -1,0 +1,213 @@
+"""A plain GDL interpreter, written only to check the GDL engines (test support).
+
+It shares no code with :mod:`symbolic.gdl` (no grounding, no parser): a game is a
+list of rules as Python tuples, ``(head, body)``, an atom ``(relation, arg, ...)``,
+a term a ``str`` (``?x`` a variable) or a tuple (a compound term), a body literal
+``("pos", atom)``, ``("neg", atom)`` or ``("distinct", s, t)``. Every state is
+evaluated from scratch: the rules are run bottom-up, stratum by stratum, on the
+set of ground atoms ``true(f)`` of the state (and ``does(r, m)`` of a joint move),
+static facts included; the game graph is explored breadth-first over joint moves.
+
+>>> g = [(("role", "a"), ()), (("init", ("s", "0")), ()), (("legal", "a", "go"), ()),
+...      (("next", ("s", "1")), (("pos", ("does", "a", "go")),)),
+...      (("terminal",), (("pos", ("true", ("s", "1"))),)), (("goal", "a", "100"), ())]
+>>> r = explore(g)
+>>> len(r.states), r.forced[(("a",), "a")]
+(2, 100)
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+__all__ = ["NotTurnBased", "Result", "explore", "kif"]
+
+
+class NotTurnBased(Exception):
+    """A reachable non-terminal state where two roles have a choice of move."""
+
+
+def _is_var(t) -> bool:
+    return isinstance(t, str) and t.startswith("?")
+
+
+def _unify(pattern, value, b: dict):
+    if isinstance(pattern, str):
+        if _is_var(pattern):
+            if pattern in b:
+                return b if b[pattern] == value else None
+            return {**b, pattern: value}
+        return b if pattern == value else None
+    if not isinstance(value, tuple) or len(value) != len(pattern):
+        return None
+    for p, v in zip(pattern, value):
+        b = _unify(p, v, b)
+        if b is None:
+            return None
+    return b
+
+
+def _apply(t, b: dict):
+    if isinstance(t, str):
+        return b.get(t, t)
+    return tuple(_apply(x, b) for x in t)
+
+
+def _bindings(body, facts: set, b: dict):
+    """Every binding making ``body`` true over ``facts``: positive literals first
+    (safety binds the variables of the others), in the order written."""
+    lits = [x for x in body if x[0] == "pos"] + [x for x in body if x[0] != "pos"]
+
+    def go(i, b):
+        if i == len(lits):
+            yield b
+            return
+        lit = lits[i]
+        if lit[0] == "pos":
+            for fact in facts:
+                nb = _unify(lit[1], fact, b)
+                if nb is not None:
+                    yield from go(i + 1, nb)
+        elif lit[0] == "neg":
+            if _apply(lit[1], b) not in facts:
+                yield from go(i + 1, b)
+        elif lit[0] == "distinct":
+            if _apply(lit[1], b) != _apply(lit[2], b):
+                yield from go(i + 1, b)
+        else:
+            raise AssertionError(lit)
+    yield from go(0, b)
+
+
+def _strata(rules) -> list[list]:
+    """The rules grouped by stratum: level(p) ≥ level(q) for p :- q, > for p :- not q."""
+    level = {h[0][0]: 0 for h in rules}
+    for _ in range(len(level) + 1):
+        for (head, body) in rules:
+            for lit in body:
+                if lit[0] in ("pos", "neg") and lit[1][0] in level:
+                    need = level[lit[1][0]] + (lit[0] == "neg")
+                    if need > level[head[0]]:
+                        level[head[0]] = need
+    out: dict = {}
+    for rule in rules:
+        out.setdefault(level[rule[0][0]], []).append(rule)
+    return [out[k] for k in sorted(out)]
+
+
+def derive(strata, base: set) -> set:
+    """Every atom the rules derive from the ground atoms ``base``."""
+    facts = set(base)
+    for rules in strata:
+        while True:
+            new = {_apply(head, b) for head, body in rules for b in _bindings(body, facts, {})}
+            if new <= facts:
+                break
+            facts |= new
+    return facts
+
+
+@dataclass
+class Result:
+    """What :func:`explore` finds: ``states`` {state: (terminal, legal, goals, successors)}
+    (successors None for a dead end), and ``forced[(coalition, role)]``."""
+    roles: tuple
+    states: dict
+    forced: dict = field(default_factory=dict)
+
+    @property
+    def dead_ends(self) -> int:
+        return sum(1 for t, _, _, succ in self.states.values() if not t and succ is None)
+
+
+def explore(rules) -> Result:
+    """The reachable states of the game, breadth-first, and the forced goal values
+    (the definition of :mod:`symbolic.gdl.solve`); NotTurnBased when a reachable
+    non-terminal state gives two roles a choice."""
+    strata = _strata(rules)
+    top = derive(strata, set())
+    roles = tuple(dict.fromkeys(h[1] for h, body in rules if h[0] == "role" and not body))
+    start = frozenset(a[1] for a in top if a[0] == "init")
+    states: dict = {}
+    todo = [start]
+    seen = {start}
+    while todo:
+        layer, todo = todo, []
+        for s in layer:
+            d = derive(strata, {("true", f) for f in s})
+            term = ("terminal",) in d
+            legal = {r: sorted({a[2] for a in d if a[0] == "legal" and a[1] == r}, key=repr)
+                     for r in roles}
+            goals = {r: {int(a[2]) for a in d if a[0] == "goal" and a[1] == r} for r in roles}
+            succ = set()
+            if not term:
+                if any(not legal[r] for r in roles):
+                    succ = None
+                elif sum(len(legal[r]) >= 2 for r in roles) >= 2:
+                    raise NotTurnBased(s)
+                else:
+                    for joint in itertools.product(*(legal[r] for r in roles)):
+                        base = {("true", f) for f in s} | {("does", r, m)
+                                                            for r, m in zip(roles, joint)}
+                        succ.add(frozenset(a[1] for a in derive(strata, base)
+                                           if a[0] == "next"))
+            states[s] = (term, legal, goals, succ)
+            for t in succ or ():
+                if t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+    out = Result(roles, states)
+    for k in range(1, len(roles) + 1):
+        for c in itertools.combinations(roles, k):
+            for r in roles:
+                out.forced[(c, r)] = _forced(out, c, r, start)
+    return out
+
+
+def _forced(res: Result, coalition, role, start):
+    """max V such that C forces (¬terminal ∧ ¬dead_end) U (terminal ∧ goal(r) ≥ V)."""
+    values = sorted({v for t, _, g, _ in res.states.values() if t for v in g[role]})
+    for v in reversed(values):
+        won = {s for s, (t, _, g, _) in res.states.items()
+               if t and any(x >= v for x in g[role])}
+        while True:
+            more = set()
+            for s, (t, legal, _, succ) in res.states.items():
+                if s in won or t or succ is None:
+                    continue
+                chooser = next((r for r in res.roles if len(legal[r]) >= 2), None)
+                if (any if chooser in coalition else all)(x in won for x in succ):
+                    more.add(s)
+            if not more:
+                break
+            won |= more
+        if start in won:
+            return v
+    return None
+
+
+def _term_kif(t) -> str:
+    return t if isinstance(t, str) else "(" + " ".join(_term_kif(x) for x in t) + ")"
+
+
+def _atom_kif(a) -> str:
+    return a[0] if len(a) == 1 else "(" + " ".join(_term_kif(x) for x in a) + ")"
+
+
+def kif(rules) -> str:
+    """The rules as a KIF game description."""
+    lines = []
+    for head, body in rules:
+        if not body:
+            lines.append(_atom_kif(head))
+            continue
+        parts = []
+        for lit in body:
+            if lit[0] == "pos":
+                parts.append(_atom_kif(lit[1]))
+            elif lit[0] == "neg":
+                parts.append(f"(not {_atom_kif(lit[1])})")
+            else:
+                parts.append(f"(distinct {_term_kif(lit[1])} {_term_kif(lit[2])})")
+        lines.append(f"(<= {_atom_kif(head)} {' '.join(parts)})")
+    return "\n".join(lines) + "\n"
