@@ -64,9 +64,30 @@ FAMILIES: dict[str, dict] = {
     "subtraction": dict(model="subtraction.game", query="mover_wins",
                         instances=[{"K": 1000}, {"K": 10_000}, {"K": 100_000},
                                    {"K": 1_000_000}],
-                        quick=[{"K": 100}], columns=("cudd", "autoref", "explicit", "hand")),
+                        quick=[{"K": 100}],
+                        columns=("cudd", "oxidd", "autoref", "explicit", "hand")),
     "tictactoe": dict(model="tictactoe.game", query="forces_win(1)", instances=[{}],
-                      quick=[{}], columns=("cudd", "autoref", "explicit")),
+                      quick=[{}], columns=("cudd", "oxidd", "autoref", "explicit")),
+    # the ±k value of every position (symbolic.analysis.values: two layered attractors)
+    "values": dict(model="chocolate.game", query="@values",
+                   instances=[{"m": 10, "n": 7}, {"m": 32, "n": 32, "i": 15, "j": 15},
+                              {"m": 64, "n": 64, "i": 31, "j": 31},
+                              {"m": 128, "n": 128, "i": 63, "j": 63},
+                              {"m": 256, "n": 256, "i": 127, "j": 127}],
+                   quick=[{"m": 10, "n": 7}], columns=("cudd", "oxidd", "explicit")),
+    # the nimber of every position (symbolic.analysis.grundy.layered_nimbers)
+    "nimbers": dict(model="kayles.game", query="@nimbers",
+                    instances=[{"n": 12}, {"n": 16}, {"n": 20}, {"n": 24}, {"n": 30}],
+                    quick=[{"n": 12}], columns=("cudd", "oxidd", "explicit")),
+    # player 1's rank-lowering strategy for F({1}) (symbolic.analysis.strategy)
+    "strategy": dict(model="ens2005.game", query="@strategy",
+                     instances=[ens(3, 3, 20), ens(3, 4, 31), ens(3, 4, 63), ens(3, 4, 255)],
+                     quick=[ens(3, 3, 20)], columns=("cudd", "oxidd", "explicit")),
+    # the forced table of a GDL file (symbolic gdl FILE), compared as a hash of its JSON
+    "gdl": dict(model=None, query="@gdl",
+                instances=[{"file": "nim1.kif"}, {"file": "ticTacToe.kif"},
+                           {"file": "chomp.kif"}, {"file": "connectFour.kif"}],
+                quick=[{"file": "ticTacToe.kif"}], columns=("cudd", "oxidd", "explicit")),
     # Connect Four: reach_layers from the empty board, then until_layered for
     # forces_win(1) and forces_win(2) (one backward step per number of discs);
     # connect4-plain: the same answers through the ATL evaluator's until over all
@@ -75,13 +96,14 @@ FAMILIES: dict[str, dict] = {
                      instances=[{"w": 4, "h": 4}, {"w": 5, "h": 4}, {"w": 4, "h": 5},
                                 {"w": 5, "h": 5}, {"w": 6, "h": 5}, {"w": 5, "h": 6},
                                 {"w": 6, "h": 6}, {"w": 7, "h": 6}],
-                     quick=[{"w": 3, "h": 3, "a": 3}], columns=("cudd", "explicit", "hand")),
+                     quick=[{"w": 3, "h": 3, "a": 3}],
+                     columns=("cudd", "oxidd", "explicit", "hand")),
     "connect4-plain": dict(model="connect4.game", query="@connect4-plain",
                            instances=[{"w": 4, "h": 4}, {"w": 5, "h": 4}, {"w": 4, "h": 5},
                                       {"w": 5, "h": 5}],
-                           quick=[{"w": 3, "h": 3, "a": 3}], columns=("cudd",)),
+                           quick=[{"w": 3, "h": 3, "a": 3}], columns=("cudd", "oxidd")),
     "ens-sheet": dict(model=None, query="@sheet", instances=[{"u0": 0}, {"u0": 42}],
-                      quick=[{"u0": 0}], columns=("cudd", "explicit")),
+                      quick=[{"u0": 0}], columns=("cudd", "oxidd", "explicit")),
 }
 
 
@@ -141,6 +163,66 @@ def _connect4(eng, model, ev, layered: bool) -> dict:
     return out
 
 
+def _values(eng, model, column) -> int:
+    """The ±k table: a hash of {value: count} and the draws, from either engine."""
+    from symbolic.analysis.values import two_player_values
+    if column == "explicit":
+        table = eng.retrograde_values()
+        counts: dict = {}
+        for v in table.values():
+            counts[v] = counts.get(v, 0) + 1
+    else:
+        vals = two_player_values(eng)
+        counts = {**vals.counts(), None: vals.draws.count()}
+        counts = {k: n for k, n in counts.items() if n}
+    return _digest(sorted(counts.items(), key=lambda kv: (kv[0] is None, kv[0] or 0)))
+
+
+def _nimbers(eng, model, column) -> int:
+    """A hash of {nimber: count} (layered on BDDs, the mex rule on the explicit engine)."""
+    from symbolic.analysis.grundy import layered_nimbers, mex_nimbers
+    if column == "explicit":
+        counts: dict = {}
+        for v in mex_nimbers(eng).values():
+            counts[v] = counts.get(v, 0) + 1
+    else:
+        counts = layered_nimbers(eng).counts()
+    return _digest(sorted(counts.items()))
+
+
+def _strategy(eng, model, column) -> int:
+    """The number of moves of player 1's rank-lowering strategy for F({1})."""
+    from symbolic.analysis.strategy import strategy_for
+    return strategy_for(eng, model.formula("F({1})"), model.definitions).relation.count()
+
+
+def _digest(obj) -> int:
+    import hashlib
+    return int(hashlib.sha256(json.dumps(obj).encode()).hexdigest()[:8], 16)
+
+
+def _gdl(column: str, file: str) -> dict:
+    """The forced table of a GDL file (``symbolic gdl``), as a hash of its JSON."""
+    from symbolic.engines import make_engine
+    from symbolic.gdl.solve import forced_values
+    from symbolic.model import load_model
+    t0 = time.perf_counter()
+    model = load_model(MODELS / "gdl" / file)
+    t1 = time.perf_counter()
+    eng = (make_engine(model.game, "explicit") if column == "explicit"
+           else make_engine(model.game, "symbolic", column))
+    t2 = time.perf_counter()
+    table = forced_values(model, eng)
+    t3 = time.perf_counter()
+    return {"t_load": t1 - t0, "t_build": t2 - t1, "t_fix": t3 - t2, "iterations": None,
+            "peak_nodes": _peak_nodes(eng), "positions": eng.positions().count(),
+            "count": _digest(table)}
+
+
+#: the queries of bench/run.py that are analyses, not ATL formulas
+ANALYSES = {"@values": _values, "@nimbers": _nimbers, "@strategy": _strategy}
+
+
 def run_case(family: str, column: str, params: dict) -> dict:
     """Run one case in this process and return its measurements."""
     fam = FAMILIES[family]
@@ -164,11 +246,14 @@ def run_case(family: str, column: str, params: dict) -> dict:
             raise SystemExit(f"no {column} peer for {family}")
         out.update(r, t_load=0.0)
         out["positions"] = None
+    elif fam["query"] == "@gdl":
+        out.update(_gdl(column, params["file"]))
     elif fam["query"] == "@sheet":
         from symbolic.seeds.ens2005 import answer_sheet
         engine = "explicit" if column == "explicit" else "symbolic"
         t0 = time.perf_counter()
-        sheet = answer_sheet(params["u0"], engine=engine, backend="cudd")
+        sheet = answer_sheet(params["u0"], engine=engine,
+                             backend="cudd" if column == "explicit" else column)
         text = json.dumps(sheet, sort_keys=True)
         import hashlib
         out.update(t_load=0.0, t_build=0.0, t_fix=time.perf_counter() - t0, iterations=None,
@@ -194,6 +279,8 @@ def run_case(family: str, column: str, params: dict) -> dict:
             c4 = _connect4(eng, model, ev, layered=fam["query"] == "@connect4")
             layered_its = c4.pop("iterations")
             out.update(c4)
+        elif fam["query"] in ANALYSES:
+            out["count"] = ANALYSES[fam["query"]](eng, model, column)
         else:
             out["count"] = ev(model.formula(fam["query"])).count()
         t4 = time.perf_counter()
