@@ -7,7 +7,8 @@ import time
 from ..api import difference_witness
 from ..limits import int_text
 from ..engines import ENGINES, make_engine
-from .common import (evaluate_all, format_positions, json_text, load, model_args, int_arg, queries_of,
+from ..analysis.layered import LAYERED_MODES, evaluate_queries
+from .common import (format_positions, int_arg, json_text, load, model_args, queries_of,
                      shown_positions, value_text)
 
 #: ``check --engine``: either engine, or both to cross-check them
@@ -30,11 +31,14 @@ def cmd_check(args) -> int:
         if kind == "explicit":
             eng.check_size()
         timings[kind] = time.perf_counter() - t0
+    answers = {}
     for kind in kinds:
         t0 = time.perf_counter()
-        results[kind] = evaluate_all(model, queries, engines[kind])
+        answers[kind] = evaluate_queries(model, queries, engines[kind], args.layered)
+        results[kind] = [a.positions for a in answers[kind]]
         timings[kind] += time.perf_counter() - t0
     main = results[kinds[0]]
+    notes = [a.note() for a in answers[kinds[0]]]
     status = 0
     mismatches = []
     if args.engine == "both":
@@ -46,9 +50,11 @@ def cmd_check(args) -> int:
                 mismatches.append((text, w, where))
     if args.json:
         doc = {"model": model.name, "params": model.params, "engine": args.engine,
-               "results": [{"query": text, "count": ps.count(),
-                            "positions": [list(t) for t in shown_positions(ps, args.limit)]}
-                           for (text, _), ps in zip(queries, main)]}
+               "results": [{"query": text, "count": a.positions.count(),
+                            "positions": [list(t) for t in shown_positions(a.positions,
+                                                                           args.limit)]}
+                           | ({"layered": list(a.how)} if a.how else {})
+                           for (text, _), a in zip(queries, answers[kinds[0]])]}
         if args.engine == "both":
             doc["mismatches"] = [{"query": t, "position": list(w), "only_in": k}
                                  for t, w, k in mismatches]
@@ -61,8 +67,10 @@ def cmd_check(args) -> int:
         if not args.quiet and sys.stderr.isatty():
             print("time: " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()),
                   file=sys.stderr)
-        for (text, _), ps in zip(queries, main):
+        for (text, _), ps, note in zip(queries, main, notes):
             print(f"\n{text}\n  count: {int_text(ps.count())}")
+            if note:
+                print(note)
             print("\n".join(format_positions(model.game.space, ps, args.limit)))
         for text, w, where in mismatches:
             print(f"\nMISMATCH on {text}: position {w} is only in the {where} result",
@@ -85,4 +93,9 @@ def register(sub) -> None:
     c.add_argument("--limit", type=int_arg(0), default=10, metavar="N",
                    help="show at most N positions per query (0: all; default 10)")
     c.add_argument("--json", action="store_true", help="print one JSON document")
+    c.add_argument("--layered", choices=LAYERED_MODES, default="auto",
+                   help="solve one layer at a time over the reachable positions: auto (a "
+                        "query 'S and f' of a game graded from the set S: the same answer; "
+                        "default), on (also the other queries, over the positions reachable "
+                        "from the model's initial set, and said so), off (plain fixpoints)")
     c.set_defaults(func=cmd_check)

@@ -17,6 +17,8 @@ from .. import atl
 from ..api import difference_witness
 from ..engines import ENGINES, make_engine
 from ..analysis.values import check_two_players, game_players, two_player_values
+from ..analysis.layered import layer_outcomes
+from ..errors import QueryError
 from .common import int_arg, load, model_args, parse_position, position_text
 
 VALUE_ENGINES = ENGINES + ("both",)
@@ -82,9 +84,46 @@ def _initial(model, engine, limit: int) -> list[tuple] | None:
     return ps if limit == 0 else ps[:limit]
 
 
+def _by_layer(args, model) -> int:
+    """``values --by-layer``: win / draw / loss counts of the player to move, layer by
+    layer from the initial positions (:func:`symbolic.analysis.layered.layer_outcomes`),
+    on each engine asked; exit 1 when two engines differ."""
+    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    tables = {}
+    for kind in sorted(kinds, key=lambda k: k != "explicit"):  # size check first
+        eng = make_engine(model.game, kind, args.backend, order=args.order,
+                          partition=args.partition)
+        if kind == "explicit":
+            eng.check_size()
+        tables[kind] = layer_outcomes(model, eng)
+    main = tables[kinds[0]]
+    status = 0
+    if args.engine == "both" and tables["symbolic"] != tables["explicit"]:
+        status = 1
+        print(f"MISMATCH: symbolic {tables['symbolic'].rows}, explicit {tables['explicit'].rows}",
+              file=sys.stderr)
+    if args.json:
+        print(json.dumps(main.as_json()))
+        return status
+    shown = ", ".join(f"{k}={v}" for k, v in model.params.items())
+    print(model.name + (f" [{shown}]" if shown else ""))
+    print(f"{main.total} positions reachable from initial, by number of moves played "
+          f"(the player to move wins, draws, loses with perfect play):")
+    print(f"\n{'layer':>5} {'win':>14} {'draw':>14} {'loss':>14}")
+    for k, w, d, lo in main.rows:
+        print(f"{k:>5} {w:>14} {d:>14} {lo:>14}")
+    if args.engine == "both" and status == 0:
+        print("\nsymbolic and explicit agree on every layer")
+    return status
+
+
 def cmd_values(args) -> int:
     model = load(args)
     game_players(model.game)  # before exploring (a GDL game's engine explores at once)
+    if args.by_layer:
+        if args.at is not None:
+            raise QueryError("--by-layer and --at do not go together")
+        return _by_layer(args, model)
     space = model.game.space
     at = parse_position(space, args.at) if args.at is not None else None
     kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
@@ -175,4 +214,10 @@ def register(sub) -> None:
     c.add_argument("--limit", type=int_arg(0), default=10, metavar="N",
                    help="show at most N initial positions (0: all; default 10)")
     c.add_argument("--json", action="store_true", help="print one JSON document")
+    c.add_argument("--by-layer", action="store_true",
+                   help="instead: for each layer k of the positions reachable from the "
+                        "model's initial set (k moves played; the game must be graded), how "
+                        "many the player to move wins, draws and loses with perfect play "
+                        "(a player wins by reaching the model's win(p), else by leaving the "
+                        "other without a move)")
     c.set_defaults(func=cmd_values)

@@ -1,0 +1,327 @@
+"""Layered solving: queries and outcomes over the positions reachable from a source,
+one layer at a time, when the game is graded from it.
+
+**Graded.** With F_0 = S and F_{n+1} = post(F_n), the game is graded from S when
+the F_n are pairwise disjoint (every move goes exactly one layer further: Connect
+Four and tic-tac-toe, where each move adds a piece). :func:`graded_layers` computes
+them and stops at the first move that lands in a layer already seen (then the game
+is not graded and None is returned, without the rest of the forward search).
+
+**Exactness.** R = ⋃ F_n is closed under moves, and every ATL operator at a
+position looks at its successors only, so for every state formula φ,
+[[φ]] ∩ R is the value of φ in the game restricted to R. :class:`LayeredEvaluator`
+computes it: every set is kept inside R, an until is
+:meth:`symbolic.api.GameEngine.until_layered` (one pre-image step per layer, from
+the farthest one down, instead of a fixpoint over every position), a release its
+dual ¬⟨⟨A∖J⟩⟩ ¬f U ¬g (exact with the vacuous dead-end convention).
+
+**Anchored queries.** A query ``S and φ`` (either side) whose side S is a *state*
+formula (no X, U, R, reach: a set of positions) has [[S ∧ φ]] = S ∩ ([[φ]] ∩ R_S)
+with R_S the positions reachable from S: the layered answer is the plain one,
+position for position. ``symbolic check --layered auto`` solves exactly these
+layered when the game is graded from S (:func:`anchor_of`).
+
+>>> from symbolic.model import load_model
+>>> from symbolic.engines import make_engine
+>>> m = load_model("models/tictactoe.game")
+>>> e = make_engine(m.game, "explicit")
+>>> r = graded_layers(e, e.from_expr(m.definitions["initial"].body.expr))
+>>> len(r.layers), r.result.count()
+(10, 5478)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from .. import atl
+from ..api import DeadEnds, GameEngine, PositionSet, Reach
+from ..errors import QueryError
+from ..limits import NO_LIMITS
+
+__all__ = ["graded_layers", "LayeredEvaluator", "is_state_formula", "anchor_of",
+           "Outcomes", "layer_outcomes", "initial_set"]
+
+
+def graded_layers(engine: GameEngine, source: PositionSet) -> Reach | None:
+    """The layers F_0 = S, F_{n+1} = post(F_n) of the positions reachable from S when
+    they are pairwise disjoint (a graded :class:`~symbolic.api.Reach`), else None,
+    found at the first image that meets a layer already seen."""
+    lim = getattr(engine, "limits", None) or NO_LIMITS
+    seen = frontier = source
+    layers = [source]
+    with lim.stage("computing the reachable layers"):
+        while True:
+            lim.check(f"layer {len(layers)}")
+            image = engine.post(frontier)
+            if image.is_empty():
+                return Reach(seen, tuple(layers), True)
+            if not (image & seen).is_empty():
+                return None  # a move goes back to a layer already seen
+            layers.append(image)
+            seen = seen | image
+            frontier = image
+
+
+class LayeredEvaluator(atl.Evaluator):
+    """:class:`symbolic.atl.Evaluator` over the positions R of a graded ``reach``:
+    every result is [[φ]] ∩ R (see the module docstring), untils one step per layer.
+
+    >>> from symbolic.model import load_model
+    >>> from symbolic.engines import make_engine
+    >>> m = load_model("models/tictactoe.game")
+    >>> e = make_engine(m.game, "explicit")
+    >>> r = graded_layers(e, atl.evaluate(e, m.formula("empty"), m.definitions))
+    >>> L = LayeredEvaluator(e, r, m.definitions)
+    >>> L(m.formula("forces_win(1)")) == atl.evaluate(e, m.formula("forces_win(1)"), m.definitions) & r.result
+    True
+    """
+
+    def __init__(self, engine: GameEngine, reach: Reach,
+                 definitions: Mapping[str, atl.Definition] | None = None,
+                 sets: Mapping[str, PositionSet] | None = None,
+                 dead_ends: DeadEnds = DeadEnds.VACUOUS):
+        if not isinstance(reach, Reach) or not reach.graded:
+            raise QueryError(f"a layered evaluation needs graded layers, got {reach!r}")
+        self.reach = reach
+        self.within = reach.result
+        super().__init__(engine, definitions,
+                         {k: s & reach.result for k, s in (sets or {}).items()}, dead_ends)
+
+    def _eval(self, f: atl.Formula, env: dict) -> PositionSet:
+        rule = _LAYERED.get(type(f))
+        if rule is None:
+            return super()._eval(f, env) & self.within
+        return rule(self, f, env)
+
+    def _truth(self, f, env):
+        return self.within if f.value else self.engine.empty()
+
+    def _not(self, f, env):
+        return self.within - self.eval(f.arg, env)
+
+    def _bool_op(self, f, env):
+        a, b = self.eval(f.left, env), self.eval(f.right, env)
+        if f.op == "and":
+            return a & b
+        if f.op == "or":
+            return a | b
+        if f.op == "implies":
+            return (self.within - a) | b
+        if f.op == "iff":
+            return (a & b) | (self.within - (a | b))
+        raise AssertionError(f.op)
+
+    def _until(self, f, env):
+        return self.engine.until_layered(self._J(f.coalition, env), self.eval(f.left, env),
+                                         self.eval(f.right, env), self.reach,
+                                         dead_ends=self.dead_ends).result
+
+    def _release(self, f, env):
+        if self.dead_ends is not DeadEnds.VACUOUS:  # the duality needs the vacuous ∀
+            return super()._release(f, env) & self.within
+        others = frozenset(self.engine.game.players) - self._J(f.coalition, env)
+        left, right = self.eval(f.left, env), self.eval(f.right, env)
+        escape = self.engine.until_layered(others, self.within - left, self.within - right,
+                                           self.reach, dead_ends=self.dead_ends).result
+        return self.within - escape
+
+
+# the rules that differ from the plain evaluator's; the others are intersected with R
+# (pre, reach, turn, prop and refs already stay inside R when their arguments do)
+_LAYERED = {atl.Truth: LayeredEvaluator._truth, atl.Not: LayeredEvaluator._not,
+            atl.BoolOp: LayeredEvaluator._bool_op, atl.Until: LayeredEvaluator._until,
+            atl.Release: LayeredEvaluator._release}
+
+
+def is_state_formula(f: atl.Formula, definitions: Mapping[str, atl.Definition]) -> bool:
+    """True when ``f`` has no temporal operator (X, U, R, reach), named formulas
+    expanded: its value at a position depends on that position only.
+
+    >>> from symbolic.model import load_model
+    >>> m = load_model("models/tictactoe.game")
+    >>> is_state_formula(m.formula("empty and not win(1)"), m.definitions)
+    True
+    >>> is_state_formula(m.formula("forces_win(1)"), m.definitions)
+    False
+    """
+    seen: set = set()
+
+    def state(g) -> bool:
+        if isinstance(g, (atl.Next, atl.Until, atl.Release, atl.Reach)):
+            return False
+        if isinstance(g, atl.Ref):
+            d = definitions.get(g.name)
+            if d is not None and g.name not in seen:
+                seen.add(g.name)
+                if not state(d.body):
+                    return False
+        return all(state(c) for c in atl.formula_children(g))
+    return state(f)
+
+
+def anchor_of(f: atl.Formula, definitions: Mapping[str, atl.Definition]
+              ) -> tuple[atl.Formula, atl.Formula] | None:
+    """(S, φ) when ``f`` is ``S and φ`` or ``φ and S`` with S a state formula (the
+    left one when both are), else None."""
+    if isinstance(f, atl.BoolOp) and f.op == "and":
+        for s, phi in ((f.left, f.right), (f.right, f.left)):
+            if is_state_formula(s, definitions):
+                return s, phi
+    return None
+
+
+def initial_set(model, engine: GameEngine) -> PositionSet:
+    """The model's ``initial`` set (QueryError when it names none)."""
+    if "initial" not in model.definitions:
+        raise QueryError(f"{model.source}: the model names no 'initial' set, which layered "
+                         f"solving starts from (add e.g. 'set initial = ...')")
+    return atl.evaluate(engine, model.formula("initial"), model.definitions)
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """Win / draw / loss counts of the player to move, for each layer k of the
+    positions reachable from the initial ones."""
+
+    rows: tuple[tuple[int, int, int, int], ...]   # (k, win, draw, loss)
+
+    def as_json(self) -> dict:
+        return {"layers": [{"layer": k, "win": w, "draw": d, "loss": lo}
+                           for k, w, d, lo in self.rows]}
+
+    @property
+    def total(self) -> int:
+        return sum(w + d + lo for _, w, d, lo in self.rows)
+
+
+def goals(model, engine: GameEngine) -> dict[int, PositionSet]:
+    """G_p, the positions where p has won: the model's ``win(p)`` set when it names
+    one with a player parameter, else "p's opponent to move and stuck" (the loser
+    is the player left without a move)."""
+    players = engine.game.players
+    d = model.definitions.get("win")
+    if d is not None and len(d.params) == 1:
+        return {p: atl.evaluate(engine, model.formula(f"win({p})"), model.definitions)
+                for p in players}
+    dead = engine.deadlocks()
+    return {p: dead - engine.turn_set({p}) for p in players}
+
+
+def layer_outcomes(model, engine: GameEngine, reach: Reach | None = None, *,
+                   layered: bool = True) -> Outcomes:
+    """For each layer F_k reachable from the model's ``initial`` positions, how many
+    positions the player to move wins, draws and loses with perfect play.
+
+    p wins at c when c ∈ W_p = ⟨⟨p⟩⟩ (¬dead) U G_p (:func:`goals`; play stops at a
+    dead end, so a full board without a line is a draw); c is won when
+    c ∈ W_{t(c)}, lost when c ∈ W_q for the other player q, drawn otherwise.
+    ``layered``: W_p by :meth:`~symbolic.api.GameEngine.until_layered` (needs
+    graded layers); False: by the plain fixpoint over every position (the
+    differential tests compare the two).
+    """
+    players = engine.game.players
+    if len(players) != 2:
+        raise QueryError(f"win/draw/loss counts need two players, the game has {len(players)}")
+    if reach is None:
+        reach = graded_layers(engine, initial_set(model, engine))
+        if reach is None:
+            raise QueryError("the game is not graded from its initial positions (a move "
+                             "reaches a layer already seen): no ply-by-ply table")
+    stay = engine.positions() - engine.deadlocks()
+    won = {}
+    for p, g in goals(model, engine).items():
+        if layered:
+            won[p] = engine.until_layered([p], stay, g, reach, dead_ends=DeadEnds.VACUOUS).result
+        else:
+            won[p] = engine.until([p], stay, g, dead_ends=DeadEnds.VACUOUS).result & reach.result
+    p, q = players
+    tp, tq = engine.turn_set({p}), engine.turn_set({q})
+    win = (tp & won[p]) | (tq & won[q])
+    loss = ((tp & won[q]) | (tq & won[p])) - win
+    rows = []
+    for k, layer in enumerate(reach.layers):
+        w, lo = (layer & win).count(), (layer & loss).count()
+        rows.append((k, w, layer.count() - w - lo, lo))
+    return Outcomes(tuple(rows))
+
+
+#: ``--layered``: auto (anchored queries of a graded game), on (every query, or an
+#: error), off (the plain fixpoints)
+LAYERED_MODES = ("auto", "on", "off")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One query's answer and how it was computed: ``how`` is None (plain fixpoints),
+    ``("anchored", S, k)`` (layered from the anchor S over k layers: the plain answer)
+    or ``("reachable", n, k)`` (``on`` without an anchor: [[φ]] ∩ R, R the n positions
+    reachable from ``initial`` in k layers)."""
+
+    positions: PositionSet
+    how: tuple | None = None
+
+    def note(self) -> str | None:
+        """The line ``symbolic check`` prints under the count, if any."""
+        if self.how is None:
+            return None
+        if self.how[0] == "anchored":
+            return f"  layered: from {self.how[1]}, {self.how[2]} layers"
+        return (f"  layered: over the {self.how[1]} positions reachable from initial "
+                f"({self.how[2]} layers), not over every position")
+
+
+def evaluate_queries(model, queries, engine: GameEngine, mode: str = "auto") -> list[Answer]:
+    """Each ``(text, formula)`` query's :class:`Answer`, layered as ``mode`` says:
+
+    - ``off``: the plain evaluator;
+    - ``auto``: an anchored query ``S and φ`` (:func:`anchor_of`) of a game graded
+      from S is S ∩ [[φ]] over the layers from S (the same positions as the plain
+      answer); every other query plain;
+    - ``on``: as auto, and a query without an anchor is answered over the positions
+      reachable from the model's ``initial`` set ([[φ]] ∩ R, said in the answer);
+      QueryError when a query cannot be layered.
+    """
+    if mode not in LAYERED_MODES:
+        raise QueryError(f"--layered must be one of {', '.join(LAYERED_MODES)}, got {mode!r}")
+    plain = atl.Evaluator(engine, model.definitions)
+    lim = getattr(engine, "limits", None) or NO_LIMITS
+    reaches: dict = {}
+
+    def layered_from(key, source):
+        if key not in reaches:
+            r = graded_layers(engine, source)
+            reaches[key] = (r, None if r is None else LayeredEvaluator(engine, r, model.definitions))
+        return reaches[key]
+
+    out = []
+    for i, (text, f) in enumerate(queries, 1):
+        with lim.stage(f"evaluating query {i} of {len(queries)} with the {engine.kind} engine"):
+            lim.check()
+            out.append(_answer(model, f, engine, mode, plain, layered_from))
+    return out
+
+
+def _answer(model, f, engine, mode, plain, layered_from) -> Answer:
+    """One query of :func:`evaluate_queries`."""
+    if mode == "off":
+        return Answer(plain(f))
+    anchor = anchor_of(f, model.definitions)
+    if anchor is not None:
+        s, phi = anchor
+        source = plain(s)
+        reach, ev = layered_from(("anchor", s), source)
+        if reach is not None:
+            return Answer(source & ev(phi), ("anchored", _text(s), len(reach.layers)))
+    if mode == "auto":
+        return Answer(plain(f))
+    reach, ev = layered_from("initial", initial_set(model, engine))
+    if reach is None:
+        raise QueryError("--layered on: the game is not graded from its initial positions "
+                         "(a move reaches a layer already seen); use --layered auto or off")
+    return Answer(ev(f), ("reachable", reach.result.count(), len(reach.layers)))
+
+
+def _text(f: atl.Formula) -> str:
+    """A short name of an anchor: the set's name when it is one, else 'the anchor set'."""
+    return f.name if isinstance(f, atl.Ref) and not f.args else "the anchor set"
