@@ -290,3 +290,21 @@ def static_gdl(draw):
             ])))
     rules.append((("win", "?r"), (_pos("role", "?r"), _pos("true", ("f", "1")))))
     return rules
+
+
+@st.composite
+def graded_arenas(draw):
+    """A random arena whose states sit in layers, every edge one layer up."""
+    sizes = draw(st.lists(st.integers(1, 4), min_size=1, max_size=5))
+    layers, n = [], 0
+    for s in sizes:
+        layers.append(list(range(n, n + s)))
+        n += s
+    controller = {i: draw(st.sampled_from((1, 2))) for i in range(n)}
+    edges = [(u, v) for lo, hi in zip(layers, layers[1:]) for u in lo for v in hi
+             if draw(st.booleans())]
+    target = draw(st.sets(st.integers(0, n - 1)))
+    stay = draw(st.sets(st.integers(0, n - 1)))
+    start = draw(st.sets(st.sampled_from(layers[0]), min_size=1))
+    p = draw(st.sampled_from(sorted(set(controller.values()))))
+    return controller, edges, target, stay, start, p

@@ -15,6 +15,7 @@ from symbolic.seeds.games import arena
 from symbolic.model import load_model
 
 from .conftest import build_engine
+from .strategies import graded_arenas
 
 # (w, h, a); the 4 × 3 boards take 10-20 s (explicit engine: 3^12 value vectors)
 BOARDS = [(3, 3, 3), pytest.param(4, 3, 3, marks=pytest.mark.slow),
@@ -97,24 +98,6 @@ def test_until_layered_refuses_another_engines_layers():
                         dead_ends=DeadEnds.VACUOUS)
     with pytest.raises(QueryError, match="dead_ends"):
         b.until_layered({1}, b.positions(), b.from_tuples([(1,)]), r, dead_ends="vacuous")
-
-
-@st.composite
-def graded_arenas(draw):
-    """A random arena whose states sit in layers, every edge one layer up."""
-    sizes = draw(st.lists(st.integers(1, 4), min_size=1, max_size=5))
-    layers, n = [], 0
-    for s in sizes:
-        layers.append(list(range(n, n + s)))
-        n += s
-    controller = {i: draw(st.sampled_from((1, 2))) for i in range(n)}
-    edges = [(u, v) for lo, hi in zip(layers, layers[1:]) for u in lo for v in hi
-             if draw(st.booleans())]
-    target = draw(st.sets(st.integers(0, n - 1)))
-    stay = draw(st.sets(st.integers(0, n - 1)))
-    start = draw(st.sets(st.sampled_from(layers[0]), min_size=1))
-    p = draw(st.sampled_from(sorted(set(controller.values()))))
-    return controller, edges, target, stay, start, p
 
 
 @settings(max_examples=40, deadline=None)
