@@ -382,3 +382,108 @@ def hand_connect4(w, h, a=4):
     t2 = time.perf_counter()
     return {"count": count, "winner": winner, "iterations": 2 * len(layers), "t_build": t1 - t0,
             "t_fix": t2 - t1, "peak_nodes": b.statistics()["peak_nodes"]}
+
+
+def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, solve=True, log=None):
+    """Connect Four on w × h (a in a row) written directly on oxidd, the best encoding
+    found (bench/README.md, levers): the positions reachable from the empty board, one
+    BDD per layer, and (``solve``) the player to move's win / draw / loss counts per
+    layer. Returns the layer rows and timings.
+
+    Encoding (Edelkamp & Kissmann): two bits per cell, ``o`` (occupied) and ``k``
+    (colour: player 2's disc), empty cells with k = 0; cells column by column from the
+    bottom, ``o`` before ``k``. No next-state bits: dropping p's disc into cell i
+    changes that cell only, so image_i(F) = (∃o_i k_i. F ∧ can_i) ∧ o_i ∧ [k_i = p] and
+    pre_i(W) = can_i ∧ ∃o_i k_i. (W ∧ o_i ∧ [k_i = p]), with can_i = ¬o_i ∧ o_below.
+    Terminal positions are removed per layer: a layer k ≥ 1 holds only boards where the
+    previous mover may have a line (reachable boards), so F_{k+1} = ⋃_i image_i(F_k ∖
+    win_prev) and a full board has no move. Backward, for each player q:
+    W_k = F_k ∧ (win_q ∨ (¬win_prev ∧ (q moves: ⋁_i pre_i(W_{k+1});
+    else: ¬⋁_i pre_i(F_{k+1} ∖ W_{k+1})))).
+    """
+    import resource
+    import oxidd.bdd as ob
+    from oxidd.util import BooleanOperator
+    AND = BooleanOperator.AND
+    t0 = time.perf_counter()
+    m = ob.BDDManager(1 << 30, 1 << cache_log2, threads)
+    cells = [(col, r) for col in range(w) for r in range(h)]
+    m.add_vars(2 * len(cells))
+    idx = {cell: 2 * i for i, cell in enumerate(cells)}
+    o = {c: m.var(idx[c]) for c in cells}
+    k = {c: m.var(idx[c] + 1) for c in cells}
+    T, F = m.true(), m.false()
+
+    def disc(c, p):
+        return o[c] & (k[c] if p == 2 else ~k[c])
+    lines = ([[(col + t, r) for t in range(a)] for col in range(w - a + 1) for r in range(h)]
+             + [[(col, r + t) for t in range(a)] for col in range(w) for r in range(h - a + 1)]
+             + [[(col + t, r + t) for t in range(a)] for col in range(w - a + 1)
+                for r in range(h - a + 1)]
+             + [[(col + t, r - t) for t in range(a)] for col in range(w - a + 1)
+                for r in range(a - 1, h)])
+    win = {}
+    for p in (1, 2):
+        u = F
+        for line in lines:
+            v = T
+            for c in line:
+                v &= disc(c, p)
+            u |= v
+        win[p] = u
+    can = {(col, r): ~o[col, r] & ~k[col, r] & (T if r == 0 else o[col, r - 1]) for col, r in cells}
+    cube = {c: o[c] & k[c] for c in cells}
+    empty = T
+    for c in cells:
+        empty &= ~o[c] & ~k[c]
+
+    def mover(layer):
+        return 1 if layer % 2 == 0 else 2
+
+    def alive(layer, f):
+        return f if layer == 0 else f & ~win[3 - mover(layer)]
+    t1 = time.perf_counter()
+    layers = [empty]
+    while True:
+        n = len(layers) - 1
+        p = mover(n)
+        src = alive(n, layers[-1])
+        nxt = F
+        for c in cells:
+            nxt |= src.apply_exists(AND, can[c], cube[c]) & disc(c, p)
+        if not nxt.satisfiable():
+            break
+        layers.append(nxt)
+        if log:
+            log(f"layer {n + 1}: {nxt.node_count()} nodes, {time.perf_counter() - t1:.1f} s")
+    nvars = 2 * len(cells)
+    sizes = [int(f.sat_count(nvars)) for f in layers]
+    t2 = time.perf_counter()
+    rows = [[n, 0, 0, 0] for n in range(len(layers))]
+    if solve:
+        for q in (1, 2):
+            won = F
+            for n in reversed(range(len(layers))):
+                p = mover(n)
+                if n + 1 < len(layers):
+                    target = won if p == q else layers[n + 1] & ~won
+                    pre = F
+                    for c in cells:
+                        pre |= can[c] & target.apply_exists(AND, disc(c, p), cube[c])
+                    step = pre if p == q else ~pre
+                else:
+                    step = F  # full boards: no move, a draw unless a line
+                dead = F if n == 0 else win[3 - p]
+                won = layers[n] & ((win[q] & dead) | (~dead & step))
+                c = int(won.sat_count(nvars))
+                rows[n][1 if p == q else 3] += c
+            if log:
+                log(f"player {q} solved, {time.perf_counter() - t2:.1f} s")
+        for row, size in zip(rows, sizes):
+            row[2] = size - row[1] - row[3]
+    t3 = time.perf_counter()
+    return {"count": sum(sizes), "layers": [tuple(r) for r in rows],
+            "winner": ("1" if rows[0][1] else "draw" if rows[0][2] else "2"),
+            "iterations": 2 * len(layers), "t_build": t1 - t0, "t_reach": t2 - t1,
+            "t_fix": t3 - t1, "peak_nodes": m.num_inner_nodes(),
+            "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
