@@ -384,7 +384,7 @@ def hand_connect4(w, h, a=4):
             "t_fix": t2 - t1, "peak_nodes": b.statistics()["peak_nodes"]}
 
 
-def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, solve=True, log=None):
+def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=True, log=None):
     """Connect Four on w × h (a in a row) written directly on oxidd, the best encoding
     found (bench/README.md, levers): the positions reachable from the empty board, one
     BDD per layer, and (``solve``) the player to move's win / draw / loss counts per
@@ -406,7 +406,7 @@ def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, solve=True, log=None)
     from oxidd.util import BooleanOperator
     AND = BooleanOperator.AND
     t0 = time.perf_counter()
-    m = ob.BDDManager(1 << 30, 1 << cache_log2, threads)
+    m = ob.BDDManager(1 << nodes_log2, 1 << cache_log2, threads)
     cells = [(col, r) for col in range(w) for r in range(h)]
     m.add_vars(2 * len(cells))
     idx = {cell: 2 * i for i, cell in enumerate(cells)}

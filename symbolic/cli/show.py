@@ -4,6 +4,7 @@ from __future__ import annotations
 from .. import atl
 from ..engines import make_engine
 from ..limits import int_text
+from ..analysis.layered import graded_layers, initial_set
 from ..analysis.play import drawer
 from .common import count_text, load, model_args, parse_position, position_text, value_text
 
@@ -26,6 +27,7 @@ def cmd_show(args) -> int:
     eng = make_engine(g, "symbolic", args.backend, order=args.order, partition=args.partition)
     print(f"positions: {count_text(eng.positions())} (of {int_text(g.space.size)} value vectors)")
     print(f"dead ends: {count_text(eng.deadlocks())}")
+    print(f"graded: {graded_text(model, eng)}")
     print("moves:")
     for m in g.moves:
         ps = ", ".join(f"{p.name} in {len(p.domain)} values" for p in m.params)
@@ -46,6 +48,18 @@ def cmd_show(args) -> int:
     if args.at is not None:
         show_position(model, eng, parse_position(g.space, args.at))
     return 0
+
+
+def graded_text(model, eng) -> str:
+    """Whether the game is graded from the model's ``initial`` set (every move one
+    layer further: the layered solving of ``check``, ``values --by-layer``)."""
+    if "initial" not in model.definitions:
+        return "unknown (the model names no initial set)"
+    reach = graded_layers(eng, initial_set(model, eng))
+    if reach is None:
+        return "no (from initial, a move reaches a layer already seen)"
+    return (f"yes, from initial: {count_text(reach.result)} positions in "
+            f"{len(reach.layers)} layers")
 
 
 def show_position(model, eng, pos: tuple) -> None:
