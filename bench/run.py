@@ -102,6 +102,13 @@ FAMILIES: dict[str, dict] = {
                            instances=[{"w": 4, "h": 4}, {"w": 5, "h": 4}, {"w": 4, "h": 5},
                                       {"w": 5, "h": 5}],
                            quick=[{"w": 3, "h": 3, "a": 3}], columns=("cudd", "oxidd")),
+    # the ply-by-ply table (symbolic values --by-layer): win / draw / loss of the player to
+    # move on every layer reachable from the empty board (layer_outcomes); hand: the plain
+    # oxidd script of bench/peers.py (plain_connect4); result: the reachable count
+    "connect4-table": dict(model="connect4.game", query="@table",
+                           instances=[{"w": 4, "h": 4}, {"w": 5, "h": 4}, {"w": 4, "h": 5},
+                                      {"w": 5, "h": 5}, {"w": 6, "h": 5}],
+                           quick=[{"w": 4, "h": 3}], columns=("oxidd", "cudd", "hand")),
     "ens-sheet": dict(model=None, query="@sheet", instances=[{"u0": 0}, {"u0": 42}],
                       quick=[{"u0": 0}], columns=("cudd", "oxidd", "explicit")),
 }
@@ -240,6 +247,9 @@ def run_case(family: str, column: str, params: dict) -> dict:
             r = fn(params["n"], params["K"])
         elif family == "subtraction":
             r = peers.hand_subtraction(params["K"])
+        elif family == "connect4-table":
+            r = peers.plain_connect4(params["w"], params["h"], params.get("a", 4))
+            r["table_digest"] = _digest(r.pop("layers"))
         elif family.startswith("connect4"):
             r = peers.hand_connect4(params["w"], params["h"], params.get("a", 4))
         else:
@@ -279,6 +289,12 @@ def run_case(family: str, column: str, params: dict) -> dict:
             c4 = _connect4(eng, model, ev, layered=fam["query"] == "@connect4")
             layered_its = c4.pop("iterations")
             out.update(c4)
+        elif fam["query"] == "@table":
+            from symbolic.analysis.layered import layer_outcomes
+            table = layer_outcomes(model, eng)
+            rows = table.rows
+            out.update(count=table.total, table_digest=_digest([list(r) for r in rows]),
+                       winner="1" if rows[0][1] else "draw" if rows[0][2] else "2")
         elif fam["query"] in ANALYSES:
             out["count"] = ANALYSES[fam["query"]](eng, model, column)
         else:
@@ -347,7 +363,8 @@ def table(family: str, rows: list[list[dict]], columns) -> str:
         ok = [c for c in cases if c["status"] == "ok"]
         counts = {c["count"] for c in ok}
         winners = {c.get("winner") for c in ok}
-        agree = len(counts) <= 1 and len(winners) <= 1
+        tables = {c.get("table_digest") for c in ok}
+        agree = len(counts) <= 1 and len(winners) <= 1 and len(tables) <= 1
         base = next((c["cpu"] for c in ok if c["column"] == "cudd"), None)
         for c in cases:
             st = c["status"] if c["status"] != "ok" else ("ok" if agree else "MISMATCH")
