@@ -1,4 +1,5 @@
-"""Engines by name: ``symbolic`` (BDDs, backend ``cudd`` or ``autoref``) or ``explicit``.
+"""Engines by name: ``symbolic`` (BDDs, backend ``auto``, ``cudd``, ``oxidd`` or
+``autoref``) or ``explicit``.
 
 The command line and the ENS 2005 answer sheet build every engine here:
 :func:`make_engine` for a game, :func:`make_sets` for bare sets of positions.
@@ -26,10 +27,41 @@ from .ir import Game, Space
 from .limits import Limits, ensure_recursion_headroom
 from .limits import current as current_limits
 
-__all__ = ["ENGINES", "BACKENDS", "ORDERS", "PARTITIONS", "make_engine", "make_sets"]
+__all__ = ["ENGINES", "BACKENDS", "BACKEND_CHOICES", "ORDERS", "PARTITIONS", "make_engine",
+           "make_sets", "choose_backend"]
 
 #: engine kinds; the symbolic one also takes a backend, an order and a partition
 ENGINES = ("symbolic", "explicit")
+
+#: the backends a caller may name: ``auto`` (the default) picks one by :func:`choose_backend`
+BACKEND_CHOICES = ("auto",) + BACKENDS
+
+#: above this many bits of value vectors, ``auto`` takes oxidd (bench/README.md, "Which
+#: backend"): oxidd was 1.2-5x faster than CUDD on every larger case measured, but its
+#: start-up (an apply cache of 2^22 entries, 80 MB, allocated at once) costs more than the
+#: whole solve of the small ones (+0.05-0.1 s CPU, 2x the RSS at 2^20-2^24 value vectors)
+AUTO_OXIDD_BITS = 24
+
+
+def choose_backend(space: Space) -> str:
+    """The backend ``auto`` means for a space: ``oxidd`` when it has more than 2^24
+    value vectors and oxidd is installed, else ``cudd``.
+
+    >>> from symbolic.ir import IntType, Space, VarDecl
+    >>> choose_backend(Space((VarDecl("x", IntType(0, 9)),)))
+    'cudd'
+    """
+    if space.size.bit_length() - 1 <= AUTO_OXIDD_BITS:
+        return "cudd"
+    try:
+        import oxidd  # noqa: F401  (an optional dependency)
+    except ImportError:
+        return "cudd"
+    return "oxidd"
+
+
+def _backend(backend: str, space: Space) -> str:
+    return choose_backend(space) if backend == "auto" else backend
 
 
 def _unknown(engine: str) -> QueryError:
@@ -47,11 +79,12 @@ def _limits(limits) -> Limits:
     return limits
 
 
-def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
+def make_engine(game: Game, engine: str = "symbolic", backend: str = "auto", *,
                 order: str = "auto", partition: str = "moves",
                 limits: Limits | None = None, depth: int | None = None) -> GameEngine:
     """An engine of the given kind for ``game`` (``backend``, ``order`` and
-    ``partition`` tune the symbolic engine; the explicit engine ignores them).
+    ``partition`` tune the symbolic engine; the explicit engine ignores them;
+    ``backend="auto"``: :func:`choose_backend`).
     ``limits`` (:class:`symbolic.limits.Limits`: timeout, memory cap, progress)
     bounds its work; the error it raises names the stage reached.
     A GDL game (:class:`symbolic.gdl.game.GdlGame`) gets the GDL engines, whose
@@ -71,6 +104,8 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
         if not isinstance(game, GdlGame):
             raise QueryError("a depth bound applies to GDL games only (their positions are "
                              "the states reachable from init)")
+    if engine == "symbolic":
+        backend = _backend(backend, game.space)
     if isinstance(game, GdlGame):
         if engine == "symbolic":
             return GdlSymbolicGame(game, backend=backend, partition=partition, order=order,
@@ -86,7 +121,7 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
     raise _unknown(engine)
 
 
-def make_sets(space: Space, engine: str = "symbolic", backend: str = "cudd", *,
+def make_sets(space: Space, engine: str = "symbolic", backend: str = "auto", *,
               order: str = "auto", limits: Limits | None = None) -> SetEngine:
     """Sets of positions over ``space`` (no game), of the given engine kind."""
     if not isinstance(space, Space):
@@ -94,7 +129,7 @@ def make_sets(space: Space, engine: str = "symbolic", backend: str = "cudd", *,
     limits = _limits(limits)
     ensure_recursion_headroom()
     if engine == "symbolic":
-        return SymbolicSets(space, backend=backend, order=order, limits=limits)
+        return SymbolicSets(space, backend=_backend(backend, space), order=order, limits=limits)
     if engine == "explicit":
         return ExplicitSets(space, limits=limits)
     raise _unknown(engine)

@@ -8,7 +8,8 @@ from ..api import difference_witness
 from ..limits import int_text
 from ..engines import ENGINES, make_engine
 from ..analysis.layered import LAYERED_MODES, evaluate_queries
-from .common import (format_positions, int_arg, json_text, load, model_args, queries_of,
+from .common import (backend_text, format_positions, int_arg, json_text, load, model_args,
+                     queries_of,
                      shown_positions, value_text)
 
 #: ``check --engine``: either engine, or both to cross-check them
@@ -63,7 +64,8 @@ def cmd_check(args) -> int:
         params = ", ".join(f"{k}={value_text(v)}" for k, v in model.params.items())
         print(f"{model.name}" + (f" [{params}]" if params else ""))
         # the timings go to stderr: stdout is the same at every run (tests compare it)
-        print(f"engine: {args.engine}" + (f" ({args.backend})" if args.engine != "explicit" else ""))
+        print(f"engine: {args.engine}" + (f" ({backend_text(engines['symbolic'], args.backend)})"
+                                          if args.engine != "explicit" else ""))
         if not args.quiet and sys.stderr.isatty():
             print("time: " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()),
                   file=sys.stderr)

@@ -16,7 +16,7 @@ from typing import Sequence
 
 from .. import atl
 from ..api import GameEngine, PositionSet
-from ..engines import BACKENDS, ORDERS, PARTITIONS
+from ..engines import BACKEND_CHOICES, ORDERS, PARTITIONS
 from ..errors import QueryError, SymbolicError
 from ..limits import MAX_MEMORY_MB, MAX_TIMEOUT, int_text, parse_int, short_text
 from ..limits import current as current_limits
@@ -122,8 +122,9 @@ def model_args(sp: argparse.ArgumentParser) -> None:
                                                       "(`symbolic models` lists them)")
     sp.add_argument("-p", "--param", action="append", metavar="NAME=VALUE",
                     help="override a parameter of the model (repeatable)")
-    sp.add_argument("--backend", choices=BACKENDS, default="cudd",
-                    help="BDD backend of the symbolic engine (default: cudd)")
+    sp.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
+                    help="BDD backend of the symbolic engine (default: auto, oxidd above "
+                         "2^24 value vectors when installed, else cudd)")
     sp.add_argument("--order", choices=ORDERS, default="auto",
                     help="bit order of the symbolic engine: sliced (bits of equal "
                          "significance side by side), slots (variable after variable) or "
@@ -131,6 +132,11 @@ def model_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--partition", choices=PARTITIONS, default="moves",
                     help="keep the transition relation as one BDD per move (default) "
                          "or as one monolithic BDD")
+
+
+def backend_text(engine, asked: str) -> str:
+    """The backend an engine runs on (what ``--backend auto`` chose), else ``asked``."""
+    return getattr(getattr(engine, "manager", None), "backend", asked)
 
 
 def queries_of(model: Model, texts: Sequence[str] | None) -> list[tuple[str, atl.Formula]]:

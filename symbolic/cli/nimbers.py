@@ -9,7 +9,7 @@ from collections import Counter
 from ..engines import make_engine
 from ..analysis.grundy import (check_normal_play, check_players, first_difference,
                                layered_nimbers, mex_nimbers)
-from .common import load, model_args, parse_position, position_text
+from .common import backend_text, load, model_args, parse_position, position_text
 
 #: ``nimbers --engine``: the layered BDD computation, the explicit mex, or both
 NIMBER_ENGINES = ("symbolic", "explicit", "both")
@@ -84,7 +84,8 @@ def cmd_nimbers(args) -> int:
         steps = (f", {main.nimbers.iterations} fixpoint steps"
                  if main.nimbers is not None else "")
         print(f"engine: {args.engine}"
-              + (f" ({args.backend})" if args.engine != "explicit" else "") + "; "
+              + (f" ({backend_text(answers['symbolic'].engine, args.backend)})"
+                 if args.engine != "explicit" else "") + "; "
               + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()) + steps)
         if at is not None:
             g = main.of(at)

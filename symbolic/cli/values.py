@@ -19,7 +19,7 @@ from ..engines import ENGINES, make_engine
 from ..analysis.values import check_two_players, game_players, two_player_values
 from ..analysis.layered import layer_outcomes
 from ..errors import QueryError
-from .common import int_arg, load, model_args, parse_position, position_text
+from .common import backend_text, int_arg, load, model_args, parse_position, position_text
 
 VALUE_ENGINES = ENGINES + ("both",)
 
@@ -179,7 +179,9 @@ def cmd_values(args) -> int:
         return status
     shown = ", ".join(f"{k}={v}" for k, v in params.items())
     print(model.name + (f" [{shown}]" if shown else ""))
-    print(f"engine: {args.engine}" + (f" ({args.backend})" if args.engine != "explicit" else "")
+    print(f"engine: {args.engine}"
+          + (f" ({backend_text(engines['symbolic'], args.backend)})"
+             if args.engine != "explicit" else "")
           + "; " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()))
     print(f"{won + lost + main.draws} positions: {won} won by the player to move, "
           f"{lost} lost, {main.draws} drawn")
