@@ -16,6 +16,8 @@ factories accept.
 """
 from __future__ import annotations
 
+import importlib.util
+
 from .api import GameEngine, SetEngine
 from .bdd import BACKENDS, ORDERS, PARTITIONS, SymbolicGame, SymbolicSets
 from .errors import ArgumentTypeError, BadLimitType, QueryError
@@ -53,11 +55,8 @@ def choose_backend(space: Space) -> str:
     """
     if space.size.bit_length() - 1 <= AUTO_OXIDD_BITS:
         return "cudd"
-    try:
-        import oxidd  # noqa: F401  (an optional dependency)
-    except ImportError:
-        return "cudd"
-    return "oxidd"
+    # oxidd is an optional dependency: look for it without importing it
+    return "oxidd" if importlib.util.find_spec("oxidd") is not None else "cudd"
 
 
 def _backend(backend: str, space: Space) -> str:

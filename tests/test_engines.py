@@ -43,9 +43,19 @@ def test_unknown_engine_is_a_query_error(factory, arg):
 
 def test_public_vocabulary():
     assert ENGINES == ("symbolic", "explicit")
-    assert set(engines.__all__) == {"ENGINES", "BACKENDS", "ORDERS", "PARTITIONS",
-                                    "make_engine", "make_sets"}
+    assert set(engines.__all__) == {"ENGINES", "BACKENDS", "BACKEND_CHOICES", "ORDERS",
+                                    "PARTITIONS", "make_engine", "make_sets", "choose_backend"}
+    assert engines.BACKEND_CHOICES == ("auto",) + engines.BACKENDS
     assert "auto" in engines.ORDERS and "moves" in engines.PARTITIONS
+
+
+def test_backend_auto_takes_oxidd_above_2_to_the_24_value_vectors():
+    small = Space((VarDecl("x", IntType(0, 2 ** 24 - 1)),))
+    large = Space((VarDecl("x", IntType(0, 2 ** 25 - 1)),))
+    assert engines.choose_backend(small) == "cudd"
+    assert engines.choose_backend(large) == "oxidd"  # installed by the test extra
+    assert make_sets(large).manager.backend == "oxidd"
+    assert make_sets(large, "symbolic", "cudd").manager.backend == "cudd"
 
 
 CLI_MODULES = sorted(p.relative_to(SRC).as_posix() for p in (SRC / "cli").glob("*.py"))
