@@ -261,6 +261,11 @@ class Answer:
     positions: PositionSet
     how: tuple | None = None
 
+    @property
+    def restricted(self) -> bool:
+        """True when the answer is [[φ]] ∩ R, not the plain answer."""
+        return self.how is not None and self.how[0] == "reachable"
+
     def note(self) -> str | None:
         """The line ``symbolic check`` prints under the count, if any."""
         if self.how is None:

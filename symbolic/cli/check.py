@@ -39,7 +39,6 @@ def cmd_check(args) -> int:
         results[kind] = [a.positions for a in answers[kind]]
         timings[kind] += time.perf_counter() - t0
     main = results[kinds[0]]
-    notes = [a.note() for a in answers[kinds[0]]]
     status = 0
     mismatches = []
     if args.engine == "both":
@@ -54,7 +53,7 @@ def cmd_check(args) -> int:
                "results": [{"query": text, "count": a.positions.count(),
                             "positions": [list(t) for t in shown_positions(a.positions,
                                                                            args.limit)]}
-                           | ({"layered": list(a.how)} if a.how else {})
+                           | ({"layered": list(a.how)} if a.restricted else {})
                            for (text, _), a in zip(queries, answers[kinds[0]])]}
         if args.engine == "both":
             doc["mismatches"] = [{"query": t, "position": list(w), "only_in": k}
@@ -69,10 +68,15 @@ def cmd_check(args) -> int:
         if not args.quiet and sys.stderr.isatty():
             print("time: " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()),
                   file=sys.stderr)
-        for (text, _), ps, note in zip(queries, main, notes):
+        for (text, _), ps, a in zip(queries, main, answers[kinds[0]]):
             print(f"\n{text}\n  count: {int_text(ps.count())}")
-            if note:
-                print(note)
+            # stdout shows answers: the note of a restricted one (its count differs from
+            # the plain fixpoint's), the others' (the same answers, computed layer by
+            # layer) on stderr, like the timings, on a terminal only
+            if a.restricted:
+                print(a.note())
+            elif a.how and not args.quiet and sys.stderr.isatty():
+                print(a.note(), file=sys.stderr)
             print("\n".join(format_positions(model.game.space, ps, args.limit)))
         for text, w, where in mismatches:
             print(f"\nMISMATCH on {text}: position {w} is only in the {where} result",
