@@ -103,8 +103,8 @@ FAMILIES: dict[str, dict] = {
                                       {"w": 5, "h": 5}],
                            quick=[{"w": 3, "h": 3, "a": 3}], columns=("cudd", "oxidd")),
     # the ply-by-ply table (symbolic values --by-layer): win / draw / loss of the player to
-    # move on every layer reachable from the empty board (layer_outcomes); hand: the plain
-    # oxidd script of bench/peers.py (plain_connect4); result: the reachable count
+    # move on every layer reachable from the empty board (layer_outcomes); hand: the best plain
+    # oxidd script of bench/peers.py (relational_connect4); result: the reachable count
     "connect4-table": dict(model="connect4.game", query="@table",
                            instances=[{"w": 4, "h": 4}, {"w": 5, "h": 4}, {"w": 4, "h": 5},
                                       {"w": 5, "h": 5}, {"w": 6, "h": 5}],
@@ -248,7 +248,7 @@ def run_case(family: str, column: str, params: dict) -> dict:
         elif family == "subtraction":
             r = peers.hand_subtraction(params["K"])
         elif family == "connect4-table":
-            r = peers.plain_connect4(params["w"], params["h"], params.get("a", 4))
+            r = peers.relational_connect4(params["w"], params["h"], params.get("a", 4))
             r["table_digest"] = _digest(r.pop("layers"))
         elif family.startswith("connect4"):
             r = peers.hand_connect4(params["w"], params["h"], params.get("a", 4))
