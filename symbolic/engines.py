@@ -39,14 +39,14 @@ ENGINES = ("symbolic", "explicit")
 BACKEND_CHOICES = ("auto",) + BACKENDS
 
 #: above this many bits of value vectors, ``auto`` takes oxidd (bench/README.md, "Which
-#: backend"): oxidd was 1.2-5x faster than CUDD on every larger case measured, but its
+#: backend"): oxidd was 1.2-5x faster than CUDD on the cases that take seconds, but its
 #: start-up (an apply cache of 2^22 entries, 80 MB, allocated at once) costs more than the
-#: whole solve of the small ones (+0.05-0.1 s CPU, 2x the RSS at 2^20-2^24 value vectors)
-AUTO_OXIDD_BITS = 24
+#: whole solve of the smallest ones (+0.1-0.25 s CPU, 2x the RSS)
+AUTO_OXIDD_BITS = 20
 
 
 def choose_backend(space: Space) -> str:
-    """The backend ``auto`` means for a space: ``oxidd`` when it has more than 2^24
+    """The backend ``auto`` means for a space: ``oxidd`` when it has more than 2^20
     value vectors and oxidd is installed, else ``cudd``.
 
     >>> from symbolic.ir import IntType, Space, VarDecl

@@ -49,9 +49,9 @@ def test_public_vocabulary():
     assert "auto" in engines.ORDERS and "moves" in engines.PARTITIONS
 
 
-def test_backend_auto_takes_oxidd_above_2_to_the_24_value_vectors():
-    small = Space((VarDecl("x", IntType(0, 2 ** 24 - 1)),))
-    large = Space((VarDecl("x", IntType(0, 2 ** 25 - 1)),))
+def test_backend_auto_takes_oxidd_above_2_to_the_20_value_vectors():
+    small = Space((VarDecl("x", IntType(0, 2 ** 20 - 1)),))
+    large = Space((VarDecl("x", IntType(0, 2 ** 21 - 1)),))
     assert engines.choose_backend(small) == "cudd"
     assert engines.choose_backend(large) == "oxidd"  # installed by the test extra
     assert make_sets(large).manager.backend == "oxidd"

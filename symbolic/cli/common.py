@@ -124,7 +124,7 @@ def model_args(sp: argparse.ArgumentParser) -> None:
                     help="override a parameter of the model (repeatable)")
     sp.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
                     help="BDD backend of the symbolic engine (default: auto, oxidd above "
-                         "2^24 value vectors when installed, else cudd)")
+                         "2^20 value vectors when installed, else cudd)")
     sp.add_argument("--order", choices=ORDERS, default="auto",
                     help="bit order of the symbolic engine: sliced (bits of equal "
                          "significance side by side), slots (variable after variable) or "
