@@ -9,8 +9,7 @@ from ..limits import int_text
 from ..engines import ENGINES, make_engine
 from ..analysis.layered import LAYERED_MODES, evaluate_queries
 from .common import (backend_text, format_positions, int_arg, json_text, load, model_args,
-                     queries_of,
-                     shown_positions, value_text)
+                     queries_of, shown_positions, value_text)
 
 #: ``check --engine``: either engine, or both to cross-check them
 CHECK_ENGINES = ENGINES + ("both",)
