@@ -25,12 +25,14 @@ from .strategies import formulas, graded_arenas
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 # every shipped model at its default parameters, Connect Four on a 3 × 3 board
-SHIPPED = [(p.name, {"w": 3, "h": 3, "a": 3} if p.name == "connect4.game" else {})
+SHIPPED = [(p.name, {"w": 3, "h": 3, "a": 3} if p.name.startswith("connect4") else {})
            for p in sorted(MODELS.glob("*.game"))]
 
 
+# oxidd managers allocate an 80 MB apply cache each: the per-model and random tests use
+# CUDD and the explicit engine, oxidd is checked on the two graded models below
 @pytest.mark.parametrize("name,params", SHIPPED, ids=[n for n, _ in SHIPPED])
-@pytest.mark.parametrize("kind", ["cudd", "oxidd"])
+@pytest.mark.parametrize("kind", ["cudd"])
 def test_auto_gives_the_plain_answers_on_every_shipped_model(name, params, kind):
     model = load_model(MODELS / name, params)
     eng = build_engine(model.game, kind)
@@ -70,7 +72,7 @@ def test_layered_queries_on_tictactoe_and_connect4(kind):
 def test_layered_evaluator_is_the_plain_one_within_the_reachable_positions(case_f):
     (controller, edges, _target, _stay, start, _p), f = case_f
     game = arena(controller, edges)
-    for kind in ("explicit", "cudd", "oxidd"):
+    for kind in ("explicit", "cudd"):
         e = build_engine(game, kind)
         reach = graded_layers(e, e.from_tuples([(s,) for s in start]))
         assert reach is not None
