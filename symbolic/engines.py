@@ -78,7 +78,7 @@ def _limits(limits) -> Limits:
     return limits
 
 
-def make_engine(game: Game, engine: str = "symbolic", backend: str = "auto", *,
+def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
                 order: str = "auto", partition: str = "moves",
                 limits: Limits | None = None, depth: int | None = None) -> GameEngine:
     """An engine of the given kind for ``game`` (``backend``, ``order`` and
@@ -120,7 +120,7 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "auto", *,
     raise _unknown(engine)
 
 
-def make_sets(space: Space, engine: str = "symbolic", backend: str = "auto", *,
+def make_sets(space: Space, engine: str = "symbolic", backend: str = "cudd", *,
               order: str = "auto", limits: Limits | None = None) -> SetEngine:
     """Sets of positions over ``space`` (no game), of the given engine kind."""
     if not isinstance(space, Space):

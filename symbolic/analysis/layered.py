@@ -13,7 +13,8 @@ position looks at its successors only, so for every state formula φ,
 computes it: every set is kept inside R, an until is
 :meth:`symbolic.api.GameEngine.until_layered` (one pre-image step per layer, from
 the farthest one down, instead of a fixpoint over every position), a release its
-dual ¬⟨⟨A∖J⟩⟩ ¬f U ¬g (exact with the vacuous dead-end convention).
+dual ¬⟨⟨A∖J⟩⟩ ¬f U ¬g (exact with the vacuous dead-end convention), and reach(ψ), which
+looks backward, the plain one over every position, intersected with R.
 
 **Anchored queries.** A query ``S and φ`` (either side) whose side S is a *state*
 formula (no X, U, R, reach: a set of positions) has [[S ∧ φ]] = S ∩ ([[φ]] ∩ R_S)
@@ -87,6 +88,8 @@ class LayeredEvaluator(atl.Evaluator):
         self.within = reach.result
         super().__init__(engine, definitions,
                          {k: s & reach.result for k, s in (sets or {}).items()}, dead_ends)
+        # reach(ψ) looks backward (from where a position is reached): over every position
+        self._plain = atl.Evaluator(engine, definitions, sets, dead_ends)
 
     def _eval(self, f: atl.Formula, env: dict) -> PositionSet:
         rule = _LAYERED.get(type(f))
@@ -117,6 +120,9 @@ class LayeredEvaluator(atl.Evaluator):
                                          self.eval(f.right, env), self.reach,
                                          dead_ends=self.dead_ends).result
 
+    def _reach(self, f, env):
+        return self._plain.eval(f, env) & self.within
+
     def _release(self, f, env):
         if self.dead_ends is not DeadEnds.VACUOUS:  # the duality needs the vacuous ∀
             return super()._release(f, env) & self.within
@@ -131,7 +137,7 @@ class LayeredEvaluator(atl.Evaluator):
 # (pre, reach, turn, prop and refs already stay inside R when their arguments do)
 _LAYERED = {atl.Truth: LayeredEvaluator._truth, atl.Not: LayeredEvaluator._not,
             atl.BoolOp: LayeredEvaluator._bool_op, atl.Until: LayeredEvaluator._until,
-            atl.Release: LayeredEvaluator._release}
+            atl.Release: LayeredEvaluator._release, atl.Reach: LayeredEvaluator._reach}
 
 
 def is_state_formula(f: atl.Formula, definitions: Mapping[str, atl.Definition]) -> bool:
