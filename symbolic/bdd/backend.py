@@ -23,14 +23,41 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from dd import _copy
 
-from ..errors import EngineMismatch, OutOfMemory, QueryError
-from ..limits import Limits
+from ..errors import EngineMismatch, OutOfMemory, QueryError, TooManyVariables
+from ..limits import RECURSION_LIMIT, Limits
 from .transfer import copy_function
 
 BACKENDS = ("cudd", "autoref", "oxidd")
 #: the backends of this class (oxidd is :class:`symbolic.bdd.oxidd_backend.OxiddManager`;
 #: :func:`symbolic.bdd.managers.make_manager` picks the class by name)
 DD_BACKENDS = ("cudd", "autoref")
+
+# The number of variables each backend can declare, checked before declaring them
+# (Manager.variable_bound). CUDD numbers variables below CUDD_MAXINDEX = 2^31 − 1 on
+# 64-bit machines (cudd.h: (DdHalfWord) ~0 >> 1, also the index of the constants).
+CUDD_MAX_VARIABLES = 2 ** 31 - 1
+# Long before that index, memory binds: each variable costs CUDD a unique subtable and
+# per-level arrays. Measured by declaring variables one by one until add_var failed
+# under a cap (dd 0.6.0, CUDD 3.0, 2025): 16 MiB held 1 018 variables, 64 MiB 9 194,
+# 256 MiB 33 722, 500 MiB 66 426 (≈ 7.9 KiB each beyond the start-up tables). So the
+# bound is (cap − 9 MiB) / 8 KiB, 62 848 at 500 MiB, a little below where CUDD fails.
+# Under small caps CUDD still sets up its minimal tables: caps of 1, 2, 4, 8 and 16 MiB
+# all held 1 018 variables, hence a floor of 1 000. Without --max-memory the cap is
+# default_memory_cap().
+CUDD_BYTES_PER_VARIABLE = 8 << 10
+CUDD_BASE_BYTES = 9 << 20
+CUDD_MIN_VARIABLES = 1000
+# autoref has no index bound (Python ints), but its operations recurse once per level:
+# under symbolic's recursion limit (limits.RECURSION_LIMIT = 4 400 frames), a relational
+# product, rename and count over n current/next pairs raised RecursionError from
+# n = 2 203 pairs (4 406 variables) on, and passed at 2 164 (bisection, 2025). A
+# margin of 1 000 frames stays for the callers' own recursion.
+AUTOREF_MAX_VARIABLES = RECURSION_LIMIT - 1000
+# Its memory is its node table: measured as
+# the growth of the resident size while building BDDs of 30 000 to 225 000 nodes
+# (tools: /proc/self/statm), 460–540 bytes per node. Every variable is a node, and the
+# node table is capped at cap / AUTOREF_BYTES_PER_NODE nodes (see Manager._made).
+AUTOREF_BYTES_PER_NODE = 512
 
 # CUDD counts with doubles. Its counting recursion pushes complement edges
 # down to the constants, so every intermediate value is a sub-count scaled by
@@ -100,6 +127,11 @@ def default_memory_cap() -> int:
     return min(caps) if caps else 2 ** 33
 
 
+def _mb(n: int) -> str:
+    """Bytes as MB (2**20, as --max-memory counts), rounded down."""
+    return f"{n >> 20} MB"
+
+
 def _is_oom(exc: BaseException) -> bool:
     """True when ``exc`` is how ``dd.cudd`` reports that CUDD ran out of memory.
 
@@ -134,19 +166,22 @@ class Manager:
         if backend not in DD_BACKENDS:
             raise QueryError(unknown_backend(backend))
         self.backend = backend
+        self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
+        # autoref's node table, capped here (CUDD caps itself): None for CUDD
+        self._node_cap: int | None = None
         if backend == "cudd":
             # imported on demand: dd.cudd is a C extension that a dd installed
             # without CUDD lacks, and autoref must work without it
             import dd.cudd as mod
             self._mod = mod
             self.bdd = mod.BDD()
-            cap = default_memory_cap() if max_memory is None else int(max_memory)
             self.bdd.configure(reordering=False, max_memory=cap)
         else:
             import dd.autoref as mod  # on demand, like dd.cudd above
             self._mod = mod
             self.bdd = mod.BDD()
             self.bdd.configure(reordering=False)
+            self._node_cap = max(1, cap // AUTOREF_BYTES_PER_NODE)
         self._cudd = backend == "cudd"
         self.limits = limits if limits is not None else Limits()
         _release_unused()
@@ -173,6 +208,20 @@ class Manager:
                     f"was given to {self!r}")
         return exc
 
+    def _made(self, u):
+        """``u``, after holding autoref's node table to its cap (CUDD caps itself): past
+        it, dead nodes are collected, and :class:`OutOfMemory` is raised if the live
+        ones still exceed it. Called after every operation that allocates."""
+        cap = self._node_cap
+        if cap is not None and len(self.bdd) > cap:
+            self.bdd.collect_garbage()
+            if len(self.bdd) > cap:
+                raise OutOfMemory(self.limits.out_of_memory(
+                    f"{len(self.bdd)} BDD nodes in the autoref manager, about "
+                    f"{AUTOREF_BYTES_PER_NODE} bytes each, over its cap of {cap}"),
+                    stage=self.limits.where())
+        return u
+
     def check(self, u):
         """Return ``u`` if it is a node of this manager, else raise :class:`EngineMismatch`."""
         if getattr(u, "bdd", None) is not self.bdd:
@@ -183,12 +232,44 @@ class Manager:
 
     # ------------------------------------------------------------------ variables
 
-    def declare(self, names: Sequence[str]) -> None:
-        """Declare ``names`` as new variables at the next levels, in this order."""
+    def variable_bound(self) -> tuple[int, str, bool]:
+        """(n, why, by_memory): at most n variables fit in this manager, the reason in
+        words, and whether the memory cap is what binds (a larger cap would hold more)."""
+        cap = self._cap
+        if self._cudd:
+            n = max(CUDD_MIN_VARIABLES, (cap - CUDD_BASE_BYTES) // CUDD_BYTES_PER_VARIABLE)
+            if n >= CUDD_MAX_VARIABLES:
+                return CUDD_MAX_VARIABLES, "CUDD's variable indices stop there", False
+            return n, (f"CUDD takes about {CUDD_BYTES_PER_VARIABLE >> 10} KiB per variable, "
+                       f"so a memory cap of {_mb(cap)} holds {n}"), True
+        if self._node_cap < AUTOREF_MAX_VARIABLES:
+            n = self._node_cap
+            return n, (f"autoref takes about {AUTOREF_BYTES_PER_NODE} bytes per node and "
+                       f"each variable is a node, so a memory cap of {_mb(cap)} holds {n}"), True
+        return AUTOREF_MAX_VARIABLES, (f"autoref recurses once per variable, and Python's "
+                                       f"stack holds {AUTOREF_MAX_VARIABLES} levels"), False
+
+    def require_variables(self, count: int, what: str) -> None:
+        """Raise :class:`TooManyVariables` unless ``count`` more variables fit (see
+        :meth:`variable_bound`); ``what`` says what needs them, for the message."""
+        total = len(self._names) + count
+        bound, why, by_memory = self.variable_bound()
+        if total > bound:
+            other = "oxidd" if self.backend != "oxidd" else "cudd"
+            advice = f"raise --max-memory or try --backend {other}" if by_memory \
+                else f"try --backend {other}"
+            raise TooManyVariables(
+                f"{what} needs {total} BDD variables, more than the {self.backend} backend "
+                f"can declare: {why}; {advice}", stage=self.limits.where())
+
+    def declare(self, names: Sequence[str], what: str = "this request") -> None:
+        """Declare ``names`` as new variables at the next levels, in this order
+        (:class:`TooManyVariables` when they do not fit, before declaring any)."""
         names = list(names)
         clash = sorted(set(names) & set(self._names))
         if clash or len(set(names)) != len(names):
             raise AssertionError(("variables declared twice", clash or names))
+        self.require_variables(len(names), what)
         first = len(self._names)
         self._add_variables(names)
         self._names.extend(names)
@@ -198,7 +279,13 @@ class Manager:
 
     def _add_variables(self, names: list[str]) -> None:
         """The backend's own declaration of new variables, at the next levels."""
-        self.bdd.declare(*names)
+        try:
+            self.bdd.declare(*names)
+        except (RuntimeError, MemoryError) as e:  # dd.cudd: 'failed to add var "x"'
+            raise OutOfMemory(self.limits.out_of_memory(
+                f"declaring {len(names)} BDD variables in the {self.backend} manager"),
+                stage=self.limits.where()) from e
+        self._made(None)
 
     def reorder(self, names: Sequence[str]) -> None:
         """Move the declared variables to the levels of ``names`` (a permutation of
@@ -267,28 +354,28 @@ class Manager:
     def and_(self, u, v):
         """u ∧ v."""
         try:
-            return u & v
+            return self._made(u & v)
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def or_(self, u, v):
         """u ∨ v."""
         try:
-            return u | v
+            return self._made(u | v)
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def diff(self, u, v):
         """u ∧ ¬v."""
         try:
-            return u & ~v
+            return self._made(u & ~v)
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def xor(self, u, v):
         """u ⊕ v."""
         try:
-            return self.bdd.apply("xor", u, v)
+            return self._made(self.bdd.apply("xor", u, v))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
@@ -299,14 +386,14 @@ class Manager:
     def implies(self, u, v):
         """u → v."""
         try:
-            return ~u | v
+            return self._made(~u | v)
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def ite(self, c, u, v):
         """if c then u else v."""
         try:
-            return self.bdd.ite(c, u, v)
+            return self._made(self.bdd.ite(c, u, v))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, c, u, v) from e
 
@@ -341,7 +428,7 @@ class Manager:
     def cube(self, assignment: Mapping[str, bool]):
         """The conjunction of literals ``name`` (True) / ``¬name`` (False)."""
         try:
-            return self.bdd.cube(dict(assignment))
+            return self._made(self.bdd.cube(dict(assignment)))
         except (ValueError, RuntimeError, MemoryError) as e:
             raise self._fail(e) from e
 
@@ -358,14 +445,14 @@ class Manager:
     def exist(self, u, qvars: Iterable[str]):
         """∃qvars. u."""
         try:
-            return self.bdd.exist(qvars, u)
+            return self._made(self.bdd.exist(qvars, u))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
     def forall(self, u, qvars: Iterable[str]):
         """∀qvars. u."""
         try:
-            return self.bdd.forall(qvars, u)
+            return self._made(self.bdd.forall(qvars, u))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
@@ -378,7 +465,7 @@ class Manager:
         try:
             if self._cudd:
                 return self._mod.and_exists(u, v, qvars)
-            return self.bdd.exist(qvars, u & v)
+            return self._made(self.bdd.exist(qvars, u & v))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
@@ -387,7 +474,7 @@ class Manager:
         if not mapping:  # dd.cudd warns on an empty substitution (spaces without slots)
             return self.check(u)
         try:
-            return self.bdd.let(mapping, u)
+            return self._made(self.bdd.let(mapping, u))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
@@ -396,7 +483,7 @@ class Manager:
         if not assignment:
             return self.check(u)
         try:
-            return self.bdd.let(dict(assignment), u)
+            return self._made(self.bdd.let(dict(assignment), u))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
@@ -418,7 +505,7 @@ class Manager:
         for v in mapping.values():
             self.check(v)
         try:
-            return self.bdd.let(dict(mapping), u)
+            return self._made(self.bdd.let(dict(mapping), u))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
@@ -560,6 +647,6 @@ class Manager:
         if not hasattr(u, "bdd"):  # an oxidd node: rebuilt by Shannon expansion
             return copy_function(u, self)
         try:
-            return _copy.copy_bdd(u, self.bdd)
+            return self._made(_copy.copy_bdd(u, self.bdd))
         except (ValueError, RuntimeError, MemoryError) as e:
             raise self._fail(e) from e
