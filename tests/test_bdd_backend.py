@@ -10,6 +10,7 @@ import pytest
 
 from symbolic.bdd import backend as bdd_backend
 from symbolic.bdd.backend import Manager
+from symbolic.bdd import capacity
 from symbolic.bdd.managers import make_manager
 from symbolic.errors import EngineMismatch, OutOfMemory, QueryError, TooManyVariables
 
@@ -259,7 +260,7 @@ def test_managers_are_released_after_their_nodes(backend, monkeypatch):
     ("cudd", 64, (64 - 9) * 128),      # 8 KiB per variable beyond 9 MiB
     ("cudd", 4, 1000),                 # CUDD's minimal tables hold 1 018 at any cap
     ("autoref", 1, 2048),              # 512 bytes per node, a node per variable
-    ("autoref", None, bdd_backend.AUTOREF_MAX_VARIABLES),  # Python's stack binds first
+    ("autoref", None, capacity.AUTOREF_MAX_VARIABLES),  # Python's stack binds first
     ("oxidd", 1, 1 << 15),             # the node store: 32 bytes per node
 ])
 def test_the_variable_bound_is_checked_before_declaring(backend, cap_mb, bound):
