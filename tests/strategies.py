@@ -8,6 +8,8 @@ dead ends arise from guards and ranges.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from hypothesis import strategies as st
 
 from symbolic import atl, ir
@@ -52,6 +54,7 @@ def _int_leaves(space, names):
     return st.one_of(leaves)
 
 
+@lru_cache(maxsize=512)  # building and validating a strategy tree costs more than drawing
 def int_exprs(space, names=(), depth=2):
     leaf = _int_leaves(space, names)
     if depth == 0:
@@ -67,6 +70,7 @@ def int_exprs(space, names=(), depth=2):
     )
 
 
+@lru_cache(maxsize=512)
 def bool_exprs(space, names=(), depth=2):
     ints = int_exprs(space, names, max(0, depth - 1))
     leaves = [st.sampled_from([ir.TRUE, ir.FALSE]),
