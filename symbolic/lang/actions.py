@@ -44,6 +44,7 @@ class ActionDecls:
         self.concurrent_span = d.span
         self.actions: list[ir.Action] = []
         self.update_decls: list[ast.UpdateDecl] = []
+        self.instances: dict[tuple[int, str], list[tuple[tuple, str]]] = {}
 
     def _require_concurrent(self, d: ast.Decl, what: str) -> None:
         if self.concurrent_span is None:
@@ -76,6 +77,7 @@ class ActionDecls:
             label = action_label(d.name.name, values)
             for p in sorted(who):
                 self.actions.append(ir.Action(p, label, g, d.span))
+                self.instances.setdefault((p, d.name.name), []).append((values, label))
 
     def _update_decl(self, d: ast.UpdateDecl) -> None:
         self._require_concurrent(d, "an update")
@@ -113,13 +115,21 @@ class ActionDecls:
                             node.span)
         who, act = node.args
         p = self.value(who, ctx, what="the player of does").value
-        if isinstance(act, ast.Call):
-            values = tuple(self.value(a, ctx, what="an action argument").value
-                           for a in act.args)
-            label = action_label(act.name, values)
-        elif isinstance(act, ast.Name):
-            label = act.name
-        else:
+        if isinstance(act, ast.Name):
+            return Sym(game.does(p, act.name, node.span), BOOL)
+        if not isinstance(act, ast.Call):
             raise WrongType("the second argument of does is an action: name(v, ...)",
                             act.span)
-        return Sym(game.does(p, label, node.span), BOOL)
+        if all(self.is_constant(a, ctx) for a in act.args):
+            values = tuple(self.value(a, ctx, what="an action argument").value
+                           for a in act.args)
+            return Sym(game.does(p, action_label(act.name, values), node.span), BOOL)
+        # arguments that read bound names: one disjunct per instance of the action
+        args = [self.state(a, ctx, None, "as an action argument") for a in act.args]
+        found = [(vals, label) for vals, label in self.instances.get((p, act.name), ())
+                 if len(vals) == len(args)]
+        if not found:
+            game.does(p, act.name, node.span)  # the error: no such action
+        return Sym(ir.disj(ir.conj([game.does(p, label, node.span)]
+                                   + [a.eq(ir.Const(v)) for a, v in zip(args, vals)])
+                           for vals, label in found), BOOL)
