@@ -90,6 +90,10 @@ class ActionDecls:
                              self.concurrent_span)
         if self.moves:
             raise ModelError("a concurrent game has actions, not moves", self.moves[0].span)
+        for p in self.scope.players:
+            if not any(a.player == p for a in self.actions):
+                raise ModelError(f"player {p} has no action: declare one with "
+                                 f"'action {p} NAME'", self.concurrent_span)
         shell = ir.ConcurrentGame(name, space, self.scope.players, tuple(self.actions), (),
                                   invariant, self.description)
         self.joint = shell
