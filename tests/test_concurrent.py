@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from symbolic import atl
 from symbolic.api import DeadEnds, difference_witness
 from symbolic.bdd import BACKENDS
-from symbolic.bdd.concurrent import SymbolicConcurrentGame
+from symbolic.bdd.concurrent import ACTION_ORDERS, SymbolicConcurrentGame
 from symbolic.errors import QueryError, SymbolicError
 from symbolic.explicit.concurrent import ExplicitConcurrentGame
 
@@ -31,7 +31,7 @@ def check(data, backend: str, dead: DeadEnds) -> None:
         ref.positions()
     except SymbolicError:
         return  # a type error of the random expressions: both engines refuse it (below)
-    sym = SymbolicConcurrentGame(game, backend)
+    sym = SymbolicConcurrentGame(game, backend, actions=data.draw(st.sampled_from(ACTION_ORDERS)))
     ev_ref = atl.Evaluator(ref, dead_ends=dead)
     ev_sym = atl.Evaluator(sym, dead_ends=dead)
     for f in data.draw(st.lists(formulas(game, 3, turns=False), min_size=1, max_size=3)):

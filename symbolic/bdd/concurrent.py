@@ -14,7 +14,8 @@ and computes the concurrent pre-image (:mod:`symbolic.concurrent`) as
     pre(J, Z)    = D ∧ ∃act_J. (A_J ∧ ¬∃act_{−J}. (A_{−J} ∧ ¬Good))  [∧ alive, STRICT]
 
 where A_J = ⋀_{p ∈ J} A_p and alive = ⋀_p ∃act_p. A_p. When T is
-deterministic (checked once: no next bit can be both 0 and 1 at one (x, act)),
+deterministic on enabled joint actions (checked once: no next bit can be both 0
+and 1 at one (x, act) with every A_p true: pre reads Good only there),
 ∃x'. T ∧ Z' already says ∅ ≠ δ(c, a) ⊆ Z and the universal half is skipped.
 ``actions="below"`` (default) declares the action bits after the position bits,
 ``"above"`` moves them to the top of the order (see docs/concurrent.md for
@@ -77,7 +78,9 @@ class SymbolicConcurrentGame(SymbolicSets, ConcurrentEngine):
             self._alive = m.conj(m.exist(a, self._act_bits[p])
                                  for p, a in self._enabled.items())
             self._trans = self._transition()
-            self.deterministic = self._is_function(self._trans)
+            # pre reads Good only where every player's action is enabled
+            self.deterministic = self._is_function(
+                m.and_(self._trans, m.conj(self._enabled.values())))
 
     def __repr__(self) -> str:
         return (f"<SymbolicConcurrentGame {self.game.name!r} {self.manager.backend}: "
