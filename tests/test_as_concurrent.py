@@ -9,6 +9,7 @@ evaluated by the concurrent engine itself.
 """
 from __future__ import annotations
 
+import re
 from itertools import combinations
 from pathlib import Path
 
@@ -44,8 +45,11 @@ SMALL: dict[str, dict | None] = {
 
 
 def model_files() -> list[Path]:
+    """The turn-based models (a concurrent one declares ``concurrent`` on a line)."""
     return sorted(p for p in MODELS.glob("*")
-                  if p.name.endswith(".game") or p.name.endswith(".arena.json"))
+                  if p.name.endswith(".game") and not re.search(
+                      r"^concurrent\b", p.read_text(encoding="utf-8"), re.M)
+                  or p.name.endswith(".arena.json"))
 
 
 def test_every_model_is_listed():
@@ -55,6 +59,7 @@ def test_every_model_is_listed():
 def with_turn_as_prop(engine, game):
     """``engine`` whose turn(J) is the proposition t(c) ∈ J (a test double for the
     turn-based formulas; the set comes from the concurrent engine's own from_expr)."""
+    engine.concurrent = False  # the evaluator refuses turn(J) on concurrent engines
     engine.turn_set = lambda J: engine.from_expr(
         disj(game.turn.eq(Const(p)) for p in game.coalition(J)))
     return engine
