@@ -23,6 +23,8 @@ the measurements).
 """
 from __future__ import annotations
 
+import itertools
+
 from ..api import PositionSet
 from ..concurrent import ConcurrentEngine
 from ..errors import QueryError, RangeError
@@ -178,6 +180,29 @@ class SymbolicConcurrentGame(SymbolicSets, ConcurrentEngine):
         return BddRelation(self, m.and_(self._step(), m.and_(self._node_of(source), t)))
 
     out_degrees = SymbolicGame.out_degrees
+
+    def joint_moves(self, pos) -> dict[tuple[int, ...], frozenset]:
+        """{a: δ(c, a)} over the enabled joint actions a (index tuples in player order)."""
+        m, enc = self.manager, self.encoder
+        c = self.space.check_position(pos)
+        cube = m.and_(enc.position_cube(c), self._domain)
+        enabled = []
+        for p in self.game.players:
+            act = self.joint.integer(Var(self.game.action_var(p)))
+            enabled.append([(k, self.joint.int_equals(act, k))
+                            for k in range(len(self.game.actions_of(p)))
+                            if not m.is_false(m.and_(self._enabled[p], m.and_(
+                                cube, self.joint.int_equals(act, k))))])
+        out = {}
+        for combo in itertools.product(*enabled):
+            sel = m.conj([cube] + [u for _, u in combo])
+            nxt = m.rename(m.exist(m.and_(self._trans, sel),
+                                   enc.current_set | self._all_act_bits()), enc.to_current)
+            out[tuple(k for k, _ in combo)] = frozenset(BddSet._make(self, nxt).tuples())
+        return out
+
+    def _all_act_bits(self) -> frozenset:
+        return frozenset().union(*self._act_bits.values())
 
     def bdd_sizes(self) -> dict:
         """Node counts of the domain, each player's A_p and T."""
