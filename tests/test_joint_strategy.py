@@ -56,7 +56,7 @@ def test_a_disabled_action_is_refused():
         verify_joint(m.game, bad, [(0, 0)])
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data(), kind=st.sampled_from(["explicit", "symbolic"]))
 def test_strategies_win_on_random_games(data, kind):
     game = data.draw(concurrent_games())
