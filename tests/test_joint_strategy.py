@@ -7,6 +7,7 @@ refused; a strategy does not win outside its fixpoint.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -70,3 +71,16 @@ def test_strategies_win_on_random_games(data, kind):
     assert verify_joint(game, reach, reach.table)
     safe = safety_joint_strategy(E, J, target)
     assert verify_joint(game, safe, safe.table)
+
+
+def test_the_strategy_command_on_a_concurrent_game(capsys):
+    from symbolic.cli import main
+    path = str(MODELS / "train_gate.game")
+    assert main(["strategy", path, "--query", "<<2>> [] out_of_gate", "--at", "s=0",
+                 "--verify", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["verified"] and doc["start_won"] == 1
+    assert [r["actions"] for r in doc["table"]] == [["idle"], ["delay"]]
+    assert main(["strategy", path, "--query", "<<1>> <> s == IN", "--at", "s=0",
+                 "--verify", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["start_won"] == 0
