@@ -18,8 +18,8 @@ from symbolic.bdd.concurrent import ACTION_ORDERS, SymbolicConcurrentGame  # noq
 from symbolic.model import load_model  # noqa: E402
 
 CASES = [("race.game", {"N": 200, "M": 6}), ("race.game", {"N": 1000, "M": 3}),
-         ("rock_paper_scissors.game", {"R": 60})]
-QUICK = [("race.game", {"N": 20, "M": 3}), ("rock_paper_scissors.game", {"R": 5})]
+         ("rps.game", {"R": 60})]
+QUICK = [("race.game", {"N": 20, "M": 3}), ("rps.game", {"R": 5})]
 
 
 def run(name: str, params: dict) -> None:

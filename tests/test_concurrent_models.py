@@ -24,8 +24,8 @@ def holds(model, kind: str, text: str) -> set[tuple]:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_matching_pennies(kind):
-    m = load_model(MODELS / "matching_pennies.game")
+def test_pennies(kind):
+    m = load_model(MODELS / "pennies.game")
     start = [(0, 0), (0, 1)]  # not done yet
     for text, want in [("<<1>> <> matched", False), ("<<2>> <> matched", False),
                        ("<<1>> <> mismatched", False), ("<<2>> <> mismatched", False),
@@ -46,8 +46,8 @@ def test_train_gate(kind):
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("R", [1, 2, 3])
-def test_rock_paper_scissors(kind, R):
-    m = load_model(MODELS / "rock_paper_scissors.game", {"R": R})
+def test_rps(kind, R):
+    m = load_model(MODELS / "rps.game", {"R": R})
     start = (0, 0)
     assert start not in holds(m, kind, "<<1>> <> (over and score > 0)")
     assert start not in holds(m, kind, "<<2>> <> (over and score < 0)")

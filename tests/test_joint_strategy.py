@@ -51,7 +51,7 @@ def test_race_winner_plays_the_largest_take(kind):
 
 
 def test_a_disabled_action_is_refused():
-    m = load_model(MODELS / "matching_pennies.game")
+    m = load_model(MODELS / "pennies.game")
     bad = JointStrategy(m.game, (1,), "safety", {(0, 0): (2,)}, frozenset({(0, 0)}))
     with pytest.raises(QueryError, match="not enabled"):
         verify_joint(m.game, bad, [(0, 0)])

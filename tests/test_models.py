@@ -48,7 +48,7 @@ OVERRIDES: dict[str, list[dict]] = {
     "grundy_game.game": [{"N": 3}, {"N": 8}],
     "subtraction_set.game": [{"n": 1, "K": 4}, {"n": 3, "K": 5, "S": "2,5"}],
     "connect4.game": [{"w": 3, "h": 3, "a": 3}, {"w": 4, "h": 2}, {"w": 2, "h": 4, "a": 2}],
-    "rock_paper_scissors.game": [{"R": 1}, {"R": 3}],
+    "rps.game": [{"R": 1}, {"R": 3}],
     "race.game": [{"N": 3, "M": 1}, {"N": 7, "M": 3}],
 }
 
@@ -542,6 +542,10 @@ SOURCES = {
     "grundy_game.game": "notebook on Nim and the Sprague–Grundy theorem",
     "subtraction_set.game": "notebook on Nim and the Sprague–Grundy theorem",
     "connect4.game": "Connect Four",
+    "pennies.game": "Alur, Henzinger and Kupferman",
+    "rps.game": "Alur, Henzinger and Kupferman",
+    "train_gate.game": "Alur, Henzinger and Kupferman",
+    "race.game": "Jeux à plusieurs et coalitions",
 }
 
 
