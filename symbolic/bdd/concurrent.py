@@ -46,9 +46,9 @@ class _Extension:
     def __init__(self, manager):
         self._m = manager
 
-    def declare(self, names) -> None:
+    def declare(self, names, *args, **kwargs) -> None:
         known = set(self._m.names)
-        self._m.declare([n for n in names if n not in known])
+        self._m.declare([n for n in names if n not in known], *args, **kwargs)
 
     def __getattr__(self, name):
         return getattr(self._m, name)
