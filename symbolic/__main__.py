@@ -1,6 +1,4 @@
 """``python -m symbolic``: the command line."""
-import sys
+from .cli import console
 
-from .cli import main
-
-sys.exit(main())
+console()

@@ -395,7 +395,11 @@ class Evaluator:
         return self.engine.positions() if f.value else self.engine.empty()
 
     def _turn(self, f: Turn, env: dict) -> PositionSet:
-        return self.engine.turn_set(self._J(f.coalition, env))
+        J = self._J(f.coalition, env)
+        if getattr(self.engine, "concurrent", False):  # symbolic.concurrent.ConcurrentEngine
+            raise QueryError("turn(J) has no meaning on a concurrent game: every player "
+                             "chooses an action at every position", f.span)
+        return self.engine.turn_set(J)
 
     def _same_space(self, space: "ir.Space | None", span: Span | None) -> None:
         """QueryError when a formula or definition checked against ``space`` is

@@ -20,12 +20,14 @@ import importlib.util
 
 from .api import GameEngine, SetEngine
 from .bdd import BACKENDS, ORDERS, PARTITIONS, SymbolicGame, SymbolicSets
+from .bdd.concurrent import SymbolicConcurrentGame
 from .errors import ArgumentTypeError, BadLimitType, QueryError
 from .explicit import ExplicitGame, ExplicitSets
+from .explicit.concurrent import ExplicitConcurrentGame
 from .gdl.explicit import GdlExplicitGame
 from .gdl.game import GdlGame
 from .gdl.symbolic import GdlSymbolicGame
-from .ir import Game, Space
+from .ir import ConcurrentGame, Game, Space
 from .limits import Limits, ensure_recursion_headroom
 from .limits import current as current_limits
 
@@ -91,6 +93,8 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
     :mod:`symbolic.gdl.explicit`), under the same limits; ``depth`` N keeps only
     the states reachable in at most N moves (the last layer unexpanded: the
     engine's ``frontier``)."""
+    if isinstance(game, ConcurrentGame):
+        return _concurrent_engine(game, engine, backend, order, _limits(limits), depth)
     if not isinstance(game, Game):
         raise ArgumentTypeError(f"make_engine needs a Game (model.game), got {game!r}")
     limits = _limits(limits)
@@ -117,6 +121,19 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
                             limits=limits)
     if engine == "explicit":
         return ExplicitGame(game, limits=limits)
+    raise _unknown(engine)
+
+
+def _concurrent_engine(game: ConcurrentGame, engine: str, backend: str, order: str,
+                       limits: Limits, depth) -> GameEngine:
+    """The engine of a concurrent game (:mod:`symbolic.concurrent`); no partition, no depth."""
+    ensure_recursion_headroom()
+    if depth is not None:
+        raise QueryError("a depth bound applies to GDL games only")
+    if engine == "symbolic":
+        return SymbolicConcurrentGame(game, backend=backend, order=order, limits=limits)
+    if engine == "explicit":
+        return ExplicitConcurrentGame(game, limits=limits)
     raise _unknown(engine)
 
 

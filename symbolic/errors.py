@@ -158,6 +158,18 @@ class OutOfMemory(LimitExceeded):
         super().__init__(message, limit, stage)
 
 
+class TooManyVariables(LimitExceeded):
+    """A position space needs more BDD variables than the chosen backend can declare:
+    its index bound, or the variables its memory cap holds.
+
+    A limit (exit status 3), not a bad model: the same model may fit with a larger
+    ``--max-memory`` or on another backend, as a space too large for the explicit
+    engine is a :class:`TooManyPositions`."""
+
+    def __init__(self, message: str, limit: str = "bdd-variables", stage: str = ""):
+        super().__init__(message, limit, stage)
+
+
 class TooManyPositions(LimitExceeded, QueryError):
     """The explicit engine refuses to enumerate a space above its position limit.
 

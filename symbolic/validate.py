@@ -36,11 +36,12 @@ from typing import Iterable
 
 from .arguments import need
 from .errors import ModelError, UnknownName, WrongType
-from .ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, QUANTIFIERS, UNARY_OPS, Binary, Const, Elem,
+from .ir import (ACTION_PREFIX, ARITH_OPS, BOOL_OPS, COMPARE_OPS, QUANTIFIERS, UNARY_OPS, Binary,
+                 ConcurrentGame, Const, Elem,
                  Expr, Game, Item, Ite, Name, Quant, Space, Sum, Unary, Var, VarDecl, children,
-                 op_text, reads_state)
+                 op_text, reads_state, walk)
 
-__all__ = ["check_game", "check_expr"]
+__all__ = ["check_game", "check_concurrent_game", "check_expr"]
 
 BINARY_OPS = frozenset(ARITH_OPS + COMPARE_OPS + BOOL_OPS)
 
@@ -75,6 +76,23 @@ def check_game(game: Game) -> Game:
                                  m.span)
         check_expr(m.guard, space, names)
         check_expr(m.effect, space, names, primed=True)
+    return game
+
+
+def check_concurrent_game(game: ConcurrentGame) -> ConcurrentGame:
+    """``game`` itself when its invariant, action guards (over the positions) and
+    updates (over the joint space; ``then`` may prime position variables, never an
+    action variable) are well formed, else the first error in that order."""
+    space, joint = game.space, game.joint_space
+    check_expr(game.invariant, space)
+    for a in game.actions:
+        check_expr(a.guard, space)
+    for u in game.updates:
+        check_expr(u.when, joint)
+        check_expr(u.then, joint, primed=True)
+        for e in walk(u.then):
+            if isinstance(e, Var) and e.primed and e.name.startswith(ACTION_PREFIX):
+                raise ModelError("an action cannot be primed", e.span or u.span)
     return game
 
 

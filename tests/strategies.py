@@ -8,6 +8,8 @@ dead ends arise from guards and ranges.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from hypothesis import strategies as st
 
 from symbolic import atl, ir
@@ -52,6 +54,7 @@ def _int_leaves(space, names):
     return st.one_of(leaves)
 
 
+@lru_cache(maxsize=512)  # building and validating a strategy tree costs more than drawing
 def int_exprs(space, names=(), depth=2):
     leaf = _int_leaves(space, names)
     if depth == 0:
@@ -67,6 +70,7 @@ def int_exprs(space, names=(), depth=2):
     )
 
 
+@lru_cache(maxsize=512)
 def bool_exprs(space, names=(), depth=2):
     ints = int_exprs(space, names, max(0, depth - 1))
     leaves = [st.sampled_from([ir.TRUE, ir.FALSE]),
@@ -150,15 +154,16 @@ def coalitions(players):
                                st.sampled_from(["\\", "|", "&"]), lit))
 
 
-def formulas(game, depth=3):
-    """Random ATL formulas over ``game``'s players and variables."""
+def formulas(game, depth=3, turns=True):
+    """Random ATL formulas over ``game``'s players and variables (``turns=False``:
+    without turn(J), which a concurrent game refuses)."""
     J = coalitions(game.players)
     leaf = st.one_of(st.builds(atl.Truth, st.booleans()),
-                     st.builds(atl.Turn, J),
+                     *([st.builds(atl.Turn, J)] if turns else []),
                      st.builds(atl.Prop, bool_exprs(game.space, (), 1)))
     if depth == 0:
         return leaf
-    sub = formulas(game, depth - 1)
+    sub = formulas(game, depth - 1, turns)
     return st.one_of(
         leaf,
         st.builds(atl.Not, sub),
@@ -308,3 +313,28 @@ def graded_arenas(draw):
     start = draw(st.sets(st.sampled_from(layers[0]), min_size=1))
     p = draw(st.sampled_from(sorted(set(controller.values()))))
     return controller, edges, target, stay, start, p
+
+
+@st.composite
+def concurrent_games(draw):
+    """Random concurrent games: 1–3 players with 1–3 guarded actions each (dead ends
+    where every guard of a player fails), 1–3 updates whose conditions mix state
+    conditions and does(p, a) atoms and whose effects constrain random slots."""
+    space = draw(spaces())
+    players = tuple(range(1, draw(st.integers(1, 3)) + 1))
+    actions = []
+    for p in players:
+        for k in range(draw(st.integers(1, 3))):
+            guard = draw(st.one_of(st.just(ir.TRUE), bool_exprs(space, (), 1)))
+            actions.append(ir.Action(p, f"a{k}", guard))
+    shell = ir.ConcurrentGame("random", space, players, tuple(actions), ())
+    does = st.sampled_from([shell.does(a.player, a.label) for a in actions])
+    updates = []
+    for _ in range(draw(st.integers(1, 3))):
+        when = draw(st.one_of(st.just(ir.TRUE), does, bool_exprs(space, (), 1),
+                              st.builds(lambda a, b: a & b, does, does),
+                              st.builds(lambda a, b: a | b, does, bool_exprs(space, (), 0))))
+        updates.append(ir.Update(draw(effects(space, ())), when))
+    invariant = draw(st.one_of(st.just(ir.TRUE), bool_exprs(space, (), 1)))
+    return ir.ConcurrentGame("random", space, players, tuple(actions), tuple(updates),
+                             invariant)

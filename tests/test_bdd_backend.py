@@ -10,8 +10,9 @@ import pytest
 
 from symbolic.bdd import backend as bdd_backend
 from symbolic.bdd.backend import Manager
+from symbolic.bdd import capacity
 from symbolic.bdd.managers import make_manager
-from symbolic.errors import EngineMismatch, OutOfMemory, QueryError
+from symbolic.errors import EngineMismatch, OutOfMemory, QueryError, TooManyVariables
 
 
 def make(backend: str, names) -> Manager:
@@ -251,3 +252,46 @@ def test_managers_are_released_after_their_nodes(backend, monkeypatch):
     gc.collect()
     assert seen == [], seen
     assert len(bdd_backend._LIVE) <= before, (before, len(bdd_backend._LIVE))
+
+
+# ------------------------------------------------------------------ variable bounds, memory caps
+
+@pytest.mark.parametrize("backend,cap_mb,bound", [
+    ("cudd", 64, (64 - 9) * 128),      # 8 KiB per variable beyond 9 MiB
+    ("cudd", 4, 1000),                 # CUDD's minimal tables hold 1 018 at any cap
+    ("autoref", 1, 2048),              # 512 bytes per node, a node per variable
+    ("autoref", None, capacity.AUTOREF_MAX_VARIABLES),  # Python's stack binds first
+    ("oxidd", 1, 1 << 15),             # the node store: 32 bytes per node
+])
+def test_the_variable_bound_is_checked_before_declaring(backend, cap_mb, bound):
+    m = make_manager(backend, max_memory=None if cap_mb is None else cap_mb << 20)
+    assert m.variable_bound()[0] == bound, m.variable_bound()
+    m.require_variables(bound, "a space")  # fits: nothing raised, nothing declared
+    with pytest.raises(TooManyVariables) as info:
+        m.declare([f"v{i}" for i in range(bound + 1)], "a space of 7 slots")
+    msg = str(info.value)
+    assert f"a space of 7 slots needs {bound + 1} BDD variables" in msg, msg
+    assert f"the {backend} backend" in msg and str(bound) in msg, msg
+    assert m.names == () and info.value.limit == "bdd-variables", m.names
+
+
+def test_the_bound_is_the_one_the_backend_really_has():
+    """Declaring up to the bound works; CUDD fails a little beyond it (measured: 1 018
+    variables under any cap up to 16 MiB), and that failure is an OutOfMemory."""
+    m = make_manager("cudd", max_memory=4 << 20)
+    m.declare([f"v{i}" for i in range(m.variable_bound()[0])])
+    with pytest.raises(OutOfMemory):
+        m._add_variables([f"w{i}" for i in range(200)])
+
+
+def test_autoref_memory_cap_raises_out_of_memory():
+    m = make_manager("autoref", max_memory=1 << 20)  # 2 048 nodes
+    n = 12
+    xs, ys = [f"x{i}" for i in range(n)], [f"y{i}" for i in range(n)]
+    m.declare(xs + ys)
+    with pytest.raises(OutOfMemory) as info:
+        u = m.true
+        for i in range(n):
+            u = m.and_(u, m.iff(m.var(xs[i]), m.var(ys[n - 1 - i])))
+            u = m.or_(u, m.and_(m.var(xs[i]), m.var(ys[i])))
+    assert "autoref manager" in str(info.value) and "2048" in str(info.value), str(info.value)

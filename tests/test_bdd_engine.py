@@ -362,3 +362,30 @@ def test_a_guard_whose_parts_can_fail_keeps_its_evaluation_order(backend):
     G = SymbolicGame(game, backend)
     assert G.bdd_sizes()["source factors"] == {}
     assert _all_moves(G) == _all_moves(ExplicitGame(game))
+
+
+# ------------------------------------------------------------------ relational products in pieces
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_products_split_into_pieces_give_the_same_sets(backend, monkeypatch):
+    """Once a relational product is slow, its part of δ is split by the first slot its
+    moves change (so that Ctrl-C and --timeout act between pieces): the pieces are
+    disjoint, their union is the part, and every pre-image and fixpoint is unchanged."""
+    from symbolic import atl
+    from symbolic.bdd import engine as bdd_engine
+    from symbolic.model import load_model
+    model = load_model("models/nim.game", {"n": 3, "K": 5})
+    whole = SymbolicGame(model.game, backend)
+    monkeypatch.setattr(bdd_engine, "_SPLIT_AFTER", -1.0)  # every product counts as slow
+    split = SymbolicGame(model.game, backend)
+    results = [[atl.Evaluator(g, model.definitions)(q.formula).tuples() for q in model.queries]
+               for g in (whole, split)]
+    assert results[0] == results[1], [len(r) for r in results[0]]
+    assert split._pieces, "no part was split"
+    m = split.manager
+    for r, pieces in split._pieces.items():
+        assert len(pieces) >= 2, len(pieces)
+        assert m.disj(pieces) == r
+        for a in range(len(pieces)):
+            for b in range(a + 1, len(pieces)):
+                assert m.is_false(m.and_(pieces[a], pieces[b])), (a, b)

@@ -424,3 +424,51 @@ def test_size_text_is_exact_when_short_and_a_magnitude_when_huge():
     from symbolic.limits import size_text
     assert size_text(10 ** 29) == str(10 ** 29)
     assert size_text(4 ** 20000) == "about 1.5e12041 (a number of 12042 digits)"
+
+
+# --------------------------------------------------------------------------- BDD variables, autoref's memory
+
+BIG_ARRAY = "players 1\nvar a : array[1..20000] of 0..3\nturn 1\nmove m when false then a'[1] = 0\n"
+
+
+@pytest.mark.parametrize("backend,memory", [("cudd", "500"), ("autoref", "500"), ("oxidd", "1")])
+def test_a_space_beyond_the_backends_variable_bound_exits_3_before_declaring(
+        capsys, tmp_path, backend, memory):
+    """Once "RuntimeError: failed to add var" (CUDD) after 40 000 declarations; autoref
+    recursed past Python's stack after 38 s: now refused before declaring, exit 3."""
+    p = tmp_path / "big.game"
+    p.write_text(BIG_ARRAY)
+    t0 = time.monotonic()
+    status, out, err = run(capsys, "check", str(p), "--backend", backend,
+                           "--max-memory", memory, "--query", "true")
+    assert status == 3 and out == "", (status, err)
+    assert "needs 80000 BDD variables" in err and "40000 bits per position" in err, err
+    assert f"the {backend} backend" in err and "Traceback" not in err, err
+    assert time.monotonic() - t0 < 20, time.monotonic() - t0
+
+
+def test_cli_max_memory_holds_on_autoref(capsys):
+    """Once ignored (1.25 GB after 60 s): autoref's node table is capped too."""
+    status, out, err = run(capsys, "check", NIM, "-p", "n=5", "-p", "K=31", "--backend",
+                           "autoref", "--max-memory", "1", "--timeout", "120")
+    assert status == 3 and out == "", (status, err)
+    assert "memory limit of 1 MB" in err and "autoref manager" in err, err
+
+
+@pytest.mark.slow
+def test_ctrl_c_acts_within_2_s_deep_in_a_fixpoint():
+    """Once up to 16 s: one relational product of Nim n=6 K=100 held the GIL. Now a slow
+    product is split by the slot its moves change, and SIGINT acts between pieces."""
+    p = subprocess.Popen([sys.executable, "-m", "symbolic", "check", NIM, "-p", "n=6",
+                          "-p", "K=100"], cwd=ROOT, env=subprocess_env(),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         # a shell running pytest in the background ignores SIGINT
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(30)  # deep in the fixpoint, where the products are largest
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    line = p.stderr.readline()
+    took = time.monotonic() - t0
+    p.communicate(timeout=120)
+    assert line.strip() == "symbolic: interrupted" and p.returncode == 130, (line, p.returncode)
+    assert took < 2, took

@@ -28,6 +28,7 @@ from symbolic.api import difference_witness
 from symbolic.bdd import SymbolicGame
 from symbolic.explicit import ExplicitGame
 from symbolic.analysis.grundy import first_difference, layered_nimbers, mex_nimbers
+from symbolic.engines import make_engine
 from symbolic.model import load_model
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -47,6 +48,8 @@ OVERRIDES: dict[str, list[dict]] = {
     "grundy_game.game": [{"N": 3}, {"N": 8}],
     "subtraction_set.game": [{"n": 1, "K": 4}, {"n": 3, "K": 5, "S": "2,5"}],
     "connect4.game": [{"w": 3, "h": 3, "a": 3}, {"w": 4, "h": 2}, {"w": 2, "h": 4, "a": 2}],
+    "rps.game": [{"R": 1}, {"R": 3}],
+    "race.game": [{"N": 3, "M": 1}, {"N": 7, "M": 3}],
 }
 
 AUTOREF_MAX_POSITIONS = 10_000
@@ -82,11 +85,11 @@ def show(space, pos) -> str:
 def test_engines_agree_on_model_queries(path, params, smallest):
     model = load(path, params)
     assert model.queries, f"{path.name} declares no query"
-    ref = ExplicitGame(model.game)
+    ref = make_engine(model.game, "explicit")  # concurrent games get the concurrent engines
     n = len(ref.positions())
     backends = ["cudd"] + (["autoref"] if smallest or n <= AUTOREF_MAX_POSITIONS else [])
     ev_ref = atl.Evaluator(ref, model.definitions)
-    others = [(b, atl.Evaluator(SymbolicGame(model.game, backend=b), model.definitions))
+    others = [(b, atl.Evaluator(make_engine(model.game, "symbolic", b), model.definitions))
               for b in backends]
     for q in model.queries:
         expected = ev_ref(q.formula)
@@ -539,6 +542,10 @@ SOURCES = {
     "grundy_game.game": "notebook on Nim and the Sprague–Grundy theorem",
     "subtraction_set.game": "notebook on Nim and the Sprague–Grundy theorem",
     "connect4.game": "Connect Four",
+    "pennies.game": "Alur, Henzinger and Kupferman",
+    "rps.game": "Alur, Henzinger and Kupferman",
+    "train_gate.game": "Alur, Henzinger and Kupferman",
+    "race.game": "Jeux à plusieurs et coalitions",
 }
 
 

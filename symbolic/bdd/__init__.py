@@ -5,7 +5,8 @@ The modules, from the bottom up:
 - BDD managers: :class:`Manager` (``backend.py``) wraps one ``dd`` manager, CUDD or
   autoref; ``oxidd_backend.py`` keeps the same contract on oxidd;
   :func:`make_manager` (``managers.py``) makes one by backend name; ``transfer.py``
-  copies a BDD between managers of any backends.
+  copies a BDD between managers of any backends; ``capacity.py`` holds the measured
+  memory caps and bounds on the number of variables of each backend.
 - Bits: :class:`BV` (``bitvec.py``), exact two's-complement bit-vectors;
   ``layout.py``, the position bits of a space in bit-sliced or slot order
   (:class:`BitLayout`, :data:`ORDERS`); :class:`Encoder` (``encode.py``), the

@@ -23,8 +23,10 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from dd import _copy
 
-from ..errors import EngineMismatch, OutOfMemory, QueryError
+from ..errors import EngineMismatch, OutOfMemory, QueryError, TooManyVariables
 from ..limits import Limits
+from . import capacity
+from .capacity import AUTOREF_BYTES_PER_NODE, default_memory_cap
 from .transfer import copy_function
 
 BACKENDS = ("cudd", "autoref", "oxidd")
@@ -76,30 +78,6 @@ def unknown_backend(backend) -> str:
     return f"unknown BDD backend {backend!r}: the choices are {list(BACKENDS)}"
 
 
-def default_memory_cap() -> int:
-    """CUDD's memory cap in bytes when none is given: 3/4 of the physical memory,
-    and half of the address-space limit (``ulimit -v``) if one is set.
-
-    Without a cap CUDD grows its tables until ``malloc`` fails, and then its
-    allocator prints "CUDD: out of memory" and ends the process (exit 1): with
-    a cap below that point, CUDD returns NULL instead and :class:`OutOfMemory`
-    is raised.
-    """
-    from dd import _utils
-    caps = []
-    total = _utils.total_memory()
-    if total:
-        caps.append(total * 3 // 4)
-    try:
-        import resource
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-        if soft != resource.RLIM_INFINITY:
-            caps.append(soft // 2)
-    except (ImportError, ValueError, OSError):  # not POSIX
-        pass
-    return min(caps) if caps else 2 ** 33
-
-
 def _is_oom(exc: BaseException) -> bool:
     """True when ``exc`` is how ``dd.cudd`` reports that CUDD ran out of memory.
 
@@ -134,19 +112,22 @@ class Manager:
         if backend not in DD_BACKENDS:
             raise QueryError(unknown_backend(backend))
         self.backend = backend
+        self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
+        # autoref's node table, capped here (CUDD caps itself): None for CUDD
+        self._node_cap: int | None = None
         if backend == "cudd":
             # imported on demand: dd.cudd is a C extension that a dd installed
             # without CUDD lacks, and autoref must work without it
             import dd.cudd as mod
             self._mod = mod
             self.bdd = mod.BDD()
-            cap = default_memory_cap() if max_memory is None else int(max_memory)
             self.bdd.configure(reordering=False, max_memory=cap)
         else:
             import dd.autoref as mod  # on demand, like dd.cudd above
             self._mod = mod
             self.bdd = mod.BDD()
             self.bdd.configure(reordering=False)
+            self._node_cap = capacity.autoref_node_cap(cap)
         self._cudd = backend == "cudd"
         self.limits = limits if limits is not None else Limits()
         _release_unused()
@@ -173,6 +154,20 @@ class Manager:
                     f"was given to {self!r}")
         return exc
 
+    def _made(self, u):
+        """``u``, after holding autoref's node table to its cap (CUDD caps itself): past
+        it, dead nodes are collected, and :class:`OutOfMemory` is raised if the live
+        ones still exceed it. Called after every operation that allocates."""
+        cap = self._node_cap
+        if cap is not None and len(self.bdd) > cap:
+            self.bdd.collect_garbage()
+            if len(self.bdd) > cap:
+                raise OutOfMemory(self.limits.out_of_memory(
+                    f"{len(self.bdd)} BDD nodes in the autoref manager, about "
+                    f"{AUTOREF_BYTES_PER_NODE} bytes each, over its cap of {cap}"),
+                    stage=self.limits.where())
+        return u
+
     def check(self, u):
         """Return ``u`` if it is a node of this manager, else raise :class:`EngineMismatch`."""
         if getattr(u, "bdd", None) is not self.bdd:
@@ -183,12 +178,34 @@ class Manager:
 
     # ------------------------------------------------------------------ variables
 
-    def declare(self, names: Sequence[str]) -> None:
-        """Declare ``names`` as new variables at the next levels, in this order."""
+    def variable_bound(self) -> tuple[int, str, bool]:
+        """(n, why, by_memory): at most n variables fit in this manager, the reason in
+        words, and whether the memory cap is what binds (a larger cap would hold more)."""
+        if self._cudd:
+            return capacity.cudd_variable_bound(self._cap)
+        return capacity.autoref_variable_bound(self._cap)
+
+    def require_variables(self, count: int, what: str) -> None:
+        """Raise :class:`TooManyVariables` unless ``count`` more variables fit (see
+        :meth:`variable_bound`); ``what`` says what needs them, for the message."""
+        total = len(self._names) + count
+        bound, why, by_memory = self.variable_bound()
+        if total > bound:
+            other = "oxidd" if self.backend != "oxidd" else "cudd"
+            advice = f"raise --max-memory or try --backend {other}" if by_memory \
+                else f"try --backend {other}"
+            raise TooManyVariables(
+                f"{what} needs {total} BDD variables, more than the {self.backend} backend "
+                f"can declare: {why}; {advice}", stage=self.limits.where())
+
+    def declare(self, names: Sequence[str], what: str = "this request") -> None:
+        """Declare ``names`` as new variables at the next levels, in this order
+        (:class:`TooManyVariables` when they do not fit, before declaring any)."""
         names = list(names)
         clash = sorted(set(names) & set(self._names))
         if clash or len(set(names)) != len(names):
             raise AssertionError(("variables declared twice", clash or names))
+        self.require_variables(len(names), what)
         first = len(self._names)
         self._add_variables(names)
         self._names.extend(names)
@@ -198,7 +215,13 @@ class Manager:
 
     def _add_variables(self, names: list[str]) -> None:
         """The backend's own declaration of new variables, at the next levels."""
-        self.bdd.declare(*names)
+        try:
+            self.bdd.declare(*names)
+        except (RuntimeError, MemoryError) as e:  # dd.cudd: 'failed to add var "x"'
+            raise OutOfMemory(self.limits.out_of_memory(
+                f"declaring {len(names)} BDD variables in the {self.backend} manager"),
+                stage=self.limits.where()) from e
+        self._made(None)
 
     def reorder(self, names: Sequence[str]) -> None:
         """Move the declared variables to the levels of ``names`` (a permutation of
@@ -267,28 +290,28 @@ class Manager:
     def and_(self, u, v):
         """u ∧ v."""
         try:
-            return u & v
+            return self._made(u & v)
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def or_(self, u, v):
         """u ∨ v."""
         try:
-            return u | v
+            return self._made(u | v)
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def diff(self, u, v):
         """u ∧ ¬v."""
         try:
-            return u & ~v
+            return self._made(u & ~v)
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def xor(self, u, v):
         """u ⊕ v."""
         try:
-            return self.bdd.apply("xor", u, v)
+            return self._made(self.bdd.apply("xor", u, v))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
@@ -299,14 +322,14 @@ class Manager:
     def implies(self, u, v):
         """u → v."""
         try:
-            return ~u | v
+            return self._made(~u | v)
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
     def ite(self, c, u, v):
         """if c then u else v."""
         try:
-            return self.bdd.ite(c, u, v)
+            return self._made(self.bdd.ite(c, u, v))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, c, u, v) from e
 
@@ -341,7 +364,7 @@ class Manager:
     def cube(self, assignment: Mapping[str, bool]):
         """The conjunction of literals ``name`` (True) / ``¬name`` (False)."""
         try:
-            return self.bdd.cube(dict(assignment))
+            return self._made(self.bdd.cube(dict(assignment)))
         except (ValueError, RuntimeError, MemoryError) as e:
             raise self._fail(e) from e
 
@@ -358,14 +381,14 @@ class Manager:
     def exist(self, u, qvars: Iterable[str]):
         """∃qvars. u."""
         try:
-            return self.bdd.exist(qvars, u)
+            return self._made(self.bdd.exist(qvars, u))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
     def forall(self, u, qvars: Iterable[str]):
         """∀qvars. u."""
         try:
-            return self.bdd.forall(qvars, u)
+            return self._made(self.bdd.forall(qvars, u))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
@@ -378,7 +401,7 @@ class Manager:
         try:
             if self._cudd:
                 return self._mod.and_exists(u, v, qvars)
-            return self.bdd.exist(qvars, u & v)
+            return self._made(self.bdd.exist(qvars, u & v))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
@@ -387,7 +410,7 @@ class Manager:
         if not mapping:  # dd.cudd warns on an empty substitution (spaces without slots)
             return self.check(u)
         try:
-            return self.bdd.let(mapping, u)
+            return self._made(self.bdd.let(mapping, u))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
@@ -396,7 +419,7 @@ class Manager:
         if not assignment:
             return self.check(u)
         try:
-            return self.bdd.let(dict(assignment), u)
+            return self._made(self.bdd.let(dict(assignment), u))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
@@ -418,7 +441,7 @@ class Manager:
         for v in mapping.values():
             self.check(v)
         try:
-            return self.bdd.let(dict(mapping), u)
+            return self._made(self.bdd.let(dict(mapping), u))
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u) from e
 
@@ -560,6 +583,6 @@ class Manager:
         if not hasattr(u, "bdd"):  # an oxidd node: rebuilt by Shannon expansion
             return copy_function(u, self)
         try:
-            return _copy.copy_bdd(u, self.bdd)
+            return self._made(_copy.copy_bdd(u, self.bdd))
         except (ValueError, RuntimeError, MemoryError) as e:
             raise self._fail(e) from e

@@ -100,6 +100,10 @@ class BitLayout:
         slots = space.slots
         self.widths: tuple[int, ...] = tuple(
             max(1, (s.type.hi - s.type.lo).bit_length()) for s in slots)
+        # refused before any name is made: an array of 10^6 slots needs millions
+        bits = sum(self.widths)
+        what = f"the position space ({len(slots)} slots, {bits} bits per position)"
+        manager.require_variables(2 * bits, what)
         # cur[i][k] / nxt[i][k]: bit of weight 2^k of slot i
         self.cur: tuple[tuple[str, ...], ...] = tuple(
             tuple(f"{s.label}.{k}" for k in range(w)) for s, w in zip(slots, self.widths))
@@ -107,7 +111,7 @@ class BitLayout:
             tuple(f"{s.label}.{k}'" for k in range(w)) for s, w in zip(slots, self.widths))
         self.slot_order: tuple[int, ...] = tuple(slot_sequence(space, self.bit_order))
         order = self.layout(self.bit_order, self.slot_order)
-        manager.declare(order)
+        manager.declare(order, what)
         self.order: tuple[str, ...] = tuple(order)
         current = [n for n in order if not n.endswith("'")]
         nxt = [self.to_next_name(n) for n in current]

@@ -25,6 +25,12 @@ from .transfer import copy_function
 
 #: bytes per inner node assumed when sizing the node store from a memory cap
 _BYTES_PER_NODE = 32
+#: oxidd numbers variables with 32-bit integers (measured: ``add_vars(2**32)`` raises
+#: OverflowError). Memory binds first: each declared variable takes one node of the
+#: store, and declaring failed with DDMemoryError exactly when the store was full
+#: (measured: a 1 MiB cap, 32 768 nodes, failed between 30 000 and 40 000 variables;
+#: 4 MiB at 130 000–140 000; 16 MiB at 520 000–530 000).
+OXIDD_MAX_VARIABLES = 2 ** 32 - 1
 #: apply-cache entries, allocated at once: 2^24 took 0.7 s and 300 MB at start-up; 2^20
 #: made ENS Nim(3, 5, 63) 4× slower (24.5 s against 5.8 s with 2^22, bench/README.md)
 _CACHE = 1 << 22
@@ -49,9 +55,10 @@ class OxiddManager(Manager):
         self._ob = ob
         self._and_op = BooleanOperator.AND
         self._oom_types = (MemoryError, DDMemoryError)
-        cap = default_memory_cap() if max_memory is None else int(max_memory)
-        nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))
+        self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
+        self._store = nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))
         self.bdd = ob.BDDManager(nodes, _CACHE, 1)
+        self._node_cap = None
         self._cudd = False
         self._mod = None
         self.limits = limits if limits is not None else Limits()
@@ -105,11 +112,19 @@ class OxiddManager(Manager):
 
     # ------------------------------------------------------------------ variables
 
+    def variable_bound(self) -> tuple[int, str, bool]:
+        if self._store >= OXIDD_MAX_VARIABLES:
+            return OXIDD_MAX_VARIABLES, "oxidd numbers variables with 32-bit integers", False
+        return self._store, (f"oxidd stores each variable as a node, and a memory cap of "
+                             f"{self._cap >> 20} MB makes a store of {self._store} nodes"), True
+
     def _add_variables(self, names: list[str]) -> None:
-        self.bdd.add_named_vars(names)
-        for n in names:
-            self._index[n] = self.bdd.name_to_var(n)
-            self._vars[n] = self.bdd.var(self._index[n])
+        def add():
+            self.bdd.add_named_vars(names)
+            for n in names:
+                self._index[n] = self.bdd.name_to_var(n)
+                self._vars[n] = self.bdd.var(self._index[n])
+        self._guard(add)
 
     def _set_order(self, names: list[str]) -> None:
         self._guard(lambda: self.bdd.set_var_order([self._index[n] for n in names]))

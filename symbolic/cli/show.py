@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .. import atl
 from ..engines import make_engine
+from ..ir import ConcurrentGame
 from ..limits import int_text
 from ..analysis.layered import graded_layers, initial_set
 from ..analysis.play import drawer
@@ -28,10 +29,17 @@ def cmd_show(args) -> int:
     print(f"positions: {count_text(eng.positions())} (of {int_text(g.space.size)} value vectors)")
     print(f"dead ends: {count_text(eng.deadlocks())}")
     print(f"graded: {graded_text(model, eng)}")
-    print("moves:")
-    for m in g.moves:
-        ps = ", ".join(f"{p.name} in {len(p.domain)} values" for p in m.params)
-        print(f"  {m.name}({ps})")
+    if isinstance(g, ConcurrentGame):
+        print("concurrent: every player chooses an action at once")
+        print("actions:")
+        for p in g.players:
+            print(f"  {p}: {', '.join(g.action_labels(p))}")
+        print(f"updates: {len(g.updates)}")
+    else:
+        print("moves:")
+        for m in g.moves:
+            ps = ", ".join(f"{p.name} in {len(p.domain)} values" for p in m.params)
+            print(f"  {m.name}({ps})")
     sets = [n for n, d in model.definitions.items() if isinstance(d.body, atl.Prop)]
     forms = [n for n in model.definitions if n not in sets]
     for title, names in (("sets", sets), ("formulas", forms)):
@@ -70,8 +78,13 @@ def show_position(model, eng, pos: tuple) -> None:
     if pos not in eng.positions():
         print("  not a position of the game (it breaks an invariant)")
         return
-    turn = [p for p in g.players if pos in eng.turn_set({p})]
-    print(f"  player to move: {', '.join(map(str, turn))}")
+    if isinstance(g, ConcurrentGame):
+        for p in g.players:
+            on = [a.label for a in g.actions_of(p) if pos in eng.from_expr(a.guard)]
+            print(f"  actions of {p}: {', '.join(on) or 'none (a dead end)'}")
+    else:
+        turn = [p for p in g.players if pos in eng.turn_set({p})]
+        print(f"  player to move: {', '.join(map(str, turn))}")
     print(f"  successors: {len(eng.successors(pos))}")
     if model.display is not None:
         for line in drawer(model.display, g.space, str)(pos).splitlines():

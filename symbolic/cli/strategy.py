@@ -13,6 +13,8 @@ from ..engines import ENGINES, make_engine
 from ..errors import QueryError
 from ..model import parse_formula
 from ..analysis.strategy import count_strategies, strategy_for, to_dot, to_json, verify
+from ..ir import ConcurrentGame
+from .joint_strategy import concurrent_strategy
 from .common import load, model_args, parse_position, position_text, int_arg
 
 DEAD_ENDS = {d.value: d for d in DeadEnds}
@@ -28,6 +30,8 @@ def cmd_strategy(args) -> int:
     model = load(args)
     engine = make_engine(model.game, args.engine, args.backend, order=args.order,
                          partition=args.partition)
+    if isinstance(model.game, ConcurrentGame):
+        return concurrent_strategy(model, engine, args)
     if args.count is not None:
         if args.query or args.start or args.at:
             raise QueryError("--count PLAYER takes no --query, --from or --at")

@@ -41,7 +41,8 @@ The package has one module per responsibility, and re-exports every name here
 - :mod:`symbolic.ir.exprs`: expression nodes, the operator vocabulary, builders;
 - :mod:`symbolic.ir.traversal`: children, walks, free names, substitution;
 - :mod:`symbolic.ir.spaces`: types, variable declarations, slots, the space;
-- :mod:`symbolic.ir.game`: moves and games.
+- :mod:`symbolic.ir.game`: moves and games;
+- :mod:`symbolic.ir.concurrent`: concurrent games (actions, updates, the joint space).
 
 >>> x = Var("x"); y = Var("y")
 >>> e = (x * x + y * y).eq(Const(25))
@@ -51,6 +52,7 @@ The package has one module per responsibility, and re-exports every name here
 from .exprs import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, FALSE, QUANTIFIERS, TRUE, UNARY_OPS,
                     Binary, Const, Elem, Expr, Item, Ite, Name, Quant, Sum, Unary, Value, Var,
                     conj, conjuncts, const_value, disj, exists, forall, ite, op_text)
+from .concurrent import ACTION_PREFIX, Action, ConcurrentGame, Update
 from .game import Game, Move, Param
 from .spaces import BoolType, IntType, Slot, Space, Type, VarDecl
 from .traversal import (bound_var, children, expr_classes, free_names, has_primes,
@@ -68,4 +70,6 @@ __all__ = [
     "IntType", "BoolType", "Type", "VarDecl", "Slot", "Space",
     # games
     "Param", "Move", "Game",
+    # concurrent games
+    "Action", "Update", "ConcurrentGame", "ACTION_PREFIX",
 ]

@@ -17,6 +17,7 @@
   comprehensions, then the checker that dispatches to them);
 - :mod:`.formulas`: formulas to :mod:`symbolic.atl`;
 - :mod:`.display`: a model's ``display`` to :mod:`symbolic.display` nodes;
+- :mod:`.actions`: a concurrent game's actions, updates and ``does(p, a)``;
 - :mod:`.decls`: declarations and parameter overrides to a
   :class:`~.decls.CheckedModel`;
 - :mod:`.arena`: the TD's JSON arenas read into the AST (a second front end).

@@ -320,6 +320,32 @@ class MoveDecl(Decl):
 
 
 @dataclass(frozen=True)
+class ConcurrentDecl(Decl):
+    """``concurrent``: every player chooses an action at once (instead of ``turn``)."""
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ActionDecl(Decl):
+    """``action PLAYERS NAME(p in D, ...) when guard``: an action of each player of
+    PLAYERS (a player id or a set of them), one instance per parameter valuation."""
+    players: Expr
+    name: Ident
+    params: tuple[Binder, ...]
+    guard: Expr | None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class UpdateDecl(Decl):
+    """``update when cond then e1; e2``: the effect of the joint action where cond
+    holds (cond and the effects may use ``does(p, action)``)."""
+    guard: Expr | None
+    effects: tuple[Expr, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
 class Formal(Node):
     """A parameter of a set or formula, with an optional kind annotation
     (``int``, ``player`` or ``coalition``)."""

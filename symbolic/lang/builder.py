@@ -133,6 +133,17 @@ class ToAst(Transformer_NonRecursive):
         name, params, guard, effects = children
         return ast.MoveDecl(name, tuple(params or ()), guard, tuple(effects), self._span(meta))
 
+    def concurrent_decl(self, meta, children):
+        return ast.ConcurrentDecl(self._span(meta))
+
+    def action_decl(self, meta, children):
+        players, name, params, guard = children
+        return ast.ActionDecl(players, name, tuple(params or ()), guard, self._span(meta))
+
+    def update_decl(self, meta, children):
+        guard, effects = children
+        return ast.UpdateDecl(guard, tuple(effects), self._span(meta))
+
     def move_params(self, meta, children):
         return _present(children)
 

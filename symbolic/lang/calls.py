@@ -32,6 +32,8 @@ class BuiltinCalls:
         n = node.name
         if ctx.is_local(n):
             raise WrongType(f"'{n}' is a bound name, not a function", node.span)
+        if n == "does":
+            return self._does(node, ctx)
         e = self.scope.entries.get(n)
         if e is not None:
             if e.definition is None:
@@ -63,6 +65,12 @@ class BuiltinCalls:
         if isinstance(out, frozenset):
             out = make_set(out, node.span)
         return known(out)
+
+    def _does(self, node: ast.Call, ctx: Ctx) -> Typed:
+        """``does(p, a)`` outside a concurrent game's updates (the model checker
+        overrides this there)."""
+        raise WrongType("does(p, action) may appear only in the updates of a concurrent game",
+                        node.span)
 
     def _state_builtin(self, node: ast.Call, ctx: Ctx) -> Typed:
         """``abs``, ``min``, ``max``, ``int``, ``sum``, ``count`` over state expressions."""

@@ -24,6 +24,7 @@ from ..errors import ModelError, RangeError, Span, UnknownName, WrongType
 from ..limits import MAX_EXPANDED_NESTING, MAX_INT_DIGITS, is_int_text
 from . import ast
 from ..validate import check_expr
+from .actions import ActionDecls
 from .builtins import canonical_key
 from .display import DrawingChecker
 from .binders import flat_binders
@@ -62,14 +63,14 @@ class CheckedModel:
     source: str
     params: dict
     consts: dict
-    game: ir.Game
+    game: ir.Game | ir.ConcurrentGame
     definitions: dict[str, atl.Definition]
     queries: tuple[Query, ...]
     scope: Scope = field(repr=False, compare=False)
     display: display.Drawing | None = field(default=None, repr=False, compare=False)
 
 
-class ModelChecker(FormulaChecker):
+class ModelChecker(ActionDecls, FormulaChecker):
     """Checks a whole model: declarations in order, then the game."""
 
     def __init__(self, tree: ast.ModelAst, filename: str,
@@ -383,12 +384,16 @@ class ModelChecker(FormulaChecker):
     def _result(self) -> CheckedModel:
         if self.scope.players is None:
             raise self._missing("players")
-        if self.turn is None:
+        if self.turn is None and self.concurrent_span is None:
             raise self._missing("turn")
         name = self.name or (Path(self.filename).stem if not self.filename.startswith("<")
                              else "game")
-        game = ir.Game(name, ir.Space(tuple(self.vars)), self.scope.players, self.turn,
-                       tuple(self.moves), ir.conj(self.invariants), self.description)
+        if self.concurrent_span is not None:
+            game = self.concurrent_game(name, ir.Space(tuple(self.vars)),
+                                        ir.conj(self.invariants))
+        else:
+            game = ir.Game(name, ir.Space(tuple(self.vars)), self.scope.players, self.turn,
+                           tuple(self.moves), ir.conj(self.invariants), self.description)
         for e in display.exprs(self.display) if self.display is not None else ():
             check_expr(e, game.space, {})
         entries = self.scope.entries
@@ -411,6 +416,9 @@ DECL_HANDLERS = {
     ast.TurnDecl: ModelChecker._turn_decl,
     ast.InvariantDecl: ModelChecker._invariant,
     ast.MoveDecl: ModelChecker._move,
+    ast.ConcurrentDecl: ModelChecker._concurrent_decl,
+    ast.ActionDecl: ModelChecker._action_decl,
+    ast.UpdateDecl: ModelChecker._update_decl,
     ast.SetDecl: ModelChecker._set,
     ast.FormulaDecl: ModelChecker._formula_decl,
     ast.QueryDecl: ModelChecker._query,
@@ -428,6 +436,9 @@ DECLARED_KINDS = {
     ast.TurnDecl: None,
     ast.InvariantDecl: None,
     ast.MoveDecl: "move",
+    ast.ConcurrentDecl: None,
+    ast.ActionDecl: None,
+    ast.UpdateDecl: None,
     ast.SetDecl: "set",
     ast.FormulaDecl: "formula",
     ast.QueryDecl: None,

@@ -53,7 +53,8 @@ def _same(*spellings: str) -> dict[str, str]:
 
 #: the top-level declarations (in the order error messages list them)
 DECLARATIONS = _same("game", "description", "param", "const", "players", "var", "turn",
-                     "invariant", "move", "set", "formula", "query", "display")
+                     "invariant", "move", "set", "formula", "query", "display",
+                     "concurrent", "action", "update")
 
 #: words inside declarations: types (``array[1..3] of bool``) and moves (``when``, ``then``)
 DECLARATION_WORDS = _same("bool", "array", "of", "when", "then")

@@ -1,0 +1,100 @@
+"""How much each BDD backend can hold: memory caps and bounds on the number of variables.
+
+The bounds are measured (the figures are in the comments and in bench/README.md);
+:meth:`symbolic.bdd.backend.Manager.require_variables` checks them before declaring any
+variable, so that a space too large for a backend is refused with its size, not met by a
+failure deep inside the backend.
+
+>>> cudd_variable_bound(500 * 2**20)[0]
+62848
+>>> autoref_variable_bound(2**20)[:1], autoref_node_cap(2**20)
+((2048,), 2048)
+"""
+from __future__ import annotations
+
+from ..limits import RECURSION_LIMIT
+
+__all__ = ["default_memory_cap", "cudd_variable_bound", "autoref_variable_bound",
+           "autoref_node_cap", "CUDD_MAX_VARIABLES", "AUTOREF_MAX_VARIABLES",
+           "AUTOREF_BYTES_PER_NODE"]
+
+# The number of variables each backend can declare, checked before declaring them
+# (Manager.require_variables). CUDD numbers variables below CUDD_MAXINDEX = 2^31 − 1 on
+# 64-bit machines (cudd.h: (DdHalfWord) ~0 >> 1, also the index of the constants).
+CUDD_MAX_VARIABLES = 2 ** 31 - 1
+# Long before that index, memory binds: each variable costs CUDD a unique subtable and
+# per-level arrays. Measured by declaring variables one by one until add_var failed
+# under a cap (dd 0.6.0, CUDD 3.0, 2025): 16 MiB held 1 018 variables, 64 MiB 9 194,
+# 256 MiB 33 722, 500 MiB 66 426 (≈ 7.9 KiB each beyond the start-up tables). So the
+# bound is (cap − 9 MiB) / 8 KiB, 62 848 at 500 MiB, a little below where CUDD fails.
+# Under small caps CUDD still sets up its minimal tables: caps of 1, 2, 4, 8 and 16 MiB
+# all held 1 018 variables, hence a floor of 1 000. Without --max-memory the cap is
+# default_memory_cap().
+CUDD_BYTES_PER_VARIABLE = 8 << 10
+CUDD_BASE_BYTES = 9 << 20
+CUDD_MIN_VARIABLES = 1000
+# autoref has no index bound (Python ints), but its operations recurse once per level:
+# under symbolic's recursion limit (limits.RECURSION_LIMIT = 4 400 frames), a relational
+# product, rename and count over n current/next pairs raised RecursionError from
+# n = 2 203 pairs (4 406 variables) on, and passed at 2 164 (bisection, 2025). A
+# margin of 1 000 frames stays for the callers' own recursion.
+AUTOREF_MAX_VARIABLES = RECURSION_LIMIT - 1000
+# Its memory is its node table: measured as
+# the growth of the resident size while building BDDs of 30 000 to 225 000 nodes
+# (tools: /proc/self/statm), 460–540 bytes per node. Every variable is a node, and the
+# node table is capped at cap / AUTOREF_BYTES_PER_NODE nodes (see Manager._made).
+AUTOREF_BYTES_PER_NODE = 512
+
+
+def default_memory_cap() -> int:
+    """CUDD's memory cap in bytes when none is given: 3/4 of the physical memory,
+    and half of the address-space limit (``ulimit -v``) if one is set.
+
+    Without a cap CUDD grows its tables until ``malloc`` fails, and then its
+    allocator prints "CUDD: out of memory" and ends the process (exit 1): with
+    a cap below that point, CUDD returns NULL instead and :class:`OutOfMemory`
+    is raised.
+    """
+    from dd import _utils
+    caps = []
+    total = _utils.total_memory()
+    if total:
+        caps.append(total * 3 // 4)
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            caps.append(soft // 2)
+    except (ImportError, ValueError, OSError):  # not POSIX
+        pass
+    return min(caps) if caps else 2 ** 33
+
+
+def _mb(n: int) -> str:
+    """Bytes as MB (2**20, as --max-memory counts), rounded down."""
+    return f"{n >> 20} MB"
+
+
+def cudd_variable_bound(cap: int) -> tuple[int, str, bool]:
+    """(n, why, by_memory) for a CUDD manager capped at ``cap`` bytes."""
+    n = max(CUDD_MIN_VARIABLES, (cap - CUDD_BASE_BYTES) // CUDD_BYTES_PER_VARIABLE)
+    if n >= CUDD_MAX_VARIABLES:
+        return CUDD_MAX_VARIABLES, "CUDD's variable indices stop there", False
+    return n, (f"CUDD takes about {CUDD_BYTES_PER_VARIABLE >> 10} KiB per variable, "
+               f"so a memory cap of {_mb(cap)} holds {n}"), True
+
+
+def autoref_node_cap(cap: int) -> int:
+    """The most nodes an autoref manager capped at ``cap`` bytes may hold."""
+    return max(1, cap // AUTOREF_BYTES_PER_NODE)
+
+
+def autoref_variable_bound(cap: int) -> tuple[int, str, bool]:
+    """(n, why, by_memory) for an autoref manager capped at ``cap`` bytes."""
+    nodes = autoref_node_cap(cap)
+    if nodes < AUTOREF_MAX_VARIABLES:
+        return nodes, (f"autoref takes about {AUTOREF_BYTES_PER_NODE} bytes per node and "
+                       f"each variable is a node, so a memory cap of {_mb(cap)} holds "
+                       f"{nodes}"), True
+    return AUTOREF_MAX_VARIABLES, (f"autoref recurses once per variable, and Python's "
+                                   f"stack holds {AUTOREF_MAX_VARIABLES} levels"), False
