@@ -85,7 +85,6 @@ _SUFFIX = {"model": ".game", "arena": ".arena.json", "strategy": ".json", "kif":
 PINNED = sorted(CASES.glob("*.txt"))
 
 #: pinned inputs whose message comes from a front end another branch rewrites
-OTHER_BRANCH = {"kif": "the GDL front end's messages: fixed on the gdl branch (issue 23)"}
 
 
 def _argv(kind: str, path: str, text: str) -> tuple[list[str], str | None]:
@@ -119,13 +118,8 @@ def test_the_message_of_every_pinned_input(case, tmp_path):
         path = str(tmp_path / f"input{_SUFFIX[kind]}")
         Path(path).write_bytes(text.encode("utf-8", "surrogatepass"))
     argv, stdin = _argv(kind, path or "", text)
-    try:
-        status, _, err = run(argv, stdin)
-        check_message(status, err, path)
-    except (AssertionError, RecursionError, Exception):  # noqa: BLE001
-        if kind in OTHER_BRANCH:
-            pytest.xfail(OTHER_BRANCH[kind])
-        raise
+    status, _, err = run(argv, stdin)
+    check_message(status, err, path)
 
 
 # --------------------------------------------------------------------------- issue 23's cases

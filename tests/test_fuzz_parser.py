@@ -20,16 +20,9 @@ def verdict_of(path: Path) -> str:
     return run_one(kind, path.read_text(encoding="utf-8", errors="surrogatepass"))
 
 
-#: pinned .kif inputs that fail inside the GDL front end (symbolic/gdl), which
-#: the gdl branch fixes (issue 23: deep terms, rules building ever deeper terms)
-GDL_BRANCH = "fixed on the gdl branch (issue 23: GDL front end), merged separately"
-
-
 @pytest.mark.parametrize("path", PINNED, ids=[p.name for p in PINNED])
 def test_every_input_that_once_failed_gets_an_answer_or_a_located_error(path):
     verdict = verdict_of(path)
-    if path.name.startswith("kif-") and verdict not in ("ok", "located"):
-        pytest.xfail(f"{verdict}: {GDL_BRANCH}")
     assert verdict in ("ok", "located"), path.read_text()[:300]
 
 

@@ -43,7 +43,7 @@ STATE = ("true", "does")
 #: how much deeper than the deepest term written in the rules a ground term may be: rules
 #: such as ``(<= (succ ?x (f ?x)) (succ ?y ?x))`` derive ever deeper terms (an infinite
 #: Herbrand model), refused past this depth instead of grounding forever
-MAX_TERM_DEPTH = 32
+MAX_TERM_DEPTH = 12
 
 #: how many ground atoms grounding derives at most (a finite but hopeless program)
 MAX_GROUND_ATOMS = 2_000_000
@@ -132,6 +132,10 @@ class _Db:
 
     def __init__(self, written: int = 0):
         self.sets: dict[str, set] = defaultdict(set)
+        # the atoms of each relation by their first argument: a literal whose first
+        # argument is bound scans only those (a transitive closure such as
+        # (<= (smaller ?x ?y) (succ ?x ?z) (smaller ?z ?y)) was quadratic in scans)
+        self.by_first: dict[str, dict] = defaultdict(lambda: defaultdict(list))
         self.size = 0
         # deeper than any term written in the rules by MAX_TERM_DEPTH levels
         self.max_depth = written + MAX_TERM_DEPTH
@@ -141,6 +145,7 @@ class _Db:
         if args in s:
             return False
         s.add(args)
+        self.by_first[name][args[0] if args else None].append(args)
         self.size += 1
         return True
 
@@ -165,7 +170,16 @@ class _Db:
         return args in self.sets.get(name, ())
 
     def scan(self, name, pattern, b):
-        for args in list(self.sets.get(name, ())):
+        pattern = _subst(pattern, b)
+        if not variables(pattern):  # a ground literal: one lookup, not a scan
+            if pattern in self.sets.get(name, ()):
+                yield b
+            return
+        if pattern and not variables(pattern[0]):
+            atoms = list(self.by_first.get(name, {}).get(pattern[0], ()))
+        else:
+            atoms = list(self.sets.get(name, ()))
+        for args in atoms:
             nb = _match(pattern, args, b)
             if nb is not None:
                 yield nb
@@ -314,10 +328,11 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
     fluents = tuple(sorted((a[0] for a in possible_true), key=term_key))
     moves = {r: tuple(sorted({a[1] for a in db.sets.get("legal", ()) if a[0] == r}, key=term_key))
              for r in roles}
-    goals = _goal_values(ground_rules, roles)
+    goals = _goal_values(ground_rules, roles, rules)
     for (name, args) in list(ground_rules):
         if name == "legal" and args[0] not in moves:
-            raise ModelError(f"legal move for {term_text(args[0])}, which is not a role", None)
+            raise ModelError(f"legal move for {term_text(args[0])}, which is not a role",
+                             _rule_span(rules, "legal", args[0]))
     _check_acyclic(ground_rules)
     return GroundProgram(
         roles=roles, fluents=fluents,
@@ -422,18 +437,38 @@ def _instances(dyn_rules: list[Rule], db: _Db, dyn: set) -> dict:
     return ground_rules
 
 
-def _goal_values(ground_rules: dict, roles) -> dict:
-    """{role: the goal values (ints) that occur}; a ModelError for a goal of a non-role
-    or a value that is not a number."""
+def _rule_span(rules, name: str, first):
+    """The span of the first rule defining ``name`` whose first argument is ``first`` or a
+    variable (ground rules keep no span: this locates a message about one of them)."""
+    for r in rules:
+        if r.head[0] == name and r.head[1]:
+            arg = r.head[1][0]
+            if arg == first or (isinstance(arg, str) and arg.startswith("?")):
+                return r.span
+    return None
+
+
+#: goal values are 0..100 in GDL; a longer digit string is not a goal value (and
+#: int() of thousands of digits is refused by Python itself)
+_GOAL_DIGITS = 9
+
+
+def _goal_values(ground_rules: dict, roles, rules=()) -> dict:
+    """{role: the goal values (ints) that occur}; a ModelError, located at the rule, for
+    a goal of a non-role or a value that is not a number."""
     goals: dict = {r: set() for r in roles}
     for (name, args) in ground_rules:
         if name == "goal":
             role, value = args
             if role not in goals:
-                raise ModelError(f"goal of {role}, which is not a role", None)
-            if not (isinstance(value, str) and value.isdigit()):
-                raise ModelError(f"goal value {term_text(value)} of {role} is not a number "
-                                 "0..100", None)
+                raise ModelError(f"goal of {term_text(role)}, which is not a role",
+                                 _rule_span(rules, "goal", role))
+            if not (isinstance(value, str) and value.isdigit()
+                    and len(value) <= _GOAL_DIGITS):
+                shown = term_text(value)
+                shown = shown if len(shown) <= 40 else f"{shown[:20]}... ({len(shown)} characters)"
+                raise ModelError(f"goal value {shown} of {term_text(role)} is not a number "
+                                 "0..100", _rule_span(rules, "goal", role))
             goals[role].add(int(value))
     return goals
 
