@@ -45,7 +45,7 @@ from typing import Iterable
 
 from ..errors import ModelError, Span, UnknownName
 from .exprs import TRUE, Const, Expr, Var
-from .game import Game
+from .game import Game, check_players
 from .spaces import IntType, Space, VarDecl
 
 __all__ = ["Action", "Update", "ConcurrentGame", "ACTION_PREFIX"]
@@ -84,10 +84,7 @@ class ConcurrentGame:
     description: str = ""
 
     def __post_init__(self):
-        if not self.players:
-            raise ModelError(f"game {self.name!r} has no players")
-        if len(set(self.players)) != len(self.players):
-            raise ModelError(f"game {self.name!r}: duplicate player ids {self.players}")
+        check_players(self.name, self.players)
         for a in self.actions:
             if a.player not in self.players:
                 raise ModelError(f"action {a.label!r} of player {a.player}: not a player "

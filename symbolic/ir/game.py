@@ -16,6 +16,15 @@ from ..errors import ArgumentTypeError, ModelError, QueryError, Span
 from .exprs import TRUE, Expr
 from .spaces import Space
 
+def check_players(name: str, players: tuple) -> None:
+    """ModelError unless ``players`` (of the game ``name``) is a non-empty tuple of distinct
+    ids: the check every kind of game makes (turn-based and concurrent)."""
+    if not players:
+        raise ModelError(f"game {name!r} has no players")
+    if len(set(players)) != len(players):
+        raise ModelError(f"game {name!r}: duplicate player ids {players}")
+
+
 @dataclass(frozen=True)
 class Param:
     """A move parameter ranging over a finite tuple of constant values."""
@@ -55,10 +64,7 @@ class Game:
     description: str = ""
 
     def __post_init__(self):
-        if not self.players:
-            raise ModelError(f"game {self.name!r} has no players")
-        if len(set(self.players)) != len(self.players):
-            raise ModelError(f"game {self.name!r}: duplicate player ids {self.players}")
+        check_players(self.name, self.players)
         names = [m.name for m in self.moves]
         dup = {n for n in names if names.count(n) > 1}
         if dup:
