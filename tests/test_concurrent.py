@@ -55,8 +55,14 @@ def test_fuzz_concurrent_games():
     @given(data=st.data(), dead=st.sampled_from(list(DeadEnds)),
            backend=st.sampled_from(BACKENDS))
     def run(data, dead, backend):
+        nonlocal count
         check(data, backend, dead)
+        count += 1
+    count = 0
     run()
+    print(f"\nfuzz: {count} random concurrent games, explicit == symbolic "
+          f"({', '.join(BACKENDS)}, drawn per case) on all")
+    assert count >= min(n, 1)
 
 
 def test_turn_is_refused_on_a_concurrent_game():

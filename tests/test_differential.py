@@ -1,4 +1,4 @@
-"""Differential tests: the symbolic engine (cudd and autoref) against the explicit
+"""Differential tests: the symbolic engine (cudd, autoref, oxidd) against the explicit
 engine on random games and random ATL formulas (strategies in tests/strategies.py).
 
 ``make test`` runs 300+ generated cases; ``make fuzz`` runs the same checks on
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from symbolic import atl
 from symbolic.api import DeadEnds, difference_witness, greatest_fixpoint
 
-from .conftest import all_engines
+from .conftest import ENGINE_KINDS, all_engines
 from .strategies import bool_exprs, coalitions, formulas, games
 
 COMMON = dict(deadline=None, suppress_health_check=list(HealthCheck), derandomize=False)
@@ -118,5 +118,6 @@ def test_fuzz_engines_agree():
         count += 1
 
     run()
-    print(f"\nfuzz: {count} generated cases, symbolic (cudd, autoref) == explicit on all")
+    print(f"\nfuzz: {count} generated cases, symbolic ({', '.join(ENGINE_KINDS[1:])}) == "
+          "explicit on all")
     assert count >= min(n, 1)
