@@ -227,28 +227,27 @@ def apply(plan: Plan, c: tuple, member: Member, out: set) -> None:
             elif v < lo or v > hi:
                 return  # a conjunct forces a value out of range: no successor
             buf[slot] = v
-        t = tuple(buf)
-        key = member(t)
-        if key is not None and plan.effect(c, t):
-            out.add(key)
+        _emit(plan, c, buf, member, out)
     except _Fallback:
         # The plain definition: every valuation of the primed slots, then the check.
         buf = list(c)
         for vals in itertools.product(*plan.ranges):
             for s, v in zip(plan.primed, vals):
                 buf[s] = v
-            t = tuple(buf)
-            key = member(t)
-            if key is not None and plan.effect(c, t):
-                out.add(key)
+            _emit(plan, c, buf, member, out)
+
+
+def _emit(plan: Plan, c: tuple, buf: list, member: Member, out: set) -> None:
+    """Add the candidate ``buf`` to ``out`` if it is a position satisfying the effect."""
+    t = tuple(buf)
+    key = member(t)
+    if key is not None and plan.effect(c, t):
+        out.add(key)
 
 
 def _expand(plan: Plan, c: tuple, buf: list, k: int, member: Member, out: set) -> None:
     if k == len(plan.steps):
-        t = tuple(buf)
-        key = member(t)
-        if key is not None and plan.effect(c, t):
-            out.add(key)
+        _emit(plan, c, buf, member, out)
         return
     slot, fn, lo, hi, is_bool = plan.steps[k]
     if fn is None:
