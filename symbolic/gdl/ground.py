@@ -50,10 +50,21 @@ MAX_GROUND_ATOMS = 2_000_000
 
 
 def term_key(t):
-    """A sort key for ground terms: numbers numerically, before symbols, then compounds."""
+    """A sort key for ground terms: numbers numerically, before symbols, then compounds.
+
+    A number (ASCII digits) is ordered by its digits without leading zeros, compared
+    by length then text (numerically, with no int(): a constant of 5 000 digits
+    is a constant like another), then by its spelling (``007`` before ``7``).
+
+    >>> sorted(["b", "10", "9", ("f", "a"), "a", "09"], key=term_key)
+    ['09', '9', '10', 'a', 'b', ('f', 'a')]
+    """
     if isinstance(t, str):
-        return (0, int(t), "") if t.isdigit() else (1, 0, t)
-    return (2, 0, "", tuple(term_key(x) for x in t))
+        if t.isascii() and t.isdigit():
+            digits = t.lstrip("0") or "0"
+            return (0, len(digits), digits, t)
+        return (1, 0, t, "")
+    return (2, 0, "", "", tuple(term_key(x) for x in t))
 
 
 def term_text(t) -> str:
