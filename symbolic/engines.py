@@ -16,10 +16,9 @@ factories accept.
 """
 from __future__ import annotations
 
-import importlib.util
-
 from .api import GameEngine, SetEngine
 from .bdd import BACKENDS, ORDERS, PARTITIONS, SymbolicGame, SymbolicSets
+from .bdd.managers import BACKEND_CHOICES, choose_backend, resolve_backend
 from .bdd.concurrent import SymbolicConcurrentGame
 from .errors import ArgumentTypeError, BadLimitType, QueryError
 from .explicit import ExplicitGame, ExplicitSets
@@ -37,32 +36,8 @@ __all__ = ["ENGINES", "BACKENDS", "BACKEND_CHOICES", "ORDERS", "PARTITIONS", "ma
 #: engine kinds; the symbolic one also takes a backend, an order and a partition
 ENGINES = ("symbolic", "explicit")
 
-#: the backends a caller may name: ``auto`` (the default) picks one by :func:`choose_backend`
-BACKEND_CHOICES = ("auto",) + BACKENDS
-
-#: above this many bits of value vectors, ``auto`` takes oxidd (bench/README.md, "Which
-#: backend"): oxidd was 1.2-5x faster than CUDD on the cases that take seconds, but its
-#: start-up (an apply cache of 2^22 entries, 80 MB, allocated at once) costs more than the
-#: whole solve of the smallest ones (+0.1-0.25 s CPU, 2x the RSS)
-AUTO_OXIDD_BITS = 20
-
-
-def choose_backend(space: Space) -> str:
-    """The backend ``auto`` means for a space: ``oxidd`` when it has more than 2^20
-    value vectors and oxidd is installed, else ``cudd``.
-
-    >>> from symbolic.ir import IntType, Space, VarDecl
-    >>> choose_backend(Space((VarDecl("x", IntType(0, 9)),)))
-    'cudd'
-    """
-    if space.size.bit_length() - 1 <= AUTO_OXIDD_BITS:
-        return "cudd"
-    # oxidd is an optional dependency: look for it without importing it
-    return "oxidd" if importlib.util.find_spec("oxidd") is not None else "cudd"
-
-
 def _backend(backend: str, space: Space) -> str:
-    return choose_backend(space) if backend == "auto" else backend
+    return resolve_backend(backend, space)
 
 
 def _unknown(engine: str) -> QueryError:
@@ -80,7 +55,7 @@ def _limits(limits) -> Limits:
     return limits
 
 
-def make_engine(game: Game, engine: str = "symbolic", backend: str = "cudd", *,
+def make_engine(game: Game, engine: str = "symbolic", backend: str = "auto", *,
                 order: str = "auto", partition: str = "moves",
                 limits: Limits | None = None, depth: int | None = None) -> GameEngine:
     """An engine of the given kind for ``game`` (``backend``, ``order`` and
@@ -131,13 +106,13 @@ def _concurrent_engine(game: ConcurrentGame, engine: str, backend: str, order: s
     if depth is not None:
         raise QueryError("a depth bound applies to GDL games only")
     if engine == "symbolic":
-        return SymbolicConcurrentGame(game, backend=backend, order=order, limits=limits)
+        return SymbolicConcurrentGame(game, backend=_backend(backend, game.space), order=order, limits=limits)
     if engine == "explicit":
         return ExplicitConcurrentGame(game, limits=limits)
     raise _unknown(engine)
 
 
-def make_sets(space: Space, engine: str = "symbolic", backend: str = "cudd", *,
+def make_sets(space: Space, engine: str = "symbolic", backend: str = "auto", *,
               order: str = "auto", limits: Limits | None = None) -> SetEngine:
     """Sets of positions over ``space`` (no game), of the given engine kind."""
     if not isinstance(space, Space):

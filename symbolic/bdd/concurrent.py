@@ -57,7 +57,7 @@ class _Extension:
 class SymbolicConcurrentGame(SymbolicSets, ConcurrentEngine):
     """A :class:`~symbolic.ir.ConcurrentGame` as BDDs (module docstring)."""
 
-    def __init__(self, game: ConcurrentGame, backend: str = "cudd", *, order: str = "auto",
+    def __init__(self, game: ConcurrentGame, backend: str = "auto", *, order: str = "auto",
                  actions: str = "below", max_memory: int | None = None,
                  limits: Limits | None = None):
         if actions not in ACTION_ORDERS:

@@ -62,7 +62,7 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
     part in all (often faster with a good bit order, see notes-dd.md).
     """
 
-    def __init__(self, game: Game, backend: str = "cudd", partition: str = "moves", *,
+    def __init__(self, game: Game, backend: str = "auto", partition: str = "moves", *,
                  order: str = "auto", max_memory: int | None = None,
                  limits: Limits | None = None):
         if partition not in PARTITIONS:
@@ -103,7 +103,7 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
         # measured lazily, before the first predecessor computation: a caller that
         # only asks for successors or counts (the ENS sheet's δ(c) on a 27-bit game:
         # 0.9 s of probing) never pays for it
-        self._layout_pending = (order == "auto" and backend in ("cudd", "oxidd")
+        self._layout_pending = (order == "auto" and m.backend in ("cudd", "oxidd")
                                 and len(enc.current_bits) > PROBE_MIN_BITS)
 
     # ------------------------------------------------------------------ construction

@@ -12,12 +12,44 @@ modules import nothing of each other; this module imports both.
 """
 from __future__ import annotations
 
+import importlib.util
+
 from ..errors import QueryError
 from ..limits import Limits
 from .backend import BACKENDS, DD_BACKENDS, Manager, unknown_backend
 from .oxidd_backend import OxiddManager
 
-__all__ = ["BACKENDS", "make_manager", "manager_class"]
+__all__ = ["BACKENDS", "BACKEND_CHOICES", "AUTO_OXIDD_BITS", "make_manager", "manager_class",
+           "choose_backend", "resolve_backend"]
+
+#: the backends a caller may name: ``auto`` (the default) picks one by :func:`choose_backend`
+BACKEND_CHOICES = ("auto",) + BACKENDS
+
+#: above this many bits of value vectors, ``auto`` takes oxidd (bench/README.md, "Which
+#: backend by default"): oxidd was 1.2-5x faster than CUDD on the cases that take seconds,
+#: but its start-up (an apply cache of 2^22 entries, 80 MB, allocated at once) costs more
+#: than the whole solve of the smallest ones (+0.1-0.25 s CPU, 2x the RSS)
+AUTO_OXIDD_BITS = 20
+
+
+def choose_backend(space) -> str:
+    """The backend ``auto`` means for a space (a :class:`symbolic.ir.Space`): ``oxidd``
+    when it has more than 2^20 value vectors (|D| > 2^AUTO_OXIDD_BITS) and oxidd is
+    installed, else ``cudd``.
+
+    >>> from symbolic.ir import IntType, Space, VarDecl
+    >>> choose_backend(Space((VarDecl("x", IntType(0, 9)),)))
+    'cudd'
+    """
+    if space.size.bit_length() - 1 <= AUTO_OXIDD_BITS:
+        return "cudd"
+    # oxidd is an optional dependency: look for it without importing it
+    return "oxidd" if importlib.util.find_spec("oxidd") is not None else "cudd"
+
+
+def resolve_backend(backend: str, space) -> str:
+    """``backend`` itself, or :func:`choose_backend` of ``space`` for ``"auto"``."""
+    return choose_backend(space) if backend == "auto" else backend
 
 
 def manager_class(backend: str) -> type[Manager]:

@@ -20,7 +20,7 @@ from ..errors import EngineMismatch, QueryError, RangeError
 from ..ir import TRUE, Expr, Space
 from ..limits import Limits
 from ..validate import check_expr
-from .managers import make_manager
+from .managers import make_manager, resolve_backend
 from .encode import Encoder
 
 
@@ -131,7 +131,7 @@ class SymbolicSets(SetEngine):
 
     kind = "symbolic"
 
-    def __init__(self, space: Space, backend: str = "cudd", invariant: Expr = TRUE, *,
+    def __init__(self, space: Space, backend: str = "auto", invariant: Expr = TRUE, *,
                  order: str = "auto", max_memory: int | None = None,
                  limits: Limits | None = None):
         self.space = need(space, Space, "the space (model.game.space)")
@@ -141,7 +141,8 @@ class SymbolicSets(SetEngine):
         need_int(max_memory, "max_memory (bytes)", low=1, high=2 ** 64 - 1, none=True)
         if max_memory is None:
             max_memory = limits.max_memory_bytes
-        self.manager = make_manager(backend, max_memory=max_memory, limits=limits)
+        self.manager = make_manager(resolve_backend(backend, space), max_memory=max_memory,
+                                    limits=limits)
         self.encoder = Encoder(space, self.manager, order)
         self.invariant = invariant
         enc = self.encoder
@@ -156,7 +157,7 @@ class SymbolicSets(SetEngine):
 
     @property
     def backend(self) -> str:
-        """The BDD backend name, ``"cudd"`` or ``"autoref"``."""
+        """The BDD backend name, ``"cudd"``, ``"oxidd"`` or ``"autoref"`` (what ``auto`` chose)."""
         return self.manager.backend
 
     def domain_next(self):

@@ -4,20 +4,21 @@ from __future__ import annotations
 import json
 import time
 
-from ..seeds.chocolate import HALF, answers
-from ..engines import BACKENDS
+from ..seeds.chocolate import HALF, BarValues, answers
+from ..engines import BACKEND_CHOICES
 
 
 def cmd_chocolate(args) -> int:
     t0 = time.perf_counter()
-    doc = answers(backend=args.backend)
+    values = BarValues(HALF, "symbolic", args.backend)
+    doc = answers(values)
     elapsed = time.perf_counter() - t0
     if args.json:
         print(json.dumps(doc))
         return 0
     side = 2 * HALF + 1
     print(f"chocolate bar: values from one layered attractor on a {side} x {side} "
-          f"bar, distances l, r, u, d in 0..{HALF} ({args.backend}, {elapsed:.2f} s)")
+          f"bar, distances l, r, u, d in 0..{HALF} ({values.engine.manager.backend}, {elapsed:.2f} s)")
     q9 = doc["Q9"]
     print(f"Q9   value(100, 100, 50, 50) = {q9['a']:+d}")
     print(f"     value(100, 100, 48, 52) = {q9['b']:+d}")
@@ -33,8 +34,8 @@ def register(sub) -> None:
                                    "(100, 100, 48, 52); Q10, every (i, j) with value "
                                    "(127, 127, i, j) = 127. A configuration (m, n, i, j) is an "
                                    "m x n bar with the square of death in column i, row j.")
-    c.add_argument("--backend", choices=BACKENDS, default="cudd",
-                   help="BDD backend (default: cudd; autoref is far slower)")
+    c.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
+                   help="BDD backend (default: auto, see symbolic check --help; autoref is far slower)")
     c.add_argument("--json", action="store_true",
                    help='print {"Q9": {"a": int, "b": int}, "Q10": [[i, j], ...]}')
     c.set_defaults(func=cmd_chocolate)

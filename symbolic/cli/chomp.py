@@ -7,6 +7,7 @@ import sys
 import time
 
 from ..seeds.chomp import MAX_SIZE, board_nimbers, tablet_nimbers, verdicts
+from ..engines import BACKEND_CHOICES
 from .common import int_arg
 
 RULES = {"line": False, "edge": True}
@@ -74,7 +75,7 @@ def register(sub) -> None:
                    help=f"board side, 1..{MAX_SIZE} (default {MAX_SIZE}): tablets up to S × S")
     c.add_argument("--engine", choices=("symbolic", "explicit", "both"), default="symbolic",
                    help="symbolic (BDD layers), explicit (mex) or both (cross-check every board)")
-    c.add_argument("--backend", choices=("cudd", "autoref"), default="cudd",
+    c.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
                    help="BDD backend of the symbolic engine")
     c.add_argument("--json", action="store_true", help="print one JSON document")
     c.set_defaults(func=cmd_chomp)

@@ -122,9 +122,10 @@ def model_args(sp: argparse.ArgumentParser) -> None:
                                                       "(`symbolic models` lists them)")
     sp.add_argument("-p", "--param", action="append", metavar="NAME=VALUE",
                     help="override a parameter of the model (repeatable)")
-    sp.add_argument("--backend", choices=BACKEND_CHOICES, default="cudd",
-                    help="BDD backend of the symbolic engine (default: cudd; auto: oxidd "
-                         "above 2^20 value vectors when installed, else cudd)")
+    sp.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
+                    help="BDD backend of the symbolic engine (default: auto, i.e. oxidd "
+                         "above 2^20 value vectors when installed, else cudd; measured in "
+                         "bench/README.md)")
     sp.add_argument("--order", choices=ORDERS, default="auto",
                     help="bit order of the symbolic engine: sliced (bits of equal "
                          "significance side by side), slots (variable after variable) or "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from ..engines import BACKENDS, ENGINES
+from ..engines import BACKEND_CHOICES, ENGINES
 from ..seeds.ens2005 import answer_sheet, format_sheet
 from ..limits import current as current_limits
 from .common import int_arg
@@ -25,5 +25,5 @@ def register(sub) -> None:
     e.add_argument("--u0", type=int_arg(), required=True, help="the candidate's number u_0")
     e.add_argument("--json", action="store_true", help="print one JSON document")
     e.add_argument("--engine", choices=ENGINES, default="symbolic")
-    e.add_argument("--backend", choices=BACKENDS, default="cudd")
+    e.add_argument("--backend", choices=BACKEND_CHOICES, default="auto")
     e.set_defaults(func=cmd_ens2005)

@@ -8,7 +8,7 @@ import time
 from importlib import resources
 
 from ..seeds import hackendot as H
-from ..engines import make_engine
+from ..engines import BACKEND_CHOICES, make_engine
 from ..errors import QueryError
 from ..analysis.grundy import layered_nimbers, mex_nimbers
 from ..limits import is_int_text, short_text
@@ -173,7 +173,7 @@ def register(sub) -> None:
     c.add_argument("--engine", choices=("symbolic", "explicit", "both", "none"),
                    default="symbolic",
                    help="also compute the nimber with this engine on models/hackendot.game")
-    c.add_argument("--backend", choices=("cudd", "autoref"), default="cudd",
+    c.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
                    help="BDD backend of the symbolic engine")
     c.add_argument("--random", type=int_arg(), metavar="N", help="check N random forests")
     c.add_argument("--all", type=int_arg(), metavar="MAX",

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ..engines import BACKENDS
+from ..engines import BACKEND_CHOICES
 from ..seeds.tictactoe import KEYS, answers
 
 LABELS = {
@@ -46,7 +46,7 @@ def register(sub) -> None:
                                    "the empty board, the players' attractors, the winner and "
                                    "the strategy tables, from models/tictactoe.game.")
     t.add_argument("--engine", choices=("symbolic", "explicit", "both"), default="symbolic")
-    t.add_argument("--backend", choices=BACKENDS, default="cudd")
+    t.add_argument("--backend", choices=BACKEND_CHOICES, default="auto")
     t.add_argument("--json", action="store_true",
                    help="one JSON object: boards, legal, reachable, attractor1, attractor2, "
                         "winner (1, 2 or null), strategy1, strategy2, draw1, draw2")

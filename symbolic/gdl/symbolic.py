@@ -83,7 +83,7 @@ class GdlSymbolicGame(SymbolicGame):
     move's is mostly constants (a cofactor).
     """
 
-    def __init__(self, game: GdlGame, backend: str = "cudd", partition: str = "moves", *,
+    def __init__(self, game: GdlGame, backend: str = "auto", partition: str = "moves", *,
                  order: str = "auto", max_memory: int | None = None,
                  limits: Limits | None = None, explore: bool = True,
                  depth: int | None = None, on_layer=None, domain: str = "reachable"):

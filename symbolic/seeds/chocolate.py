@@ -60,7 +60,7 @@ class BarValues:
     player 1's layered attractor on :func:`load_bar`'s game (``engine`` is
     ``"symbolic"`` or ``"explicit"``)."""
 
-    def __init__(self, half: int, engine: str = "symbolic", backend: str = "cudd"):
+    def __init__(self, half: int, engine: str = "symbolic", backend: str = "auto"):
         need(engine, str, "the engine kind")
         need(backend, str, "the backend")
         self.half = half
@@ -108,7 +108,7 @@ class BarValues:
         return sorted((t[1], t[3]) for t in layer.tuples())
 
 
-def answers(values: BarValues | None = None, backend: str = "cudd") -> dict:
+def answers(values: BarValues | None = None, backend: str = "auto") -> dict:
     """The text's Q9 and Q10: ``{"Q9": {"a": value(100, 100, 50, 50),
     "b": value(100, 100, 48, 52)}, "Q10": [[i, j], ...]}`` (the pairs with
     value(127, 127, i, j) = 127, sorted), from ``values`` (by default

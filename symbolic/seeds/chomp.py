@@ -36,7 +36,7 @@ MODEL = resources.files("symbolic") / "models" / "chomp.game"
 
 
 def board_nimbers(size: int, edge: bool, engine: str = "symbolic",
-                  backend: str = "cudd") -> dict[frozenset, int]:
+                  backend: str = "auto") -> dict[frozenset, int]:
     """{set of present squares (r, c), 1-based: nimber} for every board of the
     size × size model, player 1 to move (the nimber does not depend on who moves)."""
     _size(size)

@@ -60,7 +60,7 @@ def _sorted(ps) -> list:
     return [list(t) for t in ps.tuples()]
 
 
-def answer_sheet(u0: int, engine: str = "symbolic", backend: str = "cudd") -> dict:
+def answer_sheet(u0: int, engine: str = "symbolic", backend: str = "auto") -> dict:
     """All answers for ``u0`` as a JSON-ready dict (keys Q1, Q3..Q12), one
     function per group of questions below."""
     if not 0 <= u0 < 4_890_367:

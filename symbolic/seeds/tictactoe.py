@@ -39,7 +39,7 @@ def load() -> Model:
     return parse_model(text, "tictactoe.game")
 
 
-def answers(engine: str = "symbolic", backend: str = "cudd", model: Model | None = None,
+def answers(engine: str = "symbolic", backend: str = "auto", model: Model | None = None,
             with_strategies: bool = False) -> dict:
     """The answers as a dict with the keys :data:`KEYS`; with ``with_strategies``
     also ``"_strategies"``: the :class:`~symbolic.analysis.strategy.Strategy` objects
