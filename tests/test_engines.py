@@ -55,7 +55,26 @@ def test_backend_auto_takes_oxidd_above_2_to_the_20_value_vectors():
     assert engines.choose_backend(small) == "cudd"
     assert engines.choose_backend(large) == "oxidd"  # installed by the test extra
     assert make_sets(large, "symbolic", "auto").manager.backend == "oxidd"
-    assert make_sets(large).manager.backend == "cudd"  # the default stays cudd
+    assert make_sets(large).manager.backend == "oxidd"  # auto is the default
+    assert make_sets(small).manager.backend == "cudd"
+
+
+def test_every_symbolic_engine_takes_auto_by_default_and_names_what_it_chose():
+    from symbolic.bdd import SymbolicGame
+    from symbolic.gdl.symbolic import GdlSymbolicGame
+    from symbolic.model import load_model
+    nim = load_model("models/nim.game", {"n": 6, "K": 7})       # 2^19 value vectors: cudd
+    big = load_model("models/nim.game", {"n": 6, "K": 15})      # 2^25: oxidd
+    ttt = load_model("models/gdl/ticTacToe.kif")               # 29 fluents: oxidd
+    race = load_model("models/race.game")                       # concurrent, small: cudd
+    assert make_engine(nim.game).manager.backend == "cudd"
+    assert make_engine(big.game).manager.backend == "oxidd"
+    assert SymbolicGame(big.game).manager.backend == "oxidd"
+    assert GdlSymbolicGame(ttt.game).manager.backend == "oxidd"
+    assert make_engine(ttt.game).manager.backend == "oxidd"
+    assert make_engine(race.game).manager.backend == "cudd"
+    assert make_engine(big.game, "symbolic", "cudd").manager.backend == "cudd"
+    assert make_engine(nim.game, "symbolic", "autoref").manager.backend == "autoref"
 
 
 CLI_MODULES = sorted(p.relative_to(SRC).as_posix() for p in (SRC / "cli").glob("*.py"))
