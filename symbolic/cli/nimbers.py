@@ -7,8 +7,10 @@ import time
 from collections import Counter
 
 from ..engines import make_engine
-from ..analysis.grundy import (check_normal_play, check_players, first_difference,
-                               layered_nimbers, mex_nimbers)
+from ..analysis.grundy import (check_impartial, check_normal_play, check_players,
+                               first_difference, layered_nimbers, mex_nimbers)
+from ..analysis.layered import LAYERED_MODES
+from ..analysis.layered_solve import graded_reach, layered_nimbers_graded, layered_source
 from .common import backend_text, load, model_args, parse_position, position_text
 
 #: ``nimbers --engine``: the layered BDD computation, the explicit mex, or both
@@ -36,15 +38,24 @@ class _Answer:
         return [s for s in self.engine.successors(pos).tuples() if self.table[s] == 0]
 
 
-def _solve(kind: str, model, args) -> _Answer:
+def _solve(kind: str, model, args, at) -> tuple[_Answer, object]:
+    """One engine's nimbers, and the graded layers they were solved on (None: every
+    position): ``--layered`` from ``at``, else from the model's initial set."""
     eng = make_engine(model.game, kind, args.backend, order=args.order, partition=args.partition)
     if kind == "explicit":
         eng.check_size()
     check_normal_play(eng, model.definitions)
+    source = layered_source(model, eng, at, args.layered)
+    reach = None if source is None else graded_reach(eng, source, args.layered)
     if kind == "symbolic":
-        return _Answer(kind, eng, nimbers=layered_nimbers(eng))
-    eng.check_size()
-    return _Answer(kind, eng, table=mex_nimbers(eng))
+        if reach is None:
+            return _Answer(kind, eng, nimbers=layered_nimbers(eng)), None
+        check_impartial(eng)
+        return _Answer(kind, eng, nimbers=layered_nimbers_graded(eng, reach)), reach
+    table = mex_nimbers(eng)
+    if reach is not None:  # the explicit mex over every position, restricted to R
+        table = {c: g for c, g in table.items() if c in reach.result}
+    return _Answer(kind, eng, table=table), reach
 
 
 def cmd_nimbers(args) -> int:
@@ -56,7 +67,7 @@ def cmd_nimbers(args) -> int:
     answers, timings = {}, {}
     for kind in kinds:
         t0 = time.perf_counter()
-        answers[kind] = _solve(kind, model, args)
+        answers[kind], reach = _solve(kind, model, args, at)
         timings[kind] = time.perf_counter() - t0
     main = answers[kinds[0]]
     if at is not None:
@@ -74,6 +85,9 @@ def cmd_nimbers(args) -> int:
                    "optimal_moves": [position_text(space, s) for s in main.optimal_moves(at)]}
         else:
             doc = {"counts": {str(g): n for g, n in main.counts().items()}}
+            if reach is not None:
+                doc["layered"] = {"from": "initial", "positions": reach.result.count(),
+                                  "layers": len(reach.layers)}
         if mismatch is not None:
             doc["mismatch"] = {"position": position_text(space, mismatch[0]),
                                "symbolic": mismatch[1], "explicit": mismatch[2]}
@@ -87,6 +101,9 @@ def cmd_nimbers(args) -> int:
               + (f" ({backend_text(answers['symbolic'].engine, args.backend)})"
                  if args.engine != "explicit" else "") + "; "
               + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()) + steps)
+        if reach is not None and at is None:
+            print(f"layered: over the {reach.result.count()} positions reachable from "
+                  f"initial ({len(reach.layers)} layers), not over every position")
         if at is not None:
             g = main.of(at)
             print(f"\n{position_text(space, at)}\n  nimber: {g}")
@@ -130,4 +147,10 @@ def register(sub) -> None:
     c.add_argument("--json", action="store_true",
                    help='print {"nimber": g, "optimal_moves": [...]} with --at, '
                         'else {"counts": {"0": n0, "1": n1, ...}}')
+    c.add_argument("--layered", choices=LAYERED_MODES, default="auto",
+                   help="solve one graded layer at a time, from the farthest: auto (default: "
+                        "when the game is graded from the model's initial set, the counts "
+                        "cover the positions reachable from it; with --at, from that "
+                        "position: the same nimber), on (the same, an error when not "
+                        "graded), off (every position, one fixpoint per nimber)")
     c.set_defaults(func=cmd_nimbers)

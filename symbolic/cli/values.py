@@ -17,7 +17,8 @@ from .. import atl
 from ..api import difference_witness
 from ..engines import ENGINES, make_engine
 from ..analysis.values import check_two_players, game_players, two_player_values
-from ..analysis.layered import layer_outcomes
+from ..analysis.layered import LAYERED_MODES, layer_outcomes
+from ..analysis.layered_solve import graded_reach, layered_source, layered_values
 from ..errors import QueryError
 from .common import backend_text, int_arg, load, model_args, parse_position, position_text
 
@@ -27,16 +28,19 @@ VALUE_ENGINES = ENGINES + ("both",)
 class _Table:
     """Values of one engine behind one interface: counts, draws, value at a position."""
 
-    def __init__(self, kind: str, engine):
+    def __init__(self, kind: str, engine, reach=None):
         self.kind = kind
         self.engine = engine
         if kind == "symbolic":
-            self._values = two_player_values(engine)
+            self._values = (two_player_values(engine) if reach is None
+                            else layered_values(engine, reach))
             self.counts = self._values.counts()
             self.draws = self._values.draws.count()
         else:
             check_two_players(engine)
             self._table = engine.retrograde_values()
+            if reach is not None:  # the explicit sweep over every position, restricted to R
+                self._table = {c: v for c, v in self._table.items() if c in reach.result}
             self.counts = {}
             for v in self._table.values():
                 if v is not None:
@@ -95,7 +99,7 @@ def _by_layer(args, model) -> int:
                           partition=args.partition)
         if kind == "explicit":
             eng.check_size()
-        tables[kind] = layer_outcomes(model, eng)
+        tables[kind] = layer_outcomes(model, eng, layered=args.layered != "off")
     main = tables[kinds[0]]
     status = 0
     if args.engine == "both" and tables["symbolic"] != tables["explicit"]:
@@ -117,17 +121,10 @@ def _by_layer(args, model) -> int:
     return status
 
 
-def cmd_values(args) -> int:
-    model = load(args)
-    game_players(model.game)  # before exploring (a GDL game's engine explores at once)
-    if args.by_layer:
-        if args.at is not None:
-            raise QueryError("--by-layer and --at do not go together")
-        return _by_layer(args, model)
-    space = model.game.space
-    at = parse_position(space, args.at) if args.at is not None else None
+def _tables(args, model, at) -> tuple[dict, dict, dict, object]:
+    """Each engine's :class:`_Table`, the engines, the seconds, and the graded layers
+    solved on (None: every position, the plain fixpoints)."""
     kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
-    tables: dict[str, _Table] = {}
     timings: dict[str, float] = {}
     engines = {}
     for kind in sorted(kinds, key=lambda k: k != "explicit"):  # size check first
@@ -139,10 +136,38 @@ def cmd_values(args) -> int:
         timings[kind] = time.perf_counter() - t0
     if at is not None:
         engines[kinds[0]].from_tuples([at])  # RangeError when the invariant excludes it
+    tables: dict[str, _Table] = {}
+    reach = None
     for kind in kinds:
         t0 = time.perf_counter()
-        tables[kind] = _Table(kind, engines[kind])
+        source = None if args.layered == "off" else layered_source(model, engines[kind], at,
+                                                                     args.layered)
+        r = None if source is None else graded_reach(engines[kind], source, args.layered)
+        reach = r if kind == kinds[0] else reach
+        tables[kind] = _Table(kind, engines[kind], r)
         timings[kind] += time.perf_counter() - t0
+    return tables, engines, timings, reach
+
+
+def _layered_note(reach, at) -> str | None:
+    """The line under the engine line when the table covers the reachable positions only."""
+    if reach is None or at is not None:
+        return None
+    return (f"layered: over the {reach.result.count()} positions reachable from initial "
+            f"({len(reach.layers)} layers), not over every position")
+
+
+def cmd_values(args) -> int:
+    model = load(args)
+    game_players(model.game)  # before exploring (a GDL game's engine explores at once)
+    if args.by_layer:
+        if args.at is not None:
+            raise QueryError("--by-layer and --at do not go together")
+        return _by_layer(args, model)
+    space = model.game.space
+    at = parse_position(space, args.at) if args.at is not None else None
+    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    tables, engines, timings, reach = _tables(args, model, at)
     main = tables[kinds[0]]
     status = 0
     mismatch = None
@@ -163,26 +188,50 @@ def cmd_values(args) -> int:
             print(f"{position_text(space, at)}: {value_text(v)}")
         return status
     initial = _initial(model, engines[kinds[0]], args.limit)
+    if args.json:
+        print(json.dumps(_json_doc(model, args, main, initial, mismatch, reach)))
+        return status
+    _print_table(model, args, main, engines, timings, initial, reach)
+    if args.engine == "both" and mismatch is None:
+        print("\nsymbolic and explicit agree on every position"
+              + (" reachable from initial" if reach is not None else ""))
+    return status
+
+
+def _json_doc(model, args, main, initial, mismatch, reach) -> dict:
+    """``values --json`` (the whole table)."""
+    space = model.game.space
     won = sum(n for v, n in main.counts.items() if v > 0)
     lost = sum(n for v, n in main.counts.items() if v <= 0)
-    if args.json:
-        doc = {"model": model.name, "params": params, "engine": args.engine,
-               "positions": won + lost + main.draws,
-               "counts": {str(v): n for v, n in main.counts.items()},
-               "draws": main.draws}
-        if initial is not None:
-            doc["initial"] = [{"position": space.as_dict(p), "value": main.value(p)}
-                              for p in initial]
-        if args.engine == "both":
-            doc["agree"] = mismatch is None
-        print(json.dumps(doc))
-        return status
-    shown = ", ".join(f"{k}={v}" for k, v in params.items())
+    doc = {"model": model.name, "params": model.params, "engine": args.engine,
+           "positions": won + lost + main.draws,
+           "counts": {str(v): n for v, n in main.counts.items()},
+           "draws": main.draws}
+    if reach is not None:
+        doc["layered"] = {"from": "initial", "positions": reach.result.count(),
+                          "layers": len(reach.layers)}
+    if initial is not None:
+        doc["initial"] = [{"position": space.as_dict(p), "value": main.value(p)}
+                          for p in initial]
+    if args.engine == "both":
+        doc["agree"] = mismatch is None
+    return doc
+
+
+def _print_table(model, args, main, engines, timings, initial, reach) -> None:
+    """``values`` as text (the whole table)."""
+    space = model.game.space
+    won = sum(n for v, n in main.counts.items() if v > 0)
+    lost = sum(n for v, n in main.counts.items() if v <= 0)
+    shown = ", ".join(f"{k}={v}" for k, v in model.params.items())
     print(model.name + (f" [{shown}]" if shown else ""))
     print(f"engine: {args.engine}"
           + (f" ({backend_text(engines['symbolic'], args.backend)})"
              if args.engine != "explicit" else "")
           + "; " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()))
+    note = _layered_note(reach, None)
+    if note:
+        print(note)
     print(f"{won + lost + main.draws} positions: {won} won by the player to move, "
           f"{lost} lost, {main.draws} drawn")
     print("\n value  positions")
@@ -194,9 +243,6 @@ def cmd_values(args) -> int:
         print("\ninitial positions:")
         for p in initial:
             print(f"    {position_text(space, p)}: {value_text(main.value(p))}")
-    if args.engine == "both" and mismatch is None:
-        print("\nsymbolic and explicit agree on every position")
-    return status
 
 
 def register(sub) -> None:
@@ -222,4 +268,11 @@ def register(sub) -> None:
                         "many the player to move wins, draws and loses with perfect play "
                         "(a player wins by reaching the model's win(p), else by leaving the "
                         "other without a move)")
+    c.add_argument("--layered", choices=LAYERED_MODES, default="auto",
+                   help="solve one layer at a time: auto (default: when the game is graded "
+                        "from the model's initial set, the table covers the positions "
+                        "reachable from it, with the plain values; with --at, layered from "
+                        "that position when graded from it: the same value), on (the same, "
+                        "an error when not graded), off (every position, plain fixpoints; "
+                        "--by-layer: the plain until intersected with the reachable set)")
     c.set_defaults(func=cmd_values)
