@@ -12,6 +12,8 @@ from ..api import DeadEnds
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError
 from ..model import parse_formula
+from ..analysis.layered import LAYERED_MODES
+from ..analysis.layered_solve import graded_reach, layered_strategy
 from ..analysis.strategy import count_strategies, strategy_for, to_dot, to_json, verify
 from ..ir import ConcurrentGame
 from .joint_strategy import concurrent_strategy
@@ -26,6 +28,24 @@ def _start(model, engine, args):
     return atl.Evaluator(engine, model.definitions)(parse_formula(args.start, model))
 
 
+def _count(args, model, engine) -> int:
+    """``strategy --count PLAYER``: the number of positional strategies."""
+    if args.query or args.start or args.at:
+        raise QueryError("--count PLAYER takes no --query, --from or --at")
+    if args.count not in model.game.players:
+        raise QueryError(f"unknown player {args.count}: the players are "
+                         f"{list(model.game.players)}")
+    n = count_strategies(engine, args.count)
+    digits = int(math.log10(n)) + 1   # log10 of an int is exact to within one
+    digits += (n >= 10 ** digits) - (n < 10 ** (digits - 1))
+    if hasattr(sys, "set_int_max_str_digits") and digits > 4000:
+        sys.set_int_max_str_digits(0)  # the exact integer, however long
+    print(json.dumps({"player": args.count, "strategies": n, "digits": digits})
+          if args.json else f"player {args.count} has {n} positional strategies"
+          + (f" (a number of {digits} digits)" if digits > 30 else ""))
+    return 0
+
+
 def cmd_strategy(args) -> int:
     model = load(args)
     engine = make_engine(model.game, args.engine, args.backend, order=args.order,
@@ -33,29 +53,21 @@ def cmd_strategy(args) -> int:
     if isinstance(model.game, ConcurrentGame):
         return concurrent_strategy(model, engine, args)
     if args.count is not None:
-        if args.query or args.start or args.at:
-            raise QueryError("--count PLAYER takes no --query, --from or --at")
-        if args.count not in model.game.players:
-            raise QueryError(f"unknown player {args.count}: the players are "
-                             f"{list(model.game.players)}")
-        n = count_strategies(engine, args.count)
-        digits = int(math.log10(n)) + 1   # log10 of an int is exact to within one
-        digits += (n >= 10 ** digits) - (n < 10 ** (digits - 1))
-        if hasattr(sys, "set_int_max_str_digits") and digits > 4000:
-            sys.set_int_max_str_digits(0)  # the exact integer, however long
-        print(json.dumps({"player": args.count, "strategies": n, "digits": digits})
-              if args.json else f"player {args.count} has {n} positional strategies"
-              + (f" (a number of {digits} digits)" if digits > 30 else ""))
-        return 0
+        return _count(args, model, engine)
     if not args.query:
         raise QueryError("strategy needs --query FORMULA (or --count PLAYER)")
     if (args.start is None) == (args.at is None):
         raise QueryError("give the start as --from SET or as --at POSITION (one of them)")
     dead_ends = DEAD_ENDS[args.dead_ends]
-    strategy = strategy_for(engine, parse_formula(args.query, model), model.definitions,
-                            dead_ends)
+    formula = parse_formula(args.query, model)
     start = _start(model, engine, args)
+    reach = None if args.layered == "off" else graded_reach(engine, start, args.layered)
+    strategy = (strategy_for(engine, formula, model.definitions, dead_ends) if reach is None
+                else layered_strategy(engine, formula, reach, model.definitions, dead_ends))
     doc = to_json(strategy, start)
+    if reach is not None:
+        doc["layered"] = {"from": "start", "positions": reach.result.count(),
+                          "layers": len(reach.layers)}
     if args.verify:
         reached = strategy.outcome(start)
         v = verify(engine, strategy.objective, strategy.table(reached), start & strategy.region)
@@ -75,6 +87,9 @@ def cmd_strategy(args) -> int:
           f"{obj.dead_ends.value}; engine {engine.kind})")
     print(f"winning region: {len(strategy.region)} positions; start: {len(start)} "
           f"position(s), {len(doc['start_won'])} won" + (f", {lost} not won" if lost else ""))
+    if reach is not None:
+        print(f"layered: from the start, {len(reach.layers)} layers; the region and the "
+              f"layers count the {reach.result.count()} positions reachable from it")
     if doc["layers"] is not None:
         print(f"layers (positions won within n moves, n = 0, 1, ...): "
               f"{', '.join(map(str, doc['layers']))}")
@@ -122,6 +137,11 @@ def register(sub) -> None:
                    help="print the number of positional strategies of PLAYER instead")
     s.add_argument("--limit", type=int_arg(0), default=20, metavar="N",
                    help="show at most N moves (0: all; default 20)")
+    s.add_argument("--layered", choices=LAYERED_MODES, default="auto",
+                   help="solve one layer at a time over the positions reachable from the "
+                        "start: auto (default: when the game is graded from the start; the "
+                        "same moves, the region counted over those positions), on (the same, "
+                        "an error when not graded), off (plain fixpoints over every position)")
     out = s.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON document")
     out.add_argument("--dot", action="store_true", help="print Graphviz DOT text")
