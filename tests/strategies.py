@@ -338,3 +338,38 @@ def concurrent_games(draw):
     invariant = draw(st.one_of(st.just(ir.TRUE), bool_exprs(space, (), 1)))
     return ir.ConcurrentGame("random", space, players, tuple(actions), tuple(updates),
                              invariant)
+
+
+@st.composite
+def graded_games(draw):
+    """A random graded game and a start condition: a step counter ``s`` in 0..L that
+    every move increments (guard s < L, effect s' = s + 1) added to a random game of
+    :func:`games` (its guards, effects, turn and invariant), the guards sometimes
+    reading ``s``, a random terminal condition (no move where it holds), and the turn
+    sometimes alternating with the parity of ``s``. Returns (game, start expression),
+    the start inside s = 0, so every move goes one layer further from it."""
+    base = draw(games())
+    steps = draw(st.integers(1, 4))
+    if base.space.size * (steps + 1) > 2 * MAX_POSITIONS:
+        steps = 1
+    s = ir.Var("s")
+    space = ir.Space((ir.VarDecl("s", ir.IntType(0, steps)),) + tuple(base.space.vars))
+    terminal = draw(st.one_of(st.just(ir.FALSE), bool_exprs(space, (), 1)))
+    moves = []
+    for m in base.moves:
+        names = tuple(p.name for p in m.params)
+        guard = m.guard
+        if draw(st.booleans()):
+            guard = guard & draw(bool_exprs(space, names, 1))
+        guard = guard & ir.Binary("<", s, ir.Const(steps)) & ir.Unary("not", terminal)
+        effect = m.effect & ir.Binary("==", ir.Var("s", primed=True), s + 1)
+        moves.append(ir.Move(m.name, m.params, guard, effect))
+    turn = base.turn
+    if len(base.players) == 2 and draw(st.booleans()):
+        turn = ir.Ite(ir.Binary("==", ir.Binary("%", s, ir.Const(2)), ir.Const(0)),
+                      ir.Const(1), ir.Const(2))
+    game = ir.Game("graded", space, base.players, turn, tuple(moves), base.invariant)
+    start = ir.Binary("==", s, ir.Const(0))
+    if draw(st.booleans()):
+        start = start & draw(bool_exprs(space, (), 1))
+    return game, start

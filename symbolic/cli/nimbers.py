@@ -95,7 +95,8 @@ def cmd_nimbers(args) -> int:
     else:
         params = ", ".join(f"{k}={v}" for k, v in model.params.items())
         print(f"{model.name}" + (f" [{params}]" if params else ""))
-        steps = (f", {main.nimbers.iterations} fixpoint steps"
+        steps = (f", {main.nimbers.iterations} "
+                 + ("pre-images" if reach is not None else "fixpoint steps")
                  if main.nimbers is not None else "")
         print(f"engine: {args.engine}"
               + (f" ({backend_text(answers['symbolic'].engine, args.backend)})"
