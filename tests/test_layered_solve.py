@@ -228,7 +228,7 @@ def check_graded(data, kinds):
         assert got == reference, (kind, f)
 
 
-@settings(max_examples=120, **COMMON)
+@settings(max_examples=150, **COMMON)
 @given(st.data())
 def test_random_graded_games_layered_is_plain_within_the_reachable_set(data):
     check_graded(data, ("explicit", "cudd", "autoref"))
