@@ -34,11 +34,20 @@ def test_strategy_json_both_engines_agree(capsys):
     for engine in ("symbolic", "explicit"):
         status, out, _ = run(capsys, "strategy", TTT, "--query", "forces_win(1)", "--at",
                              "c[1]=1, c[2]=2, c[3]=0, c[4]=0, c[5]=0, c[6]=0, c[7]=0, "
-                             "c[8]=0, c[9]=0", "--engine", engine, "--json", "--verify")
+                             "c[8]=0, c[9]=0", "--engine", engine, "--json", "--verify",
+                             "--layered", "off")
         assert status == 0
         docs.append(json.loads(out))
     assert docs[0] == docs[1]
     doc = docs[0]
+    # layered from the start (the default, tic-tac-toe is graded): the same moves and plays
+    _, out, _ = run(capsys, "strategy", TTT, "--query", "forces_win(1)", "--at",
+                    "c[1]=1, c[2]=2, c[3]=0, c[4]=0, c[5]=0, c[6]=0, c[7]=0, c[8]=0, c[9]=0",
+                    "--json", "--verify")
+    layered = json.loads(out)
+    for key in ("moves", "positions", "start_won", "verified"):
+        assert layered[key] == doc[key], key
+    assert layered["layered"]["from"] == "start" and layered["layers"][-1] < 3408
     assert doc["coalition"] == [1] and doc["objective"] == "reach"
     # the until layers grow strictly up to the winning region (3408 boards of the domain)
     assert doc["layers"] == sorted(set(doc["layers"])) and doc["layers"][-1] == 3408
