@@ -24,7 +24,8 @@ union of all the approximations.
 >>> e = make_engine(m.game, "explicit")
 >>> r = graded_layers(e, initial_set(m, e))
 >>> V = layered_values(e, r)
->>> V.value(initial_set(m, e).first())    # X moves first and cannot force a win: a draw
+>>> V.value(initial_set(m, e).first())   # values: the player left without a move loses
+9
 >>> sum(V.counts().values()) + V.draws.count() == r.result.count()
 True
 """
