@@ -24,8 +24,11 @@ from .errors import ArgumentTypeError, BadLimitType, QueryError
 from .explicit import ExplicitGame, ExplicitSets
 from .explicit.concurrent import ExplicitConcurrentGame
 from .gdl.explicit import GdlExplicitGame
+from .gdl.explicit_concurrent import GdlExplicitConcurrentGame
 from .gdl.game import GdlGame
 from .gdl.symbolic import GdlSymbolicGame
+from .gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
+from .gdl.turns import NotTurnBased
 from .ir import ConcurrentGame, Game, Space
 from .limits import Limits, ensure_recursion_headroom
 from .limits import current as current_limits
@@ -57,7 +60,8 @@ def _limits(limits) -> Limits:
 
 def make_engine(game: Game, engine: str = "symbolic", backend: str = "auto", *,
                 order: str = "auto", partition: str = "moves",
-                limits: Limits | None = None, depth: int | None = None) -> GameEngine:
+                limits: Limits | None = None, depth: int | None = None,
+                concurrent: bool | None = None) -> GameEngine:
     """An engine of the given kind for ``game`` (``backend``, ``order`` and
     ``partition`` tune the symbolic engine; the explicit engine ignores them;
     ``backend="auto"``: :func:`choose_backend`).
@@ -67,7 +71,9 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "auto", *,
     positions are its reachable states (:mod:`symbolic.gdl.symbolic`,
     :mod:`symbolic.gdl.explicit`), under the same limits; ``depth`` N keeps only
     the states reachable in at most N moves (the last layer unexpanded: the
-    engine's ``frontier``)."""
+    engine's ``frontier``); a GDL game where several roles choose at once in a
+    reachable state gets the concurrent GDL engines (``concurrent``: None decides
+    so, True always reads the game as concurrent, False refuses such a game)."""
     if isinstance(game, ConcurrentGame):
         return _concurrent_engine(game, engine, backend, order, _limits(limits), depth)
     if not isinstance(game, Game):
@@ -85,18 +91,41 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "auto", *,
     if engine == "symbolic":
         backend = _backend(backend, game.space)
     if isinstance(game, GdlGame):
-        if engine == "symbolic":
-            return GdlSymbolicGame(game, backend=backend, partition=partition, order=order,
-                                   limits=limits, depth=depth)
-        if engine == "explicit":
-            return GdlExplicitGame(game, limits=limits, depth=depth)
-        raise _unknown(engine)
+        return _gdl_engine(game, engine, backend, partition, order, limits, depth, concurrent)
     if engine == "symbolic":
         return SymbolicGame(game, backend=backend, partition=partition, order=order,
                             limits=limits)
     if engine == "explicit":
         return ExplicitGame(game, limits=limits)
     raise _unknown(engine)
+
+
+def _gdl_engine(game: GdlGame, engine: str, backend: str, partition: str, order: str,
+                limits: Limits, depth, concurrent) -> GameEngine:
+    """A GDL engine: the turn-based one, unless ``concurrent`` is True or (None) the
+    turn-based exploration meets a reachable state where several roles have a choice
+    (:class:`~symbolic.gdl.turns.NotTurnBased`): then the concurrent one
+    (:mod:`symbolic.gdl.symbolic_concurrent`, :mod:`symbolic.gdl.explicit_concurrent`).
+    The explicit engine explores at once, so that both kinds decide here."""
+    if concurrent not in (None, True, False):
+        raise ArgumentTypeError(f"concurrent must be None, True or False, got {concurrent!r}")
+    if engine not in ENGINES:
+        raise _unknown(engine)
+    if not concurrent:
+        try:
+            if engine == "symbolic":
+                return GdlSymbolicGame(game, backend=backend, partition=partition,
+                                       order=order, limits=limits, depth=depth)
+            eng = GdlExplicitGame(game, limits=limits, depth=depth)
+            eng.check_size()
+            return eng
+        except NotTurnBased:
+            if concurrent is False:
+                raise
+    if engine == "symbolic":
+        return GdlSymbolicConcurrentGame(game, backend=backend, order=order, limits=limits,
+                                         depth=depth)
+    return GdlExplicitConcurrentGame(game, limits=limits, depth=depth)
 
 
 def _concurrent_engine(game: ConcurrentGame, engine: str, backend: str, order: str,

@@ -34,12 +34,12 @@ from ..validate import check_concurrent_game
 from .encode import Encoder
 from .engine import BddRelation, BddSet, SymbolicGame, SymbolicSets
 
-__all__ = ["SymbolicConcurrentGame", "ACTION_ORDERS"]
+__all__ = ["SymbolicConcurrentGame", "ACTION_ORDERS", "Extension"]
 
 ACTION_ORDERS = ("below", "above")
 
 
-class _Extension:
+class Extension:
     """A view of a manager whose ``declare`` skips the names already declared: the
     joint space's encoder then shares the position bits and adds the action bits."""
 
@@ -68,7 +68,7 @@ class SymbolicConcurrentGame(SymbolicSets, ConcurrentEngine):
                          max_memory=max_memory, limits=limits)
         self.game = game
         m = self.manager
-        self.joint = Encoder(game.joint_space, _Extension(m), order)
+        self.joint = Encoder(game.joint_space, Extension(m), order)
         base = len(game.space.slots)
         self._act_bits = {p: frozenset(self.joint.cur[base + k])
                           for k, p in enumerate(game.players)}

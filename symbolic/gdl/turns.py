@@ -41,11 +41,17 @@ from __future__ import annotations
 from ..errors import ModelError
 from .ground import term_text
 
-__all__ = ["NOOP", "describe_state", "mover", "turn_error"]
+__all__ = ["NOOP", "NotTurnBased", "describe_state", "mover", "turn_error"]
 
 #: the name GDL descriptions usually give a forced move; it matters only to name the
 #: mover of a state where every role has a forced move (see the module docstring)
 NOOP = "noop"
+
+
+class NotTurnBased(ModelError):
+    """A reachable non-terminal state where several roles have a choice: the turn-based
+    engines refuse it; :func:`symbolic.engines.make_engine` then reads the game as a
+    concurrent one (:mod:`~.concurrent`)."""
 
 
 def describe_state(roles, state: frozenset, legal: dict, fluents=None) -> str:
@@ -65,11 +71,11 @@ def mover(roles, legal: dict):
     return next((r for r in roles if len(legal[r]) == 1 and legal[r][0] != NOOP), roles[0])
 
 
-def turn_error(roles, state: frozenset, legal: dict, fluents=None) -> ModelError | None:
+def turn_error(roles, state: frozenset, legal: dict, fluents=None) -> NotTurnBased | None:
     """None when the (non-terminal) state is turn-based, else the error to raise."""
     choosers = [r for r in roles if len(legal[r]) >= 2]
     if len(choosers) > 1:
         where = describe_state(roles, state, legal, fluents)
-        return ModelError("not a turn-based game: several roles have a choice of move in a "
+        return NotTurnBased("not a turn-based game: several roles have a choice of move in a "
                           f"reachable state ({', '.join(choosers)}); {where}")
     return None

@@ -1,0 +1,163 @@
+"""The symbolic engine of a simultaneous-move GDL game: each role's move as BDD variables.
+
+Each role r gets an action bit-vector act_r (the action variable of
+:meth:`symbolic.ir.ConcurrentGame.action_var`, an index into r's possible moves,
+declared after the fluents' bits), and the ground ``does(r, m)`` atoms are read
+as act_r = index(m); every ground atom that reads ``does`` then has one BDD over
+(x, act) (:meth:`GdlSymbolicConcurrentGame.joint_atom`). With L the expanded
+non-terminal positions (no frontier, not terminal):
+
+    A_r(x, act_r) = L(x) ∧ ⋁_m (act_r = index(m) ∧ legal(r, m)(x))
+    σ_f(x, act)   = next(f)(x, act)            (the successor is a function)
+    T(x, act, x') = ⋀_f (x'_f ↔ σ_f(x, act))
+
+The reachable states are found breadth-first as for a turn-based game, with
+post(F) = (∃x, act. F ∧ ¬terminal ∧ ⋀_r A_r ∧ T)[x' := x] and no turn rule. Then
+
+    Good(x, act) = Z(σ(x, act))                          ("compose", the default)
+                 or ∃x'. T ∧ Z'                          ("relational")
+    pre(J, Z)    = D ∧ ∃act_J. (A_J ∧ ¬∃act_{−J}. (A_{−J} ∧ ¬Good))  [∧ alive, STRICT]
+
+the formula of :class:`symbolic.bdd.concurrent.SymbolicConcurrentGame`, whose
+``_pre`` (and graph methods) this engine runs on its own A_r and Good. Both
+forms of Good were measured on the simultaneous corpus (docs/gdl.md,
+"Simultaneous-move games"). A terminal state, a frontier state and a state where
+a role has no legal move are dead ends: some A_r is empty there.
+"""
+from __future__ import annotations
+
+from .. import ir
+from ..bdd.concurrent import ACTION_ORDERS, Extension, SymbolicConcurrentGame
+from ..bdd.encode import Encoder
+from ..bdd.engine import BddSet
+from ..concurrent import ConcurrentEngine
+from ..errors import QueryError
+from ..limits import Limits
+from .game import GdlGame
+from .symbolic import GdlSymbolicGame
+
+__all__ = ["GdlSymbolicConcurrentGame", "GOODS"]
+
+#: the two forms of Good(x, act) (module docstring)
+GOODS = ("compose", "relational")
+
+
+class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
+    """:class:`~.symbolic.GdlSymbolicGame` read as a concurrent game (module docstring):
+    its exploration, layers, frontier and atom sets, the concurrent pre-image."""
+
+    def __init__(self, game: GdlGame, backend: str = "cudd", *, order: str = "auto",
+                 max_memory: int | None = None, limits: Limits | None = None,
+                 depth: int | None = None, on_layer=None, good: str = "compose",
+                 actions: str = "below"):
+        if good not in GOODS:
+            raise QueryError(f"unknown form of Good {good!r}: the choices are {list(GOODS)}")
+        if actions not in ACTION_ORDERS:
+            raise QueryError(f"unknown action order {actions!r}: the choices are "
+                             f"{list(ACTION_ORDERS)}")
+        GdlSymbolicGame.__init__(self, game, backend, order=order, max_memory=max_memory,
+                                 limits=limits, explore=False, depth=depth)
+        self.good = good
+        m, prog = self.manager, game.program
+        ids = game.names.role_id
+        extra = tuple(ir.VarDecl(ir.ConcurrentGame.action_var(ids[r]),
+                                 ir.IntType(0, max(1, len(prog.moves[r])) - 1))
+                      for r in prog.roles)
+        self.joint = Encoder(ir.Space(tuple(game.space.vars) + extra), Extension(m),
+                             self.encoder.bit_order)
+        base = len(game.space.slots)
+        self._act_bits = {ids[r]: frozenset(self.joint.cur[base + k])
+                          for k, r in enumerate(prog.roles)}
+        if actions == "above":
+            acts = [b for r in prog.roles for b in sorted(self._act_bits[ids[r]])]
+            m.reorder(acts + [n for n in m.names if n not in set(acts)])
+        self._does = {}
+        for k, r in enumerate(prog.roles):
+            act = self.joint.integer(ir.Var(ir.ConcurrentGame.action_var(ids[r])))
+            for i, mv in enumerate(prog.moves[r]):
+                self._does[(r, mv)] = self.joint.int_equals(act, i)
+        self._joint_memo: dict = {}
+        with self.limits.stage("building the joint moves (symbolic, concurrent GDL)"):
+            self._any = {ids[r]: m.disj(m.and_(self._does[(r, mv)], self.rules.legal(r, mv))
+                                        for mv in prog.moves[r]) for r in prog.roles}
+            self._sigma = {}
+            for f in prog.fluents:
+                self.limits.check(f"next of {f!r}")
+                e = self.joint_atom(("next", (f,)))
+                if e != self.rules.cur[f]:
+                    self._sigma[self.rules.bit[f]] = e
+            self._trans = m.conj(m.iff(self.rules.nxt[f], self.joint_atom(("next", (f,))))
+                                 for f in prog.fluents)
+        self._enabled = dict(self._any)
+        self._alive = m.true
+        self._explore(depth, on_layer)
+
+    def __repr__(self) -> str:
+        return (f"<GdlSymbolicConcurrentGame {self.game.name!r} {self.manager.backend}: "
+                f"{len(self.manager.names)} BDD variables>")
+
+    def joint_atom(self, atom):
+        """The BDD over (x, act) of a ground atom, ``does(r, m)`` read as act_r = index(m)
+        (memoized; an atom that reads no ``does`` is the rules' own BDD)."""
+        name, args = atom
+        m, rules = self.manager, self.rules
+        if name == "true":
+            return rules.cur[args[0]]
+        if name == "does":
+            return self._does.get(args, m.false)
+        if not rules.does.reads(atom):
+            return rules.atom(atom)
+        hit = self._joint_memo.get(atom)
+        if hit is None:
+            hit = m.disj(m.conj(self.joint_atom(a) if kind == "pos" else
+                                m.not_(self.joint_atom(a)) for kind, a in body)
+                         for body in self.game.program.rules.get(atom, ()))
+            self._joint_memo[atom] = hit
+        return hit
+
+    def image(self, layer: BddSet) -> BddSet:
+        """post(F): every joint move of the non-terminal states of F (no turn rule)."""
+        m, enc = self.manager, self.encoder
+        live = self.rules.minus_terminal(layer.node)
+        self.limits.check("image of a layer (every joint move)")
+        src = m.conj([live] + list(self._any.values()))
+        img = m.and_exists(src, self._trans, enc.current_set | self._all_act_bits())
+        return BddSet._make(self, m.and_(m.rename(img, enc.to_current), self._domain))
+
+    def _restrict(self, node) -> None:
+        """Make ``node`` (closed under δ) the domain; A_r restricted to its expanded
+        non-terminal states."""
+        m = self.manager
+        self._domain = node
+        self._domain_next = None
+        self._live = None
+        live = self._expanded()
+        self._enabled = {p: m.and_(live, a) for p, a in self._any.items()}
+        self._alive = m.conj(m.exist(a, self._act_bits[p]) for p, a in self._enabled.items())
+
+    def _good(self, target: BddSet):
+        """Good(x, act): the joint move's successor is in the target (module docstring)."""
+        m, enc = self.manager, self.encoder
+        node = self._node_of(target)
+        if self.good == "compose":
+            return m.compose(node, self._sigma) if self._sigma else node
+        return m.and_exists(self._trans, m.rename(node, enc.to_next), enc.next_set)
+
+    _pre = SymbolicConcurrentGame._pre
+    _step = SymbolicConcurrentGame._step
+    _all_act_bits = SymbolicConcurrentGame._all_act_bits
+    successors = SymbolicConcurrentGame.successors
+    post = SymbolicConcurrentGame.post
+    moves_between = SymbolicConcurrentGame.moves_between
+
+    def deadlocks(self):
+        """The positions without an enabled joint move (terminal, frontier, a role stuck)."""
+        return ConcurrentEngine.deadlocks(self)
+
+    def bdd_sizes(self) -> dict:
+        """Node counts of the domain, T and each role's A_r."""
+        m = self.manager
+        out = {"domain": m.size(self._domain), "T": m.size(self._trans),
+               "sigma": sum(m.size(e) for e in self._sigma.values())}
+        out.update({f"A_{p}": m.size(a) for p, a in self._enabled.items()})
+        return out
