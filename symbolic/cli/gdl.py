@@ -12,6 +12,8 @@ from ..errors import ModelError, QueryError
 from ..gdl.ground import term_text
 from ..gdl.solve import dead_ends, forced_values, refine_by_invariant
 from ..gdl.symbolic import GdlSymbolicGame
+from ..gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
+from ..gdl.turns import NotTurnBased
 from ..limits import current as current_limits
 from .common import load, model_args
 
@@ -149,9 +151,16 @@ def _engine(model, kind: str, args, t0: float, lines: list):
         def show(depth: int, n: int, nodes: int) -> None:
             lines.append(f"  states reachable in at most {depth} moves: {n} ({nodes} BDD "
                          f"nodes, {time.perf_counter() - t0:.1f} s)")
-        return GdlSymbolicGame(model.game, backend=args.backend, order=args.order,
-                               partition=args.partition, limits=current_limits(),
-                               depth=args.depth, on_layer=show)
+        kept = len(lines)
+        try:
+            return GdlSymbolicGame(model.game, backend=args.backend, order=args.order,
+                                   partition=args.partition, limits=current_limits(),
+                                   depth=args.depth, on_layer=show)
+        except NotTurnBased:  # several roles choose at once: the concurrent reading
+            del lines[kept:]
+            return GdlSymbolicConcurrentGame(model.game, backend=args.backend,
+                                             order=args.order, limits=current_limits(),
+                                             depth=args.depth, on_layer=show)
     return make_engine(model.game, kind, args.backend, order=args.order,
                        partition=args.partition, depth=args.depth)
 

@@ -192,6 +192,7 @@ class GdlExplicitGame(ExplicitGame):
         self._succ = self._pred = self._outdeg = self._dead = None
         self._turns = self._by_player = None
         self._masks = {}
+        self._int_states: list[int] | None = None
         self._turn_fn = lambda c, _: self._role_id(self._explore()[self._state(c)][0])
 
     def __repr__(self) -> str:
@@ -233,9 +234,16 @@ class GdlExplicitGame(ExplicitGame):
 
     def atom_set(self, atom) -> ExplicitSet:
         """The positions where the ground atom (not depending on ``does``) holds."""
-        ev = self.evaluator
-        return ExplicitSet(self, frozenset(c for c in self._domain()
-                                           if ev.holds(atom, self._state(c), {}, {})))
+        rules = self.evaluator.rules
+        return ExplicitSet(self, frozenset(c for c, s in zip(self._domain(), self._ints())
+                                           if rules.holds(atom, s)))
+
+    def _ints(self) -> list[int]:
+        """The positions as the compiled rules' int states, in domain order (cached)."""
+        if self._int_states is None:
+            rules = self.evaluator.rules
+            self._int_states = [rules.state_of(self._state(c)) for c in self._domain()]
+        return self._int_states
 
     def check_size(self) -> None:
         """TooManyPositions when more states are reachable than ``max_positions``."""

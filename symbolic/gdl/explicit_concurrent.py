@@ -62,21 +62,22 @@ class GdlExplicitConcurrentGame(ConcurrentEngine, GdlExplicitGame):
         a set of one position index}): the table ExplicitConcurrentGame._pre reads."""
         if self._table is None:
             dom = self._domain()
-            ev, index = self.evaluator, self._index
+            ev = self.evaluator
             rules = ev.rules
             none = tuple(() for _ in self.game.players)
             table = []
             with self.limits.stage("building the joint moves (explicit, concurrent GDL)"):
-                for i, c in enumerate(dom):
+                at = {s: i for i, s in enumerate(self._ints())}
+                frontier = {rules.state_of(s) for s in self._frontier_states}
+                for i, s in enumerate(self._ints()):
                     if not i & 1023:
                         self.limits.check(f"position {i} of {len(dom)}")
-                    hit = ev.joint.get(rules.state_of(self._state(c)))
-                    if hit is None or self._state(c) in self._frontier_states:
+                    hit = ev.joint.get(s)
+                    if hit is None or s in frontier:
                         table.append((none, {}))  # terminal, or not expanded
                         continue
                     en, moves = hit
-                    table.append((en, {a: frozenset((index[self._tuple(rules.fluents_of(t))],))
-                                       for a, t in moves.items()}))
+                    table.append((en, {a: frozenset((at[t],)) for a, t in moves.items()}))
             self._table = table
         return self._table
 

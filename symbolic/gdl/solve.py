@@ -157,6 +157,24 @@ class _Forcing:
         return ok
 
 
+def _largest(ok, hi: int) -> int | None:
+    """The largest i in 0..hi with ``ok(i)``, None if none, by bisection: ``ok`` is
+    monotone (forcing G_{i+1} ⊆ G_i forces G_i), so a game with 101 goal values
+    (gt_prisoner) costs 7 fixpoints per entry, not up to 101.
+
+    >>> _largest(lambda i: i <= 6, 100), _largest(lambda i: False, 3)
+    (6, None)
+    """
+    lo, best = 0, None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            best, lo = mid, mid + 1
+        else:
+            hi = mid - 1
+    return best
+
+
 def forced_values(model: Model, engine: GameEngine) -> list[dict]:
     """``[{"coalition": [...], "role": r, "value": V, "lower": L, "upper": U}]`` for every
     coalition and role, computed by ``engine`` (a GDL engine: ``terminal`` and the goals
@@ -171,18 +189,15 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
             values = prog.goals[r]
             at_least = f.at_least(r)
             upper = lower = None
-            for i in range(len(values) - 1, -1, -1):
-                if f.forces(coalition, at_least[i] | f.beyond, "upper"):
-                    upper = values[i]
-                    break
-            if upper is not None:
+            i = _largest(lambda i: f.forces(coalition, at_least[i] | f.beyond, "upper"),
+                         len(values) - 1)
+            if i is not None:
+                upper = values[i]
                 if f.beyond.is_empty():
                     lower = upper
                 else:
-                    for i in range(values.index(upper), -1, -1):
-                        if f.forces(coalition, at_least[i], "lower"):
-                            lower = values[i]
-                            break
+                    k = _largest(lambda i: f.forces(coalition, at_least[i], "lower"), i)
+                    lower = None if k is None else values[k]
             out.append({"coalition": list(coalition), "role": r,
                         "value": upper if lower == upper else None,
                         "lower": lower, "upper": upper, "decided": lower == upper})
