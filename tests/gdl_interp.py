@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-__all__ = ["NotTurnBased", "Result", "explore", "kif"]
+__all__ = ["NotTurnBased", "Result", "explore", "kif", "read_kif"]
 
 
 class NotTurnBased(Exception):
@@ -114,21 +114,25 @@ class Result:
     roles: tuple
     states: dict
     forced: dict = field(default_factory=dict)
+    joint: dict = field(default_factory=dict)  # concurrent: {state: {joint move: successor}}
 
     @property
     def dead_ends(self) -> int:
         return sum(1 for t, _, _, succ in self.states.values() if not t and succ is None)
 
 
-def explore(rules) -> Result:
+def explore(rules, concurrent: bool = False) -> Result:
     """The reachable states of the game, breadth-first, and the forced goal values
     (the definition of :mod:`symbolic.gdl.solve`); NotTurnBased when a reachable
-    non-terminal state gives two roles a choice."""
+    non-terminal state gives two roles a choice, unless ``concurrent``: then every
+    joint move is kept and the values are forced by the concurrent pre-image
+    (∃ moves of C ∀ moves of the others)."""
     strata = _strata(rules)
     top = derive(strata, set())
     roles = tuple(dict.fromkeys(h[1] for h, body in rules if h[0] == "role" and not body))
     start = frozenset(a[1] for a in top if a[0] == "init")
     states: dict = {}
+    joints: dict = {}
     todo = [start]
     seen = {start}
     while todo:
@@ -143,25 +147,41 @@ def explore(rules) -> Result:
             if not term:
                 if any(not legal[r] for r in roles):
                     succ = None
-                elif sum(len(legal[r]) >= 2 for r in roles) >= 2:
+                elif sum(len(legal[r]) >= 2 for r in roles) >= 2 and not concurrent:
                     raise NotTurnBased(s)
                 else:
+                    moves = {}
                     for joint in itertools.product(*(legal[r] for r in roles)):
                         base = {("true", f) for f in s} | {("does", r, m)
                                                             for r, m in zip(roles, joint)}
-                        succ.add(frozenset(a[1] for a in derive(strata, base)
-                                           if a[0] == "next"))
+                        moves[joint] = frozenset(a[1] for a in derive(strata, base)
+                                                 if a[0] == "next")
+                    succ = set(moves.values())
+                    joints[s] = moves
             states[s] = (term, legal, goals, succ)
             for t in succ or ():
                 if t not in seen:
                     seen.add(t)
                     todo.append(t)
-    out = Result(roles, states)
+    out = Result(roles, states, joint=joints if concurrent else {})
     for k in range(1, len(roles) + 1):
         for c in itertools.combinations(roles, k):
             for r in roles:
                 out.forced[(c, r)] = _forced(out, c, r, start)
     return out
+
+
+def _wins(res: Result, s, coalition, won: set) -> bool:
+    """One step of the forced until at the expanded non-terminal state ``s``."""
+    legal, succ = res.states[s][1], res.states[s][3]
+    if res.joint:  # concurrent: C picks its moves, then every answer of the others
+        mine = [i for i, r in enumerate(res.roles) if r in coalition]
+        answers: dict = {}
+        for joint, t in res.joint[s].items():
+            answers.setdefault(tuple(joint[i] for i in mine), []).append(t in won)
+        return any(all(ok) for ok in answers.values())
+    chooser = next((r for r in res.roles if len(legal[r]) >= 2), None)
+    return (any if chooser in coalition else all)(x in won for x in succ)
 
 
 def _forced(res: Result, coalition, role, start):
@@ -175,8 +195,7 @@ def _forced(res: Result, coalition, role, start):
             for s, (t, legal, _, succ) in res.states.items():
                 if s in won or t or succ is None:
                     continue
-                chooser = next((r for r in res.roles if len(legal[r]) >= 2), None)
-                if (any if chooser in coalition else all)(x in won for x in succ):
+                if _wins(res, s, coalition, won):
                     more.add(s)
             if not more:
                 break
@@ -211,3 +230,41 @@ def kif(rules) -> str:
                 parts.append(f"(distinct {_term_kif(lit[1])} {_term_kif(lit[2])})")
         lines.append(f"(<= {_atom_kif(head)} {' '.join(parts)})")
     return "\n".join(lines) + "\n"
+
+
+def read_kif(text: str) -> list:
+    """KIF text → rules in this module's form (a plain reader: no located errors;
+    ``;`` comments, ``(<= head body...)``, ``(not a)``, ``(distinct s t)``).
+
+    >>> read_kif("(role a) (<= (legal a go) (not (true s)))  ; a comment")
+    [(('role', 'a'), ()), (('legal', 'a', 'go'), (('neg', ('true', 's')),))]
+    """
+    text = "\n".join(line.split(";")[0] for line in text.splitlines())
+    tokens = text.replace("(", " ( ").replace(")", " ) ").split()
+    stack: list = [[]]
+    for tok in tokens:
+        if tok == "(":
+            stack.append([])
+        elif tok == ")":
+            done = tuple(stack.pop())
+            stack[-1].append(done)
+        else:
+            stack[-1].append(tok)
+
+    def atom(x):
+        return (x,) if isinstance(x, str) else x
+
+    def literal(x):
+        if isinstance(x, tuple) and x[0] == "not":
+            return ("neg", atom(x[1]))
+        if isinstance(x, tuple) and x[0] == "distinct":
+            return ("distinct", x[1], x[2])
+        return ("pos", atom(x))
+
+    rules = []
+    for x in stack[0]:
+        if isinstance(x, tuple) and x[0] == "<=":
+            rules.append((atom(x[1]), tuple(literal(b) for b in x[2:])))
+        else:
+            rules.append((atom(x), ()))
+    return rules

@@ -219,14 +219,16 @@ def _neg(*atom):
 
 
 @st.composite
-def static_gdl(draw):
+def static_gdl(draw, simultaneous: bool = False):
     """A small random GDL game (rules as :mod:`tests.gdl_interp` reads them) where
     ``legal``, ``next``, ``terminal`` and ``goal`` are each, at random, facts, rules over
     static relations only, or rules over the state: roles ``a`` (and ``b``) taking turns
     by a ``control`` fluent (or not), flags ``(f i)``, a step counter up to K that ends
     the game; static relations ``succ``, ``ok``, ``val``, ``stop``, ``flag``. Some games
-    give two roles a choice in a reachable state (not turn-based), some have dead ends."""
-    roles = ["a", "b"][:draw(st.integers(1, 2))]
+    give two roles a choice in a reachable state (not turn-based), some have dead ends.
+    ``simultaneous``: two roles, and a role's moves are legal whoever has ``control``
+    (a static condition instead), so that both usually choose at once."""
+    roles = ["a", "b"][:2 if simultaneous else draw(st.integers(1, 2))]
     k = draw(st.integers(1, 3))
     moves = ["m0", "m1"]
     rules = [((("role", r)), ()) for r in roles]
@@ -246,7 +248,7 @@ def static_gdl(draw):
         rules.append((("next", ("control", "?r")), (_pos("true", ("control", "?r")),)))
     rules.append((("terminal",), (_pos("true", ("step", str(k))),)))
     for r in roles:
-        mine = _pos("true", ("control", r))
+        mine = _pos("role", r) if simultaneous else _pos("true", ("control", r))
         for m in draw(st.lists(st.sampled_from(moves), min_size=1, max_size=2, unique=True)):
             rules.append(draw(st.sampled_from([
                 (("legal", r, m), (mine,)),

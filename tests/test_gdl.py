@@ -117,11 +117,11 @@ def test_corners_game_both_engines():
     assert forced(values, ["second"], "second") == 0
 
 
-def test_a_simultaneous_game_is_reported_not_solved():
+def test_a_simultaneous_game_is_refused_by_the_turn_based_reading():
     m = load_model(HERE / "gdl" / "simultaneous.kif")
     for kind in ("symbolic", "explicit"):
         with pytest.raises(ModelError) as err:
-            e = make_engine(m.game, kind)
+            e = make_engine(m.game, kind, concurrent=False)
             e.positions().count()
         msg = err.value.message
         assert "not a turn-based game" in msg and "(a, b)" in msg, msg

@@ -63,8 +63,8 @@ def test_a_goal_rule_over_facts_gives_its_values():
     assert m.game.program.goals["a"] == (70, 100), m.game.program.goals
 
 
-def _engine_view(model: Model, kind: str) -> dict:
-    eng = make_engine(model.game, kind)
+def _engine_view(model: Model, kind: str, concurrent: bool | None = None) -> dict:
+    eng = make_engine(model.game, kind, concurrent=concurrent)
     prog = model.game.program
     goal_counts = {}
     for atom in prog.rules:
@@ -89,23 +89,25 @@ def _interp_view(res) -> dict:
             "dead_ends": res.dead_ends, "goals": goals, "forced": res.forced}
 
 
-def check_against_interpreter(rules) -> None:
+def check_against_interpreter(rules, concurrent: bool | None = None) -> None:
     """Both GDL engines and the plain interpreter agree on the reachable, terminal and
-    dead-end states, each goal's states and the forced table; or all three refuse a game
-    that is not turn-based."""
+    dead-end states, each goal's states and the forced table. A game that is not
+    turn-based is refused by the turn-based reading (``concurrent=False``) and solved
+    by the concurrent one (the default reading then, the interpreter's concurrent
+    solver); ``concurrent=True`` reads every game as concurrent (the same table on a
+    turn-based game)."""
     text = kif(rules)
+    model = gdl_model(text, "random.kif")
     try:
-        res = explore(rules)
+        res = explore(rules, concurrent=bool(concurrent))
     except NotTurnBased:
-        model = gdl_model(text, "random.kif")
         for kind in ("explicit", "symbolic"):
             with pytest.raises(ModelError, match="not a turn-based game"):
-                _engine_view(model, kind)
-        return
+                _engine_view(model, kind, concurrent=False)
+        res = explore(rules, concurrent=True)
     want = _interp_view(res)
-    model = gdl_model(text, "random.kif")
     for kind in ("explicit", "symbolic"):
-        got = _engine_view(model, kind)
+        got = _engine_view(model, kind, concurrent)
         assert got == want, (kind, text, got, want)
 
 
@@ -119,6 +121,21 @@ def test_random_games_with_static_relations(rules):
     check_against_interpreter(rules)
 
 
+@settings(max_examples=60, **COMMON)
+@given(static_gdl(simultaneous=True))
+def test_random_simultaneous_games(rules):
+    """Both roles usually choose at once: the concurrent engines == the interpreter's
+    plain concurrent solver."""
+    check_against_interpreter(rules)
+
+
+@settings(max_examples=40, **COMMON)
+@given(static_gdl())
+def test_random_games_read_as_concurrent(rules):
+    """Every game read as concurrent (turn-based ones too) == the concurrent solver."""
+    check_against_interpreter(rules, concurrent=True)
+
+
 @pytest.mark.fuzz
 def test_fuzz_random_games_with_static_relations():
     n = int(os.environ.get("SYMBOLIC_FUZZ_EXAMPLES", "10000")) // 10
@@ -129,6 +146,7 @@ def test_fuzz_random_games_with_static_relations():
     def run(rules):
         nonlocal count
         check_against_interpreter(rules)
+        check_against_interpreter(rules, concurrent=True)
         count += 1
 
     run()

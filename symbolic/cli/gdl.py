@@ -42,6 +42,7 @@ def cmd_gdl(args) -> int:
         stuck = dead_ends(model, eng)
         results[kind] = (layers, eng.complete, forced_values(model, eng), len(stuck),
                          stuck.first())
+        concurrent = getattr(eng, "concurrent", False)
         times[kind] = time.perf_counter() - t0
     layers, complete, forced, n_stuck, stuck_at = results[kinds[0]]
     reachable = layers[-1]
@@ -66,15 +67,18 @@ def cmd_gdl(args) -> int:
             doc.update(depth=args.depth, layers=layers, complete=complete)
         if inv_doc is not None:
             doc["invariant"] = inv_doc
+        if concurrent:
+            doc["concurrent"] = True
         print(json.dumps(doc))
         return status
-    _print_text(model, args, results[kinds[0]], times, forced, inv_doc)
+    _print_text(model, args, results[kinds[0]], times, forced, inv_doc, concurrent)
     if args.engine == "both" and status == 0:
         print("symbolic and explicit agree")
     return status
 
 
-def _print_text(model, args, result: tuple, times: dict, forced: list, inv_doc) -> None:
+def _print_text(model, args, result: tuple, times: dict, forced: list, inv_doc,
+                concurrent: bool) -> None:
     """The text output of ``symbolic gdl`` after the layers."""
     prog, bounded = model.game.program, args.depth is not None
     layers, complete, _, n_stuck, stuck_at = result
@@ -91,6 +95,9 @@ def _print_text(model, args, result: tuple, times: dict, forced: list, inv_doc) 
         print(f"dead ends: {n_stuck} reachable non-terminal states where a role has no legal "
               f"move (no joint move: no successor), e.g. {{{state}}}")
     print("engine: " + ", ".join(f"{k} {t:.2f} s" for k, t in times.items()))
+    if concurrent:
+        print("simultaneous moves (several roles choose at once in a reachable state): at "
+              "each step C chooses its moves, then the others answer (concurrent pre-image)")
     print("best goal value each coalition C forces for each role r:")
     print("  max V with initial |= <<C>> (not terminal and not dead_end) U "
           "(terminal and goal(r, V') for some V' >= V)")
@@ -188,7 +195,8 @@ def register(sub) -> None:
                         "bounds, marked 'over budget')")
     g.add_argument("--json", action="store_true",
                    help="print one JSON document with keys roles, reachable, dead_ends, "
-                        "forced (and, with --depth: depth, layers, complete, and lower, "
+                        "forced (concurrent: true for a simultaneous-move game; with "
+                        "--depth: depth, layers, complete, and lower, "
                         "upper, decided in each forced entry; with --invariant: by (and "
                         "seconds) in each entry, and invariant)")
     g.set_defaults(func=cmd_gdl)

@@ -48,7 +48,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
 
     def __init__(self, game: GdlGame, backend: str = "cudd", *, order: str = "auto",
                  max_memory: int | None = None, limits: Limits | None = None,
-                 depth: int | None = None, on_layer=None, good: str = "compose",
+                 depth: int | None = None, on_layer=None, good: str = "relational",
                  actions: str = "below"):
         if good not in GOODS:
             raise QueryError(f"unknown form of Good {good!r}: the choices are {list(GOODS)}")
