@@ -1,0 +1,146 @@
+"""Simultaneous-move GDL games (issue 21, item 5): the concurrent GDL engines
+(:mod:`symbolic.gdl.explicit_concurrent`, :mod:`symbolic.gdl.symbolic_concurrent`)
+against each other and against the plain interpreter's concurrent solver
+(:mod:`tests.gdl_interp`, no code shared), with known answers; turn-based files
+read as concurrent give today's table."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from symbolic import atl
+from symbolic.api import DeadEnds
+from symbolic.cli import main
+from symbolic.engines import make_engine
+from symbolic.errors import ModelError, QueryError, TooManyPositions
+from symbolic.gdl.explicit_concurrent import GdlExplicitConcurrentGame
+from symbolic.gdl.solve import forced_values
+from symbolic.gdl.symbolic import GdlSymbolicGame
+from symbolic.gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
+from symbolic.model import load_model, parse_formula
+from tests.gdl_interp import explore, read_kif
+
+HERE = Path(__file__).resolve().parent / "gdl"
+MODELS = Path(__file__).resolve().parent.parent / "models" / "gdl"
+
+FILES = ["pennies.kif", "rps_static.kif", "sim_dead_end.kif", "simultaneous.kif"]
+
+
+def _cli(path: Path, capsys) -> dict:
+    assert main(["gdl", str(path), "--engine", "both", "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_both_engines_equal_the_interpreter(name, capsys):
+    doc = _cli(HERE / name, capsys)
+    res = explore(read_kif((HERE / name).read_text()), concurrent=True)
+    got = {(tuple(f["coalition"]), f["role"]): f["value"] for f in doc["forced"]}
+    assert doc["concurrent"] is True, doc
+    assert (doc["reachable"], doc["dead_ends"], got) == (len(res.states), res.dead_ends,
+                                                        res.forced), (doc, res.forced)
+
+
+def test_known_answers(capsys):
+    def table(name):
+        return {("+".join(f["coalition"]), f["role"]): f["value"]
+                for f in _cli(HERE / name, capsys)["forced"]}
+    # pennies: nobody alone forces a match (a's 100) or a mismatch (b's 100); together yes
+    assert table("pennies.kif") == {("a", "a"): 0, ("a", "b"): 0, ("b", "a"): 0,
+                                    ("b", "b"): 0, ("a+b", "a"): 100, ("a+b", "b"): 100}
+    # rock-paper-scissors: alone not even the tie (50); together any outcome
+    rps = table("rps_static.kif")
+    assert rps[("a", "a")] == rps[("b", "b")] == 0 and rps[("a+b", "a")] == 100, rps
+    # a dead end: a's go against b's wait strands b; a alone forces b's 50 by stay
+    dead = _cli(HERE / "sim_dead_end.kif", capsys)
+    assert dead["dead_ends"] == 1, dead
+    assert [f["value"] for f in dead["forced"]] == [0, 50, 0, 50, 100, 50], dead
+
+
+def test_queries_on_both_engines():
+    m = load_model(HERE / "pennies.kif")
+    engines = [make_engine(m.game, k) for k in ("symbolic", "explicit")]
+    assert isinstance(engines[0], GdlSymbolicConcurrentGame), engines
+    assert isinstance(engines[1], GdlExplicitConcurrentGame), engines
+    for text, n in (("<<a>> X match", 0), ("<<b>> X not match and s_1", 0),
+                    ("<<a, b>> X match", 1), ("<<a, b>> <> (terminal and goal(b, 100))", 2),
+                    # the start, and the two terminal states: dead ends, where the
+                    # empty coalition has all (none) of its actions (VACUOUS)
+                    ("<<>> X s_1", 3)):
+        f = parse_formula(text, m)
+        got = [atl.evaluate(e, f, m.definitions).tuples() for e in engines]
+        assert got[0] == got[1] and len(got[0]) == n, (text, got)
+    with pytest.raises(QueryError, match="no meaning on a concurrent game"):
+        atl.evaluate(engines[0], parse_formula("turn(a)", m), m.definitions)
+
+
+def test_the_turn_based_reading_refuses_and_the_check_command_answers(capsys):
+    m = load_model(HERE / "pennies.kif")
+    with pytest.raises(ModelError, match="not a turn-based game"):
+        make_engine(m.game, "explicit", concurrent=False)
+    with pytest.raises(ModelError, match="not a turn-based game"):
+        GdlSymbolicGame(m.game)
+    assert main(["check", str(HERE / "pennies.kif"), "--query", "<<a>> X match",
+                 "--engine", "both"]) == 0
+    assert "count: 0" in capsys.readouterr().out
+    assert main(["check", str(HERE / "pennies.kif"), "--query", "turn(a)"]) == 2
+    assert "no meaning on a concurrent game" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("good", ["compose", "relational"])
+@pytest.mark.parametrize("actions", ["below", "above"])
+def test_every_form_of_the_symbolic_pre_agrees(good, actions):
+    m = load_model(HERE / "rps_static.kif")
+    e = GdlSymbolicConcurrentGame(m.game, good=good, actions=actions)
+    x = GdlExplicitConcurrentGame(m.game)
+    assert forced_values(m, e) == forced_values(m, x)
+    z = e.atom_set(("goal", ("a", "50")))
+    for J in (set(), {1}, {2}, {1, 2}):
+        for d in DeadEnds:
+            assert (e.pre(J, z, dead_ends=d).tuples()
+                    == x.pre(J, x.atom_set(("goal", ("a", "50"))), dead_ends=d).tuples()), J
+
+
+def test_depth_bounds_and_the_position_limit():
+    m = load_model(HERE / "rps_static.kif")
+    for kind in ("symbolic", "explicit"):
+        e = make_engine(m.game, kind, depth=0)
+        assert (e.layers, e.complete, len(e.frontier)) == ([1], False, 1), kind
+    with pytest.raises(TooManyPositions, match="position limit"):
+        GdlExplicitConcurrentGame(m.game, max_positions=3).positions()
+
+
+def test_unknown_options_are_refused():
+    m = load_model(HERE / "pennies.kif")
+    with pytest.raises(QueryError, match="unknown form"):
+        GdlSymbolicConcurrentGame(m.game, good="fast")
+    with pytest.raises(QueryError, match="unknown action order"):
+        GdlSymbolicConcurrentGame(m.game, actions="middle")
+
+
+def _turn_based_file_as_concurrent(path: Path) -> None:
+    m = load_model(path)
+    want = None
+    for kind in ("symbolic", "explicit"):
+        today = make_engine(m.game, kind)
+        assert not getattr(today, "concurrent", False), kind
+        conc = make_engine(m.game, kind, concurrent=True)
+        assert conc.concurrent, kind
+        got = (forced_values(m, today), forced_values(m, conc))
+        assert got[0] == got[1], (path.name, kind, got)
+        assert len(today.positions()) == len(conc.positions()), kind
+        want = got[0] if want is None else want
+        assert got[0] == want, (path.name, kind)
+
+
+def test_a_turn_based_file_read_as_concurrent():
+    _turn_based_file_as_concurrent(MODELS / "nim1.kif")
+
+
+@pytest.mark.gdl_slow
+@pytest.mark.parametrize("name", ["ticTacToe.kif", "chomp.kif", "3pttc.kif",
+                                  "connectFour.kif"])
+def test_large_turn_based_files_read_as_concurrent(name):
+    _turn_based_file_as_concurrent(MODELS / name)
