@@ -473,7 +473,8 @@ class GameEngine(SetEngine):
         J = self.game.coalition(coalition)
         lim = getattr(self, "limits", None) or NO_LIMITS
         stay, target = reach.result & stay, reach.result & target
-        ours = self.turn_set(J)
+        # a concurrent game has no turns: its _layer_pre does not read them
+        ours = None if getattr(self, "concurrent", False) else self.turn_set(J)
         above, won = self.empty(), self.empty()
         result = self.empty()
         with lim.stage("computing until layer by layer"):

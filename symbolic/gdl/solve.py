@@ -100,9 +100,7 @@ class _Forcing:
             if atom[0] == "goal":
                 self.goal_atoms.setdefault((atom[1][0], int(atom[1][1])), []).append(atom)
         reach = getattr(engine, "reach", None)
-        # the layered until reads turns: a concurrent engine takes the plain one
-        layered = reach is not None and reach.graded and not getattr(engine, "concurrent", False)
-        self.reach = reach if layered else None
+        self.reach = reach if reach is not None and reach.graded else None
         # [(kind, target, {coalition: forced?})]: keyed by the target set itself, so
         # that two entries asking the same (terminal ∧ goal(r, ·) ≥ 0 is every
         # terminal, for each r) share one answer, and monotony in C

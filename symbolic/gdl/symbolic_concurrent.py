@@ -27,6 +27,7 @@ a role has no legal move are dead ends: some A_r is empty there.
 from __future__ import annotations
 
 from .. import ir
+from ..api import DeadEnds
 from ..bdd.concurrent import ACTION_ORDERS, Extension, SymbolicConcurrentGame
 from ..bdd.encode import Encoder
 from ..bdd.engine import BddSet
@@ -146,6 +147,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         live = self._expanded()
         self._enabled = {p: m.and_(live, a) for p, a in self._any.items()}
         self._alive = m.conj(m.exist(a, self._act_bits[p]) for p, a in self._enabled.items())
+        self._layer_parts: dict = {}
         with self.limits.stage("building T on the enabled joint moves"):
             self._trans = self._relation(m.conj(self._enabled.values()))
 
@@ -156,6 +158,33 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         if self.good == "compose":
             return m.compose(node, self._sigma) if self._sigma else node
         return m.and_exists(self._trans, m.rename(node, enc.to_next), enc.next_set)
+
+    def _layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
+        """pre(J, U_{k+1}) ∩ F_k on a graded ``reach`` (the layered until): the sources
+        restricted to layer k, T_k = T ∧ F_k (memoized), whose successors lie in
+        F_{k+1}, so Good_k = ∃x'. T_k ∧ U'_{k+1}."""
+        if reach is not self.reach:
+            return ConcurrentEngine._layer_pre(self, J, reach, k, ours, won, above,
+                                               dead_ends=dead_ends)
+        m, enc = self.manager, self.encoder
+        layer = reach.layers[k].node
+        hit = self._layer_parts.get(k)
+        if hit is None:
+            hit = self._layer_parts[k] = (
+                m.and_(self._trans, layer),
+                {p: m.and_(a, layer) for p, a in self._enabled.items()})
+        trans, enabled = hit
+        good = m.and_exists(trans, m.rename(won.node, enc.to_next), enc.next_set)
+        mine = [p for p in self.game.players if p in J]
+        theirs = [p for p in self.game.players if p not in J]
+        their_bits = frozenset().union(*(self._act_bits[p] for p in theirs))
+        escape = m.and_exists(m.conj(enabled[p] for p in theirs), m.not_(good), their_bits)
+        my_bits = frozenset().union(*(self._act_bits[p] for p in mine))
+        u = m.and_exists(m.conj(enabled[p] for p in mine), m.not_(escape), my_bits)
+        u = m.and_(u, layer)
+        if dead_ends is DeadEnds.STRICT:
+            u = m.and_(u, self._alive)
+        return BddSet._make(self, u)
 
     _pre = SymbolicConcurrentGame._pre
     _step = SymbolicConcurrentGame._step
