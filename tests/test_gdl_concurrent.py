@@ -144,3 +144,20 @@ def test_a_turn_based_file_read_as_concurrent():
                                   "connectFour.kif"])
 def test_large_turn_based_files_read_as_concurrent(name):
     _turn_based_file_as_concurrent(MODELS / name)
+
+
+@pytest.mark.parametrize("name", ["rps_static.kif", "pennies.kif", "sim_dead_end.kif"])
+def test_the_layered_until_is_the_until(name):
+    """On a graded concurrent game the symbolic until_layered (pre per layer) == until
+    on both engines (their positions are the reachable states)."""
+    m = load_model(HERE / name)
+    e, x = make_engine(m.game, "symbolic"), make_engine(m.game, "explicit")
+    assert e.reach.graded, name
+    target = e.atom_set(("goal", ("a", "100")))
+    xt = x.atom_set(("goal", ("a", "100")))
+    for J in ({1}, {2}, {1, 2}):
+        for d in DeadEnds:
+            got = e.until_layered(J, e.positions(), target, e.reach, dead_ends=d).result
+            want = e.until(J, e.positions(), target, dead_ends=d).result
+            other = x.until(J, x.positions(), xt, dead_ends=d).result
+            assert got.tuples() == want.tuples() == other.tuples(), (name, J, d)
