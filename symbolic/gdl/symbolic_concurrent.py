@@ -23,6 +23,14 @@ the formula of :class:`symbolic.bdd.concurrent.SymbolicConcurrentGame`, whose
 forms of Good were measured on the simultaneous corpus (docs/gdl.md,
 "Simultaneous-move games"). A terminal state, a frontier state and a state where
 a role has no legal move are dead ends: some A_r is empty there.
+
+>>> from ..model import load_model
+>>> from ..api import DeadEnds
+>>> m = load_model("tests/gdl/pennies.kif")
+>>> G = GdlSymbolicConcurrentGame(m.game)
+>>> match = G.atom_set(("goal", ("a", "100")))
+>>> [len(G.pre(J, match, dead_ends=DeadEnds.VACUOUS)) for J in ({1}, {2}, {1, 2})]
+[0, 0, 1]
 """
 from __future__ import annotations
 
