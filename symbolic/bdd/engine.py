@@ -272,6 +272,39 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
             pieces.append(rest)
         return pieces
 
+    def _layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds) -> BddSet:
+        """pre(J, U_{k+1}) ∩ F_k (:meth:`symbolic.api.GameEngine._layer_pre`) with
+        the sources of the relational products restricted to F_k, and the ∀ part
+        as a difference inside the layer instead of a complement over every position:
+
+            (F_k ∧ T_J ∧ pre∃(U_{k+1})) ∪ ((F_k ∖ T_J) ∖ ⋁ S ∧ ∃x'. (R_¬J ∧ (F_{k+1} ∖ U_{k+1})'))
+
+        [the second part ∧ has a successor, for STRICT]. Exact on F_k: every successor
+        of a position of F_k is in F_{k+1} (graded)."""
+        key = self._coalition(J)
+        m = self.manager
+        layer = reach.layers[k].node
+        mine, theirs = m.and_(layer, ours.node), m.diff(layer, ours.node)
+        out = m.false
+        if not m.is_false(mine) and not m.is_false(won.node):
+            out = self._exists_within(key[2], mine, self._next(won.node))
+        if not m.is_false(theirs):
+            escape = m.diff(above.node, won.node)
+            if not m.is_false(escape):
+                theirs = m.diff(theirs, self._exists_within(key[3], theirs, self._next(escape)))
+            if dead_ends is DeadEnds.STRICT:
+                theirs = m.and_(theirs, self._has_succ)
+            out = m.or_(out, theirs)
+        return BddSet._make(self, out)
+
+    def _exists_within(self, groups, within, target_next):
+        """within ∧ ⋁_(S, Rs) S ∧ ⋁_{R ∈ Rs} ∃x'. (R ∧ τ'): the source factors S
+        (Connect Four's `not over`, a BDD over every position) are cut to ``within``
+        before they meet the products."""
+        m = self.manager
+        return m.disj(m.and_(m.and_(within, s), m.disj(self._product(r, target_next) for r in rs))
+                      for s, rs in groups)
+
     def _pre_exists_node(self, key, tnext):
         return self._exists_node(key[2], tnext)
 
