@@ -42,7 +42,10 @@ def instrument(engine, log: list) -> None:
             t = time.process_time()
             out = fn(*a, **kw)
             dt = time.process_time() - t
-            log.append((name, dt, m.size(node_of(out)), m.node_count(), _rss_mb()))
+            row = (name, dt, m.size(node_of(out)), m.node_count(), _rss_mb())
+            log.append(row)
+            print(f"{row[0]} {len(log)} {row[1]:.2f} s, {row[2]} nodes, {row[3]} live, "
+                  f"{row[4]:.0f} MB", file=sys.stderr, flush=True)
             return out
         return timed
     engine.post = wrap("post", engine.post, lambda s: s.node)
@@ -57,7 +60,12 @@ def main(argv=None) -> int:
     ap.add_argument("--model", default=str(ROOT / "models" / "connect4.game"))
     ap.add_argument("--count-only", action="store_true")
     ap.add_argument("--cprofile")
+    ap.add_argument("--split-after", type=float,
+                    help="seconds after which a part of δ is split (engine default 0.2)")
     args = ap.parse_args(argv)
+    if args.split_after is not None:
+        from symbolic.bdd import engine as bdd_engine
+        bdd_engine._SPLIT_AFTER = args.split_after
     prof = cProfile.Profile() if args.cprofile else None
     phases = []
     t0 = time.process_time()
