@@ -440,8 +440,7 @@ class GameEngine(SetEngine):
                 seen = seen | frontier
 
     def until_layered(self, coalition: Iterable[int], stay: PositionSet, target: PositionSet,
-                      reach: "Reach", *, dead_ends: DeadEnds, keep_layers: bool = False
-                      ) -> Fixpoint:
+                      reach: "Reach", *, dead_ends: DeadEnds) -> Fixpoint:
         """until(J, σ, τ) ∩ R over the reachable positions R of a graded
         :class:`Reach` (from :meth:`reach_layers`), one step per layer from the
         farthest one down, instead of a fixpoint over all positions (the layered
@@ -454,9 +453,8 @@ class GameEngine(SetEngine):
         (graded), so whether it is in until depends on U_{k+1} only, and ∀ over
         them may treat everything outside F_{k+1} as inside (that keeps the
         complement the BDD engine builds as small as F_{k+1} ∖ U_{k+1}).
-        ``iterations`` is the number of layers; ``layers`` is None, or with
-        ``keep_layers`` the sets (U_0, …, U_n) themselves (U_k = result ∩ F_k, not
-        cumulative: a caller that works layer by layer never needs their union).
+        ``iterations`` is the number of layers; ``layers`` is None (the sets U_k
+        themselves: :meth:`until_layers`).
         QueryError when ``reach`` is not graded (use :meth:`until`).
 
         >>> from symbolic.seeds.games import arena
@@ -467,6 +465,14 @@ class GameEngine(SetEngine):
         >>> fp.result.tuples(), fp.iterations
         ([(0,), (2,), (4,)], 3)
         """
+        wons = self.until_layers(coalition, stay, target, reach, dead_ends=dead_ends)
+        return Fixpoint(union_all(self, wons), len(reach.layers))
+
+    def until_layers(self, coalition: Iterable[int], stay: PositionSet, target: PositionSet,
+                     reach: "Reach", *, dead_ends: DeadEnds) -> tuple[PositionSet, ...]:
+        """(U_0, …, U_n) of :meth:`until_layered` (U_k = its result ∩ F_k), without
+        their union: a caller that works layer by layer (the ply-by-ply table) never
+        needs it. Same checks as :meth:`until_layered`."""
         check_dead_ends(dead_ends)
         if not isinstance(reach, Reach) or reach.result.engine is not self:
             raise EngineMismatch(f"{reach!r} is not a Reach of this engine {self!r}")
@@ -488,9 +494,7 @@ class GameEngine(SetEngine):
                 won = (layer & target) | (layer & step & stay)
                 wons.append(won)
                 above = layer
-        wons.reverse()
-        return Fixpoint(union_all(self, wons), len(reach.layers),
-                        tuple(wons) if keep_layers else None)
+        return tuple(reversed(wons))
 
     def _layer_pre(self, J: frozenset, reach: "Reach", k: int, ours: PositionSet,
                    won: PositionSet, above: PositionSet, *, dead_ends: DeadEnds) -> PositionSet:

@@ -222,7 +222,7 @@ def layer_outcomes(model, engine: GameEngine, reach: Reach | None = None, *,
     p wins at c when c ∈ W_p = ⟨⟨p⟩⟩ (¬dead) U G_p (:func:`goals`; play stops at a
     dead end, so a full board without a line is a draw); c is won when
     c ∈ W_{t(c)}, lost when c ∈ W_q for the other player q, drawn otherwise.
-    ``layered``: W_p by :meth:`~symbolic.api.GameEngine.until_layered` (needs
+    ``layered``: W_p by :meth:`~symbolic.api.GameEngine.until_layers` (needs
     graded layers); False: by the plain fixpoint over every position (the
     differential tests compare the two).
     """
@@ -238,8 +238,7 @@ def layer_outcomes(model, engine: GameEngine, reach: Reach | None = None, *,
     won = {}  # p -> (U_0, …, U_n): p's won positions of each layer
     for p, g in goals(model, engine).items():
         if layered:
-            won[p] = engine.until_layered([p], stay, g, reach, dead_ends=DeadEnds.VACUOUS,
-                                          keep_layers=True).layers
+            won[p] = engine.until_layers([p], stay, g, reach, dead_ends=DeadEnds.VACUOUS)
         else:
             u = engine.until([p], stay, g, dead_ends=DeadEnds.VACUOUS).result
             won[p] = tuple(layer & u for layer in reach.layers)

@@ -291,7 +291,8 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
         self._tick()
         m = self.manager
         layer = reach.layers[k].node
-        mine, theirs = m.and_(layer, ours.node), m.diff(layer, ours.node)
+        mine = m.and_(layer, ours.node)
+        theirs = m.diff(layer, mine)  # one mover per layer (Connect Four): a terminal case
         out = m.false
         if not m.is_false(mine) and not m.is_false(won.node):
             out = self._exists_within(key[2], mine, self._next(won.node))
