@@ -21,7 +21,7 @@ from .validate import check_expr
 
 __all__ = ["DeadEnds", "check_dead_ends", "check_engine", "check_set", "Fixpoint", "Reach",
            "least_fixpoint", "greatest_fixpoint", "PositionSet", "SetEngine", "MoveRelation",
-           "GameEngine", "difference_witness", "same_sets"]
+           "GameEngine", "difference_witness", "same_sets", "union_all"]
 
 
 class DeadEnds(enum.Enum):
@@ -453,7 +453,8 @@ class GameEngine(SetEngine):
         (graded), so whether it is in until depends on U_{k+1} only, and ∀ over
         them may treat everything outside F_{k+1} as inside (that keeps the
         complement the BDD engine builds as small as F_{k+1} ∖ U_{k+1}).
-        ``iterations`` is the number of layers; ``layers`` is None.
+        ``iterations`` is the number of layers; ``layers`` is None (the sets U_k
+        themselves: :meth:`until_layers`).
         QueryError when ``reach`` is not graded (use :meth:`until`).
 
         >>> from symbolic.seeds.games import arena
@@ -464,6 +465,14 @@ class GameEngine(SetEngine):
         >>> fp.result.tuples(), fp.iterations
         ([(0,), (2,), (4,)], 3)
         """
+        wons = self.until_layers(coalition, stay, target, reach, dead_ends=dead_ends)
+        return Fixpoint(union_all(self, wons), len(reach.layers))
+
+    def until_layers(self, coalition: Iterable[int], stay: PositionSet, target: PositionSet,
+                     reach: "Reach", *, dead_ends: DeadEnds) -> tuple[PositionSet, ...]:
+        """(U_0, …, U_n) of :meth:`until_layered` (U_k = its result ∩ F_k), without
+        their union: a caller that works layer by layer (the ply-by-ply table) never
+        needs it. Same checks as :meth:`until_layered`."""
         check_dead_ends(dead_ends)
         if not isinstance(reach, Reach) or reach.result.engine is not self:
             raise EngineMismatch(f"{reach!r} is not a Reach of this engine {self!r}")
@@ -472,20 +481,20 @@ class GameEngine(SetEngine):
                              "these are not: use until")
         J = self.game.coalition(coalition)
         lim = getattr(self, "limits", None) or NO_LIMITS
-        stay, target = reach.result & stay, reach.result & target
         # a concurrent game has no turns: its _layer_pre does not read them
         ours = None if getattr(self, "concurrent", False) else self.turn_set(J)
         above, won = self.empty(), self.empty()
-        result = self.empty()
+        wons = []
         with lim.stage("computing until layer by layer"):
             for k in reversed(range(len(reach.layers))):
                 lim.check(f"layer {k}")
                 layer = reach.layers[k]
                 step = self._layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
-                won = layer & (target | (stay & step))
-                result = result | won
+                # each term cut to F_k first: τ and σ span every position
+                won = (layer & target) | (layer & step & stay)
+                wons.append(won)
                 above = layer
-        return Fixpoint(result, len(reach.layers))
+        return tuple(reversed(wons))
 
     def _layer_pre(self, J: frozenset, reach: "Reach", k: int, ours: PositionSet,
                    won: PositionSet, above: PositionSet, *, dead_ends: DeadEnds) -> PositionSet:
@@ -540,6 +549,24 @@ class GameEngine(SetEngine):
             raise ModelError(f"at position {self.space.as_dict(pos)} the turn is not a player "
                              f"(players: {list(self.game.players)})",
                              getattr(self.game.turn, "span", None))
+
+
+def union_all(engine: SetEngine, sets: list) -> PositionSet:
+    """S_0 ∪ … ∪ S_n, as a balanced tree of unions (each set enters log n unions,
+    not up to n as in a running union).
+
+    >>> from symbolic.seeds.games import arena
+    >>> from symbolic.explicit import ExplicitGame
+    >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 1}, [(0, 1)]))
+    >>> union_all(G, [G.from_tuples([(k,)]) for k in range(3)]).tuples()
+    [(0,), (1,), (2,)]
+    """
+    sets = list(sets)
+    if not sets:
+        return engine.empty()
+    while len(sets) > 1:
+        sets = [a | b for a, b in zip(sets[::2], sets[1::2])] + sets[len(sets) - len(sets) % 2:]
+    return sets[0]
 
 
 def difference_witness(a: PositionSet, b: PositionSet) -> tuple | None:

@@ -105,7 +105,7 @@ def test_until_layered_refuses_another_engines_layers():
 def test_until_layered_is_until_within_the_reachable_positions(case, de):
     controller, edges, target, stay, start, p = case
     game = arena(controller, edges)
-    for kind in ("explicit", "cudd"):
+    for kind in ("explicit", "cudd", "oxidd"):
         e = build_engine(game, kind)
         r = e.reach_layers(e.from_tuples([(s,) for s in start]))
         tau = e.from_tuples([(s,) for s in target])
@@ -114,3 +114,8 @@ def test_until_layered_is_until_within_the_reachable_positions(case, de):
         assert r.graded, [f.tuples() for f in r.layers]  # edges go one layer up
         got = e.until_layered([p], sigma, tau, r, dead_ends=de).result
         assert got == want, (kind, got.tuples(), want.tuples())
+        # until_layers: the same sets, layer by layer
+        per_layer = e.until_layers([p], sigma, tau, r, dead_ends=de)
+        assert len(per_layer) == len(r.layers), (len(per_layer), len(r.layers))
+        for k, (u, layer) in enumerate(zip(per_layer, r.layers)):
+            assert u == want & layer, (kind, k, u.tuples(), (want & layer).tuples())

@@ -222,7 +222,7 @@ def layer_outcomes(model, engine: GameEngine, reach: Reach | None = None, *,
     p wins at c when c ∈ W_p = ⟨⟨p⟩⟩ (¬dead) U G_p (:func:`goals`; play stops at a
     dead end, so a full board without a line is a draw); c is won when
     c ∈ W_{t(c)}, lost when c ∈ W_q for the other player q, drawn otherwise.
-    ``layered``: W_p by :meth:`~symbolic.api.GameEngine.until_layered` (needs
+    ``layered``: W_p by :meth:`~symbolic.api.GameEngine.until_layers` (needs
     graded layers); False: by the plain fixpoint over every position (the
     differential tests compare the two).
     """
@@ -235,19 +235,20 @@ def layer_outcomes(model, engine: GameEngine, reach: Reach | None = None, *,
             raise QueryError("the game is not graded from its initial positions (a move "
                              "reaches a layer already seen): no ply-by-ply table")
     stay = engine.positions() - engine.deadlocks()
-    won = {}
+    won = {}  # p -> (U_0, …, U_n): p's won positions of each layer
     for p, g in goals(model, engine).items():
         if layered:
-            won[p] = engine.until_layered([p], stay, g, reach, dead_ends=DeadEnds.VACUOUS).result
+            won[p] = engine.until_layers([p], stay, g, reach, dead_ends=DeadEnds.VACUOUS)
         else:
-            won[p] = engine.until([p], stay, g, dead_ends=DeadEnds.VACUOUS).result & reach.result
+            u = engine.until([p], stay, g, dead_ends=DeadEnds.VACUOUS).result
+            won[p] = tuple(layer & u for layer in reach.layers)
     p, q = players
     tp, tq = engine.turn_set({p}), engine.turn_set({q})
-    win = (tp & won[p]) | (tq & won[q])
-    loss = ((tp & won[q]) | (tq & won[p])) - win
     rows = []
-    for k, layer in enumerate(reach.layers):
-        w, lo = (layer & win).count(), (layer & loss).count()
+    for k, layer in enumerate(reach.layers):  # layer by layer: never the union of the layers
+        wp, wq = won[p][k], won[q][k]
+        win = (tp & wp) | (tq & wq)
+        w, lo = win.count(), (((tp & wq) | (tq & wp)) - win).count()
         rows.append((k, w, layer.count() - w - lo, lo))
     return Outcomes(tuple(rows))
 

@@ -52,7 +52,11 @@ _RENAME_CACHE = 8
 # (:meth:`SymbolicGame._split_part`), and later products run piece by piece. Measured on
 # Nim n=6 K=100 (cudd, a loaded 2-core machine): one product of δ (385 nodes) with τ'
 # (21 030 nodes) took 1.9 s; the pieces by changed heap took about 0.3 s each.
-_SPLIT_AFTER = 0.2
+# Measured in CPU seconds (wall time triggered it on any loaded machine), after 1 s, and at most
+# _PIECES pieces: each piece's product reads all of τ', so Connect Four 5 × 4's
+# backward pass took 4.7 s of pre-images in 20 pieces (one per cell), 2.0 s unsplit.
+_SPLIT_AFTER = 1.0
+_PIECES = 4
 
 
 class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
@@ -250,16 +254,17 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
         pieces = self._pieces.get(r)
         if pieces is not None:
             return m.disj(m.and_exists(p, target_next, q) for p in pieces)
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         u = m.and_exists(r, target_next, q)
-        if time.perf_counter() - t0 > _SPLIT_AFTER:
+        if time.process_time() - t0 > _SPLIT_AFTER:
             self._pieces[r] = self._split_part(r)
         return u
 
     def _split_part(self, r) -> list:
         """Pieces of the relation r whose disjunction is r, disjoint, one per slot s that
         some move of r changes first: r ∧ x'_s ≠ x_s ∧ ⋀_{t before s} x'_t = x_t, slots
-        changed by every move of r (a turn variable) skipped; and r ∧ ⋀_s x'_s = x_s."""
+        changed by every move of r (a turn variable) skipped; and r ∧ ⋀_s x'_s = x_s;
+        then consecutive pieces merged into at most :data:`_PIECES`."""
         m, enc = self.manager, self.encoder
         pieces, rest = [], r
         for i in range(len(self.space.slots)):
@@ -270,7 +275,43 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
             rest = kept
         if not m.is_false(rest):
             pieces.append(rest)
-        return pieces
+        size = -(-len(pieces) // _PIECES)  # consecutive pieces merged: at most _PIECES
+        return [m.disj(pieces[i:i + size]) for i in range(0, len(pieces), size)]
+
+    def _layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds) -> BddSet:
+        """pre(J, U_{k+1}) ∩ F_k (:meth:`symbolic.api.GameEngine._layer_pre`) with
+        the sources of the relational products restricted to F_k, and the ∀ part
+        as a difference inside the layer instead of a complement over every position:
+
+            (F_k ∧ T_J ∧ pre∃(U_{k+1})) ∪ ((F_k ∖ T_J) ∖ ⋁ S ∧ ∃x'. (R_¬J ∧ (F_{k+1} ∖ U_{k+1})'))
+
+        [the second part ∧ has a successor, for STRICT]. Exact on F_k: every successor
+        of a position of F_k is in F_{k+1} (graded)."""
+        key = self._coalition(J)
+        self._tick()
+        m = self.manager
+        layer = reach.layers[k].node
+        mine = m.and_(layer, ours.node)
+        theirs = m.diff(layer, mine)  # one mover per layer (Connect Four): a terminal case
+        out = m.false
+        if not m.is_false(mine) and not m.is_false(won.node):
+            out = self._exists_within(key[2], mine, self._next(won.node))
+        if not m.is_false(theirs):
+            escape = m.diff(above.node, won.node)
+            if not m.is_false(escape):
+                theirs = m.diff(theirs, self._exists_within(key[3], theirs, self._next(escape)))
+            if dead_ends is DeadEnds.STRICT:
+                theirs = m.and_(theirs, self._has_succ)
+            out = m.or_(out, theirs)
+        return BddSet._make(self, out)
+
+    def _exists_within(self, groups, within, target_next):
+        """within ∧ ⋁_(S, Rs) S ∧ ⋁_{R ∈ Rs} ∃x'. (R ∧ τ'): the source factors S
+        (Connect Four's `not over`, a BDD over every position) are cut to ``within``
+        before they meet the products."""
+        m = self.manager
+        return m.disj(m.and_(m.and_(within, s), m.disj(self._product(r, target_next) for r in rs))
+                      for s, rs in groups)
 
     def _pre_exists_node(self, key, tnext):
         return self._exists_node(key[2], tnext)
@@ -323,8 +364,11 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
                                 self._pre_forall_node(key, tn, dead_ends))
 
     def _tick(self) -> None:
+        """One fixpoint step or layer: a garbage collection every few steps (autoref), or
+        an offer of one at each step (oxidd: its manager collects only once the store
+        has doubled since the last collection, which bounds a layered solve's memory)."""
         self._steps += 1
-        if self._steps % _AUTOREF_GC_EVERY == 0:
+        if self._steps % _AUTOREF_GC_EVERY == 0 or self.manager.backend == "oxidd":
             self.manager.collect_garbage()
 
     def until(self, coalition: Iterable[int], stay: PositionSet, target: PositionSet, *,

@@ -102,6 +102,7 @@ class ForwardOps:
         """post(S) = (∃x. S ∧ δ)[x' := x], part by part."""
         m, enc = self.manager, self.encoder
         s = self._node_of(source)
+        self._tick()  # a layer of a forward search: garbage collection (SymbolicGame._tick)
         u = m.disj(m.and_exists(r, src, enc.current_set)
                    for src, rs in ((m.and_(f, s), rs) for f, rs in self._grouped(self._parts))
                    for r in rs)

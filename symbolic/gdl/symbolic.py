@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..api import DeadEnds, Reach
+from ..api import DeadEnds, GameEngine, Reach
 from ..bdd.engine import PARTITIONS, BddSet, SymbolicGame, SymbolicSets
 from ..errors import QueryError
 from ..limits import Limits
@@ -376,8 +376,8 @@ class GdlSymbolicGame(SymbolicGame):
             ⋁_{m of J} S^k_m ∧ U_{k+1}(σ_m)  ∪  (F_k ∖ T_J) ∖ ⋁_{m of ¬J} S^k_m ∧ (F_{k+1} ∖ U_{k+1})(σ_m)
 
         [the second part ∧ has a successor, for STRICT]."""
-        if reach is not self.reach:
-            return super()._layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
+        if reach is not self.reach:  # the generic step (SymbolicGame's reads its own δ parts)
+            return GameEngine._layer_pre(self, J, reach, k, ours, won, above, dead_ends=dead_ends)
         m, ids = self.manager, self.game.names.role_id
         groups = self._layer_moves(k)
         mine = [g for r, g in groups.items() if ids[r] in J]

@@ -1,0 +1,111 @@
+"""Where the time of a ply-by-ply table goes, layer by layer.
+
+    python bench/layer_profile.py W H [--backend oxidd] [--count-only] [--cprofile FILE]
+
+Runs :func:`symbolic.analysis.layered.layer_outcomes` on Connect Four W × H (or only
+:func:`~symbolic.analysis.layered.graded_layers` with ``--count-only``) and prints, for
+every forward image and every backward layer step, the CPU seconds it took, the nodes of
+the set it made, the live nodes of the manager and the peak RSS so far; then the CPU
+seconds per phase (build, forward, goals, each player's backward pass, counting).
+``--cprofile FILE`` also writes a cProfile of the whole run.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import hashlib
+import resource
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from symbolic.analysis import layered  # noqa: E402
+from symbolic.engines import make_engine  # noqa: E402
+from symbolic.model import load_model  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def instrument(engine, log: list) -> None:
+    """Wrap the engine's per-layer operations so that each call appends a row
+    (what, CPU s, nodes of its result, live nodes, peak RSS MB) to ``log``."""
+    m = engine.manager
+
+    def wrap(name, fn, node_of):
+        def timed(*a, **kw):
+            t = time.process_time()
+            out = fn(*a, **kw)
+            dt = time.process_time() - t
+            row = (name, dt, m.size(node_of(out)), m.node_count(), _rss_mb())
+            log.append(row)
+            print(f"{row[0]} {len(log)} {row[1]:.2f} s, {row[2]} nodes, {row[3]} live, "
+                  f"{row[4]:.0f} MB", file=sys.stderr, flush=True)
+            return out
+        return timed
+    engine.post = wrap("post", engine.post, lambda s: s.node)
+    engine._layer_pre = wrap("layer_pre", engine._layer_pre, lambda s: s.node)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("w", type=int)
+    ap.add_argument("h", type=int)
+    ap.add_argument("--backend", default="oxidd")
+    ap.add_argument("--model", default=str(ROOT / "models" / "connect4.game"))
+    ap.add_argument("--count-only", action="store_true")
+    ap.add_argument("--cprofile")
+    ap.add_argument("--split-after", type=float,
+                    help="seconds after which a part of δ is split (engine default 0.2)")
+    args = ap.parse_args(argv)
+    if args.split_after is not None:
+        from symbolic.bdd import engine as bdd_engine
+        bdd_engine._SPLIT_AFTER = args.split_after
+    prof = cProfile.Profile() if args.cprofile else None
+    phases = []
+    t0 = time.process_time()
+    model = load_model(args.model, params={"w": args.w, "h": args.h})
+    eng = make_engine(model.game, "symbolic", args.backend)
+    phases.append(("load + build", time.process_time() - t0))
+    log: list = []
+    instrument(eng, log)
+    if prof:
+        prof.enable()
+    t = time.process_time()
+    reach = layered.graded_layers(eng, layered.initial_set(model, eng))
+    phases.append(("forward (graded_layers)", time.process_time() - t))
+    print("layer  positions  nodes")
+    for k, f in enumerate(reach.layers):
+        print(f"{k:5d} {f.count():11d} {eng.manager.size(f.node):7d}", flush=True)
+    if not args.count_only:
+        t = time.process_time()
+        out = layered.layer_outcomes(model, eng, reach)
+        phases.append(("backward + counts (layer_outcomes)", time.process_time() - t))
+        print("rows:", sum(w + d + lo for _, w, d, lo in out.rows), "positions;",
+              "layer 0:", out.rows[0], "digest:",
+              hashlib.sha256(repr(out.rows).encode()).hexdigest()[:16])
+    if prof:
+        prof.disable()
+        prof.dump_stats(args.cprofile)
+    print("\nstep        k   CPU s     nodes  live nodes  RSS MB")
+    counters: dict = {}
+    for name, dt, size, live, rss in log:
+        k = counters.get(name, 0)
+        counters[name] = k + 1
+        print(f"{name:10s} {k:3d} {dt:7.2f} {size:9d} {live:11d} {rss:7.0f}")
+    for name in counters:
+        print(f"sum {name}: {sum(r[1] for r in log if r[0] == name):.2f} s")
+    for name, dt in phases:
+        print(f"phase {name}: {dt:.2f} s")
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"process CPU {ru.ru_utime + ru.ru_stime:.2f} s, peak RSS {ru.ru_maxrss / 1024:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
