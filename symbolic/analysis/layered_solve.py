@@ -40,7 +40,7 @@ from ..limits import NO_LIMITS
 from .layered import LAYERED_MODES, graded_layers, initial_set
 from .strategy import Objective, Strategy
 from .grundy import Nimbers
-from .values import Ranks, Values, check_two_players
+from .values import Ranks, Values, check_two_players, values_from_ranks
 
 __all__ = ["until_layers", "layered_ranks", "layered_values", "layered_strategy",
            "layered_nimbers_graded", "graded_reach", "layered_source"]
@@ -125,23 +125,9 @@ def layered_values(engine: GameEngine, reach: Reach) -> Values:
     """:func:`symbolic.analysis.values.two_player_values` over the positions R of a
     graded ``reach`` (the same value at every position of R; draws: R minus both
     attractors)."""
-    players = check_two_players(engine)
-    dead = engine.deadlocks()
-    rk: dict[int, Ranks] = {}
-    by_value: dict[int, PositionSet] = {}
-    for p in players:
-        (q,) = [x for x in players if x != p]
-        R = layered_ranks(engine, {p}, dead & engine.turn_set({q}), reach)
-        rk[p] = R
-        mine = engine.turn_set({p})
-        for k, layer in enumerate(R.layers):
-            for v, part in ((k, layer & mine), (-k, layer - mine)):
-                if part:
-                    by_value[v] = by_value[v] | part if v in by_value else part
-    a, b = (rk[p].attractor for p in players)
-    if a & b:
-        raise AssertionError((a & b).first())
-    return Values(engine, by_value, reach.result - a - b, rk)
+    check_two_players(engine)
+    return values_from_ranks(engine, lambda J, goal: layered_ranks(engine, J, goal, reach),
+                             reach.result)
 
 
 def layered_strategy(engine: GameEngine, formula: atl.Formula, reach: Reach,

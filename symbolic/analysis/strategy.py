@@ -366,18 +366,21 @@ def _label(space, pos: tuple) -> str:
     return ", ".join(f"{s.label}={v}" for s, v in zip(space.slots, pos))
 
 
+def _export(strategy: Strategy, start: PositionSet) -> tuple:
+    """(space, positions reached from ``start`` under the strategy, its table there,
+    T_J, the goal): what :func:`to_json` and :func:`to_dot` both read."""
+    need(strategy, Strategy, "the strategy")
+    reached = strategy.outcome(start)
+    return (strategy.engine.space, reached, strategy.table(reached),
+            strategy.engine.turn_set(strategy.objective.coalition), strategy.objective.goal)
+
+
 def to_json(strategy: Strategy, start: PositionSet) -> dict:
     """The strategy restricted to the positions reachable from ``start`` when the
     coalition follows it, as a JSON-ready dict: the objective, the sizes of the
     until layers (the attractor sequence; None for a release), the positions (with
     whose turn, rank, and whether in the goal) and the chosen moves."""
-    need(strategy, Strategy, "the strategy")
-    e = strategy.engine
-    sp = e.space
-    reached = strategy.outcome(start)
-    table = strategy.table(reached)
-    mine = e.turn_set(strategy.objective.coalition)
-    goal = strategy.objective.goal
+    sp, reached, table, mine, goal = _export(strategy, start)
     positions = []
     for c in reached.tuples():
         item = {"position": sp.as_dict(c), "coalition_moves": c in mine, "goal": c in goal}
@@ -406,13 +409,7 @@ def to_dot(strategy: Strategy, start: PositionSet) -> str:
     """The same restriction as :func:`to_json` as Graphviz DOT text: the coalition's
     positions are boxes, the others ellipses, goal positions doubled; the strategy's
     moves are bold edges, the opponents' moves plain ones."""
-    need(strategy, Strategy, "the strategy")
-    e = strategy.engine
-    sp = e.space
-    reached = strategy.outcome(start)
-    table = strategy.table(reached)
-    mine = e.turn_set(strategy.objective.coalition)
-    goal = strategy.objective.goal
+    sp, reached, table, mine, goal = _export(strategy, start)
     live = strategy.region - goal
     J = ", ".join(map(str, sorted(strategy.objective.coalition)))
     lines = ["digraph strategy {",
@@ -438,7 +435,7 @@ def to_dot(strategy: Strategy, start: PositionSet) -> str:
                 lines.append(f"  {_dot_id(_label(sp, c))} -> {_dot_id(_label(sp, table[c]))} "
                              f"[style=bold];")
         else:
-            for d in e.successors(c).tuples():
+            for d in strategy.engine.successors(c).tuples():
                 lines.append(f"  {_dot_id(_label(sp, c))} -> {_dot_id(_label(sp, d))};")
     lines.append("}")
     return "\n".join(lines) + "\n"

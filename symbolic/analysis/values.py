@@ -53,8 +53,8 @@ from typing import Iterable
 from ..api import GameEngine, PositionSet, check_engine, check_set
 from ..errors import QueryError
 
-__all__ = ["Ranks", "Values", "ranks", "two_player_values", "check_two_players", "game_players",
-           "recurrence_value"]
+__all__ = ["Ranks", "Values", "ranks", "two_player_values", "values_from_ranks",
+           "check_two_players", "game_players", "recurrence_value"]
 
 
 @dataclass(frozen=True)
@@ -177,13 +177,23 @@ def two_player_values(engine: GameEngine) -> Values:
     For each player p: Aₚ = Attr_{p}(δ(c) = ∅ ∧ t(c) ≠ p) with its rank layers;
     value +k = ⋃ₚ layerₖ(Aₚ) ∩ tour_p, value −k = ⋃ₚ layerₖ(Aₚ) ∖ tour_p.
     """
-    players = check_two_players(engine)  # checks the engine too
+    check_two_players(engine)  # checks the engine too
+    return values_from_ranks(engine, lambda J, goal: ranks(engine, J, goal),
+                             engine.positions())
+
+
+def values_from_ranks(engine: GameEngine, rank_of, within: PositionSet) -> Values:
+    """The :class:`Values` of the positions of ``within`` from each player's ranks,
+    ``rank_of(J, goal)`` a :class:`Ranks` of Attr_J(goal) (:func:`ranks`, or a
+    layered one): value ±k from layer k of each player's attractor (+ where that
+    player moves), draws = within ∖ both attractors (module docstring)."""
+    players = check_two_players(engine)
     dead = engine.deadlocks()
     rk: dict[int, Ranks] = {}
     by_value: dict[int, PositionSet] = {}
     for p in players:
         q = _other(engine, p)
-        R = ranks(engine, {p}, dead & engine.turn_set({q}))
+        R = rank_of({p}, dead & engine.turn_set({q}))
         rk[p] = R
         mine = engine.turn_set({p})
         for k, layer in enumerate(R.layers):
@@ -193,8 +203,7 @@ def two_player_values(engine: GameEngine) -> Values:
     a, b = (rk[p].attractor for p in players)
     if a & b:
         raise AssertionError((a & b).first())
-    draws = engine.positions() - a - b
-    return Values(engine, by_value, draws, rk)
+    return Values(engine, by_value, within - a - b, rk)
 
 
 def recurrence_value(successor_values: Iterable[int]) -> int:
