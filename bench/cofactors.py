@@ -19,6 +19,8 @@ import time
 import oxidd.bdd as ob
 from oxidd.util import BooleanOperator
 
+from peers import connect4_lines, connect4_wins  # bench/ is the script's directory
+
 AND = BooleanOperator.AND
 
 
@@ -33,19 +35,7 @@ def layers(w, h, a=4):
 
     def disc(x, p):
         return o[x] & (k[x] if p == 2 else ~k[x])
-    lines = ([[(c + t, r) for t in range(a)] for c in range(w - a + 1) for r in range(h)]
-             + [[(c, r + t) for t in range(a)] for c in range(w) for r in range(h - a + 1)]
-             + [[(c + t, r + t) for t in range(a)] for c in range(w - a + 1) for r in range(h - a + 1)]
-             + [[(c + t, r - t) for t in range(a)] for c in range(w - a + 1) for r in range(a - 1, h)])
-    win = {}
-    for p in (1, 2):
-        u = F
-        for line in lines:
-            v = T
-            for x in line:
-                v &= disc(x, p)
-            u |= v
-        win[p] = u
+    win = connect4_wins(m, connect4_lines(w, h, a), disc)
     can = {(c, r): ~o[c, r] & ~k[c, r] & (T if r == 0 else o[c, r - 1]) for c, r in cells}
     cube = {x: o[x] & k[x] for x in cells}
     empty = T

@@ -384,6 +384,60 @@ def hand_connect4(w, h, a=4):
             "t_fix": t2 - t1, "peak_nodes": b.statistics()["peak_nodes"]}
 
 
+def connect4_lines(w, h, a=4):
+    """The lines of ``a`` cells of a w × h board (rows, columns, both diagonals), as
+    lists of (column, row) cells."""
+    return ([[(col + t, r) for t in range(a)] for col in range(w - a + 1) for r in range(h)]
+            + [[(col, r + t) for t in range(a)] for col in range(w) for r in range(h - a + 1)]
+            + [[(col + t, r + t) for t in range(a)] for col in range(w - a + 1)
+               for r in range(h - a + 1)]
+            + [[(col + t, r - t) for t in range(a)] for col in range(w - a + 1)
+               for r in range(a - 1, h)])
+
+
+def connect4_wins(m, lines, disc):
+    """{p: ⋁_lines ⋀_cells disc(cell, p)} on the oxidd manager ``m``."""
+    win = {}
+    for p in (1, 2):
+        u = m.false()
+        for line in lines:
+            v = m.true()
+            for c in line:
+                v &= disc(c, p)
+            u |= v
+        win[p] = u
+    return win
+
+
+def connect4_table(layers, sizes, win, pre, count, F, *, solve=True, log=None):
+    """The ply-by-ply rows [k, win, draw, loss] of the forward ``layers`` (player 1
+    moves on even layers): for each player q, from the last layer down,
+    W_k = F_k ∧ ((win_q ∧ dead) ∨ (¬dead ∧ step)), dead = win of the previous mover,
+    step = pre(p, W_{k+1}) when q moves, else ¬pre(p, F_{k+1} ∖ W_{k+1});
+    ``pre(p, target)`` the positions where p has a move into target."""
+    t2 = time.perf_counter()
+    rows = [[n, 0, 0, 0] for n in range(len(layers))]
+    if not solve:
+        return rows
+    for q in (1, 2):
+        won = F
+        for n in reversed(range(len(layers))):
+            p = 1 if n % 2 == 0 else 2
+            if n + 1 < len(layers):
+                target = won if p == q else layers[n + 1] & ~won
+                step = pre(p, target) if p == q else ~pre(p, target)
+            else:
+                step = F  # full boards: no move, a draw unless a line
+            dead = F if n == 0 else win[3 - p]
+            won = layers[n] & ((win[q] & dead) | (~dead & step))
+            rows[n][1 if p == q else 3] += count(won)
+        if log:
+            log(f"player {q} solved, {time.perf_counter() - t2:.1f} s")
+    for row, size in zip(rows, sizes):
+        row[2] = size - row[1] - row[3]
+    return rows
+
+
 def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=True, log=None):
     """Connect Four on w × h (a in a row) written directly on oxidd, the best encoding
     found (bench/README.md, levers): the positions reachable from the empty board, one
@@ -416,21 +470,7 @@ def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=
 
     def disc(c, p):
         return o[c] & (k[c] if p == 2 else ~k[c])
-    lines = ([[(col + t, r) for t in range(a)] for col in range(w - a + 1) for r in range(h)]
-             + [[(col, r + t) for t in range(a)] for col in range(w) for r in range(h - a + 1)]
-             + [[(col + t, r + t) for t in range(a)] for col in range(w - a + 1)
-                for r in range(h - a + 1)]
-             + [[(col + t, r - t) for t in range(a)] for col in range(w - a + 1)
-                for r in range(a - 1, h)])
-    win = {}
-    for p in (1, 2):
-        u = F
-        for line in lines:
-            v = T
-            for c in line:
-                v &= disc(c, p)
-            u |= v
-        win[p] = u
+    win = connect4_wins(m, connect4_lines(w, h, a), disc)
     can = {(col, r): ~o[col, r] & ~k[col, r] & (T if r == 0 else o[col, r - 1]) for col, r in cells}
     cube = {c: o[c] & k[c] for c in cells}
     empty = T
@@ -459,28 +499,14 @@ def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=
     nvars = 2 * len(cells)
     sizes = [int(f.sat_count(nvars)) for f in layers]
     t2 = time.perf_counter()
-    rows = [[n, 0, 0, 0] for n in range(len(layers))]
-    if solve:
-        for q in (1, 2):
-            won = F
-            for n in reversed(range(len(layers))):
-                p = mover(n)
-                if n + 1 < len(layers):
-                    target = won if p == q else layers[n + 1] & ~won
-                    pre = F
-                    for c in cells:
-                        pre |= can[c] & target.apply_exists(AND, disc(c, p), cube[c])
-                    step = pre if p == q else ~pre
-                else:
-                    step = F  # full boards: no move, a draw unless a line
-                dead = F if n == 0 else win[3 - p]
-                won = layers[n] & ((win[q] & dead) | (~dead & step))
-                c = int(won.sat_count(nvars))
-                rows[n][1 if p == q else 3] += c
-            if log:
-                log(f"player {q} solved, {time.perf_counter() - t2:.1f} s")
-        for row, size in zip(rows, sizes):
-            row[2] = size - row[1] - row[3]
+
+    def pre(p, target):
+        out = F
+        for c in cells:
+            out |= can[c] & target.apply_exists(AND, disc(c, p), cube[c])
+        return out
+    rows = connect4_table(layers, sizes, win, pre, lambda f: int(f.sat_count(nvars)), F,
+                          solve=solve, log=log)
     t3 = time.perf_counter()
     return {"count": sum(sizes), "layers": [tuple(r) for r in rows],
             "winner": ("1" if rows[0][1] else "draw" if rows[0][2] else "2"),
@@ -526,16 +552,7 @@ def relational_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, s
 
     def disc(c, p):
         return o[c] & (k[c] if p == 2 else ~k[c])
-    lines = ([[(col + t, r) for t in range(a)] for col in range(w - a + 1) for r in range(h)]
-             + [[(col, r + t) for t in range(a)] for col in range(w) for r in range(h - a + 1)]
-             + [[(col + t, r + t) for t in range(a)] for col in range(w - a + 1)
-                for r in range(h - a + 1)]
-             + [[(col + t, r - t) for t in range(a)] for col in range(w - a + 1)
-                for r in range(a - 1, h)])
-    win = {p: m.false() for p in (1, 2)}
-    for p in (1, 2):
-        for line in lines:
-            win[p] |= conj(disc(c, p) for c in line)
+    win = connect4_wins(m, connect4_lines(w, h, a), disc)
     same = {c: o2[c].equiv(o[c]) & k2[c].equiv(k[c]) for c in cells}
     delta = {}
     for p in (1, 2):
@@ -568,25 +585,10 @@ def relational_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, s
         return int(f.sat_count(4 * len(cells))) >> nvars
     sizes = [count(f) for f in layers]
     t2 = time.perf_counter()
-    rows = [[n, 0, 0, 0] for n in range(len(layers))]
-    if solve:
-        for q in (1, 2):
-            won = F
-            for n in reversed(range(len(layers))):
-                p = mover(n)
-                if n + 1 < len(layers):
-                    target = won if p == q else layers[n + 1] & ~won
-                    pre = delta[p].apply_exists(AND, target.substitute(to_nxt), nxt)
-                    step = pre if p == q else ~pre
-                else:
-                    step = F  # full boards: no move, a draw unless a line
-                dead = F if n == 0 else win[3 - p]
-                won = layers[n] & ((win[q] & dead) | (~dead & step))
-                rows[n][1 if p == q else 3] += count(won)
-            if log:
-                log(f"player {q} solved, {time.perf_counter() - t2:.1f} s")
-        for row, size in zip(rows, sizes):
-            row[2] = size - row[1] - row[3]
+    rows = connect4_table(
+        layers, sizes, win,
+        lambda p, target: delta[p].apply_exists(AND, target.substitute(to_nxt), nxt), count, F,
+        solve=solve, log=log)
     t3 = time.perf_counter()
     return {"count": sum(sizes), "layers": [tuple(r) for r in rows],
             "winner": ("1" if rows[0][1] else "draw" if rows[0][2] else "2"),
