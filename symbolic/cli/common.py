@@ -185,6 +185,17 @@ def position_text(space, pos: tuple) -> str:
     return ", ".join(f"{s.label}={value_text(v)}" for s, v in zip(space.slots, pos))
 
 
+def start_set(model: Model, engine: GameEngine, args, *, note: str = "") -> PositionSet:
+    """The start given as ``--from SET`` (a formula of the model) or ``--at POSITION``:
+    exactly one of them, else a QueryError (``note`` qualifies --from in it)."""
+    if (args.start is None) == (args.at is None):
+        raise QueryError(f"give the start as --from SET{note} or as --at POSITION"
+                         + ("" if note else " (one of them)"))
+    if args.at is not None:
+        return engine.singleton(parse_position(model.game.space, args.at))
+    return atl.Evaluator(engine, model.definitions)(parse_formula(args.start, model))
+
+
 def parse_position(space, text: str) -> tuple:
     """A position written as the command line prints it, ``j=1, k[1]=3, k[2]=3``
     (every slot once, in any order; booleans as true/false or 1/0), as a tuple.

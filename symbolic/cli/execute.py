@@ -10,7 +10,7 @@ from ..errors import QueryError
 from ..limits import is_int_text, short_text
 from ..model import parse_formula
 from ..analysis.strategy import execute
-from .common import int_arg, load, model_args, parse_position, position_text
+from .common import int_arg, load, model_args, position_text, start_set
 from .strategy_file import load_table
 
 
@@ -29,16 +29,11 @@ def cmd_execute(args) -> int:
             raise QueryError(f"unknown player {p}: the players are {list(model.game.players)}")
         tables[p] = load_table(path, sp)
     ev = atl.Evaluator(engine, model.definitions)
-    if (args.start is None) == (args.at is None):
-        raise QueryError("give the start as --from SET (one position) or as --at POSITION")
-    if args.at is not None:
-        start = parse_position(sp, args.at)
-    else:
-        starts = ev(parse_formula(args.start, model))
-        if len(starts) != 1:
-            raise QueryError(f"--from {args.start}: {len(starts)} positions, the play needs "
-                             f"exactly one (use --at POSITION)")
-        start = starts.first()
+    starts = start_set(model, engine, args, note=" (one position)")
+    if len(starts) != 1:
+        raise QueryError(f"--from {args.start}: {len(starts)} positions, the play needs "
+                         f"exactly one (use --at POSITION)")
+    start = starts.first()
     stop = ev(parse_formula(args.stop, model)) if args.stop else engine.empty()
     play = execute(engine, start, tables, stop, max_moves=args.max_moves)
     end = ("goal" if play[-1] in stop else

@@ -10,7 +10,7 @@ from ..analysis.joint_strategy import (reach_joint_strategy, safety_joint_strate
                                        verify_joint)
 from ..errors import QueryError
 from ..model import parse_formula
-from .common import parse_position, position_text
+from .common import position_text, start_set
 
 
 def _strategy(model, engine, formula):
@@ -32,15 +32,9 @@ def concurrent_strategy(model, engine, args) -> int:
         raise QueryError("--count counts the strategies of turn-based games only")
     if not args.query:
         raise QueryError("strategy needs --query FORMULA")
-    if (args.start is None) == (args.at is None):
-        raise QueryError("give the start as --from SET or as --at POSITION (one of them)")
+    start = start_set(model, engine, args).tuples()
     s = _strategy(model, engine, parse_formula(args.query, model))
     sp = model.game.space
-    if args.at is not None:
-        start = [parse_position(sp, args.at)]
-    else:
-        start = atl.Evaluator(engine, model.definitions)(
-            parse_formula(args.start, model)).tuples()
     won = [c for c in start if c in s.table or (s.kind == "reach" and c in s.target)]
     doc = {"coalition": list(s.coalition), "kind": s.kind, "start": len(start),
            "start_won": len(won),

@@ -7,7 +7,6 @@ import json
 import math
 import sys
 
-from .. import atl
 from ..api import DeadEnds
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError
@@ -17,15 +16,9 @@ from ..analysis.layered_solve import graded_reach, layered_strategy
 from ..analysis.strategy import count_strategies, strategy_for, to_dot, to_json, verify
 from ..ir import ConcurrentGame
 from .joint_strategy import concurrent_strategy
-from .common import load, model_args, parse_position, position_text, int_arg
+from .common import load, model_args, position_text, int_arg, start_set
 
 DEAD_ENDS = {d.value: d for d in DeadEnds}
-
-
-def _start(model, engine, args):
-    if args.at is not None:
-        return engine.singleton(parse_position(model.game.space, args.at))
-    return atl.Evaluator(engine, model.definitions)(parse_formula(args.start, model))
 
 
 def _count(args, model, engine) -> int:
@@ -56,11 +49,9 @@ def cmd_strategy(args) -> int:
         return _count(args, model, engine)
     if not args.query:
         raise QueryError("strategy needs --query FORMULA (or --count PLAYER)")
-    if (args.start is None) == (args.at is None):
-        raise QueryError("give the start as --from SET or as --at POSITION (one of them)")
     dead_ends = DEAD_ENDS[args.dead_ends]
     formula = parse_formula(args.query, model)
-    start = _start(model, engine, args)
+    start = start_set(model, engine, args)
     reach = None if args.layered == "off" else graded_reach(engine, start, args.layered)
     strategy = (strategy_for(engine, formula, model.definitions, dead_ends) if reach is None
                 else layered_strategy(engine, formula, reach, model.definitions, dead_ends))
