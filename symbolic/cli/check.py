@@ -6,10 +6,10 @@ import time
 
 from ..api import difference_witness
 from ..limits import int_text
-from ..engines import ENGINES, make_engine
+from ..engines import ENGINES
 from ..analysis.layered import LAYERED_MODES, evaluate_queries
-from .common import (backend_text, format_positions, int_arg, json_text, load, model_args,
-                     queries_of, shown_positions, value_text)
+from .common import (backend_text, build_engines, format_positions, int_arg, json_text, load,
+                     model_args, queries_of, shown_positions, value_text)
 
 #: ``check --engine``: either engine, or both to cross-check them
 CHECK_ENGINES = ENGINES + ("both",)
@@ -18,19 +18,8 @@ CHECK_ENGINES = ENGINES + ("both",)
 def cmd_check(args) -> int:
     model = load(args)
     queries = queries_of(model, args.query)
-    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    kinds, engines, timings = build_engines(model, args)
     results = {}
-    timings = {}
-    engines = {}
-    # the explicit engine is built first (lazily: no enumeration yet) so that a
-    # space beyond its limit is refused before the symbolic engine runs
-    for kind in sorted(kinds, key=lambda k: k != "explicit"):
-        t0 = time.perf_counter()
-        engines[kind] = eng = make_engine(model.game, kind, args.backend, order=args.order,
-                                          partition=args.partition)
-        if kind == "explicit":
-            eng.check_size()
-        timings[kind] = time.perf_counter() - t0
     answers = {}
     for kind in kinds:
         t0 = time.perf_counter()

@@ -12,11 +12,12 @@ import argparse
 import json
 import math
 import sys
+import time
 from typing import Sequence
 
 from .. import atl
 from ..api import GameEngine, PositionSet
-from ..engines import BACKEND_CHOICES, ORDERS, PARTITIONS
+from ..engines import BACKEND_CHOICES, ORDERS, PARTITIONS, make_engine
 from ..errors import QueryError, SymbolicError
 from ..limits import MAX_MEMORY_MB, MAX_TIMEOUT, int_text, parse_int, short_text
 from ..limits import current as current_limits
@@ -133,6 +134,23 @@ def model_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--partition", choices=PARTITIONS, default="moves",
                     help="keep the transition relation as one BDD per move (default) "
                          "or as one monolithic BDD")
+
+
+def build_engines(model: Model, args) -> tuple[list[str], dict, dict[str, float]]:
+    """The engines ``--engine`` asks for (``both``: symbolic then explicit), built with
+    ``--backend``, ``--order``, ``--partition``, and the seconds each took. The
+    explicit engine is built first (lazily, no enumeration yet) and its size checked,
+    so that a space beyond its limit is refused before the symbolic engine runs."""
+    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    engines, timings = {}, {}
+    for kind in sorted(kinds, key=lambda k: k != "explicit"):
+        t0 = time.perf_counter()
+        engines[kind] = eng = make_engine(model.game, kind, args.backend, order=args.order,
+                                          partition=args.partition)
+        if kind == "explicit":
+            eng.check_size()
+        timings[kind] = time.perf_counter() - t0
+    return kinds, engines, timings
 
 
 def backend_text(engine, asked: str) -> str:

@@ -20,7 +20,7 @@ from ..analysis.values import check_two_players, game_players, two_player_values
 from ..analysis.layered import LAYERED_MODES, layer_outcomes
 from ..analysis.layered_solve import graded_reach, layered_source, layered_values
 from ..errors import QueryError
-from .common import backend_text, int_arg, load, model_args, parse_position, position_text
+from .common import backend_text, build_engines, int_arg, load, model_args, parse_position, position_text
 
 VALUE_ENGINES = ENGINES + ("both",)
 
@@ -124,16 +124,7 @@ def _by_layer(args, model) -> int:
 def _tables(args, model, at) -> tuple[dict, dict, dict, object]:
     """Each engine's :class:`_Table`, the engines, the seconds, and the graded layers
     solved on (None: every position, the plain fixpoints)."""
-    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
-    timings: dict[str, float] = {}
-    engines = {}
-    for kind in sorted(kinds, key=lambda k: k != "explicit"):  # size check first
-        t0 = time.perf_counter()
-        engines[kind] = eng = make_engine(model.game, kind, args.backend, order=args.order,
-                                          partition=args.partition)
-        if kind == "explicit":
-            eng.check_size()
-        timings[kind] = time.perf_counter() - t0
+    kinds, engines, timings = build_engines(model, args)
     if at is not None:
         engines[kinds[0]].from_tuples([at])  # RangeError when the invariant excludes it
     tables: dict[str, _Table] = {}
