@@ -50,6 +50,10 @@ __all__ = ["GdlSymbolicConcurrentGame", "GOODS"]
 #: the two forms of Good(x, act) (module docstring)
 GOODS = ("compose", "relational")
 
+#: the size (BDD nodes) above which T over every state is given up for T built
+#: from the sources on: gt_prisoner's is 33 827 nodes, ticTacToe.kif's 29 million
+FULL_T_MAX = 500_000
+
 
 class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
     """:class:`~.symbolic.GdlSymbolicGame` read as a concurrent game (module docstring):
@@ -98,6 +102,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
             self._iffs = [m.iff(self.rules.nxt[f], self.joint_atom(("next", (f,))))
                           for f in prog.fluents]
         self._trans = m.false  # T restricted to the enabled joint moves, once explored
+        self._full = self._full_relation()  # T over every state, or None when too large
         self._enabled = dict(self._any)
         self._alive = m.true
         self._explore(depth, on_layer)
@@ -131,7 +136,10 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         live = self.rules.minus_terminal(layer.node)
         self.limits.check("image of a layer (every joint move)")
         src = m.conj([live] + list(self._any.values()))
-        img = m.exist(self._relation(src), enc.current_set | self._all_act_bits())
+        if self._full is not None:
+            img = m.and_exists(src, self._full, enc.current_set | self._all_act_bits())
+        else:
+            img = m.exist(self._relation(src), enc.current_set | self._all_act_bits())
         return BddSet._make(self, m.and_(m.rename(img, enc.to_current), self._domain))
 
     def _relation(self, src):
@@ -145,6 +153,18 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
             src = m.and_(src, iff)
         return src
 
+    def _full_relation(self):
+        """T_all(x, act, x') = ⋀_f (x'_f ↔ σ_f(x, act)) over every state, and-ed one
+        fluent at a time, or None as soon as it exceeds :data:`FULL_T_MAX` nodes."""
+        m, t = self.manager, self.manager.true
+        with self.limits.stage("building T over every state"):
+            for iff in self._iffs:
+                self.limits.check()
+                t = m.and_(t, iff)
+                if m.size(t) > FULL_T_MAX:
+                    return None
+        return t
+
     def _restrict(self, node) -> None:
         """Make ``node`` (closed under δ) the domain; A_r restricted to its expanded
         non-terminal states."""
@@ -156,6 +176,9 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         self._enabled = {p: m.and_(live, a) for p, a in self._any.items()}
         self._alive = m.conj(m.exist(a, self._act_bits[p]) for p, a in self._enabled.items())
         self._layer_parts: dict = {}
+        if self._full is not None:
+            self._trans = self._full  # the A_r (restricted) are and-ed wherever it is read
+            return
         with self.limits.stage("building T on the enabled joint moves"):
             self._trans = self._relation(m.conj(self._enabled.values()))
 
@@ -179,7 +202,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         hit = self._layer_parts.get(k)
         if hit is None:
             hit = self._layer_parts[k] = (
-                m.and_(self._trans, layer),
+                self._trans if self._full is not None else m.and_(self._trans, layer),
                 {p: m.and_(a, layer) for p, a in self._enabled.items()})
         trans, enabled = hit
         good = m.and_exists(trans, m.rename(won.node, enc.to_next), enc.next_set)
