@@ -1,21 +1,27 @@
 """The symbolic engine of a simultaneous-move GDL game: each role's move as BDD variables.
 
 Each role r gets an action bit-vector act_r (the action variable of
-:meth:`symbolic.ir.ConcurrentGame.action_var`, an index into r's possible moves,
-declared after the fluents' bits), and the ground ``does(r, m)`` atoms are read
-as act_r = index(m); every ground atom that reads ``does`` then has one BDD over
-(x, act) (:meth:`GdlSymbolicConcurrentGame.joint_atom`). With L the expanded
-non-terminal positions (no frontier, not terminal):
+:meth:`symbolic.ir.ConcurrentGame.action_var`, an index into r's possible moves;
+its bits are moved above the fluents' unless ``actions="below"``), and the
+ground ``does(r, m)`` atoms are read as act_r = index(m); every ground atom that
+reads ``does`` then has one BDD over (x, act)
+(:meth:`GdlSymbolicConcurrentGame.joint_atom`). With L the expanded non-terminal
+positions (no frontier, not terminal):
 
     A_r(x, act_r) = L(x) ∧ ⋁_m (act_r = index(m) ∧ legal(r, m)(x))
     σ_f(x, act)   = next(f)(x, act)            (the successor is a function)
-    T(x, act, x') = ⋀_r A_r ∧ ⋀_f (x'_f ↔ σ_f(x, act))   (built from the sources on)
+    T(x, act, x') = ⋀_f (x'_f ↔ σ_f(x, act))   over every state, when it has at
+                    most FULL_T_MAX nodes; else ⋀_r A_r ∧ ⋀_f (x'_f ↔ σ_f)
+                    built from the sources on (restricted to L)
 
-The reachable states are found breadth-first as for a turn-based game, with
-post(F) = (∃x, act. F ∧ ¬terminal ∧ ⋀_r A_r ∧ T)[x' := x] and no turn rule. Then
+T is read only together with the A_r (restricted to L), so both forms give the
+same pre-images. The reachable states are found breadth-first as for a
+turn-based game, with post(F) = (∃x, act. F ∧ ¬terminal ∧ ⋀_r A_r ∧ T)[x' := x]
+(one relational product per layer when T is over every state) and no turn rule.
+Then
 
-    Good(x, act) = Z(σ(x, act))                          ("compose", the default)
-                 or ∃x'. T ∧ Z'                          ("relational")
+    Good(x, act) = ∃x'. T ∧ Z'                          ("relational", the default)
+                 or Z(σ(x, act))                        ("compose")
     pre(J, Z)    = D ∧ ∃act_J. (A_J ∧ ¬∃act_{−J}. (A_{−J} ∧ ¬Good))  [∧ alive, STRICT]
 
 the formula of :class:`symbolic.bdd.concurrent.SymbolicConcurrentGame`, whose
@@ -51,7 +57,8 @@ __all__ = ["GdlSymbolicConcurrentGame", "GOODS"]
 GOODS = ("compose", "relational")
 
 #: the size (BDD nodes) above which T over every state is given up for T built
-#: from the sources on: gt_prisoner's is 33 827 nodes, ticTacToe.kif's 29 million
+#: from the sources on (action bits above: gt_prisoner's is 26 577 nodes,
+#: ticTacToe.kif's 3 774; below: 33 827 and 29 million)
 FULL_T_MAX = 500_000
 
 
@@ -62,7 +69,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
     def __init__(self, game: GdlGame, backend: str = "cudd", *, order: str = "auto",
                  max_memory: int | None = None, limits: Limits | None = None,
                  depth: int | None = None, on_layer=None, good: str = "relational",
-                 actions: str = "below"):
+                 actions: str = "above"):
         if good not in GOODS:
             raise QueryError(f"unknown form of Good {good!r}: the choices are {list(GOODS)}")
         if actions not in ACTION_ORDERS:
