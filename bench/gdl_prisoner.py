@@ -3,7 +3,7 @@ engine: T over every state or built from the sources on, action bits above or be
 the fluents'. One process per case: CPU seconds of building (explore + T) and of the
 forced table, peak RSS, BDD sizes; the tables must agree.
 
-    python bench/gdl_prisoner.py [FILE]   (default ../shared/corpus/gdl-simultaneous/gt_prisoner.kif)
+    python bench/gdl_prisoner.py FILE   (gt_prisoner.kif of ggp-org's repository: not shipped)
 """
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-FILE = ROOT.parent / "shared" / "corpus" / "gdl-simultaneous" / "gt_prisoner.kif"
 CASES = [("every state", "above"), ("every state", "below"), ("sources", "below")]
 
 
@@ -42,7 +41,7 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--case"]:
         print(json.dumps(case(*sys.argv[2:5])))
         sys.exit(0)
-    path = sys.argv[1] if len(sys.argv) > 1 else str(FILE)
+    path = sys.argv[1]
     print("| T | action bits | build CPU s | table CPU s | peak RSS | T nodes | table |")
     print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
     for relation, actions in CASES:

@@ -6,6 +6,7 @@ read as concurrent give today's table."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -184,13 +185,14 @@ def test_T_over_every_state_equals_T_from_the_sources(name, monkeypatch):
                         == parts.pre(J, w, dead_ends=d).tuples()), (name, goal, J, d)
 
 
-#: the simultaneous corpus (ggp-org/ggp-repository files, not shipped with the project)
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "gdl-simultaneous"
+#: the simultaneous corpus (ggp-org/ggp-repository files, not shipped with the project):
+#: the directory named by the environment variable GDL_CORPUS
+CORPUS = Path(os.environ.get("GDL_CORPUS", "/nonexistent"))
 
 
 @pytest.mark.gdl_slow
 @pytest.mark.skipif(not (CORPUS / "gt_prisoner.kif").exists(),
-                    reason="the simultaneous corpus is not here")
+                    reason="GDL_CORPUS does not name the simultaneous corpus")
 def test_gt_prisoner_on_both_engines():
     """The iterated prisoner's dilemma (20 rounds, 303 fluents, 5 781 states): both
     engines give the same table, the one argued in docs/gdl.md (alone a role forces
