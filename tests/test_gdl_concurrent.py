@@ -6,6 +6,7 @@ read as concurrent give today's table."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,47 @@ def test_the_layered_until_is_the_until(name):
             want = e.until(J, e.positions(), target, dead_ends=d).result
             other = x.until(J, x.positions(), xt, dead_ends=d).result
             assert got.tuples() == want.tuples() == other.tuples(), (name, J, d)
+
+
+@pytest.mark.parametrize("name", ["rps_static.kif", "pennies.kif", "sim_dead_end.kif",
+                                  "simultaneous.kif"])
+def test_T_over_every_state_equals_T_from_the_sources(name, monkeypatch):
+    """T over every state (the default when small) and T built from the sources on
+    (FULL_T_MAX = 0 forces it) give the same positions, pre-images and table."""
+    from symbolic.gdl import symbolic_concurrent
+    m = load_model(HERE / name)
+    full = GdlSymbolicConcurrentGame(m.game)
+    monkeypatch.setattr(symbolic_concurrent, "FULL_T_MAX", 0)
+    parts = GdlSymbolicConcurrentGame(m.game)
+    assert full._full is not None and parts._full is None, name
+    assert full.positions().tuples() == parts.positions().tuples(), name
+    assert forced_values(m, full) == forced_values(m, parts), name
+    for goal in [a for a in m.game.program.rules if a[0] == "goal"]:
+        for J in (set(), {1}, {2}, {1, 2}):
+            for d in DeadEnds:
+                z, w = full.atom_set(goal), parts.atom_set(goal)
+                assert (full.pre(J, z, dead_ends=d).tuples()
+                        == parts.pre(J, w, dead_ends=d).tuples()), (name, goal, J, d)
+
+
+#: the simultaneous corpus (ggp-org/ggp-repository files, not shipped with the project):
+#: the directory named by the environment variable GDL_CORPUS
+CORPUS = Path(os.environ.get("GDL_CORPUS", "/nonexistent"))
+
+
+@pytest.mark.gdl_slow
+@pytest.mark.skipif(not (CORPUS / "gt_prisoner.kif").exists(),
+                    reason="GDL_CORPUS does not name the simultaneous corpus")
+def test_gt_prisoner_on_both_engines():
+    """The iterated prisoner's dilemma (20 rounds, 303 fluents, 5 781 states): both
+    engines give the same table, the one argued in docs/gdl.md (alone a role forces
+    20 for itself by defecting, 60 for the other by cooperating; together 100)."""
+    m = load_model(CORPUS / "gt_prisoner.kif")
+    sym = GdlSymbolicConcurrentGame(m.game)
+    assert len(sym.positions()) == 5781 and sym.reach.graded
+    got = forced_values(m, sym)
+    assert got == forced_values(m, GdlExplicitConcurrentGame(m.game)), got
+    assert [(f["coalition"], f["role"], f["value"]) for f in got] == [
+        (["white"], "white", 20), (["white"], "black", 60), (["black"], "white", 60),
+        (["black"], "black", 20), (["white", "black"], "white", 100),
+        (["white", "black"], "black", 100)], got

@@ -1,21 +1,27 @@
 """The symbolic engine of a simultaneous-move GDL game: each role's move as BDD variables.
 
 Each role r gets an action bit-vector act_r (the action variable of
-:meth:`symbolic.ir.ConcurrentGame.action_var`, an index into r's possible moves,
-declared after the fluents' bits), and the ground ``does(r, m)`` atoms are read
-as act_r = index(m); every ground atom that reads ``does`` then has one BDD over
-(x, act) (:meth:`GdlSymbolicConcurrentGame.joint_atom`). With L the expanded
-non-terminal positions (no frontier, not terminal):
+:meth:`symbolic.ir.ConcurrentGame.action_var`, an index into r's possible moves;
+its bits are moved above the fluents' unless ``actions="below"``), and the
+ground ``does(r, m)`` atoms are read as act_r = index(m); every ground atom that
+reads ``does`` then has one BDD over (x, act)
+(:meth:`GdlSymbolicConcurrentGame.joint_atom`). With L the expanded non-terminal
+positions (no frontier, not terminal):
 
     A_r(x, act_r) = L(x) ∧ ⋁_m (act_r = index(m) ∧ legal(r, m)(x))
     σ_f(x, act)   = next(f)(x, act)            (the successor is a function)
-    T(x, act, x') = ⋀_r A_r ∧ ⋀_f (x'_f ↔ σ_f(x, act))   (built from the sources on)
+    T(x, act, x') = ⋀_f (x'_f ↔ σ_f(x, act))   over every state, when it has at
+                    most FULL_T_MAX nodes; else ⋀_r A_r ∧ ⋀_f (x'_f ↔ σ_f)
+                    built from the sources on (restricted to L)
 
-The reachable states are found breadth-first as for a turn-based game, with
-post(F) = (∃x, act. F ∧ ¬terminal ∧ ⋀_r A_r ∧ T)[x' := x] and no turn rule. Then
+T is read only together with the A_r (restricted to L), so both forms give the
+same pre-images. The reachable states are found breadth-first as for a
+turn-based game, with post(F) = (∃x, act. F ∧ ¬terminal ∧ ⋀_r A_r ∧ T)[x' := x]
+(one relational product per layer when T is over every state) and no turn rule.
+Then
 
-    Good(x, act) = Z(σ(x, act))                          ("compose", the default)
-                 or ∃x'. T ∧ Z'                          ("relational")
+    Good(x, act) = ∃x'. T ∧ Z'                          ("relational", the default)
+                 or Z(σ(x, act))                        ("compose")
     pre(J, Z)    = D ∧ ∃act_J. (A_J ∧ ¬∃act_{−J}. (A_{−J} ∧ ¬Good))  [∧ alive, STRICT]
 
 the formula of :class:`symbolic.bdd.concurrent.SymbolicConcurrentGame`, whose
@@ -50,6 +56,11 @@ __all__ = ["GdlSymbolicConcurrentGame", "GOODS"]
 #: the two forms of Good(x, act) (module docstring)
 GOODS = ("compose", "relational")
 
+#: the size (BDD nodes) above which T over every state is given up for T built
+#: from the sources on (action bits above: gt_prisoner's is 26 577 nodes,
+#: ticTacToe.kif's 3 774; below: 33 827 and 29 million)
+FULL_T_MAX = 500_000
+
 
 class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
     """:class:`~.symbolic.GdlSymbolicGame` read as a concurrent game (module docstring):
@@ -58,7 +69,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
     def __init__(self, game: GdlGame, backend: str = "cudd", *, order: str = "auto",
                  max_memory: int | None = None, limits: Limits | None = None,
                  depth: int | None = None, on_layer=None, good: str = "relational",
-                 actions: str = "below"):
+                 actions: str = "above"):
         if good not in GOODS:
             raise QueryError(f"unknown form of Good {good!r}: the choices are {list(GOODS)}")
         if actions not in ACTION_ORDERS:
@@ -98,6 +109,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
             self._iffs = [m.iff(self.rules.nxt[f], self.joint_atom(("next", (f,))))
                           for f in prog.fluents]
         self._trans = m.false  # T restricted to the enabled joint moves, once explored
+        self._full = self._full_relation()  # T over every state, or None when too large
         self._enabled = dict(self._any)
         self._alive = m.true
         self._explore(depth, on_layer)
@@ -131,7 +143,10 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         live = self.rules.minus_terminal(layer.node)
         self.limits.check("image of a layer (every joint move)")
         src = m.conj([live] + list(self._any.values()))
-        img = m.exist(self._relation(src), enc.current_set | self._all_act_bits())
+        if self._full is not None:
+            img = m.and_exists(src, self._full, enc.current_set | self._all_act_bits())
+        else:
+            img = m.exist(self._relation(src), enc.current_set | self._all_act_bits())
         return BddSet._make(self, m.and_(m.rename(img, enc.to_current), self._domain))
 
     def _relation(self, src):
@@ -145,6 +160,18 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
             src = m.and_(src, iff)
         return src
 
+    def _full_relation(self):
+        """T_all(x, act, x') = ⋀_f (x'_f ↔ σ_f(x, act)) over every state, and-ed one
+        fluent at a time, or None as soon as it exceeds :data:`FULL_T_MAX` nodes."""
+        m, t = self.manager, self.manager.true
+        with self.limits.stage("building T over every state"):
+            for iff in self._iffs:
+                self.limits.check()
+                t = m.and_(t, iff)
+                if m.size(t) > FULL_T_MAX:
+                    return None
+        return t
+
     def _restrict(self, node) -> None:
         """Make ``node`` (closed under δ) the domain; A_r restricted to its expanded
         non-terminal states."""
@@ -156,6 +183,9 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         self._enabled = {p: m.and_(live, a) for p, a in self._any.items()}
         self._alive = m.conj(m.exist(a, self._act_bits[p]) for p, a in self._enabled.items())
         self._layer_parts: dict = {}
+        if self._full is not None:
+            self._trans = self._full  # the A_r (restricted) are and-ed wherever it is read
+            return
         with self.limits.stage("building T on the enabled joint moves"):
             self._trans = self._relation(m.conj(self._enabled.values()))
 
@@ -179,7 +209,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         hit = self._layer_parts.get(k)
         if hit is None:
             hit = self._layer_parts[k] = (
-                m.and_(self._trans, layer),
+                self._trans if self._full is not None else m.and_(self._trans, layer),
                 {p: m.and_(a, layer) for p, a in self._enabled.items()})
         trans, enabled = hit
         good = m.and_exists(trans, m.rename(won.node, enc.to_next), enc.next_set)
