@@ -26,18 +26,24 @@ cap, which ``--max-memory`` sets).
 """
 from __future__ import annotations
 
+import bisect
 import itertools
+from array import array
 
-from ..errors import TooManyPositions
-from ..explicit.engine import ExplicitGame
-from ..explicit.sets import BYTES_PER_POSITION, DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets
+from ..api import Fixpoint, PositionSet
+from ..arguments import need_iterable
+from ..errors import EngineMismatch, ModelError, WrongType
+from ..explicit.engine import ExplicitGame, ExplicitRelation
+from ..explicit.interp import BOOL, compile_expr, type_name
+from ..explicit.sets import DEFAULT_MAX_POSITIONS, ExplicitSets
 from ..limits import NO_LIMITS, Limits
+from .explicit_graph import StateGraph, bits_of, explore, indices
 from .explicit_rules import CompiledRules
 from .game import GdlGame
 from .ground import GroundProgram
 from .turns import mover, turn_error
 
-__all__ = ["GdlEvaluator", "GdlExplicitGame"]
+__all__ = ["GdlEvaluator", "GdlExplicitGame", "GdlSet"]
 
 
 class GdlEvaluator:
@@ -122,59 +128,71 @@ class GdlEvaluator:
         self.joint[s] = (en, moves)
         return moves
 
+    def graph(self, limit: int | None = None, limits: Limits = NO_LIMITS,
+              depth: int | None = None) -> StateGraph:
+        """The compact graph of the states reachable from init in at most ``depth`` moves
+        (:func:`~.explicit_graph.explore`: states as ints, edges in arrays)."""
+        def refuse(state, legal):
+            self.mover(state, legal)  # raises: not turn-based
+        return explore(self.rules, refuse, limit, limits, depth)
+
     def reachable(self, limit: int | None = None, limits: Limits = NO_LIMITS,
                   depth: int | None = None) -> tuple[dict, list[int], set]:
         """({state: (mover, successors)}, the number of states first reached at each
         depth, the frontier) for the states reachable from init in at most ``depth``
-        moves (all when None), breadth-first, layer by layer. When states lie beyond
-        depth ``depth``, the states of that last layer are the frontier: kept with
-        their mover but no successor. TooManyPositions beyond ``limit`` states,
-        LimitExceeded when ``limits`` says time is up (checked every 64 states)."""
-        graph, layers, frontier = self._reachable(limit, limits, depth)
-        fs = {s: self.rules.fluents_of(s) for s in graph}
-        return ({fs[s]: (who, {fs[t] for t in succ}) for s, (who, succ) in graph.items()},
-                layers, {fs[s] for s in frontier})
+        moves (all when None), breadth-first, layer by layer, states as frozensets of
+        fluents (:meth:`graph` is the compact form). When states lie beyond depth
+        ``depth``, the states of that last layer are the frontier: kept with their mover
+        but no successor. TooManyPositions beyond ``limit`` states, LimitExceeded when
+        ``limits`` says time is up (checked every 64 states)."""
+        g = self.graph(limit, limits, depth)
+        fs = [self.rules.fluents_of(s) for s in g.states]
+        roles = self.prog.roles
+        return ({fs[i]: (roles[g.movers[i]], {fs[j] for j in g.succ[i]})
+                 for i in range(len(fs))}, g.layers, {fs[i] for i in indices(g.frontier)})
 
-    def _reachable(self, limit, limits: Limits, depth) -> tuple[dict, list[int], set]:
-        """:meth:`reachable` over int states."""
-        start = self.rules.state_of(self.prog.init)
-        graph: dict = {}
-        seen = {start}
-        layer, layers = [start], [1]
-        done = 0
-        with limits.stage("exploring the reachable states (explicit)"):
-            while layer:
-                nxt = []
-                for s in layer:
-                    done += 1
-                    if done % 64 == 0:
-                        limits.check(f"{done} states expanded", lambda: {"positions": len(seen)})
-                    graph[s] = self._successors(s)
-                    for t in graph[s][1]:
-                        if t not in seen:
-                            if limit is not None and len(seen) >= limit:
-                                raise TooManyPositions(
-                                    f"position limit reached: more than {limit} reachable "
-                                    f"states, the explicit engine's limit (--max-memory raises "
-                                    f"or lowers it, at {BYTES_PER_POSITION} bytes a state): "
-                                    f"use the symbolic engine", stage=limits.where())
-                            seen.add(t)
-                            nxt.append(t)
-                if nxt and depth is not None and len(layers) > depth:
-                    frontier = set(layer)  # more states lie beyond: cut here
-                    for s in frontier:
-                        graph[s] = (graph[s][0], set())
-                    return graph, layers, frontier
-                if nxt:
-                    layers.append(len(nxt))
-                layer = nxt
-        return graph, layers, set()
+
+class GdlSet(PositionSet):
+    """A set of positions of a :class:`GdlExplicitGame`: an int whose bit i stands for
+    the engine's position i (N/8 bytes however many it holds; tuples at the interface)."""
+
+    __slots__ = ("engine", "bits")
+
+    def __init__(self, engine: "GdlExplicitGame", bits: int):
+        self.engine, self.bits = engine, bits
+
+    def count(self) -> int:
+        return self.bits.bit_count()
+
+    def _contains(self, pos: tuple) -> bool:
+        i = self.engine._find(pos)
+        return i is not None and bool(self.bits >> i & 1)
+
+    def tuples(self) -> list[tuple]:
+        return [self.engine.position_at(i) for i in indices(self.bits)]
+
+    def _take(self, n: int):
+        return iter([self.engine.position_at(i) for i in indices(self.bits)[:n]])
+
+    @property
+    def items(self) -> frozenset:
+        """The positions as a frozenset of tuples (as :class:`ExplicitSet` has them)."""
+        return frozenset(self.tuples())
+
+    def _union(self, other): return GdlSet(self.engine, self.bits | other.bits)
+    def _inter(self, other): return GdlSet(self.engine, self.bits & other.bits)
+    def _diff(self, other): return GdlSet(self.engine, self.bits & ~other.bits)
+    def _same(self, other) -> bool: return self.bits == other.bits
 
 
 class GdlExplicitGame(ExplicitGame):
     """:class:`~symbolic.explicit.ExplicitGame` whose positions, turns and
     successors come from :class:`GdlEvaluator` (the IR moves are not read);
-    named sets are still evaluated from their IR expressions on the positions."""
+    named sets are still evaluated from their IR expressions on the positions.
+
+    The graph is kept compact (:mod:`~.explicit_graph`): position i is the i-th
+    reachable state (an int, in the order of position tuples), δ and its inverse
+    are arrays of indices, and sets are :class:`GdlSet` (bits over the indices)."""
 
     def __init__(self, game: GdlGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
                  limits: Limits | None = None, depth: int | None = None):
@@ -184,102 +202,172 @@ class GdlExplicitGame(ExplicitGame):
                               limits=limits)
         self.game = game
         self.evaluator = GdlEvaluator(game.program)
+        self._rules = self.evaluator.rules
         self._fluents = game.program.fluents
-        self._graph_of: dict | None = None
+        self._g: StateGraph | None = None
         self.depth = depth
-        self._layers: list[int] = []
-        self._frontier_states: set = set()
         self._succ = self._pred = self._outdeg = self._dead = None
         self._turns = self._by_player = None
         self._masks = {}
-        self._int_states: list[int] | None = None
-        self._turn_fn = lambda c, _: self._role_id(self._explore()[self._state(c)][0])
 
     def __repr__(self) -> str:
         n = "?" if self._dom is None else len(self._dom)
         return f"<GdlExplicitGame {self.game.name!r}: {n} positions>"
 
-    def _role_id(self, role) -> int:
-        return self.game.names.role_id[role]
-
-    def _tuple(self, state: frozenset) -> tuple:
-        return tuple(int(f in state) for f in self._fluents)
-
     def _state(self, pos: tuple) -> frozenset:
         return frozenset(f for f, v in zip(self._fluents, pos) if v)
 
-    def _explore(self) -> dict:
-        if self._graph_of is None:
-            self._graph_of, self._layers, self._frontier_states = self.evaluator.reachable(
-                self.max_positions, self.limits, self.depth)
-        return self._graph_of
+    def _explore(self) -> StateGraph:
+        if self._g is None:
+            self._g = self.evaluator.graph(self.max_positions, self.limits, self.depth)
+            self._dom = self._g.states
+        return self._g
 
     @property
     def layers(self) -> list[int]:
         """The number of states first reached at each depth."""
-        self._explore()
-        return self._layers
+        return self._explore().layers
 
     @property
     def complete(self) -> bool:
         """Whether every reachable state is a position (no frontier)."""
-        self._explore()
-        return not self._frontier_states
+        return not self._explore().frontier
 
     @property
-    def frontier(self) -> ExplicitSet:
+    def frontier(self) -> GdlSet:
         """The positions not expanded (∅ unless ``depth`` cut the exploration short)."""
-        self._explore()
-        return ExplicitSet(self, frozenset(self._tuple(s) for s in self._frontier_states))
+        return GdlSet(self, self._explore().frontier)
 
-    def atom_set(self, atom) -> ExplicitSet:
+    def atom_set(self, atom) -> GdlSet:
         """The positions where the ground atom (not depending on ``does``) holds."""
-        rules = self.evaluator.rules
-        return ExplicitSet(self, frozenset(c for c, s in zip(self._domain(), self._ints())
-                                           if rules.holds(atom, s)))
-
-    def _ints(self) -> list[int]:
-        """The positions as the compiled rules' int states, in domain order (cached)."""
-        if self._int_states is None:
-            rules = self.evaluator.rules
-            self._int_states = [rules.state_of(self._state(c)) for c in self._domain()]
-        return self._int_states
+        holds = self._rules.holds
+        states = self._explore().states
+        return self._from_indices(i for i, s in enumerate(states) if holds(atom, s))
 
     def check_size(self) -> None:
         """TooManyPositions when more states are reachable than ``max_positions``."""
         self._explore()
 
-    def _domain(self) -> list[tuple]:
-        if self._dom is None:
-            dom = sorted(self._tuple(s) for s in self._explore())
-            self._dom = dom
-            self._index = dict(zip(dom, range(len(dom))))
-        return self._dom
+    # ------------------------------------------------------------ positions and sets
+
+    def _domain(self) -> list[int]:
+        """The positions' states (ints), in position order."""
+        return self._explore().states
+
+    def _find(self, pos: tuple) -> int | None:
+        """The index of an in-range position tuple, None when it is not reachable."""
+        states = self._domain()
+        s = self._rules.state_of_position(pos)
+        i = bisect.bisect_left(states, s)
+        return i if i < len(states) and states[i] == s else None
 
     def _is_position(self, pos: tuple) -> bool:
-        self._domain()
-        return pos in self._index
+        return self._find(pos) is not None
+
+    def position_at(self, i: int) -> tuple:
+        """The position of index ``i``."""
+        return self._rules.position_of(self._domain()[i])
+
+    def index(self, pos) -> int:
+        return self._find(self._position(pos))
+
+    def _own(self, s) -> GdlSet:
+        if not isinstance(s, GdlSet) or s.engine is not self:
+            raise EngineMismatch(f"{s!r} is not a set of {self!r}: convert it first")
+        return s
+
+    def _indices(self, s: GdlSet) -> list[int]:
+        return indices(s.bits)
+
+    def _from_indices(self, idx) -> GdlSet:
+        return GdlSet(self, bits_of(idx, len(self._domain())))
+
+    def empty(self) -> GdlSet:
+        return GdlSet(self, 0)
+
+    def positions(self) -> GdlSet:
+        return GdlSet(self, (1 << len(self._domain())) - 1)
+
+    def from_tuples(self, tuples) -> GdlSet:
+        tuples = need_iterable(tuples, "from_tuples: the positions")
+        return self._from_indices([self._find(self._position(t)) for t in tuples])
+
+    def _from_expr(self, expr, env: dict) -> GdlSet:
+        """{c ∈ positions | expr(c)} for a bool expression over current variables."""
+        c = compile_expr(expr, self.space, env)
+        if c.type != BOOL:
+            raise WrongType(f"a set is defined by a bool expression, got {type_name(c.type)}",
+                            getattr(expr, "span", None))
+        if c.folded:
+            return self.positions() if c.value else self.empty()
+        f, at = c.fn, self.position_at
+        return self._from_indices(i for i in range(len(self._domain())) if f(at(i), None))
+
+    def _fixpoint(self, layers: list[list[int]], keep_layers: bool) -> Fixpoint:
+        n, acc, cumulative = len(self._domain()), 0, []
+        for layer in layers:
+            acc |= bits_of(layer, n)
+            if keep_layers:
+                cumulative.append(GdlSet(self, acc))
+        return Fixpoint(GdlSet(self, acc), len(layers) - 1,
+                        tuple(cumulative) if keep_layers else None)
+
+    # ------------------------------------------------------------ the graph
 
     def _graph(self):
-        if self._succ is not None:
-            return
-        dom = self._domain()
-        graph, index = self._explore(), self._index
-        succ = [tuple(sorted(index[self._tuple(t)] for t in graph[self._state(c)][1]))
-                for c in dom]
-        self._set_graph(succ)
+        if self._succ is None:
+            g = self._explore()
+            with self.limits.stage("building the predecessor lists (explicit)"):
+                self._pred = g.succ.transposed()
+            self._outdeg = g.succ.degrees()
+            self._dead = [i for i, d in enumerate(self._outdeg) if d == 0]
+            self._turn_table()
+            self._succ = g.succ
 
-    def successors(self, pos) -> ExplicitSet:
-        c = self._position(pos)
-        return ExplicitSet(self, frozenset(self._tuple(t)
-                                           for t in self._explore()[self._state(c)][1]))
+    def _turn_table(self):
+        if self._turns is not None:
+            return
+        ids = [self.game.names.role_id[r] for r in self.game.program.roles]
+        turns = array("i", [ids[k] for k in self._explore().movers])
+        by_player = {p: array("i") for p in self.game.players}
+        for i, t in enumerate(turns):
+            if t in by_player:
+                by_player[t].append(i)
+        self._by_player, self._turns = by_player, turns
+        try:
+            self.check_turns()
+        except ModelError:
+            self._by_player = self._turns = None
+            raise
+
+    def successor_indices(self, i: int) -> tuple[int, ...]:
+        self._graph()
+        return tuple(self._succ[i])
+
+    def predecessor_indices(self, i: int) -> list[int]:
+        self._graph()
+        return list(self._pred[i])
+
+    def moves_between(self, source, target) -> ExplicitRelation:
+        """{(c, c') | c ∈ S, c' ∈ T ∩ δ(c)} from the successor rows."""
+        s = self._indices(self._own(source))
+        t = self._own(target).bits
+        self._graph()
+        at = self.position_at
+        return ExplicitRelation(self, frozenset(
+            (at(i), at(j)) for i in s for j in self._succ[i] if t >> j & 1))
+
+    def successors(self, pos) -> GdlSet:
+        i = self.index(pos)
+        return self._from_indices(self._explore().succ[i])
 
     def transitions(self, pos) -> list[tuple[str, dict, tuple]]:
         """δ(c) labelled by the mover's move (its IR move name), in move order."""
-        c = self._position(pos)
+        i = self.index(pos)
+        c = self.position_at(i)
         state = self._state(c)
         ev = self.evaluator
-        if ev.terminal(state) or state in self._frontier_states:
+        if ev.terminal(state) or self._explore().frontier >> i & 1:
             return []
         legal = ev.legal(state)
         mover = ev.mover(state, legal)
@@ -288,5 +376,5 @@ class GdlExplicitGame(ExplicitGame):
             # the other roles play their single (forced) legal move
             joint = {r: (m if r == mover else legal[r][0]) for r in self.evaluator.prog.roles}
             out.append((self.game.names.move_of[(mover, m)], {},
-                        self._tuple(ev.next_state(state, joint))))
+                        tuple(int(f in ev.next_state(state, joint)) for f in self._fluents)))
         return out

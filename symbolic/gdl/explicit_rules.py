@@ -1,8 +1,10 @@
 """The ground rules of a GDL game compiled to bit masks, for the explicit engine.
 
-Every ground atom is a bit of one Python int ``v``: fluent i is bit i, ``next(f_i)``
-bit n + i, then one bit per possible ``does(r, m)``, then the other atoms. A state
-is the int of its fluents' bits. A ground body is ``(head bit, pos, neg)``; it holds
+Every ground atom is a bit of one Python int ``v``: fluent i is bit n - 1 - i,
+``next(f_i)`` bit 2n - 1 - i, then one bit per possible ``does(r, m)``, then the other
+atoms. A state is the int of its fluents' bits: fluent 0 the highest, so that states
+compare as ints as their position tuples (one 0/1 slot per fluent) compare. A ground
+body is ``(head bit, pos, neg)``; it holds
 in ``v`` when ``v & pos == pos`` and ``v & neg == 0``. Ground atoms are acyclic
 (:func:`~.ground.ground` checks it), so with level(true, does) = 0 and level(a) = 1 +
 the highest level of the atoms a's bodies read, the bodies sorted by the level of
@@ -13,9 +15,12 @@ atom it reads):
 
 Atoms that do not read ``does`` are evaluated once per state (those ``legal``,
 ``terminal`` and ``next`` need); the others once per joint move, from the state's
-``v`` and the bits of the moves played, with only the bodies whose positive
-``does`` literal is a move played (plus those without one). The successor is then
-``(v >> n) & (2^n - 1)``: the ``next`` bits.
+``v`` and the bits of the moves played. Under one joint move the ``does`` literals are
+decided, so its bodies are specialised once (cached per joint move): those a move
+played or not played falsifies are dropped, and among the bodies of ``next`` atoms
+(which no body reads), a body left empty sets its bit whatever the state, and a
+frame axiom ``next(f) :- true(f)`` copies bit f; only the others are evaluated. The
+successor is then ``(v >> n) & (2^n - 1)`` (the ``next`` bits) with those bits added.
 
 >>> from .load import gdl_program
 >>> c = CompiledRules(gdl_program("(role a) (init (s 0)) (<= (legal a go) (true (s 0))) "
@@ -39,16 +44,17 @@ class CompiledRules:
         fluents = prog.fluents
         n = self.n = len(fluents)
         self.mask = (1 << n) - 1
-        self.fluent_bit = {f: 1 << i for i, f in enumerate(fluents)}
+        self.fluent_bit = {f: 1 << (n - 1 - i) for i, f in enumerate(fluents)}
         bit: dict = {}
         for i, f in enumerate(fluents):
-            bit[("true", (f,))] = i
-            bit[("next", (f,))] = n + i
+            bit[("true", (f,))] = n - 1 - i
+            bit[("next", (f,))] = 2 * n - 1 - i
         k = 2 * n
         for r in prog.roles:
             for m in prog.moves[r]:
                 bit[("does", (r, m))] = k
                 k += 1
+        self.does_mask = ((1 << k) - 1) ^ ((1 << (2 * n)) - 1)
         for atom in prog.rules:
             if atom not in bit:
                 bit[atom] = k
@@ -140,8 +146,19 @@ class CompiledRules:
         return sum(fb[f] for f in fluents)
 
     def fluents_of(self, state: int) -> frozenset:
-        fl = self.prog.fluents
-        return frozenset(fl[i] for i in range(self.n) if state >> i & 1)
+        fl, top = self.prog.fluents, self.n - 1
+        return frozenset(fl[i] for i in range(self.n) if state >> (top - i) & 1)
+
+    def position_of(self, state: int) -> tuple:
+        """The position tuple of a state: slot i is 1 when fluent i is true."""
+        return tuple(map(int, format(state, f"0{self.n}b"))) if self.n else ()
+
+    def state_of_position(self, pos) -> int:
+        """The state of a position tuple (:meth:`position_of` inverted)."""
+        s = 0
+        for v in pos:
+            s = (s << 1) | (v & 1)
+        return s
 
     def state_vector(self, state: int) -> int:
         """The state's bits and those of every atom without ``does`` that ``legal``,
@@ -158,27 +175,40 @@ class CompiledRules:
     def terminal(self, v: int) -> bool:
         return bool(v & self.terminal_bit)
 
-    def _bodies_of(self, joint: tuple) -> list:
-        """The bodies of the atoms reading ``does`` that can hold under ``joint``
-        (``((role, move), ...)``), by level, and the bits of its moves (cached)."""
+    def _bodies_of(self, joint: tuple) -> tuple:
+        """(bodies, does bits, constant bits, frame mask) of the joint move ``joint``
+        (``((role, move), ...)``), cached: the bodies of the atoms reading ``does``
+        specialised to the moves played (see the module docstring), by level."""
         hit = self._joint_bodies.get(joint)
-        if hit is None:
-            played = set(joint)
-            bodies = [(h, p, q) for a in self.move_atoms for h, p, q, mv in self.bodies[a]
-                      if mv is None or mv in played]
-            does = sum(1 << self.bit[("does", j)] for j in joint if ("does", j) in self.bit)
-            hit = self._joint_bodies[joint] = (bodies, does)
+        if hit is not None:
+            return hit
+        bit, n, all_does = self.bit, self.n, self.does_mask
+        played = sum(1 << bit[("does", j)] for j in joint if ("does", j) in bit)
+        nexts = ((1 << (2 * n)) - 1) ^ self.mask  # the next bits
+        bodies, const, frame = [], 0, 0
+        for a in self.move_atoms:
+            for h, p, q, _ in self.bodies[a]:
+                if p & all_does & ~played or q & played:
+                    continue  # a move not played is read, or a move played is negated
+                p, q = p & ~all_does, q & ~all_does
+                if h & nexts and not q and not p:
+                    const |= h >> n
+                elif h & nexts and not q and p == h >> n:
+                    frame |= p  # next(f) :- true(f): bit f copied
+                else:
+                    bodies.append((h, p, q))
+        hit = self._joint_bodies[joint] = (bodies, played, const, frame)
         return hit
 
     def next_state(self, v: int, joint: tuple) -> int:
         """The successor state of the state whose :meth:`state_vector` is ``v`` under the
         joint move ``((role, move), ...)``."""
-        bodies, does = self._bodies_of(joint)
-        v |= does
+        bodies, played, const, frame = self._bodies_of(joint)
+        w = v | played
         for h, pos, neg in bodies:
-            if v & pos == pos and not v & neg:
-                v |= h
-        return (v >> self.n) & self.mask
+            if w & pos == pos and not w & neg:
+                w |= h
+        return ((w >> self.n) & self.mask) | const | (v & frame)
 
     def holds(self, atom, state: int, joint: tuple = ()) -> bool:
         """Whether the ground atom holds in ``state`` under ``joint`` (its cone only)."""

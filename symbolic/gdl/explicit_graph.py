@@ -1,0 +1,198 @@
+"""The explicit GDL engine's game graph, kept compact: states as ints, edges in arrays.
+
+The reachable states of a GDL game are found breadth-first from ``init`` on the
+compiled rules (:mod:`~.explicit_rules`: a state is an int whose bits are its fluents,
+fluent 0 the highest, so that ints compare as the states' position tuples do). The
+graph is then renumbered in that order, the order of the explicit engine's domain:
+
+- ``states[i]``: the state of position i (sorted ints);
+- ``movers[i]``: the index in ``prog.roles`` of the role to move at i (the nominal one
+  at a terminal state, see :mod:`~.turns`);
+- ``succ``: the successor indices of every position as :class:`Rows` (compressed
+  rows: one flat ``array('i')`` of 4 bytes an edge, sorted within a row);
+- ``layers``: how many states were first reached at each depth; ``frontier``: the
+  positions of the last layer when a depth cut the exploration short (kept without
+  successors).
+
+A set of positions is an int whose bit i stands for position i (:func:`bits_of`,
+:func:`indices`): N/8 bytes a set, however many positions it holds. That is what
+the engine costs per state: one int (its fluents), 4 bytes an edge each way, a few
+bytes of tables (bench/README.md has the figures).
+
+>>> r = Rows.of([[1, 2], [], [0]])
+>>> [list(r[i]) for i in range(len(r))], [list(p) for p in r.transposed()]
+([[1, 2], [], [0]], [[2], [0], [0]])
+>>> indices(bits_of([0, 9, 3], 12)), bin(bits_of([0, 9, 3], 12))
+([0, 3, 9], '0b1000001001')
+"""
+from __future__ import annotations
+
+import itertools
+from array import array
+from dataclasses import dataclass
+
+from ..errors import TooManyPositions
+from ..limits import Limits
+from .explicit_rules import CompiledRules
+from .turns import mover
+
+__all__ = ["Rows", "StateGraph", "bits_of", "indices", "explore"]
+
+#: the positions of the set bits of each byte
+_BITS = [tuple(j for j in range(8) if b >> j & 1) for b in range(256)]
+
+
+def bits_of(idx, n: int) -> int:
+    """The int with bit i set for every i of ``idx`` (all below ``n``)."""
+    buf = bytearray((n + 7) // 8)
+    for i in idx:
+        buf[i >> 3] |= 1 << (i & 7)
+    return int.from_bytes(buf, "little")
+
+
+def indices(bits: int) -> list[int]:
+    """The positions of the set bits of ``bits``, ascending."""
+    out: list[int] = []
+    if bits:
+        data = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
+        for k, byte in enumerate(data):
+            if byte:
+                base = k << 3
+                out.extend([base + j for j in _BITS[byte]])
+    return out
+
+
+class Rows:
+    """Rows of ints in one flat ``array('i')``: row i is ``flat[start[i]:start[i + 1]]``
+    (an array; a list of tuples would cost 8 bytes an entry and 40 a row more)."""
+
+    __slots__ = ("start", "flat")
+
+    def __init__(self, start: array, flat: array):
+        self.start, self.flat = start, flat
+
+    @classmethod
+    def of(cls, rows) -> "Rows":
+        start, flat = array("q", [0]), array("i")
+        for row in rows:
+            flat.extend(row)
+            start.append(len(flat))
+        return cls(start, flat)
+
+    def __len__(self) -> int:
+        return len(self.start) - 1
+
+    def __getitem__(self, i: int) -> array:
+        return self.flat[self.start[i]:self.start[i + 1]]
+
+    def degrees(self) -> array:
+        s = self.start
+        return array("i", [s[i + 1] - s[i] for i in range(len(s) - 1)])
+
+    def transposed(self) -> "Rows":
+        """The rows of the reversed edges (row j: the i with j in row i, ascending)."""
+        n, flat, start = len(self), self.flat, self.start
+        count = array("q", bytes(8 * (n + 1)))
+        for j in flat:
+            count[j + 1] += 1
+        for j in range(n):
+            count[j + 1] += count[j]
+        out = array("i", bytes(4 * len(flat)))
+        fill = array("q", count)
+        for i in range(n):
+            for j in flat[start[i]:start[i + 1]]:
+                out[fill[j]] = i
+                fill[j] += 1
+        return Rows(count, out)
+
+
+@dataclass
+class StateGraph:
+    """The reachable states and their moves, in the domain order (the module docstring)."""
+    states: list
+    movers: bytes
+    succ: Rows
+    layers: list
+    frontier: int  # a set of positions (bits)
+
+
+def explore(rules: CompiledRules, turn_error, limit: int | None, limits: Limits,
+            depth: int | None) -> StateGraph:
+    """The :class:`StateGraph` of the states reachable from init in at most ``depth``
+    moves (all when None). ``turn_error(state, legal)`` raises the ModelError of a
+    state that is not turn-based. TooManyPositions beyond ``limit`` states,
+    LimitExceeded when ``limits`` says time is up (checked every 64 states)."""
+    prog, c = rules.prog, rules
+    roles = prog.roles
+    role_index = {r: k for k, r in enumerate(roles)}
+    states = [c.state_of(prog.init)]
+    index = {states[0]: 0}
+    movers = bytearray()
+    start, flat = array("q", [0]), array("i")
+    layers, begin, frontier = [1], 0, []
+    with limits.stage("exploring the reachable states (explicit)"):
+        while begin < len(states):
+            end, cut = len(states), depth is not None and len(layers) > depth
+            rows = []
+            for i in range(begin, end):
+                if i % 64 == 0:
+                    limits.check(f"{i} states expanded", lambda: {"positions": len(index)})
+                v = c.state_vector(states[i])
+                legal = c.legal(v)
+                row = []
+                if c.terminal(v):
+                    movers.append(role_index[mover(roles, legal)])
+                else:
+                    if sum(len(legal[r]) >= 2 for r in roles) >= 2:
+                        turn_error(c.fluents_of(states[i]), legal)
+                    movers.append(role_index[mover(roles, legal)])
+                    for t in {c.next_state(v, tuple(zip(roles, combo)))
+                              for combo in itertools.product(*(legal[r] for r in roles))}:
+                        j = index.get(t)
+                        if j is None:
+                            if limit is not None and len(index) >= limit:
+                                raise _too_many(limit, limits)
+                            j = index[t] = len(index)
+                            if not cut:
+                                states.append(t)
+                        row.append(j)
+                rows.append(row)
+            if cut and len(index) > end:  # more states lie beyond: this layer is the frontier
+                frontier = range(begin, end)
+                rows = [[] for _ in rows]
+            for row in rows:
+                flat.extend(row)
+                start.append(len(flat))
+            if len(states) > end:
+                layers.append(len(states) - end)
+            begin = end
+    del index
+    return _renumbered(states, movers, Rows(start, flat), layers, frontier, limits)
+
+
+def _too_many(limit: int, limits: Limits) -> TooManyPositions:
+    from ..explicit.sets import BYTES_PER_POSITION
+    return TooManyPositions(
+        f"position limit reached: more than {limit} reachable states, the explicit "
+        f"engine's limit (--max-memory raises or lowers it, at {BYTES_PER_POSITION} bytes "
+        f"a state): use the symbolic engine", stage=limits.where())
+
+
+def _renumbered(states: list, movers: bytearray, succ: Rows, layers: list, frontier,
+                limits: Limits) -> StateGraph:
+    """The graph found breadth-first, renumbered in the order of the states' ints."""
+    n = len(states)
+    with limits.stage("sorting the reachable states (explicit)"):
+        order = sorted(range(n), key=states.__getitem__)
+        rank = array("i", bytes(4 * n))
+        for r, i in enumerate(order):
+            rank[i] = r
+        start, flat = array("q", [0]), array("i")
+        old_start, old_flat = succ.start, succ.flat
+        for k, i in enumerate(order):
+            if k % 4096 == 0:
+                limits.check(f"{k} of {n} states")
+            flat.extend(sorted([rank[j] for j in old_flat[old_start[i]:old_start[i + 1]]]))
+            start.append(len(flat))
+        return StateGraph([states[i] for i in order], bytes(movers[i] for i in order),
+                          Rows(start, flat), layers, bits_of((rank[i] for i in frontier), n))
