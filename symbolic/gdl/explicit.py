@@ -240,9 +240,7 @@ class GdlExplicitGame(ExplicitGame):
 
     def atom_set(self, atom) -> GdlSet:
         """The positions where the ground atom (not depending on ``does``) holds."""
-        holds = self._rules.holds
-        states = self._explore().states
-        return self._from_indices(i for i, s in enumerate(states) if holds(atom, s))
+        return self._from_indices(self._rules.holding(atom, self._explore().states))
 
     def check_size(self) -> None:
         """TooManyPositions when more states are reachable than ``max_positions``."""

@@ -146,8 +146,7 @@ def explore(rules: CompiledRules, turn_error, limit: int | None, limits: Limits,
                     if sum(len(legal[r]) >= 2 for r in roles) >= 2:
                         turn_error(c.fluents_of(states[i]), legal)
                     movers.append(role_index[mover(roles, legal)])
-                    for t in {c.next_state(v, tuple(zip(roles, combo)))
-                              for combo in itertools.product(*(legal[r] for r in roles))}:
+                    for t in _successors(c, v, [legal[r] for r in roles]):
                         j = index.get(t)
                         if j is None:
                             if limit is not None and len(index) >= limit:
@@ -168,6 +167,20 @@ def explore(rules: CompiledRules, turn_error, limit: int | None, limits: Limits,
             begin = end
     del index
     return _renumbered(states, movers, Rows(start, flat), layers, frontier, limits)
+
+
+def _successors(c: CompiledRules, v: int, legal: list) -> set:
+    """The successor states of the state whose vector is ``v`` (:meth:`~.explicit_rules.
+    CompiledRules.next_state` inlined: one call per state, not per joint move)."""
+    n, mask, out = c.n, c.mask, set()
+    for moves in itertools.product(*legal):
+        bodies, played, const, frame = c.of_moves(moves)
+        w = v | played
+        for h, pos, neg in bodies:
+            if w & pos == pos and not w & neg:
+                w |= h
+        out.add(((w >> n) & mask) | const | (v & frame))
+    return out
 
 
 def _too_many(limit: int, limits: Limits) -> TooManyPositions:

@@ -35,6 +35,9 @@ from .ground import GroundProgram
 
 __all__ = ["CompiledRules"]
 
+#: b"0" and b"1" to the bytes 0 and 1 (a binary text to a position tuple)
+_DIGITS = bytes.maketrans(b"01", b"\x00\x01")
+
 
 class CompiledRules:
     """The ground program ``prog`` as bit-mask bodies (see the module docstring)."""
@@ -63,6 +66,7 @@ class CompiledRules:
         self.level, self.reads_does = self._levels()
         self._compile()
         self._joint_bodies: dict = {}
+        self._by_moves: dict = {}
         self._cones: dict = {}
 
     def _levels(self) -> tuple[dict, dict]:
@@ -120,12 +124,55 @@ class CompiledRules:
         needed = [a for a in rules if a[0] in ("legal", "terminal", "next")]
         cone = self.cone(needed)
         by_level = sorted((a for a in cone if not self.reads_does[a]), key=self.level.get)
-        self.state_bodies = [(h, p, q) for a in by_level for h, p, q, _ in self.bodies[a]]
+        groups: dict = {}
+        for a in by_level:
+            groups.setdefault(self.level[a], []).extend(self.bodies[a])
         self.move_atoms = sorted((a for a in cone if self.reads_does[a]), key=self.level.get)
+        # the bodies of next atoms that read no does, even through other atoms, are
+        # evaluated once per state too, after every atom they may read (no body reads next)
+        reads = self.does_mask | sum(1 << bit[a] for a in cone if self.reads_does[a])
+        self.move_bodies, free = {}, []
+        for a in self.move_atoms:
+            mine = self.move_bodies[a] = []
+            for b in self.bodies[a]:
+                (free if a[0] == "next" and not (b[1] | b[2]) & reads else mine).append(b)
+        self.state_levels = self._keyed(list(groups.values()) + [free])
         self.legal_bits = {r: [(m, 1 << bit[("legal", (r, m))]) for m in self.prog.moves[r]
                                if ("legal", (r, m)) in rules] for r in self.prog.roles}
         t = ("terminal", ())
         self.terminal_bit = (1 << bit[t]) if t in rules else 0
+
+    def _keyed(self, groups: list) -> list[tuple[list, dict]]:
+        """The bodies of ``groups`` (lists of bodies, by level), each group as (bodies
+        without a positive fluent, {fluent bit: bodies keyed by it}): a body is keyed
+        by the positive fluent of its that the fewest bodies read, and looked at only
+        in the states holding that fluent (bodies of one level read no atom of that
+        level, so their order within it is free)."""
+        fluents = self.mask
+        uses: dict = {}
+        for group in groups:
+            for _, p, _, _ in group:
+                f = p & fluents
+                while f:
+                    b = f & -f
+                    uses[b] = uses.get(b, 0) + 1
+                    f ^= b
+        out: list = []
+        for group in groups:
+            free, keyed = [], {}
+            for h, p, q, _ in group:
+                f, key = p & fluents, None
+                while f:
+                    b = f & -f
+                    if key is None or uses[b] < uses[key]:
+                        key = b
+                    f ^= b
+                if key is None:
+                    free.append((h, p, q))
+                else:
+                    keyed.setdefault(key, []).append((h, p, q))
+            out.append((free, keyed))
+        return out
 
     def cone(self, atoms) -> set:
         """The atoms with rules that ``atoms`` read, directly or not, and themselves."""
@@ -151,7 +198,7 @@ class CompiledRules:
 
     def position_of(self, state: int) -> tuple:
         """The position tuple of a state: slot i is 1 when fluent i is true."""
-        return tuple(map(int, format(state, f"0{self.n}b"))) if self.n else ()
+        return tuple(format(state, f"0{self.n}b").encode().translate(_DIGITS)) if self.n else ()
 
     def state_of_position(self, pos) -> int:
         """The state of a position tuple (:meth:`position_of` inverted)."""
@@ -163,10 +210,19 @@ class CompiledRules:
     def state_vector(self, state: int) -> int:
         """The state's bits and those of every atom without ``does`` that ``legal``,
         ``terminal`` and ``next`` read."""
-        v = state
-        for h, pos, neg in self.state_bodies:
-            if v & pos == pos and not v & neg:
-                v |= h
+        v, held, f = state, [], state
+        while f:  # the state's fluents, as bits
+            b = f & -f
+            held.append(b)
+            f ^= b
+        for free, keyed in self.state_levels:
+            for h, pos, neg in free:
+                if v & pos == pos and not v & neg:
+                    v |= h
+            for b in held:
+                for h, pos, neg in keyed.get(b, ()):
+                    if v & pos == pos and not v & neg:
+                        v |= h
         return v
 
     def legal(self, v: int) -> dict:
@@ -187,7 +243,7 @@ class CompiledRules:
         nexts = ((1 << (2 * n)) - 1) ^ self.mask  # the next bits
         bodies, const, frame = [], 0, 0
         for a in self.move_atoms:
-            for h, p, q, _ in self.bodies[a]:
+            for h, p, q, _ in self.move_bodies[a]:
                 if p & all_does & ~played or q & played:
                     continue  # a move not played is read, or a move played is negated
                 p, q = p & ~all_does, q & ~all_does
@@ -198,6 +254,14 @@ class CompiledRules:
                 else:
                     bodies.append((h, p, q))
         hit = self._joint_bodies[joint] = (bodies, played, const, frame)
+        return hit
+
+    def of_moves(self, moves: tuple) -> tuple:
+        """:meth:`_bodies_of` the joint move of ``moves`` (one move per role, in role
+        order), cached by ``moves`` (the explorer's inner loop)."""
+        hit = self._by_moves.get(moves)
+        if hit is None:
+            hit = self._by_moves[moves] = self._bodies_of(tuple(zip(self.prog.roles, moves)))
         return hit
 
     def next_state(self, v: int, joint: tuple) -> int:
@@ -224,3 +288,21 @@ class CompiledRules:
             if (mv is None or mv in played) and v & pos == pos and not v & neg:
                 v |= h
         return bool(v >> self.bit[atom] & 1)
+
+    def holding(self, atom, states) -> list[int]:
+        """The indices of the ``states`` where the ground atom (not depending on
+        ``does``) holds: :meth:`holds` for many states, its cone walked once per state."""
+        if atom not in self.prog.rules:
+            b = self.fluent_bit.get(atom[1][0], 0) if atom[0] == "true" else 0
+            return [i for i, s in enumerate(states) if s & b]
+        self.holds(atom, 0)  # the cone, cached
+        bodies = [(h, p, q) for h, p, q, mv in self._cones[atom] if mv is None]
+        out, bit = [], 1 << self.bit[atom]
+        for i, s in enumerate(states):
+            v = s
+            for h, pos, neg in bodies:
+                if v & pos == pos and not v & neg:
+                    v |= h
+            if v & bit:
+                out.append(i)
+        return out
