@@ -43,6 +43,10 @@ from symbolic.gdl.symbolic import GdlSymbolicGame  # noqa: E402
 from symbolic.model import load_model  # noqa: E402
 
 GDL = ROOT / "symbolic" / "models" / "gdl"
+#: the files of the engine against the plain interpreter: nim4.kif is issue 23's case
+#: (four heaps, 139 248 states), written for this bench on the model of nim1.kif
+PLAIN_FILES = [GDL / "nim1.kif", GDL / "ticTacToe.kif", GDL / "chomp.kif",
+               ROOT / "bench" / "gdl" / "nim4.kif", GDL / "connectFour.kif"]
 
 
 def timed(fn):
@@ -154,95 +158,100 @@ def over_invariant(names, entries, failures):
     print()
 
 
-def plain_reachable(prog) -> int:
-    """The number of states reachable in ``prog`` (a ground program), by a plain
-    interpreter: breadth-first over joint moves, every atom evaluated top-down."""
-    import itertools
-
-    def holds(atom, state, does, memo):
-        if atom[0] == "true":
-            return atom[1][0] in state
-        if atom[0] == "does":
-            return does.get(atom[1][0]) == atom[1][1]
-        v = memo.get(atom)
-        if v is None:
-            v = any(all(holds(a, state, does, memo) == (k == "pos") for k, a in body)
-                    for body in prog.rules.get(atom, ()))
-            memo[atom] = v
-        return v
-
-    start = frozenset(prog.init)
-    seen, layer = {start}, [start]
-    while layer:
-        nxt = []
-        for s in layer:
-            memo: dict = {}
-            if holds(("terminal", ()), s, {}, memo):
-                continue
-            legal = [[m for m in prog.moves[r] if holds(("legal", (r, m)), s, {}, memo)]
-                     for r in prog.roles]
-            for combo in itertools.product(*legal):
-                does = dict(zip(prog.roles, combo))
-                m2 = {a: v for a, v in memo.items() if a[0] != "next"}
-                t = frozenset(f for f in prog.fluents if holds(("next", (f,)), s, does, m2))
-                if t not in seen:
-                    seen.add(t)
-                    nxt.append(t)
-        layer = nxt
-    return len(seen)
-
-
-def _measure(name, which, out):
+def measure(path: str, which: str) -> dict:
+    """One side of :func:`engine_vs_plain`, in this process: load ``path``, then solve it
+    with the explicit GDL engine (``which == "engine"``: what ``symbolic gdl FILE --engine
+    explicit`` computes) or with the plain interpreter (``bench/gdl_plain.py``)."""
     import resource
-    model = load_model(GDL / name)
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    model = load_model(path)
+    prog = model.game.program
+    rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # noqa: E731
+    before = rss()
     if which == "engine":
-        from symbolic.gdl.explicit import GdlEvaluator
-        (n, t) = timed(lambda: len(GdlEvaluator(model.game.program).reachable()[0]))
+        from symbolic.gdl.solve import dead_ends
+        def run():
+            eng = make_engine(model.game, "explicit")
+            n, dead = eng.layers, dead_ends(model, eng)
+            table = [{k: f[k] for k in ("coalition", "role", "value")}
+                     for f in forced_values(model, eng)]
+            return sum(n), len(dead), table
     else:
-        (n, t) = timed(lambda: plain_reachable(model.game.program))
-    out.put((n, t, (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024))
+        sys.path.insert(0, str(ROOT / "bench"))
+        from gdl_plain import solve as plain_solve
+        run = lambda: plain_solve(prog)  # noqa: E731
+    (n, dead, table), t = timed(run)
+    return {"states": n, "dead": dead, "table": table, "seconds": t,
+            "mb": rss() - before, "peak_mb": rss()}
 
 
-def engine_vs_plain(names, failures):
-    """The explicit GDL engine's exploration against a plain interpreter, per state."""
-    import multiprocessing
-    print("### explicit GDL engine against a plain interpreter (reachable states)\n")
-    print("| file | states | engine s | plain s | engine ms/state | plain ms/state | "
-          "engine KB/state | plain KB/state |")
-    print("|---|---|---|---|---|---|---|---|")
-    ctx = multiprocessing.get_context("fork")
-    for name in names:
-        got = {}
-        for which in ("engine", "plain"):
-            q = ctx.Queue()
-            p = ctx.Process(target=_measure, args=(name, which, q))
-            p.start()
-            got[which] = q.get()
-            p.join()
-        (n, te, me), (n2, tp, mp) = got["engine"], got["plain"]
-        if n != n2:
-            failures.append(f"engine vs plain {name}: {n} != {n2}")
-        print(f"| {name} | {n} | {te:.2f} | {tp:.2f} | {1000 * te / n:.3f} | "
-              f"{1000 * tp / n:.3f} | {1024 * me / n:.1f} | {1024 * mp / n:.1f} |")
+def _measured(path, which, cap: float) -> dict | None:
+    """:func:`measure` in a fresh process (None past ``cap`` CPU seconds)."""
+    import json
+    import resource
+    import subprocess
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cap), int(cap) + 5))
+    p = subprocess.run([sys.executable, __file__, "--measure", which, str(path)],
+                       capture_output=True, text=True, preexec_fn=limit)
+    if p.returncode != 0:
+        return None
+    return json.loads(p.stdout)
+
+
+def engine_vs_plain(paths, failures, cap: float = 300):
+    """The explicit GDL engine against a plain interpreter: the whole answer of
+    ``symbolic gdl`` (reachable states, dead ends, forced table), per state."""
+    print("### explicit GDL engine against a plain interpreter (the whole forced table)\n")
+    print("| file | states | engine s | plain s | engine ms/state | plain ms/state | s ratio "
+          "| engine KB/state | plain KB/state | KB ratio | engine peak MB | plain peak MB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for path in paths:
+        e, p = _measured(path, "engine", cap), _measured(path, "plain", cap)
+        if e is None:
+            failures.append(f"engine on {path.name} (over {cap:g} s or failed)")
+            continue
+        n = e["states"]
+        row = [path.name, str(n), f"{e['seconds']:.2f}"]
+        if p is None:
+            row += [f"> {cap:g}", f"{1000 * e['seconds'] / n:.3f}", f"> {1000 * cap / n:.1f}",
+                    "-", f"{1024 * e['mb'] / n:.2f}", "-", "-", f"{e['peak_mb']:.0f}", "-"]
+        else:
+            if (p["states"], p["dead"], p["table"]) != (n, e["dead"], e["table"]):
+                failures.append(f"engine vs plain {path.name}")
+                row[1] += " MISMATCH"
+            row += [f"{p['seconds']:.2f}", f"{1000 * e['seconds'] / n:.3f}",
+                    f"{1000 * p['seconds'] / n:.3f}", f"{e['seconds'] / p['seconds']:.2f}",
+                    f"{1024 * e['mb'] / n:.2f}", f"{1024 * p['mb'] / n:.2f}",
+                    f"{e['mb'] / max(p['mb'], 1e-9):.2f}", f"{e['peak_mb']:.0f}",
+                    f"{p['peak_mb']:.0f}"]
+        print("| " + " | ".join(row) + " |", flush=True)
     print()
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small cases only (a smoke run)")
+    ap.add_argument("--plain", action="store_true",
+                    help="only the explicit engine against the plain interpreter")
+    ap.add_argument("--measure", nargs=2, metavar=("WHICH", "FILE"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.measure:
+        import json
+        print(json.dumps(measure(args.measure[1], args.measure[0])))
+        return 0
     failures: list = []
-    if args.quick:
+    if args.plain:
+        engine_vs_plain(PLAIN_FILES, failures)
+    elif args.quick:
         whole_games(["nim1.kif", "ticTacToe.kif"], failures)
-        engine_vs_plain(["nim1.kif", "ticTacToe.kif"], failures)
+        engine_vs_plain([GDL / "nim1.kif", GDL / "ticTacToe.kif"], failures)
         bounded([4, 6], 4, failures)
         lever([6], failures)
         over_invariant(["nim1.kif", "ticTacToe.kif"], [], failures)
     else:
         whole_games(["nim1.kif", "ticTacToe.kif", "chomp.kif"], failures)
-        engine_vs_plain(["nim1.kif", "ticTacToe.kif", "chomp.kif", "connectFour.kif"],
-                        failures)
+        engine_vs_plain(PLAIN_FILES, failures)
         bounded([4, 6, 8, 10, 12], 6, failures)
         lever([8, 10, 11], failures)
         over_invariant(["nim1.kif", "ticTacToe.kif"],  # chomp: > 3 min over D (no counter)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import math
+import os
 import re
 import signal
 import sys
@@ -43,7 +44,8 @@ from .errors import BadLimit, BadLimitType, LimitExceeded, QueryError
 
 __all__ = ["Limits", "NO_LIMITS", "MAX_NESTING", "MAX_EXPANDED_NESTING", "MAX_TIMEOUT",
            "MAX_MEMORY_MB", "ensure_recursion_headroom", "megabytes", "int_text", "size_text",
-           "is_int_text", "parse_int", "short_text", "current", "using"]
+           "is_int_text", "parse_int", "short_text", "current", "using", "process_started",
+           "deferred_interrupts"]
 
 #: how deep model text and formulas may nest (parentheses, operators, ``X``):
 #: deeper ones are refused with a located error (the checker, the IR passes and
@@ -214,7 +216,9 @@ def megabytes(n: float) -> int:
 class Limits:
     """The limits of one request and the stage its work has reached.
 
-    ``timeout``: seconds from the construction of this object (None: no limit).
+    ``timeout``: seconds from the construction of this object, or from ``started`` (a
+    :func:`time.monotonic` value in the past, e.g. :func:`process_started`) when given
+    (None: no limit).
     ``max_memory``: MB (2**20 bytes) that the BDD manager may use (None: symbolic's
     default cap, a share of the machine's memory). ``progress``: a callable
     ``(stage_text, info) -> None`` told about the work a few times a second
@@ -231,13 +235,16 @@ class Limits:
     """
 
     def __init__(self, *, timeout: float | None = None, max_memory: float | None = None,
-                 progress: Callable[[str, dict], None] | None = None):
+                 progress: Callable[[str, dict], None] | None = None,
+                 started: float | None = None):
         self.timeout = _positive("timeout", timeout, "seconds", MAX_TIMEOUT)
         self.max_memory = _positive("max_memory", max_memory, "MB", MAX_MEMORY_MB)
         if progress is not None and not callable(progress):
             raise BadLimitType(f"progress must be callable or None, got {progress!r}")
         self.progress = progress
-        self.started = time.monotonic()
+        # the command line counts from the process's start (process_started): the
+        # user's seconds include the imports
+        self.started = time.monotonic() if started is None else min(started, time.monotonic())
         self.deadline = None if self.timeout is None else self.started + self.timeout
         self._stages: list[str] = []
         self._detail = ""
@@ -341,6 +348,49 @@ class Limits:
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old)
+
+
+def process_started() -> float:
+    """The :func:`time.monotonic` value of this process's start (Linux: from
+    ``/proc/self/stat``; elsewhere, now): the command line's ``--timeout`` counts from
+    there, the imports included.
+
+    >>> 0 <= time.monotonic() - process_started() < 3600
+    True
+    """
+    now = time.monotonic()
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - int(fields[19]) / ticks
+    except (OSError, ValueError, IndexError, AttributeError):
+        return now
+    return now - age if 0 <= age < 3600 else now
+
+
+@contextlib.contextmanager
+def deferred_interrupts() -> Iterator[None]:
+    """Within the block, Ctrl-C (SIGINT) raises KeyboardInterrupt as usual, except in a
+    finaliser or a gc callback, where Python would only print it ("Exception ignored
+    in ...") and go on: there the signal is sent again 50 ms later. Main thread only."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def ring(signum, frame):
+        f, depth = frame, 0
+        while f is not None and depth < 4:
+            if f.f_code.co_name in _NO_RAISE:
+                threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
+                return
+            f, depth = f.f_back, depth + 1
+        raise KeyboardInterrupt
+    old = signal.signal(signal.SIGINT, ring)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _sizes(info: Callable[[], dict] | None) -> dict:

@@ -56,9 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, started: float | None = None) -> int:
+    """Run the command line ``argv``; ``started`` (a :func:`time.monotonic` value) is where
+    ``--timeout`` counts from (default: now; the ``symbolic`` command: its process's start)."""
     try:
-        return _run(argv)
+        return _run(argv, started)
     except KeyboardInterrupt:
         print("symbolic: interrupted", file=sys.stderr)
         return INTERRUPTED
@@ -74,7 +76,7 @@ def console() -> None:
     streams are flushed): freeing a large BDD manager at interpreter exit took up to
     2.5 s after a minute of Nim n=6 (bench/README.md), while the user waits for the prompt.
     """
-    status = main()
+    status = main(started=limits_mod.process_started())
     if status in (LIMIT, INTERRUPTED):
         for stream in (sys.stdout, sys.stderr):
             try:
@@ -85,7 +87,7 @@ def console() -> None:
     sys.exit(status)
 
 
-def _run(argv: Sequence[str] | None) -> int:
+def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
     limits_mod.ensure_recursion_headroom()
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -96,9 +98,9 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         progress = progress_for(args.quiet, json_mode)
         lim = limits_mod.Limits(timeout=args.timeout, max_memory=args.max_memory,
-                                progress=progress)
+                                progress=progress, started=started)
         held = io.StringIO() if json_mode else None
-        with limits_mod.using(lim), lim.enforced():
+        with limits_mod.using(lim), lim.enforced(), limits_mod.deferred_interrupts():
             if held is None:
                 status = args.func(args)
             else:

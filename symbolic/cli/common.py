@@ -106,7 +106,8 @@ def limit_args(sp: argparse.ArgumentParser, top: bool = False) -> None:
     parser (``top``), so they may come before or after the command name."""
     d = None if top else argparse.SUPPRESS  # a subcommand's default must not hide the top's
     sp.add_argument("--timeout", type=_positive_number("seconds", MAX_TIMEOUT), metavar="S", default=d,
-                    help="stop with exit status 3 after S seconds, naming the stage reached")
+                    help="stop with exit status 3 after S seconds (from the start of the "
+                         "process), naming the stage reached")
     sp.add_argument("--max-memory", type=_positive_number("MB", MAX_MEMORY_MB), metavar="MB", default=d,
                     help="cap the BDD manager's memory at MB megabytes (2^20 bytes) and the "
                          "explicit engine's positions at MB*2^20/500; past it: exit status 3")
