@@ -472,3 +472,60 @@ def test_ctrl_c_acts_within_2_s_deep_in_a_fixpoint():
     p.communicate(timeout=120)
     assert line.strip() == "symbolic: interrupted" and p.returncode == 130, (line, p.returncode)
     assert took < 2, took
+
+
+# --------------------------------------------------------------------------- large GDL files (issue 23)
+
+NIM4 = str(ROOT / "bench" / "gdl" / "nim4.kif")  # four heaps, 139 248 states
+
+
+def _gdl(engine: str, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "symbolic", "gdl", NIM4, "--engine", engine,
+                             *extra], cwd=ROOT, env=subprocess_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            # a shell running pytest in the background ignores SIGINT
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+@pytest.mark.parametrize("engine", ["symbolic", "explicit"])
+def test_gdl_timeout_fires_within_2_s_of_the_process_start(engine):
+    """Once 9-30 s late on large GDL files: --timeout counted from after the imports, and a
+    Ctrl-C or alarm raised in a finaliser was swallowed. Now from the process start."""
+    t0 = time.monotonic()
+    p = _gdl(engine, "--timeout", "1")
+    out, err = p.communicate(timeout=60)
+    took = time.monotonic() - t0
+    assert p.returncode == 3 and out == "", (p.returncode, out, err)
+    assert err.startswith("symbolic: time limit of 1 s reached while") and "Traceback" not in err
+    assert took < 1 + 2, took
+
+
+@pytest.mark.parametrize("engine, at", [("explicit", 0.6), ("symbolic", 2.5), ("explicit", 2.5)])
+def test_gdl_ctrl_c_acts_within_2_s(engine, at):
+    """SIGINT during the imports (0.6 s) or the grounding and exploring (2.5 s): exit 130,
+    "symbolic: interrupted", nothing on stdout, within 2 s."""
+    p = _gdl(engine)
+    time.sleep(at)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    took = time.monotonic() - t0
+    assert p.returncode == 130 and out == "", (p.returncode, out, err)
+    assert err.strip().splitlines()[-1] == "symbolic: interrupted" and "Traceback" not in err, err
+    assert took < 2, took
+
+
+def test_ctrl_c_in_a_finaliser_is_not_lost():
+    """Python only prints a KeyboardInterrupt raised in a __del__: deferred_interrupts
+    sends the signal again, so that it reaches the work."""
+    from symbolic.limits import deferred_interrupts
+
+    class Finalised:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGINT)
+            sum(range(1000))  # the handler runs here, inside __del__
+
+    with deferred_interrupts():
+        with pytest.raises(KeyboardInterrupt):
+            Finalised()
+            time.sleep(2)
