@@ -15,11 +15,13 @@ file excluded), every pair of answers compared (``MISMATCH`` otherwise, exit 1):
   their sources over every layer (``GameEngine._layer_pre``, the base class's, bound
   to the engine in place of its own); each on a fresh engine,
   so that no BDD cache is shared, the moves' construction included;
-- **explicit engine against a plain interpreter**: the reachable states found by the
-  explicit GDL engine's evaluator (``symbolic.gdl.explicit.GdlEvaluator``, rules compiled
-  to bit masks) and by a plain interpreter of the same ground rules written here (states
-  as frozensets of fluents, each atom evaluated top-down with a memo per state and joint
-  move), seconds and MB (peak resident growth, each in a fresh process) per state;
+- **explicit engine against a plain interpreter** (issue 23; alone with ``--plain``): the
+  whole answer of ``symbolic gdl FILE --engine explicit`` (reachable states, dead ends,
+  forced table) by the explicit GDL engine and by ``bench/gdl_plain.py``, a plain
+  interpreter of the same ground rules (states as frozensets of fluents, atoms evaluated
+  top-down with a memo per state, the graph as dicts, a counter-based attractor), each in a
+  fresh process capped at 300 s of CPU: CPU seconds and KB (peak resident growth over the
+  loaded model) per state, and their ratios (engine / plain: at most 2 is issue 23's target);
 - **over an inductive invariant**: the forced table solved over the inferred invariant
   (``GdlSymbolicGame(game, domain="invariant")``, inference included) against over the
   reachable states, whole small games; then 3pttc's inference and two entries the

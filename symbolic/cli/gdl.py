@@ -180,8 +180,11 @@ def register(sub) -> None:
                                    "coalition can force from the initial state.")
     model_args(g)
     g.add_argument("--engine", choices=ENGINES + ("both",), default="symbolic",
-                   help="symbolic (BDDs), explicit (the ground rules on each state) or both "
-                        "(cross-check; exit 1 on any difference)")
+                   help="symbolic (BDDs), explicit (the ground rules on each state: measured "
+                        "at 0.07 ms of CPU and 0.5 KB of memory a reachable state, edges "
+                        "included: 139 248 states of four-heap Nim in 10 s and 76 MB; "
+                        "bench/README.md) or both (cross-check; exit 1 on any "
+                        "difference)")
     g.add_argument("--depth", type=int, metavar="N",
                    help="keep only the states reachable in at most N moves: count them "
                         "layer by layer and bound each forced value from them (for games "
