@@ -31,7 +31,6 @@ import itertools
 from array import array
 
 from ..api import Fixpoint, PositionSet
-from ..arguments import need_iterable
 from ..errors import EngineMismatch, ModelError, WrongType
 from ..explicit.engine import ExplicitGame, ExplicitRelation
 from ..explicit.interp import BOOL, compile_expr, type_name
@@ -287,8 +286,8 @@ class GdlExplicitGame(ExplicitGame):
         return GdlSet(self, (1 << len(self._domain())) - 1)
 
     def from_tuples(self, tuples) -> GdlSet:
-        tuples = need_iterable(tuples, "from_tuples: the positions")
-        return self._from_indices([self._find(self._position(t)) for t in tuples])
+        checked = ExplicitSets.from_tuples(self, tuples).items  # validated, as tuples
+        return self._from_indices([self._find(t) for t in checked])
 
     def _from_expr(self, expr, env: dict) -> GdlSet:
         """{c ∈ positions | expr(c)} for a bool expression over current variables."""
