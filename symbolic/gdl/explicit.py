@@ -53,11 +53,9 @@ class GdlEvaluator:
     def __init__(self, prog: GroundProgram, concurrent: bool = False):
         self.prog = prog
         self.rules = CompiledRules(prog)
-        #: read every state as concurrent (no turn rule): then ``joint[s]`` holds, for each
-        #: expanded non-terminal state s, (A_r(s) as move indices per role, {a: δ(s, a)})
+        #: read every state as concurrent (no turn rule): :meth:`graph` then follows every
+        #: joint move and records them (:class:`~.explicit_graph.JointMoves`)
         self.concurrent = concurrent
-        self.joint: dict = {}
-        self._index = {r: {mv: k for k, mv in enumerate(prog.moves[r])} for r in prog.roles}
 
     def _int(self, state: frozenset) -> int:
         return self.rules.state_of(state)
@@ -108,24 +106,11 @@ class GdlEvaluator:
         if c.terminal(v):
             return self.nominal_mover(legal), set()
         roles = self.prog.roles
-        if self.concurrent:
-            return None, set(self._joint(s, v, legal).values())
-        if sum(len(legal[r]) >= 2 for r in roles) >= 2:
+        if not self.concurrent and sum(len(legal[r]) >= 2 for r in roles) >= 2:
             self.mover(c.fluents_of(s), legal)  # raises: not turn-based
-        who = mover(roles, legal)
+        who = None if self.concurrent else mover(roles, legal)
         return who, {c.next_state(v, tuple(zip(roles, combo)))
                      for combo in itertools.product(*(legal[r] for r in roles))}
-
-    def _joint(self, s: int, v: int, legal: dict) -> dict:
-        """{a: δ(s, a)} over the joint moves a (move indices in role order) of the
-        non-terminal state ``s``, recorded in ``joint`` with the enabled indices."""
-        roles, c = self.prog.roles, self.rules
-        en = tuple(tuple(self._index[r][mv] for mv in legal[r]) for r in roles)
-        moves = {tuple(self._index[r][mv] for r, mv in zip(roles, combo)):
-                 c.next_state(v, tuple(zip(roles, combo)))
-                 for combo in itertools.product(*(legal[r] for r in roles))}
-        self.joint[s] = (en, moves)
-        return moves
 
     def graph(self, limit: int | None = None, limits: Limits = NO_LIMITS,
               depth: int | None = None) -> StateGraph:
@@ -133,7 +118,7 @@ class GdlEvaluator:
         (:func:`~.explicit_graph.explore`: states as ints, edges in arrays)."""
         def refuse(state, legal):
             self.mover(state, legal)  # raises: not turn-based
-        return explore(self.rules, refuse, limit, limits, depth)
+        return explore(self.rules, refuse, limit, limits, depth, self.concurrent)
 
     def reachable(self, limit: int | None = None, limits: Limits = NO_LIMITS,
                   depth: int | None = None) -> tuple[dict, list[int], set]:

@@ -1,17 +1,23 @@
 """The explicit engine of a simultaneous-move GDL game: joint moves enumerated.
 
 The positions are the states reachable from ``init`` (explored breadth-first
-by :class:`~.explicit.GdlEvaluator`, as for a turn-based game, but with no
+by :func:`~.explicit_graph.explore`, as for a turn-based game, but with no
 turn rule: every joint move of a non-terminal state is followed). For an
 expanded non-terminal state c, A_r(c) is the set of legal moves of role r and
 δ(c, a) the state of the fluents whose ``next`` holds under the joint move a;
 a terminal state and a state of the frontier (``depth``) have no action (so
-no successor). The concurrent pre-image
+no successor). The exploration records the joint moves compactly
+(:class:`~.explicit_graph.JointMoves`: per position its A(c), shared, and
+δ(c, a) for each a as one int in an array), and the concurrent pre-image
 
     pre(J, Z) = { c | ∃ a_J ∈ A_J(c) ∀ a_{−J} ∈ A_{−J}(c) : δ(c, a_J, a_{−J}) ∈ Z }
 
-is :class:`symbolic.explicit.concurrent.ExplicitConcurrentGame`'s, run on the
-table of joint moves built here; every ATL operator follows from it
+is computed on it with Z as bits (:class:`~.explicit.GdlSet`): for each A(c),
+once, the joint moves grouped by a_J; c is in pre(J, Z) when every δ of some
+group is in Z. Dead ends (some role without a legal move, terminal and
+frontier states) follow :mod:`symbolic.concurrent`: with ``DeadEnds.VACUOUS``
+a dead end is in pre(J, Z) iff every role of J has a move there, with
+``DeadEnds.STRICT`` never. Every ATL operator follows from pre
 (:class:`symbolic.concurrent.ConcurrentEngine`).
 
 >>> from ..model import Model
@@ -30,11 +36,13 @@ table of joint moves built here; every ATL operator follows from it
 """
 from __future__ import annotations
 
+import itertools
+
+from ..api import PositionSet
 from ..concurrent import ConcurrentEngine
-from ..explicit.concurrent import ExplicitConcurrentGame
 from ..explicit.sets import DEFAULT_MAX_POSITIONS
 from ..limits import Limits
-from .explicit import GdlExplicitGame
+from .explicit import GdlExplicitGame, GdlSet
 from .game import GdlGame
 from .ground import term_text
 
@@ -43,56 +51,71 @@ __all__ = ["GdlExplicitConcurrentGame"]
 
 class GdlExplicitConcurrentGame(ConcurrentEngine, GdlExplicitGame):
     """:class:`~.explicit.GdlExplicitGame` read as a concurrent game (module docstring):
-    its positions, layers, frontier and atom sets, the concurrent pre-image."""
+    its positions, layers, frontier, successors and atom sets, the concurrent pre-image."""
 
     def __init__(self, game: GdlGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
                  limits: Limits | None = None, depth: int | None = None):
         GdlExplicitGame.__init__(self, game, max_positions=max_positions, limits=limits,
                                  depth=depth)
         self.evaluator.concurrent = True
-        self._turn_fn = lambda c, _: 0  # no turn (turn_set raises before reading it)
-        self._table: list | None = None
+        self._plans: dict = {}
 
     def __repr__(self) -> str:
         n = "?" if self._dom is None else len(self._dom)
         return f"<GdlExplicitConcurrentGame {self.game.name!r}: {n} positions>"
 
-    def _build(self) -> list:
-        """Per position (domain order): (A_r(c) per role as move indices, {a: δ(c, a) as
-        a set of one position index}): the table ExplicitConcurrentGame._pre reads."""
-        if self._table is None:
-            dom = self._domain()
-            ev = self.evaluator
-            rules = ev.rules
-            none = tuple(() for _ in self.game.players)
-            table = []
-            with self.limits.stage("building the joint moves (explicit, concurrent GDL)"):
-                at = {s: i for i, s in enumerate(self._ints())}
-                frontier = {rules.state_of(s) for s in self._frontier_states}
-                for i, s in enumerate(self._ints()):
-                    if not i & 1023:
-                        self.limits.check(f"position {i} of {len(dom)}")
-                    hit = ev.joint.get(s)
-                    if hit is None or s in frontier:
-                        table.append((none, {}))  # terminal, or not expanded
-                        continue
-                    en, moves = hit
-                    table.append((en, {a: frozenset((at[t],)) for a, t in moves.items()}))
-            self._table = table
-        return self._table
+    def _plan(self, k: int, mine: tuple, strict: bool):
+        """How pre(J, ·) reads a position whose A(c) is ``kinds[k]`` (J: the role indices
+        ``mine``): True (a dead end in it), () (a dead end out of it), or the flat
+        indices of its joint moves grouped by a_J (cached)."""
+        key = (k, mine, strict)
+        plan = self._plans.get(key)
+        if plan is None:
+            en = self._explore().joint.kinds[k]
+            if any(not e for e in en):
+                plan = not strict and all(en[r] for r in mine) or ()
+            else:
+                groups: dict = {}
+                for f, a in enumerate(itertools.product(*(range(len(e)) for e in en))):
+                    groups.setdefault(tuple(a[r] for r in mine), []).append(f)
+                plan = tuple(tuple(g) for g in groups.values())
+            self._plans[key] = plan
+        return plan
 
-    _pre = ExplicitConcurrentGame._pre
-    _forces = staticmethod(ExplicitConcurrentGame._forces)
+    def _pre(self, J: frozenset, target: PositionSet, strict: bool) -> GdlSet:
+        jm = self._explore().joint
+        z = bytearray(len(jm.kind))
+        for j in self._indices(self._own(target)):
+            z[j] = 1
+        mine = tuple(k for k, p in enumerate(self.game.players) if p in J)
+        plans = [self._plan(k, mine, strict) for k in range(len(jm.kinds))]
+        start, flat, out = jm.moves.start, jm.moves.flat, []
+        for i, k in enumerate(jm.kind):
+            if not i & 4095:
+                self.limits.check(f"position {i} of {len(z)}")
+            plan = plans[k]
+            if plan is True:
+                out.append(i)
+            elif plan:
+                row = [z[j] for j in flat[start[i]:start[i + 1]]]
+                if any(all(row[f] for f in g) for g in plan):
+                    out.append(i)
+        return self._from_indices(out)
 
-    def deadlocks(self):
+    def deadlocks(self) -> GdlSet:
         """The positions without an enabled joint move (terminal, frontier, a role stuck)."""
         return ConcurrentEngine.deadlocks(self)
 
+    def joint_moves(self, pos) -> dict[tuple[int, ...], frozenset]:
+        """{a: δ(c, a)} over the enabled joint moves a (move indices in role order)."""
+        i = self.index(pos)
+        jm = self._explore().joint
+        row = jm.moves[i]
+        return {a: frozenset((self.position_at(row[f]),))
+                for f, a in enumerate(itertools.product(*jm.kinds[jm.kind[i]]))}
+
     def transitions(self, pos) -> list[tuple[tuple[str, ...], tuple]]:
         """δ(c) labelled by joint move: (each role's move in GDL text, successor)."""
-        c = self._position(pos)
-        en, moves = self._build()[self._index[c]]
-        prog, dom = self.game.program, self._dom
+        prog = self.game.program
         return [(tuple(term_text(prog.moves[r][k]) for r, k in zip(prog.roles, a)),
-                 dom[next(iter(t))]) for a, t in sorted(moves.items())]
-
+                 next(iter(t))) for a, t in sorted(self.joint_moves(pos).items())]

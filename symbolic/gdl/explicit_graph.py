@@ -12,7 +12,12 @@ graph is then renumbered in that order, the order of the explicit engine's domai
   rows: one flat ``array('i')`` of 4 bytes an edge, sorted within a row);
 - ``layers``: how many states were first reached at each depth; ``frontier``: the
   positions of the last layer when a depth cut the exploration short (kept without
-  successors).
+  successors);
+- ``joint``: when the game is read as concurrent (every joint move of a non-terminal
+  state followed, no turn rule), its joint moves as :class:`JointMoves`: per position
+  the index of its A_r (the enabled move indices per role, shared by the positions
+  that have the same) and δ(c, a) for every joint move a, in product order, as
+  :class:`Rows` (4 bytes a joint move); None for a turn-based reading.
 
 A set of positions is an int whose bit i stands for position i (:func:`bits_of`,
 :func:`indices`): N/8 bytes a set, however many positions it holds. That is what
@@ -36,7 +41,7 @@ from ..limits import Limits
 from .explicit_rules import CompiledRules
 from .turns import mover
 
-__all__ = ["Rows", "StateGraph", "bits_of", "indices", "explore"]
+__all__ = ["JointMoves", "Rows", "StateGraph", "bits_of", "indices", "explore"]
 
 #: the positions of the set bits of each byte
 _BITS = [tuple(j for j in range(8) if b >> j & 1) for b in range(256)]
@@ -107,6 +112,17 @@ class Rows:
 
 
 @dataclass
+class JointMoves:
+    """The joint moves of a concurrent reading (the module docstring): position i has
+    A(i) = ``kinds[kind[i]]`` (per role, its enabled move indices in ``prog.moves[r]``;
+    ``kinds[0]`` = no move for anyone: a terminal state, a state of the frontier) and
+    ``moves[i]``, δ(i, a) for a in ``itertools.product(*A(i))``, in that order."""
+    kinds: list
+    kind: array
+    moves: Rows
+
+
+@dataclass
 class StateGraph:
     """The reachable states and their moves, in the domain order (the module docstring)."""
     states: list
@@ -114,17 +130,21 @@ class StateGraph:
     succ: Rows
     layers: list
     frontier: int  # a set of positions (bits)
+    joint: JointMoves | None = None
 
 
 def explore(rules: CompiledRules, turn_error, limit: int | None, limits: Limits,
-            depth: int | None) -> StateGraph:
+            depth: int | None, concurrent: bool = False) -> StateGraph:
     """The :class:`StateGraph` of the states reachable from init in at most ``depth``
     moves (all when None). ``turn_error(state, legal)`` raises the ModelError of a
-    state that is not turn-based. TooManyPositions beyond ``limit`` states,
-    LimitExceeded when ``limits`` says time is up (checked every 64 states)."""
+    state that is not turn-based; ``concurrent`` reads every state as concurrent
+    instead (no turn rule; the joint moves recorded). TooManyPositions beyond
+    ``limit`` states, LimitExceeded when ``limits`` says time is up (checked every
+    64 states)."""
     prog, c = rules.prog, rules
     roles = prog.roles
     role_index = {r: k for k, r in enumerate(roles)}
+    joint = _JointRecorder(prog) if concurrent else None
     states = [c.state_of(prog.init)]
     index = {states[0]: 0}
     movers = bytearray()
@@ -139,26 +159,33 @@ def explore(rules: CompiledRules, turn_error, limit: int | None, limits: Limits,
                     limits.check(f"{i} states expanded", lambda: {"positions": len(index)})
                 v = c.state_vector(states[i])
                 legal = c.legal(v)
+                movers.append(role_index[mover(roles, legal)])
                 row = []
                 if c.terminal(v):
-                    movers.append(role_index[mover(roles, legal)])
+                    succ = ()
+                elif joint is not None:
+                    succ = _joint_successors(c, v, [legal[r] for r in roles])
                 else:
                     if sum(len(legal[r]) >= 2 for r in roles) >= 2:
                         turn_error(c.fluents_of(states[i]), legal)
-                    movers.append(role_index[mover(roles, legal)])
-                    for t in _successors(c, v, [legal[r] for r in roles]):
-                        j = index.get(t)
-                        if j is None:
-                            if limit is not None and len(index) >= limit:
-                                raise _too_many(limit, limits)
-                            j = index[t] = len(index)
-                            if not cut:
-                                states.append(t)
-                        row.append(j)
+                    succ = _successors(c, v, [legal[r] for r in roles])
+                for t in succ:
+                    j = index.get(t)
+                    if j is None:
+                        if limit is not None and len(index) >= limit:
+                            raise _too_many(limit, limits)
+                        j = index[t] = len(index)
+                        if not cut:
+                            states.append(t)
+                    row.append(j)
+                if joint is not None:
+                    row = joint.add(legal, row, c.terminal(v))
                 rows.append(row)
             if cut and len(index) > end:  # more states lie beyond: this layer is the frontier
                 frontier = range(begin, end)
                 rows = [[] for _ in rows]
+                if joint is not None:
+                    joint.clear(begin, end)
             for row in rows:
                 flat.extend(row)
                 start.append(len(flat))
@@ -166,7 +193,8 @@ def explore(rules: CompiledRules, turn_error, limit: int | None, limits: Limits,
                 layers.append(len(states) - end)
             begin = end
     del index
-    return _renumbered(states, movers, Rows(start, flat), layers, frontier, limits)
+    return _renumbered(states, movers, Rows(start, flat), layers, frontier, limits,
+                       None if joint is None else joint.done())
 
 
 def _successors(c: CompiledRules, v: int, legal: list) -> set:
@@ -183,6 +211,57 @@ def _successors(c: CompiledRules, v: int, legal: list) -> set:
     return out
 
 
+def _joint_successors(c: CompiledRules, v: int, legal: list) -> list:
+    """δ(v, a) for every joint move a of ``itertools.product(*legal)``, in that order."""
+    n, mask, out = c.n, c.mask, []
+    for moves in itertools.product(*legal):
+        bodies, played, const, frame = c.of_moves(moves)
+        w = v | played
+        for h, pos, neg in bodies:
+            if w & pos == pos and not w & neg:
+                w |= h
+        out.append(((w >> n) & mask) | const | (v & frame))
+    return out
+
+
+class _JointRecorder:
+    """The :class:`JointMoves` of a concurrent exploration, in the order of discovery."""
+
+    def __init__(self, prog):
+        self.roles = prog.roles
+        self.move_index = [{mv: k for k, mv in enumerate(prog.moves[r])} for r in prog.roles]
+        none = tuple(() for _ in prog.roles)
+        self.kinds, self.kind_of = [none], {none: 0}
+        self.kind, self.start, self.flat = array("i"), array("q", [0]), array("i")
+
+    def add(self, legal: dict, row: list, terminal: bool) -> list:
+        """Record a state's A(c) and δ(c, a) (``row``, in product order); its distinct
+        successors, ascending."""
+        if terminal:
+            self.kind.append(0)
+        else:
+            en = tuple(tuple(ix[mv] for mv in legal[r])
+                       for r, ix in zip(self.roles, self.move_index))
+            k = self.kind_of.get(en)
+            if k is None:
+                k = self.kind_of[en] = len(self.kinds)
+                self.kinds.append(en)
+            self.kind.append(k)
+        self.flat.extend(row)
+        self.start.append(len(self.flat))
+        return sorted(set(row))
+
+    def clear(self, begin: int, end: int) -> None:
+        """The states ``begin``..``end`` - 1 (the last ones recorded) are the frontier."""
+        del self.flat[self.start[begin]:]
+        del self.start[begin + 1:]
+        self.start.extend([len(self.flat)] * (end - begin))
+        self.kind[begin:end] = array("i", bytes(4 * (end - begin)))
+
+    def done(self) -> JointMoves:
+        return JointMoves(self.kinds, self.kind, Rows(self.start, self.flat))
+
+
 def _too_many(limit: int, limits: Limits) -> TooManyPositions:
     from ..explicit.sets import BYTES_PER_POSITION
     return TooManyPositions(
@@ -192,7 +271,7 @@ def _too_many(limit: int, limits: Limits) -> TooManyPositions:
 
 
 def _renumbered(states: list, movers: bytearray, succ: Rows, layers: list, frontier,
-                limits: Limits) -> StateGraph:
+                limits: Limits, joint: JointMoves | None = None) -> StateGraph:
     """The graph found breadth-first, renumbered in the order of the states' ints."""
     n = len(states)
     with limits.stage("sorting the reachable states (explicit)"):
@@ -207,5 +286,19 @@ def _renumbered(states: list, movers: bytearray, succ: Rows, layers: list, front
                 limits.check(f"{k} of {n} states")
             flat.extend(sorted([rank[j] for j in old_flat[old_start[i]:old_start[i + 1]]]))
             start.append(len(flat))
+        if joint is not None:
+            joint = _renumbered_joint(joint, order, rank)
         return StateGraph([states[i] for i in order], bytes(movers[i] for i in order),
-                          Rows(start, flat), layers, bits_of((rank[i] for i in frontier), n))
+                          Rows(start, flat), layers, bits_of((rank[i] for i in frontier), n),
+                          joint)
+
+
+def _renumbered_joint(joint: JointMoves, order, rank: array) -> JointMoves:
+    """``joint`` with its positions in ``order`` and its successors by ``rank``
+    (a row keeps its product order)."""
+    start, flat = array("q", [0]), array("i")
+    old_start, old_flat = joint.moves.start, joint.moves.flat
+    for i in order:
+        flat.extend([rank[j] for j in old_flat[old_start[i]:old_start[i + 1]]])
+        start.append(len(flat))
+    return JointMoves(joint.kinds, array("i", [joint.kind[i] for i in order]), Rows(start, flat))
