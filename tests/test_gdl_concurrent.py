@@ -206,3 +206,33 @@ def test_gt_prisoner_on_both_engines():
         (["white"], "white", 20), (["white"], "black", 60), (["black"], "white", 60),
         (["black"], "black", 20), (["white", "black"], "white", 100),
         (["white", "black"], "black", 100)], got
+
+
+def test_the_explicit_joint_moves_match_the_successors():
+    """The explicit engine's compact joint-move table: every position's transitions lead
+    to its successors, one per joint move (pennies' start: 2 × 2 joint moves)."""
+    m = load_model(HERE / "pennies.kif")
+    x = make_engine(m.game, "explicit")
+    counts = []
+    for p in x.positions().tuples():
+        moves = x.transitions(p)
+        assert {t for _, t in moves} == set(x.successors(p).tuples()), (p, moves)
+        counts.append(len(moves))
+    assert sorted(counts) == [0, 0, 4], counts
+
+
+@pytest.mark.parametrize("name", ["counter.kif", "forced.kif", "corners.kif"])
+@pytest.mark.parametrize("depth", [1, 2])
+def test_a_cut_exploration_on_both_engines(name, depth):
+    """Turn-based files read as concurrent, cut at ``depth``: the frontier has no joint
+    move, and pre(J, Z) agrees on both engines for every coalition and dead-end reading."""
+    m = load_model(HERE / name)
+    e, x = (make_engine(m.game, k, depth=depth, concurrent=True)
+            for k in ("symbolic", "explicit"))
+    assert x.frontier.tuples() == e.frontier.tuples() and len(x.frontier) > 0, name
+    for J in (set(), {1}, {2}, {1, 2}):
+        for d in DeadEnds:
+            for zs in ((e.positions(), x.positions()),
+                       (e.positions() - e.frontier, x.positions() - x.frontier)):
+                got = [g.pre(J, z, dead_ends=d).tuples() for g, z in zip((e, x), zs)]
+                assert got[0] == got[1], (name, J, d, got)
