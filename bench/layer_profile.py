@@ -1,6 +1,6 @@
 """Where the time of a ply-by-ply table goes, layer by layer.
 
-    python bench/layer_profile.py W H [--backend oxidd] [--count-only] [--cprofile FILE]
+    python bench/layer_profile.py W H [--backend oxidd] [--count-only] [--counts] [--cprofile FILE]
 
 Runs :func:`symbolic.analysis.layered.layer_outcomes` on Connect Four W × H (or only
 :func:`~symbolic.analysis.layered.graded_layers` with ``--count-only``) and prints, for
@@ -32,9 +32,11 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def instrument(engine, log: list) -> None:
+def instrument(engine, log: list, counts: bool = False) -> None:
     """Wrap the engine's per-layer operations so that each call appends a row
-    (what, CPU s, nodes of its result, live nodes, peak RSS MB) to ``log``."""
+    (what, CPU s, nodes of its result, live nodes, peak RSS MB) to ``log``; with
+    ``counts``, each forward image's number of positions is printed too (so that a run
+    stopped by a time limit still shows how far the count went)."""
     m = engine.manager
 
     def wrap(name, fn, node_of):
@@ -44,8 +46,9 @@ def instrument(engine, log: list) -> None:
             dt = time.process_time() - t
             row = (name, dt, m.size(node_of(out)), m.node_count(), _rss_mb())
             log.append(row)
+            extra = f", {out.count()} positions" if counts and name == "post" else ""
             print(f"{row[0]} {len(log)} {row[1]:.2f} s, {row[2]} nodes, {row[3]} live, "
-                  f"{row[4]:.0f} MB", file=sys.stderr, flush=True)
+                  f"{row[4]:.0f} MB{extra}", file=sys.stderr, flush=True)
             return out
         return timed
     engine.post = wrap("post", engine.post, lambda s: s.node)
@@ -59,6 +62,8 @@ def main(argv=None) -> int:
     ap.add_argument("--backend", default="oxidd")
     ap.add_argument("--model", default=str(ROOT / "models" / "connect4.game"))
     ap.add_argument("--count-only", action="store_true")
+    ap.add_argument("--counts", action="store_true",
+                    help="print the positions of each forward image as it is made")
     ap.add_argument("--cprofile")
     ap.add_argument("--split-after", type=float,
                     help="seconds after which a part of δ is split (engine default 0.2)")
@@ -73,7 +78,7 @@ def main(argv=None) -> int:
     eng = make_engine(model.game, "symbolic", args.backend)
     phases.append(("load + build", time.process_time() - t0))
     log: list = []
-    instrument(eng, log)
+    instrument(eng, log, args.counts)
     if prof:
         prof.enable()
     t = time.process_time()
