@@ -22,7 +22,7 @@ test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
 
 gdl: $(STAMP)
-	$(BIN)/python -m pytest -m gdl_slow tests/test_gdl.py tests/test_gdl_invariant.py
+	$(BIN)/python -m pytest -m gdl_slow tests/test_gdl.py tests/test_gdl_invariant.py tests/test_gdl_concurrent.py
 
 fuzz: $(STAMP)
 	SYMBOLIC_FUZZ_EXAMPLES=10000 $(BIN)/python -m pytest -m fuzz -s

@@ -141,8 +141,9 @@ def test_a_turn_based_file_read_as_concurrent():
 
 
 @pytest.mark.gdl_slow
-@pytest.mark.parametrize("name", ["ticTacToe.kif", "chomp.kif", "3pttc.kif",
-                                  "connectFour.kif"])
+# 3pttc and connectFour are left out: their reachable states do not fit this machine on
+# either reading (docs/gdl.md), so the comparison would never end
+@pytest.mark.parametrize("name", ["ticTacToe.kif", "chomp.kif"])
 def test_large_turn_based_files_read_as_concurrent(name):
     _turn_based_file_as_concurrent(MODELS / name)
 
