@@ -205,14 +205,19 @@ class ExplicitSets(SetEngine):
 
     def _from_expr(self, expr: Expr, env: dict) -> ExplicitSet:
         """{c ∈ domain | expr(c)} for a bool expression over current variables."""
+        f = self._predicate(expr, env)
+        if isinstance(f, bool):
+            return self.positions() if f else self.empty()
+        return ExplicitSet(self, frozenset(t for t in self._domain() if f(t, None)))
+
+    def _predicate(self, expr: Expr, env: dict):
+        """The compiled bool expression: its value when it folds to a constant, else its
+        function (position, next position) -> bool; WrongType for a non-bool one."""
         c = compile_expr(expr, self.space, env)
         if c.type != BOOL:
             raise WrongType(f"a set is defined by a bool expression, got {type_name(c.type)}",
                              getattr(expr, "span", None))
-        if c.folded:
-            return self.positions() if c.value else self.empty()
-        f = c.fn
-        return ExplicitSet(self, frozenset(t for t in self._domain() if f(t, None)))
+        return bool(c.value) if c.folded else c.fn
 
     def index(self, pos) -> int:
         """The index of position ``pos`` in the lexicographic domain order."""

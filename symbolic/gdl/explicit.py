@@ -31,9 +31,8 @@ import itertools
 from array import array
 
 from ..api import Fixpoint, PositionSet
-from ..errors import EngineMismatch, ModelError, WrongType
+from ..errors import EngineMismatch, ModelError
 from ..explicit.engine import ExplicitGame, ExplicitRelation
-from ..explicit.interp import BOOL, compile_expr, type_name
 from ..explicit.sets import DEFAULT_MAX_POSITIONS, ExplicitSets
 from ..limits import NO_LIMITS, Limits
 from .explicit_graph import StateGraph, bits_of, explore, indices
@@ -276,13 +275,9 @@ class GdlExplicitGame(ExplicitGame):
 
     def _from_expr(self, expr, env: dict) -> GdlSet:
         """{c ∈ positions | expr(c)} for a bool expression over current variables."""
-        c = compile_expr(expr, self.space, env)
-        if c.type != BOOL:
-            raise WrongType(f"a set is defined by a bool expression, got {type_name(c.type)}",
-                            getattr(expr, "span", None))
-        if c.folded:
-            return self.positions() if c.value else self.empty()
-        f, at = c.fn, self.position_at
+        f, at = self._predicate(expr, env), self.position_at
+        if isinstance(f, bool):
+            return self.positions() if f else self.empty()
         return self._from_indices(i for i in range(len(self._domain())) if f(at(i), None))
 
     def _fixpoint(self, layers: list[list[int]], keep_layers: bool) -> Fixpoint:

@@ -168,7 +168,7 @@ def explore(rules: CompiledRules, turn_error, limit: int | None, limits: Limits,
                 else:
                     if sum(len(legal[r]) >= 2 for r in roles) >= 2:
                         turn_error(c.fluents_of(states[i]), legal)
-                    succ = _successors(c, v, [legal[r] for r in roles])
+                    succ = set(_joint_successors(c, v, [legal[r] for r in roles]))
                 for t in succ:
                     j = index.get(t)
                     if j is None:
@@ -197,22 +197,10 @@ def explore(rules: CompiledRules, turn_error, limit: int | None, limits: Limits,
                        None if joint is None else joint.done())
 
 
-def _successors(c: CompiledRules, v: int, legal: list) -> set:
-    """The successor states of the state whose vector is ``v`` (:meth:`~.explicit_rules.
-    CompiledRules.next_state` inlined: one call per state, not per joint move)."""
-    n, mask, out = c.n, c.mask, set()
-    for moves in itertools.product(*legal):
-        bodies, played, const, frame = c.of_moves(moves)
-        w = v | played
-        for h, pos, neg in bodies:
-            if w & pos == pos and not w & neg:
-                w |= h
-        out.add(((w >> n) & mask) | const | (v & frame))
-    return out
-
-
 def _joint_successors(c: CompiledRules, v: int, legal: list) -> list:
-    """δ(v, a) for every joint move a of ``itertools.product(*legal)``, in that order."""
+    """δ(v, a) for every joint move a of ``itertools.product(*legal)``, in that order
+    (:meth:`~.explicit_rules.CompiledRules.next_state` inlined: one call per state, not per
+    joint move)."""
     n, mask, out = c.n, c.mask, []
     for moves in itertools.product(*legal):
         bodies, played, const, frame = c.of_moves(moves)
