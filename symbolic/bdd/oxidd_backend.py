@@ -9,6 +9,12 @@ substitutions (cached: the engine renames with the same two maps all the time), 
 :class:`~symbolic.errors.OutOfMemory` / :class:`~symbolic.errors.EngineMismatch` as for
 the other backends. One thread: the machine this was measured on has two cores.
 
+The diagrams are oxidd's BCDDs (complement edges, as in CUDD): negation costs nothing.
+With plain BDDs (``oxidd.bdd``), negating Connect Four 6 × 6's end-of-game test (a
+3·10⁷-node BDD) had not ended after 10 min of CPU, the apply cache being far smaller
+than the operand; BCDDs build it in seconds, and the 5 × 5 ply-by-ply table took 67 s
+of CPU against 75 s (bench/README.md, "Issue 22, third round").
+
 >>> m = OxiddManager()
 >>> m.declare(["a", "b"])
 >>> m.exact_count(m.or_(m.var("a"), m.var("b")), 2)
@@ -46,7 +52,7 @@ class OxiddManager(Manager):
         if backend != "oxidd":
             raise AssertionError(backend)
         try:  # on demand: an optional dependency
-            import oxidd.bdd as ob
+            import oxidd.bcdd as ob
             from oxidd.util import BooleanOperator, DDMemoryError
         except ImportError:
             raise QueryError("the oxidd backend needs the oxidd package "
@@ -57,7 +63,7 @@ class OxiddManager(Manager):
         self._oom_types = (MemoryError, DDMemoryError)
         self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
         self._store = nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))
-        self.bdd = ob.BDDManager(nodes, _CACHE, 1)
+        self.bdd = ob.BCDDManager(nodes, _CACHE, 1)
         self._node_cap = None
         self._cudd = False
         self._mod = None
@@ -86,7 +92,7 @@ class OxiddManager(Manager):
         return exc
 
     def _mine(self, u) -> bool:
-        return isinstance(u, self._ob.BDDFunction) and u.manager == self.bdd
+        return isinstance(u, self._ob.BCDDFunction) and u.manager == self.bdd
 
     def _mismatch(self, u) -> EngineMismatch:
         return EngineMismatch(f"a BDD node of another manager (or not a node: "
@@ -193,7 +199,7 @@ class OxiddManager(Manager):
         key = tuple(sorted(mapping.items()))
         sub = self._substitutions.get(key)
         if sub is None:
-            sub = self._ob.BDDFunction.make_substitution(
+            sub = self._ob.BCDDFunction.make_substitution(
                 [(self._index[x], self._vars[y]) for x, y in key])
             if len(self._substitutions) > 64:
                 self._substitutions.clear()
@@ -203,34 +209,36 @@ class OxiddManager(Manager):
     def compose(self, u, mapping: Mapping[str, Any]):
         if not mapping:
             return self.check(u)
-        sub = self._ob.BDDFunction.make_substitution(
+        sub = self._ob.BCDDFunction.make_substitution(
             [(self._index[x], self.check(f)) for x, f in mapping.items()])
         return self._guard(lambda: u.substitute(sub), u)
 
     def restrict(self, u, assignment: Mapping[str, bool]):
         if not assignment:
             return self.check(u)
-        sub = self._ob.BDDFunction.make_substitution(
+        sub = self._ob.BCDDFunction.make_substitution(
             [(self._index[x], self._true if b else self._false) for x, b in assignment.items()])
         return self._guard(lambda: u.substitute(sub), u)
 
     def _nodes(self, roots) -> set:
-        """The inner nodes reachable from ``roots`` (functions; equal nodes are equal)."""
+        """The inner nodes reachable from ``roots``, each as the pair {f, ¬f} of the
+        functions it stands for (with complement edges, f and ¬f share one node)."""
         seen: set = set()
         stack = [r for r in roots if r.node_var() is not None]
         while stack:
             f = stack.pop()
-            if f in seen:
+            key = frozenset((f, ~f))
+            if key in seen:
                 continue
-            seen.add(f)
+            seen.add(key)
             for c in (f.cofactor_true(), f.cofactor_false()):
-                if c.node_var() is not None and c not in seen:
+                if c.node_var() is not None:
                     stack.append(c)
         return seen
 
     def support(self, u) -> set[str]:
         self.check(u)
-        return {self.bdd.var_name(f.node_var()) for f in self._nodes([u])}
+        return {self.bdd.var_name(next(iter(k)).node_var()) for k in self._nodes([u])}
 
     # ------------------------------------------------------------------ counting, enumeration
 
@@ -268,10 +276,8 @@ class OxiddManager(Manager):
         return int(self.bdd.num_inner_nodes())
 
     def size(self, u) -> int:
-        # the wrapper counts one constant, as with complement edges; oxidd has two
-        # terminals, and a non-constant function reaches both
-        n = int(u.node_count())
-        return n - 1 if u.node_var() is not None else n
+        # inner nodes and the one terminal (complement edges), as CUDD counts
+        return int(u.node_count())
 
     def shared_size(self, nodes: Sequence) -> int:
         nodes = list(nodes)
