@@ -456,11 +456,11 @@ def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=
     else: ¬⋁_i pre_i(F_{k+1} ∖ W_{k+1})))).
     """
     import resource
-    import oxidd.bdd as ob
+    import oxidd.bcdd as ob  # complement edges, as the project's backend
     from oxidd.util import BooleanOperator
     AND = BooleanOperator.AND
     t0 = time.perf_counter()
-    m = ob.BDDManager(1 << nodes_log2, 1 << cache_log2, threads)
+    m = ob.BCDDManager(1 << nodes_log2, 1 << cache_log2, threads)
     cells = [(col, r) for col in range(w) for r in range(h)]
     m.add_vars(2 * len(cells))
     idx = {cell: 2 * i for i, cell in enumerate(cells)}
@@ -525,11 +525,11 @@ def relational_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, s
     layer and step instead of one cofactor per cell (bench/README.md, levers: 1.5×
     faster on 5 × 4)."""
     import resource
-    import oxidd.bdd as ob
+    import oxidd.bcdd as ob  # complement edges, as the project's backend
     from oxidd.util import BooleanOperator
     AND = BooleanOperator.AND
     t0 = time.perf_counter()
-    m = ob.BDDManager(1 << nodes_log2, 1 << cache_log2, threads)
+    m = ob.BCDDManager(1 << nodes_log2, 1 << cache_log2, threads)
     cells = [(col, r) for col in range(w) for r in range(h)]
     m.add_vars(4 * len(cells))
     base = {c: 4 * i for i, c in enumerate(cells)}
@@ -545,9 +545,9 @@ def relational_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, s
             u &= f
         return u
     cur, nxt = conj(list(o.values()) + list(k.values())), conj(list(o2.values()) + list(k2.values()))
-    to_cur = ob.BDDFunction.make_substitution(
+    to_cur = ob.BCDDFunction.make_substitution(
         [(base[c] + 1, o[c]) for c in cells] + [(base[c] + 3, k[c]) for c in cells])
-    to_nxt = ob.BDDFunction.make_substitution(
+    to_nxt = ob.BCDDFunction.make_substitution(
         [(base[c], o2[c]) for c in cells] + [(base[c] + 2, k2[c]) for c in cells])
 
     def disc(c, p):

@@ -295,3 +295,41 @@ def test_autoref_memory_cap_raises_out_of_memory():
             u = m.and_(u, m.iff(m.var(xs[i]), m.var(ys[n - 1 - i])))
             u = m.or_(u, m.and_(m.var(xs[i]), m.var(ys[i])))
     assert "autoref manager" in str(info.value) and "2048" in str(info.value), str(info.value)
+
+
+def test_oxidd_products_stop_at_the_time_limit_while_they_run():
+    """A relational product on oxidd runs in a worker thread: a deadline passed during
+    it raises at once (within 0.1 s), not when the product ends; the manager stays usable."""
+    import time
+    from symbolic.errors import LimitExceeded
+    from symbolic.limits import Limits
+    pytest.importorskip("oxidd")
+    n = 19
+    names = [f"v{i}" for i in range(2 * n)]
+    m = make_manager("oxidd", limits=Limits(timeout=0.05))
+    m.declare(names)
+    v = [m.var(x) for x in names]
+    f = g = m.false
+    for i in range(n):  # two parities whose conjunction is large and slow to build
+        f = m.xor(f, m.and_(v[i], v[2 * n - 1 - i]))
+        g = m.xor(g, m.and_(v[i], v[n + i]))
+    t0 = time.monotonic()
+    with pytest.raises(LimitExceeded):
+        m.and_exists(f, m.not_(g), [names[0]])
+    assert time.monotonic() - t0 < 0.5, time.monotonic() - t0
+    assert m.exact_count(m.and_(v[0], v[1]), 2 * n) == 2 ** (2 * n - 2)
+
+
+def test_auto_takes_cudd_when_ulimit_v_leaves_little_address_space():
+    """oxidd ends the process when an allocation fails; under a tight `ulimit -v` the
+    automatic choice is CUDD (which reports memory exhaustion), without it oxidd."""
+    import subprocess
+    code = ("import resource, sys; from symbolic.bdd.managers import choose_backend;"
+            "from symbolic.ir import IntType, Space, VarDecl;"
+            "s = Space(tuple(VarDecl(f'x{i}', IntType(0, 255)) for i in range(4)));"
+            "print(choose_backend(s));"
+            "resource.setrlimit(resource.RLIMIT_AS, (600 * 2**20,) * 2);"
+            "print(choose_backend(s))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert out.stdout.split() == ["oxidd", "cudd"], (out.stdout, out.stderr)

@@ -381,6 +381,9 @@ def test_products_split_into_pieces_give_the_same_sets(backend, monkeypatch):
     results = [[atl.Evaluator(g, model.definitions)(q.formula).tuples() for q in model.queries]
                for g in (whole, split)]
     assert results[0] == results[1], [len(r) for r in results[0]]
+    if split.manager.interruptible_products:  # oxidd: interrupted in its worker thread
+        assert not split._pieces, len(split._pieces)
+        return
     assert split._pieces, "no part was split"
     m = split.manager
     for r, pieces in split._pieces.items():

@@ -107,6 +107,10 @@ class Manager:
     whose message names the stage of ``limits`` (a :class:`symbolic.limits.Limits`).
     """
 
+    #: False: a long backend call cannot be interrupted, so the engine splits slow
+    #: relational products into pieces and checks the limits between them
+    interruptible_products = False
+
     def __init__(self, backend: str = "cudd", *, max_memory: int | None = None,
                  limits: Limits | None = None):
         if backend not in DD_BACKENDS:

@@ -70,6 +70,23 @@ def default_memory_cap() -> int:
     return min(caps) if caps else 2 ** 33
 
 
+def address_space_left() -> int | None:
+    """Bytes of address space this process may still map under ``ulimit -v``, or
+    None without such a limit (or off Linux): oxidd's allocations past it end the
+    process (a Rust abort), so its store and cache are sized to fit inside, and ``--backend auto``
+    takes CUDD when little is left."""
+    try:
+        import resource
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/statm") as f:
+            used = int(f.read().split()[0]) * resource.getpagesize()
+    except (ImportError, OSError, ValueError, IndexError):
+        return None
+    return max(0, soft - used)
+
+
 def _mb(n: int) -> str:
     """Bytes as MB (2**20, as --max-memory counts), rounded down."""
     return f"{n >> 20} MB"

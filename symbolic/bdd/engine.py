@@ -256,7 +256,9 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
             return m.disj(m.and_exists(p, target_next, q) for p in pieces)
         t0 = time.process_time()
         u = m.and_exists(r, target_next, q)
-        if time.process_time() - t0 > _SPLIT_AFTER:
+        # oxidd's products are interrupted where they run (a worker thread): no pieces
+        if (time.process_time() - t0 > _SPLIT_AFTER
+                and not m.interruptible_products):
             self._pieces[r] = self._split_part(r)
         return u
 

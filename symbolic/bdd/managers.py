@@ -17,6 +17,7 @@ import importlib.util
 from ..errors import QueryError
 from ..limits import Limits
 from .backend import BACKENDS, DD_BACKENDS, Manager, unknown_backend
+from .capacity import address_space_left
 from .oxidd_backend import OxiddManager
 
 __all__ = ["BACKENDS", "BACKEND_CHOICES", "AUTO_OXIDD_BITS", "make_manager", "manager_class",
@@ -30,18 +31,25 @@ BACKEND_CHOICES = ("auto",) + BACKENDS
 #: but its start-up (an apply cache of 2^22 entries, 80 MB, allocated at once) costs more
 #: than the whole solve of the smallest ones (+0.1-0.25 s CPU, 2x the RSS)
 AUTO_OXIDD_BITS = 20
+#: under ``ulimit -v`` leaving less than this, ``auto`` takes CUDD: oxidd ends the process
+#: when an allocation fails (a Rust abort; measured under 170 MB: its thread pool could not
+#: even start), while CUDD returns NULL and the run exits 3 with a message
+AUTO_OXIDD_MIN_ADDRESS_SPACE = 1 << 30
 
 
 def choose_backend(space) -> str:
     """The backend ``auto`` means for a space (a :class:`symbolic.ir.Space`): ``oxidd``
     when it has more than 2^20 value vectors (|D| > 2^AUTO_OXIDD_BITS) and oxidd is
-    installed, else ``cudd``.
+    installed and the address space left (``ulimit -v``) is at least 1 GiB, else ``cudd``.
 
     >>> from symbolic.ir import IntType, Space, VarDecl
     >>> choose_backend(Space((VarDecl("x", IntType(0, 9)),)))
     'cudd'
     """
     if space.size.bit_length() - 1 <= AUTO_OXIDD_BITS:
+        return "cudd"
+    left = address_space_left()
+    if left is not None and left < AUTO_OXIDD_MIN_ADDRESS_SPACE:
         return "cudd"
     # oxidd is an optional dependency: look for it without importing it
     return "oxidd" if importlib.util.find_spec("oxidd") is not None else "cudd"

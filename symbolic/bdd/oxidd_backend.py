@@ -22,11 +22,13 @@ of CPU against 75 s (bench/README.md, "Issue 22, third round").
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import EngineMismatch, OutOfMemory, QueryError
 from ..limits import Limits
 from .backend import Manager, default_memory_cap
+from .capacity import address_space_left
 from .transfer import copy_function
 
 #: bytes per inner node assumed when sizing the node store from a memory cap
@@ -40,6 +42,8 @@ OXIDD_MAX_VARIABLES = 2 ** 32 - 1
 #: apply-cache entries, allocated at once: 2^24 took 0.7 s and 300 MB at start-up; 2^20
 #: made ENS Nim(3, 5, 63) 4× slower (24.5 s against 5.8 s with 2^22, bench/README.md)
 _CACHE = 1 << 22
+#: bytes per apply-cache entry (measured: 2^22 entries asked for 44 564 480 bytes)
+_BYTES_PER_CACHE_ENTRY = 11
 #: no collection while the store holds fewer nodes than this (see collect_garbage)
 _GC_FLOOR = 1 << 22
 
@@ -62,8 +66,14 @@ class OxiddManager(Manager):
         self._and_op = BooleanOperator.AND
         self._oom_types = (MemoryError, DDMemoryError)
         self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
+        cache = _CACHE
+        left = address_space_left()
+        if left is not None:  # oxidd aborts the process when an allocation fails
+            cache = max(1 << 10, min(_CACHE, 1 << max(0, (left // (4 * _BYTES_PER_CACHE_ENTRY))
+                                                     .bit_length() - 1)))
+            cap = min(cap, max(0, left // 2 - cache * _BYTES_PER_CACHE_ENTRY))
         self._store = nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))
-        self.bdd = ob.BCDDManager(nodes, _CACHE, 1)
+        self.bdd = ob.BCDDManager(nodes, cache, 1)
         self._node_cap = None
         self._cudd = False
         self._mod = None
@@ -189,9 +199,39 @@ class OxiddManager(Manager):
         q = self._cube_of(qvars)
         return self._guard(lambda: u.forall(q), u)
 
+    #: relational products run in a worker thread (oxidd releases the GIL), so that
+    #: Ctrl-C and the time limit act while one runs: the engine need not split them
+    interruptible_products = True
+
     def and_exists(self, u, v, qvars: Iterable[str]):
         q = self._cube_of(qvars)
-        return self._guard(lambda: u.apply_exists(self._and_op, v, q), u, v)
+        return self._guard(lambda: self._in_worker(lambda: u.apply_exists(self._and_op, v, q)),
+                           u, v)
+
+    def _in_worker(self, fn):
+        """fn() computed in a daemon thread while this one waits, checking the limits
+        every 0.1 s: a signal handler (Ctrl-C, the alarm of ``--timeout``) or
+        :meth:`Limits.check` raises here at once. The abandoned call runs to its end
+        in its thread, its result dropped (oxidd's operations hold the manager shared;
+        a collection waits for them)."""
+        box: list = []
+        done = threading.Event()
+
+        def work():
+            try:
+                box.append((True, fn()))
+            except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+                box.append((False, e))
+            finally:
+                done.set()
+
+        threading.Thread(target=work, daemon=True, name="oxidd product").start()
+        while not done.wait(0.1):
+            self.limits.check()
+        ok, value = box[0]
+        if not ok:
+            raise value
+        return value
 
     def rename(self, u, mapping: Mapping[str, str]):
         if not mapping:
