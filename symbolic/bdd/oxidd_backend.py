@@ -44,6 +44,9 @@ OXIDD_MAX_VARIABLES = 2 ** 32 - 1
 _CACHE = 1 << 22
 #: bytes per apply-cache entry (measured: 2^22 entries asked for 44 564 480 bytes)
 _BYTES_PER_CACHE_ENTRY = 11
+#: relational products of a manager holding fewer nodes run in the calling thread: a
+#: worker thread costs about 0.16 ms per call (10 000 products of 3-variable BDDs)
+_DIRECT_BELOW = 1 << 16
 #: no collection while the store holds fewer nodes than this (see collect_garbage)
 _GC_FLOOR = 1 << 22
 
@@ -205,6 +208,8 @@ class OxiddManager(Manager):
 
     def and_exists(self, u, v, qvars: Iterable[str]):
         q = self._cube_of(qvars)
+        if self.bdd.num_inner_nodes() < _DIRECT_BELOW:  # small: a thread costs more
+            return self._guard(lambda: u.apply_exists(self._and_op, v, q), u, v)
         return self._guard(lambda: self._in_worker(lambda: u.apply_exists(self._and_op, v, q)),
                            u, v)
 
