@@ -56,6 +56,9 @@ _RENAME_CACHE = 8
 # _PIECES pieces: each piece's product reads all of τ', so Connect Four 5 × 4's
 # backward pass took 4.7 s of pre-images in 20 pieces (one per cell), 2.0 s unsplit.
 _SPLIT_AFTER = 1.0
+#: layers cut to a source factor remembered (:meth:`SymbolicGame._cut`): enough for
+#: the layers of the boards solved here (Connect Four 7 × 6: 43 layers)
+_CUTS = 64
 _PIECES = 4
 
 
@@ -102,6 +105,7 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
                                     for s, rs in self._grouped(self._parts))
         self._renamed: dict = {}
         self._pieces: dict = {}  # part of δ -> its pieces (_split_part), once it proved slow
+        self._cuts: dict = {}  # (set, source factor) -> their conjunction (_cut)
         self._steps = 0
         self.order_probe: dict[str, int] = {}
         # measured lazily, before the first predecessor computation: a caller that
@@ -312,8 +316,21 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
         (Connect Four's `not over`, a BDD over every position) are cut to ``within``
         before they meet the products."""
         m = self.manager
-        return m.disj(m.and_(m.and_(within, s), m.disj(self._product(r, target_next) for r in rs))
+        return m.disj(m.and_(self._cut(within, s), m.disj(self._product(r, target_next) for r in rs))
                       for s, rs in groups)
+
+    def _cut(self, within, factor):
+        """within ∧ factor, remembered for the last :data:`_CUTS` pairs: a layered solve
+        cuts each layer to the same source factor (Connect Four's `not over`, a BDD over
+        every position) in the forward search and again in each player's backward pass."""
+        key = (within, factor)
+        hit = self._cuts.get(key)
+        if hit is None:
+            hit = self.manager.and_(within, factor)
+            if len(self._cuts) >= _CUTS:
+                self._cuts.pop(next(iter(self._cuts)))  # oldest first
+            self._cuts[key] = hit
+        return hit
 
     def _pre_exists_node(self, key, tnext):
         return self._exists_node(key[2], tnext)
