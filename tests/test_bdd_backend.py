@@ -96,6 +96,18 @@ def test_and_exists_is_the_relational_product(backend):
         assert fused == plain, (sorted(q), m.exact_count(fused, 6), m.exact_count(plain, 6))
 
 
+def test_implies_forall_is_the_dual_relational_product(backend):
+    names = [f"v{i}" for i in range(6)]
+    m = make(backend, names)
+    rng = random.Random(11)
+    for _ in range(20):
+        u, v = random_function(m, names, rng), random_function(m, names, rng)
+        q = set(rng.sample(names, 3))
+        fused = m.implies_forall(u, v, q)
+        plain = m.forall(m.implies(u, v), q)
+        assert fused == plain, (sorted(q), m.exact_count(fused, 6), m.exact_count(plain, 6))
+
+
 def test_forall_is_dual_of_exist(backend):
     m = make(backend, ["a", "b", "c"])
     u = m.or_(m.var("a"), m.and_(m.var("b"), m.var("c")))

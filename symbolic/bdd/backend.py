@@ -409,6 +409,12 @@ class Manager:
         except (ValueError, RuntimeError, TypeError, MemoryError) as e:
             raise self._fail(e, u, v) from e
 
+    def implies_forall(self, u, v, qvars: Iterable[str]):
+        """∀qvars. (u → v) = ¬∃qvars. (u ∧ ¬v): the dual relational product (pre∀).
+        Here through the fused ∃ (CUDD's negations are free: complement edges);
+        oxidd fuses it without any negation."""
+        return self.not_(self.and_exists(u, self.not_(v), qvars))
+
     def rename(self, u, mapping: Mapping[str, str]):
         """Substitute variables for variables: u[x := mapping[x]] (simultaneous)."""
         if not mapping:  # dd.cudd warns on an empty substitution (spaces without slots)

@@ -70,11 +70,13 @@ def manager_class(backend: str) -> type[Manager]:
 
 
 def make_manager(backend: str = "cudd", *, max_memory: int | None = None,
-                 limits: Limits | None = None) -> Manager:
+                 limits: Limits | None = None, space_bits: int | None = None) -> Manager:
     """A new manager of backend ``backend`` (see :data:`BACKENDS`), with memory cap
     ``max_memory`` (bytes; None: :func:`~symbolic.bdd.backend.default_memory_cap`) and
-    the stage and time limits of ``limits``."""
+    the stage and time limits of ``limits``; ``space_bits`` (log2 of the value vectors
+    of the space it will hold, if known) sizes oxidd's apply cache
+    (:func:`~symbolic.bdd.oxidd_backend.cache_entries`)."""
     cls = manager_class(backend)
     if cls is Manager:
         return Manager(backend, max_memory=max_memory, limits=limits)
-    return cls(max_memory=max_memory, limits=limits)
+    return cls(max_memory=max_memory, limits=limits, space_bits=space_bits)

@@ -39,14 +39,38 @@ _BYTES_PER_NODE = 32
 #: (measured: a 1 MiB cap, 32 768 nodes, failed between 30 000 and 40 000 variables;
 #: 4 MiB at 130 000–140 000; 16 MiB at 520 000–530 000).
 OXIDD_MAX_VARIABLES = 2 ** 32 - 1
-#: apply-cache entries, allocated at once: 2^24 took 0.7 s and 300 MB at start-up; 2^20
-#: made ENS Nim(3, 5, 63) 4× slower (24.5 s against 5.8 s with 2^22, bench/README.md)
+#: apply-cache entries, allocated at once: 2^24 takes 185 MB at start-up; 2^20 made ENS
+#: Nim(3, 5, 63) 4× slower (24.5 s against 5.8 s with 2^22, bench/README.md)
 _CACHE = 1 << 22
 #: bytes per apply-cache entry (measured: 2^22 entries asked for 44 564 480 bytes)
 _BYTES_PER_CACHE_ENTRY = 11
 #: relational products of a manager holding fewer nodes run in the calling thread: a
 #: worker thread costs about 0.16 ms per call (10 000 products of 3-variable BDDs)
 _DIRECT_BELOW = 1 << 16
+#: the cache for large spaces (see cache_entries)
+_BIG_CACHE = 1 << 24
+#: above this many bits of value vectors, the big cache (if the memory cap allows it)
+BIG_CACHE_BITS = 36
+
+
+def cache_entries(space_bits: int | None, cap: int) -> int:
+    """The apply-cache entries of a manager for a space of 2^space_bits value vectors
+    under a memory cap of ``cap`` bytes: 2^24 above 2^36 vectors when the cap is at
+    least 16 times its 185 MB, else 2^22. oxidd's cache cannot grow, and with BDDs of
+    10^6 nodes 2^22 entries thrash: ENS Nim(3, 5, 255) (42 bits) took 55.7 s for its
+    first 61 steps with 2^22, 17.0 s with 2^24, 16.6 s with 2^26 (bench/README.md);
+    (3, 5, 63) (32 bits) and (3, 4, 255) (34 bits) gained nothing and paid 240 MB (plain
+    BDDs, before the BCDDs).
+
+    >>> cache_entries(42, 8 << 30) == 1 << 24, cache_entries(32, 8 << 30) == 1 << 22
+    (True, True)
+    """
+    big = space_bits is not None and space_bits > BIG_CACHE_BITS
+    if big and cap >= 16 * _BYTES_PER_CACHE_ENTRY * _BIG_CACHE:
+        return _BIG_CACHE
+    return _CACHE
+
+
 #: no collection while the store holds fewer nodes than this (see collect_garbage)
 _GC_FLOOR = 1 << 22
 
@@ -55,7 +79,7 @@ class OxiddManager(Manager):
     """:class:`Manager` on oxidd (see the module docstring)."""
 
     def __init__(self, backend: str = "oxidd", *, max_memory: int | None = None,
-                 limits: Limits | None = None):
+                 limits: Limits | None = None, space_bits: int | None = None):
         if backend != "oxidd":
             raise AssertionError(backend)
         try:  # on demand: an optional dependency
@@ -69,10 +93,10 @@ class OxiddManager(Manager):
         self._and_op = BooleanOperator.AND
         self._oom_types = (MemoryError, DDMemoryError)
         self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
-        cache = _CACHE
+        cache = cache_entries(space_bits, cap)
         left = address_space_left()
         if left is not None:  # oxidd aborts the process when an allocation fails
-            cache = max(1 << 10, min(_CACHE, 1 << max(0, (left // (4 * _BYTES_PER_CACHE_ENTRY))
+            cache = max(1 << 10, min(cache, 1 << max(0, (left // (4 * _BYTES_PER_CACHE_ENTRY))
                                                      .bit_length() - 1)))
             cap = min(cap, max(0, left // 2 - cache * _BYTES_PER_CACHE_ENTRY))
         self._store = nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))

@@ -142,7 +142,7 @@ class SymbolicSets(SetEngine):
         if max_memory is None:
             max_memory = limits.max_memory_bytes
         self.manager = make_manager(resolve_backend(backend, space), max_memory=max_memory,
-                                    limits=limits)
+                                    limits=limits, space_bits=space.size.bit_length() - 1)
         self.encoder = Encoder(space, self.manager, order)
         self.invariant = invariant
         enc = self.encoder

@@ -111,6 +111,7 @@ class GdlSymbolicGame(SymbolicGame):
         self._renamed: dict = {}
         self._steps = 0
         self._coalition_cache: dict = {}
+        self._chain: list | None = None  # SymbolicGame._chain_order
         self._delta = None
         self._built_parts = None
         self._has_succ_node = None
@@ -256,6 +257,7 @@ class GdlSymbolicGame(SymbolicGame):
         ids = self.game.names.role_id
         self._turn_of = {ids[r]: u for r, u in movers.items()}
         self._coalition_cache = {}
+        self._chain = None
         self._delta = None
         self._built_parts = None
         self._has_succ_node = None
