@@ -396,3 +396,36 @@ def test_products_split_into_pieces_give_the_same_sets(backend, monkeypatch):
         for a in range(len(pieces)):
             for b in range(a + 1, len(pieces)):
                 assert m.is_false(m.and_(pieces[a], pieces[b])), (a, b)
+
+
+# ------------------------------------------------------------------ until chained by mover
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("params", [{"N": 3, "n": 3, "K": 7}, {"N": 2, "n": 2, "K": 9},
+                                    {"N": 4, "n": 2, "K": 5, "u0": 42}])
+def test_chained_until_is_the_plain_least_fixpoint(backend, params):
+    """until without layers runs rounds chained mover by mover: on ENS Nim, for F({1})'s
+    until and F({1, 2})'s, both dead-end conventions, the same set as the step-by-step
+    fixpoint (keep_layers) and as the explicit engine, in fewer rounds than steps."""
+    from symbolic.engines import make_engine
+    from symbolic.model import load_model
+    model = load_model("models/ens2005.game", {"r": 6, "u0": 0, **params})
+    sym = SymbolicGame(model.game, backend)
+    exp = make_engine(model.game, "explicit")
+    N = params["N"]
+    assert sym._chain_order() == [1] + list(range(N, 1, -1))  # against the turn order
+    for J in ({1}, {1, 2}):
+        sets = []
+        for eng in (sym, exp):
+            # F(J): σ = a move exists, τ = someone outside J to move and stuck
+            stuck = eng.deadlocks()
+            sets.append((eng, ~stuck, ~eng.turn_set(J) & stuck))
+        for conv in DeadEnds:
+            (s, s_stay, s_tau), (e, e_stay, e_tau) = sets
+            chained = s.until(J, s_stay, s_tau, dead_ends=conv)
+            steps = s.until(J, s_stay, s_tau, dead_ends=conv, keep_layers=True)
+            ref = e.until(J, e_stay, e_tau, dead_ends=conv)
+            assert chained.result == steps.result, (J, conv, chained.result, steps.result)
+            assert chained.result.tuples() == ref.result.tuples(), (J, conv)
+            assert chained.iterations <= steps.iterations, (chained.iterations, steps.iterations)
+            assert chained.iterations < steps.iterations or steps.iterations <= 1, (J, conv)
