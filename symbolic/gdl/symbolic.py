@@ -112,6 +112,7 @@ class GdlSymbolicGame(SymbolicGame):
         self._steps = 0
         self._coalition_cache: dict = {}
         self._chain: list | None = None  # SymbolicGame._chain_order
+        self._cuts: dict = {}  # SymbolicGame._cut
         self._delta = None
         self._built_parts = None
         self._has_succ_node = None
@@ -258,6 +259,7 @@ class GdlSymbolicGame(SymbolicGame):
         self._turn_of = {ids[r]: u for r, u in movers.items()}
         self._coalition_cache = {}
         self._chain = None
+        self._cuts = {}
         self._delta = None
         self._built_parts = None
         self._has_succ_node = None
