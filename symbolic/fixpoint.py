@@ -23,7 +23,9 @@ S = TypeVar("S")
 class Fixpoint(Generic[S]):
     """Result of a fixpoint computation: the set, the number of steps taken
     (applications of the step function that changed the set), and the
-    approximations X_0, X_1, ... when they were asked for."""
+    approximations X_0, X_1, ... when they were asked for. (The symbolic engine's
+    until without layers steps by rounds chained mover by mover, fewer than the
+    steps of one pre-image each: ``SymbolicGame._chained_until``.)"""
 
     result: S
     iterations: int

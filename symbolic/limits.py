@@ -248,6 +248,7 @@ class Limits:
         self.deadline = None if self.timeout is None else self.started + self.timeout
         self._stages: list[str] = []
         self._detail = ""
+        self._info: Callable[[], dict] | None = None  # the sizes of the last detail
         self._next_refresh = self.started + _REFRESH
 
     def __repr__(self) -> str:
@@ -264,12 +265,13 @@ class Limits:
     def stage(self, text: str) -> Iterator["Limits"]:
         """Name the work done inside the ``with`` block (stages nest)."""
         self._stages.append(text)
-        saved, self._detail = self._detail, ""
+        saved, self._detail = (self._detail, self._info), ""
+        self._info = None
         try:
             yield self
         finally:
             self._stages.pop()
-            self._detail = saved
+            self._detail, self._info = saved
 
     def where(self) -> str:
         """The current stage, outermost first, with the last detail given to :meth:`check`."""
@@ -290,9 +292,13 @@ class Limits:
         :class:`~symbolic.errors.LimitExceeded` if the time is up. ``info`` is
         called only when progress is shown or the limit is hit: it returns sizes
         (``{"positions": n, "nodes": k}``) too costly to compute at every step.
-        Without ``detail`` the last one stays."""
+        Without ``detail`` the last one stays, with its ``info`` (a check from inside
+        one step, e.g. oxidd's worker thread during a product, names the sizes of the
+        step's operand: a fixpoint's rounds are long enough to end there)."""
         if detail is not None:
-            self._detail = detail
+            self._detail, self._info = detail, info
+        elif info is None:
+            info = self._info
         now = time.monotonic()
         if self.deadline is not None and now > self.deadline:
             raise self.timed_out(info)

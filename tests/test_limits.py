@@ -529,3 +529,19 @@ def test_ctrl_c_in_a_finaliser_is_not_lost():
         with pytest.raises(KeyboardInterrupt):
             Finalised()
             time.sleep(2)
+
+
+def test_a_check_without_detail_names_the_sizes_of_the_last_detail():
+    """A check from inside a step (oxidd's worker thread during a product) gives no
+    detail: the message keeps the last detail's sizes, and a stage's sizes end with it."""
+    lim = Limits(timeout=3600)
+    with lim.stage("outer"):
+        with lim.stage("computing until"):
+            lim.check("iteration 7", lambda: {"BDD nodes": 42})
+            lim.deadline = time.monotonic() - 1
+            with pytest.raises(LimitExceeded) as exc:
+                lim.check()
+            assert str(exc.value).endswith("computing until: iteration 7 (42 BDD nodes)"), exc.value
+        with pytest.raises(LimitExceeded) as exc:
+            lim.check()
+        assert str(exc.value).endswith("while outer"), exc.value

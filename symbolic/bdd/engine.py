@@ -464,7 +464,7 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
             return BddSet._make(self, node)
 
         return api.least_fixpoint(step, BddSet._make(self, tau), limits=self.limits,
-                                  name="computing until (least fixpoint, chained by mover)",
+                                  name="computing until (least fixpoint)",
                                   sizes=self._sizes)
 
     def _chain_order(self) -> list:
