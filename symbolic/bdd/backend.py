@@ -411,8 +411,8 @@ class Manager:
 
     def implies_forall(self, u, v, qvars: Iterable[str]):
         """∀qvars. (u → v) = ¬∃qvars. (u ∧ ¬v): the dual relational product (pre∀).
-        Here through the fused ∃ (CUDD's negations are free: complement edges);
-        oxidd fuses it without any negation."""
+        Through the fused ∃ on every backend (negations are free with complement
+        edges: CUDD and oxidd's BCDDs)."""
         return self.not_(self.and_exists(u, self.not_(v), qvars))
 
     def rename(self, u, mapping: Mapping[str, str]):

@@ -255,26 +255,24 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
         """∃x'. (r ∧ τ'): one backend call, or one per piece of ``r`` once a call on ``r``
         has taken more than :data:`_SPLIT_AFTER` seconds (so that Ctrl-C and the
         time limit act between pieces)."""
-        m, q = self.manager, self.encoder.next_set
-        pieces = self._pieces.get(r)
-        if pieces is not None:
-            return m.disj(m.and_exists(p, target_next, q) for p in pieces)
-        t0 = time.process_time()
-        u = m.and_exists(r, target_next, q)
-        # oxidd's products are interrupted where they run (a worker thread): no pieces
-        if (time.process_time() - t0 > _SPLIT_AFTER
-                and not m.interruptible_products):
-            self._pieces[r] = self._split_part(r)
-        return u
+        m = self.manager
+        return self._by_pieces(r, target_next, m.and_exists, m.disj)
 
     def _product_all(self, r, target_next):
         """∀x'. (r → τ'), piece by piece once r was split (:meth:`_product`)."""
+        m = self.manager
+        return self._by_pieces(r, target_next, m.implies_forall, m.conj)
+
+    def _by_pieces(self, r, target_next, product, combine):
+        """product(r, τ', x') whole, or combined over the pieces of r once a call on r
+        proved slow; oxidd's products are interrupted where they run (a worker
+        thread), so they are never split."""
         m, q = self.manager, self.encoder.next_set
         pieces = self._pieces.get(r)
         if pieces is not None:
-            return m.conj(m.implies_forall(p, target_next, q) for p in pieces)
+            return combine(product(p, target_next, q) for p in pieces)
         t0 = time.process_time()
-        u = m.implies_forall(r, target_next, q)
+        u = product(r, target_next, q)
         if time.process_time() - t0 > _SPLIT_AFTER and not m.interruptible_products:
             self._pieces[r] = self._split_part(r)
         return u
