@@ -7,7 +7,8 @@ stage (``building δ: move take, valuation 3 of 600``; ``until, iteration 57``)
 and call :meth:`Limits.check` between units of work (each fixpoint iteration,
 each move valuation, each quantifier instance of the BDD compiler); past the
 deadline it raises :class:`~symbolic.errors.LimitExceeded`, whose message says
-which limit and at which stage. The memory cap is CUDD's own
+which limit and at which stage. It also says how many threads the BDD engine may
+use (``--threads``: oxidd's worker threads; by default the usable cores, at most 8). The memory cap is CUDD's own
 (``configure(max_memory=...)``): past it the BDD manager raises
 :class:`~symbolic.errors.OutOfMemory` (also a ``LimitExceeded``), with the stage.
 
@@ -45,7 +46,7 @@ from .errors import BadLimit, BadLimitType, LimitExceeded, QueryError
 __all__ = ["Limits", "NO_LIMITS", "MAX_NESTING", "MAX_EXPANDED_NESTING", "MAX_TIMEOUT",
            "MAX_MEMORY_MB", "ensure_recursion_headroom", "megabytes", "int_text", "size_text",
            "is_int_text", "parse_int", "short_text", "current", "using", "process_started",
-           "deferred_interrupts"]
+           "deferred_interrupts", "MAX_THREADS", "usable_cores"]
 
 #: how deep model text and formulas may nest (parentheses, operators, ``X``):
 #: deeper ones are refused with a located error (the checker, the IR passes and
@@ -68,6 +69,25 @@ MAX_TIMEOUT = 10 ** 9
 #: the largest memory cap (MB): 2**43 MB is 2**63 bytes, what the BDD backends'
 #: C interfaces can hold
 MAX_MEMORY_MB = 2 ** 43
+
+#: the most worker threads a BDD engine may be given (``--threads``)
+MAX_THREADS = 1024
+#: the default number of oxidd worker threads is the cores this process may run on,
+#: at most this many (measured here on 2 cores only: bench/README.md, "oxidd's threads")
+DEFAULT_THREADS_MOST = 8
+
+
+def usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity mask where the platform has one).
+
+    >>> usable_cores() >= 1
+    True
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity masks on this platform
+        return max(1, os.cpu_count() or 1)
+
 
 #: an integer as the command line writes it: ASCII digits only (``int()`` would
 #: also read Arabic-Indic or full-width digits, and ``1_000``)
@@ -235,10 +255,18 @@ class Limits:
     """
 
     def __init__(self, *, timeout: float | None = None, max_memory: float | None = None,
-                 progress: Callable[[str, dict], None] | None = None,
+                 threads: int | None = None, progress: Callable[[str, dict], None] | None = None,
                  started: float | None = None):
         self.timeout = _positive("timeout", timeout, "seconds", MAX_TIMEOUT)
         self.max_memory = _positive("max_memory", max_memory, "MB", MAX_MEMORY_MB)
+        if threads is not None:
+            if isinstance(threads, bool) or not isinstance(threads, int):
+                raise BadLimitType(f"threads must be an integer or None, got "
+                                   f"{type(threads).__name__} {short_text(repr(threads))[1:-1]}")
+            if not 1 <= threads <= MAX_THREADS:
+                raise BadLimit(f"threads must be between 1 and {MAX_THREADS}, got "
+                               f"{_number_text(threads)}")
+        self.threads = threads
         if progress is not None and not callable(progress):
             raise BadLimitType(f"progress must be callable or None, got {progress!r}")
         self.progress = progress
@@ -253,6 +281,14 @@ class Limits:
 
     def __repr__(self) -> str:
         return f"Limits(timeout={self.timeout!r}, max_memory={self.max_memory!r})"
+
+    @property
+    def worker_threads(self) -> int:
+        """The threads a BDD engine may use: ``threads``, or :func:`usable_cores` (at
+        most :data:`DEFAULT_THREADS_MOST`) when it is None."""
+        if self.threads is not None:
+            return self.threads
+        return min(usable_cores(), DEFAULT_THREADS_MOST)
 
     @property
     def max_memory_bytes(self) -> int | None:

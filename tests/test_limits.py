@@ -19,7 +19,7 @@ from symbolic.engines import make_engine, make_sets
 from symbolic.errors import (BadLimit, BadLimitType, LimitExceeded, OutOfMemory, ParseError,
                              TooManyPositions)
 from symbolic.ir import IntType, Space, Var, VarDecl
-from symbolic.limits import MAX_NESTING, Limits, int_text, using
+from symbolic.limits import MAX_NESTING, Limits, int_text, usable_cores, using
 from symbolic.model import load_model, parse_model
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,11 +46,37 @@ def subprocess_env():
     ({"timeout": float("inf")}, BadLimit), ({"max_memory": -5}, BadLimit),
     ({"timeout": "5"}, BadLimitType), ({"timeout": True}, BadLimitType),
     ({"max_memory": [1]}, BadLimitType), ({"progress": 3}, BadLimitType),
+    ({"threads": 0}, BadLimit), ({"threads": 1025}, BadLimit), ({"threads": 2.0}, BadLimitType),
+    ({"threads": "2"}, BadLimitType), ({"threads": True}, BadLimitType),
 ])
 def test_bad_limits_are_refused_with_errors_that_are_also_value_or_type_errors(kw, cls):
     with pytest.raises(cls) as exc:
         Limits(**kw)
     assert isinstance(exc.value, ValueError if cls is BadLimit else TypeError), exc.value
+
+
+def test_threads_default_to_the_usable_cores_at_most_8_and_reach_oxidd():
+    assert Limits().worker_threads == min(usable_cores(), 8), usable_cores()
+    assert Limits(threads=3).worker_threads == 3
+    pytest.importorskip("oxidd")
+    m = load_model(NIM, {"n": 3, "K": 7})
+    f = m.formula("mover_wins")
+    x = make_engine(m.game, "explicit")
+    want = sorted(atl.evaluate(x, f, m.definitions).tuples())
+    for n in (1, 2):
+        e = make_engine(m.game, "symbolic", backend="oxidd", limits=Limits(threads=n))
+        assert e.manager.threads == n, (n, e.manager.threads)
+        # the same answer whatever the threads (the conformance suite runs on the default)
+        got = sorted(atl.evaluate(e, f, m.definitions).tuples())
+        assert got == want, (n, len(got), len(want))
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "two", "1025"])
+def test_cli_refuses_impossible_thread_counts(capsys, value):
+    with pytest.raises(SystemExit) as exc:
+        main(["check", NIM, "--threads", value])
+    assert exc.value.code == 2
+    assert "--threads" in capsys.readouterr().err
 
 
 def test_make_engine_refuses_limits_of_the_wrong_type():

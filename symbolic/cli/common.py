@@ -19,7 +19,7 @@ from .. import atl
 from ..api import GameEngine, PositionSet
 from ..engines import BACKEND_CHOICES, ORDERS, PARTITIONS, make_engine
 from ..errors import QueryError, SymbolicError
-from ..limits import MAX_MEMORY_MB, MAX_TIMEOUT, int_text, parse_int, short_text
+from ..limits import MAX_MEMORY_MB, MAX_THREADS, MAX_TIMEOUT, int_text, parse_int, short_text
 from ..limits import current as current_limits
 from ..model import Model, load_model, parse_formula
 
@@ -76,9 +76,9 @@ def _positive_number(what: str, most: int):
     return read
 
 
-def int_arg(low: int | None = None):
+def int_arg(low: int | None = None, high: int | None = None):
     """An argparse type: an integer in ASCII digits (:func:`symbolic.limits.parse_int`,
-    the one reader of integers on the command line), at least ``low``.
+    the one reader of integers on the command line), at least ``low``, at most ``high``.
 
     >>> int_arg(0)("12")
     12
@@ -94,6 +94,9 @@ def int_arg(low: int | None = None):
             raise argparse.ArgumentTypeError(err.message) from None
         if low is not None and v < low:
             raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got "
+                                             f"{short_text(text)}")
+        if high is not None and v > high:
+            raise argparse.ArgumentTypeError(f"expected an integer <= {high}, got "
                                              f"{short_text(text)}")
         return v
     read.__name__ = "integer"  # argparse names the type in some messages
@@ -111,6 +114,9 @@ def limit_args(sp: argparse.ArgumentParser, top: bool = False) -> None:
     sp.add_argument("--max-memory", type=_positive_number("MB", MAX_MEMORY_MB), metavar="MB", default=d,
                     help="cap the BDD manager's memory at MB megabytes (2^20 bytes) and the "
                          "explicit engine's positions at MB*2^20/500; past it: exit status 3")
+    sp.add_argument("--threads", type=int_arg(1, MAX_THREADS), metavar="N", default=d,
+                    help="worker threads of the oxidd backend (default: the usable cores, "
+                         "at most 8; CUDD and autoref use one)")
     sp.add_argument("--quiet", action="store_true", default=False if top else argparse.SUPPRESS,
                     help="no progress line on stderr (it only shows on a terminal, after ~1 s)")
 
