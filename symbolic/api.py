@@ -481,20 +481,38 @@ class GameEngine(SetEngine):
                              "these are not: use until")
         J = self.game.coalition(coalition)
         lim = getattr(self, "limits", None) or NO_LIMITS
-        # a concurrent game has no turns: its _layer_pre does not read them
-        ours = None if getattr(self, "concurrent", False) else self.turn_set(J)
-        above, won = self.empty(), self.empty()
+        ours = self.layer_turns(J)
+        won = self.empty()
         wons = []
         with lim.stage("computing until layer by layer"):
             for k in reversed(range(len(reach.layers))):
                 lim.check(f"layer {k}")
-                layer = reach.layers[k]
-                step = self._layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
-                # each term cut to F_k first: τ and σ span every position
-                won = (layer & target) | (layer & step & stay)
+                won = self.until_layer_step(J, reach, k, ours, won, stay, target,
+                                            dead_ends=dead_ends)
                 wons.append(won)
-                above = layer
         return tuple(reversed(wons))
+
+    def layer_turns(self, J: frozenset) -> PositionSet | None:
+        """T_J, what :meth:`until_layer_step` takes as ``ours`` (None for a concurrent
+        game, which has no turns: its pre-images do not read them)."""
+        return None if getattr(self, "concurrent", False) else self.turn_set(J)
+
+    def until_layer_step(self, J: frozenset, reach: "Reach", k: int, ours: PositionSet | None,
+                         won: PositionSet, stay: PositionSet, target: PositionSet, *,
+                         dead_ends: DeadEnds) -> PositionSet:
+        """One layer of :meth:`until_layers`: U_k from U_{k+1} (``won``; ∅ above the
+        last layer), J a validated coalition, ``ours`` = :meth:`layer_turns` (J):
+
+            U_k = F_k ∩ (τ ∪ (σ ∩ (pre∃(J, U_{k+1}) ∪ pre∀(J, U_{k+1} ∪ ¬F_{k+1})))).
+
+        A caller that solves several coalitions over the same layers (the ply-by-ply
+        table) may interleave their steps layer by layer and drop U_{k+1} once U_k is
+        known; an engine may override this with a faster equivalent (the BDD engine)."""
+        layer = reach.layers[k]
+        above = reach.layers[k + 1] if k + 1 < len(reach.layers) else self.empty()
+        step = self._layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
+        # each term cut to F_k first: τ and σ span every position
+        return (layer & target) | (layer & step & stay)
 
     def _layer_pre(self, J: frozenset, reach: "Reach", k: int, ours: PositionSet,
                    won: PositionSet, above: PositionSet, *, dead_ends: DeadEnds) -> PositionSet:

@@ -235,22 +235,49 @@ def layer_outcomes(model, engine: GameEngine, reach: Reach | None = None, *,
             raise QueryError("the game is not graded from its initial positions (a move "
                              "reaches a layer already seen): no ply-by-ply table")
     stay = engine.positions() - engine.deadlocks()
-    won = {}  # p -> (U_0, …, U_n): p's won positions of each layer
-    for p, g in goals(model, engine).items():
-        if layered:
-            won[p] = engine.until_layers([p], stay, g, reach, dead_ends=DeadEnds.VACUOUS)
-        else:
-            u = engine.until([p], stay, g, dead_ends=DeadEnds.VACUOUS).result
-            won[p] = tuple(layer & u for layer in reach.layers)
-    p, q = players
-    tp, tq = engine.turn_set({p}), engine.turn_set({q})
+    goal = goals(model, engine)
+    turns = {p: engine.turn_set({p}) for p in players}
     rows = []
+    if layered:
+        # both players' untils one layer at a time, from the last layer down: each row
+        # is counted as soon as its layer is solved, and U_{k+1} is dropped then (the
+        # layers of the won sets are the largest BDDs of a ply-by-ply table)
+        lim = getattr(engine, "limits", None) or NO_LIMITS
+        coalition = {p: engine.game.coalition([p]) for p in players}
+        ours = {p: engine.layer_turns(coalition[p]) for p in players}
+        won = {p: engine.empty() for p in players}
+        with lim.stage("computing until layer by layer, both players"):
+            for k in reversed(range(len(reach.layers))):
+                lim.check(f"layer {k}")
+                won = {p: engine.until_layer_step(coalition[p], reach, k, ours[p], won[p],
+                                                  stay, goal[p], dead_ends=DeadEnds.VACUOUS)
+                       for p in players}
+                rows.append(_row(k, reach.layers[k], won, turns))
+        return Outcomes(tuple(reversed(rows)))
+    u = {p: engine.until([p], stay, goal[p], dead_ends=DeadEnds.VACUOUS).result for p in players}
     for k, layer in enumerate(reach.layers):  # layer by layer: never the union of the layers
-        wp, wq = won[p][k], won[q][k]
-        win = (tp & wp) | (tq & wq)
-        w, lo = win.count(), (((tp & wq) | (tq & wp)) - win).count()
-        rows.append((k, w, layer.count() - w - lo, lo))
+        rows.append(_row(k, layer, {p: layer & u[p] for p in players}, turns))
     return Outcomes(tuple(rows))
+
+
+def _row(k: int, layer: PositionSet, won: dict, turns: dict) -> tuple[int, int, int, int]:
+    """(k, win, draw, loss) of layer k from U_p (``won[p]``: p's won positions of the
+    layer) and the turn sets T_p of two players p, q: won where the mover wins
+    (U_p ∩ T_p, U_q ∩ T_q), lost where the other one does and the mover does not.
+    A layer where one player moves (Connect Four: all of them) needs no intersection
+    with the turn sets."""
+    (p, q) = won
+    w = lo = 0
+    for r, o in ((p, q), (q, p)):
+        part = layer & turns[r]
+        if part.is_empty():
+            continue
+        mine, theirs = won[r], won[o]
+        if part != layer:
+            mine, theirs = mine & part, theirs & part
+        w += mine.count()
+        lo += (theirs - mine).count()
+    return (k, w, layer.count() - w - lo, lo)
 
 
 #: ``--layered``: auto (anchored queries of a graded game), on (every query, or an

@@ -322,6 +322,41 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
             out = m.or_(out, theirs)
         return BddSet._make(self, out)
 
+    def until_layer_step(self, J, reach, k, ours, won, stay, target, *,
+                         dead_ends: DeadEnds) -> BddSet:
+        """U_k of :meth:`symbolic.api.GameEngine.until_layer_step` with σ cut to F_k once,
+        L = F_k ∩ σ (remembered by :meth:`_cut`: both players' passes of a ply-by-ply
+        table read it), the products' sources restricted to L, and the ∀ part through
+        ¬U'_{k+1} (free with complement edges) rather than F_{k+1} ∖ U_{k+1}:
+
+            (F_k ∩ τ) ∪ (L ∩ T_J ∩ ⋁ S ∧ ∃x'. (R_J ∧ U'_{k+1}))
+                      ∪ ((L ∖ T_J) ∖ ⋁ S ∧ ∃x'. (R_¬J ∧ ¬U'_{k+1}))
+
+        [the last part ∧ has a successor, for STRICT]. Exact: every successor of a
+        position of F_k lies in F_{k+1} (graded), and the last layer has none."""
+        if ours is None or reach.result.engine is not self:
+            return super().until_layer_step(J, reach, k, ours, won, stay, target,
+                                            dead_ends=dead_ends)
+        key = self._coalition(J)
+        self._tick()
+        m = self.manager
+        layer = reach.layers[k].node
+        live = self._cut(layer, self._node_of(stay))
+        mine = m.and_(live, ours.node)
+        theirs = m.diff(live, mine)  # one mover per layer (Connect Four): a terminal case
+        out = m.false
+        if k + 1 < len(reach.layers):  # the last layer has no successor
+            w = won.node
+            if not m.is_false(mine) and not m.is_false(w):
+                out = self._exists_within(key[2], mine, self._next(w))
+            if not m.is_false(theirs):
+                escape = m.not_(self._next(w))
+                theirs = m.diff(theirs, self._exists_within(key[3], theirs, escape))
+        if dead_ends is DeadEnds.STRICT:
+            theirs = m.and_(theirs, self._has_succ)
+        out = m.or_(out, theirs)
+        return BddSet._make(self, m.or_(m.and_(layer, self._node_of(target)), out))
+
     def _exists_within(self, groups, within, target_next):
         """within ∧ ⋁_(S, Rs) S ∧ ⋁_{R ∈ Rs} ∃x'. (R ∧ τ'): the source factors S
         (Connect Four's `not over`, a BDD over every position) are cut to ``within``
