@@ -4,9 +4,11 @@
 
 Runs :func:`symbolic.analysis.layered.layer_outcomes` on Connect Four W × H (or only
 :func:`~symbolic.analysis.layered.graded_layers` with ``--count-only``) and prints, for
-every forward image and every backward layer step, the CPU seconds it took, the nodes of
-the set it made, the live nodes of the manager and the peak RSS so far; then the CPU
-seconds per phase (build, forward, goals, each player's backward pass, counting).
+every forward image and every backward layer step (``until_layer_step``: U_k of one
+player; the table runs both players layer by layer) the CPU seconds it took (of the whole
+process: oxidd's worker threads included), the nodes of the set it made, the live nodes of
+the manager and the peak RSS so far; then the CPU seconds per phase (build, forward,
+backward with the counts) and the process's CPU and wall time.
 ``--cprofile FILE`` also writes a cProfile of the whole run.
 """
 from __future__ import annotations
@@ -26,6 +28,7 @@ from symbolic.engines import make_engine  # noqa: E402
 from symbolic.model import load_model  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+WALL0 = time.monotonic()
 
 
 def _rss_mb() -> float:
@@ -52,7 +55,8 @@ def instrument(engine, log: list, counts: bool = False) -> None:
             return out
         return timed
     engine.post = wrap("post", engine.post, lambda s: s.node)
-    engine._layer_pre = wrap("layer_pre", engine._layer_pre, lambda s: s.node)
+    # one backward step of one player (the table interleaves the two players by layer)
+    engine.until_layer_step = wrap("layer_step", engine.until_layer_step, lambda s: s.node)
 
 
 def main(argv=None) -> int:
@@ -108,7 +112,9 @@ def main(argv=None) -> int:
     for name, dt in phases:
         print(f"phase {name}: {dt:.2f} s")
     ru = resource.getrusage(resource.RUSAGE_SELF)
-    print(f"process CPU {ru.ru_utime + ru.ru_stime:.2f} s, peak RSS {ru.ru_maxrss / 1024:.0f} MB")
+    print(f"process CPU {ru.ru_utime + ru.ru_stime:.2f} s, wall {time.monotonic() - WALL0:.2f} s, "
+          f"peak RSS {ru.ru_maxrss / 1024:.0f} MB, {eng.manager.backend} "
+          f"{getattr(eng.manager, 'threads', 1)} thread(s)")
     return 0
 
 

@@ -367,8 +367,10 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
 
     def _cut(self, within, factor):
         """within ∧ factor, remembered for the last :data:`_CUTS` pairs: a layered solve
-        cuts each layer to the same source factor (Connect Four's `not over`, a BDD over
-        every position) in the forward search and again in each player's backward pass."""
+        cuts each layer to σ and to the same source factor (Connect Four's `not over`, a
+        BDD over every position) in each player's backward pass (:meth:`until_layer_step`).
+        The forward search does not keep its cuts: the backward passes cut F_k ∩ σ, not
+        F_k (5 × 5 table: 45.2 s CPU without, 49.2 s with them kept, the same peak RSS)."""
         key = (within, factor)
         hit = self._cuts.get(key)
         if hit is None:

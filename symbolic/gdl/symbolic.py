@@ -373,6 +373,10 @@ class GdlSymbolicGame(SymbolicGame):
             self._layer_moves_of[k] = hit
         return hit
 
+    # a layered step through this class's own pre-images (they compose, with no δ
+    # parts), not SymbolicGame's relational one
+    until_layer_step = GameEngine.until_layer_step
+
     def _layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
         """pre(J, U_{k+1}) ∩ F_k (:meth:`~symbolic.api.GameEngine._layer_pre`) with the
         moves' sources restricted to F_k (:meth:`_layer_moves`):
