@@ -500,14 +500,10 @@ class GameEngine(SetEngine):
     def until_layer_step(self, J: frozenset, reach: "Reach", k: int, ours: PositionSet | None,
                          won: PositionSet, stay: PositionSet, target: PositionSet, *,
                          dead_ends: DeadEnds) -> PositionSet:
-        """One layer of :meth:`until_layers`: U_k from U_{k+1} (``won``; ∅ above the
-        last layer), J a validated coalition, ``ours`` = :meth:`layer_turns` (J):
-
-            U_k = F_k ∩ (τ ∪ (σ ∩ (pre∃(J, U_{k+1}) ∪ pre∀(J, U_{k+1} ∪ ¬F_{k+1})))).
-
-        A caller that solves several coalitions over the same layers (the ply-by-ply
-        table) may interleave their steps layer by layer and drop U_{k+1} once U_k is
-        known; an engine may override this with a faster equivalent (the BDD engine)."""
+        """One layer of :meth:`until_layers`, J validated, ``ours`` = :meth:`layer_turns` (J):
+        U_k = F_k ∩ (τ ∪ (σ ∩ (pre∃(J, U_{k+1}) ∪ pre∀(J, U_{k+1} ∪ ¬F_{k+1})))) from
+        U_{k+1} = ``won`` (∅ above the last layer). Callers may interleave coalitions
+        layer by layer (the ply-by-ply table); engines may override it (the BDD one)."""
         layer = reach.layers[k]
         above = reach.layers[k + 1] if k + 1 < len(reach.layers) else self.empty()
         step = self._layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)

@@ -39,7 +39,7 @@ from .lang.decls import CheckedModel, Query, check_model
 from .lang.formulas import check_formula, check_state_expr
 from .lang.parser import parse_formula_text, parse_model_text
 from .lang.scope import Scope
-from .limits import ensure_recursion_headroom
+from .limits import ensure_recursion_headroom, short_text
 
 __all__ = ["Model", "Query", "load_model", "parse_arena", "parse_formula", "parse_model",
            "parse_state_expr", "shipped_model", "shipped_models"]
@@ -140,6 +140,10 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     if not isinstance(path, (str, os.PathLike)):
         raise ArgumentTypeError(f"load_model: the path must be a string or a path, got {path!r}")
     params = check_params(params)
+    name = os.fsdecode(os.fspath(path))
+    if "\0" in name:  # no file has such a name (the OS calls raise ValueError)
+        raise FileError(f"{short_text(name)}: a file name cannot hold a NUL character, so "
+                        f"no model file has this one")
     p = Path(path)
     if not p.exists() and (shipped := shipped_model(str(path))) is not None:
         p = path = shipped  # a real file always wins over a shipped name

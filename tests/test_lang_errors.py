@@ -270,6 +270,14 @@ def test_a_device_is_refused_without_being_read():
     assert "not a regular file" in str(info.value), str(info.value)
 
 
+@pytest.mark.parametrize("name", ["\0", "models/nim\0.game", Path("nim\0.game")])
+def test_a_file_name_with_a_nul_is_a_file_error_not_a_value_error(name):
+    """Found by hypothesis (test_api_errors): Path.read_text raised ValueError."""
+    with pytest.raises(FileError) as info:
+        load_model(name)
+    assert "cannot hold a NUL character" in str(info.value), str(info.value)
+
+
 def test_an_arena_file_in_upper_case_is_read_as_an_arena(tmp_path):
     arena = Path(__file__).resolve().parent.parent / "models" / "td_example.arena.json"
     path = tmp_path / "TD.ARENA.JSON"
