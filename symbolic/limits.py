@@ -205,16 +205,19 @@ def _number_text(value) -> str:
     return repr(value)
 
 
+def _typed(value) -> str:
+    """A wrong limit in a message: its type and its repr, cut to 60 characters."""
+    shown = repr(value)
+    return f"{type(value).__name__} {shown if len(shown) <= 60 else shown[:60] + '…'}"
+
+
 def _positive(name: str, value, unit: str, most: int) -> float | None:
     """``value`` as a positive finite number at most ``most``, None for None;
     BadLimit / BadLimitType otherwise."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        shown = repr(value)
-        raise BadLimitType(f"{name} must be a number of {unit} or None, got "
-                           f"{type(value).__name__} "
-                           f"{shown if len(shown) <= 60 else shown[:60] + '…'}")
+        raise BadLimitType(f"{name} must be a number of {unit} or None, got {_typed(value)}")
     # compared as given: float(10**400) would overflow
     if not (value > 0 and (isinstance(value, int) or math.isfinite(value))):
         raise BadLimit(f"{name} must be a positive number of {unit}, got {_number_text(value)}")
@@ -261,8 +264,7 @@ class Limits:
         self.max_memory = _positive("max_memory", max_memory, "MB", MAX_MEMORY_MB)
         if threads is not None:
             if isinstance(threads, bool) or not isinstance(threads, int):
-                raise BadLimitType(f"threads must be an integer or None, got "
-                                   f"{type(threads).__name__} {short_text(repr(threads))[1:-1]}")
+                raise BadLimitType(f"threads must be an integer or None, got {_typed(threads)}")
             if not 1 <= threads <= MAX_THREADS:
                 raise BadLimit(f"threads must be between 1 and {MAX_THREADS}, got "
                                f"{_number_text(threads)}")

@@ -296,44 +296,19 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
         return [m.disj(pieces[i:i + size]) for i in range(0, len(pieces), size)]
 
     def _layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds) -> BddSet:
-        """pre(J, U_{k+1}) ∩ F_k (:meth:`symbolic.api.GameEngine._layer_pre`) with
-        the sources of the relational products restricted to F_k, and the ∀ part
-        as a difference inside the layer instead of a complement over every position:
-
-            (F_k ∧ T_J ∧ pre∃(U_{k+1})) ∪ ((F_k ∖ T_J) ∖ ⋁ S ∧ ∃x'. (R_¬J ∧ (F_{k+1} ∖ U_{k+1})'))
-
-        [the second part ∧ has a successor, for STRICT]. Exact on F_k: every successor
-        of a position of F_k is in F_{k+1} (graded)."""
+        """pre(J, U_{k+1}) ∩ F_k (:meth:`symbolic.api.GameEngine._layer_pre`):
+        :meth:`_pre_within` the layer (``above`` is empty above the last layer)."""
         key = self._coalition(J)
         self._tick()
-        m = self.manager
-        layer = reach.layers[k].node
-        mine = m.and_(layer, ours.node)
-        theirs = m.diff(layer, mine)  # one mover per layer (Connect Four): a terminal case
-        out = m.false
-        if not m.is_false(mine) and not m.is_false(won.node):
-            out = self._exists_within(key[2], mine, self._next(won.node))
-        if not m.is_false(theirs):
-            escape = m.diff(above.node, won.node)
-            if not m.is_false(escape):
-                theirs = m.diff(theirs, self._exists_within(key[3], theirs, self._next(escape)))
-            if dead_ends is DeadEnds.STRICT:
-                theirs = m.and_(theirs, self._has_succ)
-            out = m.or_(out, theirs)
-        return BddSet._make(self, out)
+        return BddSet._make(self, self._pre_within(key, reach.layers[k].node, ours, won,
+                                                   self.manager.is_false(above.node),
+                                                   dead_ends))
 
     def until_layer_step(self, J, reach, k, ours, won, stay, target, *,
                          dead_ends: DeadEnds) -> BddSet:
-        """U_k of :meth:`symbolic.api.GameEngine.until_layer_step` with σ cut to F_k once,
-        L = F_k ∩ σ (remembered by :meth:`_cut`: both players' passes of a ply-by-ply
-        table read it), the products' sources restricted to L, and the ∀ part through
-        ¬U'_{k+1} (free with complement edges) rather than F_{k+1} ∖ U_{k+1}:
-
-            (F_k ∩ τ) ∪ (L ∩ T_J ∩ ⋁ S ∧ ∃x'. (R_J ∧ U'_{k+1}))
-                      ∪ ((L ∖ T_J) ∖ ⋁ S ∧ ∃x'. (R_¬J ∧ ¬U'_{k+1}))
-
-        [the last part ∧ has a successor, for STRICT]. Exact: every successor of a
-        position of F_k lies in F_{k+1} (graded), and the last layer has none."""
+        """U_k of :meth:`symbolic.api.GameEngine.until_layer_step` = (F_k ∩ τ) ∪
+        :meth:`_pre_within` L, with σ cut to F_k once, L = F_k ∩ σ (remembered by
+        :meth:`_cut`: both players' passes of a ply-by-ply table read it)."""
         if ours is None or reach.result.engine is not self:
             return super().until_layer_step(J, reach, k, ours, won, stay, target,
                                             dead_ends=dead_ends)
@@ -342,10 +317,24 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
         m = self.manager
         layer = reach.layers[k].node
         live = self._cut(layer, self._node_of(stay))
-        mine = m.and_(live, ours.node)
-        theirs = m.diff(live, mine)  # one mover per layer (Connect Four): a terminal case
+        step = self._pre_within(key, live, ours, won, k + 1 == len(reach.layers), dead_ends)
+        return BddSet._make(self, m.or_(m.and_(layer, self._node_of(target)), step))
+
+    def _pre_within(self, key, within, ours, won, last: bool, dead_ends: DeadEnds):
+        """pre(J, U_{k+1}) ∩ W for W ⊆ F_k of graded layers (``key`` = :meth:`_coalition`
+        of J, ``last``: F_k is the last layer), the products' sources restricted to W
+        and the ∀ part through ¬U'_{k+1} (free with complement edges), not through a
+        complement over every position:
+
+            (W ∩ T_J ∩ ⋁ S ∧ ∃x'. (R_J ∧ U'_{k+1})) ∪ ((W ∖ T_J) ∖ ⋁ S ∧ ∃x'. (R_¬J ∧ ¬U'_{k+1}))
+
+        [the second part ∧ has a successor, for STRICT]. Exact on F_k: every successor
+        of a position of F_k lies in F_{k+1} (graded), and the last layer has none."""
+        m = self.manager
+        mine = m.and_(within, ours.node)
+        theirs = m.diff(within, mine)  # one mover per layer (Connect Four): a terminal case
         out = m.false
-        if k + 1 < len(reach.layers):  # the last layer has no successor
+        if not last:
             w = won.node
             if not m.is_false(mine) and not m.is_false(w):
                 out = self._exists_within(key[2], mine, self._next(w))
@@ -354,8 +343,7 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
                 theirs = m.diff(theirs, self._exists_within(key[3], theirs, escape))
         if dead_ends is DeadEnds.STRICT:
             theirs = m.and_(theirs, self._has_succ)
-        out = m.or_(out, theirs)
-        return BddSet._make(self, m.or_(m.and_(layer, self._node_of(target)), out))
+        return m.or_(out, theirs)
 
     def _exists_within(self, groups, within, target_next):
         """within ∧ ⋁_(S, Rs) S ∧ ⋁_{R ∈ Rs} ∃x'. (R ∧ τ'): the source factors S

@@ -104,7 +104,7 @@ class ForwardOps:
         s = self._node_of(source)
         self._tick()  # a layer of a forward search: garbage collection (SymbolicGame._tick)
         u = m.disj(m.and_exists(r, src, enc.current_set)
-                   for src, rs in ((m.and_(s, f), rs) for f, rs in self._grouped(self._parts))
+                   for src, rs in ((m.and_(f, s), rs) for f, rs in self._grouped(self._parts))
                    for r in rs)
         return BddSet._make(self, m.rename(u, enc.to_current))
 
