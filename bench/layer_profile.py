@@ -1,6 +1,7 @@
 """Where the time of a ply-by-ply table goes, layer by layer.
 
     python bench/layer_profile.py W H [--backend oxidd] [--count-only] [--counts] [--cprofile FILE]
+                                      [--cache-bits E]
 
 Runs :func:`symbolic.analysis.layered.layer_outcomes` on Connect Four W × H (or only
 :func:`~symbolic.analysis.layered.graded_layers` with ``--count-only``) and prints, for
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from symbolic.analysis import layered  # noqa: E402
 from symbolic.engines import make_engine  # noqa: E402
+from symbolic.limits import Limits  # noqa: E402
 from symbolic.model import load_model  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,6 +71,9 @@ def main(argv=None) -> int:
     ap.add_argument("--counts", action="store_true",
                     help="print the positions of each forward image as it is made")
     ap.add_argument("--cprofile")
+    ap.add_argument("--cache-bits", type=int,
+                    help="oxidd's apply cache: 2^E entries (default: the layered rule, 2^24 "
+                         "on large boards)")
     ap.add_argument("--split-after", type=float,
                     help="seconds after which a part of δ is split (engine default 0.2)")
     args = ap.parse_args(argv)
@@ -79,7 +84,9 @@ def main(argv=None) -> int:
     phases = []
     t0 = time.process_time()
     model = load_model(args.model, params={"w": args.w, "h": args.h})
-    eng = make_engine(model.game, "symbolic", args.backend)
+    lim = Limits(cache_bits=args.cache_bits)
+    lim.expect_layered_work()  # as `symbolic values --by-layer` does
+    eng = make_engine(model.game, "symbolic", args.backend, limits=lim)
     phases.append(("load + build", time.process_time() - t0))
     log: list = []
     instrument(eng, log, args.counts)
@@ -114,7 +121,8 @@ def main(argv=None) -> int:
     ru = resource.getrusage(resource.RUSAGE_SELF)
     print(f"process CPU {ru.ru_utime + ru.ru_stime:.2f} s, wall {time.monotonic() - WALL0:.2f} s, "
           f"peak RSS {ru.ru_maxrss / 1024:.0f} MB, {eng.manager.backend} "
-          f"{getattr(eng.manager, 'threads', 1)} thread(s)")
+          f"{getattr(eng.manager, 'threads', 1)} thread(s), apply cache "
+          f"{getattr(eng.manager, 'cache_entries', '-')} entries")
     return 0
 
 

@@ -72,6 +72,13 @@ MAX_MEMORY_MB = 2 ** 43
 
 #: the most worker threads a BDD engine may be given (``--threads``)
 MAX_THREADS = 1024
+#: the smallest and largest apply cache an oxidd manager may be given (``--cache-bits E``:
+#: 2^E entries of 11 bytes; 2^30 takes 11.8 GB)
+CACHE_BITS_RANGE = (10, 30)
+#: the apply cache of a layered solve on a large space (``values --by-layer``): each
+#: layer's sets are met once, and 2^26 entries were slower there than 2^24
+#: (:func:`symbolic.bdd.oxidd_backend.cache_entries`)
+LAYERED_CACHE_BITS = 24
 #: the default number of oxidd worker threads is the cores this process may run on,
 #: at most this many (measured here on 2 cores only: bench/README.md, "oxidd's threads")
 DEFAULT_THREADS_MOST = 8
@@ -211,6 +218,18 @@ def _typed(value) -> str:
     return f"{type(value).__name__} {shown if len(shown) <= 60 else shown[:60] + '…'}"
 
 
+def _whole(name: str, value, low: int, high: int) -> int | None:
+    """``value`` as an integer in low..high, None for None; BadLimit / BadLimitType
+    otherwise."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadLimitType(f"{name} must be an integer or None, got {_typed(value)}")
+    if not low <= value <= high:
+        raise BadLimit(f"{name} must be between {low} and {high}, got {_number_text(value)}")
+    return value
+
+
 def _positive(name: str, value, unit: str, most: int) -> float | None:
     """``value`` as a positive finite number at most ``most``, None for None;
     BadLimit / BadLimitType otherwise."""
@@ -243,7 +262,10 @@ class Limits:
     :func:`time.monotonic` value in the past, e.g. :func:`process_started`) when given
     (None: no limit).
     ``max_memory``: MB (2**20 bytes) that the BDD manager may use (None: symbolic's
-    default cap, a share of the machine's memory). ``progress``: a callable
+    default cap, a share of the machine's memory). ``threads``: oxidd's worker threads
+    (None: :attr:`worker_threads`). ``cache_bits``: oxidd's apply cache holds
+    2^cache_bits entries (None: by the rule of
+    :func:`symbolic.bdd.oxidd_backend.cache_entries`). ``progress``: a callable
     ``(stage_text, info) -> None`` told about the work a few times a second
     (:mod:`symbolic.progress`), or None. Wrong types raise
     :class:`~symbolic.errors.BadLimitType` (a TypeError), impossible values
@@ -258,17 +280,14 @@ class Limits:
     """
 
     def __init__(self, *, timeout: float | None = None, max_memory: float | None = None,
-                 threads: int | None = None, progress: Callable[[str, dict], None] | None = None,
+                 threads: int | None = None, cache_bits: int | None = None,
+                 progress: Callable[[str, dict], None] | None = None,
                  started: float | None = None):
         self.timeout = _positive("timeout", timeout, "seconds", MAX_TIMEOUT)
         self.max_memory = _positive("max_memory", max_memory, "MB", MAX_MEMORY_MB)
-        if threads is not None:
-            if isinstance(threads, bool) or not isinstance(threads, int):
-                raise BadLimitType(f"threads must be an integer or None, got {_typed(threads)}")
-            if not 1 <= threads <= MAX_THREADS:
-                raise BadLimit(f"threads must be between 1 and {MAX_THREADS}, got "
-                               f"{_number_text(threads)}")
-        self.threads = threads
+        self.threads = _whole("threads", threads, 1, MAX_THREADS)
+        self.cache_bits = _whole("cache_bits", cache_bits, *CACHE_BITS_RANGE)
+        self.layered_work = False  # see expect_layered_work
         if progress is not None and not callable(progress):
             raise BadLimitType(f"progress must be callable or None, got {progress!r}")
         self.progress = progress
@@ -283,6 +302,12 @@ class Limits:
 
     def __repr__(self) -> str:
         return f"Limits(timeout={self.timeout!r}, max_memory={self.max_memory!r})"
+
+    def expect_layered_work(self) -> None:
+        """Say, before the engine is made, that this request solves by layers (``values
+        --by-layer``): oxidd's apply cache is then sized for it
+        (:func:`symbolic.bdd.oxidd_backend.cache_entries`, unless ``cache_bits`` is given)."""
+        self.layered_work = True
 
     @property
     def worker_threads(self) -> int:

@@ -48,6 +48,9 @@ def subprocess_env():
     ({"max_memory": [1]}, BadLimitType), ({"progress": 3}, BadLimitType),
     ({"threads": 0}, BadLimit), ({"threads": 1025}, BadLimit), ({"threads": 2.0}, BadLimitType),
     ({"threads": "2"}, BadLimitType), ({"threads": True}, BadLimitType),
+    ({"cache_bits": 9}, BadLimit), ({"cache_bits": 31}, BadLimit),
+    ({"cache_bits": 24.0}, BadLimitType), ({"cache_bits": "24"}, BadLimitType),
+    ({"cache_bits": True}, BadLimitType),
 ])
 def test_bad_limits_are_refused_with_errors_that_are_also_value_or_type_errors(kw, cls):
     with pytest.raises(cls) as exc:
@@ -71,12 +74,80 @@ def test_threads_default_to_the_usable_cores_at_most_8_and_reach_oxidd():
         assert got == want, (n, len(got), len(want))
 
 
-@pytest.mark.parametrize("value", ["0", "-2", "two", "1025"])
-def test_cli_refuses_impossible_thread_counts(capsys, value):
+def test_cache_bits_size_oxidds_apply_cache_and_leave_the_answers_unchanged():
+    pytest.importorskip("oxidd")
+    m = load_model(NIM, {"n": 3, "K": 7})
+    f = m.formula("mover_wins")
+    want = sorted(atl.evaluate(make_engine(m.game, "explicit"), f, m.definitions).tuples())
+    for bits in (10, 16):
+        e = make_engine(m.game, "symbolic", backend="oxidd", limits=Limits(cache_bits=bits))
+        assert e.manager.cache_entries == 2 ** bits, (bits, e.manager.cache_entries)
+        got = sorted(atl.evaluate(e, f, m.definitions).tuples())
+        assert got == want, (bits, len(got), len(want))
+
+
+def test_a_cache_larger_than_half_the_memory_cap_is_refused():
+    pytest.importorskip("oxidd")
+    m = load_model(NIM, {"n": 3, "K": 7})
+    with pytest.raises(BadLimit, match="2\\^24 entries takes 176 MB, more than half"):
+        make_engine(m.game, "symbolic", backend="oxidd",
+                    limits=Limits(cache_bits=24, max_memory=200))
+
+
+def test_layered_work_gets_the_smaller_cache_on_big_spaces_unless_sizes_are_given():
+    from symbolic.bdd.oxidd_backend import cache_entries
+    lim = Limits()
+    assert not lim.layered_work
+    lim.expect_layered_work()
+    assert lim.layered_work
+    assert [cache_entries(b, 16 << 30, None, True).bit_length() - 1 for b in (30, 41, 60)] \
+        == [22, 24, 24]
+    assert cache_entries(41, 16 << 30, 26, True) == 2 ** 26
+
+
+def test_a_big_board_gets_the_fixpoint_cache_and_layered_work_the_smaller_one():
+    pytest.importorskip("oxidd")
+    from symbolic.bdd.oxidd_backend import cache_entries
+    m = load_model(str(ROOT / "models" / "connect4.game"), {"w": 5, "h": 5})  # 40 bits
+    bits = m.game.space.size.bit_length() - 1
+    lim = Limits()
+    lim.expect_layered_work()
+    for limits, layered in ((Limits(), False), (lim, True)):
+        e = make_engine(m.game, "symbolic", backend="oxidd", limits=limits)
+        want = cache_entries(bits, e.manager._cap, None, layered)
+        assert e.manager.cache_entries == want, (layered, e.manager.cache_entries, want)
+        del e
+
+
+@pytest.mark.parametrize("mode, layered", [("on", True), ("auto", False), ("off", False)])
+def test_commands_say_layered_work_for_layered_on_only(mode, layered):
+    import argparse
+    from symbolic.cli.common import note_layered_work
+    with using(Limits()) as lim:
+        note_layered_work(argparse.Namespace(layered=mode))
+        assert lim.layered_work is layered, (mode, lim.layered_work)
+    with using(Limits()) as lim:
+        note_layered_work(argparse.Namespace(layered=mode), True)  # values --by-layer
+        assert lim.layered_work, mode
+
+
+def test_the_cache_rule_big_spaces_get_2_to_26_entries_when_the_cap_allows():
+    from symbolic.bdd.oxidd_backend import cache_entries
+    got = {(bits, cap_gb): cache_entries(bits, cap_gb << 30).bit_length() - 1
+           for bits in (20, 36, 37, 60) for cap_gb in (1, 4, 16)}
+    assert got == {(20, 1): 22, (20, 4): 22, (20, 16): 22, (36, 1): 22, (36, 4): 22,
+                   (36, 16): 22, (37, 1): 22, (37, 4): 24, (37, 16): 26, (60, 1): 22,
+                   (60, 4): 24, (60, 16): 26}, got
+    assert cache_entries(60, 16 << 30, 12) == 4096
+
+
+@pytest.mark.parametrize("flag, value", [("--threads", v) for v in ("0", "-2", "two", "1025")]
+                         + [("--cache-bits", v) for v in ("9", "31", "2.5", "big")])
+def test_cli_refuses_impossible_thread_counts_and_cache_sizes(capsys, flag, value):
     with pytest.raises(SystemExit) as exc:
-        main(["check", NIM, "--threads", value])
+        main(["check", NIM, flag, value])
     assert exc.value.code == 2
-    assert "--threads" in capsys.readouterr().err
+    assert flag in capsys.readouterr().err
 
 
 def test_make_engine_refuses_limits_of_the_wrong_type():

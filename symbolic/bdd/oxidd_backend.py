@@ -28,8 +28,8 @@ from __future__ import annotations
 import threading
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from ..errors import EngineMismatch, OutOfMemory, QueryError
-from ..limits import Limits
+from ..errors import BadLimit, EngineMismatch, OutOfMemory, QueryError
+from ..limits import LAYERED_CACHE_BITS, Limits
 from .backend import Manager, default_memory_cap
 from .capacity import address_space_left
 from .transfer import copy_function
@@ -50,27 +50,41 @@ _BYTES_PER_CACHE_ENTRY = 11
 #: relational products of a manager holding fewer nodes run in the calling thread: a
 #: worker thread costs about 0.16 ms per call (10 000 products of 3-variable BDDs)
 _DIRECT_BELOW = 1 << 16
-#: the cache for large spaces (see cache_entries)
-_BIG_CACHE = 1 << 24
+#: the cache of iterated fixpoints on large spaces (see cache_entries)
+_BIG_CACHE = 1 << 26
 #: above this many bits of value vectors, the big cache (if the memory cap allows it)
 BIG_CACHE_BITS = 36
 
 
-def cache_entries(space_bits: int | None, cap: int) -> int:
+def cache_entries(space_bits: int | None, cap: int, bits: int | None = None,
+                  layered: bool = False) -> int:
     """The apply-cache entries of a manager for a space of 2^space_bits value vectors
-    under a memory cap of ``cap`` bytes: 2^24 above 2^36 vectors when the cap is at
-    least 16 times its 185 MB, else 2^22. oxidd's cache cannot grow, and with BDDs of
-    10^6 nodes 2^22 entries thrash: ENS Nim(3, 5, 255) (42 bits) took 55.7 s for its
-    first 61 steps with 2^22, 17.0 s with 2^24, 16.6 s with 2^26 (bench/README.md);
-    (3, 5, 63) (32 bits) and (3, 4, 255) (34 bits) gained nothing and paid 240 MB (plain
-    BDDs, before the BCDDs).
+    under a memory cap of ``cap`` bytes: 2^bits when ``bits`` is given (``--cache-bits``),
+    else 2^22 up to 2^36 vectors and, above, the largest of 2^26 (not for ``layered``
+    work) and 2^24 whose bytes fit 16 times in the cap (else 2^22). oxidd's cache cannot grow after the manager is
+    made. Measured (bench/README.md, "Issue 22, fifth round"): an iterated fixpoint
+    recomputes products over sets that change little from one step to the next, and a
+    large cache keeps the previous step's results: ENS Nim(3, 5, 255) (41 bits) took
+    55.7 s for its first 61 steps with 2^22, 17.0 s with 2^24, and its whole
+    ``F({1})`` 54–59 s wall with 2^26 against 65–81 s with 2^24 (two threads). A layered
+    solve meets each set once: Connect Four 6 × 5's table (47 bits) ran 9 min 09 s with
+    2^24 and had done 34 of its 62 backward steps after 11 min with 2^26, so the
+    commands that solve by layers say so (:meth:`~symbolic.limits.Limits.expect_layered_work`)
+    and get 2^24 (:data:`~symbolic.limits.LAYERED_CACHE_BITS`).
 
-    >>> cache_entries(42, 8 << 30) == 1 << 24, cache_entries(32, 8 << 30) == 1 << 22
-    (True, True)
+    >>> [cache_entries(41, 16 << 30).bit_length() - 1, cache_entries(32, 16 << 30).bit_length() - 1]
+    [26, 22]
+    >>> [cache_entries(41, 8 << 30).bit_length() - 1, cache_entries(41, 16 << 30, 20).bit_length() - 1]
+    [24, 20]
+    >>> cache_entries(41, 16 << 30, layered=True).bit_length() - 1
+    24
     """
-    big = space_bits is not None and space_bits > BIG_CACHE_BITS
-    if big and cap >= 16 * _BYTES_PER_CACHE_ENTRY * _BIG_CACHE:
-        return _BIG_CACHE
+    if bits is not None:
+        return 1 << bits
+    if space_bits is not None and space_bits > BIG_CACHE_BITS:
+        for entries in ((_BIG_CACHE,) if not layered else ()) + (1 << LAYERED_CACHE_BITS,):
+            if cap >= 16 * _BYTES_PER_CACHE_ENTRY * entries:
+                return entries
     return _CACHE
 
 
@@ -96,15 +110,20 @@ class OxiddManager(Manager):
         self._and_op = BooleanOperator.AND
         self._oom_types = (MemoryError, DDMemoryError)
         self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
-        cache = cache_entries(space_bits, cap)
+        self.limits = limits if limits is not None else Limits()
+        cache = cache_entries(space_bits, cap, self.limits.cache_bits, self.limits.layered_work)
+        if self.limits.cache_bits is not None and cache * _BYTES_PER_CACHE_ENTRY > cap // 2:
+            raise BadLimit(f"an apply cache of 2^{cache.bit_length() - 1} entries takes "
+                           f"{cache * _BYTES_PER_CACHE_ENTRY >> 20} MB, more than half the "
+                           f"memory cap ({cap >> 20} MB): ask for fewer --cache-bits")
         left = address_space_left()
         if left is not None:  # oxidd aborts the process when an allocation fails
             cache = max(1 << 10, min(cache, 1 << max(0, (left // (4 * _BYTES_PER_CACHE_ENTRY))
                                                      .bit_length() - 1)))
             cap = min(cap, max(0, left // 2 - cache * _BYTES_PER_CACHE_ENTRY))
         self._store = nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))
-        self.limits = limits if limits is not None else Limits()
         self.threads = self.limits.worker_threads
+        self.cache_entries = cache
         self.bdd = ob.BCDDManager(nodes, cache, self.threads)
         self._node_cap = None
         self._cudd = False

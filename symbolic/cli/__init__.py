@@ -98,7 +98,7 @@ def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
     try:
         progress = progress_for(args.quiet, json_mode)
         lim = limits_mod.Limits(timeout=args.timeout, max_memory=args.max_memory,
-                                threads=args.threads,
+                                threads=args.threads, cache_bits=args.cache_bits,
                                 progress=progress, started=started)
         held = io.StringIO() if json_mode else None
         with limits_mod.using(lim), lim.enforced(), limits_mod.deferred_interrupts():

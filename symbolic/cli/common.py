@@ -19,7 +19,7 @@ from .. import atl
 from ..api import GameEngine, PositionSet
 from ..engines import BACKEND_CHOICES, ORDERS, PARTITIONS, make_engine
 from ..errors import QueryError, SymbolicError
-from ..limits import MAX_MEMORY_MB, MAX_THREADS, MAX_TIMEOUT, int_text, parse_int, short_text
+from ..limits import CACHE_BITS_RANGE, MAX_MEMORY_MB, MAX_THREADS, MAX_TIMEOUT, int_text, parse_int, short_text
 from ..limits import current as current_limits
 from ..model import Model, load_model, parse_formula
 
@@ -117,6 +117,10 @@ def limit_args(sp: argparse.ArgumentParser, top: bool = False) -> None:
     sp.add_argument("--threads", type=int_arg(1, MAX_THREADS), metavar="N", default=d,
                     help="worker threads of the oxidd backend (default: the usable cores, "
                          "at most 8; CUDD and autoref use one)")
+    sp.add_argument("--cache-bits", type=int_arg(*CACHE_BITS_RANGE), metavar="E", default=d,
+                    help="oxidd's apply cache holds 2^E entries of 11 bytes (default: 2^22, "
+                         "and above 2^36 value vectors 2^26 for fixpoints, 2^24 for "
+                         "values --by-layer; bench/README.md)")
     sp.add_argument("--quiet", action="store_true", default=False if top else argparse.SUPPRESS,
                     help="no progress line on stderr (it only shows on a terminal, after ~1 s)")
 
@@ -141,6 +145,14 @@ def model_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--partition", choices=PARTITIONS, default="moves",
                     help="keep the transition relation as one BDD per move (default) "
                          "or as one monolithic BDD")
+
+
+def note_layered_work(args, layered: bool | None = None) -> None:
+    """Tell the request's limits, before any engine is made, that the command solves by
+    layers (``layered``, or ``--layered on``): oxidd's apply cache is sized for it
+    (:meth:`symbolic.limits.Limits.expect_layered_work`)."""
+    if layered if layered is not None else getattr(args, "layered", None) == "on":
+        current_limits().expect_layered_work()
 
 
 def build_engines(model: Model, args) -> tuple[list[str], dict, dict[str, float]]:
