@@ -85,7 +85,7 @@ def main(argv=None) -> int:
     t0 = time.process_time()
     model = load_model(args.model, params={"w": args.w, "h": args.h})
     lim = Limits(cache_bits=args.cache_bits)
-    lim.expect_layered_work()  # as `symbolic values --by-layer` does
+    lim.expect_work("layers")  # as `symbolic values --by-layer` does
     eng = make_engine(model.game, "symbolic", args.backend, limits=lim)
     phases.append(("load + build", time.process_time() - t0))
     log: list = []

@@ -75,10 +75,12 @@ MAX_THREADS = 1024
 #: the smallest and largest apply cache an oxidd manager may be given (``--cache-bits E``:
 #: 2^E entries of 11 bytes; 2^30 takes 11.8 GB)
 CACHE_BITS_RANGE = (10, 30)
-#: the apply cache of a layered solve on a large space (``values --by-layer``): each
-#: layer's sets are met once, and 2^26 entries were slower there than 2^24
-#: (:func:`symbolic.bdd.oxidd_backend.cache_entries`)
+#: the apply cache on a large space unless the request solves by fixpoints: each layer
+#: of a layered solve is met once, and 2^26 entries were slower there than 2^24; and
+#: 2^26 entries take 2 s to allocate (:func:`symbolic.bdd.oxidd_backend.cache_entries`)
 LAYERED_CACHE_BITS = 24
+#: the kinds of work a request may announce (:meth:`Limits.expect_work`)
+WORKS = ("fixpoints", "layers")
 #: the default number of oxidd worker threads is the cores this process may run on,
 #: at most this many (measured here on 2 cores only: bench/README.md, "oxidd's threads")
 DEFAULT_THREADS_MOST = 8
@@ -265,7 +267,7 @@ class Limits:
     default cap, a share of the machine's memory). ``threads``: oxidd's worker threads
     (None: :attr:`worker_threads`). ``cache_bits``: oxidd's apply cache holds
     2^cache_bits entries (None: by the rule of
-    :func:`symbolic.bdd.oxidd_backend.cache_entries`). ``progress``: a callable
+    :func:`symbolic.bdd.oxidd_backend.cache_entries` and :meth:`expect_work`). ``progress``: a callable
     ``(stage_text, info) -> None`` told about the work a few times a second
     (:mod:`symbolic.progress`), or None. Wrong types raise
     :class:`~symbolic.errors.BadLimitType` (a TypeError), impossible values
@@ -287,7 +289,7 @@ class Limits:
         self.max_memory = _positive("max_memory", max_memory, "MB", MAX_MEMORY_MB)
         self.threads = _whole("threads", threads, 1, MAX_THREADS)
         self.cache_bits = _whole("cache_bits", cache_bits, *CACHE_BITS_RANGE)
-        self.layered_work = False  # see expect_layered_work
+        self.work: str | None = None  # see expect_work
         if progress is not None and not callable(progress):
             raise BadLimitType(f"progress must be callable or None, got {progress!r}")
         self.progress = progress
@@ -303,11 +305,16 @@ class Limits:
     def __repr__(self) -> str:
         return f"Limits(timeout={self.timeout!r}, max_memory={self.max_memory!r})"
 
-    def expect_layered_work(self) -> None:
-        """Say, before the engine is made, that this request solves by layers (``values
-        --by-layer``): oxidd's apply cache is then sized for it
-        (:func:`symbolic.bdd.oxidd_backend.cache_entries`, unless ``cache_bits`` is given)."""
-        self.layered_work = True
+    def expect_work(self, work: str) -> None:
+        """Say, before the engine is made, how this request will solve: ``"fixpoints"``
+        (iterated over whole sets: ``check``, ``values``, ``strategy``, ``nimbers``) or
+        ``"layers"`` (``values --by-layer``, ``--layered on``). oxidd's apply cache is
+        sized for it (:func:`symbolic.bdd.oxidd_backend.cache_entries`) unless
+        ``cache_bits`` is given; a request that says nothing gets the cache of layers,
+        which is also the cheaper one to allocate."""
+        if work not in WORKS:
+            raise BadLimit(f"the work must be one of {', '.join(WORKS)}, got {work!r}")
+        self.work = work
 
     @property
     def worker_threads(self) -> int:

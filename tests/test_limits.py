@@ -94,51 +94,57 @@ def test_a_cache_larger_than_half_the_memory_cap_is_refused():
                     limits=Limits(cache_bits=24, max_memory=200))
 
 
-def test_layered_work_gets_the_smaller_cache_on_big_spaces_unless_sizes_are_given():
+def test_only_fixpoint_work_gets_the_big_cache_and_given_sizes_win():
     from symbolic.bdd.oxidd_backend import cache_entries
     lim = Limits()
-    assert not lim.layered_work
-    lim.expect_layered_work()
-    assert lim.layered_work
-    assert [cache_entries(b, 16 << 30, None, True).bit_length() - 1 for b in (30, 41, 60)] \
-        == [22, 24, 24]
-    assert cache_entries(41, 16 << 30, 26, True) == 2 ** 26
+    assert lim.work is None
+    lim.expect_work("layers")
+    assert lim.work == "layers"
+    with pytest.raises(BadLimit, match="fixpoints, layers"):
+        lim.expect_work("both")
+    got = {(b, w): cache_entries(b, 16 << 30, None, w).bit_length() - 1
+           for b in (30, 41, 60) for w in (None, "layers", "fixpoints")}
+    assert got == {(30, None): 22, (30, "layers"): 22, (30, "fixpoints"): 22,
+                   (41, None): 24, (41, "layers"): 24, (41, "fixpoints"): 26,
+                   (60, None): 24, (60, "layers"): 24, (60, "fixpoints"): 26}, got
+    assert cache_entries(41, 16 << 30, 12, "fixpoints") == 2 ** 12
 
 
-def test_a_big_board_gets_the_fixpoint_cache_and_layered_work_the_smaller_one():
+def test_a_big_board_gets_the_cache_of_the_work_announced():
     pytest.importorskip("oxidd")
     from symbolic.bdd.oxidd_backend import cache_entries
     m = load_model(str(ROOT / "models" / "connect4.game"), {"w": 5, "h": 5})  # 40 bits
     bits = m.game.space.size.bit_length() - 1
-    lim = Limits()
-    lim.expect_layered_work()
-    for limits, layered in ((Limits(), False), (lim, True)):
-        e = make_engine(m.game, "symbolic", backend="oxidd", limits=limits)
-        want = cache_entries(bits, e.manager._cap, None, layered)
-        assert e.manager.cache_entries == want, (layered, e.manager.cache_entries, want)
+    for work in (None, "layers", "fixpoints"):
+        lim = Limits()
+        if work is not None:
+            lim.expect_work(work)
+        e = make_engine(m.game, "symbolic", backend="oxidd", limits=lim)
+        want = cache_entries(bits, e.manager._cap, None, work)
+        assert e.manager.cache_entries == want, (work, e.manager.cache_entries, want)
         del e
 
 
-@pytest.mark.parametrize("mode, layered", [("on", True), ("auto", False), ("off", False)])
-def test_commands_say_layered_work_for_layered_on_only(mode, layered):
+@pytest.mark.parametrize("mode, work", [("on", "layers"), ("auto", "fixpoints"),
+                                        ("off", "fixpoints")])
+def test_commands_announce_layers_for_layered_on_and_fixpoints_otherwise(mode, work):
     import argparse
-    from symbolic.cli.common import note_layered_work
+    from symbolic.cli.common import note_work
     with using(Limits()) as lim:
-        note_layered_work(argparse.Namespace(layered=mode))
-        assert lim.layered_work is layered, (mode, lim.layered_work)
+        note_work(argparse.Namespace(layered=mode))
+        assert lim.work == work, (mode, lim.work)
     with using(Limits()) as lim:
-        note_layered_work(argparse.Namespace(layered=mode), True)  # values --by-layer
-        assert lim.layered_work, mode
+        note_work(argparse.Namespace(layered=mode), True)  # values --by-layer
+        assert lim.work == "layers", mode
 
 
-def test_the_cache_rule_big_spaces_get_2_to_26_entries_when_the_cap_allows():
+def test_the_cache_rule_for_fixpoints_by_space_and_memory_cap():
     from symbolic.bdd.oxidd_backend import cache_entries
-    got = {(bits, cap_gb): cache_entries(bits, cap_gb << 30).bit_length() - 1
+    got = {(bits, cap_gb): cache_entries(bits, cap_gb << 30, None, "fixpoints").bit_length() - 1
            for bits in (20, 36, 37, 60) for cap_gb in (1, 4, 16)}
     assert got == {(20, 1): 22, (20, 4): 22, (20, 16): 22, (36, 1): 22, (36, 4): 22,
                    (36, 16): 22, (37, 1): 22, (37, 4): 24, (37, 16): 26, (60, 1): 22,
                    (60, 4): 24, (60, 16): 26}, got
-    assert cache_entries(60, 16 << 30, 12) == 4096
 
 
 @pytest.mark.parametrize("flag, value", [("--threads", v) for v in ("0", "-2", "two", "1025")]

@@ -57,32 +57,34 @@ BIG_CACHE_BITS = 36
 
 
 def cache_entries(space_bits: int | None, cap: int, bits: int | None = None,
-                  layered: bool = False) -> int:
+                  work: str | None = None) -> int:
     """The apply-cache entries of a manager for a space of 2^space_bits value vectors
     under a memory cap of ``cap`` bytes: 2^bits when ``bits`` is given (``--cache-bits``),
-    else 2^22 up to 2^36 vectors and, above, the largest of 2^26 (not for ``layered``
-    work) and 2^24 whose bytes fit 16 times in the cap (else 2^22). oxidd's cache cannot grow after the manager is
-    made. Measured (bench/README.md, "Issue 22, fifth round"): an iterated fixpoint
-    recomputes products over sets that change little from one step to the next, and a
-    large cache keeps the previous step's results: ENS Nim(3, 5, 255) (41 bits) took
-    55.7 s for its first 61 steps with 2^22, 17.0 s with 2^24, and its whole
-    ``F({1})`` 54–59 s wall with 2^26 against 65–81 s with 2^24 (two threads). A layered
-    solve meets each set once: Connect Four 6 × 5's table (47 bits) ran 9 min 09 s with
-    2^24 and had done 34 of its 62 backward steps after 11 min with 2^26, so the
-    commands that solve by layers say so (:meth:`~symbolic.limits.Limits.expect_layered_work`)
-    and get 2^24 (:data:`~symbolic.limits.LAYERED_CACHE_BITS`).
+    else 2^22 up to 2^36 vectors and, above, the largest of 2^26 (for ``work`` =
+    ``"fixpoints"`` only) and 2^24 whose bytes fit 16 times in the cap (else 2^22).
+    oxidd's cache cannot grow after the manager is made. Measured (bench/README.md,
+    "Issue 22, fifth round"): an iterated fixpoint recomputes products over sets that
+    change little from one step to the next, and a large cache keeps the previous
+    step's results: ENS Nim(3, 5, 255) (41 bits) took 55.7 s for its first 61 steps with
+    2^22, 17.0 s with 2^24, and its whole ``F({1})`` 53–58 s wall with 2^26 against
+    70 s with 2^24 (two threads); (3, 6, 63) 83 s against 317 s. A layered solve meets
+    each set once: Connect Four 6 × 5's table (47 bits) ran 9 min 09 s with 2^24 and had
+    done 34 of its 62 backward steps after 11 min with 2^26. And 2^26 entries take 2.2 s
+    to allocate here (2^24: 0.6 s), a cost a short command does not recover: so only
+    the commands that run fixpoints ask for it (:meth:`Limits.expect_work
+    <symbolic.limits.Limits.expect_work>`).
 
-    >>> [cache_entries(41, 16 << 30).bit_length() - 1, cache_entries(32, 16 << 30).bit_length() - 1]
-    [26, 22]
-    >>> [cache_entries(41, 8 << 30).bit_length() - 1, cache_entries(41, 16 << 30, 20).bit_length() - 1]
+    >>> [cache_entries(41, 16 << 30, None, "fixpoints").bit_length() - 1,
+    ...  cache_entries(41, 16 << 30).bit_length() - 1, cache_entries(32, 16 << 30).bit_length() - 1]
+    [26, 24, 22]
+    >>> [cache_entries(41, 8 << 30, None, "fixpoints").bit_length() - 1,
+    ...  cache_entries(41, 16 << 30, 20).bit_length() - 1]
     [24, 20]
-    >>> cache_entries(41, 16 << 30, layered=True).bit_length() - 1
-    24
     """
     if bits is not None:
         return 1 << bits
     if space_bits is not None and space_bits > BIG_CACHE_BITS:
-        for entries in ((_BIG_CACHE,) if not layered else ()) + (1 << LAYERED_CACHE_BITS,):
+        for entries in ((_BIG_CACHE,) if work == "fixpoints" else ()) + (1 << LAYERED_CACHE_BITS,):
             if cap >= 16 * _BYTES_PER_CACHE_ENTRY * entries:
                 return entries
     return _CACHE
@@ -111,7 +113,7 @@ class OxiddManager(Manager):
         self._oom_types = (MemoryError, DDMemoryError)
         self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
         self.limits = limits if limits is not None else Limits()
-        cache = cache_entries(space_bits, cap, self.limits.cache_bits, self.limits.layered_work)
+        cache = cache_entries(space_bits, cap, self.limits.cache_bits, self.limits.work)
         if self.limits.cache_bits is not None and cache * _BYTES_PER_CACHE_ENTRY > cap // 2:
             raise BadLimit(f"an apply cache of 2^{cache.bit_length() - 1} entries takes "
                            f"{cache * _BYTES_PER_CACHE_ENTRY >> 20} MB, more than half the "

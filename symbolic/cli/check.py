@@ -9,7 +9,7 @@ from ..limits import int_text
 from ..engines import ENGINES
 from ..analysis.layered import LAYERED_MODES, evaluate_queries
 from .common import (backend_text, build_engines, format_positions, int_arg, json_text, load,
-                     model_args, note_layered_work, queries_of, shown_positions, value_text)
+                     model_args, note_work, queries_of, shown_positions, value_text)
 
 #: ``check --engine``: either engine, or both to cross-check them
 CHECK_ENGINES = ENGINES + ("both",)
@@ -18,7 +18,7 @@ CHECK_ENGINES = ENGINES + ("both",)
 def cmd_check(args) -> int:
     model = load(args)
     queries = queries_of(model, args.query)
-    note_layered_work(args)
+    note_work(args)
     kinds, engines, timings = build_engines(model, args)
     results = {}
     answers = {}

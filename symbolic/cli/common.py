@@ -147,12 +147,13 @@ def model_args(sp: argparse.ArgumentParser) -> None:
                          "or as one monolithic BDD")
 
 
-def note_layered_work(args, layered: bool | None = None) -> None:
-    """Tell the request's limits, before any engine is made, that the command solves by
-    layers (``layered``, or ``--layered on``): oxidd's apply cache is sized for it
-    (:meth:`symbolic.limits.Limits.expect_layered_work`)."""
-    if layered if layered is not None else getattr(args, "layered", None) == "on":
-        current_limits().expect_layered_work()
+def note_work(args, layered: bool | None = None) -> None:
+    """Tell the request's limits, before any engine is made, how the command solves:
+    by layers (``layered``, or ``--layered on``), else by fixpoints; oxidd's apply cache
+    is sized for it (:meth:`symbolic.limits.Limits.expect_work`)."""
+    if layered is None:
+        layered = getattr(args, "layered", None) == "on"
+    current_limits().expect_work("layers" if layered else "fixpoints")
 
 
 def build_engines(model: Model, args) -> tuple[list[str], dict, dict[str, float]]:

@@ -11,7 +11,7 @@ from ..analysis.grundy import (check_impartial, check_normal_play, check_players
                                first_difference, layered_nimbers, mex_nimbers)
 from ..analysis.layered import LAYERED_MODES
 from ..analysis.layered_solve import graded_reach, layered_nimbers_graded, layered_source
-from .common import (backend_text, load, model_args, note_layered_work, parse_position,
+from .common import (backend_text, load, model_args, note_work, parse_position,
                      position_text)
 
 #: ``nimbers --engine``: the layered BDD computation, the explicit mex, or both
@@ -42,7 +42,7 @@ class _Answer:
 def _solve(kind: str, model, args, at) -> tuple[_Answer, object]:
     """One engine's nimbers, and the graded layers they were solved on (None: every
     position): ``--layered`` from ``at``, else from the model's initial set."""
-    note_layered_work(args)
+    note_work(args)
     eng = make_engine(model.game, kind, args.backend, order=args.order, partition=args.partition)
     if kind == "explicit":
         eng.check_size()

@@ -16,7 +16,7 @@ from ..analysis.layered_solve import graded_reach, layered_strategy
 from ..analysis.strategy import count_strategies, strategy_for, to_dot, to_json, verify
 from ..ir import ConcurrentGame
 from .joint_strategy import concurrent_strategy
-from .common import load, model_args, note_layered_work, position_text, int_arg, start_set
+from .common import load, model_args, note_work, position_text, int_arg, start_set
 
 DEAD_ENDS = {d.value: d for d in DeadEnds}
 
@@ -41,7 +41,7 @@ def _count(args, model, engine) -> int:
 
 def cmd_strategy(args) -> int:
     model = load(args)
-    note_layered_work(args)
+    note_work(args)
     engine = make_engine(model.game, args.engine, args.backend, order=args.order,
                          partition=args.partition)
     if isinstance(model.game, ConcurrentGame):

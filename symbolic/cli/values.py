@@ -20,7 +20,7 @@ from ..analysis.values import check_two_players, game_players, two_player_values
 from ..analysis.layered import LAYERED_MODES, layer_outcomes
 from ..analysis.layered_solve import graded_reach, layered_source, layered_values
 from ..errors import QueryError
-from .common import (backend_text, build_engines, int_arg, load, model_args, note_layered_work,
+from .common import (backend_text, build_engines, int_arg, load, model_args, note_work,
                      parse_position, position_text)
 
 VALUE_ENGINES = ENGINES + ("both",)
@@ -94,7 +94,7 @@ def _by_layer(args, model) -> int:
     layer from the initial positions (:func:`symbolic.analysis.layered.layer_outcomes`),
     on each engine asked; exit 1 when two engines differ."""
     kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
-    note_layered_work(args, args.layered != "off")
+    note_work(args, args.layered != "off")
     tables = {}
     for kind in sorted(kinds, key=lambda k: k != "explicit"):  # size check first
         eng = make_engine(model.game, kind, args.backend, order=args.order,
@@ -126,7 +126,7 @@ def _by_layer(args, model) -> int:
 def _tables(args, model, at) -> tuple[dict, dict, dict, object]:
     """Each engine's :class:`_Table`, the engines, the seconds, and the graded layers
     solved on (None: every position, the plain fixpoints)."""
-    note_layered_work(args)
+    note_work(args)
     kinds, engines, timings = build_engines(model, args)
     if at is not None:
         engines[kinds[0]].from_tuples([at])  # RangeError when the invariant excludes it
