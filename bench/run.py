@@ -278,8 +278,11 @@ def run_case(family: str, column: str, params: dict) -> dict:
         t1 = time.perf_counter()
         if column == "explicit":
             eng = make_engine(model.game, "explicit")
-        else:
-            eng = make_engine(model.game, "symbolic", column)
+        else:  # the work announced as `symbolic check` / `values --by-layer` do
+            from symbolic.limits import Limits
+            lim = Limits()
+            lim.expect_work("layers" if fam["query"] in ("@connect4", "@table") else "fixpoints")
+            eng = make_engine(model.game, "symbolic", column, limits=lim)
         t2 = time.perf_counter()
         its: list = []
         _count_fixpoints(eng, its)
