@@ -267,7 +267,8 @@ class Limits:
     default cap, a share of the machine's memory). ``threads``: oxidd's worker threads
     (None: :attr:`worker_threads`). ``cache_bits``: oxidd's apply cache holds
     2^cache_bits entries (None: by the rule of
-    :func:`symbolic.bdd.oxidd_backend.cache_entries` and :meth:`expect_work`). ``progress``: a callable
+    :func:`symbolic.bdd.oxidd_backend.cache_entries` and :meth:`expect_work`).
+    ``progress``: a callable
     ``(stage_text, info) -> None`` told about the work a few times a second
     (:mod:`symbolic.progress`), or None. Wrong types raise
     :class:`~symbolic.errors.BadLimitType` (a TypeError), impossible values

@@ -19,7 +19,8 @@ from .. import atl
 from ..api import GameEngine, PositionSet
 from ..engines import BACKEND_CHOICES, ORDERS, PARTITIONS, make_engine
 from ..errors import QueryError, SymbolicError
-from ..limits import CACHE_BITS_RANGE, MAX_MEMORY_MB, MAX_THREADS, MAX_TIMEOUT, int_text, parse_int, short_text
+from ..limits import (CACHE_BITS_RANGE, MAX_MEMORY_MB, MAX_THREADS, MAX_TIMEOUT, int_text,
+                      parse_int, short_text)
 from ..limits import current as current_limits
 from ..model import Model, load_model, parse_formula
 
@@ -118,9 +119,9 @@ def limit_args(sp: argparse.ArgumentParser, top: bool = False) -> None:
                     help="worker threads of the oxidd backend (default: the usable cores, "
                          "at most 8; CUDD and autoref use one)")
     sp.add_argument("--cache-bits", type=int_arg(*CACHE_BITS_RANGE), metavar="E", default=d,
-                    help="oxidd's apply cache holds 2^E entries of 11 bytes (default: 2^22, "
-                         "and above 2^36 value vectors 2^26 for fixpoints, 2^24 for "
-                         "values --by-layer; bench/README.md)")
+                    help="oxidd's apply cache holds 2^E entries of 11 bytes (default: 2^22; "
+                         "above 2^36 value vectors, 2^26 when check, values, strategy or "
+                         "nimbers solve by fixpoints, else 2^24; bench/README.md)")
     sp.add_argument("--quiet", action="store_true", default=False if top else argparse.SUPPRESS,
                     help="no progress line on stderr (it only shows on a terminal, after ~1 s)")
 
