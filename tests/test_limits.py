@@ -150,6 +150,22 @@ def test_the_cache_rule_for_fixpoints_by_space_and_memory_cap():
                    (60, 4): 24, (60, 16): 26}, got
 
 
+def test_once_a_multi_threaded_oxidd_manager_ended_new_ones_default_to_one_thread(monkeypatch):
+    pytest.importorskip("oxidd")
+    import gc
+    from symbolic.bdd import oxidd_backend as ob
+    if Limits().worker_threads < 2:
+        pytest.skip("one usable core: every manager has one thread")
+    monkeypatch.setitem(ob._ENDED, "multi-threaded", False)
+    first = ob.OxiddManager(limits=Limits())
+    assert first.threads == Limits().worker_threads, first.threads
+    del first
+    gc.collect()
+    assert ob._ENDED["multi-threaded"]
+    assert ob.OxiddManager(limits=Limits()).threads == 1
+    assert ob.OxiddManager(limits=Limits(threads=2)).threads == 2  # asked for: given
+
+
 @pytest.mark.parametrize("flag, value", [("--threads", v) for v in ("0", "-2", "two", "1025")]
                          + [("--cache-bits", v) for v in ("9", "31", "2.5", "big")])
 def test_cli_refuses_impossible_thread_counts_and_cache_sizes(capsys, flag, value):
@@ -255,7 +271,8 @@ def test_cli_timeout_exits_3_with_one_line_and_nothing_on_stdout(capsys):
         lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("symbolic: time limit of 1 s reached while"), err
         # the stage depends on how loaded the machine is; it is always named
-        assert any(w in err for w in ("evaluating query 1 of", "building", "reading the model")), err
+        assert any(w in err for w in ("evaluating query 1 of", "building", "reading the model",
+                                      "making the BDD manager")), err
 
 
 def test_cli_limits_also_go_before_the_command_name(capsys):

@@ -26,6 +26,7 @@ of CPU against 75 s (bench/README.md, "Issue 22, third round").
 from __future__ import annotations
 
 import threading
+import weakref
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import BadLimit, EngineMismatch, OutOfMemory, QueryError
@@ -90,6 +91,31 @@ def cache_entries(space_bits: int | None, cap: int, bits: int | None = None,
     return _CACHE
 
 
+#: whether a manager with several threads has ended in this process (see default_threads)
+_ENDED = {"multi-threaded": False}
+
+
+def default_threads(limits: Limits) -> int:
+    """The worker threads of a new manager: ``limits.threads`` when given, else the
+    usable cores (:attr:`Limits.worker_threads`) unless a multi-threaded manager has
+    already ended in this process, then 1. Measured with oxidd 0.13: a two-thread
+    manager made after another two-thread manager was dropped can hang in an apply
+    (its two workers busy for good, the caller waiting) when the cores are shared with
+    another busy process: 3 hangs in 3 runs of at most 12 Connect Four 5 × 5 engines
+    made and dropped in a row beside a running test campaign, none in 2 × 30 when only
+    the first manager had two threads, none in 3 × 12 when no manager was dropped
+    (``python bench/oxidd_threads_hang.py``; bench/README.md, "Issue 22, fifth round").
+    A command makes one manager per process, so it keeps the cores.
+    """
+    if limits.threads is not None:
+        return limits.threads
+    return 1 if _ENDED["multi-threaded"] else limits.worker_threads
+
+
+def _multi_threaded_ended() -> None:
+    _ENDED["multi-threaded"] = True
+
+
 #: no collection while the store holds fewer nodes than this (see collect_garbage)
 _GC_FLOOR = 1 << 22
 
@@ -124,9 +150,11 @@ class OxiddManager(Manager):
                                                      .bit_length() - 1)))
             cap = min(cap, max(0, left // 2 - cache * _BYTES_PER_CACHE_ENTRY))
         self._store = nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))
-        self.threads = self.limits.worker_threads
+        self.threads = default_threads(self.limits)
         self.cache_entries = cache
         self.bdd = ob.BCDDManager(nodes, cache, self.threads)
+        if self.threads > 1:
+            weakref.finalize(self, _multi_threaded_ended)
         self._node_cap = None
         self._cudd = False
         self._mod = None

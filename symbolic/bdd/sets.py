@@ -141,8 +141,10 @@ class SymbolicSets(SetEngine):
         need_int(max_memory, "max_memory (bytes)", low=1, high=2 ** 64 - 1, none=True)
         if max_memory is None:
             max_memory = limits.max_memory_bytes
-        self.manager = make_manager(resolve_backend(backend, space), max_memory=max_memory,
-                                    limits=limits, space_bits=space.size.bit_length() - 1)
+        # a stage of its own: oxidd's apply cache of 2^26 entries takes seconds to allocate
+        with limits.stage("making the BDD manager"):
+            self.manager = make_manager(resolve_backend(backend, space), max_memory=max_memory,
+                                        limits=limits, space_bits=space.size.bit_length() - 1)
         self.encoder = Encoder(space, self.manager, order)
         self.invariant = invariant
         enc = self.encoder
