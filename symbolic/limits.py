@@ -75,10 +75,6 @@ MAX_THREADS = 1024
 #: the smallest and largest apply cache an oxidd manager may be given (``--cache-bits E``:
 #: 2^E entries of 11 bytes; 2^30 takes 11.8 GB)
 CACHE_BITS_RANGE = (10, 30)
-#: the apply cache on a large space unless the request solves by fixpoints: each layer
-#: of a layered solve is met once, and 2^26 entries were slower there than 2^24; and
-#: 2^26 entries take 2 s to allocate (:func:`symbolic.bdd.oxidd_backend.cache_entries`)
-LAYERED_CACHE_BITS = 24
 #: the kinds of work a request may announce (:meth:`Limits.expect_work`)
 WORKS = ("fixpoints", "layers")
 #: the default number of oxidd worker threads is the cores this process may run on,

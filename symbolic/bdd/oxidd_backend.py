@@ -30,7 +30,7 @@ import weakref
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import BadLimit, EngineMismatch, OutOfMemory, QueryError
-from ..limits import LAYERED_CACHE_BITS, Limits
+from ..limits import Limits
 from .backend import Manager, default_memory_cap
 from .capacity import address_space_left
 from .transfer import copy_function
@@ -53,6 +53,8 @@ _BYTES_PER_CACHE_ENTRY = 11
 _DIRECT_BELOW = 1 << 16
 #: the cache of iterated fixpoints on large spaces (see cache_entries)
 _BIG_CACHE = 1 << 26
+#: the cache of every other request on large spaces: layered solves, short commands
+_LARGE_CACHE = 1 << 24
 #: above this many bits of value vectors, the big cache (if the memory cap allows it)
 BIG_CACHE_BITS = 36
 
@@ -85,7 +87,8 @@ def cache_entries(space_bits: int | None, cap: int, bits: int | None = None,
     if bits is not None:
         return 1 << bits
     if space_bits is not None and space_bits > BIG_CACHE_BITS:
-        for entries in ((_BIG_CACHE,) if work == "fixpoints" else ()) + (1 << LAYERED_CACHE_BITS,):
+        sizes = (_BIG_CACHE, _LARGE_CACHE) if work == "fixpoints" else (_LARGE_CACHE,)
+        for entries in sizes:
             if cap >= 16 * _BYTES_PER_CACHE_ENTRY * entries:
                 return entries
     return _CACHE
