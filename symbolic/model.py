@@ -22,7 +22,9 @@ Next(coalition=CoalitionLit(members=(1,)), arg=Prop(expr=Binary(op='==', left=Va
 from __future__ import annotations
 
 import difflib
+import errno
 import os
+import stat
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
@@ -145,9 +147,11 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
         raise FileError(f"{short_text(name)}: a file name cannot hold a NUL character, so "
                         f"no model file has this one")
     p = Path(path)
-    if not p.exists() and (shipped := shipped_model(str(path))) is not None:
+    mode = _file_mode(p, name)
+    if mode is None and (shipped := shipped_model(str(path))) is not None:
         p = path = shipped  # a real file always wins over a shipped name
-    if p.exists() and not p.is_dir() and not p.is_file():
+        mode = _file_mode(p, str(p))
+    if mode is not None and not stat.S_ISDIR(mode) and not stat.S_ISREG(mode):
         # a device or a pipe (/dev/zero) could be read forever
         raise FileError(f"{p}: not a regular file, so not a model file")
     try:
@@ -168,6 +172,22 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     if p.name.lower().endswith(".json"):  # the arena format of the reachability-games TD
         return parse_arena(text, str(path), params)
     return parse_model(text, str(path), params)
+
+
+def _file_mode(p: Path, name: str) -> int | None:
+    """The ``st_mode`` of the file at ``p``, None when there is none (a name that
+    may be a shipped model's); any other failure of the look-up (a name too long for
+    the file system, a loop of links, a folder that may not be searched) a FileError."""
+    try:
+        return p.stat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as err:
+        shown = name if len(name) <= 200 else short_text(name)
+        if err.errno == errno.ENAMETOOLONG:
+            raise FileError(f"{shown}: no model file has this name: it is longer than the "
+                            f"file system allows") from None
+        raise FileError(f"{shown}: cannot read the model file ({err.strerror})") from None
 
 
 def shipped_models() -> dict[str, Path]:

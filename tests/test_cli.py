@@ -180,3 +180,80 @@ def test_engine_both_refuses_a_space_beyond_the_explicit_limit_before_any_work(c
                            "--engine", "both")
     assert status == 3, (out, err)  # a resource limit, reported as the others (issue 8)
     assert "more than the explicit engine's limit" in err, err
+
+
+def _shell(command: str) -> subprocess.CompletedProcess:
+    """``command`` run by the shell with ``symbolic`` standing for this checkout's command."""
+    symbolic = f"'{sys.executable}' -m symbolic"
+    return subprocess.run(["bash", "-c", command.replace("symbolic", symbolic, 1)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+@pytest.mark.parametrize("redirect, reason", [(">/dev/full", "No space left on device"),
+                                              (">&-", "standard output is closed")])
+def test_an_output_that_cannot_be_written_is_a_message_and_status_4(redirect, reason):
+    """Issue 32: `check nim >/dev/full` and `>&-` ended in tracebacks (OSError,
+    AttributeError)."""
+    r = _shell(f"symbolic check models/nim.game {redirect}")
+    assert r.returncode == 4, (r.returncode, r.stderr)
+    assert r.stderr == f"symbolic: error: cannot write the output: {reason}\n", r.stderr
+
+
+def test_a_closed_stderr_keeps_the_whole_output_and_the_status():
+    """Issue 32: with stderr closed the output stopped after two lines, exit 1."""
+    whole = _shell("symbolic check models/nim.game -p n=2")
+    r = _shell("symbolic check models/nim.game -p n=2 2>&-")
+    assert (r.returncode, r.stdout) == (0, whole.stdout) and whole.returncode == 0, r.returncode
+    bad = _shell("symbolic check models/nim.game --query 'nosuch' 2>&-")
+    assert (bad.returncode, bad.stdout) == (2, ""), (bad.returncode, bad.stdout)
+
+
+def test_a_closed_pipe_ends_quietly():
+    r = _shell("symbolic values models/subtraction.game -p K=3000 --limit 0 | head -1; "
+               "exit ${PIPESTATUS[0]}")
+    assert (r.returncode, r.stdout, r.stderr) == (0, "subtraction(K) [K=3000]\n", ""), r
+
+
+class _FullAfter:
+    """A stdout that takes ``room`` characters, then fails as a full disk does."""
+
+    def __init__(self, room: int):
+        self.room = room
+
+    def write(self, text: str) -> int:
+        self.room -= len(text)
+        if self.room < 0:
+            raise OSError(28, "No space left on device")
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("argv", [["check", "nim", "-p", "n=2", "--limit", "0"],
+                                  ["check", "nim", "-p", "n=2", "--json"], ["--help"]])
+def test_a_stdout_that_fills_up_midway_is_a_message_and_status_4(capsys, monkeypatch, argv):
+    monkeypatch.setattr(sys, "stdout", _FullAfter(200))
+    try:
+        status = main(argv)
+    except SystemExit as exc:  # pragma: no cover - shown in the assertion
+        status = ("SystemExit", exc.code)
+    err = capsys.readouterr().err
+    assert status == 4, (status, err)
+    assert err == "symbolic: error: cannot write the output: No space left on device\n", err
+
+
+@pytest.mark.parametrize("name", ["a" * 5000, "a/" * 2500 + "b", "a" * 300 + ".game"])
+def test_a_name_too_long_for_the_file_system_is_a_file_error(capsys, name):
+    """Issue 32: a model name of 5 000 characters ended in a traceback (ENAMETOOLONG)."""
+    status, out, err = run(capsys, "check", name)
+    assert (status, out) == (2, ""), (status, err)
+    assert err.startswith("symbolic: error: 'a") and "longer than the file system allows" in err
+    assert len(err) < 300, len(err)
+
+
+def test_a_loop_of_links_is_a_file_error(capsys, tmp_path):
+    (tmp_path / "loop.game").symlink_to(tmp_path / "loop.game")
+    status, out, err = run(capsys, "check", str(tmp_path / "loop.game"))
+    assert (status, out) == (2, ""), (status, err)
+    assert "cannot read the model file (Too many levels of symbolic links)" in err, err

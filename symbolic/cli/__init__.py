@@ -3,8 +3,10 @@
 Exit statuses: 0 done; 1 the engines differ (``--engine both``); 2 bad input
 (errors a user can cause print ``FILE:LINE:COL: error: ...`` or a plain
 message on stderr); 3 a resource limit was reached (``--timeout``,
-``--max-memory``, the explicit engine's position limit); 130 interrupted
-(Ctrl-C). Never a Python traceback for any of these.
+``--max-memory``, the explicit engine's position limit); 4 the output could
+not be written (stdout full or closed; a closed pipe, ``| head -1``, ends
+quietly with 0); 130 interrupted (Ctrl-C). Never a Python traceback for any
+of these.
 
 Every command takes ``--timeout S``, ``--max-memory MB`` and ``--quiet``
 (before or after the command name): :func:`main` makes them the
@@ -19,6 +21,7 @@ Adding a command: write ``symbolic/cli/NAME.py`` with ``register(sub)`` (see
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import os
 import sys
@@ -36,7 +39,7 @@ COMMANDS = (models, check, show, successors, ens2005, strategy, execute, tictact
             chocolate, play, simulate, nimbers, hackendot, chomp, gdl, draw)
 
 #: exit statuses
-OK, MISMATCH, BAD_INPUT, LIMIT, INTERRUPTED = 0, 1, 2, 3, 130
+OK, MISMATCH, BAD_INPUT, LIMIT, NO_OUTPUT, INTERRUPTED = 0, 1, 2, 3, 4, 130
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="symbolic",
         description="Solve finite multi-player turn-based games and ATL queries with BDDs.",
         epilog="Exit statuses: 0 ok, 1 engines differ, 2 bad input, 3 limit reached, "
-               "130 interrupted.")
+               "4 output not written, 130 interrupted.")
     limit_args(p, top=True)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
@@ -59,14 +62,26 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, started: float | None = None) -> int:
     """Run the command line ``argv``; ``started`` (a :func:`time.monotonic` value) is where
     ``--timeout`` counts from (default: now; the ``symbolic`` command: its process's start)."""
+    shown, told = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Output(shown), _Output(told, lossy=True)
     try:
-        return _run(argv, started)
+        status = _run(argv, started)
+        try:
+            sys.stdout.flush()
+        except _OutputFailed as err:
+            failed = _output_failed(err.error)
+            return failed if status == OK else status  # an earlier error's status stays
+        return status
     except KeyboardInterrupt:
         print("symbolic: interrupted", file=sys.stderr)
         return INTERRUPTED
-    except BrokenPipeError:
-        _quiet_stdout()
-        return OK
+    except SystemExit:  # argparse: --help, or a refused option (its message is on stderr)
+        _flush_output()
+        raise
+    except _OutputFailed as err:
+        return _output_failed(err.error)
+    finally:
+        sys.stdout, sys.stderr = shown, told
 
 
 def console() -> None:
@@ -76,6 +91,7 @@ def console() -> None:
     streams are flushed): freeing a large BDD manager at interpreter exit took up to
     2.5 s after a minute of Nim n=6 (bench/README.md), while the user waits for the prompt.
     """
+    _occupy_closed_streams()
     status = main(started=limits_mod.process_started())
     if status in (LIMIT, INTERRUPTED):
         for stream in (sys.stdout, sys.stderr):
@@ -149,12 +165,105 @@ def _close(progress) -> None:
             pass
 
 
+class _OutputFailed(Exception):
+    """stdout refused a write or a flush: ``error`` is its OSError (kept apart from
+    the OSErrors of reading files, which are FileErrors)."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error)
+        self.error = error
+
+
+class _Output:
+    """stdout (stderr) as the commands see it during :func:`main`: the stream's own
+    write and flush, an OSError of either raised as :class:`_OutputFailed` (``lossy``,
+    for stderr: ignored, the run goes on). ``None`` (the stream was closed when the
+    process started) refuses every write."""
+
+    def __init__(self, stream, lossy: bool = False):
+        self._stream = stream
+        self._lossy = lossy
+
+    def _call(self, name: str, *args):
+        try:
+            if self._stream is None:
+                raise OSError(errno.EBADF, "standard output is closed")
+            return getattr(self._stream, name)(*args)
+        except (OSError, ValueError) as err:  # ValueError: a closed file object
+            if self._lossy:
+                return None
+            raise _OutputFailed(err if isinstance(err, OSError) else
+                                OSError(errno.EBADF, "standard output is closed")) from err
+
+    def write(self, text: str) -> int:
+        return self._call("write", text)
+
+    def writelines(self, lines) -> None:
+        self._call("writelines", lines)
+
+    def flush(self) -> None:
+        self._call("flush")
+
+    def isatty(self) -> bool:
+        return self._stream is not None and bool(self._stream.isatty())
+
+    def __getattr__(self, name: str):
+        if self._stream is None:
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+def _output_failed(error: OSError) -> int:
+    """The end of a run whose output could not be written: quiet for a closed pipe
+    (``| head -1``), else one line on stderr and :data:`NO_OUTPUT`."""
+    _quiet_stdout()
+    if isinstance(error, BrokenPipeError):
+        return OK
+    reason = error.strerror or str(error)
+    print(f"symbolic: error: cannot write the output: {reason}", file=sys.stderr)
+    return NO_OUTPUT
+
+
+def _flush_output() -> None:
+    """Flush stdout before a SystemExit leaves :func:`main`; a refusal leaves it
+    pointing at /dev/null (the interpreter's last flush must not fail again)."""
+    try:
+        sys.stdout.flush()
+    except _OutputFailed:
+        _quiet_stdout()
+
+
+def _occupy_closed_streams() -> None:
+    """A stream closed when the process started (``>&-``, ``2>&-``) gets /dev/null
+    on its descriptor, so that no file opened later takes that number; Python's
+    ``sys.stdout`` stays None (:class:`_Output` refuses it), ``sys.stderr`` becomes
+    /dev/null (messages are lost, exit statuses are not)."""
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+            continue  # open after all (sys.stdout set to None by someone else)
+        except OSError:
+            pass
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            if devnull != fd:
+                os.dup2(devnull, fd)
+                os.close(devnull)
+        except OSError:
+            continue
+        if name == "stderr":
+            sys.stderr = open(fd, "w", closefd=False)  # noqa: SIM115 - lives as long as the process
+
+
 def _quiet_stdout() -> None:
     """After a closed pipe: point stdout at /dev/null so that the interpreter's
     final flush does not complain again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
         pass
 
