@@ -144,3 +144,32 @@ def test_every_refusal_is_a_symbolic_error():
             gdl_program(text, "x.kif")
     with pytest.raises(ModelError, match="x.kif:1:1"):
         gdl_program("", "x.kif")
+
+
+@pytest.mark.parametrize("extra, where, message", [
+    # issue 32: a goal of 101 was accepted (and reported)
+    ("(goal a 100)\n(goal a 101)\n", "6:1", "goal value 101 of a: expected a number 0..100"),
+    # an over-long value was located at the first goal rule of the role (line 5)
+    ("(goal a 0)\n(<= (goal a 12345678901234) (true (s 1)))\n", "6:1",
+     "goal value 12345678901234 of a: expected a number 0..100"),
+    # next is defined by heads only
+    ("(goal a 100)\n(<= (q) (next (s 0)))\n", "6:9",
+     "'next' may only appear in the head of a rule (GDL)"),
+    ("(goal a 100)\n(<= (q) (not (next (s 0))) (true (s 0)))\n", "6:14",
+     "'next' may only appear in the head of a rule (GDL)"),
+    ("(goal a 100)\n(<= (next (s 0)) (does b go))\n", "6:1",
+     "(does b ...): b is not a role (the roles: a)"),
+    ("(goal a 100)\n(role 42)\n", "6:1",
+     "a role is a constant symbol such as (role white), not 42"),
+])
+def test_gdl_that_the_spec_forbids_is_a_located_error(tmp_path, capsys, extra, where, message):
+    path = tmp_path / "bad.kif"
+    path.write_text("; issue 32\n" + GAME.replace("(goal a 100)\n", "") + extra)
+    status, out, err = _run(capsys, "gdl", path)
+    assert (status, out) == (2, ""), err
+    assert err.startswith(f"{path}:{where}: error: {message}"), err
+
+
+def test_goal_values_0_and_100_are_read():
+    prog = gdl_program(GAME.replace("(goal a 100)", "(goal a 0) (goal a 100)"), "ok.kif")
+    assert prog.goals == {"a": (0, 100)}, prog.goals

@@ -326,6 +326,7 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
     limits.check("grounding: the static relations")
     db = _static_db(rules, deps, dyn)
     roles = _ordered_roles(rules, db)
+    _check_does_roles(rules, roles)
     dyn_rules = [r for r in rules if r.head[0] in dyn]
     _strata(deps, sorted(dyn - set(STATE)), rules)  # dynamic negation is stratified too
     if "terminal" not in deps:
@@ -448,13 +449,16 @@ def _instances(dyn_rules: list[Rule], db: _Db, dyn: set) -> dict:
     return ground_rules
 
 
-def _rule_span(rules, name: str, first):
-    """The span of the first rule defining ``name`` whose first argument is ``first`` or a
-    variable (ground rules keep no span: this locates a message about one of them)."""
-    for r in rules:
-        if r.head[0] == name and r.head[1]:
-            arg = r.head[1][0]
-            if arg == first or (isinstance(arg, str) and arg.startswith("?")):
+def _rule_span(rules, name: str, *args):
+    """The span of the first rule defining ``name`` whose head's first arguments match
+    ``args`` (each equal, or a variable), preferring a rule where they are all equal
+    (ground rules keep no span: this locates a message about one of them)."""
+    def var(t) -> bool:
+        return isinstance(t, str) and t.startswith("?")
+    heads = [r for r in rules if r.head[0] == name and len(r.head[1]) >= len(args)]
+    for exact in (True, False):
+        for r in heads:
+            if all(a == b or (not exact and var(a)) for a, b in zip(r.head[1], args)):
                 return r.span
     return None
 
@@ -466,7 +470,7 @@ _GOAL_DIGITS = 9
 
 def _goal_values(ground_rules: dict, roles, rules=()) -> dict:
     """{role: the goal values (ints) that occur}; a ModelError, located at the rule, for
-    a goal of a non-role or a value that is not a number."""
+    a goal of a non-role or a value that is not a number 0..100."""
     goals: dict = {r: set() for r in roles}
     for (name, args) in ground_rules:
         if name == "goal":
@@ -475,13 +479,19 @@ def _goal_values(ground_rules: dict, roles, rules=()) -> dict:
                 raise ModelError(f"goal of {term_text(role)}, which is not a role",
                                  _rule_span(rules, "goal", role))
             if not (isinstance(value, str) and value.isdigit()
-                    and len(value) <= _GOAL_DIGITS):
+                    and len(value) <= _GOAL_DIGITS and int(value) <= 100):
                 shown = term_text(value)
                 shown = shown if len(shown) <= 40 else f"{shown[:20]}... ({len(shown)} characters)"
-                raise ModelError(f"goal value {shown} of {term_text(role)} is not a number "
-                                 "0..100", _rule_span(rules, "goal", role))
+                raise ModelError(f"goal value {shown} of {term_text(role)}: expected a number "
+                                 "0..100 (GDL's goal values)",
+                                 _rule_span(rules, "goal", role, value))
             goals[role].add(int(value))
     return goals
+
+
+def _is_number(t) -> bool:
+    """``42``, ``-1``, ``2.5``: a KIF number (a constant, but not a symbol)."""
+    return isinstance(t, str) and t.lstrip("+-")[:1].isdigit()
 
 
 def _ordered_roles(rules, db) -> tuple:
@@ -498,7 +508,24 @@ def _ordered_roles(rules, db) -> tuple:
             roles.append(v)
     if not roles:
         raise ModelError("no (role ...) in the game description")
+    for v in roles:
+        if not isinstance(v, str) or _is_number(v):
+            raise ModelError(f"a role is a constant symbol such as (role white), not "
+                             f"{term_text(v)}", _rule_span(rules, "role", v))
     return tuple(roles)
+
+
+def _check_does_roles(rules: list[Rule], roles: tuple) -> None:
+    """A located ModelError for ``(does R m)`` whose R is a constant but not a role
+    (GDL: the first argument of ``does`` is a role)."""
+    for r in rules:
+        for lit in r.body:
+            if lit[0] in ("pos", "neg") and lit[1][0] == "does" and lit[1][1]:
+                who = lit[1][1][0]
+                if not (isinstance(who, str) and who.startswith("?")) and who not in roles:
+                    raise ModelError(f"(does {term_text(who)} ...): {term_text(who)} is not a "
+                                     f"role (the roles: {', '.join(map(term_text, roles))})",
+                                     r.span)
 
 
 def _check_acyclic(ground_rules) -> None:

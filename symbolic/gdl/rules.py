@@ -96,7 +96,7 @@ def _literal(f: Form) -> list[tuple]:
                     return [(("neg", ("distinct", (_term(inner.items[1]), _term(inner.items[2])))),)]
                 raise ModelError(f"(not ({inner.items[0].name} ...)) is not supported: "
                                  "negate an atom (define a helper relation)", inner.span)
-            return [(("neg", _atom(inner, "literal")),)]
+            return [(("neg", _body_atom(inner)),)]
         if key == "distinct":
             _arity(f, 2, "distinct")
             return [(("distinct", _term(f.items[1]), _term(f.items[2])),)]
@@ -110,7 +110,16 @@ def _literal(f: Form) -> list[tuple]:
             _arity(f, 1, "true")
         if key == "does":
             _arity(f, 2, "does")
-    return [(("pos", _atom(f, "literal")),)]
+    return [(("pos", _body_atom(f)),)]
+
+
+def _body_atom(f: Form):
+    """The atom of a body literal; ``next`` is refused there (GDL: only in rule heads)."""
+    atom = _atom(f, "literal")
+    if atom[0] == "next":
+        raise ModelError("'next' may only appear in the head of a rule (GDL): it defines the "
+                         "next state; read the current one with (true ...) in a body", f.span)
+    return atom
 
 
 def _conjunction(forms) -> list[tuple]:
