@@ -147,8 +147,8 @@ the fastest forced win); the random player picks any move. From the full heaps
 the player who moves first wins, whatever the other does."""),
     ("code", """\
 import random
-from symbolic.analysis.play import Planner, Rules, random_player, run_play, solver_player
-rules = Rules(e3, m3.definitions)
+from symbolic.analysis.play import Planner, Referee, random_player, run_play, solver_player
+rules = Referee(e3)
 planner = Planner(e3, rules)
 wins = 0
 for seed in range(20):

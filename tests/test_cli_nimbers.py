@@ -138,7 +138,7 @@ def test_a_model_whose_win_sets_are_not_normal_play_is_refused(capsys, engine):
     status, out, err = run(capsys, "nimbers", str(ROOT / "symbolic" / "models" / "tictactoe.game"),
                            "--engine", engine)
     assert status == 2 and out == "", (status, out)
-    assert "Sprague-Grundy values of normal play" in err and "win(1) does not hold" in err, err
+    assert "Sprague-Grundy values of normal play" in err and "player 1 has not won there by win(p)" in err, err
 
 
 SUBTRACTION_WITH_WINS = '''game "take 1 or 2, with win sets equal to normal play"

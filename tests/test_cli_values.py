@@ -43,7 +43,8 @@ def test_values_text(capsys):
     for v, n in counts.items():
         shown = f"+{v}" if v > 0 else str(v)
         assert f"{shown:>6}  {n:>9}" in lines, v
-    assert f"    mover=1, l=7, r=2, u=3, d=3: +{table[(1, 7, 2, 3, 3)]}" in lines
+    assert f"    mover=1, l=7, r=2, u=3, d=3: +{table[(1, 7, 2, 3, 3)]} (win)" in lines
+    assert "outcome: normal play (the player left without a move loses)" in lines
     assert "symbolic and explicit agree on every position" in lines
 
 
@@ -59,7 +60,8 @@ def test_values_json(capsys, engine):
         counts[str(v)] = counts.get(str(v), 0) + 1
     assert doc["counts"] == counts and doc["draws"] == 0 and doc["positions"] == len(table)
     assert doc["initial"] == [{"position": {"mover": 1, "l": 1, "r": 2, "u": 2, "d": 0},
-                               "value": table[(1, 1, 2, 2, 0)]}]
+                               "value": table[(1, 1, 2, 2, 0)], "result": "win"}]
+    assert doc["outcome"] == "normal play"
     assert doc["params"] == {"m": 4, "n": 3, "i": 1, "j": 2}
     assert ("agree" in doc) == (engine == "both") and doc.get("agree", True)
 

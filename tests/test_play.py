@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from symbolic.cli import main
 from symbolic.model import load_model
-from symbolic.analysis.play import Planner, Rules, choose_move, random_player, run_play, solver_player
+from symbolic.analysis.play import Planner, Referee, choose_move, random_player, run_play, solver_player
 from tests.conftest import ENGINE_KINDS, build_engine
 from tests.strategies import games
 
@@ -26,7 +26,7 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 def setup(name: str, kind: str = "explicit", **params):
     m = load_model(MODELS / f"{name}.game", params)
     eng = build_engine(m.game, kind)
-    rules = Rules(eng, m.definitions)
+    rules = Referee(eng)
     return m, eng, rules, Planner(eng, rules)
 
 
@@ -78,7 +78,7 @@ def test_inside_its_region_the_solver_wins_within_the_rank_against_every_reply()
     def wins(pos, me, budget, last):
         succ = eng.successors(pos).tuples()
         if not succ:
-            return rules.outcome(pos, last).winners == (me,)
+            return rules.result(pos, last).winners == (me,)
         if budget == 0:
             return False
         mover = rules.mover(pos)
@@ -125,19 +125,24 @@ def test_tictactoe_optimal_players_draw_and_never_lose_to_random():
 
 def test_rules_of_tictactoe_come_from_its_win_sets():
     m, eng, rules, planner = setup("tictactoe")
-    assert rules.kind == "win sets"
+    assert rules.kind == "win(p) sets"
     o_wins = (1, 1, 1, 2, 2, 0, 0, 0, 0)
     full = (1, 2, 1, 1, 2, 2, 2, 1, 1)
-    assert rules.outcome(o_wins, 1).winners == (1,)
-    assert rules.outcome(full, 1).draw
+    assert rules.result(o_wins, 1).winners == (1,)
+    assert rules.result(full, 1).draw
 
 
-def test_rules_of_normal_play_the_last_mover_wins():
+def test_rules_of_normal_play_the_coalition_rule():
+    """ENS 2005: the stuck player loses, every other player wins, whoever moved last."""
     m, eng, rules, planner = setup("ens2005", N=3, K=4)
     assert rules.kind == "normal play"
     stuck = (3, 0, 0)
-    assert rules.outcome(stuck, 2).winners == (2,)
-    assert rules.outcome(stuck, None).draw  # three players and no move made
+    for last in (2, None):
+        out = rules.result(stuck, last)
+        assert (out.winners, out.losers) == ((1, 2), (3,)), out
+    two_stuck = rules.result((2, 0, 0), 1)
+    assert two_stuck.side_wins({3}) and two_stuck.side_wins({1})
+    assert not two_stuck.side_wins({1, 2}), two_stuck
 
 
 # --------------------------------------------------------------------------- the command
@@ -183,7 +188,7 @@ def test_the_solver_plays_a_coalition_of_the_ens_game(capsys, monkeypatch):
     assert "you play 3; the solver plays 1, 2" in out
     assert "evaluation: the solver wins in at most 2 moves" in out
     assert "The solver (player 1) plays" in out and "The solver (player 2) plays" in out
-    assert "the solver wins (player 2; player 3 cannot move)" in out
+    assert "the solver wins (players 1, 2; player 3 cannot move)" in out
 
 
 def test_a_move_typed_as_a_position_and_a_drawn_board(capsys, monkeypatch):
@@ -236,7 +241,7 @@ def test_on_random_games_the_engines_play_alike_and_the_rank_drops_by_one(game, 
                   ({p} for p in players)] + [frozenset(players[:-1])] * (len(players) > 1)
     results = []
     for eng in engines:
-        rules = Rules(eng)
+        rules = Referee(eng)
         planner = Planner(eng, rules)
         moves = {}
         for pos in (eng.positions() - eng.deadlocks()).tuples():

@@ -87,7 +87,7 @@ def test_in_nim_the_optimal_player_wins_every_game_it_can_win():
 def test_optimal_tictactoe_players_always_draw(capsys):
     d = doc(capsys, str(MODELS / "tictactoe.game"), "--players", "optimal,optimal",
             "--games", "10", "--seed", "0")
-    assert d["rules"] == "win sets" and d["draws"] == 10 and d["moves"]["min"] == 9
+    assert d["rules"] == "win(p) sets" and d["draws"] == 10 and d["moves"]["min"] == 9
 
 
 def test_optimal_never_loses_tictactoe_to_random(capsys):

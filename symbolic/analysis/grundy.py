@@ -47,6 +47,8 @@ from ..api import DeadEnds, GameEngine, PositionSet, check_engine, least_fixpoin
 from ..arguments import need, need_int, need_iterable, need_mapping
 from ..errors import QueryError
 from ..explicit.engine import ExplicitGame
+from .. import ir
+from .outcome import Referee
 
 
 __all__ = ["Nimbers", "check_impartial", "check_normal_play", "check_players", "layered_nimbers", "mex_nimbers", "mex",
@@ -141,28 +143,31 @@ def check_impartial(engine: GameEngine) -> None:
             f"play that can last forever, e.g. {engine.space.as_dict(endless.first())}")
 
 
-def check_normal_play(engine: GameEngine, definitions=None) -> None:
-    """QueryError unless the model's own outcome is normal play.
+def check_normal_play(engine: GameEngine) -> None:
+    """QueryError unless the game's declared outcome is normal play.
 
     Nimbers are Sprague–Grundy values: they describe a game under normal play,
     where a play ends at a dead end and the player to move there loses (and
-    sums of games add as the xor of nimbers only then). A model that declares
-    who wins with ``win(p)`` sets (:class:`~symbolic.analysis.play.Rules`) has
-    another goal unless, for each player p, win(p) is exactly the set of dead
-    ends where the other player is to move; tic-tac-toe's draws (a full board,
-    no line: a dead end in nobody's win set) are not, so its nimbers would
-    answer a question about a different game. Such a model is refused, with a
-    position where the two goals part.
+    sums of games add as the xor of nimbers only then). A game that declares
+    another outcome (:mod:`symbolic.analysis.outcome`: misère play, GDL goals,
+    ``win(p)`` sets) asks another question; win(p) sets are accepted only when,
+    for each player p, they give exactly normal play's winners. Tic-tac-toe's
+    draws (a full board, no line: a dead end in nobody's win set) are not, so its
+    nimbers would answer a question about a different game: it is refused, with
+    a position where the two goals part.
     """
-    from .play import Rules  # the one definition of what winning means in a model
-
-    rules = Rules(engine, definitions)
-    if rules.kind != "win sets":
+    rule = check_engine(engine).game.outcome
+    advice = "Use 'symbolic values' or 'symbolic check' for this game's own outcome"
+    if isinstance(rule, ir.NormalPlay):
         return
+    if not isinstance(rule, ir.WinSets):
+        raise QueryError(f"nimbers are Sprague-Grundy values of normal play (the player who "
+                         f"cannot move loses), but this game's outcome is {rule.kind}. "
+                         f"{advice}")
+    referee = Referee(engine)
     dead = engine.deadlocks()
     players = engine.game.players
-    goals = [(p, rules.target(frozenset({p})),
-              dead & engine.turn_set([q for q in players if q != p])) for p in players]
+    goals = [(p, referee.won(p), dead - engine.turn_set([p])) for p in players]
     # a dead end without the normal-play winner (a draw) first: the clearest witness
     missed = [(p, normal - declared) for p, declared, normal in goals]
     extra = [(p, declared - normal) for p, declared, normal in goals]
@@ -170,14 +175,14 @@ def check_normal_play(engine: GameEngine, definitions=None) -> None:
         if differ:
             where = engine.space.as_dict(differ.first())
             why = (f"a dead end where player {p}'s opponent must move (so player {p} "
-                   f"wins under normal play), but win({p}) does not hold there" if lacks else
-                   f"win({p}) holds there, but it is not a dead end where player {p}'s "
-                   f"opponent must move")
+                   f"wins under normal play), but player {p} has not won there by win(p)"
+                   if lacks else
+                   f"player {p} wins there by win(p), but it is not a dead end where player "
+                   f"{p}'s opponent must move")
             raise QueryError(
                 f"nimbers are Sprague-Grundy values of normal play (the player who cannot "
                 f"move loses), but this model declares its own outcome with win(p), and "
-                f"the two differ at {where}: {why}. Use 'symbolic values' or 'symbolic "
-                f"check' for this game's own goal")
+                f"the two differ at {where}: {why}. {advice}")
 
 
 def check_players(game) -> None:

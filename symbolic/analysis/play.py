@@ -1,13 +1,12 @@
 """Plays: what winning means in a model, the solver's choice of a move, and
 games between players (a person, the solver, a random player).
 
-**Who wins** (:class:`Rules`). A play ends at a dead end (a position without
-successor). If the model defines a set ``win(p)`` with one int parameter (as
-tic-tac-toe does), the players p with the final position in ``win(p)`` win and
-no winner is a draw; otherwise the game is normal play: the player to move at
-the dead end is stuck and loses, and the player who made the last move wins.
-The objective of a coalition C follows: target(C) = ⋃_{p ∈ C} win(p), or, in
-normal play, target(C) = {dead ends where a player outside C is to move}.
+**Who wins** (:class:`~symbolic.analysis.outcome.Referee`). A play ends at a
+dead end (a position without successor); the outcome the game declares says who
+has won there (normal play, misère play, the model's ``win(p)`` sets, GDL goals:
+:mod:`symbolic.analysis.outcome`). The objective of a coalition C follows:
+target(C), the dead ends where C has won (in normal play: where a player outside
+C is stuck, the ENS 2005 coalition rule).
 
 **The solver's move** (:func:`choose_move`). With W_C = until(C, all, target(C))
 under the strict dead-end convention (the attractor of the reachability-games
@@ -23,8 +22,7 @@ the engines' order (positions sorted as tuples), so both engines choose alike.
 >>> from symbolic.seeds.games import subtraction
 >>> from symbolic.engines import make_engine
 >>> eng = make_engine(subtraction(6), "explicit")
->>> rules = Rules(eng)
->>> planner = Planner(eng, rules)
+>>> planner = Planner(eng, Referee(eng))
 >>> planner.rank(frozenset({1}), (1, 6))   # take 2, any reply, take the rest
 3
 >>> choose_move(planner, (1, 6), frozenset({1}))
@@ -43,91 +41,23 @@ from ..display import Drawing
 from ..errors import ArgumentTypeError, QueryError
 from ..explicit.display import Renderer
 from ..ir import Space
+from .outcome import Outcome, Referee
+
+__all__ = ["Outcome", "Referee", "Planner", "choose_move", "solver_player", "random_player",
+           "PLAYER_KINDS", "Play", "run_play", "start_positions", "drawer"]
 
 Coalition = frozenset
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """How a play ended: the winners (empty for a draw) and why."""
-    winners: tuple[int, ...]
-    reason: str
-
-    @property
-    def draw(self) -> bool:
-        return not self.winners
-
-
-class Rules:
-    """What winning means in a model (module docstring): ``win(p)`` sets when the
-    model defines ``win`` with one int parameter, else normal play."""
-
-    def __init__(self, engine: GameEngine, definitions: Mapping[str, atl.Definition] | None = None):
-        self.engine = check_engine(engine)
-        self.players = tuple(engine.game.players)
-        defs = dict(need_mapping(definitions, "definitions") if definitions is not None else {})
-        win = defs.get("win")
-        self.kind = "win sets" if win is not None and len(win.params) == 1 \
-            and win.params[0][1] == "int" and isinstance(win.body, atl.Prop) else "normal play"
-        self._ev = atl.Evaluator(engine, defs)
-        self._turn = {p: engine.turn_set({p}) for p in self.players}
-        self._dead = engine.deadlocks()
-        self._win = ({p: self._ev(atl.Ref("win", (p,))) for p in self.players}
-                     if self.kind == "win sets" else None)
-
-    def target(self, coalition: Coalition) -> PositionSet:
-        """target(C): the positions where the play has ended as C wants."""
-        coalition = self.engine.game.coalition(coalition)
-        if self._win is not None:
-            out = self.engine.empty()
-            for p in coalition:
-                out = out | self._win[p]
-            return out
-        others = self.engine.turn_set(set(self.players) - set(coalition)) \
-            if set(self.players) - set(coalition) else self.engine.empty()
-        return self._dead & others
-
-    def describe(self, coalition: Coalition) -> str:
-        """target(C) in words."""
-        who = _players_text(self.engine.game.coalition(coalition))
-        if self._win is not None:
-            return f"reach win(p) for a player p of {who}"
-        return f"leave a player outside {who} to move with no move left"
-
-    def mover(self, pos: tuple) -> int:
-        """t(c): the player to move at ``pos``."""
-        for p, s in self._turn.items():
-            if pos in s:  # ``in`` checks the position
-                return p
-        raise QueryError(f"{pos} is not a position of the game (the invariant is false there)")
-
-    def outcome(self, pos: tuple, last_mover: int | None) -> Outcome:
-        """The outcome of a play ending at the dead end ``pos`` (``last_mover``:
-        who moved into it, None when the play made no move)."""
-        pos = self.engine.space.check_position(pos)
-        if last_mover is not None and need_int(last_mover, "last_mover") not in self.players:
-            raise QueryError(f"last_mover {last_mover} is not a player: the players are "
-                             f"{list(self.players)}")
-        if self._win is not None:
-            winners = tuple(p for p in self.players if pos in self._win[p])
-            return Outcome(winners, "win(" + ", ".join(map(str, winners)) + ")" if winners
-                           else "a dead end in no player's win set: a draw")
-        stuck = self.mover(pos)
-        if last_mover is None and len(self.players) == 2:
-            last_mover = next(p for p in self.players if p != stuck)
-        if last_mover is None or last_mover == stuck:
-            return Outcome((), f"player {stuck} cannot move and nobody else moved last")
-        return Outcome((last_mover,), f"player {stuck} cannot move")
-
-
 class Planner:
-    """The regions W_C and ranks of coalitions under :class:`Rules` (computed
-    once per coalition, with the layers of the until fixpoint)."""
+    """The regions W_C and ranks of coalitions under the game's outcome (a
+    :class:`~symbolic.analysis.outcome.Referee`; computed once per coalition, with
+    the layers of the until fixpoint)."""
 
-    def __init__(self, engine: GameEngine, rules: Rules,
+    def __init__(self, engine: GameEngine, rules: Referee,
                  targets: Mapping[Coalition, PositionSet] | None = None):
         self.engine = check_engine(engine)
-        self.rules = need(rules, Rules, "the rules")
+        self.rules = need(rules, Referee, "the rules (a Referee)")
         if rules.engine is not engine:
             raise QueryError("the rules were made for another engine")
         self.targets = dict(need_mapping(targets, "targets") if targets is not None else {})
@@ -217,11 +147,11 @@ class Play:
     outcome: Outcome | None
 
 
-def run_play(engine: GameEngine, rules: Rules, players: Mapping[int, Player], start: tuple,
+def run_play(engine: GameEngine, rules: Referee, players: Mapping[int, Player], start: tuple,
              max_moves: int) -> Play:
     """Play from ``start`` until a dead end, or stop after ``max_moves`` moves."""
     pos = check_engine(engine).space.check_position(start)
-    need(rules, Rules, "the rules")
+    need(rules, Referee, "the rules (a Referee)")
     need_mapping(players, "the players (player id -> Player)")
     missing = [p for p in engine.game.players if not callable(players.get(p))]
     if missing:
@@ -243,7 +173,7 @@ def run_play(engine: GameEngine, rules: Rules, players: Mapping[int, Player], st
         if engine.successors(pos):
             return Play(tuple(positions), tuple(movers), None)
     return Play(tuple(positions), tuple(movers),
-                rules.outcome(pos, movers[-1] if movers else None))
+                rules.result(pos, movers[-1] if movers else None))
 
 
 def start_positions(engine: GameEngine, definitions: Mapping[str, atl.Definition],
@@ -267,7 +197,3 @@ def drawer(display: Drawing | None, space: Space,
     if not callable(fallback):
         raise ArgumentTypeError(f"fallback must be callable, got {fallback!r:.60}")
     return fallback if display is None else Renderer(display, space)
-
-
-def _players_text(c: Iterable[int]) -> str:
-    return "{" + ", ".join(map(str, sorted(c))) + "}"

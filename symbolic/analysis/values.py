@@ -11,19 +11,22 @@ It is the number of moves within which J forces τ from c, whatever the others
 do: a J position enters at k + 1 when one of its successors has rank ≤ k, an
 opponent position when all of its successors (at least one) have rank ≤ k.
 
-**Value** (the chocolate-bar exercise). In a two-player game whose
-end is a position where the player to move has no move and loses, write
-Gₚ = {c | δ(c) = ∅ and t(c) ≠ p} (p's opponent is stuck: p has won) and
-Aₚ = Attr_{p}(Gₚ). Then
+**Value** (the chocolate-bar exercise), for the outcome the game declares
+(:mod:`symbolic.analysis.outcome`). Write Gₚ for the dead ends where p has won
+(normal play, the chocolate bar's rule: {c | δ(c) = ∅ and t(c) ≠ p}, p's opponent
+is stuck; a model's win(p) sets: the finished boards in win(p); misère play, GDL
+goals likewise) and Aₚ = Attr_{p}(Gₚ). Then
 
     value(c) = + rank_p(c)   if c ∈ Aₚ with p = t(c)   (the mover wins within k moves)
     value(c) = − rank_q(c)   if c ∈ A_q with q ≠ t(c)  (the mover loses, holds out k moves)
-    value(c) = None          otherwise (a draw: either player can keep the play infinite)
+    value(c) = None          otherwise: a draw (neither player can force a win: the
+                             play may end in no player's Gₚ, or never end)
 
-A dead end has value 0 (its mover has lost: it is layer 0 of the other player's
-attractor). The two attractors are disjoint (two winning strategies for both
-players would make one play end in two different ways). When the players
-alternate, this is exactly the recurrence read from the text:
+A dead end where a player has won has value 0 (layer 0 of the winner's
+attractor): in normal play its mover has lost (``result`` says which). The two
+attractors are disjoint (two winning strategies for both players would make one
+play end in two different ways). When the players alternate under normal play,
+this is exactly the recurrence read from the text:
 
     value(c) = 0                          if δ(c) = ∅
              = 1 − max {v(c') ≤ 0}        if some successor has v(c') ≤ 0
@@ -52,6 +55,7 @@ from typing import Iterable
 
 from ..api import GameEngine, PositionSet, check_engine, check_set
 from ..errors import QueryError
+from .outcome import Referee
 
 __all__ = ["Ranks", "Values", "ranks", "two_player_values", "values_from_ranks",
            "check_two_players", "game_players", "recurrence_value"]
@@ -126,6 +130,15 @@ class Values:
         k = self.ranks[q].rank(pos)
         return None if k is None else -k
 
+    def result(self, pos) -> str:
+        """"win", "loss" or "draw": the player to move's result at ``pos`` with
+        perfect play (a value 0 is a win of the mover in misère play, a loss in
+        normal play)."""
+        p = _turn_of(self.engine, pos)
+        if self.ranks[p].rank(pos) is not None:
+            return "win"
+        return "draw" if self.ranks[_other(self.engine, p)].rank(pos) is None else "loss"
+
     def counts(self) -> dict[int, int]:
         """{value: number of positions}, values in increasing order (draws not included)."""
         return {v: self.by_value[v].count() for v in sorted(self.by_value)}
@@ -174,7 +187,8 @@ def game_players(game) -> tuple[int, int]:
 def two_player_values(engine: GameEngine) -> Values:
     """Every position's value (see the module docstring), from two layered attractors.
 
-    For each player p: Aₚ = Attr_{p}(δ(c) = ∅ ∧ t(c) ≠ p) with its rank layers;
+    For each player p: Aₚ = Attr_{p}(Gₚ) with its rank layers (Gₚ: the dead ends
+    where p has won by the game's outcome, :meth:`Referee.won`);
     value +k = ⋃ₚ layerₖ(Aₚ) ∩ tour_p, value −k = ⋃ₚ layerₖ(Aₚ) ∖ tour_p.
     """
     check_two_players(engine)  # checks the engine too
@@ -188,12 +202,11 @@ def values_from_ranks(engine: GameEngine, rank_of, within: PositionSet) -> Value
     layered one): value ±k from layer k of each player's attractor (+ where that
     player moves), draws = within ∖ both attractors (module docstring)."""
     players = check_two_players(engine)
-    dead = engine.deadlocks()
+    referee = Referee(engine)
     rk: dict[int, Ranks] = {}
     by_value: dict[int, PositionSet] = {}
     for p in players:
-        q = _other(engine, p)
-        R = rank_of({p}, dead & engine.turn_set({q}))
+        R = rank_of({p}, referee.won(p))
         rk[p] = R
         mine = engine.turn_set({p})
         for k, layer in enumerate(R.layers):

@@ -12,7 +12,7 @@ from ..analysis.grundy import (check_impartial, check_normal_play, check_players
 from ..analysis.layered import LAYERED_MODES
 from ..analysis.layered_solve import graded_reach, layered_nimbers_graded, layered_source
 from .common import (backend_text, load, model_args, note_work, parse_position,
-                     position_text)
+                     position_text, refuse_concurrent)
 
 #: ``nimbers --engine``: the layered BDD computation, the explicit mex, or both
 NIMBER_ENGINES = ("symbolic", "explicit", "both")
@@ -44,9 +44,10 @@ def _solve(kind: str, model, args, at) -> tuple[_Answer, object]:
     position): ``--layered`` from ``at``, else from the model's initial set."""
     note_work(args)
     eng = make_engine(model.game, kind, args.backend, order=args.order, partition=args.partition)
+    refuse_concurrent("nimbers", engine=eng)  # a GDL game read as concurrent
     if kind == "explicit":
         eng.check_size()
-    check_normal_play(eng, model.definitions)
+    check_normal_play(eng)
     source = layered_source(model, eng, at, args.layered)
     reach = None if source is None else graded_reach(eng, source, args.layered)
     if kind == "symbolic":
@@ -62,6 +63,7 @@ def _solve(kind: str, model, args, at) -> tuple[_Answer, object]:
 
 def cmd_nimbers(args) -> int:
     model = load(args)
+    refuse_concurrent("nimbers", model.game)
     check_players(model.game)  # before exploring (a GDL game's engine explores at once)
     space = model.game.space
     at = parse_position(space, args.at) if args.at is not None else None

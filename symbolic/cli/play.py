@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import sys
 
-from .. import atl
+from .. import atl, ir
+from ..api import union_all
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError, SymbolicError
 from ..limits import is_int_text, short_text
-from ..analysis.play import Planner, Rules, choose_move, drawer as make_drawer, start_positions
-from .common import load, model_args, parse_position, position_text
+from ..analysis.play import Planner, Referee, choose_move, drawer as make_drawer, start_positions
+from .common import load, model_args, parse_position, position_text, refuse_concurrent
 
 
 def engine_arg(sp) -> None:
@@ -145,20 +146,44 @@ def evaluation(planner: Planner, solver, person, pos, wins: str = "wins") -> str
     if r is not None:
         return (f"evaluation: you can still win (you can force it within {r} "
                 f"move{'s' if r != 1 else ''})")
-    return "evaluation: neither side can force its goal from here"
+    if wins != "wins":
+        return "evaluation: neither side can force its goal from here"
+    return "evaluation: neither side can force a win from here (a draw with best play)"
+
+
+def goal_planners(engine, rules: Referee, side: frozenset) -> dict[int, Planner]:
+    """GDL goals, a side of one role r: {v: a planner whose target for the side is
+    the terminal dead ends where r gets at least v}, for each goal value v of r
+    (the forced value of ``symbolic gdl``: the largest v whose region holds the
+    position). Empty for any other outcome or side."""
+    rule = engine.game.outcome
+    if not isinstance(rule, ir.GoalValues) or len(side) != 1:
+        return {}
+    (r,) = side
+    vals = rule.values_of(r)
+    return {v: Planner(engine, rules, {side: union_all(
+        engine, [rules.goal_set(r, w) for w in vals if w >= v])}) for v in vals}
+
+
+def forced_goal(planners: dict[int, Planner], side: frozenset, pos) -> int | None:
+    """The largest goal value the side forces from ``pos`` (None: none)."""
+    return max((v for v, pl in planners.items() if pl.rank(side, pos) is not None),
+               default=None)
 
 
 def cmd_play(args) -> int:
     term = Terminal()  # refuses a closed standard input before any work
     model = load(args)
+    refuse_concurrent("play", model.game)
     game, space = model.game, model.game.space
     engine = build_engine(model, args)
+    refuse_concurrent("play", engine=engine)  # a GDL game read as concurrent
     person = players_of(args.as_players, game.players) if args.as_players is not None \
         else frozenset({game.players[0]})
     solver = frozenset(game.players) - person
     if not solver:
         raise QueryError("--as takes every player: leave at least one to the solver")
-    rules = Rules(engine, model.definitions)
+    rules = Referee(engine)
     targets = {}
     goal_text = rules.describe(solver)
     wins = "wins"
@@ -168,6 +193,7 @@ def cmd_play(args) -> int:
         targets[solver] = atl.Evaluator(engine, model.definitions)(f)
         goal_text = f"reach {args.goal}"
     planner = Planner(engine, rules, targets)
+    by_goal = {} if args.goal else {s: goal_planners(engine, rules, s) for s in (solver, person)}
     draw = drawer(model)
     pos = start_of(model, engine, args.start)
     who = lambda ps: ", ".join(map(str, sorted(ps)))  # noqa: E731
@@ -182,21 +208,17 @@ def cmd_play(args) -> int:
     while True:
         succ = engine.successors(pos).tuples()
         if succ:
-            term.say(evaluation(planner, solver, person, pos, wins))
+            term.say(goal_evaluation(by_goal, solver, person, pos)
+                     if by_goal.get(solver) and by_goal.get(person)
+                     else evaluation(planner, solver, person, pos, wins))
         else:
-            out = rules.outcome(pos, last)
-            after = f"after {moves} move{'s' if moves != 1 else ''}"
             term.say()
-            if out.draw:
-                term.say(f"Game over {after}: a draw ({out.reason}).")
-            else:
-                side = "you win" if set(out.winners) <= person else "the solver wins"
-                term.say(f"Game over {after}: {side} "
-                         f"(player {who(out.winners)}; {out.reason}).")
+            term.say(verdict(rules.result(pos, last), person, solver, moves))
             return 0
         mover = rules.mover(pos)
         if mover in solver:
-            nxt = choose_move(planner, pos, solver)
+            best = forced_goal(by_goal.get(solver, {}), solver, pos)
+            nxt = choose_move(planner if best is None else by_goal[solver][best], pos, solver)
             term.say()
             term.say(f"The solver (player {mover}) plays {change_text(space, pos, nxt)}.")
         else:
@@ -209,6 +231,37 @@ def cmd_play(args) -> int:
             term.say()
         last, pos, moves = mover, nxt, moves + 1
         term.say(draw(pos))
+
+
+def goal_evaluation(by_goal: dict, solver, person, pos) -> str:
+    """GDL: the goal values each side forces from ``pos`` (as ``symbolic gdl`` computes
+    them from the initial state)."""
+    s, p = forced_goal(by_goal[solver], solver, pos), forced_goal(by_goal[person], person, pos)
+    return (f"evaluation: with best play the solver gets at least {s}, you at least {p} "
+            f"(goal values)")
+
+
+def verdict(out, person, solver, moves: int) -> str:
+    """The last line of a play: who won by the game's outcome, and why."""
+    after = f"after {moves} move{'s' if moves != 1 else ''}"
+    if out.goals:
+        got = ", ".join(f"player {p} {v}" for p, v in out.goals)
+        return f"Game over {after}: goal values {got}" + (
+            "" if out.draw else f": {_side(out, person, solver)}") + "."
+    if out.draw:
+        return f"Game over {after}: a draw ({out.reason})."
+    won = "player" + ("s " if len(out.winners) > 1 else " ") + ", ".join(map(str, out.winners))
+    return f"Game over {after}: {_side(out, person, solver)} ({won}; {out.reason})."
+
+
+def _side(out, person, solver) -> str:
+    """Which side has won by the coalition rule (one of its players won, none lost)."""
+    if out.side_wins(person):
+        return "you win"
+    if out.side_wins(solver):
+        return "the solver wins"
+    return "both sides have a winner and a loser: players " + ", ".join(
+        map(str, out.winners)) + " win"
 
 
 def _menu(term: Terminal, space, pos, succ) -> None:

@@ -5,7 +5,7 @@ order of the game's players): ``optimal`` moves with
 :func:`symbolic.analysis.play.choose_move` for itself alone, ``random`` picks a legal
 move uniformly. One ``random.Random(seed)`` drives every choice and start, so
 the same seed gives the same games, on either engine. Who wins is decided by
-:class:`symbolic.analysis.play.Rules` (``win(p)`` sets, else the player who cannot move
+:class:`symbolic.analysis.outcome.Referee` (the game's declared outcome: ``win(p)`` sets, else the player who cannot move
 loses and the last mover wins); a game still running after ``--max-moves``
 moves is stopped and counted as a draw.
 """
@@ -16,9 +16,9 @@ import random
 
 from .. import atl
 from ..errors import QueryError
-from ..analysis.play import PLAYER_KINDS, Planner, Rules, random_player, run_play, solver_player, \
+from ..analysis.play import PLAYER_KINDS, Planner, Referee, random_player, run_play, solver_player, \
     start_positions
-from .common import load, model_args, position_text, int_arg
+from .common import int_arg, load, model_args, position_text, refuse_concurrent
 from .play import build_engine, change_text, drawer, engine_arg
 
 
@@ -42,7 +42,7 @@ def simulate(model, engine, kinds: dict[int, str], games: int, seed: int, *,
 
     ``trace(number, play)`` is called on each play, if given."""
     rng = random.Random(seed)
-    rules = Rules(engine, model.definitions)
+    rules = Referee(engine)
     planner = Planner(engine, rules)
     players = {p: solver_player(planner, {p}, rng) if k == "optimal" else random_player(rng)
                for p, k in kinds.items()}
@@ -86,7 +86,9 @@ def simulate(model, engine, kinds: dict[int, str], games: int, seed: int, *,
 
 def cmd_simulate(args) -> int:
     model = load(args)
+    refuse_concurrent("simulate", model.game)
     engine = build_engine(model, args)
+    refuse_concurrent("simulate", engine=engine)  # a GDL game read as concurrent
     kinds = player_kinds(args.players, model.game.players)
     space = model.game.space
     draw = drawer(model)
@@ -102,7 +104,9 @@ def cmd_simulate(args) -> int:
         out = play.outcome
         print("stopped at the move cap (a draw)" if out is None else
               f"a draw ({out.reason})" if out.draw else
-              f"player {', '.join(map(str, out.winners))} wins ({out.reason})")
+              f"player{'s' if len(out.winners) > 1 else ''} "
+              f"{', '.join(map(str, out.winners))} win{'' if len(out.winners) > 1 else 's'} "
+              f"({out.reason})")
 
     doc = simulate(model, engine, kinds, args.games, args.seed, random_start=args.random_start,
                    start_formula=args.start_from, max_moves=args.max_moves,

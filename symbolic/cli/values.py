@@ -1,9 +1,11 @@
 """``symbolic values``: the ±k value of every position of a two-player game.
 
-The value (:mod:`symbolic.analysis.values`) is +k when the player to move wins within k
-moves whatever the other does, −k when they lose but can hold out k moves, 0 at
-a dead end (the player to move is stuck and has lost), and none (a draw) where
-either player can keep the play going forever. The symbolic engine reads it
+The value (:mod:`symbolic.analysis.values`), for the outcome the game declares
+(:mod:`symbolic.analysis.outcome`: normal play, misère, win(p) sets, GDL goals), is
++k when the player to move wins within k moves whatever the other does, −k when they
+lose but can hold out k moves, 0 at a finished play someone has won (in normal play
+and with win(p) sets the player to move has lost there; in misère play they have
+won), and none (a draw) where neither player can force a win. The symbolic engine reads it
 from two layered attractors; the explicit engine from its own retrograde sweep
 (:mod:`symbolic.explicit.values`); ``--engine both`` compares the two.
 """
@@ -19,9 +21,11 @@ from ..engines import ENGINES, make_engine
 from ..analysis.values import check_two_players, game_players, two_player_values
 from ..analysis.layered import LAYERED_MODES, layer_outcomes
 from ..analysis.layered_solve import graded_reach, layered_source, layered_values
+from ..analysis.outcome import rule_text
+from .. import ir
 from ..errors import QueryError
 from .common import (backend_text, build_engines, int_arg, load, model_args, note_work,
-                     parse_position, position_text)
+                     parse_position, position_text, refuse_concurrent)
 
 VALUE_ENGINES = ENGINES + ("both",)
 
@@ -71,13 +75,31 @@ def _first_mismatch(sym: _Table, exp: _Table, space) -> str | None:
     return None
 
 
-def value_text(v: int | None) -> str:
-    """+k, -k, 0, or 'draw'.
+def value_text(v: int | None, zero_won: bool = False) -> str:
+    """+k, -k, 0 (+0 where a finished play is the mover's win: misère play), or 'draw'.
 
-    >>> value_text(3), value_text(-2), value_text(0), value_text(None)
-    ('+3', '-2', '0', 'draw')
+    >>> value_text(3), value_text(-2), value_text(0), value_text(None), value_text(0, True)
+    ('+3', '-2', '0', 'draw', '+0')
     """
-    return "draw" if v is None else (f"+{v}" if v > 0 else str(v))
+    return "draw" if v is None else (f"+{v}" if v > 0 or (v == 0 and zero_won) else str(v))
+
+
+def _zero_won(model) -> bool:
+    """Whether value 0 (a finished play) is a win of the player to move: misère play."""
+    return isinstance(model.game.outcome, ir.MiserePlay)
+
+
+def result_of(model, v: int | None) -> str:
+    """"win", "loss" or "draw" for the player to move, from the value."""
+    if v is None:
+        return "draw"
+    return "win" if v > 0 or (v == 0 and _zero_won(model)) else "loss"
+
+
+def _won_lost(model, main) -> tuple[int, int]:
+    """The positions the player to move wins and loses (draws apart)."""
+    won = sum(n for v, n in main.counts.items() if v > 0 or (v == 0 and _zero_won(model)))
+    return won, sum(main.counts.values()) - won
 
 
 def _initial(model, engine, limit: int) -> list[tuple] | None:
@@ -99,6 +121,7 @@ def _by_layer(args, model) -> int:
     for kind in sorted(kinds, key=lambda k: k != "explicit"):  # size check first
         eng = make_engine(model.game, kind, args.backend, order=args.order,
                           partition=args.partition)
+        refuse_concurrent("values", engine=eng)  # a GDL game read as concurrent
         if kind == "explicit":
             eng.check_size()
         tables[kind] = layer_outcomes(model, eng, layered=args.layered != "off")
@@ -109,10 +132,11 @@ def _by_layer(args, model) -> int:
         print(f"MISMATCH: symbolic {tables['symbolic'].rows}, explicit {tables['explicit'].rows}",
               file=sys.stderr)
     if args.json:
-        print(json.dumps(main.as_json()))
+        print(json.dumps({"outcome": model.game.outcome.kind, **main.as_json()}))
         return status
     shown = ", ".join(f"{k}={v}" for k, v in model.params.items())
     print(model.name + (f" [{shown}]" if shown else ""))
+    print(f"outcome: {rule_text(model.game.outcome)}")
     print(f"{main.total} positions reachable from initial, by number of moves played "
           f"(the player to move wins, draws, loses with perfect play):")
     print(f"\n{'layer':>5} {'win':>14} {'draw':>14} {'loss':>14}")
@@ -128,6 +152,7 @@ def _tables(args, model, at) -> tuple[dict, dict, dict, object]:
     solved on (None: every position, the plain fixpoints)."""
     note_work(args)
     kinds, engines, timings = build_engines(model, args)
+    refuse_concurrent("values", engine=engines[kinds[0]])  # a GDL game read as concurrent
     if at is not None:
         engines[kinds[0]].from_tuples([at])  # RangeError when the invariant excludes it
     tables: dict[str, _Table] = {}
@@ -153,6 +178,7 @@ def _layered_note(reach, at) -> str | None:
 
 def cmd_values(args) -> int:
     model = load(args)
+    refuse_concurrent("values", model.game)
     game_players(model.game)  # before exploring (a GDL game's engine explores at once)
     if args.by_layer:
         if args.at is not None:
@@ -177,9 +203,11 @@ def cmd_values(args) -> int:
             status = 1
         if args.json:
             print(json.dumps({"model": model.name, "params": params, "engine": args.engine,
-                              "position": space.as_dict(at), "value": v}))
+                              "outcome": model.game.outcome.kind,
+                              "position": space.as_dict(at), "value": v,
+                              "result": result_of(model, v)}))
         else:
-            print(f"{position_text(space, at)}: {value_text(v)}")
+            print(f"{position_text(space, at)}: {value_text(v, _zero_won(model))}")
         return status
     initial = _initial(model, engines[kinds[0]], args.limit)
     if args.json:
@@ -195,9 +223,9 @@ def cmd_values(args) -> int:
 def _json_doc(model, args, main, initial, mismatch, reach) -> dict:
     """``values --json`` (the whole table)."""
     space = model.game.space
-    won = sum(n for v, n in main.counts.items() if v > 0)
-    lost = sum(n for v, n in main.counts.items() if v <= 0)
+    won, lost = _won_lost(model, main)
     doc = {"model": model.name, "params": model.params, "engine": args.engine,
+           "outcome": model.game.outcome.kind,
            "positions": won + lost + main.draws,
            "counts": {str(v): n for v, n in main.counts.items()},
            "draws": main.draws}
@@ -205,8 +233,8 @@ def _json_doc(model, args, main, initial, mismatch, reach) -> dict:
         doc["layered"] = {"from": "initial", "positions": reach.result.count(),
                           "layers": len(reach.layers)}
     if initial is not None:
-        doc["initial"] = [{"position": space.as_dict(p), "value": main.value(p)}
-                          for p in initial]
+        doc["initial"] = [{"position": space.as_dict(p), "value": main.value(p),
+                           "result": result_of(model, main.value(p))} for p in initial]
     if args.engine == "both":
         doc["agree"] = mismatch is None
     return doc
@@ -215,10 +243,10 @@ def _json_doc(model, args, main, initial, mismatch, reach) -> dict:
 def _print_table(model, args, main, engines, timings, initial, reach) -> None:
     """``values`` as text (the whole table)."""
     space = model.game.space
-    won = sum(n for v, n in main.counts.items() if v > 0)
-    lost = sum(n for v, n in main.counts.items() if v <= 0)
+    won, lost = _won_lost(model, main)
     shown = ", ".join(f"{k}={v}" for k, v in model.params.items())
     print(model.name + (f" [{shown}]" if shown else ""))
+    print(f"outcome: {rule_text(model.game.outcome)}")
     print(f"engine: {args.engine}"
           + (f" ({backend_text(engines['symbolic'], args.backend)})"
              if args.engine != "explicit" else "")
@@ -230,22 +258,26 @@ def _print_table(model, args, main, engines, timings, initial, reach) -> None:
           f"{lost} lost, {main.draws} drawn")
     print("\n value  positions")
     for v, n in main.counts.items():
-        print(f"{value_text(v):>6}  {n:>9}")
+        print(f"{value_text(v, _zero_won(model)):>6}  {n:>9}")
     if main.draws:
         print(f"{'draw':>6}  {main.draws:>9}")
     if initial is not None:
         print("\ninitial positions:")
         for p in initial:
-            print(f"    {position_text(space, p)}: {value_text(main.value(p))}")
+            v = main.value(p)
+            print(f"    {position_text(space, p)}: {value_text(v, _zero_won(model))}"
+                  + ("" if v is None else f" ({result_of(model, v)})"))
 
 
 def register(sub) -> None:
     c = sub.add_parser(
         "values", help="the +k/-k value of each position of a two-player game",
-        description="Values of a two-player game whose loser is the player left without a "
-                    "move: +k when the player to move wins within k moves whatever the other "
-                    "does, -k when they lose but can hold out k moves, 0 at a dead end, "
-                    "'draw' where the play can go on forever.")
+        description="Values of a two-player game by the outcome it declares (normal play: "
+                    "the player left without a move loses; the model's win(p) sets; misere "
+                    "play; GDL goals): +k when the player to move wins within k moves "
+                    "whatever the other does, -k when they lose but can hold out k moves, 0 "
+                    "at a finished play someone has won, 'draw' where neither player can "
+                    "force a win.")
     model_args(c)
     c.add_argument("--at", metavar="POSITION",
                    help="print the value of one position, written as the CLI prints it "
@@ -260,8 +292,7 @@ def register(sub) -> None:
                    help="instead: for each layer k of the positions reachable from the "
                         "model's initial set (k moves played; the game must be graded), how "
                         "many the player to move wins, draws and loses with perfect play "
-                        "(a player wins by reaching the model's win(p), else by leaving the "
-                        "other without a move)")
+                        "(by the outcome the game declares, as without --by-layer)")
     c.add_argument("--layered", choices=LAYERED_MODES, default="auto",
                    help="solve one layer at a time: auto (default: when the game is graded "
                         "from the model's initial set, the table covers the positions "

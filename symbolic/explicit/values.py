@@ -3,7 +3,8 @@
 Two computations, neither using position sets or fixpoint layers:
 
 - :func:`retrograde_values`: for each player p, a breadth-first retrograde
-  sweep from the positions where p's opponent is stuck: a position of p gets
+  sweep from the dead ends where p has won by the game's declared outcome
+  (:func:`won_dead_ends`; normal play: where p's opponent is stuck): a position of p gets
   rank k + 1 when a first successor gets rank k, an opponent's position when
   the last of its successors gets a rank (a counter per position). The mover's
   value is +rank in its own sweep, −rank in the other's; positions reached by
@@ -26,10 +27,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from .. import ir
 from ..errors import QueryError
 from ..ir import Game
 
-__all__ = ["IndexedGame", "retrograde_values", "recurrence_values"]
+__all__ = ["IndexedGame", "retrograde_values", "recurrence_values", "won_dead_ends"]
 
 
 class IndexedGame(Protocol):
@@ -45,6 +47,7 @@ class IndexedGame(Protocol):
     def turn(self, pos) -> int: ...
     def successor_indices(self, i: int) -> tuple[int, ...]: ...
     def predecessor_indices(self, i: int) -> list[int]: ...
+    def from_expr(self, expr, env=None): ...
 
 
 def check_two_players(g: IndexedGame) -> tuple[int, int]:
@@ -81,16 +84,45 @@ def _graph(g: IndexedGame):
     return n, dom, turns, succ
 
 
+def won_dead_ends(g: IndexedGame, dom: list, turns: list, succ: list) -> dict[int, list[int]]:
+    """{p: the indices of the dead ends where p has won}, by the game's outcome rule
+    (:mod:`symbolic.ir.outcome`), read here again with the explicit engine's own
+    evaluation: the stuck player loses (normal) or wins (misère); win(p) holds;
+    p's GDL goal exceeds every other role's (one role: it is 100)."""
+    rule, players = g.game.outcome, tuple(g.game.players)
+    dead = [i for i in range(len(dom)) if not succ[i]]
+    if isinstance(rule, ir.NormalPlay):
+        return {p: [i for i in dead if turns[i] != p] for p in players}
+    if isinstance(rule, ir.MiserePlay):
+        return {p: [i for i in dead if turns[i] == p] for p in players}
+    if isinstance(rule, ir.WinSets):  # in p's win set and nobody else's
+        wins = {p: g.from_expr(rule.expr, {rule.param: p}) for p in players}
+        return {p: [i for i in dead if [q for q in players if dom[i] in wins[q]] == [p]]
+                for p in players}
+    if isinstance(rule, ir.GoalValues):
+        terminal = g.from_expr(rule.terminal)
+        goal = {p: {v: g.from_expr(rule.goal, {rule.role: p, rule.value: v})
+                    for v in rule.values_of(p)} for p in players}
+        got = {i: {p: max((v for v, s in goal[p].items() if dom[i] in s), default=None)
+                   for p in players} for i in dead if dom[i] in terminal}
+        if len(players) == 1:
+            return {p: [i for i, gv in got.items() if gv[p] == 100] for p in players}
+        return {p: [i for i, gv in got.items() if gv[p] is not None and all(
+            gv[q] is not None and gv[q] < gv[p] for q in players if q != p)] for p in players}
+    raise AssertionError(rule)
+
+
 def retrograde_values(g: IndexedGame) -> dict[tuple, int | None]:
     """{position: value or None (draw)} by one retrograde sweep per player."""
     players = check_two_players(g)
     n, dom, turns, succ = _graph(g)
     pred = [g.predecessor_indices(i) for i in range(n)]
+    won = won_dead_ends(g, dom, turns, succ)
     value: list[int | None] = [None] * n
     for p in players:
         rank: list[int | None] = [None] * n
         remaining = [len(s) for s in succ]
-        frontier = [i for i in range(n) if not succ[i] and turns[i] != p]
+        frontier = list(won[p])
         for i in frontier:
             rank[i] = 0
         k = 0
@@ -118,8 +150,12 @@ def retrograde_values(g: IndexedGame) -> dict[tuple, int | None]:
 
 def recurrence_values(g: IndexedGame) -> dict[tuple, int]:
     """{position: value} by the text's recurrence, memoized; QueryError when a move
-    keeps the same player to move or the game has a cycle."""
+    keeps the same player to move or the game has a cycle, or when the game's outcome
+    is not normal play (the recurrence's 0 is a loss of the stuck mover)."""
     check_two_players(g)
+    if not isinstance(g.game.outcome, ir.NormalPlay):
+        raise QueryError(f"the recurrence is the value of normal play; this game's outcome "
+                         f"is {g.game.outcome.kind}")
     n, dom, turns, succ = _graph(g)
     for i in range(n):
         for j in succ[i]:

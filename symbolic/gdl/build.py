@@ -253,8 +253,10 @@ def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel
                    + f"; {len(prog.fluents)} fluents as bool variables")
     space = ir.Space(tuple(ir.VarDecl(var_of[f], ir.BoolType()) for f in prog.fluents))
     gdl_names = GdlNames(var_of, role_id, role_name, move_of, set_of)
+    outcome = ir.GoalValues(_expr(terminal), defs["goal"].body.expr, "r", "v",
+                            tuple((role_id[r], tuple(prog.goals[r])) for r in prog.roles))
     game = GdlGame(name, space, tuple(role_id[r] for r in prog.roles), turn, tuple(moves),
-                   ir.TRUE, description, program=prog, names=gdl_names)
+                   ir.TRUE, description, outcome, program=prog, names=gdl_names)
     return CheckedModel(name=name, description=description, source=filename, params={},
                         consts={role_name[r]: role_id[r] for r in prog.roles}, game=game,
                         definitions=dict(defs), queries=_queries(prog, role_name, role_id, defs),

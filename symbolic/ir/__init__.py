@@ -42,6 +42,7 @@ The package has one module per responsibility, and re-exports every name here
 - :mod:`symbolic.ir.traversal`: children, walks, free names, substitution;
 - :mod:`symbolic.ir.spaces`: types, variable declarations, slots, the space;
 - :mod:`symbolic.ir.game`: moves and games;
+- :mod:`symbolic.ir.outcome`: who has won when a play is over (normal, misère, win sets, goals);
 - :mod:`symbolic.ir.concurrent`: concurrent games (actions, updates, the joint space).
 
 >>> x = Var("x"); y = Var("y")
@@ -54,6 +55,8 @@ from .exprs import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, FALSE, QUANTIFIERS, TRUE, 
                     conj, conjuncts, const_value, disj, exists, forall, ite, op_text)
 from .concurrent import ACTION_PREFIX, Action, ConcurrentGame, Update
 from .game import Game, Move, Param
+from .outcome import (OUTCOME_CLASSES, GoalValues, MiserePlay, NormalPlay, OutcomeRule,
+                      WinSets)
 from .spaces import BoolType, IntType, Slot, Space, Type, VarDecl
 from .traversal import (bound_var, children, expr_classes, free_names, has_primes,
                         map_children, reads_state, substitute, substitute_exprs, walk)
@@ -70,6 +73,8 @@ __all__ = [
     "IntType", "BoolType", "Type", "VarDecl", "Slot", "Space",
     # games
     "Param", "Move", "Game",
+    # outcomes
+    "NormalPlay", "MiserePlay", "WinSets", "GoalValues", "OutcomeRule", "OUTCOME_CLASSES",
     # concurrent games
     "Action", "Update", "ConcurrentGame", "ACTION_PREFIX",
 ]

@@ -14,6 +14,7 @@ from typing import Iterable
 
 from ..errors import ArgumentTypeError, ModelError, QueryError, Span
 from .exprs import TRUE, Expr
+from .outcome import NormalPlay, OutcomeRule
 from .spaces import Space
 
 def check_players(name: str, players: tuple) -> None:
@@ -53,7 +54,8 @@ class Game:
     ``positions`` are the vectors of ``space`` satisfying ``invariant``;
     ``turn`` is an int expression giving the player to move; δ(c) is the union
     over moves and parameter valuations of the successors each move allows
-    (always inside the positions).
+    (always inside the positions). ``outcome`` says who has won when a play is
+    over (:mod:`symbolic.ir.outcome`; normal play unless the model declares another).
     """
     name: str
     space: Space
@@ -62,6 +64,7 @@ class Game:
     moves: tuple[Move, ...]
     invariant: Expr = TRUE
     description: str = ""
+    outcome: OutcomeRule = NormalPlay()
 
     def __post_init__(self):
         check_players(self.name, self.players)

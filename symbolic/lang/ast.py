@@ -381,6 +381,14 @@ class QueryDecl(Decl):
 
 
 @dataclass(frozen=True)
+class OutcomeDecl(Decl):
+    """``outcome normal | misere | win``: who has won when a play is over
+    (:mod:`symbolic.ir.outcome`)."""
+    rule: Ident
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
 class DisplayDecl(Decl):
     """``display text``: how a position is drawn (see :mod:`symbolic.lang.display`)."""
     expr: Expr

@@ -175,6 +175,9 @@ class ToAst(Transformer_NonRecursive):
     def display_decl(self, meta, children):
         return ast.DisplayDecl(children[0], self._span(meta))
 
+    def outcome_decl(self, meta, children):
+        return ast.OutcomeDecl(children[0], self._span(meta))
+
     # --- expressions
     def binary(self, meta, children):
         left, op, right = children

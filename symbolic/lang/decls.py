@@ -31,7 +31,7 @@ from .binders import flat_binders
 from .formulas import FormulaChecker
 from .scope import EMPTY, Ctx, Entry, FormulaParam, Scope, did_you_mean
 from .types import BOOL, INT, STR, SetT, Sym, Type, article, exported_value, type_of
-from .vocabulary import PARAMETER_KINDS
+from .vocabulary import OUTCOME_RULES, PARAMETER_KINDS
 
 
 
@@ -90,6 +90,7 @@ class ModelChecker(ActionDecls, FormulaChecker):
         self.definitions: dict[str, atl.Definition] = {}
         self.display: display.Drawing | None = None
         self.display_span: Span | None = None
+        self.outcome_decl: ast.OutcomeDecl | None = None
         # the expanded depth of each definition, and of each node seen (by id; the
         # node is kept so that its id is not reused): see _check_depth
         self.depths: dict[str, int] = {}
@@ -179,6 +180,31 @@ class ModelChecker(ActionDecls, FormulaChecker):
 
     def _query(self, d: ast.QueryDecl) -> None:
         self.queries.append(Query(d.text, self.formula(d.formula, EMPTY), d.span))
+
+    def _outcome_decl(self, d: ast.OutcomeDecl) -> None:
+        if self.outcome_decl is not None:
+            raise ModelError(f"the outcome is declared twice (first at line "
+                             f"{self.outcome_decl.span.line})", d.span)
+        if d.rule.name not in OUTCOME_RULES:
+            raise ModelError(f"unknown outcome {d.rule.name!r}: expected one of "
+                             f"{', '.join(OUTCOME_RULES)}", d.rule.span)
+        self.outcome_decl = d
+
+    def _outcome(self) -> ir.OutcomeRule:
+        """The declared outcome (``outcome ...``), else win(p) sets when the model
+        defines ``set win(p)`` with one parameter, else normal play."""
+        rule = self.outcome_decl.rule.name if self.outcome_decl is not None else None
+        win = self.definitions.get("win")
+        usable = (win is not None and len(win.params) == 1 and win.params[0][1] == "int"
+                  and isinstance(win.body, atl.Prop))
+        if rule == "win" and not usable:
+            raise ModelError("'outcome win' needs a set win(p) with one parameter, the "
+                             "player (e.g. set win(p) = ...)", self.outcome_decl.span)
+        if rule == "misere":
+            return ir.MiserePlay()
+        if rule in (None, "win") and usable:
+            return ir.WinSets(win.params[0][0], win.body.expr)
+        return ir.NormalPlay()
 
     def _display(self, d: ast.DisplayDecl) -> None:
         if self.display is not None:
@@ -389,11 +415,15 @@ class ModelChecker(ActionDecls, FormulaChecker):
         name = self.name or (Path(self.filename).stem if not self.filename.startswith("<")
                              else "game")
         if self.concurrent_span is not None:
+            if self.outcome_decl is not None:
+                raise ModelError("a concurrent game has no player to move at its end: "
+                                 "'outcome' is for turn-based games", self.outcome_decl.span)
             game = self.concurrent_game(name, ir.Space(tuple(self.vars)),
                                         ir.conj(self.invariants))
         else:
             game = ir.Game(name, ir.Space(tuple(self.vars)), self.scope.players, self.turn,
-                           tuple(self.moves), ir.conj(self.invariants), self.description)
+                           tuple(self.moves), ir.conj(self.invariants), self.description,
+                           self._outcome())
         for e in display.exprs(self.display) if self.display is not None else ():
             check_expr(e, game.space, {})
         entries = self.scope.entries
@@ -423,6 +453,7 @@ DECL_HANDLERS = {
     ast.FormulaDecl: ModelChecker._formula_decl,
     ast.QueryDecl: ModelChecker._query,
     ast.DisplayDecl: ModelChecker._display,
+    ast.OutcomeDecl: ModelChecker._outcome_decl,
 }
 
 #: declaration class -> the kind of the names it declares (None: it declares none)
@@ -443,6 +474,7 @@ DECLARED_KINDS = {
     ast.FormulaDecl: "formula",
     ast.QueryDecl: None,
     ast.DisplayDecl: None,
+    ast.OutcomeDecl: None,
 }
 
 

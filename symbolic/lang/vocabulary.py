@@ -54,7 +54,11 @@ def _same(*spellings: str) -> dict[str, str]:
 #: the top-level declarations (in the order error messages list them)
 DECLARATIONS = _same("game", "description", "param", "const", "players", "var", "turn",
                      "invariant", "move", "set", "formula", "query", "display",
-                     "concurrent", "action", "update")
+                     "concurrent", "action", "update", "outcome")
+
+#: the outcome rules of ``outcome RULE`` (:mod:`symbolic.ir.outcome`): normal play, misère
+#: play, the model's win(p) sets
+OUTCOME_RULES = ("normal", "misere", "win")
 
 #: words inside declarations: types (``array[1..3] of bool``) and moves (``when``, ``then``)
 DECLARATION_WORDS = _same("bool", "array", "of", "when", "then")

@@ -2,7 +2,7 @@
 each legal move written where that move changes the drawing.
 
 **The value of a move** c → c' for the player p to move at c, under the rules of
-:class:`symbolic.analysis.play.Rules` (the model's ``win(p)`` sets, else normal
+:class:`symbolic.analysis.outcome.Referee` (the game's declared outcome: ``win(p)`` sets, else normal
 play) and the ranks of :class:`~symbolic.analysis.play.Planner` (fewest moves
 to force the goal, the TD's attractor):
 
@@ -25,9 +25,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..api import GameEngine
+from ..api import GameEngine, check_engine
+from ..arguments import need, need_int, need_iterable
 from ..errors import QueryError
-from ..analysis.play import Planner, Rules, drawer
+from ..model import Model
+from ..analysis.play import Planner, Referee, drawer
 from .figure import Picture, new_figure
 
 WIN, LOSS, DRAW = "#2b6cb0", "#c53030", "#718096"
@@ -51,6 +53,7 @@ def value_text(v: int | None) -> str:
     >>> value_text(3), value_text(-2), value_text(None)
     ('+3', '-2', '=')
     """
+    need_int(v, "the value", none=True)
     return "=" if v is None else (f"+{v}" if v > 0 else str(v))
 
 
@@ -58,6 +61,10 @@ def value_text(v: int | None) -> str:
 
 def position_value(planner: Planner, pos: tuple, mover: int) -> int | None:
     """+rank of the mover's goal, −rank of the others' goal, or None (a draw)."""
+    need(planner, Planner, "the planner")
+    pos = planner.engine.space.check_position(pos)
+    if need_int(mover, "the mover") not in planner.engine.game.players:
+        raise QueryError(f"the mover {mover} is not a player of the game")
     me = frozenset({mover})
     r = planner.rank(me, pos)
     if r is not None:
@@ -66,7 +73,7 @@ def position_value(planner: Planner, pos: tuple, mover: int) -> int | None:
     return None if r is None else -r
 
 
-def move_values(engine: GameEngine, definitions: dict, pos: tuple,
+def move_values(engine: GameEngine, pos: tuple,
                 planner: Planner | None = None) -> list[MoveValue]:
     """The value of every legal move at ``pos`` (module docstring), in the engines'
     order of successors.
@@ -74,13 +81,16 @@ def move_values(engine: GameEngine, definitions: dict, pos: tuple,
     >>> from symbolic.seeds.games import subtraction
     >>> from symbolic.engines import make_engine
     >>> E = make_engine(subtraction(5), "explicit")    # take 1 to 3; stuck loses
-    >>> [(m.target, m.value) for m in move_values(E, {}, (1, 5))]
+    >>> [(m.target, m.value) for m in move_values(E, (1, 5))]
     [((2, 2), -2), ((2, 3), -2), ((2, 4), 3)]
     """
-    pos = engine.space.check_position(pos)
+    if need(planner, Planner, "the planner", none=True) is not None and \
+            planner.engine is not engine:
+        raise QueryError("the planner is one of another engine")
+    pos = check_engine(engine).space.check_position(pos)
     if pos not in engine.positions():
         raise QueryError(f"{engine.space.as_dict(pos)} is not a position of the game")
-    planner = planner or Planner(engine, Rules(engine, definitions))
+    planner = planner or Planner(engine, Referee(engine))
     me = frozenset({planner.rules.mover(pos)})
     others = planner.opponents(me)
     out = []
@@ -107,6 +117,10 @@ def _changes(before: str, after: str) -> list[tuple[int, int]]:
 
 def place_moves(render, pos: tuple, moves: list[MoveValue]) -> list[MoveValue]:
     """Each move with the cell of the drawing where its value is written."""
+    if not callable(render):
+        raise QueryError(f"render must be a function position -> text, got {str(render)[:40]!r}")
+    for m in need_iterable(moves, "the moves"):
+        need(m, MoveValue, "a move", hint=" (move_values(...))")
     here = render(pos)
     changed = [_changes(here, render(m.target)) for m in moves]
     seen: dict[tuple[int, int], int] = {}
@@ -123,17 +137,19 @@ def place_moves(render, pos: tuple, moves: list[MoveValue]) -> list[MoveValue]:
 def board(model, engine: GameEngine, pos: tuple) -> Picture:
     """The picture of ``pos`` drawn by the model's ``display``, each legal move's
     value on its cell (SVG id ``move_R_C``: row R, column C of the drawing's text)."""
+    need(model, Model, "the model", hint=" (symbolic.model.load_model(...))")
+    check_engine(engine)
     if model.display is None:
         raise QueryError(f"{model.source}: the model has no display declaration, so its "
                          f"positions cannot be drawn as boards")
     render = drawer(model.display, engine.space, str)
-    planner = Planner(engine, Rules(engine, model.definitions))
+    planner = Planner(engine, Referee(engine))
     pos = engine.space.check_position(pos)
-    moves = place_moves(render, pos, move_values(engine, model.definitions, pos, planner))
+    moves = place_moves(render, pos, move_values(engine, pos, planner))
     mover = planner.rules.mover(pos)
     value = position_value(planner, pos, mover)
-    lines = render(pos).splitlines()
-    width = max(map(len, lines), default=1)
+    lines = render(pos).splitlines() or [""]   # an empty drawing is one empty line
+    width = max(1, *map(len, lines))
     # a character cell is 0.6 × 1 line (UNIT inches), the font fills it, as on a terminal
     w, h = 0.6 * UNIT * width, UNIT * len(lines)
     fw, fh = max(w + 0.4, 3.6), h + 0.7
