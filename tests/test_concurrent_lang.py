@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from symbolic.errors import ModelError, SymbolicError
-from symbolic.ir import ConcurrentGame
+from symbolic.ir import ConcurrentGame, Const
 from symbolic.model import parse_model
 
 HEAD = "players 1, 2\nvar x : 0..2\n"
@@ -46,3 +46,55 @@ def test_errors_are_located(text, message, where):
 def test_concurrent_declared_twice():
     with pytest.raises(ModelError, match="declared twice"):
         parse_model(HEAD + "concurrent\nconcurrent\naction players go\n")
+
+
+# issue 32: does(p, a(t)) with bound names, and actions of no player
+ONE_A = HEAD + "concurrent\naction 1 a(t in 0..1)\naction 2 w\n"
+
+
+@pytest.mark.parametrize("text, message, where", [
+    # t = 2 is outside a's domain: an error, as does(1, a(2)) is (it read as false)
+    ("update then (forall t in 0..2: does(1, a(t)) implies x' = t)\n",
+     "with t = 2: player 1 has no action 'a(2)' (the parameters of 'a': t in 0..1)", (6, 32)),
+    ("update then (forall t in 0..1: does(1, a(t + 1)) implies x' = t)\n",
+     "with t = 1: player 1 has no action 'a(2)'", (6, 32)),
+    ("update when does(1, a(2)) then x' = 0\n", "player 1 has no action 'a(2)'", (6, 13)),
+    # a player bound by a quantifier: the user's words, never the internal action@1
+    ("update then (exists p in 1..2: does(p, a(1))) implies x' = 1\n",
+     "with p = 2: player 2 has no action 'a' (players with one: 1)", (6, 32)),
+    ("action {} b\nupdate then x' = x\n",
+     "an action of no player: expected a player id or a non-empty set of them", (6, 8)),
+])
+def test_does_over_bound_names_is_checked(text, message, where):
+    with pytest.raises(SymbolicError) as err:
+        parse_model(ONE_A + text, "<m>")
+    assert message in err.value.message and "action@" not in err.value.message, err.value
+    span = err.value.span
+    assert span is not None and (span.line, span.column) == where, (str(err.value), span)
+
+
+@pytest.mark.parametrize("engine", ["explicit", "symbolic"])
+def test_does_with_a_bound_player_means_some_player(engine):
+    """``exists p in players: does(p, go)``: one disjunct per player (issue 32: it was
+    refused with a message naming action@1)."""
+    from symbolic import atl
+    from symbolic.engines import make_engine
+    m = parse_model("players 1, 2\nvar x : 0..2\nconcurrent\naction players go\n"
+                    "action players stay\n"
+                    "update when (exists p in players: does(p, go)) then x' = 2\n"
+                    "query <<1>> X x == 2, <<2>> X x == 2, <<1, 2>> X x == 0\n")
+    E = make_engine(m.game, engine)
+    ev = atl.Evaluator(E, m.definitions)
+    got = [sorted(t[0] for t in ev(q.formula).tuples()) for q in m.queries]
+    assert got == [[0, 1, 2], [0, 1, 2], [0]], got
+
+
+def test_many_instances_of_one_action_read():
+    """2 001 instances of one action, each named by does in a quantifier (issue 32: reading
+    was quadratic in them; no time is asserted)."""
+    n = 2000
+    m = parse_model(f"players 1, 2\nvar x : 0..{n}\nconcurrent\n"
+                    f"action 1 pick(t in 0..{n}) when t >= x\naction 2 w\n"
+                    f"update then (forall t in 0..{n}: does(1, pick(t)) implies x' = t)\n")
+    assert len(m.game.action_labels(1)) == n + 1
+    assert [m.game.does(1, f"pick({k})").right for k in (0, n)] == [Const(0), Const(n)]

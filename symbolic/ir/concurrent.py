@@ -39,6 +39,7 @@ For a coalition J the concurrent pre-image is
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable
@@ -93,8 +94,8 @@ class ConcurrentGame:
             labels = self.action_labels(p)
             if not labels:
                 raise ModelError(f"game {self.name!r}: player {p} has no action")
-            dup = sorted({n for n in labels if labels.count(n) > 1})
-            if dup:
+            if len(self._index[p]) < len(labels):
+                dup = sorted(n for n, k in Counter(labels).items() if k > 1)
                 raise ModelError(f"game {self.name!r}: actions of player {p} declared twice: "
                                  f"{dup}", self.actions_of(p)[labels.index(dup[0], 1)].span)
         clash = [v.name for v in self.space.vars if v.name.startswith(ACTION_PREFIX)]
@@ -103,9 +104,28 @@ class ConcurrentGame:
 
     coalition = Game.coalition
 
+    @cached_property
+    def _by_player(self) -> dict[int, tuple[Action, ...]]:
+        """Each player's action instances, computed once (``does`` is called per instance)."""
+        out: dict[int, list[Action]] = {}
+        for a in self.actions:
+            out.setdefault(a.player, []).append(a)
+        return {p: tuple(v) for p, v in out.items()}
+
+    @cached_property
+    def _index(self) -> dict[int, dict[str, int]]:
+        """{player: {label: its first index}}."""
+        out: dict[int, dict[str, int]] = {}
+        for p, acts in self._by_player.items():
+            first: dict[str, int] = {}
+            for k, a in enumerate(acts):
+                first.setdefault(a.label, k)
+            out[p] = first
+        return out
+
     def actions_of(self, player: int) -> tuple[Action, ...]:
         """A player's action instances, in declaration order (index = position here)."""
-        return tuple(a for a in self.actions if a.player == player)
+        return self._by_player.get(player, ())
 
     def action_labels(self, player: int) -> tuple[str, ...]:
         return tuple(a.label for a in self.actions_of(player))
@@ -117,11 +137,12 @@ class ConcurrentGame:
 
     def does(self, player: int, label: str, span: Span | None = None) -> Expr:
         """The atom "``player`` plays ``label``": action_var(player) == its index."""
-        labels = self.action_labels(player) if player in self.players else ()
-        if label not in labels:
+        index = self._index.get(player, {}) if player in self.players else {}
+        if label not in index:
+            labels = self.action_labels(player) if player in self.players else ()
             raise UnknownName(f"player {player} has no action {label!r}"
                               + (f" (its actions: {', '.join(labels)})" if labels else ""), span)
-        return Var(self.action_var(player), span=span).eq(Const(labels.index(label)))
+        return Var(self.action_var(player), span=span).eq(Const(index[label]))
 
     @cached_property
     def joint_space(self) -> Space:

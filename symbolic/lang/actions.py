@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
+from math import prod
 
 from .. import ir
-from ..errors import ModelError, RangeError, WrongType
+from ..errors import ModelError, RangeError, UnknownName, WrongType
 from . import ast
 from .binders import flat_binders
 from .builtins import canonical_key
 from .scope import EMPTY, Ctx
-from .types import BOOL, Sym
+from .types import BOOL, Sym, known
 
 __all__ = ["ActionDecls", "action_label"]
 
@@ -45,6 +46,7 @@ class ActionDecls:
         self.actions: list[ir.Action] = []
         self.update_decls: list[ast.UpdateDecl] = []
         self.instances: dict[tuple[int, str], list[tuple[tuple, str]]] = {}
+        self.params: dict[tuple[int, str], list[tuple[str, tuple]]] = {}
 
     def _require_concurrent(self, d: ast.Decl, what: str) -> None:
         if self.concurrent_span is None:
@@ -59,6 +61,10 @@ class ActionDecls:
                 isinstance(p, int) and not isinstance(p, bool) for p in who):
             raise WrongType("the players of an action are a player id or a set of them",
                             d.players.span)
+        if not who:
+            raise RangeError("an action of no player: expected a player id or a non-empty "
+                             f"set of them (players: {', '.join(map(str, self.scope.players))})",
+                             d.players.span)
         for p in sorted(who):
             if p not in self.scope.players:
                 raise RangeError(f"{p} is not a player (players: "
@@ -78,6 +84,8 @@ class ActionDecls:
             for p in sorted(who):
                 self.actions.append(ir.Action(p, label, g, d.span))
                 self.instances.setdefault((p, d.name.name), []).append((values, label))
+        for p in who:
+            self.params.setdefault((p, d.name.name), list(zip(names, domains)))
 
     def _update_decl(self, d: ast.UpdateDecl) -> None:
         self._require_concurrent(d, "an update")
@@ -109,7 +117,9 @@ class ActionDecls:
                                  tuple(updates), invariant, self.description)
 
     def _does(self, node: ast.Call, ctx: Ctx):
-        """``does(p, a(v, ...))``: the atom "player p plays that action"."""
+        """``does(p, a(v, ...))``: the atom "player p plays that action"; ``p`` and the
+        arguments may read names bound by quantifiers (each instance they reach is checked
+        now: one outside the action's domain is an error, as ``does(1, a(5))`` is)."""
         game = getattr(self, "joint", None)
         if game is None:
             raise WrongType("does(p, action) may appear only in the updates of a concurrent "
@@ -118,22 +128,80 @@ class ActionDecls:
             raise WrongType("does takes a player and an action: does(p, name(v, ...))",
                             node.span)
         who, act = node.args
-        p = self.value(who, ctx, what="the player of does").value
-        if isinstance(act, ast.Name):
-            return Sym(game.does(p, act.name, node.span), BOOL)
-        if not isinstance(act, ast.Call):
+        if not isinstance(act, (ast.Name, ast.Call)):
             raise WrongType("the second argument of does is an action: name(v, ...)",
                             act.span)
+        self._check_instances(node, ctx)
+        if self.is_constant(who, ctx):
+            p = self.value(who, ctx, what="the player of does").value
+            return Sym(self._does_of(p, act, node, ctx), BOOL)
+        # a player read from bound names: one disjunct per player having that action
+        pe = self.state(who, ctx, None, "as the player of does")
+        return Sym(ir.disj(pe.eq(ir.Const(q)) & self._does_of(q, act, node, ctx)
+                           for q in self.scope.players if (q, act.name) in self.instances),
+                   BOOL)
+
+    def _does_of(self, p, act: ast.Expr, node: ast.Call, ctx: Ctx) -> ir.Expr:
+        """``does(p, act)`` for a known player ``p``."""
+        game = self.joint
+        if isinstance(act, ast.Name):
+            return game.does(p, act.name, node.span)
+        assert isinstance(act, ast.Call)
         if all(self.is_constant(a, ctx) for a in act.args):
             values = tuple(self.value(a, ctx, what="an action argument").value
                            for a in act.args)
-            return Sym(game.does(p, action_label(act.name, values), node.span), BOOL)
+            return game.does(p, action_label(act.name, values), node.span)
         # arguments that read bound names: one disjunct per instance of the action
         args = [self.state(a, ctx, None, "as an action argument") for a in act.args]
         found = [(vals, label) for vals, label in self.instances.get((p, act.name), ())
                  if len(vals) == len(args)]
         if not found:
             game.does(p, act.name, node.span)  # the error: no such action
-        return Sym(ir.disj(ir.conj([game.does(p, label, node.span)]
-                                   + [a.eq(ir.Const(v)) for a, v in zip(args, vals)])
-                           for vals, label in found), BOOL)
+        return ir.disj(ir.conj([game.does(p, label, node.span)]
+                               + [a.eq(ir.Const(v)) for a, v in zip(args, vals)])
+                       for vals, label in found)
+
+    def _check_instances(self, node: ast.Call, ctx: Ctx, limit: int = 10_000) -> None:
+        """Where ``does(p, a(t, ...))`` reads only names bound by quantifiers (whose values
+        are known), a located error for the first binding naming no instance."""
+        bound = sorted({n.name for a in node.args for n in ast.walk(a)
+                        if isinstance(n, ast.Name) and n.name in ctx.domains})
+        if not bound or prod(len(ctx.domains[n]) for n in bound) > limit:
+            return
+        who, act = node.args
+        parts = [who] + (list(act.args) if isinstance(act, ast.Call) else [])
+        for values in itertools.product(*(ctx.domains[n] for n in bound)):
+            inner = ctx
+            for n, v in zip(bound, values):
+                inner = inner.bind(n, known(v))
+            if not all(self.is_constant(x, inner) for x in parts):
+                return  # reads the state too: not decidable now
+            p = self.value(who, inner, what="the player of does").value
+            label = act.name if isinstance(act, ast.Name) else action_label(
+                act.name, tuple(self.value(a, inner, what="an action argument").value
+                                for a in act.args))
+            if (p, act.name) in self.instances and any(
+                    lb == label for _, lb in self.instances[(p, act.name)]):
+                continue
+            where = ", ".join(f"{n} = {_shown(v)}" for n, v in zip(bound, values))
+            if (p, act.name) not in self.instances:
+                who_has = sorted(q for q, a in self.instances if a == act.name)
+                raise UnknownName(f"with {where}: player {_shown(p)} has no action "
+                                  f"'{act.name}' (players with one: "
+                                  f"{', '.join(map(str, who_has)) or 'none'})", node.span)
+            doms = "; ".join(f"{n} in {_domain_text(d)}" for n, d in self.params[(p, act.name)])
+            raise RangeError(f"with {where}: player {p} has no action '{label}' (the "
+                             f"parameters of '{act.name}': {doms or 'none'})", node.span)
+
+
+def _shown(v) -> str:
+    return "true" if v is True else "false" if v is False else str(v)
+
+
+def _domain_text(values: tuple) -> str:
+    """``0..2`` for a range of ints, else ``{a, b, ...}`` (at most 8 shown)."""
+    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values) \
+            and list(values) == list(range(values[0], values[0] + len(values))):
+        return f"{values[0]}..{values[-1]}"
+    shown = ", ".join(map(_shown, values[:8])) + (", ..." if len(values) > 8 else "")
+    return "{" + shown + "}"

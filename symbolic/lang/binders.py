@@ -19,6 +19,7 @@ Known(value=True, type=BoolT())
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterator
 
 from .. import ir
@@ -89,7 +90,8 @@ class BinderChecks:
             if not values:  # an empty domain: the body is never instantiated
                 return Known(node.kind == "forall", BOOL)
             layers.append((ident.name, tuple(sorted(set(values), key=canonical_key))))
-            ctx = ctx.bind(ident.name, Sym(ir.Name(ident.name, ident.span), elem))
+            ctx = replace(ctx.bind(ident.name, Sym(ir.Name(ident.name, ident.span), elem)),
+                          domains={**ctx.domains, ident.name: layers[-1][1]})
         body = self.expr(node.body, ctx)
         self.expect(body, BOOL, node.body.span, "as the quantifier's body")
         if isinstance(body, Known):

@@ -103,6 +103,8 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         for n in ast.walk(node):
             if isinstance(n, (ast.Strategic, ast.TurnOf)):
                 return False
+            if isinstance(n, ast.Call) and n.name == "does":
+                return False  # it reads the joint action
             if isinstance(n, (ast.Name, ast.Call)) and n.name not in inner:
                 if n.name in ctx.bound:
                     if isinstance(ctx.bound[n.name], Sym):

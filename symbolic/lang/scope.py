@@ -93,6 +93,9 @@ class Ctx:
     bound: Mapping[str, Typed] = field(default_factory=dict)
     fparams: Mapping[str, FormulaParam] = field(default_factory=dict)
     primes: bool = False
+    #: the values of the names bound by a quantifier read symbolically (``does`` checks
+    #: its instances against them)
+    domains: Mapping[str, tuple] = field(default_factory=dict)
 
     def bind(self, name: str, t: Typed) -> "Ctx":
         """This context with ``name`` bound to ``t``."""
