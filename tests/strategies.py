@@ -375,3 +375,61 @@ def graded_games(draw):
     if draw(st.booleans()):
         start = start & draw(bool_exprs(space, (), 1))
     return game, start
+
+
+@st.composite
+def graded_concurrent_games(draw):
+    """A random graded concurrent game and a start condition: a step counter ``n`` in
+    0..L added to a random game of :func:`concurrent_games`, which every joint action
+    increments (an update ``n' == n + 1`` that always applies: the last layer n = L
+    has no successor), action guards sometimes reading ``n`` or cut off by a random
+    terminal condition (dead ends: a player without an action), and sometimes an
+    update contradicting the counter's on some joint actions or positions (δ(c, a)
+    empty while every player has an action). Returns (game, start expression), the
+    start inside n = 0, so every joint action goes one layer further from it."""
+    base = draw(concurrent_games())
+    steps = draw(st.integers(1, 4))
+    if base.space.size * (steps + 1) > 2 * MAX_POSITIONS:
+        steps = 1
+    n = ir.Var("n")
+    space = ir.Space((ir.VarDecl("n", ir.IntType(0, steps)),) + tuple(base.space.vars))
+    terminal = draw(st.one_of(st.just(ir.FALSE), bool_exprs(space, (), 1)))
+    actions = []
+    for a in base.actions:
+        guard = a.guard
+        if draw(st.booleans()):
+            guard = guard & draw(bool_exprs(space, (), 1))
+        if draw(st.booleans()):
+            guard = guard & ir.Unary("not", terminal)
+        actions.append(ir.Action(a.player, a.label, guard))
+    shell = ir.ConcurrentGame("graded", space, base.players, tuple(actions), ())
+    does = st.sampled_from([shell.does(a.player, a.label) for a in actions])
+    step = ir.Binary("==", ir.Var("n", primed=True), n + 1)
+    updates = list(base.updates) + [ir.Update(step)]
+    if draw(st.booleans()):
+        when = draw(st.one_of(st.just(ir.TRUE), does, bool_exprs(space, (), 1),
+                              st.builds(lambda a, b: a & b, does, does)))
+        updates.append(ir.Update(ir.Binary("!=", ir.Var("n", primed=True), n + 1), when))
+    game = ir.ConcurrentGame("graded", space, base.players, tuple(actions), tuple(updates),
+                             base.invariant)
+    start = ir.Binary("==", n, ir.Const(0))
+    if draw(st.booleans()):
+        start = start & draw(bool_exprs(space, (), 1))
+    return game, start
+
+
+@st.composite
+def outcome_games(draw):
+    """A random two-player game of :func:`games` with a random declared outcome:
+    normal play, misère play, or win(p) sets (a random state expression over the
+    player ``p``; boards in both win sets are draws)."""
+    base = draw(games().filter(lambda g: len(g.players) == 2))
+    kind = draw(st.sampled_from(["normal", "misere", "win"]))
+    if kind == "normal":
+        outcome: ir.OutcomeRule = ir.NormalPlay()
+    elif kind == "misere":
+        outcome = ir.MiserePlay()
+    else:
+        outcome = ir.WinSets("p", draw(bool_exprs(base.space, ("p",), 1)))
+    return ir.Game(base.name, base.space, base.players, base.turn, base.moves, base.invariant,
+                   outcome=outcome)

@@ -139,6 +139,19 @@ class Values:
             return "win"
         return "draw" if self.ranks[_other(self.engine, p)].rank(pos) is None else "loss"
 
+    def positions_of_result(self, result: str) -> PositionSet:
+        """The positions whose player to move wins (``"win"``: ⋃ₚ Aₚ ∩ Tₚ), loses
+        (``"loss"``: ⋃ₚ Aₚ ∖ Tₚ) or draws (``"draw"``) with perfect play."""
+        if result == "draw":
+            return self.draws
+        if result not in ("win", "loss"):
+            raise QueryError(f"unknown result {result!r}: expected win, loss or draw")
+        out = self.engine.empty()
+        for p, R in self.ranks.items():
+            mine = self.engine.turn_set({p})
+            out = out | (R.attractor & mine if result == "win" else R.attractor - mine)
+        return out
+
     def counts(self) -> dict[int, int]:
         """{value: number of positions}, values in increasing order (draws not included)."""
         return {v: self.by_value[v].count() for v in sorted(self.by_value)}
