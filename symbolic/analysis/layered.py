@@ -12,9 +12,11 @@ position looks at its successors only, so for every state formula φ,
 [[φ]] ∩ R is the value of φ in the game restricted to R. :class:`LayeredEvaluator`
 computes it: every set is kept inside R, an until is
 :meth:`symbolic.api.GameEngine.until_layered` (one pre-image step per layer, from
-the farthest one down, instead of a fixpoint over every position), a release its
-dual ¬⟨⟨A∖J⟩⟩ ¬f U ¬g (exact with the vacuous dead-end convention), and reach(ψ), which
-looks backward, the plain one over every position, intersected with R.
+the farthest one down, instead of a fixpoint over every position), a release
+⟨⟨J⟩⟩ f R g the layered until ⟨⟨J⟩⟩ g U (f ∧ g) (every play from R ends within the
+layers, so the greatest fixpoint is the least one there: exact under both dead-end
+conventions and on concurrent games, which the dual ¬⟨⟨A∖J⟩⟩ ¬f U ¬g is not), and
+reach(ψ), which looks backward, the plain one over every position, intersected with R.
 
 **Anchored queries.** A query ``S and φ`` (either side) whose side S is a *state*
 formula (no X, U, R, reach: a set of positions) has [[S ∧ φ]] = S ∩ ([[φ]] ∩ R_S)
@@ -36,9 +38,11 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .. import atl
-from ..api import DeadEnds, GameEngine, PositionSet, Reach
-from ..errors import QueryError
+from ..api import DeadEnds, GameEngine, PositionSet, Reach, check_engine, check_reach, check_set
+from ..arguments import need, need_iterable, need_mapping
+from ..errors import ArgumentTypeError, QueryError
 from ..limits import NO_LIMITS
+from .outcome import Referee
 
 __all__ = ["graded_layers", "LayeredEvaluator", "is_state_formula", "anchor_of",
            "Outcomes", "layer_outcomes", "initial_set"]
@@ -48,6 +52,7 @@ def graded_layers(engine: GameEngine, source: PositionSet) -> Reach | None:
     """The layers F_0 = S, F_{n+1} = post(F_n) of the positions reachable from S when
     they are pairwise disjoint (a graded :class:`~symbolic.api.Reach`), else None,
     found at the first image that meets a layer already seen."""
+    check_set(check_engine(engine), source, "the source")
     lim = getattr(engine, "limits", None) or NO_LIMITS
     seen = frontier = source
     layers = [source]
@@ -84,6 +89,8 @@ class LayeredEvaluator(atl.Evaluator):
                  dead_ends: DeadEnds = DeadEnds.VACUOUS):
         if not isinstance(reach, Reach) or not reach.graded:
             raise QueryError(f"a layered evaluation needs graded layers, got {reach!r}")
+        check_reach(check_engine(engine), reach)
+        need_mapping(sets if sets is not None else {}, "sets")
         self.reach = reach
         self.within = reach.result
         super().__init__(engine, definitions,
@@ -124,13 +131,14 @@ class LayeredEvaluator(atl.Evaluator):
         return self._plain.eval(f, env) & self.within
 
     def _release(self, f, env):
-        if self.dead_ends is not DeadEnds.VACUOUS:  # the duality needs the vacuous ∀
-            return super()._release(f, env) & self.within
-        others = frozenset(self.engine.game.players) - self._J(f.coalition, env)
+        # on R every play ends within the layers, so νZ. g ∩ (f ∪ pre(J, Z)) is also
+        # the least fixpoint there: the until ⟨⟨J⟩⟩ g U (f ∧ g), exact under both
+        # dead-end conventions and on concurrent games (not the dual ¬⟨⟨A∖J⟩⟩ ¬f U ¬g,
+        # which a concurrent game, not determined, and a position whose joint actions
+        # all lead nowhere break)
         left, right = self.eval(f.left, env), self.eval(f.right, env)
-        escape = self.engine.until_layered(others, self.within - left, self.within - right,
-                                           self.reach, dead_ends=self.dead_ends).result
-        return self.within - escape
+        return self.engine.until_layered(self._J(f.coalition, env), right, left & right,
+                                         self.reach, dead_ends=self.dead_ends).result
 
 
 # the rules that differ from the plain evaluator's; the others are intersected with R
@@ -151,6 +159,7 @@ def is_state_formula(f: atl.Formula, definitions: Mapping[str, atl.Definition]) 
     >>> is_state_formula(m.formula("forces_win(1)"), m.definitions)
     False
     """
+    _check_formula(f, definitions)
     seen: set = set()
 
     def state(g) -> bool:
@@ -170,6 +179,7 @@ def anchor_of(f: atl.Formula, definitions: Mapping[str, atl.Definition]
               ) -> tuple[atl.Formula, atl.Formula] | None:
     """(S, φ) when ``f`` is ``S and φ`` or ``φ and S`` with S a state formula (the
     left one when both are), else None."""
+    _check_formula(f, definitions)
     if isinstance(f, atl.BoolOp) and f.op == "and":
         for s, phi in ((f.left, f.right), (f.right, f.left)):
             if is_state_formula(s, definitions):
@@ -177,8 +187,25 @@ def anchor_of(f: atl.Formula, definitions: Mapping[str, atl.Definition]
     return None
 
 
+def _check_formula(f, definitions) -> None:
+    need(f, atl.Formula, "the formula", hint=" (parse text with model.formula(text))")
+    need_mapping(definitions, "definitions")
+
+
+def check_model(model):
+    """``model`` when it reads as a :class:`symbolic.model.Model` (its ``definitions``
+    and ``formula``), else ArgumentTypeError (this layer does not import the model)."""
+    if not isinstance(getattr(model, "definitions", None), Mapping) or \
+            not callable(getattr(model, "formula", None)):
+        raise ArgumentTypeError(f"the model must be a Model (symbolic.model.load_model), got "
+                                f"{type(model).__name__} {str(model)[:40]!r}")
+    return model
+
+
 def initial_set(model, engine: GameEngine) -> PositionSet:
     """The model's ``initial`` set (QueryError when it names none)."""
+    check_model(model)
+    check_engine(engine)
     if "initial" not in model.definitions:
         raise QueryError(f"{model.source}: the model names no 'initial' set, which layered "
                          f"solving starts from (add e.g. 'set initial = ...')")
@@ -201,17 +228,11 @@ class Outcomes:
         return sum(w + d + lo for _, w, d, lo in self.rows)
 
 
-def goals(model, engine: GameEngine) -> dict[int, PositionSet]:
-    """G_p, the positions where p has won: the model's ``win(p)`` set when it names
-    one with a player parameter, else "p's opponent to move and stuck" (the loser
-    is the player left without a move)."""
-    players = engine.game.players
-    d = model.definitions.get("win")
-    if d is not None and len(d.params) == 1:
-        return {p: atl.evaluate(engine, model.formula(f"win({p})"), model.definitions)
-                for p in players}
-    dead = engine.deadlocks()
-    return {p: dead - engine.turn_set({p}) for p in players}
+def goals(engine: GameEngine) -> dict[int, PositionSet]:
+    """G_p, the dead ends where p has won by the outcome the game declares
+    (:meth:`symbolic.analysis.outcome.Referee.won`: win(p) sets, normal play, ...)."""
+    referee = Referee(engine)
+    return {p: referee.won(p) for p in engine.game.players}
 
 
 def layer_outcomes(model, engine: GameEngine, reach: Reach | None = None, *,
@@ -226,6 +247,11 @@ def layer_outcomes(model, engine: GameEngine, reach: Reach | None = None, *,
     graded layers); False: by the plain fixpoint over every position (the
     differential tests compare the two).
     """
+    check_model(model)
+    check_engine(engine)
+    if reach is not None:
+        check_reach(engine, reach)
+    need(layered, bool, "layered")
     players = engine.game.players
     if len(players) != 2:
         raise QueryError(f"win/draw/loss counts need two players, the game has {len(players)}")
@@ -235,7 +261,7 @@ def layer_outcomes(model, engine: GameEngine, reach: Reach | None = None, *,
             raise QueryError("the game is not graded from its initial positions (a move "
                              "reaches a layer already seen): no ply-by-ply table")
     stay = engine.positions() - engine.deadlocks()
-    goal = goals(model, engine)
+    goal = goals(engine)
     turns = {p: engine.turn_set({p}) for p in players}
     rows = []
     if layered:
@@ -310,8 +336,10 @@ class Answer:
                 f"({self.how[2]} layers), not over every position")
 
 
-def evaluate_queries(model, queries, engine: GameEngine, mode: str = "auto") -> list[Answer]:
-    """Each ``(text, formula)`` query's :class:`Answer`, layered as ``mode`` says:
+def evaluate_queries(model, queries, engine: GameEngine, mode: str = "auto",
+                     dead_ends: DeadEnds = DeadEnds.VACUOUS) -> list[Answer]:
+    """Each ``(text, formula)`` query's :class:`Answer`, layered as ``mode`` says
+    (every universal step under the convention ``dead_ends``):
 
     - ``off``: the plain evaluator;
     - ``auto``: an anchored query ``S and φ`` (:func:`anchor_of`) of a game graded
@@ -321,16 +349,22 @@ def evaluate_queries(model, queries, engine: GameEngine, mode: str = "auto") -> 
       reachable from the model's ``initial`` set ([[φ]] ∩ R, said in the answer);
       QueryError when a query cannot be layered.
     """
+    check_model(model)
+    check_engine(engine)
+    for q in need_iterable(queries, "the queries"):
+        if not (isinstance(q, tuple) and len(q) == 2 and isinstance(q[1], atl.Formula)):
+            raise ArgumentTypeError(f"a query is a pair (text, formula), got {str(q)[:60]}")
     if mode not in LAYERED_MODES:
         raise QueryError(f"--layered must be one of {', '.join(LAYERED_MODES)}, got {mode!r}")
-    plain = atl.Evaluator(engine, model.definitions)
+    plain = atl.Evaluator(engine, model.definitions, dead_ends=dead_ends)
     lim = getattr(engine, "limits", None) or NO_LIMITS
     reaches: dict = {}
 
     def layered_from(key, source):
         if key not in reaches:
             r = graded_layers(engine, source)
-            reaches[key] = (r, None if r is None else LayeredEvaluator(engine, r, model.definitions))
+            reaches[key] = (r, None if r is None else LayeredEvaluator(engine, r, model.definitions,
+                                                                       dead_ends=dead_ends))
         return reaches[key]
 
     out = []

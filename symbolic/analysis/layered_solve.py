@@ -34,10 +34,12 @@ from __future__ import annotations
 from typing import Iterable
 
 from .. import atl
-from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, Reach, check_engine, check_set
+from ..api import (DeadEnds, Fixpoint, GameEngine, PositionSet, Reach, check_dead_ends,
+                   check_engine, check_reach, check_set)
+from ..arguments import need
 from ..errors import QueryError
 from ..limits import NO_LIMITS
-from .layered import LAYERED_MODES, graded_layers, initial_set
+from .layered import LAYERED_MODES, check_model, graded_layers, initial_set
 from .strategy import Objective, Strategy
 from .grundy import Nimbers
 from .values import Ranks, Values, check_two_players, values_from_ranks
@@ -51,6 +53,11 @@ def layered_source(model, engine: GameEngine, at: tuple | None, mode: str
     """The positions ``values`` and ``nimbers`` solve from, layer by layer: the one
     position ``at``, else the model's ``initial`` set; None for ``off``, and for
     ``auto`` when the model names no initial set (``on``: QueryError then)."""
+    if mode not in LAYERED_MODES:
+        raise QueryError(f"--layered must be one of {', '.join(LAYERED_MODES)}, got {mode!r}")
+    check_model(model)
+    if at is not None:
+        at = check_engine(engine).space.check_position(at)
     if mode == "off":
         return None
     if at is not None:
@@ -64,6 +71,7 @@ def graded_reach(engine: GameEngine, source: PositionSet, mode: str) -> Reach | 
     """The graded layers from ``source`` to solve on, as ``--layered`` says: ``off``:
     None; ``auto``: the layers when graded, else None; ``on``: the layers, or
     QueryError when the game is not graded from ``source``."""
+    check_set(check_engine(engine), source, "the source")
     if mode not in LAYERED_MODES:
         raise QueryError(f"--layered must be one of {', '.join(LAYERED_MODES)}, got {mode!r}")
     if mode == "off":
@@ -83,10 +91,12 @@ def until_layers(engine: GameEngine, coalition: Iterable[int], stay: PositionSet
     if not isinstance(reach, Reach) or not reach.graded:
         raise QueryError(f"a layered until needs graded layers, got {reach!r}")
     J = check_engine(engine).game.coalition(coalition)
+    check_reach(engine, reach)
+    check_dead_ends(dead_ends)
     stay = reach.result & check_set(engine, stay, "stay")
     target = reach.result & check_set(engine, target, "the target")
     lim = getattr(engine, "limits", None) or NO_LIMITS
-    ours = engine.turn_set(J)
+    ours = engine.layer_turns(J)  # None on a concurrent game (no turns)
     per_layer: list[list[PositionSet]] = [[] for _ in reach.layers]
     above, nxt = engine.empty(), [engine.empty()]
     with lim.stage("computing until layer by layer, with its ranks"):
@@ -126,6 +136,7 @@ def layered_values(engine: GameEngine, reach: Reach) -> Values:
     graded ``reach`` (the same value at every position of R; draws: R minus both
     attractors)."""
     check_two_players(engine)
+    check_reach(engine, reach)
     return values_from_ranks(engine, lambda J, goal: layered_ranks(engine, J, goal, reach),
                              reach.result)
 
@@ -134,8 +145,11 @@ def layered_strategy(engine: GameEngine, formula: atl.Formula, reach: Reach,
                      definitions=None, dead_ends: DeadEnds = DeadEnds.VACUOUS) -> Strategy:
     """:func:`symbolic.analysis.strategy.strategy_for` over the positions R of a graded
     ``reach``: the same moves at every position of R, from the layered until (a
-    release: Z ∩ R = R ∖ until(A∖J, ¬left, ¬right) ∩ R, VACUOUS dead ends; under STRICT
-    the plain greatest fixpoint ∩ R)."""
+    release: Z ∩ R = until(J, right, left ∧ right) ∩ R, the greatest fixpoint being
+    the least one on R, where every play ends; both dead-end conventions)."""
+    check_reach(check_engine(engine), reach)
+    need(formula, atl.Formula, "the formula", hint=" (parse text with model.formula(text))")
+    check_dead_ends(dead_ends)
     ev = atl.Evaluator(engine, definitions, dead_ends=dead_ends)
     f, env = ev.resolve(formula)
     if not isinstance(f, (atl.Until, atl.Release)):
@@ -143,7 +157,6 @@ def layered_strategy(engine: GameEngine, formula: atl.Formula, reach: Reach,
         return strategy_for(engine, formula, definitions, dead_ends)  # its error
     J = ev.coalition_of(f.coalition, env)
     left, right = ev.eval(f.left, env), ev.eval(f.right, env)
-    R = reach.result
     if isinstance(f, atl.Until):
         fp = until_layers(engine, J, left, right, reach, dead_ends=dead_ends)
         mine = engine.turn_set(J)
@@ -152,13 +165,8 @@ def layered_strategy(engine: GameEngine, formula: atl.Formula, reach: Reach,
             rel = rel | engine.moves_between((cur - prev) & mine, prev)
         return Strategy(engine, Objective("reach", J, left, right, dead_ends), fp.result,
                         rel, fp.layers)
-    if dead_ends is DeadEnds.VACUOUS:
-        others = frozenset(engine.game.players) - J
-        z = R - engine.until_layered(others, R - left, R - right, reach,
-                                     dead_ends=dead_ends).result
-    else:
-        z = engine.release(J, left, right, dead_ends=dead_ends).result & R
     goal = left & right
+    z = engine.until_layered(J, right, goal, reach, dead_ends=dead_ends).result  # ⊆ R
     rel = engine.moves_between((z - goal) & engine.turn_set(J), z)
     return Strategy(engine, Objective("safety", J, right, goal, dead_ends), z, rel)
 
@@ -176,6 +184,7 @@ def layered_nimbers_graded(engine: GameEngine, reach: Reach) -> Nimbers:
     if not isinstance(reach, Reach) or not reach.graded:
         raise QueryError(f"layered nimbers need graded layers, got {reach!r}")
     players = check_engine(engine).game.players
+    check_reach(engine, reach)
     lim = getattr(engine, "limits", None) or NO_LIMITS
     below: list[PositionSet] = []      # G^{k+1}_0, G^{k+1}_1, ...
     total: list[PositionSet] = []      # ⋃_k G^k_g

@@ -7,7 +7,9 @@ import time
 from ..api import difference_witness
 from ..limits import int_text
 from ..engines import ENGINES
-from ..analysis.layered import LAYERED_MODES, evaluate_queries
+from ..analysis.layered import LAYERED_MODES, evaluate_queries, initial_set
+from .dead_ends import dead_end_note
+from .strategy import DEAD_ENDS
 from .common import (backend_text, build_engines, format_positions, int_arg, json_text, load,
                      model_args, note_work, queries_of, shown_positions, value_text)
 
@@ -24,14 +26,26 @@ def cmd_check(args) -> int:
     answers = {}
     for kind in kinds:
         t0 = time.perf_counter()
-        answers[kind] = evaluate_queries(model, queries, engines[kind], args.layered)
+        # --engine both: the explicit engine by the plain fixpoints, an independent check
+        # of the symbolic engine's layered answers (a restricted one is compared with the
+        # plain answer ∩ the positions reachable from initial)
+        mode = "off" if args.engine == "both" and kind == "explicit" else args.layered
+        answers[kind] = evaluate_queries(model, queries, engines[kind], mode,
+                                         DEAD_ENDS[args.dead_ends])
         results[kind] = [a.positions for a in answers[kind]]
         timings[kind] += time.perf_counter() - t0
     main = results[kinds[0]]
+    notes = [dead_end_note(model, f, engines[kinds[0]], a, DEAD_ENDS[args.dead_ends])
+             for (_, f), a in zip(queries, answers[kinds[0]])]
     status = 0
     mismatches = []
     if args.engine == "both":
-        for (text, _), a, b in zip(queries, results["symbolic"], results["explicit"]):
+        ex, reach = engines["explicit"], []
+        for (text, _), a, b, how in zip(queries, results["symbolic"], results["explicit"],
+                                        answers["symbolic"]):
+            if how.restricted:
+                reach = reach or [ex.reachable(initial_set(model, ex)).result]
+                b = b & reach[0]
             w = difference_witness(a, b)
             if w is not None:
                 status = 1
@@ -43,7 +57,8 @@ def cmd_check(args) -> int:
                             "positions": [list(t) for t in shown_positions(a.positions,
                                                                            args.limit)]}
                            | ({"layered": list(a.how)} if a.restricted else {})
-                           for (text, _), a in zip(queries, answers[kinds[0]])]}
+                           | ({"dead_ends_decide": note.strip()} if note else {})
+                           for (text, _), a, note in zip(queries, answers[kinds[0]], notes)]}
         if args.engine == "both":
             doc["mismatches"] = [{"query": t, "position": list(w), "only_in": k}
                                  for t, w, k in mismatches]
@@ -57,8 +72,10 @@ def cmd_check(args) -> int:
         if not args.quiet and sys.stderr.isatty():
             print("time: " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()),
                   file=sys.stderr)
-        for (text, _), ps, a in zip(queries, main, answers[kinds[0]]):
+        for (text, _), ps, a, note in zip(queries, main, answers[kinds[0]], notes):
             print(f"\n{text}\n  count: {int_text(ps.count())}")
+            if note:
+                print(note)
             # stdout shows answers: the note of a restricted one (its count differs from
             # the plain fixpoint's), the others' (the same answers, computed layer by
             # layer) on stderr, like the timings, on a terminal only
@@ -88,6 +105,10 @@ def register(sub) -> None:
     c.add_argument("--limit", type=int_arg(0), default=10, metavar="N",
                    help="show at most N positions per query (0: all; default 10)")
     c.add_argument("--json", action="store_true", help="print one JSON document")
+    c.add_argument("--dead-ends", choices=sorted(DEAD_ENDS), default="vacuous",
+                   help="vacuous (ENS, ATL's default: a stuck opponent counts as beaten) or "
+                        "strict (the TD's attractor); a line under the count says when dead "
+                        "ends decide an answer")
     c.add_argument("--layered", choices=LAYERED_MODES, default="auto",
                    help="solve one layer at a time over the reachable positions: auto (a "
                         "query 'S and f' of a game graded from the set S: the same answer; "
