@@ -8,7 +8,8 @@ and call :meth:`Limits.check` between units of work (each fixpoint iteration,
 each move valuation, each quantifier instance of the BDD compiler); past the
 deadline it raises :class:`~symbolic.errors.LimitExceeded`, whose message says
 which limit and at which stage. It also says how many threads the BDD engine may
-use (``--threads``: oxidd's worker threads; by default the usable cores, at most 8). The memory cap is CUDD's own
+use (``--threads``: oxidd's worker threads; one by default, at most the usable cores:
+several can hang on shared cores, docs/limits.md). The memory cap is CUDD's own
 (``configure(max_memory=...)``): past it the BDD manager raises
 :class:`~symbolic.errors.OutOfMemory` (also a ``LimitExceeded``), with the stage.
 
@@ -46,7 +47,7 @@ from .errors import BadLimit, BadLimitType, LimitExceeded, QueryError
 __all__ = ["Limits", "NO_LIMITS", "MAX_NESTING", "MAX_EXPANDED_NESTING", "MAX_TIMEOUT",
            "MAX_MEMORY_MB", "ensure_recursion_headroom", "megabytes", "int_text", "size_text",
            "is_int_text", "parse_int", "short_text", "current", "using", "process_started",
-           "deferred_interrupts", "MAX_THREADS", "usable_cores"]
+           "deferred_interrupts", "MAX_THREADS", "usable_cores", "threads_above_cores"]
 
 #: how deep model text and formulas may nest (parentheses, operators, ``X``):
 #: deeper ones are refused with a located error (the checker, the IR passes and
@@ -70,16 +71,13 @@ MAX_TIMEOUT = 10 ** 9
 #: C interfaces can hold
 MAX_MEMORY_MB = 2 ** 43
 
-#: the most worker threads a BDD engine may be given (``--threads``)
+#: the most worker threads a BDD engine may ever be given; :func:`usable_cores` binds first
 MAX_THREADS = 1024
 #: the smallest and largest apply cache an oxidd manager may be given (``--cache-bits E``:
 #: 2^E entries of 11 bytes; 2^30 takes 11.8 GB)
 CACHE_BITS_RANGE = (10, 30)
 #: the kinds of work a request may announce (:meth:`Limits.expect_work`)
 WORKS = ("fixpoints", "layers")
-#: the default number of oxidd worker threads is the cores this process may run on,
-#: at most this many (measured here on 2 cores only: bench/README.md, "oxidd's threads")
-DEFAULT_THREADS_MOST = 8
 
 
 def usable_cores() -> int:
@@ -92,6 +90,13 @@ def usable_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # no affinity masks on this platform
         return max(1, os.cpu_count() or 1)
+
+
+def threads_above_cores(n: int) -> str:
+    """The message refusing ``n`` worker threads on fewer usable cores."""
+    cores = usable_cores()
+    return (f"{n} threads asked for, but this process may run on {cores} "
+            f"core{'s' if cores > 1 else ''}: at most {cores}")
 
 
 #: an integer as the command line writes it: ASCII digits only (``int()`` would
@@ -260,8 +265,8 @@ class Limits:
     :func:`time.monotonic` value in the past, e.g. :func:`process_started`) when given
     (None: no limit).
     ``max_memory``: MB (2**20 bytes) that the BDD manager may use (None: symbolic's
-    default cap, a share of the machine's memory). ``threads``: oxidd's worker threads
-    (None: :attr:`worker_threads`). ``cache_bits``: oxidd's apply cache holds
+    default cap, a share of the machine's memory). ``threads``: oxidd's worker threads,
+    at most :func:`usable_cores` (None: one, :attr:`worker_threads`). ``cache_bits``: oxidd's apply cache holds
     2^cache_bits entries (None: by the rule of
     :func:`symbolic.bdd.oxidd_backend.cache_entries` and :meth:`expect_work`).
     ``progress``: a callable
@@ -285,6 +290,8 @@ class Limits:
         self.timeout = _positive("timeout", timeout, "seconds", MAX_TIMEOUT)
         self.max_memory = _positive("max_memory", max_memory, "MB", MAX_MEMORY_MB)
         self.threads = _whole("threads", threads, 1, MAX_THREADS)
+        if self.threads is not None and self.threads > usable_cores():
+            raise BadLimit(threads_above_cores(self.threads))
         self.cache_bits = _whole("cache_bits", cache_bits, *CACHE_BITS_RANGE)
         self.work: str | None = None  # see expect_work
         if progress is not None and not callable(progress):
@@ -315,11 +322,11 @@ class Limits:
 
     @property
     def worker_threads(self) -> int:
-        """The threads a BDD engine may use: ``threads``, or :func:`usable_cores` (at
-        most :data:`DEFAULT_THREADS_MOST`) when it is None."""
-        if self.threads is not None:
-            return self.threads
-        return min(usable_cores(), DEFAULT_THREADS_MOST)
+        """The threads a BDD engine may use: ``threads``, or one when it is None. Not
+        the cores by default: oxidd 0.13's workers can spin for good beside another busy
+        process (bench/README.md, "Issue 32"), so several threads are asked for, never
+        assumed."""
+        return 1 if self.threads is None else self.threads
 
     @property
     def max_memory_bytes(self) -> int | None:

@@ -58,15 +58,18 @@ def test_bad_limits_are_refused_with_errors_that_are_also_value_or_type_errors(k
     assert isinstance(exc.value, ValueError if cls is BadLimit else TypeError), exc.value
 
 
-def test_threads_default_to_the_usable_cores_at_most_8_and_reach_oxidd():
-    assert Limits().worker_threads == min(usable_cores(), 8), usable_cores()
-    assert Limits(threads=3).worker_threads == 3
+def test_threads_default_to_one_are_bounded_by_the_usable_cores_and_reach_oxidd():
+    assert Limits().worker_threads == 1, Limits().worker_threads
+    assert Limits(threads=usable_cores()).worker_threads == usable_cores()
+    with pytest.raises(BadLimit) as info:
+        Limits(threads=usable_cores() + 1)
+    assert f"may run on {usable_cores()} core" in str(info.value), str(info.value)
     pytest.importorskip("oxidd")
     m = load_model(NIM, {"n": 3, "K": 7})
     f = m.formula("mover_wins")
     x = make_engine(m.game, "explicit")
     want = sorted(atl.evaluate(x, f, m.definitions).tuples())
-    for n in (1, 2):
+    for n in sorted({1, min(2, usable_cores())}):
         e = make_engine(m.game, "symbolic", backend="oxidd", limits=Limits(threads=n))
         assert e.manager.threads == n, (n, e.manager.threads)
         # the same answer whatever the threads (the conformance suite runs on the default)
@@ -150,20 +153,42 @@ def test_the_cache_rule_for_fixpoints_by_space_and_memory_cap():
                    (60, 4): 24, (60, 16): 26}, got
 
 
-def test_once_a_multi_threaded_oxidd_manager_ended_new_ones_default_to_one_thread(monkeypatch):
+def test_oxidd_managers_have_one_thread_unless_more_are_asked_for():
     pytest.importorskip("oxidd")
-    import gc
     from symbolic.bdd import oxidd_backend as ob
-    if Limits().worker_threads < 2:
-        pytest.skip("one usable core: every manager has one thread")
-    monkeypatch.setitem(ob._ENDED, "multi-threaded", False)
-    first = ob.OxiddManager(limits=Limits())
-    assert first.threads == Limits().worker_threads, first.threads
-    del first
-    gc.collect()
-    assert ob._ENDED["multi-threaded"]
     assert ob.OxiddManager(limits=Limits()).threads == 1
-    assert ob.OxiddManager(limits=Limits(threads=2)).threads == 2  # asked for: given
+    n = usable_cores()
+    assert ob.OxiddManager(limits=Limits(threads=n)).threads == n
+
+
+def test_cli_refuses_more_threads_than_usable_cores(capsys):
+    n = usable_cores() + 1
+    with pytest.raises(SystemExit) as exc:
+        main(["check", NIM, "--threads", str(n)])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2, err
+    assert f"--threads: {n} threads asked for, but this process may run on" in err, err
+
+
+@pytest.mark.parametrize("threads, status", [(1, 0), (2, 3)])
+def test_a_thread_pool_that_cannot_reserve_its_stacks_is_exit_3_not_an_abort(threads, status):
+    """Each oxidd worker reserves 1 GiB of address space: under `ulimit -v` 1.5 GB, two
+    aborted the process in a Rust panic (exit 134); now refused before oxidd starts,
+    while one fits and answers."""
+    pytest.importorskip("oxidd")
+    if threads > usable_cores():
+        pytest.skip("fewer usable cores than threads: refused as an argument")
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (3 * 2**29,) * 2);"
+            "from symbolic.cli import main; sys.exit(main(['check', 'nim', '-p', 'n=3', "
+            f"'--backend', 'oxidd', '--threads', '{threads}', '--query', 'initial']))")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=subprocess_env(),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == status, (r.returncode, r.stderr[-2000:])
+    assert "Traceback" not in r.stderr and "panicked" not in r.stderr, r.stderr
+    if status == 3:
+        assert r.stderr.startswith("symbolic: the address space left under ulimit -v"), r.stderr
+    else:
+        assert "count: 1" in r.stdout, r.stdout
 
 
 @pytest.mark.parametrize("flag, value", [("--threads", v) for v in ("0", "-2", "two", "1025")]

@@ -17,7 +17,7 @@ import importlib.util
 from ..errors import QueryError
 from ..limits import Limits
 from .backend import BACKENDS, DD_BACKENDS, Manager, unknown_backend
-from .capacity import address_space_left
+from .capacity import OXIDD_THREAD_ADDRESS_SPACE, address_space_left
 from .oxidd_backend import OxiddManager
 
 __all__ = ["BACKENDS", "BACKEND_CHOICES", "AUTO_OXIDD_BITS", "make_manager", "manager_class",
@@ -32,15 +32,16 @@ BACKEND_CHOICES = ("auto",) + BACKENDS
 #: than the whole solve of the smallest ones (+0.1-0.25 s CPU, 2x the RSS)
 AUTO_OXIDD_BITS = 20
 #: under ``ulimit -v`` leaving less than this, ``auto`` takes CUDD: oxidd ends the process
-#: when an allocation fails (a Rust abort; measured under 170 MB: its thread pool could not
-#: even start), while CUDD returns NULL and the run exits 3 with a message
-AUTO_OXIDD_MIN_ADDRESS_SPACE = 1 << 30
+#: when an allocation fails (a Rust abort), and its one worker thread alone reserves 1 GiB
+#: for its stack (capacity.OXIDD_THREAD_ADDRESS_SPACE), while CUDD returns NULL and the
+#: run exits 3 with a message; the other half GiB for oxidd's store and cache
+AUTO_OXIDD_MIN_ADDRESS_SPACE = OXIDD_THREAD_ADDRESS_SPACE + (512 << 20)
 
 
 def choose_backend(space) -> str:
     """The backend ``auto`` means for a space (a :class:`symbolic.ir.Space`): ``oxidd``
     when it has more than 2^20 value vectors (|D| > 2^AUTO_OXIDD_BITS) and oxidd is
-    installed and the address space left (``ulimit -v``) is at least 1 GiB, else ``cudd``.
+    installed and the address space left (``ulimit -v``) is at least 1.5 GiB, else ``cudd``.
 
     >>> from symbolic.ir import IntType, Space, VarDecl
     >>> choose_backend(Space((VarDecl("x", IntType(0, 9)),)))

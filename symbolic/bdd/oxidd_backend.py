@@ -7,10 +7,15 @@ unchanged: level i is the i-th declared name, exact counts (oxidd counts with Py
 ints), a fused relational product (``apply_exists``), renamings as prepared
 substitutions (cached: the engine renames with the same two maps all the time), and
 :class:`~symbolic.errors.OutOfMemory` / :class:`~symbolic.errors.EngineMismatch` as for
-the other backends. Its operations run on ``limits.worker_threads`` threads (the usable
-cores, at most 8, by default; ``--threads``): on this 2-core machine, 2 threads took the
-Connect Four 5 × 5 ply-by-ply table from 51.9 to 31.0 s of wall time for the same CPU
-time (bench/README.md, "oxidd's threads").
+the other backends. Its operations run on ``limits.worker_threads`` threads: one by
+default, more when asked for (``--threads``, at most the usable cores). On this 2-core
+machine, idle, 2 threads took the Connect Four 5 × 5 ply-by-ply table from 51.9 to
+31.0 s of wall time for the same CPU time, but beside another busy process oxidd 0.13's
+two workers can spin for good (bench/README.md, "oxidd's threads", "Issue 32"). Each
+worker reserves 1 GiB of address space for its stack: under ``ulimit -v`` the threads
+are counted before the manager is made, and a manager that does not fit is refused
+(:class:`~symbolic.errors.OutOfMemory`), since oxidd aborts the process when its thread
+pool cannot start.
 
 The diagrams are oxidd's BCDDs (complement edges, as in CUDD): negation costs nothing.
 With plain BDDs (``oxidd.bdd``), negating Connect Four 6 × 6's end-of-game test (a
@@ -26,13 +31,12 @@ of CPU against 75 s (bench/README.md, "Issue 22, third round").
 from __future__ import annotations
 
 import threading
-import weakref
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import BadLimit, EngineMismatch, OutOfMemory, QueryError
 from ..limits import Limits
 from .backend import Manager, default_memory_cap
-from .capacity import address_space_left
+from .capacity import OXIDD_THREAD_ADDRESS_SPACE, address_space_left
 from .transfer import copy_function
 
 #: bytes per inner node assumed when sizing the node store from a memory cap
@@ -94,29 +98,37 @@ def cache_entries(space_bits: int | None, cap: int, bits: int | None = None,
     return _CACHE
 
 
-#: whether a manager with several threads has ended in this process (see default_threads)
-_ENDED = {"multi-threaded": False}
+#: the smallest address space (bytes) a manager needs beside its threads' stacks
+_MIN_HEAP = 64 << 20
 
 
-def default_threads(limits: Limits) -> int:
-    """The worker threads of a new manager: ``limits.threads`` when given, else the
-    usable cores (:attr:`Limits.worker_threads`) unless a multi-threaded manager has
-    already ended in this process, then 1. Measured with oxidd 0.13: a two-thread
-    manager made after another two-thread manager was dropped can hang in an apply
-    (its two workers busy for good, the caller waiting) when the cores are shared with
-    another busy process: 3 hangs in 3 runs of at most 12 Connect Four 5 × 5 engines
-    made and dropped in a row beside a running test campaign, none in 2 × 30 when only
-    the first manager had two threads, none in 3 × 12 when no manager was dropped
-    (``python bench/oxidd_threads_hang.py``; bench/README.md, "Issue 22, fifth round").
-    A command makes one manager per process, so it keeps the cores.
+def fit_address_space(left: int | None, threads: int, cache: int, cap: int,
+                      limits: Limits) -> tuple[int, int]:
+    """(cache entries, memory cap) of a manager with ``threads`` workers when ``left``
+    bytes of address space remain (None: no ``ulimit -v``): each worker reserves
+    :data:`~symbolic.bdd.capacity.OXIDD_THREAD_ADDRESS_SPACE` for its stack, the cache
+    takes at most a quarter of the rest, the store half. Too little left is an
+    :class:`OutOfMemory` naming the threads, before oxidd would abort the process.
+
+    >>> fit_address_space(None, 2, 1 << 22, 1 << 30, Limits())
+    (4194304, 1073741824)
+    >>> fit_address_space(3 << 30, 2, 1 << 22, 4 << 30, Limits())[1] >> 20
+    468
     """
-    if limits.threads is not None:
-        return limits.threads
-    return 1 if _ENDED["multi-threaded"] else limits.worker_threads
-
-
-def _multi_threaded_ended() -> None:
-    _ENDED["multi-threaded"] = True
+    if left is None:
+        return cache, cap
+    stacks = threads * OXIDD_THREAD_ADDRESS_SPACE
+    rest = left - stacks
+    if rest < _MIN_HEAP:
+        raise OutOfMemory(
+            f"the address space left under ulimit -v ({left >> 20} MB) is too small for "
+            f"oxidd's {threads} worker thread{'s' if threads > 1 else ''} (each reserves "
+            f"{OXIDD_THREAD_ADDRESS_SPACE >> 20} MB for its stack) and its node store: "
+            + ("ask for fewer --threads, " if threads > 1 else "")
+            + "raise ulimit -v or use --backend cudd", stage=limits.where())
+    cache = max(1 << 10, min(cache, 1 << max(0, (rest // (4 * _BYTES_PER_CACHE_ENTRY))
+                                             .bit_length() - 1)))
+    return cache, min(cap, max(0, rest // 2 - cache * _BYTES_PER_CACHE_ENTRY))
 
 
 #: no collection while the store holds fewer nodes than this (see collect_garbage)
@@ -147,17 +159,13 @@ class OxiddManager(Manager):
             raise BadLimit(f"an apply cache of 2^{cache.bit_length() - 1} entries takes "
                            f"{cache * _BYTES_PER_CACHE_ENTRY >> 20} MB, more than half the "
                            f"memory cap ({cap >> 20} MB): ask for fewer --cache-bits")
-        left = address_space_left()
-        if left is not None:  # oxidd aborts the process when an allocation fails
-            cache = max(1 << 10, min(cache, 1 << max(0, (left // (4 * _BYTES_PER_CACHE_ENTRY))
-                                                     .bit_length() - 1)))
-            cap = min(cap, max(0, left // 2 - cache * _BYTES_PER_CACHE_ENTRY))
+        self.threads = self.limits.worker_threads
+        # oxidd aborts the process when an allocation or its thread pool fails
+        cache, cap = fit_address_space(address_space_left(), self.threads, cache, cap,
+                                       self.limits)
         self._store = nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))
-        self.threads = default_threads(self.limits)
         self.cache_entries = cache
         self.bdd = ob.BCDDManager(nodes, cache, self.threads)
-        if self.threads > 1:
-            weakref.finalize(self, _multi_threaded_ended)
         self._node_cap = None
         self._cudd = False
         self._mod = None

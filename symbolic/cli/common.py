@@ -20,7 +20,7 @@ from ..api import GameEngine, PositionSet
 from ..engines import BACKEND_CHOICES, ORDERS, PARTITIONS, make_engine
 from ..errors import QueryError, SymbolicError
 from ..limits import (CACHE_BITS_RANGE, MAX_MEMORY_MB, MAX_THREADS, MAX_TIMEOUT, int_text,
-                      parse_int, short_text)
+                      parse_int, short_text, threads_above_cores, usable_cores)
 from ..limits import current as current_limits
 from ..model import Model, load_model, parse_formula
 
@@ -104,6 +104,22 @@ def int_arg(low: int | None = None, high: int | None = None):
     return read
 
 
+def threads_arg(text: str) -> int:
+    """An argparse type: ``--threads N``, an integer from 1 to the cores this process may
+    run on (:func:`symbolic.limits.usable_cores`).
+
+    >>> threads_arg("1")
+    1
+    """
+    n = int_arg(1, MAX_THREADS)(text)
+    if n > usable_cores():
+        raise argparse.ArgumentTypeError(threads_above_cores(n))
+    return n
+
+
+threads_arg.__name__ = "integer"  # argparse names the type in some messages
+
+
 def limit_args(sp: argparse.ArgumentParser, top: bool = False) -> None:
     """``--timeout S``, ``--max-memory MB`` and ``--quiet``: every command has
     them (:func:`symbolic.cli.main` applies them), and so does the top-level
@@ -115,9 +131,10 @@ def limit_args(sp: argparse.ArgumentParser, top: bool = False) -> None:
     sp.add_argument("--max-memory", type=_positive_number("MB", MAX_MEMORY_MB), metavar="MB", default=d,
                     help="cap the BDD manager's memory at MB megabytes (2^20 bytes) and the "
                          "explicit engine's positions at MB*2^20/500; past it: exit status 3")
-    sp.add_argument("--threads", type=int_arg(1, MAX_THREADS), metavar="N", default=d,
-                    help="worker threads of the oxidd backend (default: the usable cores, "
-                         "at most 8; CUDD and autoref use one)")
+    sp.add_argument("--threads", type=threads_arg, metavar="N", default=d,
+                    help="worker threads of the oxidd backend, at most the usable cores "
+                         "(default: 1; several can hang on busy cores, docs/limits.md; "
+                         "CUDD and autoref use one)")
     sp.add_argument("--cache-bits", type=int_arg(*CACHE_BITS_RANGE), metavar="E", default=d,
                     help="oxidd's apply cache holds 2^E entries of 11 bytes (default: 2^22; "
                          "above 2^36 value vectors, 2^26 when check, values, strategy or "
