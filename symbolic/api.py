@@ -12,14 +12,15 @@ import enum
 from abc import ABC, abstractmethod
 from typing import Iterable, Iterator, Mapping
 
-from .arguments import need, need_mapping
+from .arguments import need, need_int, need_mapping
 from .errors import ArgumentTypeError, EngineMismatch, ModelError, QueryError
 from .fixpoint import Fixpoint, Reach, greatest_fixpoint, least_fixpoint
 from .ir import Expr, Game, Space, Value
 from .limits import NO_LIMITS
 from .validate import check_expr
 
-__all__ = ["DeadEnds", "check_dead_ends", "check_engine", "check_set", "Fixpoint", "Reach",
+__all__ = ["DeadEnds", "check_dead_ends", "check_engine", "check_layer", "check_reach",
+           "check_set", "Fixpoint", "Reach",
            "least_fixpoint", "greatest_fixpoint", "PositionSet", "SetEngine", "MoveRelation",
            "GameEngine", "difference_witness", "same_sets", "union_all"]
 
@@ -78,6 +79,21 @@ def check_set(engine: "SetEngine", s, what: str = "the set") -> "PositionSet":
     return s
 
 
+def check_reach(engine: "SetEngine", reach, *, graded: bool = True) -> "Reach":
+    """``reach`` itself when it is a :class:`Reach` of ``engine`` (graded, with
+    ``graded``): ArgumentTypeError, EngineMismatch or QueryError otherwise."""
+    need(reach, Reach, "the layers", hint=" (a Reach: engine.reach_layers(source))")
+    check_set(engine, reach.result, "the layers")
+    if graded and not reach.graded:
+        raise QueryError("layered solving needs graded layers (every move one layer up); "
+                         "these are not: use the plain fixpoints")
+    return reach
+
+
+def check_layer(reach: "Reach", k) -> int:
+    """``k`` when it is the index of a layer of ``reach``, else ArgumentTypeError or
+    ArgumentValueError."""
+    return need_int(k, "the layer k", low=0, high=len(reach.layers) - 1)
 
 
 class PositionSet(ABC):
@@ -423,6 +439,7 @@ class GameEngine(SetEngine):
         >>> G.reach_layers(G.from_tuples([(1,)])).graded
         True
         """
+        check_set(self, source, "the source")
         lim = getattr(self, "limits", None) or NO_LIMITS
         seen = frontier = source
         layers = [source]
@@ -480,6 +497,8 @@ class GameEngine(SetEngine):
             raise QueryError("until_layered needs graded layers (every move one layer up); "
                              "these are not: use until")
         J = self.game.coalition(coalition)
+        check_set(self, stay, "stay")
+        check_set(self, target, "the target")
         lim = getattr(self, "limits", None) or NO_LIMITS
         ours = self.layer_turns(J)
         won = self.empty()
@@ -495,6 +514,7 @@ class GameEngine(SetEngine):
     def layer_turns(self, J: frozenset) -> PositionSet | None:
         """T_J, what :meth:`until_layer_step` takes as ``ours`` (None for a concurrent
         game, which has no turns: its pre-images do not read them)."""
+        J = self.game.coalition(J)
         return None if getattr(self, "concurrent", False) else self.turn_set(J)
 
     def until_layer_step(self, J: frozenset, reach: "Reach", k: int, ours: PositionSet | None,
@@ -504,11 +524,24 @@ class GameEngine(SetEngine):
         U_k = F_k ∩ (τ ∪ (σ ∩ (pre∃(J, U_{k+1}) ∪ pre∀(J, U_{k+1} ∪ ¬F_{k+1})))) from
         U_{k+1} = ``won`` (∅ above the last layer). Callers may interleave coalitions
         layer by layer (the ply-by-ply table); engines may override it (the BDD one)."""
+        self.check_layer_step(J, reach, k, ours, won, stay, target, dead_ends)
         layer = reach.layers[k]
         above = reach.layers[k + 1] if k + 1 < len(reach.layers) else self.empty()
         step = self._layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
         # each term cut to F_k first: τ and σ span every position
         return (layer & target) | (layer & step & stay)
+
+    def check_layer_step(self, J, reach, k, ours, won, stay, target, dead_ends) -> None:
+        """The checks of :meth:`until_layer_step`'s arguments (every engine's): a
+        coalition, graded layers of this engine, a layer index, sets of this engine
+        (``ours`` None only on a concurrent game), a dead-end convention."""
+        self.game.coalition(need(J, frozenset, "J", hint=" (engine.game.coalition(players))"))
+        check_layer(check_reach(self, reach), k)
+        if ours is not None or not getattr(self, "concurrent", False):
+            check_set(self, ours, "ours (engine.layer_turns(J))")
+        for s, what in ((won, "won"), (stay, "stay"), (target, "the target")):
+            check_set(self, s, what)
+        check_dead_ends(dead_ends)
 
     def _layer_pre(self, J: frozenset, reach: "Reach", k: int, ours: PositionSet,
                    won: PositionSet, above: PositionSet, *, dead_ends: DeadEnds) -> PositionSet:

@@ -33,7 +33,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..api import DeadEnds, GameEngine, PositionSet
+from ..api import DeadEnds, GameEngine, PositionSet, check_engine, check_set
+from ..arguments import need, need_iterable
 from ..errors import QueryError
 from ..explicit.concurrent import ExplicitConcurrentGame
 from ..ir import ConcurrentGame
@@ -58,6 +59,16 @@ class JointStrategy:
     def labels(self) -> dict:
         names = [self.game.action_labels(p) for p in self.coalition]
         return {c: tuple(names[i][k] for i, k in enumerate(a)) for c, a in self.table.items()}
+
+
+def _concurrent(engine) -> ConcurrentGame:
+    """The game of ``engine`` when it is concurrent, else QueryError (a turn-based game's
+    strategies: :mod:`symbolic.analysis.strategy`)."""
+    game = check_engine(engine).game
+    if not isinstance(game, ConcurrentGame):
+        raise QueryError("joint strategies are for concurrent games; a turn-based game's "
+                         "strategy: symbolic.analysis.strategy.strategy_for")
+    return game
 
 
 def _split(game: ConcurrentGame, J: frozenset) -> tuple[list[int], list[int]]:
@@ -86,7 +97,9 @@ def _vacuous_choice(engine, c, mine: list[int]) -> tuple | None:
 def reach_joint_strategy(engine: GameEngine, coalition: Iterable[int], stay: PositionSet,
                          target: PositionSet) -> JointStrategy:
     """J's strategy for ⟨⟨J⟩⟩ σ U τ (module docstring), on any concurrent engine."""
-    game = engine.game
+    game = _concurrent(engine)
+    check_set(engine, stay, "stay")
+    check_set(engine, target, "the target")
     J = game.coalition(coalition)
     mine, _ = _split(game, J)
     layers = engine.until(J, stay, target, dead_ends=DeadEnds.VACUOUS, keep_layers=True).layers
@@ -107,7 +120,8 @@ def reach_joint_strategy(engine: GameEngine, coalition: Iterable[int], stay: Pos
 def safety_joint_strategy(engine: GameEngine, coalition: Iterable[int],
                           keep: PositionSet) -> JointStrategy:
     """J's strategy for ⟨⟨J⟩⟩□ Z (module docstring), on any concurrent engine."""
-    game = engine.game
+    game = _concurrent(engine)
+    check_set(engine, keep, "the set kept")
     J = game.coalition(coalition)
     mine, _ = _split(game, J)
     win = engine.always(J, keep, dead_ends=DeadEnds.VACUOUS).result
@@ -147,6 +161,11 @@ def _forced(E: ExplicitConcurrentGame, s: JointStrategy, c: tuple, into: set) ->
 def verify_joint(game: ConcurrentGame, s: JointStrategy, start: Iterable) -> bool:
     """True when s wins from every position of ``start``, by an explicit search of its
     plays against every joint response (module docstring)."""
+    need(game, ConcurrentGame, "the game", hint=" (a concurrent model's game)")
+    need(s, JointStrategy, "the strategy")
+    if s.game is not game and s.game != game:
+        raise QueryError("the strategy is one of another game")
+    start = need_iterable(start, "the start (positions)")
     E = ExplicitConcurrentGame(game)
     start = [E.space.check_position(c) for c in start]
     if s.kind == "reach":

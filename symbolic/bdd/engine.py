@@ -309,6 +309,7 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
         """U_k of :meth:`symbolic.api.GameEngine.until_layer_step` = (F_k ∩ τ) ∪
         :meth:`_pre_within` L, with σ cut to F_k once, L = F_k ∩ σ (remembered by
         :meth:`_cut`: both players' passes of a ply-by-ply table read it)."""
+        self.check_layer_step(J, reach, k, ours, won, stay, target, dead_ends)
         if ours is None or reach.result.engine is not self:
             return super().until_layer_step(J, reach, k, ours, won, stay, target,
                                             dead_ends=dead_ends)

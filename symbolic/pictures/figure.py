@@ -10,17 +10,27 @@ value on a board, ``node_N``/``edge_N_M`` for a strategy graph; text stays text
 from __future__ import annotations
 
 import io
+import math
+import os
 from pathlib import Path
 
-from ..errors import QueryError
+from ..arguments import need, need_mapping
+from ..errors import ArgumentValueError, QueryError
 
 #: the file types :meth:`Picture.save` writes
 FORMATS = ("svg", "png")
+#: matplotlib's layout engines a figure may use (None: none)
+LAYOUTS = ("constrained", "compressed", "tight", None)
 
 
 def new_figure(width: float, height: float, layout: str | None = "constrained"):
     """A matplotlib ``Figure`` of ``width`` × ``height`` inches, outside pyplot
     (matplotlib is imported here, on first use)."""
+    for size, what in ((width, "the width"), (height, "the height")):
+        if not 0 < need(size, (int, float), what) < math.inf:
+            raise ArgumentValueError(f"{what} must be a positive number of inches, got {size}")
+    if layout not in LAYOUTS:
+        raise ArgumentValueError(f"layout must be one of {LAYOUTS}, got {str(layout)[:40]!r}")
     from matplotlib.figure import Figure
     return Figure(figsize=(width, height), layout=layout)
 
@@ -40,6 +50,9 @@ class Picture:
     """
 
     def __init__(self, figure, facts: dict):
+        from matplotlib.figure import Figure
+        need(figure, Figure, "the figure", hint=" (new_figure(width, height))")
+        facts = dict(need_mapping(facts, "the facts"))
         self.figure = figure
         self.facts = facts
 
@@ -61,7 +74,7 @@ class Picture:
 
     def save(self, path) -> Path:
         """Write the picture to ``path``, as SVG or PNG by its suffix; the path."""
-        p = Path(path)
+        p = Path(need(path, (str, os.PathLike), "the path"))
         fmt = p.suffix.lower().lstrip(".")
         if fmt not in FORMATS:
             raise QueryError(f"{p}: a picture is written as .svg or .png")

@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections import deque
 from typing import Callable
 
-from ..api import PositionSet
+from ..api import PositionSet, check_set
+from ..arguments import need, need_int
+from ..errors import QueryError
 from ..analysis.strategy import Strategy
 from .figure import Picture, new_figure
 
@@ -77,6 +79,12 @@ def strategy_graph(strategy: Strategy, start: PositionSet, max_nodes: int = 40,
     SVG ids: ``node_I`` for the I-th position of ``facts["nodes"]``, ``move_I_J`` for a
     bold edge (the strategy's move), ``reply_I_J`` for a thin one.
     """
+    need(strategy, Strategy, "the strategy", hint=" (symbolic.analysis.strategy.strategy_for)")
+    check_set(strategy.engine, start, "the start")
+    need_int(max_nodes, "max_nodes", low=1)
+    if label is not None and not callable(label):
+        raise QueryError(f"label must be a function position -> text or None, "
+                         f"got {str(label)[:40]!r}")
     import networkx as nx
     from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
     e = strategy.engine
