@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from ..api import PositionSet
+from ..arguments import need, need_int, need_iterable, need_mapping
 from ..errors import QueryError
+from ..ir import Space
 from ..analysis.grundy import Nimbers
 from ..analysis.values import Values
 from .figure import Picture, new_figure
@@ -75,6 +77,13 @@ def position_with(space, given: Mapping[str, int], base: tuple | None, free=()) 
     ...
     symbolic.errors.QueryError: fix j, k[2] (--at 'j=..., k[2]=...'): the grid varies k[1] only
     """
+    need(space, Space, "the space")
+    for label, value in need_mapping(given, "the fixed values (at)").items():
+        need(label, str, "a slot label of at")
+        need_int(value, f"the value of {label}")
+    free = [need(f, str, "a free slot (a label)") for f in need_iterable(free, "the free slots")]
+    if base is not None:
+        base = space.check_position(base)
     labels = [s.label for s in space.slots]
     unknown = [k for k in given if k not in labels]
     if unknown:
@@ -111,6 +120,8 @@ def _axis(space, label: str) -> tuple[int, ...]:
 def grid_of(what, x: str, y: str, at: Mapping[str, int], base: tuple | None = None) -> Grid:
     """The :class:`Grid` of ``what`` (a PositionSet, Values or Nimbers) over
     slots ``x`` and ``y``, the other slots from ``at`` (else from ``base``)."""
+    need(x, str, "x (a slot label)")
+    need(y, str, "y (a slot label)")
     if x == y:
         raise QueryError(f"--x and --y name the same variable {x!r}")
     if isinstance(what, PositionSet):
@@ -177,6 +188,8 @@ def _colours(grid: Grid):
 def draw_grid(grid: Grid, title: str) -> Picture:
     """The picture of ``grid``: one rectangle per cell (SVG id ``cell_A_B``), its
     number written in it (id ``label_A_B``) for values and nimbers."""
+    need(grid, Grid, "the grid", hint=" (grid_of(...))")
+    need(title, str, "the title")
     from matplotlib import colors
     from matplotlib.patches import Patch, Rectangle
     nx_, ny = len(grid.xs), len(grid.ys)
@@ -221,11 +234,21 @@ def draw_grid(grid: Grid, title: str) -> Picture:
     return Picture(fig, facts)
 
 
+def _check_drawn(what, kind, name: str, at, title, hint: str = "") -> None:
+    """The checks of a grid's arguments: ``what`` of the kind drawn, ``at`` a mapping or
+    None, ``title`` a string."""
+    need(what, kind, name, hint=hint)
+    if at is not None:
+        need_mapping(at, "at")
+    need(title, str, "the title")
+
+
 def set_grid(ps: PositionSet, x: str, y: str, at: Mapping[str, int] | None = None,
              base: tuple | None = None, title: str = "a set of positions") -> Picture:
     """The set ``ps`` over slots ``x``, ``y`` (the others from ``at``, else
     ``base``): cells in the set in :data:`SET_COLOUR`, the others in
     :data:`OTHER_COLOUR`, non-positions hatched."""
+    _check_drawn(ps, PositionSet, "set_grid: the set", at, title)
     g = grid_of(ps, x, y, at or {}, base)
     n = g.count(True)
     return draw_grid(g, f"{title}: {n} of {len(g.cells)} cells")
@@ -235,6 +258,8 @@ def values_grid(values: Values, x: str, y: str, at: Mapping[str, int] | None = N
                 base: tuple | None = None, title: str = "values") -> Picture:
     """The ±k values over ``x``, ``y``: blue the mover wins (+k), red the mover
     loses (−k, 0 at a dead end), grey a draw; the value written in each cell."""
+    _check_drawn(values, Values, "values_grid: the values", at, title,
+                 " (symbolic.analysis.values.two_player_values(engine))")
     return draw_grid(grid_of(values, x, y, at or {}, base),
                      f"{title} (+k: the player to move wins in k moves; -k: loses)")
 
@@ -242,4 +267,6 @@ def values_grid(values: Values, x: str, y: str, at: Mapping[str, int] | None = N
 def nimbers_grid(nimbers: Nimbers, x: str, y: str, at: Mapping[str, int] | None = None,
                  base: tuple | None = None, title: str = "nimbers") -> Picture:
     """The Sprague–Grundy values over ``x``, ``y``, each written in its cell."""
+    _check_drawn(nimbers, Nimbers, "nimbers_grid: the nimbers", at, title,
+                 " (symbolic.analysis.grundy.layered_nimbers(engine))")
     return draw_grid(grid_of(nimbers, x, y, at or {}, base), f"{title} (Sprague-Grundy values)")
