@@ -2,16 +2,32 @@
 
 :func:`main` imports the command line itself, so that a Ctrl-C during the imports (a
 second or more on a busy machine) ends with the status and message of any other
-interruption (130, "symbolic: interrupted"), not a traceback.
+interruption (130, "symbolic: interrupted"), not a traceback: until the command line
+installs its own handler, Ctrl-C ends the process at once (there is nothing to clean up
+yet), whichever import it lands in. A Ctrl-C in the first tenth of a second, while Python
+itself starts (``site``), is still Python's own.
 """
 import os
 import sys
 
+import _signal  # the C module: importing ``signal`` itself (enums) takes a while
+
+
+def _interrupted(signum, frame) -> None:
+    """Ctrl-C before the command line runs: the one-line message and status 130, now."""
+    try:
+        os.write(2, b"symbolic: interrupted\n")
+    finally:
+        os._exit(130)
+
 
 def main() -> None:
+    # only where Ctrl-C would raise KeyboardInterrupt (not where the shell ignores it)
+    if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+        _signal.signal(_signal.SIGINT, _interrupted)
     try:
         from .cli import console
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # pragma: no cover - the handler above comes first
         print("symbolic: interrupted", file=sys.stderr)
         sys.stderr.flush()
         os._exit(130)

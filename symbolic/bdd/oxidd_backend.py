@@ -31,6 +31,7 @@ of CPU against 75 s (bench/README.md, "Issue 22, third round").
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..errors import BadLimit, EngineMismatch, OutOfMemory, QueryError
@@ -61,6 +62,11 @@ _BIG_CACHE = 1 << 26
 _LARGE_CACHE = 1 << 24
 #: above this many bits of value vectors, the big cache (if the memory cap allows it)
 BIG_CACHE_BITS = 36
+#: seconds a request must have left for the big cache, and for the large one: oxidd
+#: allocates its cache holding Python's lock, when neither Ctrl-C nor the deadline can act
+#: (2^26 entries: 2.2 s idle, 6.5 s on the loaded machine; 2^24: 0.15-1 s; 2^22: 0.04 s;
+#: bench/README.md, "Issue 32")
+CACHE_MIN_SECONDS = {_BIG_CACHE: 60, _LARGE_CACHE: 10}
 
 
 def cache_entries(space_bits: int | None, cap: int, bits: int | None = None,
@@ -155,6 +161,11 @@ class OxiddManager(Manager):
         self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
         self.limits = limits if limits is not None else Limits()
         cache = cache_entries(space_bits, cap, self.limits.cache_bits, self.limits.work)
+        deadline = self.limits.deadline
+        if self.limits.cache_bits is None and deadline is not None:
+            left = deadline - time.monotonic()
+            while cache > _CACHE and left < CACHE_MIN_SECONDS.get(cache, 0):
+                cache >>= 2
         if self.limits.cache_bits is not None and cache * _BYTES_PER_CACHE_ENTRY > cap // 2:
             raise BadLimit(f"an apply cache of 2^{cache.bit_length() - 1} entries takes "
                            f"{cache * _BYTES_PER_CACHE_ENTRY >> 20} MB, more than half the "

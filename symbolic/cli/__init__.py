@@ -33,6 +33,7 @@ from ..progress import progress_for
 from . import (check, chocolate, chomp, draw, ens2005, execute, gdl, hackendot, models, nimbers,
                play, show, simulate, strategy, successors, tictactoe, values)
 from .common import limit_args
+from .watchdog import Watchdog, enable as enable_watchdog
 
 #: the command modules, in the order ``symbolic --help`` lists them
 COMMANDS = (models, check, show, successors, ens2005, strategy, execute, tictactoe, values,
@@ -92,6 +93,7 @@ def console() -> None:
     2.5 s after a minute of Nim n=6 (bench/README.md), while the user waits for the prompt.
     """
     _occupy_closed_streams()
+    enable_watchdog()  # Ctrl-C and --timeout end this process even inside a backend call
     status = main(started=limits_mod.process_started())
     if status in (LIMIT, INTERRUPTED):
         for stream in (sys.stdout, sys.stderr):
@@ -117,7 +119,8 @@ def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
                                 threads=args.threads, cache_bits=args.cache_bits,
                                 progress=progress, started=started)
         held = io.StringIO() if json_mode else None
-        with limits_mod.using(lim), lim.enforced(), limits_mod.deferred_interrupts():
+        with limits_mod.using(lim), lim.enforced(), limits_mod.deferred_interrupts(), \
+                Watchdog(lim):
             if held is None:
                 status = args.func(args)
             else:

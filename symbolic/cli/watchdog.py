@@ -1,0 +1,138 @@
+"""The command line's watchdog: Ctrl-C and ``--timeout`` end the process within 2 s, even
+while the main thread is inside one long call of a BDD backend.
+
+Python runs its signal handlers (Ctrl-C's ``KeyboardInterrupt``, the alarm of
+:meth:`symbolic.limits.Limits.enforced`) in the main thread, between two bytecodes: a
+call into oxidd that lasts 10 minutes holds them off for 10 minutes (measured before this
+module: SIGINT acted 626 s after it was sent into ``strategy connect4 -p w=5 -p h=4``).
+oxidd releases Python's lock while it computes, so another thread still runs: the
+:class:`Watchdog`, a daemon thread that the ``symbolic`` command starts around the
+request. It learns of a Ctrl-C through :func:`signal.set_wakeup_fd` (the interpreter's C
+handler writes the signal's number to a pipe at once, whatever the main thread does) and
+knows the deadline; when the main thread has not ended the request :data:`GRACE` seconds
+after either, the watchdog prints the same one-line message the main thread would have
+printed, flushes what it can and leaves with :func:`os._exit` (status 130 or 3). It is
+for the ``symbolic`` process only (:func:`symbolic.cli.console` calls :func:`enable`):
+``main()`` called from Python never ends its caller's process.
+
+>>> from symbolic.limits import Limits
+>>> with Watchdog(Limits(timeout=60)) as dog:  # not enabled: watches nothing
+...     dog.running()
+False
+"""
+from __future__ import annotations
+
+import os
+import select
+import signal
+import sys
+import threading
+import time
+
+from ..limits import Limits
+
+__all__ = ["Watchdog", "enable", "GRACE", "INTERRUPTED", "LIMIT"]
+
+#: seconds the main thread has to end a request by itself after Ctrl-C or the deadline
+#: (the alarm of ``--timeout`` rings 0.25 s after it; a cooperative check comes first)
+GRACE = 1.0
+#: the exit statuses the watchdog leaves with (as :mod:`symbolic.cli`)
+INTERRUPTED, LIMIT = 130, 3
+#: seconds between two looks at the clock
+_TICK = 0.05
+#: whether this process is the ``symbolic`` command (see enable)
+_ENABLED = {"on": False}
+
+
+def enable() -> None:
+    """Let watchdogs end this process: the ``symbolic`` command's own (``console``)."""
+    _ENABLED["on"] = True
+
+
+class Watchdog:
+    """A context manager: within the block, a daemon thread ends the process when a
+    Ctrl-C or the deadline of ``limits`` has not ended the request :data:`GRACE`
+    seconds later (see the module docstring). Main thread only (elsewhere a no-op, as
+    :func:`signal.set_wakeup_fd` requires); leaving the block stops it, and a watchdog
+    already ending the process keeps the block from being left (no second message)."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self._lock = threading.Lock()  # held while ending the process, or while stopping
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._fds: tuple[int, int] | None = None
+        self._old_fd = -1
+
+    def running(self) -> bool:
+        """Whether the watchdog's thread is watching."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def __enter__(self) -> "Watchdog":
+        if not _ENABLED["on"] or threading.current_thread() is not threading.main_thread():
+            return self
+        r, w = os.pipe()
+        os.set_blocking(w, False)
+        try:
+            self._old_fd = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        except (ValueError, OSError):  # not the main interpreter, or no such call
+            os.close(r)
+            os.close(w)
+            return self
+        self._fds = (r, w)
+        self._thread = threading.Thread(target=self._watch, daemon=True, name="symbolic watchdog")
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._fds is None:
+            return
+        with self._lock:  # blocks for good if the watchdog is ending the process
+            self._stop.set()
+        signal.set_wakeup_fd(self._old_fd)
+        if self._thread is not None:
+            self._thread.join()
+        for fd in self._fds:
+            os.close(fd)
+        self._fds = None
+
+    def _watch(self) -> None:
+        assert self._fds is not None
+        r = self._fds[0]
+        interrupted_at = None
+        deadline = self.limits.deadline
+        while not self._stop.is_set():
+            ready, _, _ = select.select([r], [], [], _TICK)
+            now = time.monotonic()
+            if ready:
+                data = os.read(r, 512)
+                if interrupted_at is None and signal.SIGINT in data:
+                    interrupted_at = now
+            if interrupted_at is not None and now > interrupted_at + GRACE:
+                self._end(INTERRUPTED, "symbolic: interrupted")
+            elif deadline is not None and now > deadline + GRACE:
+                # no sizes: they would be computed by this thread, beside the main one's work
+                self._end(LIMIT, f"symbolic: {self.limits.timed_out().message}")
+
+    def _end(self, status: int, message: str) -> None:
+        if not self._lock.acquire(blocking=False) or self._stop.is_set():
+            return  # the main thread is leaving the block: it reports by itself
+        _flush_stdout(0.2)
+        try:
+            os.write(2, (message + "\n").encode("utf-8", "replace"))
+        except OSError:
+            pass
+        os._exit(status)
+
+
+def _flush_stdout(seconds: float) -> None:
+    """Flush sys.stdout from a helper thread, waiting at most ``seconds`` (the main thread
+    may hold its lock, blocked in a write)."""
+    def flush():
+        try:
+            sys.stdout.flush()
+        except Exception:  # noqa: BLE001 - the process ends anyway; the message matters
+            pass
+    t = threading.Thread(target=flush, daemon=True)
+    t.start()
+    t.join(seconds)
