@@ -13,11 +13,14 @@ import pytest
 from hypothesis import given, settings
 
 from symbolic import atl
-from symbolic.analysis.layered import (LayeredEvaluator, anchor_of, evaluate_queries,
-                                       graded_layers, initial_set, layer_outcomes)
+from symbolic.analysis import layered
+from symbolic.analysis.layered import (LAYERED_MODES, LayeredEvaluator, anchor_of,
+                                       evaluate_queries, graded_layers, initial_set,
+                                       layer_outcomes)
+from symbolic.api import DeadEnds
 from symbolic.cli import main
 from symbolic.errors import QueryError
-from symbolic.model import load_model
+from symbolic.model import load_model, parse_model
 from symbolic.seeds.games import arena
 
 from .conftest import build_engine
@@ -142,3 +145,103 @@ def test_check_says_when_a_query_was_layered(capsys):
     # sees the note on stderr); the restricted one says so on stdout
     assert "from empty" not in out, out
     assert "layered: over the 5478 positions reachable from initial (10 layers)" in out, out
+
+
+# --------------------------------------------------------------------------- concurrent games (issue 32)
+
+# the reproducer of issue 32: every joint action's updates contradict each other
+# (x0' = x0 + 1 and x0' = x0), so no position has a successor, though every player
+# has an action everywhere
+G32_21 = """game "g32_21"
+players 1, 2, 3
+var n : 0..3
+var x0 : 0..3
+concurrent
+action 1 a0
+action {1, 2, 3} a1(t in {1, 3}) when ((x0 <= 3) or (x0 <= 3))
+action 3 a2(t in {0, 1})
+update then (x0' == (x0 + 1))
+update then (x0' == (1 * x0))
+update then (n' == (n + 1))
+query (((n == 0) and (x0 == 1)) and (<<3>> [] (x0 != 0)))
+"""
+
+# matching pennies over three rounds: s counts the rounds whose pennies differed
+PENNIES_ROUNDS = """game "pennies_rounds"
+players 1, 2
+var r : 0..3
+var s : 0..3
+concurrent
+action players show(c in 0..1) when r < 3
+update when r < 3 then r' = r + 1; s' = (if does(1, show(0)) iff does(2, show(0)) then s else s + 1)
+set over = r == 3
+set initial = r == 0 and s == 0
+"""
+# nobody alone keeps the pennies matching (or forces them apart), the two together can
+PENNIES_ANSWERS = {"initial and <<1>> over R s == 0": False,
+                   "initial and <<2>> over R s == 0": False,
+                   "initial and <<1, 2>> over R s == 0": True,
+                   "initial and <<1>> [] s == 0": False,
+                   "initial and <<2>> <> s == 3": False,
+                   "initial and <<1, 2>> <> s == 3": True,
+                   "initial and <<1>> <> over": True}
+ALL_KINDS = ["explicit", "cudd", "autoref", "oxidd"]
+
+
+@pytest.mark.parametrize("kind", ALL_KINDS)
+def test_issue32_reproducer_is_empty_layered_and_plain(kind):
+    model = parse_model(G32_21, "g32_21.game")
+    eng = build_engine(model.game, kind)
+    # the referee: no successor anywhere and nobody blocked, so pre({3}, Z) is empty
+    # under either convention, and so is every <<3>> [] f
+    assert eng.post(eng.positions()).is_empty()
+    for conv in DeadEnds:
+        assert eng.pre({3}, eng.positions(), dead_ends=conv).is_empty(), conv
+    queries = [(q.text, q.formula) for q in model.queries]
+    for mode in LAYERED_MODES:
+        a = evaluate_queries(model, queries, eng, mode)[0]
+        assert a.positions.tuples() == [], (mode, a.positions.tuples(), a.how)
+        assert (a.how is None) == (mode == "off"), (mode, a.how)
+
+
+@pytest.mark.parametrize("kind", ALL_KINDS)
+def test_pennies_over_three_rounds_layered_plain_and_explicit(kind):
+    model = parse_model(PENNIES_ROUNDS, "pennies_rounds.game")
+    eng, ref = build_engine(model.game, kind), build_engine(model.game, "explicit")
+    queries = [(t, model.formula(t)) for t in PENNIES_ANSWERS]
+    plain = evaluate_queries(model, queries, ref, "off")
+    reach = graded_layers(eng, initial_set(model, eng))
+    assert reach is not None and len(reach.layers) == 4, reach
+    for mode in LAYERED_MODES:
+        for (text, _), a, p in zip(queries, evaluate_queries(model, queries, eng, mode), plain):
+            want = [(0, 0)] if PENNIES_ANSWERS[text] else []
+            assert a.positions.tuples() == p.positions.tuples() == want, (
+                mode, text, a.positions.tuples(), p.positions.tuples(), want)
+            assert (a.how is None) == (mode == "off"), (mode, text, a.how)
+    # without the anchor, --layered on answers within the positions reachable from initial
+    for text in PENNIES_ANSWERS:
+        phi = model.formula(text.removeprefix("initial and "))
+        got = LayeredEvaluator(eng, reach, model.definitions)(phi)
+        want = atl.evaluate(eng, phi, model.definitions) & reach.result
+        assert got == want, (text, got.tuples(), want.tuples())
+
+
+def test_check_engine_both_catches_a_wrong_layered_answer(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "pennies_rounds.game"
+    path.write_text(PENNIES_ROUNDS)
+    argv = ["check", str(path), "--engine", "both", "--query",
+            "initial and <<1>> over R s == 0"]
+    assert main(argv) == 0
+    assert "agree on all 1 queries" in capsys.readouterr().out
+
+    def dual(self, f, env):  # issue 32's release rule: the dual, wrong on concurrent games
+        others = frozenset(self.engine.game.players) - self._J(f.coalition, env)
+        left, right = self.eval(f.left, env), self.eval(f.right, env)
+        return self.within - self.engine.until_layered(
+            others, self.within - left, self.within - right, self.reach,
+            dead_ends=self.dead_ends).result
+    monkeypatch.setitem(layered._LAYERED, atl.Release, dual)
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "MISMATCH on initial and <<1>> over R s == 0: position (0, 0) is only in the " \
+           "symbolic result" in err, err

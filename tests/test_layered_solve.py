@@ -219,7 +219,7 @@ def check_graded(data, kinds):
                           strategy_for(e, g, dead_ends=conv), R)
         if len(game.players) == 2:
             same_values(layered_values(e, reach), two_player_values(e), R)
-            none = types.SimpleNamespace(definitions={})
+            none = types.SimpleNamespace(definitions={}, formula=atl.Truth)  # reads as a Model
             rows = layer_outcomes(none, e, reach).rows
             assert rows == layer_outcomes(none, e, reach, layered=False).rows, kind
             got.append(rows)
