@@ -183,3 +183,15 @@ def test_nimbers_refuse_misere_play_naming_why():
 def test_rule_texts_name_every_rule():
     texts = {type(r): rule_text(r) for r in (ir.NormalPlay(), ir.MiserePlay())}
     assert "loses" in texts[ir.NormalPlay] and "wins" in texts[ir.MiserePlay]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("w,h", [(4, 4), (5, 4)])
+def test_connect_four_small_boards_are_draws_by_values(capsys, w, h):
+    """The known results: 4 × 4 and 5 × 4 Connect Four are draws (values and --by-layer)."""
+    import json
+    from symbolic.cli import main
+    assert main(["values", "connect4", "-p", f"w={w}", "-p", f"h={h}", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["outcome"] == "win(p) sets"
+    assert [(i["value"], i["result"]) for i in doc["initial"]] == [(None, "draw")], doc

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from .. import atl
+from .. import atl, ir
+from ..analysis.outcome import Referee
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError
 from ..limits import is_int_text, short_text
@@ -39,12 +40,23 @@ def cmd_execute(args) -> int:
     end = ("goal" if play[-1] in stop else
            "loop" if play[-1] in play[:-1] else
            "dead end" if engine.successors(play[-1]).is_empty() else "move limit")
+    out = None
+    if end == "dead end" and isinstance(model.game, ir.Game):  # the game's own outcome
+        out = Referee(engine).result(play[-1])
     if args.json:
-        print(json.dumps({"play": [sp.as_dict(c) for c in play], "end": end}))
+        doc = {"play": [sp.as_dict(c) for c in play], "end": end}
+        if out is not None:
+            doc["outcome"] = {"winners": list(out.winners), "losers": list(out.losers),
+                              "reason": out.reason}
+        print(json.dumps(doc))
         return 0
     for n, c in enumerate(play):
         print(f"{n:4d}  {position_text(sp, c)}")
-    print(f"end: {end} after {len(play) - 1} move(s)")
+    verdict = "" if out is None else (
+        f": a draw ({out.reason})" if out.draw else
+        f": player{'s' if len(out.winners) > 1 else ''} {', '.join(map(str, out.winners))} "
+        f"won ({out.reason})")
+    print(f"end: {end} after {len(play) - 1} move(s){verdict}")
     return 0
 
 
