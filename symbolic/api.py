@@ -12,9 +12,10 @@ import enum
 from abc import ABC, abstractmethod
 from typing import Iterable, Iterator, Mapping
 
-from .arguments import need, need_int, need_mapping
+from .arguments import need, need_mapping
 from .errors import ArgumentTypeError, EngineMismatch, ModelError, QueryError
-from .fixpoint import Fixpoint, Reach, greatest_fixpoint, least_fixpoint
+from .fixpoint import (Fixpoint, Reach, check_layer, check_reach, greatest_fixpoint,
+                       least_fixpoint, union_all)
 from .ir import Expr, Game, Space, Value
 from .limits import NO_LIMITS
 from .validate import check_expr
@@ -77,23 +78,6 @@ def check_set(engine: "SetEngine", s, what: str = "the set") -> "PositionSet":
         raise EngineMismatch(f"{what} is a set of {s.engine!r}, not of {engine!r}: convert it "
                              f"first (engine.convert)")
     return s
-
-
-def check_reach(engine: "SetEngine", reach, *, graded: bool = True) -> "Reach":
-    """``reach`` itself when it is a :class:`Reach` of ``engine`` (graded, with
-    ``graded``): ArgumentTypeError, EngineMismatch or QueryError otherwise."""
-    need(reach, Reach, "the layers", hint=" (a Reach: engine.reach_layers(source))")
-    check_set(engine, reach.result, "the layers")
-    if graded and not reach.graded:
-        raise QueryError("layered solving needs graded layers (every move one layer up); "
-                         "these are not: use the plain fixpoints")
-    return reach
-
-
-def check_layer(reach: "Reach", k) -> int:
-    """``k`` when it is the index of a layer of ``reach``, else ArgumentTypeError or
-    ArgumentValueError."""
-    return need_int(k, "the layer k", low=0, high=len(reach.layers) - 1)
 
 
 class PositionSet(ABC):
@@ -491,11 +475,7 @@ class GameEngine(SetEngine):
         their union: a caller that works layer by layer (the ply-by-ply table) never
         needs it. Same checks as :meth:`until_layered`."""
         check_dead_ends(dead_ends)
-        if not isinstance(reach, Reach) or reach.result.engine is not self:
-            raise EngineMismatch(f"{reach!r} is not a Reach of this engine {self!r}")
-        if not reach.graded:
-            raise QueryError("until_layered needs graded layers (every move one layer up); "
-                             "these are not: use until")
+        check_reach(self, reach)
         J = self.game.coalition(coalition)
         check_set(self, stay, "stay")
         check_set(self, target, "the target")
@@ -532,15 +512,13 @@ class GameEngine(SetEngine):
         return (layer & target) | (layer & step & stay)
 
     def check_layer_step(self, J, reach, k, ours, won, stay, target, dead_ends) -> None:
-        """The checks of :meth:`until_layer_step`'s arguments (every engine's): a
-        coalition, graded layers of this engine, a layer index, sets of this engine
-        (``ours`` None only on a concurrent game), a dead-end convention."""
+        """The checks of :meth:`until_layer_step`'s arguments (``ours``: None on a
+        concurrent game only), every engine's."""
         self.game.coalition(need(J, frozenset, "J", hint=" (engine.game.coalition(players))"))
         check_layer(check_reach(self, reach), k)
-        if ours is not None or not getattr(self, "concurrent", False):
-            check_set(self, ours, "ours (engine.layer_turns(J))")
-        for s, what in ((won, "won"), (stay, "stay"), (target, "the target")):
-            check_set(self, s, what)
+        for s, what in ((ours, "ours"), (won, "won"), (stay, "stay"), (target, "the target")):
+            if s is not None or what != "ours" or not getattr(self, "concurrent", False):
+                check_set(self, s, what)
         check_dead_ends(dead_ends)
 
     def _layer_pre(self, J: frozenset, reach: "Reach", k: int, ours: PositionSet,
@@ -596,24 +574,6 @@ class GameEngine(SetEngine):
             raise ModelError(f"at position {self.space.as_dict(pos)} the turn is not a player "
                              f"(players: {list(self.game.players)})",
                              getattr(self.game.turn, "span", None))
-
-
-def union_all(engine: SetEngine, sets: list) -> PositionSet:
-    """S_0 ∪ … ∪ S_n, as a balanced tree of unions (each set enters log n unions,
-    not up to n as in a running union).
-
-    >>> from symbolic.seeds.games import arena
-    >>> from symbolic.explicit import ExplicitGame
-    >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 1}, [(0, 1)]))
-    >>> union_all(G, [G.from_tuples([(k,)]) for k in range(3)]).tuples()
-    [(0,), (1,), (2,)]
-    """
-    sets = list(sets)
-    if not sets:
-        return engine.empty()
-    while len(sets) > 1:
-        sets = [a | b for a, b in zip(sets[::2], sets[1::2])] + sets[len(sets) - len(sets) % 2:]
-    return sets[0]
 
 
 def difference_witness(a: PositionSet, b: PositionSet) -> tuple | None:

@@ -4,13 +4,16 @@ Every fixpoint of the engines and analyses (until, release, reachability,
 nimbers, strategies) is a :func:`least_fixpoint` or :func:`greatest_fixpoint`
 call, which checks the request's :class:`~symbolic.limits.Limits` before each
 step and returns a :class:`Fixpoint` (result, iterations, and the layers when
-asked). Re-exported by :mod:`symbolic.api`.
+asked). Also the checks of layers (:func:`check_reach`, :func:`check_layer`) and
+:func:`union_all`. Re-exported by :mod:`symbolic.api`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable, Generic, TypeVar
 
+from .arguments import need, need_int
+from .errors import EngineMismatch, QueryError
 from .limits import NO_LIMITS, Limits
 
 __all__ = ["Fixpoint", "Reach", "least_fixpoint", "greatest_fixpoint"]
@@ -87,3 +90,40 @@ class Reach(Generic[S]):
     result: S
     layers: tuple[S, ...]
     graded: bool
+
+
+def check_reach(engine, reach, *, graded: bool = True) -> Reach:
+    """``reach`` itself when it is a :class:`Reach` of ``engine`` (graded, with
+    ``graded``): ArgumentTypeError, EngineMismatch or QueryError otherwise."""
+    need(reach, Reach, "the layers", hint=" (a Reach: engine.reach_layers(source))")
+    if reach.result.engine is not engine:
+        raise EngineMismatch(f"the layers are a Reach of {reach.result.engine!r}, not of "
+                             f"this engine {engine!r}")
+    if graded and not reach.graded:
+        raise QueryError("layered solving (until_layered) needs graded layers (every move "
+                         "one layer up); these are not: use the plain fixpoints (until)")
+    return reach
+
+
+def check_layer(reach: Reach, k) -> int:
+    """``k`` when it is the index of a layer of ``reach``, else ArgumentTypeError or
+    ArgumentValueError."""
+    return need_int(k, "the layer k", low=0, high=len(reach.layers) - 1)
+
+
+def union_all(engine, sets: list):
+    """S_0 ∪ … ∪ S_n, as a balanced tree of unions (each set enters log n unions,
+    not up to n as in a running union).
+
+    >>> from symbolic.seeds.games import arena
+    >>> from symbolic.explicit import ExplicitGame
+    >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 1}, [(0, 1)]))
+    >>> union_all(G, [G.from_tuples([(k,)]) for k in range(3)]).tuples()
+    [(0,), (1,), (2,)]
+    """
+    sets = list(sets)
+    if not sets:
+        return engine.empty()
+    while len(sets) > 1:
+        sets = [a | b for a, b in zip(sets[::2], sets[1::2])] + sets[len(sets) - len(sets) % 2:]
+    return sets[0]
