@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from symbolic.analysis import grundy, play, strategy, values
+from symbolic.analysis.outcome import Referee
 from symbolic.api import DeadEnds
 from symbolic.engines import make_engine
 from symbolic.errors import (ArgumentTypeError, ArgumentValueError, EngineMismatch, QueryError,
@@ -136,12 +137,12 @@ def test_grundy_boundary(sub, eng, other, case):
 
 
 def _rules(m, e):
-    return play.Rules(e, m.definitions)
+    return Referee(e)
 
 
 PLAY_CASES = [
-    (lambda m, e, o: play.Rules(m, m.definitions), ArgumentTypeError, "GameEngine"),
-    (lambda m, e, o: play.Rules(e, ["win"]), ArgumentTypeError, "definitions"),
+    (lambda m, e, o: Referee(m), ArgumentTypeError, "GameEngine"),
+    (lambda m, e, o: play.Planner(e, Referee(o.engine)), QueryError, "another engine"),
     (lambda m, e, o: play.Planner(e, None), ArgumentTypeError, "the rules"),
     (lambda m, e, o: play.Planner(e, _rules(m, e), {frozenset({1}): None}), ArgumentTypeError,
      "the target"),
@@ -149,8 +150,8 @@ PLAY_CASES = [
      "coalition"),
     (lambda m, e, o: _rules(m, e).target(5.0), ArgumentTypeError, "coalition"),
     (lambda m, e, o: _rules(m, e).mover([1, "5"]), ArgumentTypeError, "is not an int"),
-    (lambda m, e, o: _rules(m, e).outcome((1, 0), "2"), ArgumentTypeError, "last_mover"),
-    (lambda m, e, o: _rules(m, e).outcome((1, 0), 9), QueryError, "not a player"),
+    (lambda m, e, o: _rules(m, e).result((1, 0), "2"), ArgumentTypeError, "last_mover"),
+    (lambda m, e, o: _rules(m, e).result((1, 0), 9), QueryError, "not a player"),
     (lambda m, e, o: play.choose_move(None, (1, 5), frozenset({1})), ArgumentTypeError,
      "the planner"),
     (lambda m, e, o: play.choose_move(play.Planner(e, _rules(m, e)), (1, 5), {1}, rng=3),
