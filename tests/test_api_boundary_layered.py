@@ -161,7 +161,7 @@ def _probes():
         ("safety_joint_strategy", lambda w: js.safety_joint_strategy,
          lambda w: [w.c, {2}, w.keep], lambda w: {}, {1: COALITION}),
         ("verify_joint", lambda w: js.verify_joint, lambda w: [w.tg.game, w.joint, [(0,)]],
-         lambda w: {}, {2: {"list"}}),
+         lambda w: {}, {2: {"list", "dict"}}),
         ("engine.reach_layers", lambda w: w.e.reach_layers, lambda w: [w.init], lambda w: {},
          {0: SET}),
         ("engine.until_layered", lambda w: w.e.until_layered,

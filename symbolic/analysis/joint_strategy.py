@@ -165,7 +165,7 @@ def verify_joint(game: ConcurrentGame, s: JointStrategy, start: Iterable) -> boo
     need(s, JointStrategy, "the strategy")
     if s.game is not game and s.game != game:
         raise QueryError("the strategy is one of another game")
-    start = need_iterable(start, "the start (positions)")
+    start = list(start) if isinstance(start, dict) else need_iterable(start, "the start")
     E = ExplicitConcurrentGame(game)
     start = [E.space.check_position(c) for c in start]
     if s.kind == "reach":
