@@ -3,7 +3,11 @@
 Every shipped model's queries (``check --layered auto`` gives the plain answers,
 ``on`` gives them within the reachable positions), random ATL formulas on random
 graded arenas (LayeredEvaluator = plain ∩ R), and the ply-by-ply table
-(``values --by-layer``) layered against plain, symbolic against explicit."""
+(``values --by-layer``) layered against plain, symbolic against explicit. Concurrent
+games (issue 32): the reproducer g32_21 and matching pennies over three rounds, layered
+= plain = explicit on every backend, the simultaneous GDL games, and ``check --engine
+both`` catching a wrong layered answer (the random graded concurrent games are in
+tests/test_layered_solve.py)."""
 from __future__ import annotations
 
 import json
@@ -11,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from symbolic import atl
 from symbolic.analysis import layered
@@ -245,3 +250,35 @@ def test_check_engine_both_catches_a_wrong_layered_answer(tmp_path, monkeypatch,
     err = capsys.readouterr().err
     assert "MISMATCH on initial and <<1>> over R s == 0: position (0, 0) is only in the " \
            "symbolic result" in err, err
+
+
+GDL = Path(__file__).resolve().parent / "gdl"
+SIMULTANEOUS = ["pennies.kif", "rps_static.kif", "sim_dead_end.kif", "simultaneous.kif"]
+
+
+def _gdl_release_formulas(model):
+    """⟨⟨J⟩⟩ f R g for every coalition J and f, g among true, false, terminal and its
+    negation (terminal: where every role is blocked, a dead end of both conventions)."""
+    sides = [atl.Truth(True), atl.Truth(False), model.formula("terminal"),
+             model.formula("not terminal")]
+    players = model.game.players
+    coalitions = [(), (players[0],), (players[1],), tuple(players)]
+    return [atl.Release(atl.CoalitionLit(J), f, g) for J in coalitions for f in sides
+            for g in sides]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_layered_is_plain_on_the_simultaneous_gdl_games(data):
+    model = load_model(GDL / data.draw(st.sampled_from(SIMULTANEOUS)))
+    conv = data.draw(st.sampled_from(list(DeadEnds)))
+    fs = _gdl_release_formulas(model) + [data.draw(formulas(model.game, 3, turns=False))]
+    for kind in ("explicit", "cudd"):
+        e = build_engine(model.game, kind)
+        reach = graded_layers(e, initial_set(model, e))
+        assert reach is not None, model.source
+        ev = LayeredEvaluator(e, reach, model.definitions, dead_ends=conv)
+        for f in fs:
+            want = atl.evaluate(e, f, model.definitions, dead_ends=conv) & reach.result
+            got = ev(f)
+            assert got == want, (model.source, kind, conv, f, got.tuples(), want.tuples())
