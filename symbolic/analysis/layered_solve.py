@@ -24,8 +24,8 @@ union of all the approximations.
 >>> e = make_engine(m.game, "explicit")
 >>> r = graded_layers(e, initial_set(m, e))
 >>> V = layered_values(e, r)
->>> V.value(initial_set(m, e).first())   # values: the player left without a move loses
-9
+>>> V.result(initial_set(m, e).first())   # by the game's win(p) sets: a draw
+'draw'
 >>> sum(V.counts().values()) + V.draws.count() == r.result.count()
 True
 """

@@ -19,7 +19,7 @@ is stuck). A dead end in no G_p (win sets, goals) is a draw.
 >>> m = load_model("models/tictactoe.game")
 >>> ref = Referee(make_engine(m.game, "explicit"))
 >>> ref.kind, ref.won(1).count(), ref.drawn().count()
-('win(p) sets', 1098, 16)
+('win(p) sets', 942, 172)
 >>> ref.result((1, 2, 1, 1, 2, 2, 2, 1, 1), last_mover=1)
 Outcome(winners=(), losers=(), reason='the play is over in no win(p) set: a draw', goals=())
 """
