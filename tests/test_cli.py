@@ -257,3 +257,13 @@ def test_a_loop_of_links_is_a_file_error(capsys, tmp_path):
     status, out, err = run(capsys, "check", str(tmp_path / "loop.game"))
     assert (status, out) == (2, ""), (status, err)
     assert "cannot read the model file (Too many levels of symbolic links)" in err, err
+
+
+def test_a_model_file_that_may_not_be_read_is_a_file_error(capsys, monkeypatch, sub_model):
+    """EACCES (not testable by file modes when the tests run as root): the read fails."""
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(Path, "read_text", refuse)
+    status, out, err = run(capsys, "check", sub_model)
+    assert (status, out) == (2, ""), (status, err)
+    assert err == f"symbolic: error: {sub_model}: cannot read the model file (Permission denied)\n"
