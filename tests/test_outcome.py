@@ -32,6 +32,11 @@ SHIPPED = [
     ("subtraction.game", {}, "wins({p})"),
     ("nim.game", {"n": 2, "K": 3}, None),
     ("chomp.game", {"R": 2, "C": 3}, None),
+    ("dawson.game", {"n": 6}, None),
+    ("kayles.game", {"n": 5}, None),
+    ("hackendot.game", {"word": "(())()"}, None),
+    ("subtraction_set.game", {"K": 6}, None),
+    ("grundy_game.game", {"N": 7}, None),
     ("gdl/ticTacToe.kif", {}, None),
 ]
 IDS = [f"{n}{p or ''}" for n, p, _ in SHIPPED]
