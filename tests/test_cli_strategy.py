@@ -141,3 +141,46 @@ def test_strategy_count_beyond_python_str_limit(capsys):
     from symbolic.analysis.strategy import count_strategies
     e = make_engine(load_model(ENS, {"K": 100}).game, "explicit")
     assert count_strategies(e, 1) == doc["strategies"]
+
+
+def test_verify_from_a_start_that_is_not_won_says_so_and_fails(capsys):
+    status, out, err = run(capsys, "strategy", TD, "--query", "<<1>> <> Obj1", "--from",
+                           "initial", "--dead-ends", "strict", "--verify")
+    assert status == 1, (status, out, err)
+    assert "0 won, 1 not won" in out
+    last = out.splitlines()[-1]
+    assert last == ("not verified: the start is not won at 1 of 1 position(s) (e.g. s=0): "
+                    "nothing to verify"), last
+    status, out, _ = run(capsys, "strategy", TD, "--query", "<<1>> <> Obj1", "--from",
+                         "initial", "--dead-ends", "strict", "--verify", "--json")
+    doc = json.loads(out)
+    assert status == 1 and doc["verified"]["ok"] is False, doc["verified"]
+    assert doc["verified"]["reason"].startswith("the start is not won at 1 of 1"), doc
+
+
+def test_verify_from_a_start_partly_won_verifies_the_rest_and_fails(capsys):
+    status, out, _ = run(capsys, "strategy", TD, "--query", "<<1>> <> Obj1", "--from",
+                         "true", "--dead-ends", "strict", "--verify")
+    last = out.splitlines()[-1]
+    assert status == 1, (status, out)
+    assert last.startswith("not verified: the start is not won at 5 of 7 position(s)"), last
+    assert "from the others, every consistent play reaches the goal" in last, last
+
+
+def test_verify_of_a_joint_strategy_from_a_start_not_won(capsys):
+    status, out, _ = run(capsys, "strategy", "pennies", "--query", "<<1>> <> matched",
+                         "--at", "done=false, same=false", "--verify")
+    assert status == 1, (status, out)
+    assert out.splitlines()[-1] == ("not verified: the start is not won at 1 of 1 "
+                                    "position(s) (e.g. done=0, same=0): nothing to verify")
+    status, out, _ = run(capsys, "strategy", "pennies", "--query", "<<1, 2>> <> matched",
+                         "--at", "done=false, same=false", "--verify", "--json")
+    doc = json.loads(out)
+    assert status == 0 and doc["verified"] is True and "not_won" not in doc, doc
+
+
+def test_dot_on_a_concurrent_game_is_refused(capsys):
+    status, out, err = run(capsys, "strategy", "pennies", "--query", "<<1, 2>> <> matched",
+                           "--at", "done=false, same=false", "--dot")
+    assert status == 2 and out == "", (status, out)
+    assert "strategy --dot is not supported for concurrent games" in err, err

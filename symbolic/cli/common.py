@@ -19,6 +19,7 @@ from .. import atl
 from ..api import GameEngine, PositionSet
 from ..engines import BACKEND_CHOICES, ORDERS, PARTITIONS, make_engine
 from ..errors import QueryError, SymbolicError
+from ..ir import ConcurrentGame
 from ..limits import (CACHE_BITS_RANGE, MAX_MEMORY_MB, MAX_THREADS, MAX_TIMEOUT, int_text,
                       parse_int, short_text, threads_above_cores, usable_cores)
 from ..limits import current as current_limits
@@ -163,6 +164,32 @@ def model_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--partition", choices=PARTITIONS, default="moves",
                     help="keep the transition relation as one BDD per move (default) "
                          "or as one monolithic BDD")
+
+
+#: the exit status of a request the engines cannot answer as asked (a strategy to verify or
+#: draw from a start that is not won); the same as a verification that fails
+NOT_ANSWERED = 1
+
+
+def is_concurrent(game=None, engine=None) -> bool:
+    """True for a concurrent game (:class:`symbolic.ir.ConcurrentGame`), or an engine that
+    reads its game as concurrent (a GDL game where several roles choose at once)."""
+    return isinstance(game, ConcurrentGame) or bool(getattr(engine, "concurrent", False))
+
+
+def refuse_concurrent(what: str, game=None, engine=None) -> None:
+    """QueryError ``WHAT is not supported for concurrent games`` when :func:`is_concurrent`:
+    a command that needs a player to move at each position says so before any work.
+
+    >>> from symbolic.model import load_model
+    >>> refuse_concurrent("values", load_model("pennies").game)
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.QueryError: values is not supported for concurrent games (every player chooses an action at every position, nobody has the turn)
+    """
+    if is_concurrent(game, engine):
+        raise QueryError(f"{what} is not supported for concurrent games (every player "
+                         f"chooses an action at every position, nobody has the turn)")
 
 
 def note_work(args, layered: bool | None = None) -> None:
@@ -328,8 +355,11 @@ def json_text(doc) -> str:
 
 def shown_positions(ps: PositionSet, limit: int) -> list[tuple]:
     """The ``limit`` smallest positions of ``ps`` (0: all), found without listing
-    the rest (:meth:`PositionSet.take`)."""
-    return ps.tuples() if limit == 0 else list(ps.take(limit))
+    the rest (:meth:`PositionSet.take`), as a stage of the request's limits: on a space
+    of many bits each position costs BDD operations over all of them."""
+    what = "all the positions" if limit == 0 else f"the {limit} smallest positions"
+    with current_limits().stage(f"listing {what}"):
+        return ps.tuples() if limit == 0 else list(ps.take(limit))
 
 
 def format_positions(space, ps: PositionSet, limit: int) -> list[str]:

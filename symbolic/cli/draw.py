@@ -12,6 +12,7 @@ nimbers, board or strategy); the path is printed.
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 from .. import atl, pictures
@@ -21,8 +22,11 @@ from ..analysis.strategy import strategy_for
 from ..analysis.values import two_player_values
 from ..engines import ENGINES, make_engine
 from ..errors import QueryError
+from ..limits import current as current_limits, int_text
 from ..model import parse_formula
-from .common import load, model_args, parse_assignments, position_text
+from ..pictures.figure import FORMATS
+from .common import (NOT_ANSWERED, int_arg, load, model_args, parse_assignments, position_text,
+                     refuse_concurrent)
 
 MODES = ("query", "values", "nimbers", "board", "strategy")
 
@@ -73,13 +77,25 @@ def _grid(model, engine, args, mode: str):
 
 def _strategy(model, engine, args):
     pics = _pictures()
-    strategy = strategy_for(engine, parse_formula(args.strategy, model), model.definitions)
+    formula = parse_formula(args.strategy, model)
     if args.start is not None:
         start = atl.evaluate(engine, parse_formula(args.start, model), model.definitions)
     elif args.at is not None or _base(model, engine) is None:
         start = engine.singleton(_position(model, engine, args))
     else:
         start = atl.evaluate(engine, model.formula("initial"), model.definitions)
+    if start.is_empty():
+        raise QueryError("the start set is empty: no position to draw a strategy from")
+    with current_limits().stage("computing the strategy"):
+        strategy = strategy_for(engine, formula, model.definitions)
+    lost = start - strategy.region
+    if not lost.is_empty():
+        text = (f"the start is not won at {int_text(lost.count())} of "
+                f"{int_text(start.count())} position(s) (e.g. "
+                f"{position_text(model.game.space, lost.first())})")
+        if lost == start:
+            raise NotWon(f"{text}: no strategy to draw")
+        print(f"symbolic: note: {text}: drawn from the others", file=sys.stderr)
     labels = [s.label for s in model.game.space.slots]
     render = drawer(model.display, model.game.space, str) if model.display else None
 
@@ -92,20 +108,48 @@ def _strategy(model, engine, args):
     return pics.strategy_graph(strategy, start, args.max_nodes, label)
 
 
+class NotWon(QueryError):
+    """``draw --strategy`` from a start the coalition does not win (exit 1, not 2)."""
+
+
+def _output(args, what: str) -> Path:
+    """The picture's file: ``-o FILE`` (a name, not empty), else ``MODEL-WHAT.svg``."""
+    if args.output is None:
+        return Path(f"{Path(args.model).stem}-{what}.svg")
+    if not args.output.strip():
+        raise QueryError("-o needs a file name (.svg or .png), got an empty one")
+    out = Path(args.output)
+    if out.suffix.lower().lstrip(".") not in FORMATS:  # before any work
+        raise QueryError(f"{out}: a picture is written as .svg or .png")
+    return out
+
+
 def cmd_draw(args) -> int:
     mode = next(m for m in MODES if getattr(args, m) not in (None, False))
-    model = load(args)
-    engine = make_engine(model.game, args.engine, args.backend, order=args.order,
-                         partition=args.partition)
-    if mode == "board":
-        picture = _pictures().board(model, engine, _position(model, engine, args))
-    elif mode == "strategy":
-        picture = _strategy(model, engine, args)
-    else:
-        picture = _grid(model, engine, args, mode)
     what = "set" if mode == "query" else mode
-    out = Path(args.output) if args.output else Path(f"{Path(args.model).stem}-{what}.svg")
-    print(picture.save(out))
+    out = _output(args, what)
+    model = load(args)
+    if mode != "query":
+        refuse_concurrent(f"draw --{mode}", model.game)
+    lim = current_limits()
+    with lim.stage("building the engine"):
+        engine = make_engine(model.game, args.engine, args.backend, order=args.order,
+                             partition=args.partition)
+    if mode != "query":
+        refuse_concurrent(f"draw --{mode}", engine=engine)  # a GDL game read as concurrent
+    try:
+        with lim.stage(f"computing the {what} picture"):
+            if mode == "board":
+                picture = _pictures().board(model, engine, _position(model, engine, args))
+            elif mode == "strategy":
+                picture = _strategy(model, engine, args)
+            else:
+                picture = _grid(model, engine, args, mode)
+    except NotWon as err:
+        print(f"symbolic: {err.message}", file=sys.stderr)
+        return NOT_ANSWERED
+    with lim.stage(f"writing the picture to {out}"):
+        print(picture.save(out))
     return 0
 
 
@@ -135,7 +179,7 @@ def register(sub) -> None:
                         "those of the first initial position)")
     d.add_argument("--from", dest="start", metavar="SET",
                    help="--strategy: the start set (default: --at, else the set initial)")
-    d.add_argument("--max-nodes", type=int, default=40, metavar="N",
+    d.add_argument("--max-nodes", type=int_arg(1), default=40, metavar="N",
                    help="--strategy: draw at most N positions (default 40)")
     d.add_argument("--engine", choices=ENGINES, default="symbolic")
     d.add_argument("-o", "--output", metavar="FILE",

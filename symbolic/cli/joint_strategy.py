@@ -10,7 +10,7 @@ from ..analysis.joint_strategy import (reach_joint_strategy, safety_joint_strate
                                        verify_joint)
 from ..errors import QueryError
 from ..model import parse_formula
-from .common import position_text, start_set
+from .common import NOT_ANSWERED, position_text, start_set
 
 
 def _strategy(model, engine, formula):
@@ -40,11 +40,15 @@ def concurrent_strategy(model, engine, args) -> int:
            "start_won": len(won),
            "table": [{"at": sp.as_dict(c), "actions": list(a)}
                      for c, a in sorted(s.labels.items())]}
+    lost = [c for c in start if c not in won]
     if args.verify:
-        doc["verified"] = verify_joint(model.game, s, won)
+        doc["verified"] = verify_joint(model.game, s, won) and not lost
+        if lost:
+            doc["not_won"] = (f"the start is not won at {len(lost)} of {len(start)} "
+                              f"position(s) (e.g. {position_text(sp, lost[0])})")
     if args.json:
         print(json.dumps(doc))
-        return 0 if doc.get("verified", True) else 1
+        return 0 if doc.get("verified", True) else NOT_ANSWERED
     J = "{" + ", ".join(map(str, s.coalition)) + "}"
     print(f"{model.name}: joint strategy of {J} for {args.query} ({s.kind}; engine "
           f"{engine.kind})")
@@ -57,7 +61,12 @@ def concurrent_strategy(model, engine, args) -> int:
     if len(rows) < len(doc["table"]):
         print(f"  ... ({len(doc['table']) - len(rows)} more; --limit 0 shows all)")
     if args.verify:
+        if lost:
+            print(f"not verified: {doc['not_won']}: " + (
+                "nothing to verify" if not won else "from the others, every joint response "
+                "of the others loses" if verify_joint(model.game, s, won) else "FAILED"))
+            return NOT_ANSWERED
         print("verified: " + ("every joint response of the others loses" if doc["verified"]
                               else "FAILED"))
-        return 0 if doc["verified"] else 1
+        return 0 if doc["verified"] else NOT_ANSWERED
     return 0

@@ -16,7 +16,8 @@ from ..analysis.layered_solve import graded_reach, layered_strategy
 from ..analysis.strategy import count_strategies, strategy_for, to_dot, to_json, verify
 from ..ir import ConcurrentGame
 from .joint_strategy import concurrent_strategy
-from .common import load, model_args, note_work, position_text, int_arg, start_set
+from .common import (NOT_ANSWERED, int_arg, is_concurrent, load, model_args, note_work,
+                     position_text, start_set)
 
 DEAD_ENDS = {d.value: d for d in DeadEnds}
 
@@ -45,7 +46,14 @@ def cmd_strategy(args) -> int:
     engine = make_engine(model.game, args.engine, args.backend, order=args.order,
                          partition=args.partition)
     if isinstance(model.game, ConcurrentGame):
+        if args.dot:
+            raise QueryError("strategy --dot is not supported for concurrent games (a joint "
+                             "strategy is a table of actions: use the text or --json)")
         return concurrent_strategy(model, engine, args)
+    if is_concurrent(engine=engine):
+        raise QueryError("strategy is not supported for GDL games read as concurrent (several "
+                         "roles choose at once; joint strategies are computed for concurrent "
+                         ".game models)")
     if args.count is not None:
         return _count(args, model, engine)
     if not args.query:
@@ -60,17 +68,20 @@ def cmd_strategy(args) -> int:
     if reach is not None:
         doc["layered"] = {"from": "start", "positions": reach.result.count(),
                           "layers": len(reach.layers)}
+    lost = start - strategy.region
     if args.verify:
         reached = strategy.outcome(start)
         v = verify(engine, strategy.objective, strategy.table(reached), start & strategy.region)
-        doc["verified"] = {"ok": v.ok, "reason": v.reason, "positions": v.visited,
-                           "longest": max(v.longest.values(), default=0)}
+        doc["verified"] = {"ok": v.ok and lost.is_empty(), "reason": v.reason,
+                           "positions": v.visited, "longest": max(v.longest.values(), default=0)}
+        if v.ok and not lost.is_empty():  # a table that fails says so first
+            doc["verified"]["reason"] = not_won_text(model.game.space, start, lost)
     if args.dot:
         print(to_dot(strategy, start), end="")
         return 0
     if args.json:
         print(json.dumps(doc))
-        return 0
+        return NOT_ANSWERED if args.verify and not doc["verified"]["ok"] else 0
     sp = model.game.space
     obj = strategy.objective
     J = "{" + ", ".join(map(str, sorted(obj.coalition))) + "}"
@@ -96,13 +107,32 @@ def cmd_strategy(args) -> int:
     if len(moves) < len(doc["moves"]):
         print(f"  ... ({len(doc['moves']) - len(moves)} more; --limit 0 shows all)")
     if args.verify:
-        v = doc["verified"]
-        won = (f"every consistent play reaches the goal within {v['longest']} moves"
-               if obj.kind == "reach" else "every consistent play stays in the safe region")
-        print("verified: " + (f"{won} ({v['positions']} positions searched)"
-                              if v["ok"] else f"FAILED: {v['reason']}"))
-        return 0 if v["ok"] else 1
+        return _print_verified(doc["verified"], obj.kind, (start & strategy.region).is_empty())
     return 0
+
+
+def not_won_text(space, start, lost) -> str:
+    """``the start is not won at N of M position(s) (e.g. POS)``: why a verification
+    has nothing (or not everything) to verify."""
+    return (f"the start is not won at {len(lost)} of {len(start)} position(s) (e.g. "
+            f"{position_text(space, lost.first())})")
+
+
+def _print_verified(v: dict, kind: str, none_won: bool) -> int:
+    """The ``verified:`` line of ``--verify``, and the exit status: 0 when the table wins
+    from every start position, else :data:`NOT_ANSWERED` (a start not won included)."""
+    won = (f"every consistent play reaches the goal within {v['longest']} moves"
+           if kind == "reach" else "every consistent play stays in the safe region")
+    if v["ok"]:
+        print(f"verified: {won} ({v['positions']} positions searched)")
+        return 0
+    if v["reason"].startswith("the start is not won"):
+        print(f"not verified: {v['reason']}: "
+              + ("nothing to verify" if none_won else
+                 f"from the others, {won} ({v['positions']} positions searched)"))
+        return NOT_ANSWERED
+    print(f"verified: FAILED: {v['reason']}")
+    return NOT_ANSWERED
 
 
 def register(sub) -> None:

@@ -75,7 +75,11 @@ def position_with(space, given: Mapping[str, int], base: tuple | None, free=()) 
     >>> position_with(sp, {}, None, free=("k[1]",))
     Traceback (most recent call last):
     ...
-    symbolic.errors.QueryError: fix j, k[2] (--at 'j=..., k[2]=...'): the grid varies k[1] only
+    symbolic.errors.QueryError: fix j, k[2] (--at 'j=..., k[2]=...'): the grid varies k[1] only, and no initial position gives the others
+    >>> position_with(sp, {"k[1]": 0}, None, free=("k[1]", "k[2]"))
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.QueryError: k[1] is an axis of the grid: it cannot also be fixed (leave it out of --at)
     """
     need(space, Space, "the space")
     for label, value in need_mapping(given, "the fixed values (at)").items():
@@ -88,6 +92,11 @@ def position_with(space, given: Mapping[str, int], base: tuple | None, free=()) 
     unknown = [k for k in given if k not in labels]
     if unknown:
         raise QueryError(f"unknown {', '.join(unknown)} (the slots are {', '.join(labels)})")
+    axes = [k for k in given if k in free]
+    if axes:
+        raise QueryError(f"{' and '.join(axes)} {'is an axis' if len(axes) == 1 else 'are axes'}"
+                         f" of the grid: {'it' if len(axes) == 1 else 'they'} cannot also be "
+                         f"fixed (leave {'it' if len(axes) == 1 else 'them'} out of --at)")
     out, missing = {}, []
     for i, label in enumerate(labels):
         if label in free:
@@ -99,9 +108,10 @@ def position_with(space, given: Mapping[str, int], base: tuple | None, free=()) 
         else:
             missing.append(label)
     if missing:
+        why = (f"the grid varies {' and '.join(free)} only, and no initial position gives "
+               f"the others" if free else "no initial position gives their values")
         raise QueryError(f"fix {', '.join(missing)} (--at '"
-                         + ", ".join(f"{m}=..." for m in missing)
-                         + f"'): the grid varies {' and '.join(free)} only")
+                         + ", ".join(f"{m}=..." for m in missing) + f"'): {why}")
     return out
 
 

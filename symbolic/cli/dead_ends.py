@@ -1,0 +1,122 @@
+"""Whether dead ends decide an answer of ``symbolic check`` (the note under its count).
+
+A dead end is a position where the player to move (on a concurrent game: some player)
+has no move. ATL's strategic operators read it by a convention (:class:`symbolic.api.DeadEnds`):
+with either one a coalition stuck at its own turn cannot make the next step, so
+⟨⟨J⟩⟩○φ and ⟨⟨J⟩⟩□φ are false there; a stuck opponent counts as beaten (vacuous: ⟨⟨J⟩⟩○φ
+true whatever φ) or not (strict). To see whether that reading decides an answer, the
+query is evaluated once more with every dead end read as the end of the play, the
+position kept for ever (the usual completion of a structure with deadlocks by self-loops):
+
+    ⟨⟨J⟩⟩○φ   →  (¬D ∧ ⟨⟨J⟩⟩○φ) ∨ (D ∧ φ)
+    ⟨⟨J⟩⟩σ U τ →  ⟨⟨J⟩⟩ (σ ∧ ¬D) U τ
+    ⟨⟨J⟩⟩f R g →  ⟨⟨J⟩⟩ (f ∨ D) R g
+
+(D the dead ends; at a position that is not a dead end nothing changes, and at a dead
+end the three become φ, τ and g, as on a self-loop). ⟨⟨J⟩⟩○⊤ and ⟨⟨J⟩⟩○⊥ stay as
+written: they ask about dead ends (⟨⟨J⟩⟩○⊥ holds exactly where an opponent is stuck,
+the normal-play idiom of ENS 2005 and the shipped models), so dead ends deciding them
+is what they say. Where the two answers differ, a dead end decides the answer
+unasked: :func:`dead_end_note` says so in one line. The second
+evaluation takes the path of the first (plain, or layered from the same anchor), and
+is skipped when the game has no dead end or the formula no strategic operator.
+
+>>> from symbolic.model import load_model, parse_formula
+>>> from symbolic.engines import make_engine
+>>> m = load_model("tictactoe")
+>>> E = make_engine(m.game, "explicit")
+>>> q = [("empty and <<2>> [] not win(1)", parse_formula("empty and <<2>> [] not win(1)", m))]
+>>> a = evaluate_queries(m, q, E)[0]
+>>> print(dead_end_note(m, q[0][1], E, a))
+  note: dead ends decide this answer at 1 position(s), e.g. c[1]=0, c[2]=0, c[3]=0, c[4]=0, c[5]=0, c[6]=0, c[7]=0, c[8]=0, c[9]=0: out of the answer; in if a player without a move kept its position
+"""
+from __future__ import annotations
+
+from .. import atl
+from ..analysis.layered import (Answer, LayeredEvaluator, anchor_of, evaluate_queries,
+                                graded_layers, initial_set)
+from ..api import DeadEnds, PositionSet
+from .common import position_text
+
+__all__ = ["dead_end_note", "evaluate_queries", "strategic"]
+
+#: the name of the dead ends among the evaluators' sets (not a name a model can declare)
+DEAD = "@dead ends"
+_DEAD_REF = atl.Ref(DEAD)
+
+
+def strategic(f: atl.Formula, definitions) -> bool:
+    """True when ``f`` (named formulas expanded) has U, R or ⟨⟨J⟩⟩○φ with φ not a
+    constant: a formula whose answer a dead end may decide unasked."""
+    seen: set = set()
+
+    def walk(g) -> bool:
+        if isinstance(g, (atl.Until, atl.Release)) or (
+                isinstance(g, atl.Next) and not isinstance(g.arg, atl.Truth)):
+            return True
+        if isinstance(g, atl.Ref) and g.name in definitions and g.name not in seen:
+            seen.add(g.name)
+            if walk(definitions[g.name].body):
+                return True
+        return any(walk(c) for c in atl.formula_children(g))
+    return walk(f)
+
+
+class _KeptDeadEnds:
+    """The rewriting of the module docstring, in front of an evaluator's own rules
+    (the plain :class:`symbolic.atl.Evaluator` or a layered one)."""
+
+    def _eval(self, f: atl.Formula, env: dict) -> PositionSet:
+        if isinstance(f, atl.Next) and not isinstance(f.arg, atl.Truth):
+            dead = self.eval(_DEAD_REF, env)
+            return (super()._eval(f, env) - dead) | (dead & self.eval(f.arg, env))
+        if isinstance(f, atl.Until):
+            f = atl.Until(f.coalition, atl.BoolOp("and", f.left, atl.Not(_DEAD_REF)), f.right,
+                          f.span)
+        elif isinstance(f, atl.Release):
+            f = atl.Release(f.coalition, atl.BoolOp("or", f.left, _DEAD_REF), f.right, f.span)
+        return super()._eval(f, env)
+
+
+class _Plain(_KeptDeadEnds, atl.Evaluator):
+    pass
+
+
+class _Layered(_KeptDeadEnds, LayeredEvaluator):
+    pass
+
+
+def _kept(model, f: atl.Formula, engine, answer: Answer, dead: PositionSet,
+          dead_ends: DeadEnds) -> PositionSet:
+    """The answer of ``f`` with the dead ends kept, computed as ``answer`` was."""
+    sets = {DEAD: dead}
+    how = answer.how[0] if answer.how else None
+    if how is None:
+        return _Plain(engine, model.definitions, sets, dead_ends)(f)
+    if how == "anchored":
+        s, phi = anchor_of(f, model.definitions)
+        source = atl.Evaluator(engine, model.definitions, dead_ends=dead_ends)(s)
+        reach = graded_layers(engine, source)
+        return source & _Layered(engine, reach, model.definitions, sets, dead_ends)(phi)
+    reach = graded_layers(engine, initial_set(model, engine))
+    return _Layered(engine, reach, model.definitions, sets, dead_ends)(f)
+
+
+def dead_end_note(model, f: atl.Formula, engine, answer: Answer,
+                  dead_ends: DeadEnds = DeadEnds.VACUOUS) -> str | None:
+    """The line ``symbolic check`` prints when dead ends decide ``answer`` (the module
+    docstring), else None."""
+    if not strategic(f, model.definitions):
+        return None
+    dead = engine.deadlocks()
+    if dead.is_empty():
+        return None
+    kept = _kept(model, f, engine, answer, dead, dead_ends)
+    differ = (answer.positions - kept) | (kept - answer.positions)
+    if differ.is_empty():
+        return None
+    w = differ.first()
+    now, then = ("in", "out") if w in answer.positions else ("out of", "in")
+    return (f"  note: dead ends decide this answer at {differ.count()} position(s), e.g. "
+            f"{position_text(model.game.space, w)}: {now} the answer; "
+            f"{then.split()[0]} if a player without a move kept its position")
