@@ -1,6 +1,8 @@
 """The ``symbolic`` command line: one module per command.
 
-Exit statuses: 0 done; 1 the engines differ (``--engine both``); 2 bad input
+Exit statuses: 0 done; 1 a negative answer (the engines differ with ``--engine both``, a
+``strategy --verify`` fails or its start is not won, ``draw --strategy`` from a start not
+won); 2 bad input
 (errors a user can cause print ``FILE:LINE:COL: error: ...`` or a plain
 message on stderr); 3 a resource limit was reached (``--timeout``,
 ``--max-memory``, the explicit engine's position limit); 4 the output could
@@ -47,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="symbolic",
         description="Solve finite multi-player turn-based games and ATL queries with BDDs.",
-        epilog="Exit statuses: 0 ok, 1 engines differ, 2 bad input, 3 limit reached, "
+        epilog="Exit statuses: 0 ok, 1 a negative answer (engines differ, a start not won), "
+               "2 bad input, 3 limit reached, "
                "4 output not written, 130 interrupted.")
     limit_args(p, top=True)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
