@@ -271,7 +271,7 @@ def test_managers_are_released_after_their_nodes(backend, monkeypatch):
     ("cudd", 4, 1000),                 # CUDD's minimal tables hold 1 018 at any cap
     ("autoref", 1, 2048),              # 512 bytes per node, a node per variable
     ("autoref", None, capacity.AUTOREF_MAX_VARIABLES),  # Python's stack binds first
-    ("oxidd", 1, 1 << 15),             # the node store: 32 bytes per node
+    ("oxidd", 1, 512),                 # 2 KiB per variable (its level, the engine's objects)
 ])
 def test_the_variable_bound_is_checked_before_declaring(backend, cap_mb, bound):
     m = make_manager(backend, max_memory=None if cap_mb is None else cap_mb << 20)

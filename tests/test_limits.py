@@ -693,3 +693,33 @@ def test_a_check_without_detail_names_the_sizes_of_the_last_detail():
         with pytest.raises(LimitExceeded) as exc:
             lim.check()
         assert str(exc.value).endswith("while outer"), exc.value
+
+
+# --------------------------------------------------------------------------- issue 32: oxidd's variables
+
+def test_oxidd_counts_what_a_variable_costs_against_max_memory(capsys, tmp_path):
+    """Once `check` of a 100 000-slot array under --max-memory 500 answered through oxidd at
+    880 MB and ran on; CUDD refused it in 4 s. oxidd now refuses it before declaring too."""
+    pytest.importorskip("oxidd")
+    p = tmp_path / "bigarr.game"
+    p.write_text(BIG_ARRAY.replace("20000", "100000"))
+    status, out, err = run(capsys, "check", str(p), "--backend", "oxidd", "--max-memory", "500",
+                           "--query", "true")
+    assert status == 3 and out == "", (status, err)
+    assert "needs 400000 BDD variables" in err and "about 2 KiB per variable" in err, err
+    assert "a memory cap of 500 MB holds 256000" in err, err
+
+
+@pytest.mark.slow
+def test_oxidd_with_one_thread_recurses_deep_without_crashing(tmp_path):
+    """With one worker, oxidd recurses in the calling thread, once per level: δ's frame of
+    a 30 000-slot array (120 000 variables) overflowed the main thread's 8 MiB stack
+    (SIGSEGV). The manager lets the stack grow (capacity.grow_main_stack)."""
+    pytest.importorskip("oxidd")
+    p = tmp_path / "arr.game"
+    p.write_text(BIG_ARRAY.replace("20000", "30000"))
+    r = subprocess.run([sys.executable, "-m", "symbolic", "check", str(p), "--backend", "oxidd",
+                        "--threads", "1", "--query", "true", "--limit", "1"], cwd=ROOT,
+                       env=subprocess_env(), capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
+    assert "count: " + int_text(4 ** 30000) in r.stdout, r.stdout[:200]

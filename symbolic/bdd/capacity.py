@@ -16,7 +16,8 @@ from ..limits import RECURSION_LIMIT
 
 __all__ = ["default_memory_cap", "cudd_variable_bound", "autoref_variable_bound",
            "autoref_node_cap", "CUDD_MAX_VARIABLES", "AUTOREF_MAX_VARIABLES",
-           "AUTOREF_BYTES_PER_NODE", "OXIDD_THREAD_ADDRESS_SPACE"]
+           "AUTOREF_BYTES_PER_NODE", "OXIDD_THREAD_ADDRESS_SPACE",
+           "OXIDD_BYTES_PER_VARIABLE", "grow_main_stack"]
 
 # The number of variables each backend can declare, checked before declaring them
 # (Manager.require_variables). CUDD numbers variables below CUDD_MAXINDEX = 2^31 − 1 on
@@ -51,6 +52,42 @@ AUTOREF_BYTES_PER_NODE = 512
 # for 4). Under ``ulimit -v`` a pool that cannot reserve it ends the process (a Rust
 # panic, "could not build thread pool", exit 134), so the stacks are counted first.
 OXIDD_THREAD_ADDRESS_SPACE = 1 << 30
+
+
+# What a variable costs on oxidd beyond its node of the store: its level in oxidd's
+# manager (516 bytes: 400 000 variables declared grew the resident size by 197 MB) and
+# the engine's own objects per bit (arrays of 0..3: 20 000 and 60 000
+# slots, 80 000 and 240 000 variables, 1.7-2 KiB each in all). So a memory cap binds on
+# oxidd too (a 100 000-slot array peaked at 880 MB under --max-memory 500 before).
+OXIDD_BYTES_PER_VARIABLE = 2 << 10
+# oxidd's operations recurse once per level, in the calling thread when the manager has
+# one worker: under the usual 8 MiB stack, an 80 000-variable conjunction chain passed
+# and a 120 000-variable one crashed the process (SIGSEGV), so at most 100 bytes a level.
+# grow_main_stack lets the main thread's stack grow further (Linux keeps at least 128 MiB
+# free below it); the bound counts 140 bytes a level within what the stack may reach.
+OXIDD_STACK_BYTES_PER_LEVEL = 140
+#: the stack the main thread is let grow to (grow_main_stack), and what is sure to be free
+MAIN_STACK, MAIN_STACK_SURE = 1 << 30, 128 << 20
+
+
+def grow_main_stack() -> int:
+    """Raise the soft stack limit (``ulimit -s``) of this process to 1 GiB, or its hard
+    limit, and return the bytes the main thread's stack may be counted on to reach:
+    oxidd's operations recurse once per BDD level in the calling thread.
+
+    >>> grow_main_stack() >= 8 << 20
+    True
+    """
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        want = MAIN_STACK if hard == resource.RLIM_INFINITY else min(hard, MAIN_STACK)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
+            soft = want
+    except (ImportError, ValueError, OSError):  # not POSIX, or not allowed
+        return 8 << 20
+    return MAIN_STACK_SURE if soft == resource.RLIM_INFINITY else min(soft, MAIN_STACK_SURE)
 
 
 def default_memory_cap() -> int:

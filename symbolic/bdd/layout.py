@@ -226,8 +226,12 @@ class BitLayout:
         if m.is_false(u):
             return None
         fixed: dict[str, bool] = {}
+        free = set(self.current_bits) - m.support(u)  # 0 keeps u: no cofactor needed
         for names in self.cur:
             for name in reversed(names):
+                if name in free:
+                    fixed[name] = False
+                    continue
                 v = m.restrict(u, {name: False})
                 if m.is_false(v):
                     v = m.restrict(u, {name: True})

@@ -37,7 +37,8 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from ..errors import BadLimit, EngineMismatch, OutOfMemory, QueryError
 from ..limits import Limits
 from .backend import Manager, default_memory_cap
-from .capacity import OXIDD_THREAD_ADDRESS_SPACE, address_space_left
+from .capacity import (OXIDD_BYTES_PER_VARIABLE, OXIDD_STACK_BYTES_PER_LEVEL,
+                       OXIDD_THREAD_ADDRESS_SPACE, address_space_left, grow_main_stack)
 from .transfer import copy_function
 
 #: bytes per inner node assumed when sizing the node store from a memory cap
@@ -177,6 +178,7 @@ class OxiddManager(Manager):
         self._store = nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))
         self.cache_entries = cache
         self.bdd = ob.BCDDManager(nodes, cache, self.threads)
+        self._stack = grow_main_stack()
         self._node_cap = None
         self._cudd = False
         self._mod = None
@@ -233,6 +235,15 @@ class OxiddManager(Manager):
     # ------------------------------------------------------------------ variables
 
     def variable_bound(self) -> tuple[int, str, bool]:
+        levels = self._stack // OXIDD_STACK_BYTES_PER_LEVEL
+        held = self._cap // OXIDD_BYTES_PER_VARIABLE
+        if levels < min(held, self._store, OXIDD_MAX_VARIABLES):
+            return levels, (f"oxidd's operations recurse once per variable, and the stack "
+                            f"holds {levels} levels"), False
+        if held < min(self._store, OXIDD_MAX_VARIABLES):
+            return held, (f"oxidd and the engine take about {OXIDD_BYTES_PER_VARIABLE >> 10} "
+                          f"KiB per variable, so a memory cap of {self._cap >> 20} MB holds "
+                          f"{held}"), True
         if self._store >= OXIDD_MAX_VARIABLES:
             return OXIDD_MAX_VARIABLES, "oxidd numbers variables with 32-bit integers", False
         return self._store, (f"oxidd stores each variable as a node, and a memory cap of "
