@@ -19,7 +19,10 @@ the normal-play idiom of ENS 2005 and the shipped models), so dead ends deciding
 is what they say. Where the two answers differ, a dead end decides the answer
 unasked: :func:`dead_end_note` says so in one line. The second
 evaluation takes the path of the first (plain, or layered from the same anchor), and
-is skipped when the game has no dead end or the formula no strategic operator.
+is skipped when the game has no dead end or the formula no strategic operator, and when
+:func:`unchanged` shows without a fixpoint that nothing changes (the normal-play idiom
+``<<{p}>> <> (turn(players \\ {p}) and <<{p}>> X false)``: its target holds at every
+dead end where an opponent is stuck).
 
 >>> from symbolic.model import load_model, parse_formula
 >>> from symbolic.engines import make_engine
@@ -82,6 +85,76 @@ class _Plain(_KeptDeadEnds, atl.Evaluator):
     pass
 
 
+class _Deep(Exception):
+    """A strategic operator over another one: :class:`_Probe` cannot decide."""
+
+
+class _Probe(atl.Evaluator):
+    """Decides without any fixpoint, when it can, that the kept reading changes nothing:
+    every strategic operator of the formula has operands without one (⟨⟨J⟩⟩○⊤/⊥ apart)
+    and takes at every dead end the value it takes there in the kept reading (then the
+    fixpoints coincide everywhere: elsewhere pre is the same). At a dead end c, with
+    O = the dead ends where an opponent of J is to move under the vacuous convention (∅
+    under the strict one), the operators give: ○φ: c ∈ O (kept: φ); σ U τ: τ ∨ (σ ∧ c ∈ O)
+    (kept: τ); f R g: g ∧ (f ∨ c ∈ O) (kept: g). Raises :class:`_Deep` when it cannot
+    decide; returns False as soon as an operator differs at a dead end. The value it
+    gives an operator is a placeholder: only the verdict counts."""
+
+    def __init__(self, engine, definitions, dead: PositionSet, dead_ends: DeadEnds):
+        super().__init__(engine, definitions, dead_ends=dead_ends)
+        self.dead, self.same = dead, True
+
+    def _eval(self, f: atl.Formula, env: dict) -> PositionSet:
+        if isinstance(f, atl.Reach) or (isinstance(f, atl.Next) and isinstance(f.arg, atl.Truth)):
+            return super()._eval(f, env)
+        if not isinstance(f, (atl.Next, atl.Until, atl.Release)):
+            return super()._eval(f, env)
+        if any(strategic(c, self.definitions) or _has_reach(c, self.definitions)
+               for c in atl.formula_children(f)):
+            raise _Deep
+        d = self.dead
+        o = (d - self.engine.turn_set(self._J(f.coalition, env))
+             if self.dead_ends is DeadEnds.VACUOUS else self.engine.empty())
+        if isinstance(f, atl.Next):
+            orig, kept = o, d & self.eval(f.arg, env)
+        elif isinstance(f, atl.Until):
+            tau = d & self.eval(f.right, env)
+            orig, kept = tau | (o & self.eval(f.left, env)), tau
+        else:
+            g = d & self.eval(f.right, env)
+            orig, kept = g & (self.eval(f.left, env) | o), g
+        self.same = self.same and orig == kept
+        return self.engine.empty()
+
+
+def _has_reach(f: atl.Formula, definitions) -> bool:
+    """True when ``f`` (named formulas expanded) has reach(·), a fixpoint of its own."""
+    seen: set = set()
+
+    def walk(g) -> bool:
+        if isinstance(g, atl.Reach):
+            return True
+        if isinstance(g, atl.Ref) and g.name in definitions and g.name not in seen:
+            seen.add(g.name)
+            if walk(definitions[g.name].body):
+                return True
+        return any(walk(c) for c in atl.formula_children(g))
+    return walk(f)
+
+
+def unchanged(model, f: atl.Formula, engine, dead: PositionSet, dead_ends: DeadEnds) -> bool:
+    """True when :class:`_Probe` shows, without a fixpoint, that the kept reading of ``f``
+    is its answer (False: it cannot tell, or it differs)."""
+    if getattr(engine, "concurrent", False):
+        return False
+    probe = _Probe(engine, model.definitions, dead, dead_ends)
+    try:
+        probe(f)
+    except _Deep:
+        return False
+    return probe.same
+
+
 class _Layered(_KeptDeadEnds, LayeredEvaluator):
     pass
 
@@ -109,7 +182,7 @@ def dead_end_note(model, f: atl.Formula, engine, answer: Answer,
     if not strategic(f, model.definitions):
         return None
     dead = engine.deadlocks()
-    if dead.is_empty():
+    if dead.is_empty() or unchanged(model, f, engine, dead, dead_ends):
         return None
     kept = _kept(model, f, engine, answer, dead, dead_ends)
     differ = (answer.positions - kept) | (kept - answer.positions)
