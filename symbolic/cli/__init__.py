@@ -91,21 +91,20 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
 def console() -> None:
     """The ``symbolic`` command: :func:`main`, then the process's exit.
 
-    After an interruption or a limit the process leaves at once (``os._exit`` once the
-    streams are flushed): freeing a large BDD manager at interpreter exit took up to
-    2.5 s after a minute of Nim n=6 (bench/README.md), while the user waits for the prompt.
+    Once :func:`main` has answered (and flushed stdout, reporting a failure there), the
+    process leaves at once (``os._exit``): nothing runs after the answer, where no limit
+    applies any more (freeing a large BDD manager at interpreter exit took up to 2.5 s
+    after a minute of Nim n=6, bench/README.md, while the user waits for the prompt).
     """
     _occupy_closed_streams()
     enable_watchdog()  # Ctrl-C and --timeout end this process even inside a backend call
     status = main(started=limits_mod.process_started())
-    if status in (LIMIT, INTERRUPTED):
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                pass
-        os._exit(status)
-    sys.exit(status)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):  # closed, or None (no stream at all)
+            pass
+    os._exit(status)
 
 
 def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
