@@ -9,7 +9,8 @@ seconds each took; a Python traceback after 30 s without progress shows where it
 busy (``make fuzz``): with 2 threads and dropping, 3 hangs in 3 runs (after 5, 11 and 4
 engines, in an apply while encoding the domain); with ``--keep``, none in 3 × 12; with 1
 thread, none in 25. Why symbolic gives its threads only to the first multi-threaded
-manager of a process by default (``symbolic.bdd.oxidd_backend.default_threads``).
+manager of a process by default in issue 22, and why one thread is the default since
+issue 32 (bench/README.md).
 """
 from __future__ import annotations
 
