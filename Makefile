@@ -16,6 +16,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 setup: $(STAMP)
 
 test: $(STAMP)
+	$(BIN)/ruff check symbolic tests bench
 	$(BIN)/python -m pytest -m "not fuzz and not slow and not gdl_slow"
 
 test-slow: $(STAMP)

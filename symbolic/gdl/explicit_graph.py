@@ -156,7 +156,7 @@ def explore(rules: CompiledRules, turn_error, limit: int | None, limits: Limits,
             rows = []
             for i in range(begin, end):
                 if i % 64 == 0:
-                    limits.check(f"{i} states expanded", lambda: {"positions": len(index)})
+                    limits.check(f"{i} states expanded", lambda: {"positions": len(index)})  # noqa: F821 (before the del)
                 v = c.state_vector(states[i])
                 legal = c.legal(v)
                 movers.append(role_index[mover(roles, legal)])

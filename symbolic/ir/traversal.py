@@ -15,7 +15,7 @@ import itertools
 from typing import Callable, Iterator, Mapping
 
 from .. import nodes
-from .exprs import Const, Elem, Expr, Name, Quant, Sum, Value, Var, exists, forall, ite
+from .exprs import Const, Elem, Expr, Name, Quant, Sum, Value, Var, exists, forall, ite  # noqa: F401 (the doctests)
 
 
 def expr_classes() -> tuple[type, ...]:
