@@ -206,7 +206,7 @@ def graph_gdl(draw):
     for r in roles:  # a goal value of each role somewhere, so that every role has one
         lines.append(f"(<= (goal {r} 0) (true (at {n})))")
     lines.append(f"(<= terminal (true (at {n})))")  # GDL requires a terminal rule
-    lines.append(f"(<= (next (at ?j)) (does ?p (go ?j)))")
+    lines.append("(<= (next (at ?j)) (does ?p (go ?j)))")
     return "\n".join(lines) + "\n"
 
 
