@@ -460,3 +460,69 @@ def test_too_many_edges_are_refused_before_enumeration():
                                     {"n": 2, "K": 3}).game, max_edges=10)
     with pytest.raises(QueryError, match="limit of 10"):
         small.check_size()
+
+
+# --------------------------------------------------------------------------- concurrent
+
+def test_the_joint_action_table_is_sized_before_it_is_built(capsys):
+    """race N=1000 M=10 reached position 768 of 1 002 001 in 100 s building δ(c, a)
+    (issue 32): the table's bound, value vectors times joint actions, refuses it at once
+    with the turn-based engine's edge limit, exit status 3."""
+    from pathlib import Path
+
+    from symbolic.cli import main
+    from symbolic.errors import TooManyPositions
+    from symbolic.explicit.concurrent import ExplicitConcurrentGame
+    from symbolic.model import load_model
+    race = Path(__file__).parent.parent / "models" / "race.game"
+    G = ExplicitConcurrentGame(load_model(race, {"N": 1000, "M": 10}).game)
+    assert G.table_bound() == 1001 ** 2 * 11 * 11, G.table_bound()
+    with pytest.raises(TooManyPositions, match="up to 121242121 pairs"):
+        G.positions()
+    assert G._dom is None and G._table is None  # nothing was enumerated
+    status = main(["check", str(race), "-p", "N=1000", "-p", "M=10", "--engine", "explicit"])
+    out, err = capsys.readouterr()
+    assert (status, out) == (3, ""), (status, out, err)
+    assert "joint-action limit reached" in err, err
+
+
+def test_equations_under_does_give_the_plain_successors():
+    """The successors solved from ``does(p, a) implies x' = e`` (issue 32: every primed
+    slot was enumerated over its range) are those of the plain definition."""
+    from pathlib import Path
+
+    from symbolic.explicit.concurrent import ExplicitConcurrentGame
+    from symbolic.model import load_model
+    for name, params in (("race.game", {"N": 6, "M": 3}), ("rps.game", {"R": 3}),
+                         ("pennies.game", {}), ("train_gate.game", {})):
+        G = ExplicitConcurrentGame(load_model(Path(__file__).parent.parent / "models" / name,
+                                              params).game)
+        plain = ExplicitConcurrentGame(G.game)
+        plain._fixers = [[] for _ in plain._fixers]  # no equations: every range enumerated
+        for c in G.positions().tuples():
+            assert G.joint_moves(c) == plain.joint_moves(c), (name, c)
+
+
+def test_a_declared_bound_past_the_limit_is_counted_exactly_when_cheap():
+    """Past the limit, a table whose guards are cheap to evaluate everywhere is counted:
+    enabled joint actions, not declared ones (a turn-based game read as concurrent has
+    one mover per position); past the limit then, refused before δ is built."""
+    from pathlib import Path
+
+    from symbolic.errors import TooManyPositions
+    from symbolic.explicit.concurrent import ExplicitConcurrentGame
+    from symbolic.model import load_model
+    race = load_model(Path(__file__).parent.parent / "models" / "race.game",
+                      {"N": 3, "M": 2}).game
+    # 16 value vectors x 3 x 3 declared joint actions = 144; enabled: 9 positions with
+    # a, b > 0 (t <= a and t <= b: 1..2 each), 7 dead ends or rest-only
+    enabled = sum(min(a, 2) * min(b, 2) if a and b else int(not a or not b)
+                  for a in range(4) for b in range(4))
+    G = ExplicitConcurrentGame(race, max_edges=enabled)
+    G.check_size()  # 144 > limit, but cheap to count: deferred
+    assert len(G.positions()) == 16 and G._build() is not None
+    small = ExplicitConcurrentGame(race, max_edges=enabled - 1)
+    small.check_size()
+    with pytest.raises(TooManyPositions, match=f"has {enabled} pairs"):
+        small._build()
+    assert small._table is None

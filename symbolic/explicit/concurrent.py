@@ -11,6 +11,15 @@ definition). Then
     pre(J, Z) = { c | ∃ a_J ∈ A_J(c) ∀ a_{−J} ∈ A_{−J}(c) : ∅ ≠ δ(c, a) ⊆ Z }
 
 is evaluated by looping over the joint actions (:class:`ExplicitConcurrentGame`).
+The primed slots an active update fixes by an equation (``x' == e``, also under
+``G implies ...`` where G holds at (c, a), as in ``does(1, take(t)) implies a' = a - t``)
+take that one value instead of their whole range; every candidate is still checked
+against every active ``then``. Before building its table the engine bounds it: the
+value vectors times the joint actions (the product of the players' action counts)
+may not exceed ``max_edges`` (the turn-based engine's edge limit), else
+:class:`~symbolic.errors.TooManyPositions` — or, when evaluating every guard at every
+value vector is cheap (:data:`COUNT_BUDGET`), the enabled joint actions are counted
+exactly before the table is built, and refused past the limit.
 
 >>> from symbolic.ir import Action, BoolType, ConcurrentGame, Space, Update, Var, VarDecl
 >>> sp = Space((VarDecl("done", BoolType()), VarDecl("same", BoolType())))
@@ -31,29 +40,38 @@ is evaluated by looping over the joint actions (:class:`ExplicitConcurrentGame`)
 from __future__ import annotations
 
 import itertools
+from math import prod
 from typing import Iterable
 
 from ..api import MoveRelation, PositionSet
+from ..arguments import need_int
 from ..concurrent import ConcurrentEngine
-from ..errors import WrongType
-from ..ir import ConcurrentGame
+from ..errors import SymbolicError, TooManyPositions, WrongType
+from ..ir import Binary, BoolType, ConcurrentGame, Expr, Space, has_primes
 from ..limits import Limits
 from ..validate import check_concurrent_game
-from .engine import ExplicitRelation
+from .engine import DEFAULT_MAX_EDGES, ExplicitRelation
 from .interp import BOOL, compile_expr, type_name
+from .moves import conjuncts, equations
 from .sets import DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets
 
-__all__ = ["ExplicitConcurrentGame"]
+__all__ = ["ExplicitConcurrentGame", "COUNT_BUDGET"]
+
+#: guard evaluations (value vectors times action instances) the engine may spend to count
+#: its table exactly when the declared bound (value vectors times joint actions) exceeds
+#: its limit (a turn-based game read as concurrent: one mover per position)
+COUNT_BUDGET = 10_000_000
 
 
 class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
     """A :class:`~symbolic.ir.ConcurrentGame` by enumeration (module docstring)."""
 
     def __init__(self, game: ConcurrentGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
-                 limits: Limits | None = None):
+                 max_edges: int = DEFAULT_MAX_EDGES, limits: Limits | None = None):
         check_concurrent_game(game)
         super().__init__(game.space, game.invariant, max_positions=max_positions, limits=limits)
         self.game = game
+        self.max_edges = need_int(max_edges, "max_edges", low=1)
         self._guards = {p: [self._bool(a.guard, game.space, f"the guard of {a.label!r}")
                             for a in game.actions_of(p)] for p in game.players}
         joint = game.joint_space
@@ -63,11 +81,53 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
             if then.type != BOOL:
                 raise WrongType(f"an update must be bool, got {type_name(then.type)}",
                                 getattr(u.then, "span", u.span))
+        self._fixers = [_fixers(u.then, joint) for u in game.updates]
         self._table: list | None = None  # per position: (enabled per player, {a: succ})
+        self._by_coalition: dict[frozenset, list] = {}  # _rows(J)
 
     def __repr__(self) -> str:
         n = "?" if self._dom is None else len(self._dom)
         return f"<ExplicitConcurrentGame {self.game.name!r}: {n} positions>"
+
+    def table_bound(self) -> int:
+        """An upper bound on the entries of the table δ(c, a), known before any
+        enumeration: the value vectors times the joint actions (every player's
+        action instances multiplied)."""
+        return self.space.size * prod(len(self.game.actions_of(p)) for p in self.game.players)
+
+    def check_size(self) -> None:
+        """TooManyPositions when the positions or the table of joint actions may be
+        too many to enumerate (the turn-based engine's edge limit bounds the table)."""
+        super().check_size()
+        bound = self.table_bound()
+        # past the limit, the table is counted exactly (every guard at every position)
+        # when that costs at most COUNT_BUDGET guard evaluations, else refused now
+        if bound > self.max_edges and \
+                self.space.size * len(self.game.actions) > COUNT_BUDGET:
+            joint = bound // max(self.space.size, 1)
+            raise TooManyPositions(
+                f"joint-action limit reached: the game may have up to {bound} pairs (position, "
+                f"joint action) ({self.space.size} value vectors times {joint} joint actions), "
+                f"more than the explicit engine's limit of {self.max_edges}: use the symbolic "
+                "engine", limit="edges", stage="before enumerating the joint actions")
+
+    def _enabled_all(self, dom: list) -> list:
+        """A_p(c) for every position, the table's entries counted (TooManyPositions
+        past ``max_edges`` when the declared bound did not settle it)."""
+        enabled = []
+        for i, c in enumerate(dom):
+            if not i & 1023:
+                self.limits.check(f"enabled actions: position {i} of {len(dom)}")
+            enabled.append(self.enabled(c))
+        if self.table_bound() > self.max_edges:
+            total = sum(prod(map(len, en)) for en in enabled)
+            if total > self.max_edges:
+                raise TooManyPositions(
+                    f"joint-action limit reached: the game has {total} pairs (position, "
+                    f"enabled joint action), more than the explicit engine's limit of "
+                    f"{self.max_edges}: use the symbolic engine", limit="edges",
+                    stage="before building the joint actions")
+        return enabled
 
     @staticmethod
     def _bool(e, space, what: str):
@@ -87,10 +147,14 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
     def joint_successors(self, c: tuple, a: tuple[int, ...]) -> frozenset:
         """δ(c, a) for a joint action ``a`` (action indices in player order)."""
         state = c + a
-        active = [then for when, then in self._updates if when(state, None)]
+        on = [k for k, (when, _) in enumerate(self._updates) if when(state, None)]
+        active = [self._updates[k][1] for k in on]
         primed = sorted(set().union(*(t.primed for t in active)))
         slots = self.space.slots
-        ranges = [slots[s].type.values() for s in primed]
+        fixed = self._fixed(state, on)
+        if fixed is None:
+            return frozenset()
+        ranges = [(fixed[s],) if s in fixed else slots[s].type.values() for s in primed]
         out = set()
         buf = list(state)
         for vals in itertools.product(*ranges):
@@ -102,15 +166,39 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
                 out.add(cand)
         return frozenset(out)
 
+    def _fixed(self, state: tuple, on: list[int]) -> dict[int, int] | None:
+        """{slot: its value} for the primed slots the active updates ``on`` fix by an
+        equation at ``state`` (c + a); None when one forces a value out of range (then
+        no successor). An equation that raises is skipped (the candidates then cover
+        the slot's range, and the update's own check reports or rejects)."""
+        fixed: dict[int, int] = {}
+        slots = self.space.slots
+        for k in on:
+            for guard, slot, fn in self._fixers[k]:
+                if slot in fixed:
+                    continue
+                try:
+                    if guard is not None and not guard(state, None):
+                        continue
+                    v = fn(state, None)
+                except SymbolicError:
+                    continue
+                t = slots[slot].type
+                if isinstance(t, BoolType):
+                    v = 1 if v else 0
+                elif not t.lo <= v <= t.hi:
+                    return None
+                fixed[slot] = v
+        return fixed
+
     def _build(self) -> list:
         if self._table is None:
             with self.limits.stage("building δ(c, a) (explicit, concurrent)"):
                 dom = self._domain()
                 table = []
-                for i, c in enumerate(dom):
+                for i, (c, en) in enumerate(zip(dom, self._enabled_all(dom))):
                     if not i & 255:
                         self.limits.check(f"position {i} of {len(dom)}")
-                    en = self.enabled(c)
                     moves = {a: frozenset(self._index[t] for t in self.joint_successors(c, a))
                              for a in itertools.product(*en)}
                     table.append((en, moves))
@@ -120,33 +208,50 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
     # ---------------------------------------------------------------- the pre-image
 
     def _pre(self, J: frozenset, target: PositionSet, strict: bool) -> ExplicitSet:
-        table = self._build()
         z = set(self._indices(self._own(target)))
-        players = self.game.players
-        mine = [k for k, p in enumerate(players) if p in J]
-        theirs = [k for k, p in enumerate(players) if p not in J]
+        forces = z.issuperset
         out = []
-        for i, (en, moves) in enumerate(table):
-            if any(not e for e in en):  # a dead end
-                if not strict and all(en[k] for k in mine):
+        for i, rows in enumerate(self._rows(J)):
+            if isinstance(rows, bool):  # a dead end: True when every player of J can act
+                if rows and not strict:
                     out.append(i)
                 continue
-            for aj in itertools.product(*(en[k] for k in mine)):
-                if all(self._forces(moves, mine, aj, theirs, ao, z)
-                       for ao in itertools.product(*(en[k] for k in theirs))):
+            for row in rows:
+                if all(map(forces, row)):
                     out.append(i)
                     break
         return self._from_indices(out)
 
-    @staticmethod
-    def _forces(moves, mine, aj, theirs, ao, z) -> bool:
-        a = [0] * (len(mine) + len(theirs))
-        for k, v in zip(mine, aj):
-            a[k] = v
-        for k, v in zip(theirs, ao):
-            a[k] = v
-        succ = moves[tuple(a)]
-        return bool(succ) and succ <= z
+    def _rows(self, J: frozenset) -> list:
+        """Per position, for coalition J: at a dead end whether every player of J has an
+        action; else one row per a_J, the successor sets δ(c, a_J, a_−J) over every a_−J,
+        rows holding an empty set left out (they never force). Built once per J."""
+        cached = self._by_coalition.get(J)
+        if cached is not None:
+            return cached
+        players = self.game.players
+        mine = [k for k, p in enumerate(players) if p in J]
+        theirs = [k for k, p in enumerate(players) if p not in J]
+        out: list = []
+        a = [0] * len(players)
+        for en, moves in self._build():
+            if any(not e for e in en):
+                out.append(all(en[k] for k in mine))
+                continue
+            rows = []
+            for aj in itertools.product(*(en[k] for k in mine)):
+                for k, v in zip(mine, aj):
+                    a[k] = v
+                row = []
+                for ao in itertools.product(*(en[k] for k in theirs)):
+                    for k, v in zip(theirs, ao):
+                        a[k] = v
+                    row.append(moves[tuple(a)])
+                if all(row):
+                    rows.append(tuple(row))
+            out.append(tuple(rows))
+        self._by_coalition[J] = out
+        return out
 
     # ---------------------------------------------------------------- the graph
 
@@ -189,3 +294,25 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
         """{a: δ(c, a)} over the enabled joint actions a (index tuples in player order)."""
         c = self._position(pos)
         return {a: self.joint_successors(c, a) for a in itertools.product(*self.enabled(c))}
+
+
+def _fixers(then: Expr, joint: Space) -> list[tuple]:
+    """The equations of an update's ``then`` that fix one primed slot from the current
+    position and the joint action alone: (guard or None, slot, value fn), with ``and``
+    and ``forall`` flattened and ``G implies ...`` (G reading no primed slot) guarded."""
+    out: list[tuple] = []
+    todo: list[tuple] = []
+    conjuncts(then, {}, todo)
+    stack = [(e, env, None) for e, env in reversed(todo)]
+    while stack:
+        e, env, guard = stack.pop()
+        if isinstance(e, Binary) and e.op == "implies" and not has_primes(e.left):
+            g = compile_expr(e.left, joint, env).fn
+            both = g if guard is None else (lambda s, n, a=guard, b=g: a(s, n) and b(s, n))
+            inner: list[tuple] = []
+            conjuncts(e.right, env, inner)
+            stack.extend((x, en, both) for x, en in reversed(inner))
+            continue
+        out.extend((guard, slot, fn) for slot, fn, reads in equations(joint, e, env)
+                   if not reads)
+    return out

@@ -31,7 +31,7 @@ from ..ir import (Binary, BoolType, Const, Elem, Expr, Game, Item, Ite, Name, Qu
                   Unary, Var)
 from .interp import BOOL, compile_expr, type_name
 
-__all__ = ["Plan", "compile_moves", "apply", "successors"]
+__all__ = ["Plan", "compile_moves", "apply", "successors", "conjuncts", "equations"]
 
 #: ``member(t)``: a key for the position t (to collect), or None for a non-position
 Member = Callable[[tuple], object]
@@ -102,7 +102,7 @@ def compile_moves(game: Game) -> list[Plan]:
 
 # --------------------------------------------------------------------------- solving effects
 
-def _conjuncts(e: Expr, env: dict, out: list) -> None:
+def conjuncts(e: Expr, env: dict, out: list) -> None:
     """Flatten ``and`` and ``forall`` (binding its variable) into (expr, env) pairs."""
     rule = _CONJUNCTS.get(type(e))
     if rule is None:
@@ -117,15 +117,15 @@ def _leaf(e: Expr, env: dict, out: list) -> None:
 def _conj_binary(e: Binary, env: dict, out: list) -> None:
     if e.op != "and":
         return _leaf(e, env, out)
-    _conjuncts(e.left, env, out)
-    _conjuncts(e.right, env, out)
+    conjuncts(e.left, env, out)
+    conjuncts(e.right, env, out)
 
 
 def _conj_quant(e: Quant, env: dict, out: list) -> None:
     if e.kind != "forall":
         return _leaf(e, env, out)
     for v in e.domain:
-        _conjuncts(e.body, {**env, e.var: v}, out)
+        conjuncts(e.body, {**env, e.var: v}, out)
 
 
 _CONJUNCTS = {Const: _leaf, Name: _leaf, Var: _leaf, Elem: _leaf, Item: _leaf, Unary: _leaf,
@@ -141,7 +141,7 @@ def _target(space: Space, e: Expr, env: dict) -> int | None:
     return None
 
 
-def _equations(space: Space, e: Expr, env: dict) -> list[tuple[int, object, frozenset]]:
+def equations(space: Space, e: Expr, env: dict) -> list[tuple[int, object, frozenset]]:
     """The ways the conjunct ``e`` fixes one primed slot: (slot, value fn, slots it reads)."""
     rule = _EQUATIONS.get(type(e))
     if rule is None:
@@ -184,8 +184,8 @@ _EQUATIONS = {Const: _no_equation, Name: _no_equation, Var: _eq_bare, Elem: _eq_
 def _solve(space: Space, effect: Expr, env: dict, primed: frozenset) -> tuple:
     """Order the primed slots: equations whose right side is computable, else enumeration."""
     conj: list = []
-    _conjuncts(effect, env, conj)
-    eqs = [q for e, en in conj for q in _equations(space, e, en)]
+    conjuncts(effect, env, conj)
+    eqs = [q for e, en in conj for q in equations(space, e, en)]
     slots = space.slots
     steps, known, todo = [], set(), set(primed)
     while todo:
