@@ -63,15 +63,17 @@ OXIDD_BYTES_PER_VARIABLE = 2 << 10
 # oxidd's operations recurse once per level, in the calling thread when the manager has
 # one worker: under the usual 8 MiB stack, an 80 000-variable conjunction chain passed
 # and a 120 000-variable one crashed the process (SIGSEGV), so at most 100 bytes a level.
-# grow_main_stack lets the main thread's stack grow further (Linux keeps at least 128 MiB
-# free below it); the bound counts 140 bytes a level within what the stack may reach.
+# grow_main_stack lets the main thread's stack grow further, to 128 MiB: Linux keeps at
+# least that much free below it (more would meet other mappings), and child processes
+# inherit the limit as their threads' default stack size, so no more is asked. The bound
+# counts 140 bytes a level.
 OXIDD_STACK_BYTES_PER_LEVEL = 140
-#: the stack the main thread is let grow to (grow_main_stack), and what is sure to be free
-MAIN_STACK, MAIN_STACK_SURE = 1 << 30, 128 << 20
+#: the stack the main thread is let grow to (grow_main_stack)
+MAIN_STACK = 128 << 20
 
 
 def grow_main_stack() -> int:
-    """Raise the soft stack limit (``ulimit -s``) of this process to 1 GiB, or its hard
+    """Raise the soft stack limit (``ulimit -s``) of this process to 128 MiB, or its hard
     limit, and return the bytes the main thread's stack may be counted on to reach:
     oxidd's operations recurse once per BDD level in the calling thread.
 
@@ -87,7 +89,7 @@ def grow_main_stack() -> int:
             soft = want
     except (ImportError, ValueError, OSError):  # not POSIX, or not allowed
         return 8 << 20
-    return MAIN_STACK_SURE if soft == resource.RLIM_INFINITY else min(soft, MAIN_STACK_SURE)
+    return MAIN_STACK if soft == resource.RLIM_INFINITY else min(soft, MAIN_STACK)
 
 
 def default_memory_cap() -> int:
