@@ -41,6 +41,7 @@ from .lang.decls import CheckedModel, Query, check_model
 from .lang.formulas import check_formula, check_state_expr
 from .lang.parser import parse_formula_text, parse_model_text
 from .lang.scope import Scope
+from .lang.source import paused_gc
 from .limits import ensure_recursion_headroom, short_text
 
 __all__ = ["Model", "Query", "load_model", "parse_arena", "parse_formula", "parse_model",
@@ -273,7 +274,8 @@ def parse_model(text: str, filename: str = "<string>",
     _check_text(filename, "the file name")
     params = check_params(params)
     ensure_recursion_headroom()  # the checker is recursive, to MAX_NESTING levels
-    return Model.of(check_model(parse_model_text(text, filename), filename, params), text)
+    with paused_gc():
+        return Model.of(check_model(parse_model_text(text, filename), filename, params), text)
 
 
 def parse_formula(text: str, model: Model) -> atl.Formula:

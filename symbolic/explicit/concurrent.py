@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import itertools
 from math import prod
-from typing import Iterable
 
 from ..api import MoveRelation, PositionSet
 from ..arguments import need_int

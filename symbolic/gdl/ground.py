@@ -100,6 +100,8 @@ class GroundProgram:
 # --------------------------------------------------------------------------- matching
 
 def _subst(t, b):
+    if not b:
+        return t
     if isinstance(t, str):
         return b.get(t, t) if is_var(t) else t
     return tuple(_subst(x, b) for x in t)
@@ -126,7 +128,10 @@ def _match(pattern, term, b):
 
 
 def _ground(t) -> bool:
-    return not variables(t)
+    """No variable in ``t`` (short-circuits, unlike :func:`variables`)."""
+    if isinstance(t, str):
+        return not t.startswith("?")
+    return all(map(_ground, t))
 
 
 def term_depth(t) -> int:
@@ -380,6 +385,12 @@ def _static_db(rules: list[Rule], deps, dyn: set) -> _Db:
     exact = lambda name: name not in dyn  # noqa: E731
     for stratum in sorted(set(level.values())):
         todo = [r for r in static_rules if level[r.head[0]] == stratum]
+        for r in todo:  # the facts once, before the rules' fixpoint
+            if not r.body:
+                if not _ground(r.head[1]):
+                    raise ModelError("unsafe fact: variables in a fact", r.span)
+                db.derive(r.head[0], r.head[1], r)
+        todo = [r for r in todo if r.body]
         changed = True
         while changed:
             changed = False

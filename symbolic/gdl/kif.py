@@ -15,12 +15,8 @@ symbolic.errors.ParseError: t.kif:1:1: error: unclosed '(': no matching ')' befo
 """
 from __future__ import annotations
 
-import functools
+import re
 from dataclasses import dataclass, field
-from importlib import resources
-
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput
 
 from ..errors import ParseError, Span
 from ..limits import MAX_NESTING
@@ -61,12 +57,6 @@ class SList:
 Form = Sym | Variable | SList
 
 
-@functools.cache
-def _parser() -> Lark:
-    grammar = resources.files(__package__).joinpath("kif.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True)
-
-
 class _Lines:
     def __init__(self, text: str, filename: str):
         self.filename = filename
@@ -79,7 +69,7 @@ class _Lines:
 
 def _balance(text: str, src: _Lines) -> None:
     """A located ParseError for the first unmatched ')' or the innermost unclosed '('
-    (the usual mistakes in S-expressions, better said than lark's 'unexpected token'),
+    (the usual mistakes in S-expressions, said where they are),
     or for the first '(' nested deeper than MAX_NESTING (the readers below recurse)."""
     stack: list[tuple[int, int]] = []
     line, col = 1, 0
@@ -108,35 +98,56 @@ def _balance(text: str, src: _Lines) -> None:
                          src.span(ln, cl))
 
 
-def _convert(node, src: _Lines) -> Form:
-    if isinstance(node, Token):
-        span = src.span(node.line, node.column, len(node))
-        if node.type == "VARIABLE":
-            return Variable(str(node).lower(), span)
-        return Sym(str(node).lower(), span)
-    if isinstance(node, Tree) and node.data == "list":
-        m = node.meta
-        length = m.end_column - m.column if m.end_line == m.line else 1
-        return SList(tuple(_convert(c, src) for c in node.children), src.span(m.line, m.column, length))
-    raise AssertionError(node)
+#: one token: blanks or a comment (group 1), '(' (2), ')' (3), a ?variable (4), a symbol (5);
+#: the blanks are those of lark's common.WS, as when the reader was a lark grammar
+_TOKEN = re.compile(r'([ \t\f\r\n]+|;[^\n]*)|(\()|(\))|(\?[^\s()?;"]+)|([^\s()?;"]+)')
+
+
+def _forms(text: str, src: _Lines) -> list[Form]:
+    """The forms of ``text`` by one scan with :data:`_TOKEN` (a list per open '(' on a
+    stack); any unbalanced or too deep parenthesis is left to :func:`_balance`, which
+    reports the first one, before a character that starts no token."""
+    top: list = []
+    stack: list[tuple[list, int, int]] = []  # (items, line, column) of each open '('
+    items = top
+    line, line_start, pos, end = 1, 0, 0, len(text)
+    match = _TOKEN.match
+    while pos < end:
+        m = match(text, pos)
+        if m is None:
+            _balance(text, src)
+            raise ParseError(f"unexpected character {text[pos]!r}: expected a symbol, a "
+                             "?variable, '(' or ')'", src.span(line, pos - line_start + 1))
+        kind, tok = m.lastindex, m.group()
+        col = pos - line_start + 1
+        if kind == 1:
+            n = tok.count("\n")
+            if n:
+                line += n
+                line_start = pos + tok.rfind("\n") + 1
+        elif kind == 2:
+            stack.append((items, line, col))
+            items = []
+            if len(stack) > MAX_NESTING:
+                _balance(text, src)
+        elif kind == 3:
+            if not stack:
+                _balance(text, src)
+            outer, ln, cl = stack.pop()
+            length = col + 1 - cl if ln == line else 1
+            outer.append(SList(tuple(items), src.span(ln, cl, length)))
+            items = outer
+        elif kind == 4:
+            items.append(Variable(tok.lower(), src.span(line, col, len(tok))))
+        else:
+            items.append(Sym(tok.lower(), src.span(line, col, len(tok))))
+        pos = m.end()
+    if stack:
+        _balance(text, src)
+    return top
 
 
 def parse_kif(text: str, filename: str = "<string>") -> list[Form]:
     """The top-level forms of KIF ``text``; a :class:`ParseError` located
     ``FILE:LINE:COL`` when the text is not a sequence of balanced S-expressions."""
-    src = _Lines(text, filename)
-    _balance(text, src)
-    try:
-        tree = _parser().parse(text)
-    except UnexpectedInput as err:
-        line, col = getattr(err, "line", 1), getattr(err, "column", 1)
-        if line is None or line < 1:
-            line, col = 1, 1
-        tok = getattr(err, "token", None)
-        what = f"unexpected {str(tok)!r}" if tok is not None else \
-            f"unexpected character {text[err.pos_in_stream]!r}" \
-            if getattr(err, "pos_in_stream", None) is not None and err.pos_in_stream < len(text) \
-            else "unexpected input"
-        raise ParseError(f"{what}: expected a symbol, a ?variable, '(' or ')'",
-                         src.span(line, col)) from None
-    return [_convert(c, src) for c in tree.children]
+    return _forms(text, _Lines(text, filename))

@@ -12,6 +12,7 @@ this point everything is objects.
 from __future__ import annotations
 
 from ..lang.decls import CheckedModel
+from ..lang.source import paused_gc
 from .build import build_model
 from .ground import GroundProgram, ground
 from .kif import parse_kif
@@ -22,9 +23,12 @@ __all__ = ["gdl_model", "gdl_program"]
 
 def gdl_program(text: str, filename: str = "<string>") -> GroundProgram:
     """The ground program of GDL ``text`` (errors name ``filename``)."""
-    return ground(read_rules(parse_kif(text, filename)), filename)
+    with paused_gc():
+        return ground(read_rules(parse_kif(text, filename)), filename)
 
 
 def gdl_model(text: str, filename: str = "<string>") -> CheckedModel:
     """The checked model of GDL ``text``: its game is a :class:`~.game.GdlGame`."""
-    return build_model(gdl_program(text, filename), filename)
+    program = gdl_program(text, filename)
+    with paused_gc():
+        return build_model(program, filename)
