@@ -133,6 +133,7 @@ def _forms(text: str, src: _Lines) -> list[Form]:
         elif kind == 3:
             if not stack:
                 _balance(text, src)
+                raise ParseError("unmatched ')': no '(' is open here", src.span(line, col))
             outer, ln, cl = stack.pop()
             length = col + 1 - cl if ln == line else 1
             outer.append(SList(tuple(items), src.span(ln, cl, length)))
