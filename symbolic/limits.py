@@ -324,7 +324,7 @@ class Limits:
     def worker_threads(self) -> int:
         """The threads a BDD engine may use: ``threads``, or one when it is None. Not
         the cores by default: oxidd 0.13's workers can spin for good beside another busy
-        process (bench/README.md, "Issue 32"), so several threads are asked for, never
+        process (bench/journal/2026-11-26-issue-32.md), so several threads are asked for, never
         assumed."""
         return 1 if self.threads is None else self.threads
 

@@ -31,7 +31,7 @@ class Progress:
 
     def __init__(self, stream: TextIO | None = None, *, delay: float = 1.0,
                  mininterval: float = 0.2):
-        from tqdm import tqdm  # on demand: 35 ms of start-up that --quiet runs need not pay
+        from tqdm import tqdm  # on demand: start-up time that --quiet runs need not pay
         # tqdm's monitor thread is not wanted: CUDD calls hold the GIL, and the
         # engines refresh the line themselves between calls.
         tqdm.monitor_interval = 0

@@ -49,12 +49,12 @@ _RENAME_CACHE = 8
 # A relational product is one backend call, which holds the GIL: neither Ctrl-C nor the
 # alarm of --timeout acts before it returns. Once the product of a part of δ has taken
 # longer than this, that part is split by the first slot its moves change
-# (:meth:`SymbolicGame._split_part`), and later products run piece by piece. Measured on
-# Nim n=6 K=100 (cudd, a loaded 2-core machine): one product of δ (385 nodes) with τ'
-# (21 030 nodes) took 1.9 s; the pieces by changed heap took about 0.3 s each.
-# Measured in CPU seconds (wall time triggered it on any loaded machine), after 1 s, and at most
-# _PIECES pieces: each piece's product reads all of τ', so Connect Four 5 × 4's
-# backward pass took 4.7 s of pre-images in 20 pieces (one per cell), 2.0 s unsplit.
+# (:meth:`SymbolicGame._split_part`), and later products run piece by piece: on Nim
+# (cudd) a piece by changed heap takes a fraction of the whole product. Measured in CPU
+# seconds (wall time triggered it on any loaded machine), and into at most _PIECES
+# pieces: each piece's product reads all of τ', so many pieces cost more than one
+# product (Connect Four's backward pass, one piece per cell; figures in bench/journal,
+# issue 33).
 _SPLIT_AFTER = 1.0
 #: layers cut to a source factor remembered (:meth:`SymbolicGame._cut`): enough for
 #: the layers of the boards solved here (Connect Four 7 × 6: 43 layers)
@@ -110,8 +110,8 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
         self._chain: list | None = None  # _chain_order
         self.order_probe: dict[str, int] = {}
         # measured lazily, before the first predecessor computation: a caller that
-        # only asks for successors or counts (the ENS sheet's δ(c) on a 27-bit game:
-        # 0.9 s of probing) never pays for it
+        # only asks for successors or counts (the ENS sheet's δ(c) on a 27-bit game,
+        # where probing would cost more than the answer) never pays for it
         self._layout_pending = (order == "auto" and m.backend in ("cudd", "oxidd")
                                 and len(enc.current_bits) > PROBE_MIN_BITS)
 
@@ -359,7 +359,7 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
         cuts each layer to σ and to the same source factor (Connect Four's `not over`, a
         BDD over every position) in each player's backward pass (:meth:`until_layer_step`).
         The forward search does not keep its cuts: the backward passes cut F_k ∩ σ, not
-        F_k (5 × 5 table: 45.2 s CPU without, 49.2 s with them kept, the same peak RSS)."""
+        F_k (keeping them was slower on Connect Four 5 × 5, for the same peak memory)."""
         key = (within, factor)
         hit = self._cuts.get(key)
         if hit is None:

@@ -14,15 +14,14 @@ and every current bit immediately followed by its next bit:
   slices: about 2^k nodes for k such slots.
 - ``"slots"``: slot after slot, each MSB first. The domain is linear.
 - ``"sliced-reversed"``, ``"slots-reversed"``: the same with each array's
-  elements from the last index to the first (ENS Nim(3, 4, 63, 6): slots
-  2.1 s, slots-reversed 0.3 s, see bench/README.md).
+  elements from the last index to the first (on ENS Nim, slots-reversed ran
+  several times faster than slots: bench/journal/2026-11-26-issue-33-code-comments.md).
 - ``"auto"`` (default): ``"sliced"`` unless more than :data:`AUTO_SLICED_MAX`
   slots have a range that is not a power of two; a game engine on CUDD then
   measures candidate layouts and may move its variables
-  (:meth:`symbolic.bdd.probe.LayoutProbe._choose_layout`). Measured (cudd, attractor):
-  subtraction game, 6 heaps 0..255: sliced 0.23 s, slots 256 s; 4 heaps
-  0..100: sliced 0.18 s, slots 0.23 s; ENS Nim(3, 5, 20, 6): sliced 1.8 s,
-  slots 0.12 s (δ 19 721 nodes against 473).
+  (:meth:`symbolic.bdd.probe.LayoutProbe._choose_layout`). Neither order wins
+  everywhere: sliced is far faster on subtraction games over many heaps, slots on
+  ENS Nim, whose δ is much smaller in slots (figures in bench/journal, issue 33).
 
 :class:`BitLayout` declares the bits, encodes and decodes positions, and gives the
 domain and frame BDDs; :class:`symbolic.bdd.encode.Encoder` adds the compilation of

@@ -27,9 +27,9 @@ __all__ = ["BACKENDS", "BACKEND_CHOICES", "AUTO_OXIDD_BITS", "make_manager", "ma
 BACKEND_CHOICES = ("auto",) + BACKENDS
 
 #: above this many bits of value vectors, ``auto`` takes oxidd (bench/README.md, "Which
-#: backend by default"): oxidd was 1.2-5x faster than CUDD on the cases that take seconds,
-#: but its start-up (an apply cache of 2^22 entries, 80 MB, allocated at once) costs more
-#: than the whole solve of the smallest ones (+0.1-0.25 s CPU, 2x the RSS)
+#: backend by default"): oxidd is faster than CUDD on the cases that take seconds, but its
+#: start-up (an apply cache of 2^22 entries, allocated at once) costs more than the whole
+#: solve of the smallest ones
 AUTO_OXIDD_BITS = 20
 #: under ``ulimit -v`` leaving less than this, ``auto`` takes CUDD: oxidd ends the process
 #: when an allocation fails (a Rust abort), and its one worker thread alone reserves 1 GiB

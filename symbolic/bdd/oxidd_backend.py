@@ -1,27 +1,26 @@
 """The ``oxidd`` backend of :class:`~symbolic.bdd.backend.Manager` (``backend="oxidd"``).
 
 oxidd (a Rust BDD library with Python bindings, ``pip install oxidd``) computed the ENS
-Nim fixpoints 6–9× faster than CUDD in ``bench/oxidd_ens.py`` (see bench/README.md).
+Nim fixpoints several times faster than CUDD in ``bench/oxidd_ens.py`` (bench/README.md).
 This class gives it the wrapper's contract, so the symbolic engine runs on it
 unchanged: level i is the i-th declared name, exact counts (oxidd counts with Python
 ints), a fused relational product (``apply_exists``), renamings as prepared
 substitutions (cached: the engine renames with the same two maps all the time), and
 :class:`~symbolic.errors.OutOfMemory` / :class:`~symbolic.errors.EngineMismatch` as for
 the other backends. Its operations run on ``limits.worker_threads`` threads: one by
-default, more when asked for (``--threads``, at most the usable cores). On this 2-core
-machine, idle, 2 threads took the Connect Four 5 × 5 ply-by-ply table from 51.9 to
-31.0 s of wall time for the same CPU time, but beside another busy process oxidd 0.13's
-two workers can spin for good (bench/README.md, "oxidd's threads", "Issue 32"). Each
+default, more when asked for (``--threads``, at most the usable cores). On idle cores
+more threads save wall time for the same CPU time, but beside another busy process
+oxidd 0.13's two workers can spin for good (bench/journal/2026-11-26-issue-32.md). Each
 worker reserves 1 GiB of address space for its stack: under ``ulimit -v`` the threads
 are counted before the manager is made, and a manager that does not fit is refused
 (:class:`~symbolic.errors.OutOfMemory`), since oxidd aborts the process when its thread
 pool cannot start.
 
 The diagrams are oxidd's BCDDs (complement edges, as in CUDD): negation costs nothing.
-With plain BDDs (``oxidd.bdd``), negating Connect Four 6 × 6's end-of-game test (a
-3·10⁷-node BDD) had not ended after 10 min of CPU, the apply cache being far smaller
-than the operand; BCDDs build it in seconds, and the 5 × 5 ply-by-ply table took 67 s
-of CPU against 75 s (bench/README.md, "Issue 22, third round").
+With plain BDDs (``oxidd.bdd``) a negation copies its operand through the apply cache:
+negating Connect Four 6 × 6's end-of-game test, far larger than the cache, did not end,
+where BCDDs negate it for nothing and solve the tables faster
+(bench/journal/2026-11-25-issue-22-round-3.md).
 
 >>> m = OxiddManager()
 >>> m.declare(["a", "b"])
@@ -49,13 +48,14 @@ _BYTES_PER_NODE = 32
 #: (measured: a 1 MiB cap, 32 768 nodes, failed between 30 000 and 40 000 variables;
 #: 4 MiB at 130 000–140 000; 16 MiB at 520 000–530 000).
 OXIDD_MAX_VARIABLES = 2 ** 32 - 1
-#: apply-cache entries, allocated at once: 2^24 takes 185 MB at start-up; 2^20 made ENS
-#: Nim(3, 5, 63) 4× slower (24.5 s against 5.8 s with 2^22, bench/README.md)
+#: apply-cache entries, allocated at once: a larger cache costs every process its memory
+#: at start-up, a smaller one made the large ENS Nim fixpoints several times slower
+#: (bench/journal/2026-11-23-issue-9-rounds-1-2.md, "Another BDD package: oxidd")
 _CACHE = 1 << 22
 #: bytes per apply-cache entry (measured: 2^22 entries asked for 44 564 480 bytes)
 _BYTES_PER_CACHE_ENTRY = 11
 #: relational products of a manager holding fewer nodes run in the calling thread: a
-#: worker thread costs about 0.16 ms per call (10 000 products of 3-variable BDDs)
+#: worker thread costs more per call than a product of small BDDs takes
 _DIRECT_BELOW = 1 << 16
 #: the cache of iterated fixpoints on large spaces (see cache_entries)
 _BIG_CACHE = 1 << 26
@@ -65,8 +65,7 @@ _LARGE_CACHE = 1 << 24
 BIG_CACHE_BITS = 36
 #: seconds a request must have left for the big cache, and for the large one: oxidd
 #: allocates its cache holding Python's lock, when neither Ctrl-C nor the deadline can act
-#: (2^26 entries: 2.2 s idle, 6.5 s on the loaded machine; 2^24: 0.15-1 s; 2^22: 0.04 s;
-#: bench/README.md, "Issue 32")
+#: (the larger the cache, the longer; bench/journal/2026-11-26-issue-32.md)
 CACHE_MIN_SECONDS = {_BIG_CACHE: 60, _LARGE_CACHE: 10}
 
 
@@ -76,16 +75,14 @@ def cache_entries(space_bits: int | None, cap: int, bits: int | None = None,
     under a memory cap of ``cap`` bytes: 2^bits when ``bits`` is given (``--cache-bits``),
     else 2^22 up to 2^36 vectors and, above, the largest of 2^26 (for ``work`` =
     ``"fixpoints"`` only) and 2^24 whose bytes fit 16 times in the cap (else 2^22).
-    oxidd's cache cannot grow after the manager is made. Measured (bench/README.md,
-    "Issue 22, fifth round"): an iterated fixpoint recomputes products over sets that
-    change little from one step to the next, and a large cache keeps the previous
-    step's results: ENS Nim(3, 5, 255) (41 bits) took 55.7 s for its first 61 steps with
-    2^22, 17.0 s with 2^24, and its whole ``F({1})`` 53–58 s wall with 2^26 against
-    70 s with 2^24 (two threads); (3, 6, 63) 83 s against 317 s. A layered solve meets
-    each set once: Connect Four 6 × 5's table (47 bits) ran 9 min 09 s with 2^24 and had
-    done 34 of its 62 backward steps after 11 min with 2^26. And 2^26 entries take 2.2 s
-    to allocate here (2^24: 0.6 s), a cost a short command does not recover: so only
-    the commands that run fixpoints ask for it (:meth:`Limits.expect_work
+    oxidd's cache cannot grow after the manager is made. An iterated fixpoint recomputes
+    products over sets that change little from one step to the next, and a large cache
+    keeps the previous step's results (ENS Nim's large fixpoints ran several times
+    faster with 2^26 entries than with 2^22). A layered solve meets each set once, so a
+    larger cache only costs the processor's caches (Connect Four 6 × 5's table was slower
+    with 2^26 than with 2^24). And a large cache takes seconds to allocate, a cost a
+    short command does not recover: so only the commands that run fixpoints ask for it
+    (figures: bench/journal/2026-11-25-issue-22-round-5.md; :meth:`Limits.expect_work
     <symbolic.limits.Limits.expect_work>`).
 
     >>> [cache_entries(41, 16 << 30, None, "fixpoints").bit_length() - 1,
@@ -440,9 +437,9 @@ class OxiddManager(Manager):
 
     def collect_garbage(self) -> None:
         # The engine offers one at every fixpoint step and layer. A collection also
-        # empties oxidd's apply cache (ENS Nim(3, 4, 255): 2.4 s of relational products
-        # when collecting each time, 0.6 s without; Connect Four 5 × 5's table 122 s
-        # against 92 s with a collection whenever the nodes doubled), so it runs only
+        # empties oxidd's apply cache, whose results the next products recompute (ENS
+        # Nim and Connect Four ran slower when collecting often; figures in bench/journal,
+        # issue 22's first rounds), so it runs only
         # once the store holds twice the nodes that survived the last one and a quarter
         # of the nodes the memory cap allows (at least 2^22): memory decides.
         if self.bdd.num_inner_nodes() > self._gc_at:

@@ -22,17 +22,17 @@ from .layout import slot_sequence
 # iterates (stopping once one exceeds PROBE_MAX_NODES nodes); sliced layouts are
 # candidates only with at most PROBE_SLICED_RAGGED ranges that are not powers of two.
 PROBE_MIN_BITS = 20
-# 16 steps, not 8: after 8 steps classic Nim(4, 63) measures slots 575 nodes against
-# sliced 752, yet sliced runs 45× faster; after 16 sliced is already smaller (1 271
-# against 1 600). With 8 steps a margin of 2 was needed, which kept ENS Nim(3, 5, 63)
-# in sliced (28 269 against 16 742 nodes), 207 s of fixpoint against 19 s in slots.
+# 16 steps, not 8: after 8 steps classic Nim measures slots smaller than sliced, yet
+# sliced runs far faster; after 16 sliced is already smaller. With 8 steps a margin of 2
+# was needed, which kept ENS Nim in sliced, ten times slower than in slots (figures in
+# bench/journal, issue 33).
 PROBE_STEPS = 16
 #: beyond this many BDD variables the layout is not measured: each shuffle of the
-#: scratch manager costs time that grows with the variables (0.6 s at 3 000 here)
+#: scratch manager costs time that grows with the variables
 PROBE_MAX_BITS = 512
 # Shuffling costs about (nodes × variables²): above this many nodes in δ's parts and
 # the probe sets together, the probe stops (δ alone above it: no choice, the
-# encoder's rule stands). Connect Four 4 × 4: 8 shuffles of 45 000 nodes took 20 s.
+# encoder's rule stands): Connect Four's shuffles took longer than its solve.
 PROBE_MAX_NODES = 20_000
 PROBE_SLICED_RAGGED = 6
 PROBE_MARGIN = 1.25
@@ -133,7 +133,7 @@ class LayoutProbe:
         best = min(candidates, key=sizes.__getitem__)  # first of the smallest: stable
         # The probe sees only the first steps: the encoder's rule (candidates[0] or
         # its sliced twin) stands unless a candidate is PROBE_MARGIN times smaller
-        # (Nim with 6 heaps 0..15: sliced 0.9 s, slots 1.8 s, measured within 1.25×).
+        # (on Nim, a layout measured within that margin could still run twice as slow).
         if initial in sizes and sizes[best] * PROBE_MARGIN > sizes[initial]:
             best = initial
         del parts, probe, tp

@@ -93,8 +93,8 @@ def console() -> None:
 
     Once :func:`main` has answered (and flushed stdout, reporting a failure there), the
     process leaves at once (``os._exit``): nothing runs after the answer, where no limit
-    applies any more (freeing a large BDD manager at interpreter exit took up to 2.5 s
-    after a minute of Nim n=6, bench/README.md, while the user waits for the prompt).
+    applies any more (freeing a large BDD manager at interpreter exit took seconds, while
+    the user waits for the prompt; bench/journal/2026-11-26-issue-32.md).
     """
     _occupy_closed_streams()
     enable_watchdog()  # Ctrl-C and --timeout end this process even inside a backend call

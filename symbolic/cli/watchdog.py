@@ -3,8 +3,8 @@ while the main thread is inside one long call of a BDD backend.
 
 Python runs its signal handlers (Ctrl-C's ``KeyboardInterrupt``, the alarm of
 :meth:`symbolic.limits.Limits.enforced`) in the main thread, between two bytecodes: a
-call into oxidd that lasts 10 minutes holds them off for 10 minutes (measured before this
-module: SIGINT acted 626 s after it was sent into ``strategy connect4 -p w=5 -p h=4``).
+call into oxidd that lasts 10 minutes holds them off for 10 minutes (before this module,
+SIGINT into ``strategy connect4 -p w=5 -p h=4`` acted only once the call returned).
 oxidd releases Python's lock while it computes, so another thread still runs: the
 :class:`Watchdog`, a daemon thread that the ``symbolic`` command starts around the
 request. It learns of a Ctrl-C through :func:`signal.set_wakeup_fd` (the interpreter's C

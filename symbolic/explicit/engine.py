@@ -36,7 +36,8 @@ from .values import retrograde_values as _retrograde_values
 
 __all__ = ["ExplicitGame", "ExplicitRelation", "DEFAULT_MAX_EDGES"]
 
-#: about 2 GB, and minutes of Python.
+#: Games whose number of edges may exceed this are refused before enumeration: an edge
+#: costs about 20 bytes (successor and predecessor lists), so this is gigabytes already.
 DEFAULT_MAX_EDGES = 100_000_000
 
 

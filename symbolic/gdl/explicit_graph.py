@@ -22,7 +22,7 @@ graph is then renumbered in that order, the order of the explicit engine's domai
 A set of positions is an int whose bit i stands for position i (:func:`bits_of`,
 :func:`indices`): N/8 bytes a set, however many positions it holds. That is what
 the engine costs per state: one int (its fluents), 4 bytes an edge each way, a few
-bytes of tables (bench/README.md has the figures).
+bytes of tables (bench/journal/2026-11-24-issue-23-gdl.md has the figures).
 
 >>> r = Rows.of([[1, 2], [], [0]])
 >>> [list(r[i]) for i in range(len(r))], [list(p) for p in r.transposed()]

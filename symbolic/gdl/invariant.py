@@ -21,8 +21,8 @@ conjunction of candidates. The candidates, from the fluents alone:
 
 Implications between groups, ``(step 4)`` → ``(control red)``, are not candidates:
 the candidates g → h for every h of a value g not reached yet contradict each other,
-and Houdini would reach one more value per round (31 rounds of 30 s on
-``3pttc.kif``). A forward simulation finds them instead, one image per step
+and Houdini would reach one more value per round (one round per step of the game:
+far too slow on ``3pttc.kif``). A forward simulation finds them instead, one image per step
 (:func:`_layers`): the fluents fixed in every state after k moves, from init, with
 D as the rest.
 

@@ -85,7 +85,7 @@ _JSON_GRAMMAR = r"""
 
 @functools.cache
 def _json_parser() -> Lark:
-    # built on first use: 17 ms that a command reading no arena should not pay
+    # built on first use: a start-up cost that a command reading no arena should not pay
     return Lark(_JSON_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 _INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")

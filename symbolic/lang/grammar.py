@@ -2,8 +2,8 @@
 built LALR parser cached on disk between runs.
 
 :func:`_parser` is the one parser of the process, read from the cache
-(:func:`load_parser`, :func:`cache_dir`) or built (:func:`build_parser`, about
-0.25 s). The keyword policy (soft ``X`` and ``U``, every other keyword
+(:func:`load_parser`, :func:`cache_dir`) or built (:func:`build_parser`, the
+slow way). The keyword policy (soft ``X`` and ``U``, every other keyword
 reserved) is :class:`_SoftKeywords`, from :mod:`.vocabulary`.
 
 >>> sorted(_parser().options.start)
@@ -63,8 +63,8 @@ def _grammar_text() -> str:
 
 
 def build_parser(grammar: str | None = None) -> Lark:
-    """The model language's lark parser, built from the grammar (LALR analysis: about
-    0.25 s, the largest part of a command's start-up; :func:`_parser` caches it)."""
+    """The model language's lark parser, built from the grammar (the LALR analysis, the
+    largest part of a command's start-up; :func:`_parser` caches it)."""
     policy = _SoftKeywords()
     return Lark(_grammar_text() if grammar is None else grammar, parser="lalr",
                 lexer="contextual", start=["start", "formula_start"],

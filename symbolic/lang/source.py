@@ -71,7 +71,7 @@ def paused_gc():
     """Python's cyclic garbage collector paused while a file is read (and restored
     after, as it was). Reading allocates millions of small objects (tokens, trees,
     nodes, spans) and almost no cycles; each full collection walks every one of them,
-    which took about 45 % of the time to read a large model.
+    which took a large part of the time to read a large model.
 
     >>> import gc
     >>> with paused_gc():
