@@ -1,6 +1,6 @@
 """How much each BDD backend can hold: memory caps and bounds on the number of variables.
 
-The bounds are measured (the figures are in the comments and in bench/README.md);
+The bounds are measured (the figures are in bench/journal/, issues 23, 32 and 33);
 :meth:`symbolic.bdd.backend.Manager.require_variables` checks them before declaring any
 variable, so that a space too large for a backend is refused with its size, not met by a
 failure deep inside the backend.
@@ -25,11 +25,10 @@ __all__ = ["default_memory_cap", "cudd_variable_bound", "autoref_variable_bound"
 CUDD_MAX_VARIABLES = 2 ** 31 - 1
 # Long before that index, memory binds: each variable costs CUDD a unique subtable and
 # per-level arrays. Measured by declaring variables one by one until add_var failed
-# under a cap (dd 0.6.0, CUDD 3.0, 2025): 16 MiB held 1 018 variables, 64 MiB 9 194,
-# 256 MiB 33 722, 500 MiB 66 426 (≈ 7.9 KiB each beyond the start-up tables). So the
-# bound is (cap − 9 MiB) / 8 KiB, 62 848 at 500 MiB, a little below where CUDD fails.
-# Under small caps CUDD still sets up its minimal tables: caps of 1, 2, 4, 8 and 16 MiB
-# all held 1 018 variables, hence a floor of 1 000. Without --max-memory the cap is
+# under a cap (dd 0.6.0, CUDD 3.0): a little under 8 KiB each beyond the start-up
+# tables. So the bound is (cap − 9 MiB) / 8 KiB, a little below where CUDD fails. Under
+# small caps CUDD still sets up its minimal tables, which held the same thousand
+# variables whatever the cap, hence a floor of 1 000. Without --max-memory the cap is
 # default_memory_cap().
 CUDD_BYTES_PER_VARIABLE = 8 << 10
 CUDD_BASE_BYTES = 9 << 20
@@ -47,18 +46,16 @@ AUTOREF_MAX_VARIABLES = RECURSION_LIMIT - 1000
 AUTOREF_BYTES_PER_NODE = 512
 
 
-# Each oxidd worker thread reserves 1 GiB of address space for its stack (measured with
-# oxidd 0.13: VmSize grew by 1 090 MB for a manager of 1 thread, 2 050 MB for 2, 4 098 MB
-# for 4). Under ``ulimit -v`` a pool that cannot reserve it ends the process (a Rust
+# Each oxidd worker thread reserves 1 GiB of address space for its stack (oxidd 0.13: a
+# process's VmSize grows by that much per thread of its manager). Under ``ulimit -v`` a pool that cannot reserve it ends the process (a Rust
 # panic, "could not build thread pool", exit 134), so the stacks are counted first.
 OXIDD_THREAD_ADDRESS_SPACE = 1 << 30
 
 
 # What a variable costs on oxidd beyond its node of the store: its level in oxidd's
-# manager (516 bytes: 400 000 variables declared grew the resident size by 197 MB) and
-# the engine's own objects per bit (arrays of 0..3: 20 000 and 60 000
-# slots, 80 000 and 240 000 variables, 1.7-2 KiB each in all). So a memory cap binds on
-# oxidd too (a 100 000-slot array peaked at 880 MB under --max-memory 500 before).
+# manager (about 500 bytes) and the engine's own objects per bit (up to 2 KiB each in
+# all, on arrays of tens of thousands of slots). So a memory cap binds on oxidd too (a
+# large array once peaked far above its --max-memory).
 OXIDD_BYTES_PER_VARIABLE = 2 << 10
 # oxidd's operations recurse once per level, in the calling thread when the manager has
 # one worker: under the usual 8 MiB stack, an 80 000-variable conjunction chain passed
