@@ -150,8 +150,9 @@ def check_normal_play(engine: GameEngine) -> None:
     where a play ends at a dead end and the player to move there loses (and
     sums of games add as the xor of nimbers only then). A game that declares
     another outcome (:mod:`symbolic.analysis.outcome`: misère play, GDL goals,
-    ``win(p)`` sets) asks another question; win(p) sets are accepted only when,
-    for each player p, they give exactly normal play's winners. Tic-tac-toe's
+    ``win(p)`` sets) asks another question; win(p) sets and goals are accepted only
+    when they give exactly normal play's winner, the last mover, at every dead end a
+    move reaches (GDL Nim's goals do). Tic-tac-toe's
     draws (a full board, no line: a dead end in nobody's win set) are not, so its
     nimbers would answer a question about a different game: it is refused, with
     a position where the two goals part.
@@ -160,29 +161,26 @@ def check_normal_play(engine: GameEngine) -> None:
     advice = "Use 'symbolic values' or 'symbolic check' for this game's own outcome"
     if isinstance(rule, ir.NormalPlay):
         return
-    if not isinstance(rule, ir.WinSets):
+    if isinstance(rule, ir.MiserePlay):
         raise QueryError(f"nimbers are Sprague-Grundy values of normal play (the player who "
                          f"cannot move loses), but this game's outcome is {rule.kind}. "
                          f"{advice}")
     referee = Referee(engine)
     dead = engine.deadlocks()
-    players = engine.game.players
-    goals = [(p, referee.won(p), dead - engine.turn_set([p])) for p in players]
-    # a dead end without the normal-play winner (a draw) first: the clearest witness
-    missed = [(p, normal - declared) for p, declared, normal in goals]
-    extra = [(p, declared - normal) for p, declared, normal in goals]
-    for (p, differ), lacks in [(m, True) for m in missed] + [(e, False) for e in extra]:
-        if differ:
-            where = engine.space.as_dict(differ.first())
-            why = (f"a dead end where player {p}'s opponent must move (so player {p} "
-                   f"wins under normal play), but player {p} has not won there by win(p)"
-                   if lacks else
-                   f"player {p} wins there by win(p), but it is not a dead end where player "
-                   f"{p}'s opponent must move")
+    by = "win(p)" if isinstance(rule, ir.WinSets) else "its goal values"
+    # normal play: the player who moves into a dead end (the last mover) has won there;
+    # read on the moves, not on the turn at the dead end (a GDL terminal state's mover
+    # is nominal)
+    for p in engine.game.players:
+        bad = engine.moves_between(engine.turn_set([p]) - dead, dead - referee.won(p))
+        if not bad.is_empty():
+            before, after = bad.pairs()[0]
             raise QueryError(
                 f"nimbers are Sprague-Grundy values of normal play (the player who cannot "
-                f"move loses), but this model declares its own outcome with win(p), and "
-                f"the two differ at {where}: {why}. {advice}")
+                f"move loses), but this game declares its own outcome ({rule.kind}), and "
+                f"the two differ at {engine.space.as_dict(after)}: player {p} moved there "
+                f"last (from {engine.space.as_dict(before)}), so player {p} wins under "
+                f"normal play, but player {p} has not won there by {by}. {advice}")
 
 
 def check_players(game) -> None:
