@@ -81,6 +81,8 @@ def test_the_strategy_command_on_a_concurrent_game(capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["verified"] and doc["start_won"] == 1
     assert [r["actions"] for r in doc["table"]] == [["idle"], ["delay"]]
+    # a start that is not won: nothing to verify, a negative answer (exit 1)
     assert main(["strategy", path, "--query", "<<1>> <> s == IN", "--at", "s=0",
-                 "--verify", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["start_won"] == 0
+                 "--verify", "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["start_won"] == 0 and not doc["verified"], doc
