@@ -6,15 +6,12 @@ import time
 
 from ..api import difference_witness
 from ..limits import int_text
-from ..engines import ENGINES
-from ..analysis.layered import LAYERED_MODES, evaluate_queries, initial_set
+from ..analysis.layered import evaluate_queries, initial_set
 from .dead_ends import dead_end_note
 from .strategy import DEAD_ENDS
-from .common import (backend_text, build_engines, format_positions, int_arg, json_text, load,
-                     model_args, note_work, queries_of, shown_positions, value_text)
-
-#: ``check --engine``: either engine, or both to cross-check them
-CHECK_ENGINES = ENGINES + ("both",)
+from .common import (ENGINE_CHOICES, backend_text, build_engines, engine_arg, format_positions,
+                     json_arg, json_text, layered_arg, limit_arg, load, model_args, note_work,
+                     queries_of, shown_positions, value_text)
 
 
 def cmd_check(args) -> int:
@@ -99,19 +96,16 @@ def register(sub) -> None:
     model_args(c)
     c.add_argument("--query", action="append", metavar="TEXT",
                    help="an ATL formula to evaluate instead of the model's queries (repeatable)")
-    c.add_argument("--engine", choices=CHECK_ENGINES, default="symbolic",
-                   help="symbolic (BDDs), explicit (enumeration) or both (cross-check; exit 1 "
-                        "on any difference)")
-    c.add_argument("--limit", type=int_arg(0), default=10, metavar="N",
-                   help="show at most N positions per query (0: all; default 10)")
-    c.add_argument("--json", action="store_true", help="print one JSON document")
+    engine_arg(c, ENGINE_CHOICES, "symbolic (BDDs), explicit (enumeration) or both "
+                                  "(cross-check; exit 1 on any difference)")
+    limit_arg(c, "positions per query", 10)
+    json_arg(c)
     c.add_argument("--dead-ends", choices=sorted(DEAD_ENDS), default="vacuous",
                    help="vacuous (ENS, ATL's default: a stuck opponent counts as beaten) or "
                         "strict (the TD's attractor); a line under the count says when dead "
                         "ends decide an answer")
-    c.add_argument("--layered", choices=LAYERED_MODES, default="auto",
-                   help="solve one layer at a time over the reachable positions: auto (a "
-                        "query 'S and f' of a game graded from the set S: the same answer; "
-                        "default), on (also the other queries, over the positions reachable "
-                        "from the model's initial set, and said so), off (plain fixpoints)")
+    layered_arg(c, "solve one layer at a time over the reachable positions: auto (a query "
+                   "'S and f' of a game graded from the set S: the same answer; default), on "
+                   "(also the other queries, over the positions reachable from the model's "
+                   "initial set, and said so), off (plain fixpoints)")
     c.set_defaults(func=cmd_check)

@@ -5,7 +5,7 @@ import json
 import time
 
 from ..seeds.chocolate import HALF, BarValues, answers
-from ..engines import BACKEND_CHOICES
+from .common import backend_arg, json_arg
 
 
 def cmd_chocolate(args) -> int:
@@ -34,8 +34,7 @@ def register(sub) -> None:
                                    "(100, 100, 48, 52); Q10, every (i, j) with value "
                                    "(127, 127, i, j) = 127. A configuration (m, n, i, j) is an "
                                    "m x n bar with the square of death in column i, row j.")
-    c.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
-                   help="BDD backend (default: auto, see symbolic check --help; autoref is far slower)")
-    c.add_argument("--json", action="store_true",
-                   help='print {"Q9": {"a": int, "b": int}, "Q10": [[i, j], ...]}')
+    backend_arg(c, "BDD backend (default: auto, see symbolic check --help; autoref is far "
+                   "slower)")
+    json_arg(c, 'print {"Q9": {"a": int, "b": int}, "Q10": [[i, j], ...]}')
     c.set_defaults(func=cmd_chocolate)

@@ -7,15 +7,14 @@ import sys
 import time
 
 from ..seeds.chomp import MAX_SIZE, board_nimbers, tablet_nimbers, verdicts
-from ..engines import BACKEND_CHOICES
-from .common import int_arg
+from .common import ENGINE_CHOICES, backend_arg, engine_arg, engine_kinds, int_arg, json_arg
 
 RULES = {"line": False, "edge": True}
 
 
 def cmd_chomp(args) -> int:
     rules = list(RULES) if args.rule == "both" else [args.rule]
-    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    kinds = engine_kinds(args.engine)
     doc, status = {}, 0
     for rule in rules:
         t0 = time.perf_counter()
@@ -73,9 +72,8 @@ def register(sub) -> None:
                         "edge: from the chosen square to the edge; both (default)")
     c.add_argument("--size", type=int_arg(), default=MAX_SIZE, metavar="S",
                    help=f"board side, 1..{MAX_SIZE} (default {MAX_SIZE}): tablets up to S × S")
-    c.add_argument("--engine", choices=("symbolic", "explicit", "both"), default="symbolic",
-                   help="symbolic (BDD layers), explicit (mex) or both (cross-check every board)")
-    c.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
-                   help="BDD backend of the symbolic engine")
-    c.add_argument("--json", action="store_true", help="print one JSON document")
+    engine_arg(c, ENGINE_CHOICES, "symbolic (BDD layers), explicit (mex) or both (cross-check "
+                                  "every board)")
+    backend_arg(c, "BDD backend of the symbolic engine")
+    json_arg(c)
     c.set_defaults(func=cmd_chomp)

@@ -16,8 +16,9 @@ import time
 from typing import Sequence
 
 from .. import atl
+from ..analysis.layered import LAYERED_MODES
 from ..api import GameEngine, PositionSet
-from ..engines import BACKEND_CHOICES, ORDERS, PARTITIONS, make_engine
+from ..engines import BACKEND_CHOICES, ENGINES, ORDERS, PARTITIONS, make_engine
 from ..errors import QueryError, SymbolicError
 from ..ir import ConcurrentGame
 from ..limits import (CACHE_BITS_RANGE, MAX_MEMORY_MB, MAX_THREADS, MAX_TIMEOUT, int_text,
@@ -153,10 +154,7 @@ def model_args(sp: argparse.ArgumentParser) -> None:
                                                       "(`symbolic models` lists them)")
     sp.add_argument("-p", "--param", action="append", metavar="NAME=VALUE",
                     help="override a parameter of the model (repeatable)")
-    sp.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
-                    help="BDD backend of the symbolic engine (default: auto, i.e. oxidd "
-                         "above 2^20 value vectors when installed, else cudd; measured in "
-                         "bench/README.md)")
+    backend_arg(sp)
     sp.add_argument("--order", choices=ORDERS, default="auto",
                     help="bit order of the symbolic engine: sliced (bits of equal "
                          "significance side by side), slots (variable after variable) or "
@@ -164,6 +162,35 @@ def model_args(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--partition", choices=PARTITIONS, default="moves",
                     help="keep the transition relation as one BDD per move (default) "
                          "or as one monolithic BDD")
+
+
+def backend_arg(sp, help: str | None = "BDD backend of the symbolic engine (default: auto, "
+                "i.e. oxidd above 2^20 value vectors when installed, else cudd; measured in "
+                "bench/README.md)") -> None:
+    """``--backend``: the BDD backend of the symbolic engine (default auto)."""
+    sp.add_argument("--backend", choices=BACKEND_CHOICES, default="auto", help=help)
+
+
+def engine_arg(sp, choices: Sequence[str] = ENGINES, help: str | None = None) -> None:
+    """``--engine``: one of ``choices`` (:data:`ENGINES`, or :data:`ENGINE_CHOICES` where
+    the command cross-checks both), default symbolic."""
+    sp.add_argument("--engine", choices=choices, default="symbolic", help=help)
+
+
+def json_arg(sp, help: str = "print one JSON document") -> None:
+    """``--json``: the answer as one JSON document on stdout."""
+    sp.add_argument("--json", action="store_true", help=help)
+
+
+def limit_arg(sp, what: str, default: int) -> None:
+    """``--limit N``: show at most N ``what`` (0: all)."""
+    sp.add_argument("--limit", type=int_arg(0), default=default, metavar="N",
+                    help=f"show at most N {what} (0: all; default {default})")
+
+
+def layered_arg(sp, help: str) -> None:
+    """``--layered auto|on|off``: solve one layer at a time (``help`` says over what)."""
+    sp.add_argument("--layered", choices=LAYERED_MODES, default="auto", help=help)
 
 
 #: the exit status of a request the engines cannot answer as asked (a strategy to verify or
@@ -201,19 +228,59 @@ def note_work(args, layered: bool | None = None) -> None:
     current_limits().expect_work("layers" if layered else "fixpoints")
 
 
+#: ``--engine`` with ``both``: either engine, or both to cross-check them (exit 1 on any
+#: difference)
+ENGINE_CHOICES = ENGINES + ("both",)
+
+
+def engine_kinds(choice: str) -> list[str]:
+    """The engines an ``--engine`` choice names, the one whose answer is printed first:
+    ``both`` is symbolic then explicit (``none``, hackendot's: no engine).
+
+    >>> engine_kinds("both")
+    ['symbolic', 'explicit']
+    """
+    return [] if choice == "none" else ["symbolic", "explicit"] if choice == "both" else [choice]
+
+
+def build_engine(game, kind: str, backend: str = "auto", *, order: str = "auto",
+                 partition: str = "moves", check: bool = True, refuse: str | None = None,
+                 **extra) -> GameEngine:
+    """:func:`symbolic.engines.make_engine` as every command calls it: ``kind`` for ``game``
+    (``extra``: its other keywords). A command ``refuse`` that needs a player to move
+    refuses an engine that reads the game as concurrent (:func:`refuse_concurrent`: a GDL
+    game where several roles choose at once); then the explicit engine, built lazily,
+    refuses a space beyond its limit before any enumeration (TooManyPositions), unless
+    ``check`` is False (a command that may look at a few positions only).
+
+    >>> from symbolic.model import load_model
+    >>> build_engine(load_model("nim").game, "explicit").kind
+    'explicit'
+    """
+    eng = make_engine(game, kind, backend, order=order, partition=partition, **extra)
+    if refuse is not None:
+        refuse_concurrent(refuse, engine=eng)
+    if check and kind == "explicit":
+        eng.check_size()
+    return eng
+
+
+def tuning(args) -> dict:
+    """The symbolic engine's tuning read from :func:`model_args`'s arguments
+    (``--backend``, ``--order``, ``--partition``), as keywords of :func:`build_engine`."""
+    return {"backend": args.backend, "order": args.order, "partition": args.partition}
+
+
 def build_engines(model: Model, args) -> tuple[list[str], dict, dict[str, float]]:
-    """The engines ``--engine`` asks for (``both``: symbolic then explicit), built with
-    ``--backend``, ``--order``, ``--partition``, and the seconds each took. The
-    explicit engine is built first (lazily, no enumeration yet) and its size checked,
-    so that a space beyond its limit is refused before the symbolic engine runs."""
-    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    """The engines ``--engine`` asks for (:func:`engine_kinds`), built with
+    :func:`tuning`, and the seconds each took. The explicit engine is built first
+    (lazily, no enumeration yet) and its size checked, so that a space beyond its limit
+    is refused before the symbolic engine runs."""
+    kinds = engine_kinds(args.engine)
     engines, timings = {}, {}
     for kind in sorted(kinds, key=lambda k: k != "explicit"):
         t0 = time.perf_counter()
-        engines[kind] = eng = make_engine(model.game, kind, args.backend, order=args.order,
-                                          partition=args.partition)
-        if kind == "explicit":
-            eng.check_size()
+        engines[kind] = build_engine(model.game, kind, **tuning(args))
         timings[kind] = time.perf_counter() - t0
     return kinds, engines, timings
 
@@ -230,25 +297,6 @@ def queries_of(model: Model, texts: Sequence[str] | None) -> list[tuple[str, atl
     if not model.queries:
         raise QueryError(f"{model.source}: the model declares no query; pass --query TEXT")
     return [(q.text, q.formula) for q in model.queries]
-
-
-def evaluate_all(model: Model, queries, engine: GameEngine) -> list[PositionSet]:
-    """Each query's set of positions, in order."""
-    ev = atl.Evaluator(engine, model.definitions)
-    lim = getattr(engine, "limits", None) or current_limits()
-    out = []
-    for i, (text, f) in enumerate(queries, 1):
-        with lim.stage(f"evaluating query {i} of {len(queries)} ({_short(text)}) "
-                       f"with the {engine.kind} engine"):
-            lim.check()
-            out.append(ev(f))
-    return out
-
-
-def _short(text: str, width: int = 40) -> str:
-    """``text`` on one line, cut to ``width`` characters."""
-    one = " ".join(text.split())
-    return one if len(one) <= width else one[:width - 1] + "…"
 
 
 def count_text(ps: PositionSet) -> str:

@@ -20,13 +20,12 @@ from ..analysis.grundy import layered_nimbers
 from ..analysis.play import drawer
 from ..analysis.strategy import strategy_for
 from ..analysis.values import two_player_values
-from ..engines import ENGINES, make_engine
 from ..errors import QueryError
 from ..limits import current as current_limits, int_text
 from ..model import parse_formula
 from ..pictures.figure import FORMATS
-from .common import (NOT_ANSWERED, int_arg, load, model_args, parse_assignments, position_text,
-                     refuse_concurrent)
+from .common import (NOT_ANSWERED, build_engine, engine_arg, int_arg, load, model_args,
+                     parse_assignments, position_text, refuse_concurrent, tuning)
 
 MODES = ("query", "values", "nimbers", "board", "strategy")
 
@@ -133,8 +132,7 @@ def cmd_draw(args) -> int:
         refuse_concurrent(f"draw --{mode}", model.game)
     lim = current_limits()
     with lim.stage("building the engine"):
-        engine = make_engine(model.game, args.engine, args.backend, order=args.order,
-                             partition=args.partition)
+        engine = build_engine(model.game, args.engine, **tuning(args), check=False)
     if mode != "query":
         refuse_concurrent(f"draw --{mode}", engine=engine)  # a GDL game read as concurrent
     try:
@@ -181,7 +179,7 @@ def register(sub) -> None:
                    help="--strategy: the start set (default: --at, else the set initial)")
     d.add_argument("--max-nodes", type=int_arg(1), default=40, metavar="N",
                    help="--strategy: draw at most N positions (default 40)")
-    d.add_argument("--engine", choices=ENGINES, default="symbolic")
+    engine_arg(d)
     d.add_argument("-o", "--output", metavar="FILE",
                    help="the picture file, .svg or .png (default: MODEL-WHAT.svg)")
     d.set_defaults(func=cmd_draw)

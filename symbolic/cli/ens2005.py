@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import json
 
-from ..engines import BACKEND_CHOICES, ENGINES
 from ..seeds.ens2005 import answer_sheet, format_sheet
 from ..limits import current as current_limits
-from .common import int_arg
+from .common import backend_arg, engine_arg, int_arg, json_arg
 
 
 def cmd_ens2005(args) -> int:
@@ -23,7 +22,7 @@ def register(sub) -> None:
                                    "the model ens2005.game shipped with symbolic "
                                    "(models/ens2005.game in a checkout).")
     e.add_argument("--u0", type=int_arg(), required=True, help="the candidate's number u_0")
-    e.add_argument("--json", action="store_true", help="print one JSON document")
-    e.add_argument("--engine", choices=ENGINES, default="symbolic")
-    e.add_argument("--backend", choices=BACKEND_CHOICES, default="auto")
+    json_arg(e)
+    engine_arg(e)
+    backend_arg(e, None)
     e.set_defaults(func=cmd_ens2005)

@@ -6,19 +6,18 @@ import json
 
 from .. import atl, ir
 from ..analysis.outcome import Referee
-from ..engines import ENGINES, make_engine
 from ..errors import QueryError
 from ..limits import is_int_text, short_text
 from ..model import parse_formula
 from ..analysis.strategy import execute
-from .common import int_arg, load, model_args, position_text, start_set
+from .common import (build_engine, engine_arg, int_arg, json_arg, load, model_args, position_text,
+                     start_set, tuning)
 from .strategy_file import load_table
 
 
 def cmd_execute(args) -> int:
     model = load(args)
-    engine = make_engine(model.game, args.engine, args.backend, order=args.order,
-                         partition=args.partition)
+    engine = build_engine(model.game, args.engine, **tuning(args), check=False)
     sp = model.game.space
     tables = {}
     for item in args.strategy or ():
@@ -76,6 +75,6 @@ def register(sub) -> None:
     e.add_argument("--at", metavar="POSITION", help="the start position, 'x=1, y=2'")
     e.add_argument("--stop", metavar="SET", help="stop on reaching this set (e.g. 'Obj1 or Obj2')")
     e.add_argument("--max-moves", type=int_arg(0), metavar="N", help="stop after N moves")
-    e.add_argument("--engine", choices=ENGINES, default="symbolic")
-    e.add_argument("--json", action="store_true", help="print one JSON document")
+    engine_arg(e)
+    json_arg(e)
     e.set_defaults(func=cmd_execute)

@@ -7,7 +7,6 @@ import math
 import sys
 import time
 
-from ..engines import ENGINES, make_engine
 from ..errors import ModelError, QueryError
 from ..gdl.ground import term_text
 from ..gdl.solve import dead_ends, forced_values, refine_by_invariant
@@ -15,7 +14,8 @@ from ..gdl.symbolic import GdlSymbolicGame
 from ..gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
 from ..gdl.turns import NotTurnBased
 from ..limits import current as current_limits
-from .common import load, model_args
+from .common import (ENGINE_CHOICES, build_engine, engine_arg, engine_kinds, json_arg, load,
+                     model_args, tuning)
 
 
 def cmd_gdl(args) -> int:
@@ -23,7 +23,7 @@ def cmd_gdl(args) -> int:
     prog = getattr(model.game, "program", None)
     if prog is None:
         raise ModelError(f"{args.model}: not a GDL game description (.kif)")
-    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    kinds = engine_kinds(args.engine)
     bounded = args.depth is not None
     if args.invariant and not bounded:
         raise QueryError("--invariant decides the entries that the bounds of --depth N leave "
@@ -168,8 +168,8 @@ def _engine(model, kind: str, args, t0: float, lines: list):
             return GdlSymbolicConcurrentGame(model.game, backend=args.backend,
                                              order=args.order, limits=current_limits(),
                                              depth=args.depth, on_layer=show)
-    return make_engine(model.game, kind, args.backend, order=args.order,
-                       partition=args.partition, depth=args.depth)
+    # the turn-based explicit GDL engine checks its size as it is made
+    return build_engine(model.game, kind, **tuning(args), check=False, depth=args.depth)
 
 
 def register(sub) -> None:
@@ -179,12 +179,11 @@ def register(sub) -> None:
                                    "coalition of roles and each role the best goal value the "
                                    "coalition can force from the initial state.")
     model_args(g)
-    g.add_argument("--engine", choices=ENGINES + ("both",), default="symbolic",
-                   help="symbolic (BDDs), explicit (the ground rules on each state: measured "
-                        "at 0.07 ms of CPU and 0.5 KB of memory a reachable state, edges "
-                        "included: 139 248 states of four-heap Nim in 10 s and 76 MB; "
-                        "bench/README.md) or both (cross-check; exit 1 on any "
-                        "difference)")
+    engine_arg(g, ENGINE_CHOICES,
+               help="symbolic (BDDs), explicit (the ground rules on each state: measured "
+                    "at 0.07 ms of CPU and 0.5 KB of memory a reachable state, edges "
+                    "included: 139 248 states of four-heap Nim in 10 s and 76 MB; "
+                    "bench/README.md) or both (cross-check; exit 1 on any difference)")
     g.add_argument("--depth", type=int, metavar="N",
                    help="keep only the states reachable in at most N moves: count them "
                         "layer by layer and bound each forced value from them (for games "
@@ -196,10 +195,9 @@ def register(sub) -> None:
     g.add_argument("--budget", type=float, metavar="S",
                    help="with --invariant: at most S seconds per entry (then it keeps its "
                         "bounds, marked 'over budget')")
-    g.add_argument("--json", action="store_true",
-                   help="print one JSON document with keys roles, reachable, dead_ends, "
-                        "forced (concurrent: true for a simultaneous-move game; with "
-                        "--depth: depth, layers, complete, and lower, "
-                        "upper, decided in each forced entry; with --invariant: by (and "
-                        "seconds) in each entry, and invariant)")
+    json_arg(g, help="print one JSON document with keys roles, reachable, dead_ends, "
+                     "forced (concurrent: true for a simultaneous-move game; with --depth: "
+                     "depth, layers, complete, and lower, upper, decided in each forced "
+                     "entry; with --invariant: by (and seconds) in each entry, and "
+                     "invariant)")
     g.set_defaults(func=cmd_gdl)

@@ -8,12 +8,12 @@ import time
 from importlib import resources
 
 from ..seeds import hackendot as H
-from ..engines import BACKEND_CHOICES, make_engine
 from ..errors import QueryError
 from ..analysis.grundy import layered_nimbers, mex_nimbers
 from ..limits import is_int_text, short_text
 from ..model import load_model
-from .common import int_arg
+from .common import (ENGINE_CHOICES, backend_arg, build_engine, engine_arg, engine_kinds, int_arg,
+                     json_arg)
 
 MODEL = resources.files("symbolic") / "models" / "hackendot.game"
 
@@ -22,10 +22,9 @@ def _model_nimber(word: str, engine: str, backend: str) -> int:
     """The nimber of the full forest from models/hackendot.game, on one engine."""
     with resources.as_file(MODEL) as path:
         model = load_model(path, {"word": word})
-    eng = make_engine(model.game, engine, backend)
+    eng = build_engine(model.game, engine, backend)
     start = (1,) + (0,) * model.consts["N"]
     if engine == "explicit":
-        eng.check_size()
         return mex_nimbers(eng)[start]
     return layered_nimbers(eng).of(start)
 
@@ -40,8 +39,7 @@ def _one(args) -> int:
     move = H.winning_move(f, reading)
     truth = H.nimber(f)
     engine_nimbers = {}
-    for kind in ([] if args.engine == "none" else
-                 ["symbolic", "explicit"] if args.engine == "both" else [args.engine]):
+    for kind in engine_kinds(args.engine):
         engine_nimbers[kind] = _model_nimber(args.word, kind, args.backend)
     after = H.nimber(f.remove_path(move)) if move is not None else None
     if args.json:
@@ -170,16 +168,14 @@ def register(sub) -> None:
     c.add_argument("word", nargs="?", metavar="WORD", help="a Dyck word, e.g. '((())())'")
     c.add_argument("--reading", choices=list(H.READINGS), default="corrected",
                    help="how to read the report (default: corrected; literal: as written)")
-    c.add_argument("--engine", choices=("symbolic", "explicit", "both", "none"),
-                   default="symbolic",
-                   help="also compute the nimber with this engine on models/hackendot.game")
-    c.add_argument("--backend", choices=BACKEND_CHOICES, default="auto",
-                   help="BDD backend of the symbolic engine")
+    engine_arg(c, ENGINE_CHOICES + ("none",),
+               "also compute the nimber with this engine on models/hackendot.game")
+    backend_arg(c, "BDD backend of the symbolic engine")
     c.add_argument("--random", type=int_arg(), metavar="N", help="check N random forests")
     c.add_argument("--all", type=int_arg(), metavar="MAX",
                    help="check every forest of 1..MAX nodes (MAX <= 12)")
     c.add_argument("--nodes", default="1..14", metavar="MIN..MAX",
                    help="sizes of the random forests (default 1..14)")
     c.add_argument("--seed", type=int_arg(), default=0, help="seed of the random forests")
-    c.add_argument("--json", action="store_true", help="print one JSON document")
+    json_arg(c)
     c.set_defaults(func=cmd_hackendot)

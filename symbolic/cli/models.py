@@ -13,7 +13,7 @@ from ..gdl.kif import SList, Sym, parse_kif
 from ..lang import ast
 from ..lang.parser import parse_model_text
 from ..model import load_model, shipped_models
-from .common import json_text, value_text
+from .common import json_arg, json_text, value_text
 
 
 def describe(name: str, path: Path) -> dict:
@@ -95,5 +95,5 @@ def register(sub) -> None:
                                    "name, title, parameters with their default and range "
                                    "(GDL descriptions: their roles). Any command that takes "
                                    "a MODEL takes these names, e.g. `symbolic check ens2005`.")
-    m.add_argument("--json", action="store_true", help="a JSON list instead of text")
+    json_arg(m, "a JSON list instead of text")
     m.set_defaults(func=cmd_models)

@@ -6,16 +6,12 @@ import sys
 import time
 from collections import Counter
 
-from ..engines import make_engine
 from ..analysis.grundy import (check_impartial, check_normal_play, check_players,
                                first_difference, layered_nimbers, mex_nimbers)
-from ..analysis.layered import LAYERED_MODES
 from ..analysis.layered_solve import graded_reach, layered_nimbers_graded, layered_source
-from .common import (backend_text, load, model_args, note_work, parse_position,
-                     position_text, refuse_concurrent)
-
-#: ``nimbers --engine``: the layered BDD computation, the explicit mex, or both
-NIMBER_ENGINES = ("symbolic", "explicit", "both")
+from .common import (ENGINE_CHOICES, backend_text, build_engine, engine_arg, engine_kinds,
+                     json_arg, layered_arg, load, model_args, note_work, parse_position,
+                     position_text, refuse_concurrent, tuning)
 
 
 class _Answer:
@@ -43,10 +39,7 @@ def _solve(kind: str, model, args, at) -> tuple[_Answer, object]:
     """One engine's nimbers, and the graded layers they were solved on (None: every
     position): ``--layered`` from ``at``, else from the model's initial set."""
     note_work(args)
-    eng = make_engine(model.game, kind, args.backend, order=args.order, partition=args.partition)
-    refuse_concurrent("nimbers", engine=eng)  # a GDL game read as concurrent
-    if kind == "explicit":
-        eng.check_size()
+    eng = build_engine(model.game, kind, **tuning(args), refuse="nimbers")
     check_normal_play(eng)
     source = layered_source(model, eng, at, args.layered)
     reach = None if source is None else graded_reach(eng, source, args.layered)
@@ -67,7 +60,7 @@ def cmd_nimbers(args) -> int:
     check_players(model.game)  # before exploring (a GDL game's engine explores at once)
     space = model.game.space
     at = parse_position(space, args.at) if args.at is not None else None
-    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    kinds = engine_kinds(args.engine)
     answers, timings = {}, {}
     for kind in kinds:
         t0 = time.perf_counter()
@@ -146,16 +139,14 @@ def register(sub) -> None:
     model_args(c)
     c.add_argument("--at", metavar="POSITION",
                    help="one position, written as the CLI prints it: 'j=1, k[1]=3, k[2]=5'")
-    c.add_argument("--engine", choices=NIMBER_ENGINES, default="symbolic",
-                   help="symbolic (BDD layers), explicit (mex on enumerated positions) or "
-                        "both (cross-check every position; exit 1 on any difference)")
-    c.add_argument("--json", action="store_true",
-                   help='print {"nimber": g, "optimal_moves": [...]} with --at, '
-                        'else {"counts": {"0": n0, "1": n1, ...}}')
-    c.add_argument("--layered", choices=LAYERED_MODES, default="auto",
-                   help="solve one graded layer at a time, from the farthest: auto (default: "
-                        "when the game is graded from the model's initial set, the counts "
-                        "cover the positions reachable from it; with --at, from that "
-                        "position: the same nimber), on (the same, an error when not "
-                        "graded), off (every position, one fixpoint per nimber)")
+    engine_arg(c, ENGINE_CHOICES, "symbolic (BDD layers), explicit (mex on enumerated "
+                                  "positions) or both (cross-check every position; exit 1 on "
+                                  "any difference)")
+    json_arg(c, 'print {"nimber": g, "optimal_moves": [...]} with --at, '
+                'else {"counts": {"0": n0, "1": n1, ...}}')
+    layered_arg(c, "solve one graded layer at a time, from the farthest: auto (default: when "
+                   "the game is graded from the model's initial set, the counts cover the "
+                   "positions reachable from it; with --at, from that position: the same "
+                   "nimber), on (the same, an error when not graded), off (every position, "
+                   "one fixpoint per nimber)")
     c.set_defaults(func=cmd_nimbers)

@@ -13,27 +13,14 @@ import sys
 
 from .. import atl, ir
 from ..api import union_all
-from ..engines import ENGINES, make_engine
 from ..errors import QueryError, SymbolicError
 from ..limits import is_int_text, short_text
 from ..analysis.play import Planner, Referee, choose_move, drawer as make_drawer, start_positions
-from .common import load, model_args, parse_position, position_text, refuse_concurrent
+from .common import (build_engine, engine_arg, load, model_args, parse_position, position_text,
+                     refuse_concurrent, tuning)
 
-
-def engine_arg(sp) -> None:
-    """``--engine``: the engine that answers (both give the same plays)."""
-    sp.add_argument("--engine", choices=ENGINES, default="symbolic",
-                    help="the engine computing successors and winning regions "
-                         "(both choose the same moves)")
-
-
-def build_engine(model, args):
-    """The engine of ``--engine`` (the explicit one refuses a space beyond its limit first)."""
-    eng = make_engine(model.game, args.engine, args.backend, order=args.order,
-                      partition=args.partition)
-    if args.engine == "explicit":
-        eng.check_size()
-    return eng
+#: ``--engine`` of play and simulate
+ENGINE_HELP = "the engine computing successors and winning regions (both choose the same moves)"
 
 
 def drawer(model):
@@ -176,8 +163,7 @@ def cmd_play(args) -> int:
     model = load(args)
     refuse_concurrent("play", model.game)
     game, space = model.game, model.game.space
-    engine = build_engine(model, args)
-    refuse_concurrent("play", engine=engine)  # a GDL game read as concurrent
+    engine = build_engine(game, args.engine, **tuning(args), refuse="play")
     person = players_of(args.as_players, game.players) if args.as_players is not None \
         else frozenset({game.players[0]})
     solver = frozenset(game.players) - person
@@ -313,7 +299,7 @@ def register(sub) -> None:
                                    "player not given to --as, as one coalition. Moves are "
                                    "read line by line from stdin (a pipe works).")
     model_args(p)
-    engine_arg(p)
+    engine_arg(p, help=ENGINE_HELP)
     p.add_argument("--as", dest="as_players", metavar="PLAYERS",
                    help="the players you play, e.g. 1 or 1,3 (default: the first player)")
     p.add_argument("--start", metavar="POSITION",

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from .. import atl
-from ..engines import make_engine
 from ..ir import ConcurrentGame
 from ..limits import int_text
 from ..analysis.layered import graded_layers, initial_set
 from ..analysis.play import drawer
-from .common import count_text, load, model_args, parse_position, position_text, value_text
+from .common import (build_engine, count_text, load, model_args, parse_position, position_text,
+                     tuning, value_text)
 
 
 def cmd_show(args) -> int:
@@ -25,7 +25,7 @@ def cmd_show(args) -> int:
         if d.index is not None:
             rng = f"array[{int_text(d.index.lo)}..{int_text(d.index.hi)}] of {rng}"
         print(f"  {d.name} : {rng}")
-    eng = make_engine(g, "symbolic", args.backend, order=args.order, partition=args.partition)
+    eng = build_engine(g, "symbolic", **tuning(args))
     print(f"positions: {count_text(eng.positions())} (of {int_text(g.space.size)} value vectors)")
     print(f"dead ends: {count_text(eng.deadlocks())}")
     print(f"graded: {graded_text(model, eng)}")

@@ -18,8 +18,9 @@ from .. import atl
 from ..errors import QueryError
 from ..analysis.play import PLAYER_KINDS, Planner, Referee, random_player, run_play, solver_player, \
     start_positions
-from .common import int_arg, load, model_args, position_text, refuse_concurrent
-from .play import build_engine, change_text, drawer, engine_arg
+from .common import (build_engine, engine_arg, int_arg, json_arg, load, model_args,
+                     position_text, refuse_concurrent, tuning)
+from .play import ENGINE_HELP, change_text, drawer
 
 
 def player_kinds(text: str, players: tuple[int, ...]) -> dict[int, str]:
@@ -87,8 +88,7 @@ def simulate(model, engine, kinds: dict[int, str], games: int, seed: int, *,
 def cmd_simulate(args) -> int:
     model = load(args)
     refuse_concurrent("simulate", model.game)
-    engine = build_engine(model, args)
-    refuse_concurrent("simulate", engine=engine)  # a GDL game read as concurrent
+    engine = build_engine(model.game, args.engine, **tuning(args), refuse="simulate")
     kinds = player_kinds(args.players, model.game.players)
     space = model.game.space
     draw = drawer(model)
@@ -133,7 +133,7 @@ def register(sub) -> None:
                                    "count the wins of each player. The same seed gives the "
                                    "same output on either engine.")
     model_args(s)
-    engine_arg(s)
+    engine_arg(s, help=ENGINE_HELP)
     s.add_argument("--players", required=True, metavar="KINDS",
                    help="one kind per player, in order: optimal or random (e.g. "
                         "optimal,random)")
@@ -150,5 +150,5 @@ def register(sub) -> None:
                    help="stop a game after N moves and count it as a draw (default 1000)")
     s.add_argument("--trace", type=int_arg(0), default=0, metavar="N",
                    help="print the first N games move by move, drawn")
-    s.add_argument("--json", action="store_true", help="print one JSON document")
+    json_arg(s)
     s.set_defaults(func=cmd_simulate)

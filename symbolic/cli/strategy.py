@@ -8,16 +8,15 @@ import math
 import sys
 
 from ..api import DeadEnds
-from ..engines import ENGINES, make_engine
 from ..errors import QueryError
 from ..model import parse_formula
-from ..analysis.layered import LAYERED_MODES
 from ..analysis.layered_solve import graded_reach, layered_strategy
 from ..analysis.strategy import count_strategies, strategy_for, to_dot, to_json, verify
 from ..ir import ConcurrentGame
 from .joint_strategy import concurrent_strategy
-from .common import (NOT_ANSWERED, int_arg, is_concurrent, load, model_args, note_work,
-                     position_text, start_set)
+from .common import (NOT_ANSWERED, build_engine, engine_arg, int_arg, is_concurrent, json_arg,
+                     layered_arg, limit_arg, load, model_args, note_work, position_text,
+                     start_set, tuning)
 
 DEAD_ENDS = {d.value: d for d in DeadEnds}
 
@@ -43,8 +42,7 @@ def _count(args, model, engine) -> int:
 def cmd_strategy(args) -> int:
     model = load(args)
     note_work(args)
-    engine = make_engine(model.game, args.engine, args.backend, order=args.order,
-                         partition=args.partition)
+    engine = build_engine(model.game, args.engine, **tuning(args), check=False)
     if isinstance(model.game, ConcurrentGame):
         if args.dot:
             raise QueryError("strategy --dot is not supported for concurrent games (a joint "
@@ -149,7 +147,7 @@ def register(sub) -> None:
     s.add_argument("--from", dest="start", metavar="SET",
                    help="the start: a named set or any formula of the model (e.g. initial)")
     s.add_argument("--at", metavar="POSITION", help="the start: one position, 'x=1, y=2'")
-    s.add_argument("--engine", choices=ENGINES, default="symbolic")
+    engine_arg(s)
     s.add_argument("--dead-ends", choices=sorted(DEAD_ENDS), default="vacuous",
                    help="vacuous (ENS, ATL's default: a stuck opponent counts as beaten) or "
                         "strict (the TD's attractor)")
@@ -157,14 +155,12 @@ def register(sub) -> None:
                    help="check the table by an explicit search over every consistent play")
     s.add_argument("--count", type=int_arg(), metavar="PLAYER",
                    help="print the number of positional strategies of PLAYER instead")
-    s.add_argument("--limit", type=int_arg(0), default=20, metavar="N",
-                   help="show at most N moves (0: all; default 20)")
-    s.add_argument("--layered", choices=LAYERED_MODES, default="auto",
-                   help="solve one layer at a time over the positions reachable from the "
-                        "start: auto (default: when the game is graded from the start; the "
-                        "same moves, the region counted over those positions), on (the same, "
-                        "an error when not graded), off (plain fixpoints over every position)")
+    limit_arg(s, "moves", 20)
+    layered_arg(s, "solve one layer at a time over the positions reachable from the start: "
+                   "auto (default: when the game is graded from the start; the same moves, "
+                   "the region counted over those positions), on (the same, an error when "
+                   "not graded), off (plain fixpoints over every position)")
     out = s.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help="print one JSON document")
+    json_arg(out)
     out.add_argument("--dot", action="store_true", help="print Graphviz DOT text")
     s.set_defaults(func=cmd_strategy)

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import json
 
-from ..engines import ENGINES, make_engine
 from ..ir import ConcurrentGame
-from .common import is_concurrent, load, model_args, parse_position, position_text
+from .common import (build_engine, engine_arg, is_concurrent, json_arg, load, model_args,
+                     parse_position, position_text, tuning)
 
 
 def joint_successors(model, engine, c: tuple) -> list[tuple[dict, list]]:
@@ -15,7 +15,7 @@ def joint_successors(model, engine, c: tuple) -> list[tuple[dict, list]]:
     game = model.game
     if not isinstance(game, ConcurrentGame):  # GDL: the explicit engine names the moves
         if not hasattr(engine, "transitions"):
-            engine = make_engine(game, "explicit", concurrent=True)
+            engine = build_engine(game, "explicit", check=False, concurrent=True)
         return [(dict(zip(game.players, a)), [d]) for a, d in engine.transitions(c)]
     names = [game.action_labels(p) for p in game.players]
     return [({p: names[i][k] for i, (p, k) in enumerate(zip(game.players, a))}, sorted(ds))
@@ -47,8 +47,7 @@ def _concurrent(model, engine, c: tuple, args) -> int:
 
 def cmd_successors(args) -> int:
     model = load(args)
-    engine = make_engine(model.game, args.engine, args.backend, order=args.order,
-                         partition=args.partition)
+    engine = build_engine(model.game, args.engine, **tuning(args), check=False)
     sp = model.game.space
     c = engine.singleton(parse_position(sp, args.at)).first()  # refuses non-positions
     if is_concurrent(model.game, engine):
@@ -74,6 +73,6 @@ def register(sub) -> None:
     model_args(s)
     s.add_argument("--at", metavar="POSITION", required=True,
                    help="the position, as the CLI prints it: 'j=1, k[1]=3, k[2]=3'")
-    s.add_argument("--engine", choices=ENGINES, default="symbolic")
-    s.add_argument("--json", action="store_true", help="print one JSON document")
+    engine_arg(s)
+    json_arg(s)
     s.set_defaults(func=cmd_successors)

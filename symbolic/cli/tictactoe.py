@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 import sys
 
-from ..engines import BACKEND_CHOICES
 from ..seeds.tictactoe import KEYS, answers
+from .common import ENGINE_CHOICES, backend_arg, engine_arg, engine_kinds, json_arg
 
 LABELS = {
     "boards": "Q18 boards (each cell empty, O or X)",
@@ -22,7 +22,7 @@ LABELS = {
 
 
 def cmd_tictactoe(args) -> int:
-    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    kinds = engine_kinds(args.engine)
     results = {k: answers(k, args.backend) for k in kinds}
     main = results[kinds[0]]
     differ = [k for k in KEYS if len({str(r[k]) for r in results.values()}) > 1]
@@ -45,9 +45,8 @@ def register(sub) -> None:
                        description="Count the boards, legal boards and boards reached from "
                                    "the empty board, the players' attractors, the winner and "
                                    "the strategy tables, from models/tictactoe.game.")
-    t.add_argument("--engine", choices=("symbolic", "explicit", "both"), default="symbolic")
-    t.add_argument("--backend", choices=BACKEND_CHOICES, default="auto")
-    t.add_argument("--json", action="store_true",
-                   help="one JSON object: boards, legal, reachable, attractor1, attractor2, "
-                        "winner (1, 2 or null), strategy1, strategy2, draw1, draw2")
+    engine_arg(t, ENGINE_CHOICES)
+    backend_arg(t, None)
+    json_arg(t, "one JSON object: boards, legal, reachable, attractor1, attractor2, "
+                "winner (1, 2 or null), strategy1, strategy2, draw1, draw2")
     t.set_defaults(func=cmd_tictactoe)

@@ -17,17 +17,15 @@ import time
 
 from .. import atl
 from ..api import difference_witness
-from ..engines import ENGINES, make_engine
 from ..analysis.values import check_two_players, game_players, two_player_values
-from ..analysis.layered import LAYERED_MODES, layer_outcomes
+from ..analysis.layered import layer_outcomes
 from ..analysis.layered_solve import graded_reach, layered_source, layered_values
 from ..analysis.outcome import rule_text
 from .. import ir
 from ..errors import QueryError
-from .common import (backend_text, build_engines, int_arg, load, model_args, note_work,
-                     parse_position, position_text, refuse_concurrent)
-
-VALUE_ENGINES = ENGINES + ("both",)
+from .common import (ENGINE_CHOICES, backend_text, build_engine, build_engines, engine_arg,
+                     engine_kinds, json_arg, layered_arg, limit_arg, load, model_args,
+                     note_work, parse_position, position_text, refuse_concurrent, tuning)
 
 
 class _Table:
@@ -115,15 +113,11 @@ def _by_layer(args, model) -> int:
     """``values --by-layer``: win / draw / loss counts of the player to move, layer by
     layer from the initial positions (:func:`symbolic.analysis.layered.layer_outcomes`),
     on each engine asked; exit 1 when two engines differ."""
-    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    kinds = engine_kinds(args.engine)
     note_work(args, args.layered != "off")
     tables = {}
     for kind in sorted(kinds, key=lambda k: k != "explicit"):  # size check first
-        eng = make_engine(model.game, kind, args.backend, order=args.order,
-                          partition=args.partition)
-        refuse_concurrent("values", engine=eng)  # a GDL game read as concurrent
-        if kind == "explicit":
-            eng.check_size()
+        eng = build_engine(model.game, kind, **tuning(args), refuse="values")
         tables[kind] = layer_outcomes(model, eng, layered=args.layered != "off")
     main = tables[kinds[0]]
     status = 0
@@ -186,7 +180,7 @@ def cmd_values(args) -> int:
         return _by_layer(args, model)
     space = model.game.space
     at = parse_position(space, args.at) if args.at is not None else None
-    kinds = ["symbolic", "explicit"] if args.engine == "both" else [args.engine]
+    kinds = engine_kinds(args.engine)
     tables, engines, timings, reach = _tables(args, model, at)
     main = tables[kinds[0]]
     status = 0
@@ -282,22 +276,19 @@ def register(sub) -> None:
     c.add_argument("--at", metavar="POSITION",
                    help="print the value of one position, written as the CLI prints it "
                         "(e.g. 'mover=1, l=7, r=2, u=3, d=3')")
-    c.add_argument("--engine", choices=VALUE_ENGINES, default="symbolic",
-                   help="symbolic (layered BDD fixpoints), explicit (retrograde sweep) or both "
-                        "(cross-check; exit 1 on any difference)")
-    c.add_argument("--limit", type=int_arg(0), default=10, metavar="N",
-                   help="show at most N initial positions (0: all; default 10)")
-    c.add_argument("--json", action="store_true", help="print one JSON document")
+    engine_arg(c, ENGINE_CHOICES, "symbolic (layered BDD fixpoints), explicit (retrograde "
+                                  "sweep) or both (cross-check; exit 1 on any difference)")
+    limit_arg(c, "initial positions", 10)
+    json_arg(c)
     c.add_argument("--by-layer", action="store_true",
                    help="instead: for each layer k of the positions reachable from the "
                         "model's initial set (k moves played; the game must be graded), how "
                         "many the player to move wins, draws and loses with perfect play "
                         "(by the outcome the game declares, as without --by-layer)")
-    c.add_argument("--layered", choices=LAYERED_MODES, default="auto",
-                   help="solve one layer at a time: auto (default: when the game is graded "
-                        "from the model's initial set, the table covers the positions "
-                        "reachable from it, with the plain values; with --at, layered from "
-                        "that position when graded from it: the same value), on (the same, "
-                        "an error when not graded), off (every position, plain fixpoints; "
-                        "--by-layer: the plain until intersected with the reachable set)")
+    layered_arg(c, "solve one layer at a time: auto (default: when the game is graded from "
+                   "the model's initial set, the table covers the positions reachable from "
+                   "it, with the plain values; with --at, layered from that position when "
+                   "graded from it: the same value), on (the same, an error when not graded), "
+                   "off (every position, plain fixpoints; --by-layer: the plain until "
+                   "intersected with the reachable set)")
     c.set_defaults(func=cmd_values)
