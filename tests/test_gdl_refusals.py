@@ -117,13 +117,11 @@ def test_a_limit_after_the_layers_leaves_stdout_empty(monkeypatch, capsys):
 
 @pytest.mark.parametrize("command", ["values", "nimbers"])
 def test_three_roles_are_refused_before_exploring(command, monkeypatch, capsys):
-    import symbolic.cli.nimbers
-    import symbolic.cli.values
+    import symbolic.cli.common
 
     def never(*_a, **_k):
         raise AssertionError("an engine was built")
-    monkeypatch.setattr(symbolic.cli.values, "make_engine", never)
-    monkeypatch.setattr(symbolic.cli.nimbers, "make_engine", never)
+    monkeypatch.setattr(symbolic.cli.common, "make_engine", never)  # every command's engines
     status, out, err = _run(capsys, command, HERE / "three.kif")
     assert (status, out) == (2, ""), err
     assert "two-player game" in err and "[1, 2, 3]" in err, err
