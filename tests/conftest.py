@@ -1,4 +1,6 @@
-"""Fixtures shared by every test module: the BDD backends and the engines.
+"""What every test module shares: the BDD backends and the engines, the checkout's
+paths (``ROOT``, ``MODELS``) and :func:`run`, the command line in this process
+(``from .conftest import ROOT, run``).
 
 One place lists what a "backend" and an "engine" are, as dd's conformance suite
 does (``tests/common.py`` run against every backend): a test that takes the
@@ -7,11 +9,18 @@ once per engine (explicit, then the symbolic engine on each backend).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from symbolic.bdd.backend import BACKENDS
 from symbolic.engines import make_engine
 from symbolic.ir import Game
+
+#: the checkout's root (README.md, docs/, bench/, models/ below it)
+ROOT = Path(__file__).resolve().parent.parent
+#: the models shipped with the package (``models/`` in the checkout links to them)
+MODELS = ROOT / "models"
 
 #: every engine a differential test compares: the reference first
 ENGINE_KINDS = ("explicit",) + BACKENDS
@@ -39,3 +48,18 @@ def backend(request) -> str:
 def engine_kind(request) -> str:
     """Each engine kind in turn: ``explicit``, then each BDD backend."""
     return request.param
+
+
+def run(capsys, *argv, exits: bool = False) -> tuple[int, str, str]:
+    """``symbolic ARGV...`` run in this process (:func:`symbolic.cli.main`; each
+    argument as text): its exit status, stdout and stderr. ``exits``: argparse's
+    refusal of an argument (SystemExit, status 2) is returned as the status too."""
+    from symbolic.cli import main
+    try:
+        status = main([str(a) for a in argv])
+    except SystemExit as exc:
+        if not exits:
+            raise
+        status = exc.code
+    out = capsys.readouterr()
+    return status, out.out, out.err

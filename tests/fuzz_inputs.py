@@ -12,9 +12,9 @@ import contextlib
 import io
 import random
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 MODELS = ROOT / "symbolic" / "models"
 KIF_SOURCES = [ROOT / "models" / "gdl" / "nim1.kif", ROOT / "models" / "gdl" / "ticTacToe.kif",
                *sorted((ROOT / "tests" / "gdl").glob("*.kif"))]

@@ -45,8 +45,8 @@ from symbolic.limits import Limits, ensure_recursion_headroom, using
 from symbolic.model import load_model, parse_arena, parse_formula, parse_model
 
 from .fuzz_inputs import at_input, kif_input, kif_sources, play_input, run_input, strategy_input
+from .conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "symbolic" / "models"
 CASES = Path(__file__).resolve().parent / "fuzz_cases"
 

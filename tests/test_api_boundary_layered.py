@@ -12,7 +12,6 @@ A replacement may be accepted only where :data:`PROBES` says it is a valid argum
 (a set of the same engine where a set is expected, a list where a coalition is)."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -36,7 +35,8 @@ from symbolic.pictures.grid import draw_grid, position_with
 from symbolic.analysis.play import Planner, drawer
 from symbolic.analysis.outcome import Referee
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from .conftest import MODELS
+
 V = DeadEnds.VACUOUS
 
 #: a small game graded from its initial position (every move adds 1 to n)

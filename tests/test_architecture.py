@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from .conftest import ROOT
+
 PACKAGE = ROOT / "symbolic"
 PAGE = ROOT / "docs" / "architecture.md"
 MAX_MODULE_LINES = 600

@@ -24,7 +24,8 @@ from symbolic.explicit.concurrent import ExplicitConcurrentGame
 from symbolic.ir import Const, disj
 from symbolic.model import load_model
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from .conftest import MODELS
+
 
 #: small parameters (as_concurrent lists positions)
 SMALL: dict[str, dict | None] = {

@@ -4,9 +4,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
 
 
 def test_bench_quick_subtraction_runs_and_counts_agree(tmp_path):

@@ -10,7 +10,8 @@ import pytest
 
 from symbolic.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, run
+
 ENS = str(ROOT / "models" / "ens2005.game")
 
 SUBTRACTION = """\
@@ -31,12 +32,6 @@ def sub_model(tmp_path):
     p = tmp_path / "sub.game"
     p.write_text(SUBTRACTION)
     return str(p)
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 def test_check_json_shape_and_values(capsys, sub_model):

@@ -4,14 +4,13 @@ commands that need a player to move refuse in their own words (never a message a
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from symbolic.cli import main
 
-ROOT = Path(__file__).resolve().parent
-GDL_PENNIES = str(ROOT / "gdl" / "pennies.kif")
+from .conftest import ROOT, run
+
+GDL_PENNIES = str(ROOT / "tests" / "gdl" / "pennies.kif")
 
 #: the shipped concurrent models, each with a position and a pair of its variables
 CONCURRENT = {"pennies": ("done=false, same=false", "done", "same"),
@@ -25,12 +24,6 @@ REFUSED = {"play": [], "simulate": ["--players", "optimal,random"], "values": []
            "draw --values": ["--values", "--x", "X", "--y", "Y"],
            "draw --nimbers": ["--nimbers", "--x", "X", "--y", "Y"],
            "draw --board": ["--board"], "draw --strategy": ["--strategy", "<<1>> <> true"]}
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 @pytest.mark.parametrize("model", [*CONCURRENT, GDL_PENNIES])

@@ -16,19 +16,13 @@ from hypothesis import strategies as st
 from symbolic import atl
 from symbolic.analysis.layered import Answer, graded_layers
 from symbolic.api import DeadEnds
-from symbolic.cli import main
 from symbolic.cli.dead_ends import DEAD, _kept, _Plain, strategic, unchanged
 from symbolic.engines import make_engine
 from symbolic.ir import Const
 from tests.strategies import coalitions, formulas, games, graded_games
+from .conftest import run
 
 EMPTY = "empty and <<2>> [] not win(1)"
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 def looped(E, f, dead_ends: DeadEnds) -> frozenset:
@@ -113,7 +107,6 @@ def _kept_against_the_self_loops(data):
         if unchanged(SimpleNamespace(definitions={}), f, E, E.deadlocks(), dead_ends):
             plain = frozenset(atl.evaluate(E, f, dead_ends=dead_ends).tuples())
             assert plain == got, ("unchanged, yet", kind, sorted(plain ^ got)[:3])
-
 
 
 _HEALTH = [HealthCheck.too_slow, HealthCheck.filter_too_much]

@@ -4,7 +4,6 @@ an empty drawing draws without a matplotlib warning, and a limit names the stage
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 
 import pytest
 
@@ -12,7 +11,8 @@ from symbolic import pictures
 from symbolic.cli import main
 from symbolic.limits import current as current_limits
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from .conftest import MODELS, run
+
 NIM = str(MODELS / "nim.game")
 TD = str(MODELS / "td_example.arena.json")
 
@@ -24,12 +24,6 @@ var k : 0..3
 turn j
 move take when k > 0 then k' = k - 1; j' = 3 - j
 """
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 @pytest.mark.parametrize("argv, message", [

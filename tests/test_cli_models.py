@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from symbolic.cli import main
 from symbolic.model import load_model, shipped_model, shipped_models
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, run
+
 MODELS = ROOT / "symbolic" / "models"
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 def _files() -> list[str]:

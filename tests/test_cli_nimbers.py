@@ -5,21 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from symbolic.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, run
+
 NIM = str(ROOT / "models" / "nim.game")
 KAYLES = str(ROOT / "models" / "kayles.game")
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 def test_nimbers_counts_json_on_both_engines(capsys):

@@ -3,20 +3,13 @@ shapes, exit statuses, error messages."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from symbolic.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, run
+
 TD = str(ROOT / "models" / "td_example.arena.json")
 ENS = str(ROOT / "models" / "ens2005.game")
 TTT = str(ROOT / "models" / "tictactoe.game")
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 def test_strategy_text_with_verification(capsys):

@@ -2,25 +2,18 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from symbolic.seeds.chocolate import HALF, BarValues
-from symbolic.cli import main
 from symbolic.engines import make_engine
 from symbolic.explicit.values import retrograde_values
 from symbolic.model import load_model
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, run
+
 CHOC = str(ROOT / "models" / "chocolate.game")
 TTT = str(ROOT / "models" / "tictactoe.game")
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 def reference(path, params=None):

@@ -6,7 +6,6 @@ of tests/test_models.py also checks every query on every engine).
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,8 @@ from symbolic import atl
 from symbolic.engines import make_engine
 from symbolic.model import load_model
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from .conftest import MODELS
+
 KINDS = ("explicit", "symbolic")
 
 

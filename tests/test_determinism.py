@@ -6,21 +6,20 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from symbolic.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, run as run_cli
+
 MODELS = ["nim.game", "subtraction.game", "td_example.arena.json", "chocolate.game"]
 
 
-def run(capsys, *argv):
-    status = main(list(argv))
-    out = capsys.readouterr()
-    assert status == 0, out.err
-    return out.out
+def run(capsys, *argv) -> str:
+    """The stdout of ``symbolic ARGV...``, which must succeed."""
+    status, out, err = run_cli(capsys, *argv)
+    assert status == 0, err
+    return out
 
 
 def drop_engine_line(text: str) -> str:

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 #: seconds allowed to one console command (every example must be fast)
 TIMEOUT = 20
 RUN_KINDS = ("console", "pycon", "python")

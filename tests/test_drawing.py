@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +12,8 @@ from symbolic.errors import ModelError, ParseError, RangeError, WrongType
 from symbolic.explicit import ExplicitGame
 from symbolic.model import load_model, parse_model
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from .conftest import MODELS
+
 
 HEAD = """\
 players 1, 2

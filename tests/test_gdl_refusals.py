@@ -9,22 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from symbolic.cli import main
 from symbolic.errors import LimitExceeded, ModelError, ParseError, SymbolicError
 from symbolic.gdl.load import gdl_program
 from symbolic.model import load_model
+
+from .conftest import run as _run
 
 HERE = Path(__file__).resolve().parent / "gdl"
 CORPUS = HERE.parent.parent / "symbolic" / "models" / "gdl"
 
 GAME = ("(role a) (init (s 0)) (<= (legal a go) (true (s 0)))\n"
         "(<= (next (s 1)) (does a go))\n(<= terminal (true (s 1)))\n(goal a 100)\n")
-
-
-def _run(capsys, *argv) -> tuple[int, str, str]:
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_a_body_mixing_compound_and_constant_fluents_grounds(capsys):

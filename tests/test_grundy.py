@@ -8,7 +8,6 @@ Python on random acyclic games.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,9 +20,7 @@ from symbolic.seeds.games import arena, subtraction
 from symbolic.analysis.grundy import check_impartial, first_difference, layered_nimbers, mex, mex_nimbers
 from symbolic.model import load_model, parse_model
 
-from .conftest import build_engine
-
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from .conftest import MODELS, build_engine
 
 
 def nimbers_on(game, kind):

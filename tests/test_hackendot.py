@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import random
-from pathlib import Path
 
 import pytest
 
@@ -25,9 +24,7 @@ from symbolic.explicit import ExplicitGame
 from symbolic.analysis.grundy import layered_nimbers, mex_nimbers
 from symbolic.model import load_model
 
-from .conftest import build_engine
-
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from .conftest import MODELS, build_engine
 
 
 # --------------------------------------------------------------------------- the pieces

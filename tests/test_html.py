@@ -3,7 +3,6 @@ on both engines, for sets, fixpoints, strategies, values and nimbers."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +15,7 @@ from symbolic.html import ROWS
 from symbolic.model import load_model
 from symbolic.pictures import set_grid
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from .conftest import MODELS
 
 
 def rows(html: str) -> int:

@@ -25,7 +25,8 @@ import pytest
 
 from symbolic.seeds.ens2005 import answer_sheet
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 PACKAGE = ROOT / "symbolic"
 pytestmark = pytest.mark.install
 

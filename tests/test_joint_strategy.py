@@ -8,7 +8,6 @@ refused; a strategy does not win outside its fixpoint.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,8 +21,7 @@ from symbolic.errors import QueryError, SymbolicError
 from symbolic.model import load_model
 
 from .strategies import bool_exprs, concurrent_games
-
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from .conftest import MODELS
 
 
 @pytest.mark.parametrize("kind", ["explicit", "symbolic"])

@@ -28,10 +28,9 @@ from symbolic.errors import QueryError
 from symbolic.model import load_model, parse_model
 from symbolic.seeds.games import arena
 
-from .conftest import build_engine
+from .conftest import MODELS, build_engine
 from .strategies import formulas, graded_arenas
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
 # every shipped model at its default parameters, Connect Four on a 3 × 3 board
 SHIPPED = [(p.name, {"w": 3, "h": 3, "a": 3} if p.name.startswith("connect4") else {})
            for p in sorted(MODELS.glob("*.game"))]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import types
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,14 +25,12 @@ from symbolic.analysis.layered_solve import (graded_reach, layered_nimbers_grade
 from symbolic.analysis.strategy import strategy_for, verify
 from symbolic.analysis.values import two_player_values
 from symbolic.api import DeadEnds
-from symbolic.cli import main
 from symbolic.errors import QueryError, SymbolicError
 from symbolic.model import load_model
 
-from .conftest import build_engine
+from .conftest import MODELS, build_engine, run
 from .strategies import formulas, graded_concurrent_games, graded_games
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
 GRADED = [("tictactoe.game", {}), ("dawson.game", {}), ("connect4.game", {"w": 3, "h": 3, "a": 3})]
 COMMON = dict(deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -117,12 +114,6 @@ def test_graded_reach_modes():
 
 
 # --------------------------------------------------------------------------- the commands
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
 
 @pytest.mark.parametrize("engine", ["symbolic", "explicit"])
 @pytest.mark.parametrize("name,params", GRADED, ids=[n for n, _ in GRADED])

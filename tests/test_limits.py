@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -22,15 +21,10 @@ from symbolic.ir import IntType, Space, Var, VarDecl
 from symbolic.limits import MAX_NESTING, Limits, int_text, usable_cores, using
 from symbolic.model import load_model, parse_model
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT, run
+
 NIM = str(ROOT / "models" / "nim.game")
 HACKENDOT = str(ROOT / "models" / "hackendot.game")
-
-
-def run(capsys, *argv):
-    status = main(list(argv))
-    out = capsys.readouterr()
-    return status, out.out, out.err
 
 
 def subprocess_env():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import inspect
 import re
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,8 @@ from symbolic.lang import ast
 from symbolic.model import parse_arena, parse_formula, parse_model
 
 from .test_lang_errors import check_render
+from .conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 ENS = str(ROOT / "models" / "ens2005.game")
 HEADER = "players 1, 2\nvar c : 0..9\nvar d : 0..3\nturn 1\n"
 LINE = HEADER.count("\n") + 1  # the line after HEADER

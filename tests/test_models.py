@@ -31,7 +31,8 @@ from symbolic.analysis.grundy import first_difference, layered_nimbers, mex_nimb
 from symbolic.engines import make_engine
 from symbolic.model import load_model
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from .conftest import MODELS
+
 
 #: small parameter overrides per model file name, smallest first
 OVERRIDES: dict[str, list[dict]] = {

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 
@@ -21,7 +20,8 @@ from symbolic.model import load_model
 from symbolic.pictures import board, set_grid, nimbers_grid, strategy_graph, values_grid
 from symbolic.pictures.grid import OTHER_COLOUR, OUTSIDE, SET_COLOUR
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from .conftest import MODELS
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 

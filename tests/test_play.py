@@ -8,7 +8,6 @@ import io
 import random
 from functools import reduce
 from operator import xor
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,10 +16,9 @@ from hypothesis import strategies as st
 from symbolic.cli import main
 from symbolic.model import load_model
 from symbolic.analysis.play import Planner, Referee, choose_move, random_player, run_play, solver_player
-from tests.conftest import ENGINE_KINDS, build_engine
-from tests.strategies import games
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from tests.conftest import ENGINE_KINDS, MODELS, build_engine
+from tests.strategies import games
 
 
 def setup(name: str, kind: str = "explicit", **params):

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 SKIP_DIRS = {".git", ".venv", "build", "dist", "__pycache__", ".pytest_cache", ".hypothesis"}
 SUFFIXES = {".py", ".md", ".game", ".json", ".toml", ".lark", ".txt", ".cfg"}
 OUTSIDE = re.compile(r"\.\./|\bshared/")

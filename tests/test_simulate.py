@@ -3,23 +3,20 @@ results that follow from the games' known answers."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from symbolic.cli import main
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+from .conftest import MODELS, run as run_cli
+
 NIM = str(MODELS / "nim.game")
 
 
 def run(capsys, *argv):
-    try:
-        status = main(["simulate", *argv])
-    except SystemExit as exc:  # argparse refuses a bad option value (exit 2)
-        status = exc.code
-    out = capsys.readouterr()
-    return status, out.out, out.err
+    """``symbolic simulate ARGV...``: status, stdout, stderr (argparse's refusal of a bad
+    option value as status 2)."""
+    return run_cli(capsys, "simulate", *argv, exits=True)
 
 
 def doc(capsys, *argv) -> dict:

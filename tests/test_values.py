@@ -4,7 +4,6 @@ retrograde sweep and the text's recurrence, memoized) on the shipped two-player
 models and on random games."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -16,10 +15,8 @@ from symbolic.seeds.games import arena, subtraction
 from symbolic.model import load_model
 from symbolic.analysis.values import ranks, recurrence_value, two_player_values
 
-from .conftest import build_engine
+from .conftest import MODELS, build_engine
 from .strategies import games
-
-MODELS = Path(__file__).resolve().parent.parent / "models"
 
 
 def table(values) -> dict:

@@ -10,14 +10,14 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from symbolic.cli.watchdog import GRACE, Watchdog
 from symbolic.limits import Limits
 
-ROOT = Path(__file__).resolve().parent.parent
+from .conftest import ROOT
+
 #: how long after Ctrl-C or the deadline a run may last (the issue's bound)
 BOUND = 2.0
 #: runs long on every backend (minutes: Nim of 6 heaps of 0..100, 41 bits; of 5 heaps, 36
