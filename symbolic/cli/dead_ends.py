@@ -48,14 +48,13 @@ DEAD = "@dead ends"
 _DEAD_REF = atl.Ref(DEAD)
 
 
-def strategic(f: atl.Formula, definitions) -> bool:
-    """True when ``f`` (named formulas expanded) has U, R or ⟨⟨J⟩⟩○φ with φ not a
-    constant: a formula whose answer a dead end may decide unasked."""
+def _any_node(f: atl.Formula, definitions, hit) -> bool:
+    """True when ``hit(g)`` holds at some node g of ``f``, named formulas expanded
+    (each once)."""
     seen: set = set()
 
     def walk(g) -> bool:
-        if isinstance(g, (atl.Until, atl.Release)) or (
-                isinstance(g, atl.Next) and not isinstance(g.arg, atl.Truth)):
+        if hit(g):
             return True
         if isinstance(g, atl.Ref) and g.name in definitions and g.name not in seen:
             seen.add(g.name)
@@ -63,6 +62,13 @@ def strategic(f: atl.Formula, definitions) -> bool:
                 return True
         return any(walk(c) for c in atl.formula_children(g))
     return walk(f)
+
+
+def strategic(f: atl.Formula, definitions) -> bool:
+    """True when ``f`` (named formulas expanded) has U, R or ⟨⟨J⟩⟩○φ with φ not a
+    constant: a formula whose answer a dead end may decide unasked."""
+    return _any_node(f, definitions, lambda g: isinstance(g, (atl.Until, atl.Release)) or (
+        isinstance(g, atl.Next) and not isinstance(g.arg, atl.Truth)))
 
 
 class _KeptDeadEnds:
@@ -129,17 +135,7 @@ class _Probe(atl.Evaluator):
 
 def _has_reach(f: atl.Formula, definitions) -> bool:
     """True when ``f`` (named formulas expanded) has reach(·), a fixpoint of its own."""
-    seen: set = set()
-
-    def walk(g) -> bool:
-        if isinstance(g, atl.Reach):
-            return True
-        if isinstance(g, atl.Ref) and g.name in definitions and g.name not in seen:
-            seen.add(g.name)
-            if walk(definitions[g.name].body):
-                return True
-        return any(walk(c) for c in atl.formula_children(g))
-    return walk(f)
+    return _any_node(f, definitions, lambda g: isinstance(g, atl.Reach))
 
 
 def unchanged(model, f: atl.Formula, engine, dead: PositionSet, dead_ends: DeadEnds) -> bool:
