@@ -2,11 +2,14 @@
 
 Internal invariants raise ``AssertionError(value)``; everything a user can
 cause (a bad model, an impossible request) raises a :class:`SymbolicError`.
+What the caller may change to get past one is its :class:`Hint` (machine-readable):
+the text names it in the Python API's words, the command line as a flag.
 """
 from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from typing import Callable, Sequence
 
 
 @dataclass(frozen=True)
@@ -58,13 +61,99 @@ def _blank(text: str) -> str:
     return "".join("\t" if c == "\t" else " " * _width(c) for c in text)
 
 
-class SymbolicError(Exception):
-    """Root of every error a user of symbolic can cause."""
+#: what a :class:`Hint` may advise (see there)
+HINT_KINDS = ("raise", "lower", "choose", "give", "omit", "given")
 
-    def __init__(self, message: str, span: Span | None = None):
-        super().__init__(message)
-        self.message = message
+#: how a message names each setting a hint is about, in the Python API's words (the
+#: command line spells the same hints as its flags: symbolic.cli.common.flag_words)
+PYTHON_NAMES = {
+    "max_memory": "Limits.max_memory", "threads": "Limits.threads",
+    "cache_bits": "Limits.cache_bits", "timeout": "Limits.timeout",
+    "backend": "backend", "layered": "mode", "at": "at", "x": "x", "y": "y",
+    "params": "params", "start": "strategy.outcome(SET)",
+}
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What a caller may change to get past an error, for a program to read.
+
+    ``setting`` is a :class:`~symbolic.limits.Limits` field (``max_memory``,
+    ``threads``, ``cache_bits``, ``timeout``) or the argument of a request
+    (``backend``, ``layered``: the layered ``mode``, ``at``, ``x``, ``y``,
+    ``params``, ``start``); ``kind`` says what to do with it: ``raise`` or
+    ``lower`` its value, ``choose`` another value (one of ``values`` when given),
+    ``give`` it (a value for each name of ``values``), ``omit`` ``values`` from
+    it; ``given`` is no advice but the value the request had (``values``), which
+    the message is about. A message names its hints where it speaks of them: in
+    the Python API's words (:func:`python_words`) in the error's text, as flags on
+    the command line.
+
+    >>> h = Hint("choose", "backend", ("cudd",))
+    >>> python_words(h)
+    "backend='cudd'"
+    >>> python_words(Hint("give", "at", ("j", "k")))
+    "at={'j': ..., 'k': ...}"
+    """
+
+    kind: str
+    setting: str
+    values: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.kind not in HINT_KINDS or self.setting not in PYTHON_NAMES:
+            raise AssertionError(self)
+
+
+def spelled(hint: Hint, name: str, sep: str, quote: Callable[[str], str],
+            assign: Callable[[str], str], braces: str) -> str:
+    """``hint`` written with ``name`` for its setting, then ``sep`` and its values
+    when it names some: the values of a ``choose`` or a ``given`` as ``quote(v)``
+    joined by `` or ``; the names a ``give`` needs as ``assign(v)`` between ``braces``.
+
+    >>> spelled(Hint("choose", "layered", ("auto", "off")), "--layered", " ", str, str, "''")
+    '--layered auto or off'
+    """
+    if not hint.values or hint.kind in ("raise", "lower", "omit"):
+        return name
+    if hint.kind == "give":
+        return f"{name}{sep}{braces[0]}{', '.join(map(assign, hint.values))}{braces[1]}"
+    return f"{name}{sep}{' or '.join(map(quote, hint.values))}"
+
+
+def python_words(hint: Hint) -> str:
+    """How the text of an error names ``hint`` (see :class:`Hint`)."""
+    return spelled(hint, PYTHON_NAMES[hint.setting], "=", repr, lambda v: f"{v!r}: ...", "{}")
+
+
+#: the text of an error: a string, or its parts (strings and hints)
+Message = str | Sequence[str | Hint]
+
+
+class SymbolicError(Exception):
+    """Root of every error a user of symbolic can cause.
+
+    ``message`` is a text, or its parts: texts and :class:`Hint` objects, which
+    the message names in the Python API's words; ``hints`` holds them in order,
+    and :meth:`text` spells them otherwise (the command line, as its flags).
+
+    >>> err = QueryError(["too large: use ", Hint("choose", "backend", ("oxidd",))])
+    >>> str(err), err.hints
+    ("too large: use backend='oxidd'", (Hint(kind='choose', setting='backend', values=('oxidd',)),))
+    >>> err.text(lambda h: "--backend " + h.values[0])
+    'too large: use --backend oxidd'
+    """
+
+    def __init__(self, message: Message, span: Span | None = None):
+        self.parts = (message,) if isinstance(message, str) else tuple(message)
+        self.hints = tuple(p for p in self.parts if isinstance(p, Hint))
+        self.message = self.text()
+        super().__init__(self.message)
         self.span = span
+
+    def text(self, words: Callable[[Hint], str] = python_words) -> str:
+        """The message, each hint in it spelled by ``words``."""
+        return "".join(p if isinstance(p, str) else words(p) for p in self.parts)
 
     def __str__(self) -> str:
         if self.span is not None:
@@ -145,7 +234,7 @@ class LimitExceeded(SymbolicError):
     The command line exits with status 3 on it.
     """
 
-    def __init__(self, message: str, limit: str = "", stage: str = ""):
+    def __init__(self, message: Message, limit: str = "", stage: str = ""):
         super().__init__(message)
         self.limit = limit
         self.stage = stage
@@ -154,7 +243,7 @@ class LimitExceeded(SymbolicError):
 class OutOfMemory(LimitExceeded):
     """The BDD backend ran out of its memory budget."""
 
-    def __init__(self, message: str, limit: str = "max-memory", stage: str = ""):
+    def __init__(self, message: Message, limit: str = "max-memory", stage: str = ""):
         super().__init__(message, limit, stage)
 
 
@@ -163,10 +252,10 @@ class TooManyVariables(LimitExceeded):
     its index bound, or the variables its memory cap holds.
 
     A limit (exit status 3), not a bad model: the same model may fit with a larger
-    ``--max-memory`` or on another backend, as a space too large for the explicit
+    memory cap or on another backend, as a space too large for the explicit
     engine is a :class:`TooManyPositions`."""
 
-    def __init__(self, message: str, limit: str = "bdd-variables", stage: str = ""):
+    def __init__(self, message: Message, limit: str = "bdd-variables", stage: str = ""):
         super().__init__(message, limit, stage)
 
 
@@ -175,7 +264,7 @@ class TooManyPositions(LimitExceeded, QueryError):
 
     Also a :class:`QueryError` (the request cannot be answered as asked)."""
 
-    def __init__(self, message: str, limit: str = "positions", stage: str = ""):
+    def __init__(self, message: Message, limit: str = "positions", stage: str = ""):
         super().__init__(message, limit, stage)
 
 

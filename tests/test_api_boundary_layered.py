@@ -249,7 +249,7 @@ CASES = [
     (lambda w: layered_solve.layered_nimbers_graded(w.e, w.junk["ungraded layers"]),
      QueryError, "graded"),
     (lambda w: layered_solve.layered_source(w.m, w.e, None, "sometimes"), QueryError,
-     "--layered must be one of"),
+     "mode must be one of"),
     (lambda w: layered.layer_outcomes("ladder", w.e), ArgumentTypeError, "load_model"),
     (lambda w: layered.evaluate_queries(w.m, ["<<1>> <> true"], w.e), ArgumentTypeError,
      "a query is a pair (text, formula)"),

@@ -109,7 +109,7 @@ def test_graded_reach_modes():
     assert graded_reach(e, initial_set(model, e), "auto") is None
     with pytest.raises(QueryError, match="not graded"):
         graded_reach(e, initial_set(model, e), "on")
-    with pytest.raises(QueryError, match="--layered must be one of"):
+    with pytest.raises(QueryError, match="^mode must be one of auto, on, off"):
         graded_reach(e, initial_set(model, e), "sometimes")
 
 

@@ -40,7 +40,7 @@ from typing import Mapping
 from .. import atl
 from ..api import DeadEnds, GameEngine, PositionSet, Reach, check_engine, check_reach, check_set
 from ..arguments import need, need_iterable, need_mapping
-from ..errors import ArgumentTypeError, QueryError
+from ..errors import ArgumentTypeError, Hint, QueryError
 from ..limits import NO_LIMITS
 from .outcome import Referee
 
@@ -355,7 +355,8 @@ def evaluate_queries(model, queries, engine: GameEngine, mode: str = "auto",
         if not (isinstance(q, tuple) and len(q) == 2 and isinstance(q[1], atl.Formula)):
             raise ArgumentTypeError(f"a query is a pair (text, formula), got {str(q)[:60]}")
     if mode not in LAYERED_MODES:
-        raise QueryError(f"--layered must be one of {', '.join(LAYERED_MODES)}, got {mode!r}")
+        raise QueryError((Hint("choose", "layered"), f" must be one of "
+                          f"{', '.join(LAYERED_MODES)}, got {mode!r}"))
     plain = atl.Evaluator(engine, model.definitions, dead_ends=dead_ends)
     lim = getattr(engine, "limits", None) or NO_LIMITS
     reaches: dict = {}
@@ -390,8 +391,9 @@ def _answer(model, f, engine, mode, plain, layered_from) -> Answer:
         return Answer(plain(f))
     reach, ev = layered_from("initial", initial_set(model, engine))
     if reach is None:
-        raise QueryError("--layered on: the game is not graded from its initial positions "
-                         "(a move reaches a layer already seen); use --layered auto or off")
+        raise QueryError((Hint("given", "layered", ("on",)), ": the game is not graded from "
+                          "its initial positions (a move reaches a layer already seen); use ",
+                          Hint("choose", "layered", ("auto", "off"))))
     return Answer(ev(f), ("reachable", reach.result.count(), len(reach.layers)))
 
 

@@ -37,7 +37,7 @@ from .. import atl
 from ..api import (DeadEnds, Fixpoint, GameEngine, PositionSet, Reach, check_dead_ends,
                    check_engine, check_reach, check_set)
 from ..arguments import need
-from ..errors import QueryError
+from ..errors import Hint, QueryError
 from ..limits import NO_LIMITS
 from .layered import LAYERED_MODES, check_model, graded_layers, initial_set
 from .strategy import Objective, Strategy
@@ -54,7 +54,8 @@ def layered_source(model, engine: GameEngine, at: tuple | None, mode: str
     position ``at``, else the model's ``initial`` set; None for ``off``, and for
     ``auto`` when the model names no initial set (``on``: QueryError then)."""
     if mode not in LAYERED_MODES:
-        raise QueryError(f"--layered must be one of {', '.join(LAYERED_MODES)}, got {mode!r}")
+        raise QueryError((Hint("choose", "layered"), f" must be one of "
+                          f"{', '.join(LAYERED_MODES)}, got {mode!r}"))
     check_model(model)
     if at is not None:
         at = check_engine(engine).space.check_position(at)
@@ -73,13 +74,15 @@ def graded_reach(engine: GameEngine, source: PositionSet, mode: str) -> Reach | 
     QueryError when the game is not graded from ``source``."""
     check_set(check_engine(engine), source, "the source")
     if mode not in LAYERED_MODES:
-        raise QueryError(f"--layered must be one of {', '.join(LAYERED_MODES)}, got {mode!r}")
+        raise QueryError((Hint("choose", "layered"), f" must be one of "
+                          f"{', '.join(LAYERED_MODES)}, got {mode!r}"))
     if mode == "off":
         return None
     reach = graded_layers(engine, source)
     if reach is None and mode == "on":
-        raise QueryError("--layered on: the game is not graded from the positions it starts "
-                         "from (a move reaches a layer already seen); use --layered auto or off")
+        raise QueryError((Hint("given", "layered", ("on",)), ": the game is not graded from "
+                          "the positions it starts from (a move reaches a layer already seen); "
+                          "use ", Hint("choose", "layered", ("auto", "off"))))
     return reach
 
 

@@ -45,7 +45,7 @@ from .. import atl
 from ..api import (DeadEnds, GameEngine, MoveRelation, PositionSet, check_dead_ends,
                   check_engine, check_set, least_fixpoint)
 from ..arguments import need, need_int, need_mapping
-from ..errors import ArgumentValueError, QueryError
+from ..errors import ArgumentValueError, Hint, QueryError
 
 __all__ = ["Objective", "Strategy", "Verdict", "IllegalMove", "reach_strategy",
            "release_strategy", "strategy_for", "verify", "count_strategies", "execute",
@@ -194,10 +194,11 @@ def strategy_for(engine: GameEngine, formula: atl.Formula,
         return release_strategy(engine, ev.coalition_of(f.coalition, env),
                                 ev.eval(f.left, env), ev.eval(f.right, env), dead_ends)
     hint = (" (for the strategy from a set of positions, query the until or release formula "
-            "alone and give the set as the start, --from SET)" if isinstance(f, atl.BoolOp) else "")
-    raise QueryError("a strategy is read from an until or a release formula: <<J>> f U g, "
-                     "<<J>> <> g, <<J>> f R g or <<J>> [] g (maybe through a named formula); "
-                     f"this one is {atl.describe(f)}{hint}", getattr(f, "span", None))
+            "alone and give the set as the start, ", Hint("give", "start"), ")") \
+        if isinstance(f, atl.BoolOp) else ()
+    raise QueryError(("a strategy is read from an until or a release formula: <<J>> f U g, "
+                      "<<J>> <> g, <<J>> f R g or <<J>> [] g (maybe through a named formula); "
+                      f"this one is {atl.describe(f)}", *hint), getattr(f, "span", None))
 
 
 # --------------------------------------------------------------------------- checking

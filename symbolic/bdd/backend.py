@@ -23,7 +23,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from dd import _copy
 
-from ..errors import EngineMismatch, OutOfMemory, QueryError, TooManyVariables
+from ..errors import EngineMismatch, Hint, OutOfMemory, QueryError, TooManyVariables
 from ..limits import Limits
 from . import capacity
 from .capacity import AUTOREF_BYTES_PER_NODE, default_memory_cap
@@ -196,11 +196,11 @@ class Manager:
         bound, why, by_memory = self.variable_bound()
         if total > bound:
             other = "oxidd" if self.backend != "oxidd" else "cudd"
-            advice = f"raise --max-memory or try --backend {other}" if by_memory \
-                else f"try --backend {other}"
+            advice = ("raise ", Hint("raise", "max_memory"), " or ") if by_memory else ()
             raise TooManyVariables(
-                f"{what} needs {total} BDD variables, more than the {self.backend} backend "
-                f"can declare: {why}; {advice}", stage=self.limits.where())
+                (f"{what} needs {total} BDD variables, more than the {self.backend} backend "
+                 f"can declare: {why}; ", *advice, "try ", Hint("choose", "backend", (other,))),
+                stage=self.limits.where())
 
     def declare(self, names: Sequence[str], what: str = "this request") -> None:
         """Declare ``names`` as new variables at the next levels, in this order

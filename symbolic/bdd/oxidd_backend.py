@@ -33,7 +33,7 @@ import threading
 import time
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from ..errors import BadLimit, EngineMismatch, OutOfMemory, QueryError
+from ..errors import BadLimit, EngineMismatch, Hint, OutOfMemory, QueryError
 from ..limits import Limits
 from .backend import Manager, default_memory_cap
 from .capacity import (OXIDD_BYTES_PER_VARIABLE, OXIDD_STACK_BYTES_PER_LEVEL,
@@ -124,12 +124,13 @@ def fit_address_space(left: int | None, threads: int, cache: int, cap: int,
     stacks = threads * OXIDD_THREAD_ADDRESS_SPACE
     rest = left - stacks
     if rest < _MIN_HEAP:
+        fewer = ("ask for fewer ", Hint("lower", "threads"), ", ") if threads > 1 else ()
         raise OutOfMemory(
-            f"the address space left under ulimit -v ({left >> 20} MB) is too small for "
-            f"oxidd's {threads} worker thread{'s' if threads > 1 else ''} (each reserves "
-            f"{OXIDD_THREAD_ADDRESS_SPACE >> 20} MB for its stack) and its node store: "
-            + ("ask for fewer --threads, " if threads > 1 else "")
-            + "raise ulimit -v or use --backend cudd", stage=limits.where())
+            (f"the address space left under ulimit -v ({left >> 20} MB) is too small for "
+             f"oxidd's {threads} worker thread{'s' if threads > 1 else ''} (each reserves "
+             f"{OXIDD_THREAD_ADDRESS_SPACE >> 20} MB for its stack) and its node store: ",
+             *fewer, "raise ulimit -v or use ", Hint("choose", "backend", ("cudd",))),
+            stage=limits.where())
     cache = max(1 << 10, min(cache, 1 << max(0, (rest // (4 * _BYTES_PER_CACHE_ENTRY))
                                              .bit_length() - 1)))
     return cache, min(cap, max(0, rest // 2 - cache * _BYTES_PER_CACHE_ENTRY))
@@ -165,9 +166,10 @@ class OxiddManager(Manager):
             while cache > _CACHE and left < CACHE_MIN_SECONDS.get(cache, 0):
                 cache >>= 2
         if self.limits.cache_bits is not None and cache * _BYTES_PER_CACHE_ENTRY > cap // 2:
-            raise BadLimit(f"an apply cache of 2^{cache.bit_length() - 1} entries takes "
-                           f"{cache * _BYTES_PER_CACHE_ENTRY >> 20} MB, more than half the "
-                           f"memory cap ({cap >> 20} MB): ask for fewer --cache-bits")
+            raise BadLimit((f"an apply cache of 2^{cache.bit_length() - 1} entries takes "
+                            f"{cache * _BYTES_PER_CACHE_ENTRY >> 20} MB, more than half the "
+                            f"memory cap ({cap >> 20} MB): ask for fewer ",
+                            Hint("lower", "cache_bits")))
         self.threads = self.limits.worker_threads
         # oxidd aborts the process when an allocation or its thread pool fails
         cache, cap = fit_address_space(address_space_left(), self.threads, cache, cap,

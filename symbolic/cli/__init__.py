@@ -34,7 +34,7 @@ from ..errors import LimitExceeded, SymbolicError
 from ..progress import progress_for
 from . import (check, chocolate, chomp, draw, ens2005, execute, gdl, hackendot, models, nimbers,
                play, show, simulate, strategy, successors, tictactoe, values)
-from .common import limit_args
+from .common import error_text, limit_args
 from .watchdog import Watchdog, enable as enable_watchdog
 
 #: the command modules, in the order ``symbolic --help`` lists them
@@ -140,12 +140,13 @@ def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
         return status
     except LimitExceeded as err:
         _close(progress)
-        print(f"symbolic: {err.message}", file=sys.stderr)
+        print(f"symbolic: {error_text(err)}", file=sys.stderr)
         return LIMIT
     except SymbolicError as err:
         _close(progress)
         # located errors already read FILE:LINE:COL: error: ...
-        print(str(err) if err.span is not None else f"symbolic: error: {err}", file=sys.stderr)
+        text = error_text(err)
+        print(text if err.span is not None else f"symbolic: error: {text}", file=sys.stderr)
         return BAD_INPUT
     except MemoryError:
         _close(progress)

@@ -4,7 +4,8 @@ queries, and the printing of positions.
 A command module defines ``register(subparsers)``, which adds its parser and
 sets ``func`` to a function ``args -> exit status``; :mod:`symbolic.cli` lists
 the modules in ``COMMANDS``. Errors are raised as :class:`SymbolicError` and
-turned into messages and exit statuses in one place, :func:`symbolic.cli.main`.
+turned into messages and exit statuses in one place, :func:`symbolic.cli.main`,
+their hints spelled as this command line's flags (:func:`error_text`).
 """
 from __future__ import annotations
 
@@ -19,12 +20,38 @@ from .. import atl
 from ..analysis.layered import LAYERED_MODES
 from ..api import GameEngine, PositionSet
 from ..engines import BACKEND_CHOICES, ENGINES, ORDERS, PARTITIONS, make_engine
-from ..errors import QueryError, SymbolicError
+from ..errors import Hint, QueryError, SymbolicError, spelled
 from ..ir import ConcurrentGame
 from ..limits import (CACHE_BITS_RANGE, MAX_MEMORY_MB, MAX_THREADS, MAX_TIMEOUT, int_text,
                       parse_int, short_text, threads_above_cores, usable_cores)
 from ..limits import current as current_limits
 from ..model import Model, load_model, parse_formula
+
+
+#: the flag of each setting a :class:`~symbolic.errors.Hint` may name (``start``: the
+#: flag with its argument, as the advice to give a set reads)
+FLAGS = {
+    "max_memory": "--max-memory", "threads": "--threads", "cache_bits": "--cache-bits",
+    "timeout": "--timeout", "backend": "--backend", "layered": "--layered", "at": "--at",
+    "x": "--x", "y": "--y", "params": "-p", "start": "--from SET",
+}
+
+
+def flag_words(hint: Hint) -> str:
+    """``hint`` as this command line's flags.
+
+    >>> flag_words(Hint("give", "at", ("j", "k")))
+    "--at 'j=..., k=...'"
+    """
+    return spelled(hint, FLAGS[hint.setting], " ", str, lambda v: f"{v}=...", "''")
+
+
+def error_text(err: SymbolicError) -> str:
+    """The message of ``err`` as the command line prints it: its hints as flags,
+    after ``FILE:LINE:COL: error:`` when it is located (the caller adds ``symbolic:``
+    otherwise)."""
+    text = err.text(flag_words)
+    return err.span.render(text) if err.span is not None else text
 
 
 def parse_param(text: str) -> tuple[str, object]:

@@ -21,7 +21,7 @@ from typing import Iterable
 
 from ..api import PositionSet, SetEngine
 from ..arguments import need, need_int, need_iterable
-from ..errors import EngineMismatch, RangeError, TooManyPositions, WrongType
+from ..errors import EngineMismatch, Hint, RangeError, TooManyPositions, WrongType
 from ..ir import TRUE, Expr, Space
 from ..limits import Limits, size_text
 from ..validate import check_expr
@@ -134,10 +134,10 @@ class ExplicitSets(SetEngine):
         size = self.space.size
         if size > self.max_positions:
             raise TooManyPositions(
-                f"position limit reached: the space has {size_text(size)} value vectors, "
-                f"more than the explicit engine's limit of {self.max_positions} (--max-memory "
-                f"raises or "
-                f"lowers it, at {BYTES_PER_POSITION} bytes a position): use the symbolic engine",
+                (f"position limit reached: the space has {size_text(size)} value vectors, "
+                 f"more than the explicit engine's limit of {self.max_positions} (",
+                 Hint("raise", "max_memory"), f" raises or lowers it, at {BYTES_PER_POSITION} "
+                 f"bytes a position): use the symbolic engine"),
                 stage="enumerating the positions")
 
     def _domain(self) -> list[tuple]:

@@ -36,7 +36,7 @@ import itertools
 from array import array
 from dataclasses import dataclass
 
-from ..errors import TooManyPositions
+from ..errors import Hint, TooManyPositions
 from ..limits import Limits
 from .explicit_rules import CompiledRules
 from .turns import mover
@@ -253,9 +253,9 @@ class _JointRecorder:
 def _too_many(limit: int, limits: Limits) -> TooManyPositions:
     from ..explicit.sets import BYTES_PER_POSITION
     return TooManyPositions(
-        f"position limit reached: more than {limit} reachable states, the explicit "
-        f"engine's limit (--max-memory raises or lowers it, at {BYTES_PER_POSITION} bytes "
-        f"a state): use the symbolic engine", stage=limits.where())
+        (f"position limit reached: more than {limit} reachable states, the explicit "
+         f"engine's limit (", Hint("raise", "max_memory"), f" raises or lowers it, at "
+         f"{BYTES_PER_POSITION} bytes a state): use the symbolic engine"), stage=limits.where())
 
 
 def _renumbered(states: list, movers: bytearray, succ: Rows, layers: list, frontier,

@@ -28,7 +28,7 @@ from typing import Mapping
 
 from ..api import PositionSet
 from ..arguments import need, need_int, need_iterable, need_mapping
-from ..errors import QueryError
+from ..errors import Hint, QueryError
 from ..ir import Space
 from ..analysis.grundy import Nimbers
 from ..analysis.values import Values
@@ -75,11 +75,11 @@ def position_with(space, given: Mapping[str, int], base: tuple | None, free=()) 
     >>> position_with(sp, {}, None, free=("k[1]",))
     Traceback (most recent call last):
     ...
-    symbolic.errors.QueryError: fix j, k[2] (--at 'j=..., k[2]=...'): the grid varies k[1] only, and no initial position gives the others
+    symbolic.errors.QueryError: fix j, k[2] (at={'j': ..., 'k[2]': ...}): the grid varies k[1] only, and no initial position gives the others
     >>> position_with(sp, {"k[1]": 0}, None, free=("k[1]", "k[2]"))
     Traceback (most recent call last):
     ...
-    symbolic.errors.QueryError: k[1] is an axis of the grid: it cannot also be fixed (leave it out of --at)
+    symbolic.errors.QueryError: k[1] is an axis of the grid: it cannot also be fixed (leave it out of at)
     """
     need(space, Space, "the space")
     for label, value in need_mapping(given, "the fixed values (at)").items():
@@ -94,9 +94,10 @@ def position_with(space, given: Mapping[str, int], base: tuple | None, free=()) 
         raise QueryError(f"unknown {', '.join(unknown)} (the slots are {', '.join(labels)})")
     axes = [k for k in given if k in free]
     if axes:
-        raise QueryError(f"{' and '.join(axes)} {'is an axis' if len(axes) == 1 else 'are axes'}"
-                         f" of the grid: {'it' if len(axes) == 1 else 'they'} cannot also be "
-                         f"fixed (leave {'it' if len(axes) == 1 else 'them'} out of --at)")
+        raise QueryError((f"{' and '.join(axes)} {'is an axis' if len(axes) == 1 else 'are axes'}"
+                          f" of the grid: {'it' if len(axes) == 1 else 'they'} cannot also be "
+                          f"fixed (leave {'it' if len(axes) == 1 else 'them'} out of ",
+                          Hint("omit", "at", tuple(axes)), ")"))
     out, missing = {}, []
     for i, label in enumerate(labels):
         if label in free:
@@ -110,8 +111,8 @@ def position_with(space, given: Mapping[str, int], base: tuple | None, free=()) 
     if missing:
         why = (f"the grid varies {' and '.join(free)} only, and no initial position gives "
                f"the others" if free else "no initial position gives their values")
-        raise QueryError(f"fix {', '.join(missing)} (--at '"
-                         + ", ".join(f"{m}=..." for m in missing) + f"'): {why}")
+        raise QueryError((f"fix {', '.join(missing)} (", Hint("give", "at", tuple(missing)),
+                          f"): {why}"))
     return out
 
 
@@ -122,8 +123,9 @@ def _axis(space, label: str) -> tuple[int, ...]:
                          f"{', '.join(slots)})")
     values = tuple(slots[label].type.values())
     if len(values) > MAX_AXIS:
-        raise QueryError(f"{label} takes {len(values)} values; a grid axis holds at most "
-                         f"{MAX_AXIS} (a smaller parameter, -p, makes the range smaller)")
+        raise QueryError((f"{label} takes {len(values)} values; a grid axis holds at most "
+                          f"{MAX_AXIS} (a smaller parameter, ", Hint("lower", "params"),
+                          ", makes the range smaller)"))
     return values
 
 
@@ -133,7 +135,8 @@ def grid_of(what, x: str, y: str, at: Mapping[str, int], base: tuple | None = No
     need(x, str, "x (a slot label)")
     need(y, str, "y (a slot label)")
     if x == y:
-        raise QueryError(f"--x and --y name the same variable {x!r}")
+        raise QueryError((Hint("choose", "x"), " and ", Hint("choose", "y"),
+                          f" name the same variable {x!r}"))
     if isinstance(what, PositionSet):
         kind, engine, classes, default = "set", what.engine, [(True, what)], False
     elif isinstance(what, Values):
