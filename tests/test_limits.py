@@ -486,8 +486,8 @@ def test_cudd_gets_a_memory_cap_below_the_address_space_limit():
     """Once, a model whose BDDs outgrew memory ended with "CUDD: out of memory" and
     exit 1 (CUDD's allocator exits): now CUDD always has a cap, below `ulimit -v`."""
     code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (2**31, 2**31));"
-            "from symbolic.bdd.backend import Manager, default_memory_cap;"
-            "m = Manager('cudd'); print(default_memory_cap(), m.bdd.configure()['max_memory'])")
+            "from symbolic.bdd.backend import DdManager, default_memory_cap;"
+            "m = DdManager('cudd'); print(default_memory_cap(), m.bdd.configure()['max_memory'])")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=subprocess_env(),
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
