@@ -211,8 +211,10 @@ class DdManager(BaseManager):
         return self._false
 
     def not_(self, u):
-        """¬u (complement edges: never allocates, so never fails; hence the check)."""
-        return ~self.check(u)
+        """¬u."""
+        if not self.owns(u):  # complement edges: never allocates nor fails, so checked here
+            raise self._mismatch(u)
+        return ~u
 
     @guarded(2)
     def and_(self, u, v):

@@ -31,9 +31,10 @@ __all__ = ["BaseManager", "guarded"]
 
 
 def guarded(operands: int = 0, what: Callable[..., str] | None = None):
-    """Decorate a manager method whose first ``operands`` arguments are nodes with the
-    error guard: a failure inside is raised as :class:`OutOfMemory` when the backend says
-    memory ran out (naming ``what(self, *args)`` if given, else the manager's node count),
+    """Decorate a manager method (one to three positional arguments, the first
+    ``operands`` of them nodes) with the error guard: a failure inside is raised as
+    :class:`OutOfMemory` when the backend says memory ran out (naming ``what(self,
+    first argument)`` if given, else the manager's node count),
     as :class:`EngineMismatch` when an operand is not a node of this manager, else as it
     came; :class:`~symbolic.errors.SymbolicError` passes unchanged. A backend whose mixed
     operands cannot fail cleanly (:attr:`BaseManager.checks_operands_first`) has them
@@ -49,23 +50,33 @@ def guarded(operands: int = 0, what: Callable[..., str] | None = None):
     EngineMismatch a BDD node of another manager
     """
     def decorate(method):
+        # Up to three positional arguments, no *args: a call through ``*args`` cost
+        # the smallest operations more than the operation itself.
         @functools.wraps(method)
-        def guarded_method(self, *args, **kwargs):
+        def guarded_method(self, a, b=_ABSENT, c=_ABSENT):
             if self.checks_operands_first:
-                for u in args[:operands]:
+                for u in (a, b, c)[:operands]:
                     self.check(u)
             try:
-                return method(self, *args, **kwargs)
+                if b is _ABSENT:
+                    return method(self, a)
+                if c is _ABSENT:
+                    return method(self, a, b)
+                return method(self, a, b, c)
             except SymbolicError:
                 raise
             except Exception as e:  # noqa: BLE001 - each backend has its own error types
-                error = self._translate(e, args[:operands],
-                                        None if what is None else what(self, *args))
+                error = self._translate(e, (a, b, c)[:operands],
+                                        None if what is None else what(self, a))
                 if error is None:
                     raise
                 raise error from e
         return guarded_method
     return decorate
+
+
+#: an argument not given to a guarded method
+_ABSENT = object()
 
 
 class BaseManager(abc.ABC):
