@@ -46,7 +46,8 @@ def kernel_ends_on_ctrl_c() -> Iterator[bool]:
 
     SIGINT is blocked while the handler is switched, after Python has run the handler of
     one that arrived before: none is lost between the two (Python would only warn of a
-    signal that found no handler). Leaving the block restores the handler.
+    signal that found no handler). Leaving the block restores the handler; a SIGINT of
+    the block has ended the process, so there is none to send again.
     """
     if not (enabled() and threading.current_thread() is threading.main_thread()):
         yield False

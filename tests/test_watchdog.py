@@ -22,7 +22,7 @@ from .conftest import ROOT
 BOUND = 2.0
 #: runs long on every backend (minutes: Nim of 6 heaps of 0..100, 41 bits; of 5 heaps, 36
 #: bits, where oxidd's apply cache has 2^22 entries: the 2^26 of the first is allocated
-#: holding Python's lock, 2.2-6.5 s when nothing can act, docs/limits.md)
+#: holding Python's lock, seconds when only the kernel can act, docs/limits.md)
 LONG = ["check", "nim", "-p", "n=6", "-p", "K=100"]
 LONG_SMALL_CACHE = ["check", "nim", "-p", "n=5", "-p", "K=100"]
 
