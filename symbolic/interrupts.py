@@ -7,7 +7,9 @@ constructor allocates its apply cache so) leaves neither able to act. Within
 :func:`kernel_ends_on_ctrl_c`, SIGINT has its default disposition instead: a Ctrl-C ends
 the process at once, killed by SIGINT (the shell shows status 130, as for any program
 that Ctrl-C ends; there is no "symbolic: interrupted" line, no Python code can run to
-write it). Only the ``symbolic`` command does this (:func:`enable`, called by
+write it: a helper process could, but it would hear only of a terminal's Ctrl-C, sent to
+the whole process group, and could write after the shell's prompt). Only the
+``symbolic`` command does this (:func:`enable`, called by
 :func:`symbolic.cli.watchdog.enable`): the Python API leaves its caller's handler alone.
 
 >>> with kernel_ends_on_ctrl_c() as switched:  # not enabled: the handler is left alone
