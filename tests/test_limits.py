@@ -473,9 +473,12 @@ def test_ctrl_c_ends_with_status_130_and_no_traceback():
     p = subprocess.Popen([sys.executable, "-m", "symbolic", "check", NIM, "-p", "n=6",
                           "-p", "K=100"], cwd=ROOT, env=subprocess_env(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)  # well inside the BDD work
+    time.sleep(4)  # well inside the BDD work, or (loaded) oxidd's constructor
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
+    if p.returncode == -signal.SIGINT:  # in the constructor: the kernel's (docs/limits.md)
+        assert err == "", err
+        return
     assert p.returncode == 130, (p.returncode, err)
     assert err.strip().splitlines()[-1] == "symbolic: interrupted" and "Traceback" not in err, err
 

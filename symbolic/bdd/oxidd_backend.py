@@ -35,6 +35,7 @@ import time
 from typing import Iterable, Iterator, Sequence
 
 from ..errors import BadLimit, OutOfMemory, QueryError
+from ..interrupts import kernel_ends_on_ctrl_c
 from ..limits import Limits
 from .base import BaseManager, guarded
 from .capacity import (OXIDD_BYTES_PER_VARIABLE, OXIDD_STACK_BYTES_PER_LEVEL,
@@ -108,6 +109,33 @@ def cache_entries(space_bits: int | None, cap: int, bits: int | None = None,
     return _CACHE
 
 
+def _cache_in_time(cache: int, deadline: float | None) -> int:
+    """The cache entries, ``--cache-bits`` or not, that a request may allocate before its
+    deadline: half as many until the time left is what :data:`CACHE_MIN_SECONDS` asks for
+    them (10 s above 2^22 entries, 60 s above 2^24, and 60 s per 2^26 above 2^26). oxidd
+    allocates its cache holding Python's lock, when the deadline cannot act.
+
+    >>> [_cache_in_time(1 << b, time.monotonic() + 30).bit_length() - 1 for b in (26, 25, 23)]
+    [24, 24, 23]
+    >>> _cache_in_time(1 << 26, time.monotonic() + 5).bit_length() - 1
+    22
+    >>> [_cache_in_time(1 << 30, t).bit_length() - 1 for t in (None, time.monotonic() + 400)]
+    [30, 28]
+    """
+    if deadline is None:
+        return cache
+    left = deadline - time.monotonic()
+    while cache > _CACHE and left < _seconds_for(cache):
+        cache >>= 1
+    return cache
+
+
+def _seconds_for(cache: int) -> float:
+    if cache > _BIG_CACHE:
+        return CACHE_MIN_SECONDS[_BIG_CACHE] * cache / _BIG_CACHE
+    return CACHE_MIN_SECONDS[_BIG_CACHE if cache > _LARGE_CACHE else _LARGE_CACHE]
+
+
 #: the smallest address space (bytes) a manager needs beside its threads' stacks
 _MIN_HEAP = 64 << 20
 
@@ -171,22 +199,19 @@ class OxiddManager(BaseManager):
         self._oom_types = (MemoryError, DDMemoryError)
         self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
         cache = cache_entries(space_bits, cap, self.limits.cache_bits, self.limits.work)
-        deadline = self.limits.deadline
-        if self.limits.cache_bits is None and deadline is not None:
-            left = deadline - time.monotonic()
-            while cache > _CACHE and left < CACHE_MIN_SECONDS.get(cache, 0):
-                cache >>= 2
         if self.limits.cache_bits is not None and cache * _BYTES_PER_CACHE_ENTRY > cap // 2:
             raise BadLimit(f"an apply cache of 2^{cache.bit_length() - 1} entries takes "
                            f"{cache * _BYTES_PER_CACHE_ENTRY >> 20} MB, more than half the "
                            f"memory cap ({cap >> 20} MB): ask for fewer --cache-bits")
+        cache = _cache_in_time(cache, self.limits.deadline)
         self.threads = self.limits.worker_threads
         # oxidd aborts the process when an allocation or its thread pool fails
         cache, cap = fit_address_space(address_space_left(), self.threads, cache, cap,
                                        self.limits)
         self._store = nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))
         self.cache_entries = cache
-        self.bdd = ob.BCDDManager(nodes, cache, self.threads)
+        with kernel_ends_on_ctrl_c():  # it holds Python's lock, for seconds
+            self.bdd = ob.BCDDManager(nodes, cache, self.threads)
         self._stack = grow_main_stack()
         self._index: dict[str, int] = {}
         self._vars: dict[str, object] = {}
