@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 
 from lark import Token
+from lark.lexer import UnlessCallback
 from lark.parsers.lalr_analysis import Shift
 
 from ..errors import SymbolicError
@@ -43,10 +44,13 @@ class _Meta:
     :meth:`.source.Source.of_meta` and :mod:`.builder` read)."""
     __slots__ = ("empty", "line", "column", "start_pos", "end_line", "end_column", "end_pos")
 
-    def __init__(self, where):
-        self.line, self.column, self.start_pos, self.end_line, self.end_column, \
-            self.end_pos = where
-        self.empty = self.line is None
+    def __init__(self, start, end):
+        if start is None:
+            self.empty = True
+        else:
+            self.empty = False
+            self.line, self.column, self.start_pos = start
+            self.end_line, self.end_column, self.end_pos = end
 
 
 # the kinds of rules
@@ -86,12 +90,16 @@ def _plans(lark) -> dict:
                 and not trailing and not include[0][2]):
             plans[rule] = (_UNIT, origin)
         elif origin.startswith("_"):
-            plans[rule] = (_INLINE, origin, len(expansion), tuple(include), trailing)
+            plans[rule] = (_INLINE, origin, len(expansion), tuple(include), trailing, False,
+                           None, False)
         else:
             name = rule.alias or rule.options.template_source or origin
             method = getattr(ToAst, name, None)  # None: only ever a single child stands
+            simple = (len(expansion) > 0 and not trailing
+                      and include == [(i, False, 0) for i in range(len(expansion))])
             plans[rule] = (_BUILD, origin, len(expansion), tuple(include), trailing, expand1,
-                           getattr(method, "base_func", method) if method else _no_method)
+                           getattr(method, "base_func", method) if method else _no_method,
+                           simple)
     return plans
 
 
@@ -142,9 +150,24 @@ class _Lexers(dict):
         got = self.seen.get(id(lexer))
         if got is None:
             got = self.seen[id(lexer)] = (tuple(lexer.scanner._mres), lexer.ignore_types,
-                                          lexer.newline_types, lexer.callback)
+                                          lexer.newline_types, _keywords(lexer.callback))
         self[state] = got
         return got
+
+
+def _keywords(callbacks: dict) -> dict:
+    """lark's lexer callbacks, each a keyword table where it can be one: a name that
+    spells a keyword is that keyword's terminal (lark's ``UnlessCallback`` finds it
+    with a regular expression of the plain keyword strings)."""
+    out = {}
+    for type_, f in callbacks.items():
+        terms = getattr(getattr(f, "scanner", None), "terminals", None)
+        if (type(f) is UnlessCallback and terms
+                and all(t.pattern.type == "str" and not t.pattern.flags for t in terms)):
+            out[type_] = {t.pattern.value: t.name for t in terms}
+        else:
+            out[type_] = f
+    return out
 
 
 def _lexers(lark) -> dict:
@@ -177,10 +200,14 @@ def _tokens(lexers: dict, text: str, stack: list):
         else:
             end_col = tok_col + n
         if type_ not in ignore:
-            t = new(type_, value, pos, tok_line, tok_col, line, end_col, pos + n)
-            if type_ in callback:
-                t = callback[type_](t)
-            yield t
+            f = callback.get(type_)
+            if f is None:
+                yield new(type_, value, pos, tok_line, tok_col, line, end_col, pos + n)
+            elif f.__class__ is dict:
+                yield new(f.get(value, type_), value, pos, tok_line, tok_col, line, end_col,
+                          pos + n)
+            else:
+                yield f(new(type_, value, pos, tok_line, tok_col, line, end_col, pos + n))
         pos += n
 
 
@@ -237,8 +264,8 @@ def _run(tokens, rows, stack, values, toast, end_state):
                 if tok is end:
                     raise Fallback("shift at the end")
                 stack.append(act)
-                values.append((tok, 0, tok.line, tok.column, tok.start_pos, tok.end_line,
-                               tok.end_column, tok.end_pos))
+                values.append((tok, 0, (tok.line, tok.column, tok.start_pos),
+                               (tok.end_line, tok.end_column, tok.end_pos)))
                 break
             if act is None:
                 raise Fallback("syntax error")
@@ -267,18 +294,21 @@ def _reduce(plan, stack, values, rows, toast):
         del values[-size:]
     else:
         popped = []
-    children, height = _children(popped, plan[3], plan[4])
-    start = end = None
-    for start in popped:
-        if start[2] is not None:
-            break
-    for end in reversed(popped):
-        if end[2] is not None:
-            break
-    if start is None or start[2] is None:
-        where = (None,) * 6
+    if plan[7]:  # every popped value kept, in order
+        children = [e[0] for e in popped]
+        height = max([e[1] for e in popped])
     else:
-        where = start[2:5] + end[5:8]
+        children, height = _children(popped, plan[3], plan[4])
+    # the extent: from the first popped value with a position to the last one
+    start = end = None
+    for entry in popped:
+        start = entry[2]
+        if start is not None:
+            break
+    for entry in reversed(popped):
+        end = entry[3]
+        if end is not None:
+            break
     if plan[0] == _INLINE:
         value = children
     elif plan[5] and len(children) == 1:
@@ -287,6 +317,6 @@ def _reduce(plan, stack, values, rows, toast):
         value = children[0]
         height -= 1
     else:
-        value = plan[6](toast, _Meta(where), children)
+        value = plan[6](toast, _Meta(start, end), children)
     stack.append(rows[stack[-1]][plan[1]])
-    values.append((value, height + (plan[0] == _BUILD), *where))
+    values.append((value, height + (plan[0] == _BUILD), start, end))
