@@ -44,13 +44,14 @@ class _Meta:
     :meth:`.source.Source.of_meta` and :mod:`.builder` read)."""
     __slots__ = ("empty", "line", "column", "start_pos", "end_line", "end_column", "end_pos")
 
-    def __init__(self, start, end):
-        if start is None:
+    def __init__(self, first, last):
+        if first is None:
             self.empty = True
         else:
             self.empty = False
-            self.line, self.column, self.start_pos = start
-            self.end_line, self.end_column, self.end_pos = end
+            self.line, self.column, self.start_pos = first.line, first.column, first.start_pos
+            self.end_line, self.end_column, self.end_pos = (last.end_line, last.end_column,
+                                                            last.end_pos)
 
 
 # the kinds of rules
@@ -252,7 +253,10 @@ _TABLES: dict = {}
 def _run(tokens, rows, stack, values, toast, end_state):
     """The LALR automaton over ``tokens``, then the end: every shift, and every
     reduction (a chain of unit reductions, which depends only on the two states on
-    top of the stack and the lookahead, is followed once and remembered)."""
+    top of the stack and the lookahead, is followed once and remembered).
+
+    A stack entry is (value, height, first token, last token): the value's parse
+    tree height and the tokens its extent starts and ends with (None: empty)."""
     chains: dict = {}
     end = Token._future_new("$END", "")
     for tok in itertools.chain(tokens, (end,)):
@@ -264,12 +268,12 @@ def _run(tokens, rows, stack, values, toast, end_state):
                 if tok is end:
                     raise Fallback("shift at the end")
                 stack.append(act)
-                values.append((tok, 0, (tok.line, tok.column, tok.start_pos),
-                               (tok.end_line, tok.end_column, tok.end_pos)))
+                values.append((tok, 0, tok, tok))
                 break
             if act is None:
                 raise Fallback("syntax error")
-            if act[0] == _UNIT:
+            kind = act[0]
+            if kind == _UNIT:
                 key = (stack[-2], top, type_)
                 state = chains.get(key)
                 if state is None:
@@ -280,43 +284,38 @@ def _run(tokens, rows, stack, values, toast, end_state):
                     chains[key] = state
                 stack[-1] = state
                 continue
-            _reduce(act, stack, values, rows, toast)
+            # a reduction by an inlined or a built rule
+            size = act[2]
+            if size:
+                popped = values[-size:]
+                del stack[-size:]
+                del values[-size:]
+            else:
+                popped = []
+            if act[7]:  # every popped value kept, in order
+                children = [e[0] for e in popped]
+                height = max([e[1] for e in popped])
+            else:
+                children, height = _children(popped, act[3], act[4])
+            first = last = None  # the extent: the first and last popped with one
+            for entry in popped:
+                first = entry[2]
+                if first is not None:
+                    break
+            for entry in reversed(popped):
+                last = entry[3]
+                if last is not None:
+                    break
+            if kind == _INLINE:
+                value = children
+            elif act[5] and len(children) == 1:
+                # a ?rule whose one kept child stands for it (parentheses): its own
+                # span stays, its extent grows to the popped one
+                value = children[0]
+            else:
+                value = act[6](toast, _Meta(first, last), children)
+                height += 1
+            stack.append(rows[stack[-1]][act[1]])
+            values.append((value, height, first, last))
             if tok is end and stack[-1] == end_state:
                 return
-
-
-def _reduce(plan, stack, values, rows, toast):
-    """One reduction by an inlined or built rule."""
-    size = plan[2]
-    if size:
-        popped = values[-size:]
-        del stack[-size:]
-        del values[-size:]
-    else:
-        popped = []
-    if plan[7]:  # every popped value kept, in order
-        children = [e[0] for e in popped]
-        height = max([e[1] for e in popped])
-    else:
-        children, height = _children(popped, plan[3], plan[4])
-    # the extent: from the first popped value with a position to the last one
-    start = end = None
-    for entry in popped:
-        start = entry[2]
-        if start is not None:
-            break
-    for entry in reversed(popped):
-        end = entry[3]
-        if end is not None:
-            break
-    if plan[0] == _INLINE:
-        value = children
-    elif plan[5] and len(children) == 1:
-        # a ?rule whose one kept child stands for it (parentheses): its own span stays,
-        # its container grows to the popped extent
-        value = children[0]
-        height -= 1
-    else:
-        value = plan[6](toast, _Meta(start, end), children)
-    stack.append(rows[stack[-1]][plan[1]])
-    values.append((value, height + (plan[0] == _BUILD), start, end))
