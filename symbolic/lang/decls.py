@@ -538,10 +538,6 @@ def expanded_depth(root: atl.Formula, depths: Mapping[str, int],
     >>> expanded_depth(f, {"g": 7}, {})  # and, the use of g, g's 7 levels
     9
     """
-    try:
-        return _shallow_depth(root, depths, memo, _RECURSION_BUDGET)
-    except _Deep:
-        pass  # a deep body: the iterative walk below (the memo keeps what was found)
     stack: list = [root, None]  # a node then None: visit it; a node alone: finish it
     while stack:
         node = stack.pop()
@@ -566,32 +562,6 @@ def expanded_depth(root: atl.Formula, depths: Mapping[str, int],
             below = max(below, depths.get(node.name, 0))
         memo[id(node)] = (node, 1 + below)
     return memo[id(root)][1]
-
-
-class _Deep(Exception):
-    """A body deeper than :data:`_RECURSION_BUDGET`: walk it iteratively."""
-
-
-#: the depth to which :func:`_shallow_depth` recurses (most bodies are shallow)
-_RECURSION_BUDGET = 100
-
-
-def _shallow_depth(node, depths: Mapping[str, int], memo: dict, budget: int) -> int:
-    """:func:`expanded_depth` by recursion (faster), or :class:`_Deep`."""
-    got = memo.get(id(node))
-    if got is not None:
-        return got[1]
-    if not budget:
-        raise _Deep
-    below = 0
-    for k in _kids(node):
-        d = _shallow_depth(k, depths, memo, budget - 1)
-        if d > below:
-            below = d
-    if isinstance(node, atl.Ref):
-        below = max(below, depths.get(node.name, 0))
-    memo[id(node)] = (node, 1 + below)
-    return 1 + below
 
 
 def _kids(node) -> tuple:
