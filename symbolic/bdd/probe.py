@@ -13,8 +13,9 @@ the game's ``manager``, ``encoder``, ``space``, ``game``, ``limits``, ``_parts``
 """
 from __future__ import annotations
 
-from .backend import Manager
+from .contract import Manager
 from .layout import slot_sequence
+from .managers import make_manager
 
 # order="auto" on a game with the cudd backend (autoref keeps encode.choose_order): the
 # layout is chosen by measurement (LayoutProbe._choose_layout)
@@ -112,7 +113,7 @@ class LayoutProbe:
             return {}
         # CUDD measures for oxidd too: BDD sizes depend on the order, not the package,
         # and CUDD's shuffles and node counts are native (oxidd's would run in Python)
-        scratch = Manager("cudd")
+        scratch = make_manager("cudd")
         scratch.declare(enc.order)
         parts = [scratch.copy_from(r) for _, r in self.delta_parts()]
 
