@@ -376,21 +376,21 @@ def test_products_split_into_pieces_give_the_same_sets(backend, monkeypatch):
     moves change (so that Ctrl-C and --timeout act between pieces): the pieces are
     disjoint, their union is the part, and every pre-image and fixpoint is unchanged."""
     from symbolic import atl
-    from symbolic.bdd import engine as bdd_engine
+    from symbolic.bdd import relation
     from symbolic.model import load_model
     model = load_model("models/nim.game", {"n": 3, "K": 5})
     whole = SymbolicGame(model.game, backend)
-    monkeypatch.setattr(bdd_engine, "_SPLIT_AFTER", -1.0)  # every product counts as slow
+    monkeypatch.setattr(relation, "_SPLIT_AFTER", -1.0)  # every product counts as slow
     split = SymbolicGame(model.game, backend)
     results = [[atl.Evaluator(g, model.definitions)(q.formula).tuples() for q in model.queries]
                for g in (whole, split)]
     assert results[0] == results[1], [len(r) for r in results[0]]
     if split.manager.interruptible_products:  # oxidd: interrupted in its worker thread
-        assert not split._pieces, len(split._pieces)
+        assert not split.products.pieces, len(split.products.pieces)
         return
-    assert split._pieces, "no part was split"
+    assert split.products.pieces, "no part was split"
     m = split.manager
-    for r, pieces in split._pieces.items():
+    for r, pieces in split.products.pieces.items():
         assert len(pieces) >= 2, len(pieces)
         assert m.disj(pieces) == r
         for a in range(len(pieces)):
