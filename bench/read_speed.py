@@ -3,7 +3,8 @@
 Generates files of about ``--mb`` megabytes (default 10) of each kind below in a
 temporary directory (or ``--keep DIR``), then times, in a fresh process each,
 ``load_model`` (text to checked model: parse, check, build; no engine) and prints one
-line per file: kind, size, seconds of wall time and of CPU. Kinds:
+line per file: kind, size, seconds of wall time and of CPU (``--slow``: model text
+read through lark's parse tree, the way before ``symbolic.lang.driver``). Kinds:
 
 - ``sets``: many ``set`` declarations, one per line;
 - ``queries``: many ``query`` lines (ATL formulas);
@@ -87,6 +88,11 @@ _TIMED = """
 import resource, sys, time
 t0 = time.perf_counter()
 from symbolic.model import load_model
+if sys.argv[2:] == ["slow"]:  # the lark parse tree, as before symbolic.lang.driver
+    import symbolic.lang.parser as p
+    def _give_up(*args):
+        raise p.Fallback("--slow")
+    p.fast_parse = _give_up
 t1 = time.perf_counter()
 load_model(sys.argv[1])
 t2 = time.perf_counter()
@@ -95,12 +101,14 @@ print(f"{t2 - t1:.2f} {ru.ru_utime + ru.ru_stime:.2f} {ru.ru_maxrss // 1024}")
 """
 
 
-def time_read(path: Path, timeout: float) -> str:
+def time_read(path: Path, timeout: float, slow: bool = False) -> str:
     """``load_model(path)`` in a fresh process: 'wall CPU peak-MB' (imports excluded from
-    the wall seconds, included in the CPU seconds), or why it failed."""
+    the wall seconds, included in the CPU seconds), or why it failed. ``slow``: the
+    model language read through lark's parse tree (the way before issue 32's driver,
+    still the way of a text with a syntax error)."""
     try:
-        done = subprocess.run([sys.executable, "-c", _TIMED, str(path)], capture_output=True,
-                              text=True, timeout=timeout, cwd=ROOT)
+        done = subprocess.run([sys.executable, "-c", _TIMED, str(path)] + ["slow"] * slow,
+                              capture_output=True, text=True, timeout=timeout, cwd=ROOT)
     except subprocess.TimeoutExpired:
         return f"over {timeout:.0f} s"
     if done.returncode:
@@ -114,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kind", action="append", choices=KINDS, help="only these kinds")
     ap.add_argument("--keep", type=Path, help="write the files here and keep them")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per file")
+    ap.add_argument("--slow", action="store_true",
+                    help="read model text through lark's parse tree (the way before the "
+                         "driver of symbolic.lang.driver)")
     args = ap.parse_args(argv)
     size = int(args.mb * 1_000_000)
     with tempfile.TemporaryDirectory() as tmp:
@@ -124,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             name, text = make_file(kind, size)
             path = where / name
             path.write_text(text)
-            got = time_read(path, args.timeout)
+            got = time_read(path, args.timeout, args.slow)
             print(f"{kind:10} {len(text) / 1e6:6.2f}  {got}", flush=True)
     return 0
 

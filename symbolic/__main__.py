@@ -4,8 +4,9 @@
 second or more on a busy machine) ends with the status and message of any other
 interruption (130, "symbolic: interrupted"), not a traceback: until the command line
 installs its own handler, Ctrl-C ends the process at once (there is nothing to clean up
-yet), whichever import it lands in. A Ctrl-C in the first tenth of a second, while Python
-itself starts (``site``), is still Python's own.
+yet), whichever import it lands in. A Ctrl-C while Python itself starts (``site`` and the
+``.pth`` files, then the launcher's import of this module: tens of milliseconds), is
+still Python's own (docs/limits.md measures it).
 """
 import os
 import sys

@@ -9,7 +9,7 @@ import pytest
 
 from symbolic import atl, ir, validate
 from symbolic.bdd import encode
-from symbolic.bdd.backend import Manager
+from symbolic.bdd.managers import make_manager
 from symbolic.explicit import ExplicitGame, interp, moves
 from symbolic.explicit.interp import compile_expr
 from symbolic.seeds.games import subtraction
@@ -64,7 +64,7 @@ def test_unknown_nodes_are_assertion_errors():
     with pytest.raises(AssertionError):
         compile_expr(stranger, sp)
     with pytest.raises(AssertionError):
-        encode.Encoder(sp, Manager("autoref")).primed_slots(stranger)
+        encode.Encoder(sp, make_manager("autoref")).primed_slots(stranger)
     with pytest.raises(AssertionError):
         ir.children(stranger)
     with pytest.raises(AssertionError):

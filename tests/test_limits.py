@@ -473,9 +473,12 @@ def test_ctrl_c_ends_with_status_130_and_no_traceback():
     p = subprocess.Popen([sys.executable, "-m", "symbolic", "check", NIM, "-p", "n=6",
                           "-p", "K=100"], cwd=ROOT, env=subprocess_env(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)  # well inside the BDD work
+    time.sleep(4)  # well inside the BDD work, or (loaded) oxidd's constructor
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
+    if p.returncode == -signal.SIGINT:  # in the constructor: the kernel's (docs/limits.md)
+        assert err == "", err
+        return
     assert p.returncode == 130, (p.returncode, err)
     assert err.strip().splitlines()[-1] == "symbolic: interrupted" and "Traceback" not in err, err
 
@@ -486,8 +489,8 @@ def test_cudd_gets_a_memory_cap_below_the_address_space_limit():
     """Once, a model whose BDDs outgrew memory ended with "CUDD: out of memory" and
     exit 1 (CUDD's allocator exits): now CUDD always has a cap, below `ulimit -v`."""
     code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (2**31, 2**31));"
-            "from symbolic.bdd.backend import Manager, default_memory_cap;"
-            "m = Manager('cudd'); print(default_memory_cap(), m.bdd.configure()['max_memory'])")
+            "from symbolic.bdd.backend import DdManager, default_memory_cap;"
+            "m = DdManager('cudd'); print(default_memory_cap(), m.bdd.configure()['max_memory'])")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=subprocess_env(),
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr

@@ -2,8 +2,10 @@
 
 The modules, from the bottom up:
 
-- BDD managers: :class:`Manager` (``backend.py``) wraps one ``dd`` manager, CUDD or
-  autoref; ``oxidd_backend.py`` keeps the same contract on oxidd;
+- BDD managers: the contract :class:`Manager` (``contract.py``: its types and
+  methods), kept by two sibling implementations sharing ``base.py`` (the error guard,
+  the declared variables, the derived operations): ``backend.py`` on one ``dd``
+  manager, CUDD or autoref, and ``oxidd_backend.py`` on oxidd;
   :func:`make_manager` (``managers.py``) makes one by backend name; ``transfer.py``
   copies a BDD between managers of any backends; ``capacity.py`` holds the measured
   memory caps and bounds on the number of variables of each backend.
@@ -26,7 +28,7 @@ The modules, from the bottom up:
 >>> S.from_expr(Var("x") * Var("x") < 10).tuples()
 [(0,), (1,), (2,), (3,)]
 """
-from .backend import BACKENDS, Manager
+from .contract import BACKENDS, Manager
 from .bitvec import BV
 from .encode import Encoder
 from .engine import PARTITIONS, BddRelation, BddSet, SymbolicGame, SymbolicSets

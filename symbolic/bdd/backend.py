@@ -1,15 +1,18 @@
-"""A thin, explicit wrapper around one ``dd`` BDD manager (CUDD or autoref).
+"""The dd implementation of the BDD manager contract: CUDD (``dd.cudd``) or autoref.
 
-It hides the differences between ``dd.cudd`` and ``dd.autoref`` that matter
-to the symbolic engine (see ``notes-dd.md``): fused relational product,
-exact model counting, dynamic reordering off, memory exhaustion reported as
-:class:`symbolic.errors.OutOfMemory`, and a check against mixing nodes of two
-managers (:class:`symbolic.errors.EngineMismatch`).
+:class:`DdManager` keeps :class:`symbolic.bdd.contract.Manager` on one ``dd`` manager,
+hiding the differences between ``dd.cudd`` and ``dd.autoref`` that matter to the
+symbolic engine (see ``notes-dd.md``): fused relational product, exact model counting,
+dynamic reordering off, memory exhaustion reported as
+:class:`symbolic.errors.OutOfMemory`, and a check against mixing nodes of two managers
+(:class:`symbolic.errors.EngineMismatch`). What every backend shares is
+:class:`~symbolic.bdd.base.BaseManager`; the oxidd sibling is
+:class:`~symbolic.bdd.oxidd_backend.OxiddManager`.
 
 A node ("function") is whatever the backend returns; callers treat it as an
-opaque value and combine nodes only through :class:`Manager` methods.
+opaque value and combine nodes only through the manager's methods.
 
->>> m = Manager("autoref")
+>>> m = DdManager("autoref")
 >>> m.declare(["a", "b"])
 >>> m.exact_count(m.or_(m.var("a"), m.var("b")), 2)
 3
@@ -19,17 +22,20 @@ from __future__ import annotations
 import gc
 import sys
 import warnings
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from dd import _copy
 
-from ..errors import EngineMismatch, OutOfMemory, QueryError, TooManyVariables
+from ..errors import OutOfMemory, QueryError
 from ..limits import Limits
 from . import capacity
+from .base import BaseManager, guarded
 from .capacity import AUTOREF_BYTES_PER_NODE, default_memory_cap
+from .contract import BACKENDS, Assignment, Renaming, Substitution, VariableBound
 from .transfer import copy_function
 
-BACKENDS = ("cudd", "autoref", "oxidd")
+__all__ = ["BACKENDS", "DD_BACKENDS", "DdManager", "default_memory_cap", "unknown_backend"]
+
 #: the backends of this class (oxidd is :class:`symbolic.bdd.oxidd_backend.OxiddManager`;
 #: :func:`symbolic.bdd.managers.make_manager` picks the class by name)
 DD_BACKENDS = ("cudd", "autoref")
@@ -51,7 +57,7 @@ _LIVE: list = []
 
 
 def _release_unused(*_ignored) -> None:
-    """Drop the managers that no node, wrapper or :class:`Manager` refers to any more."""
+    """Drop the managers that no node, wrapper or :class:`DdManager` refers to any more."""
     if not _LIVE:
         return
     keep = []
@@ -82,8 +88,9 @@ def _is_oom(exc: BaseException) -> bool:
     """True when ``exc`` is how ``dd.cudd`` reports that CUDD ran out of memory.
 
     CUDD returns a NULL node; dd turns that into ``ValueError('... NULL
-    pointer')`` in most wrappers and ``RuntimeError('CUDD appears to have run
-    out of memory ...')`` in ``apply`` and ``count``.
+    pointer')`` in most wrappers, ``RuntimeError('CUDD appears to have run
+    out of memory ...')`` in ``apply`` and ``count``, and ``RuntimeError('failed
+    to add var "x"')`` when a new variable's tables cannot be allocated.
     """
     text = str(exc)
     if isinstance(exc, MemoryError):
@@ -91,14 +98,19 @@ def _is_oom(exc: BaseException) -> bool:
     if isinstance(exc, ValueError):
         return "NULL" in text
     if isinstance(exc, RuntimeError):
-        return "out of mem" in text.lower()
+        return "out of mem" in text.lower() or text.startswith("failed to add var")
     return False
 
 
-class Manager:
-    """One BDD manager of backend ``"cudd"`` (fast, default) or ``"autoref"`` (pure Python):
-    the contract every backend keeps (``oxidd``: a subclass, made by
-    :func:`symbolic.bdd.managers.make_manager`).
+def _declaring(self, names) -> str:
+    """What a failed declaration was doing, for its :class:`OutOfMemory` message."""
+    return f"declaring {len(names)} BDD variables in the {self.backend} manager"
+
+
+class DdManager(BaseManager):
+    """The contract on one ``dd`` manager of backend ``"cudd"`` (fast, default) or
+    ``"autoref"`` (pure Python); oxidd's sibling is made by
+    :func:`symbolic.bdd.managers.make_manager`.
 
     Variables are declared once, in the order given: level i is the i-th name.
     Dynamic reordering is switched off so the order chosen by the encoder
@@ -107,15 +119,11 @@ class Manager:
     whose message names the stage of ``limits`` (a :class:`symbolic.limits.Limits`).
     """
 
-    #: False: a long backend call cannot be interrupted, so the engine splits slow
-    #: relational products into pieces and checks the limits between them
-    interruptible_products = False
-
     def __init__(self, backend: str = "cudd", *, max_memory: int | None = None,
                  limits: Limits | None = None):
         if backend not in DD_BACKENDS:
             raise QueryError(unknown_backend(backend))
-        self.backend = backend
+        super().__init__(backend, limits)
         self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
         # autoref's node table, capped here (CUDD caps itself): None for CUDD
         self._node_cap: int | None = None
@@ -133,30 +141,19 @@ class Manager:
             self.bdd.configure(reordering=False)
             self._node_cap = capacity.autoref_node_cap(cap)
         self._cudd = backend == "cudd"
-        self.limits = limits if limits is not None else Limits()
         _release_unused()
         _LIVE.append(self.bdd)
-        self._names: list[str] = []
         self._true = self.bdd.true
         self._false = self.bdd.false
 
-    def __repr__(self) -> str:
-        return f"<Manager {self.backend} with {len(self._names)} variables>"
-
     # ------------------------------------------------------------------ errors
 
-    def _fail(self, exc: BaseException, *nodes) -> BaseException:
-        """The exception to raise for a backend failure ``exc`` on operands ``nodes``."""
-        if _is_oom(exc):
-            return OutOfMemory(self.limits.out_of_memory(
-                f"{self.node_count()} BDD nodes in the {self.backend} manager"),
-                stage=self.limits.where())
-        for u in nodes:
-            if getattr(u, "bdd", None) is not self.bdd:
-                return EngineMismatch(
-                    f"a BDD node of another manager (or not a node: {type(u).__name__}) "
-                    f"was given to {self!r}")
-        return exc
+    def owns(self, u) -> bool:
+        """True when ``u`` is a node of this manager."""
+        return getattr(u, "bdd", None) is self.bdd
+
+    def _out_of_memory(self, exc: BaseException) -> bool:
+        return _is_oom(exc)
 
     def _made(self, u):
         """``u``, after holding autoref's node table to its cap (CUDD caps itself): past
@@ -172,96 +169,26 @@ class Manager:
                     stage=self.limits.where())
         return u
 
-    def check(self, u):
-        """Return ``u`` if it is a node of this manager, else raise :class:`EngineMismatch`."""
-        if getattr(u, "bdd", None) is not self.bdd:
-            raise EngineMismatch(
-                f"a BDD node of another manager (or not a node: {type(u).__name__}) "
-                f"was given to {self!r}")
-        return u
-
     # ------------------------------------------------------------------ variables
 
-    def variable_bound(self) -> tuple[int, str, bool]:
+    def variable_bound(self) -> VariableBound:
         """(n, why, by_memory): at most n variables fit in this manager, the reason in
         words, and whether the memory cap is what binds (a larger cap would hold more)."""
         if self._cudd:
             return capacity.cudd_variable_bound(self._cap)
         return capacity.autoref_variable_bound(self._cap)
 
-    def require_variables(self, count: int, what: str) -> None:
-        """Raise :class:`TooManyVariables` unless ``count`` more variables fit (see
-        :meth:`variable_bound`); ``what`` says what needs them, for the message."""
-        total = len(self._names) + count
-        bound, why, by_memory = self.variable_bound()
-        if total > bound:
-            other = "oxidd" if self.backend != "oxidd" else "cudd"
-            advice = f"raise --max-memory or try --backend {other}" if by_memory \
-                else f"try --backend {other}"
-            raise TooManyVariables(
-                f"{what} needs {total} BDD variables, more than the {self.backend} backend "
-                f"can declare: {why}; {advice}", stage=self.limits.where())
-
-    def declare(self, names: Sequence[str], what: str = "this request") -> None:
-        """Declare ``names`` as new variables at the next levels, in this order
-        (:class:`TooManyVariables` when they do not fit, before declaring any)."""
-        names = list(names)
-        clash = sorted(set(names) & set(self._names))
-        if clash or len(set(names)) != len(names):
-            raise AssertionError(("variables declared twice", clash or names))
-        self.require_variables(len(names), what)
-        first = len(self._names)
-        self._add_variables(names)
-        self._names.extend(names)
-        for i, n in enumerate(names):  # the wrapper's promise: level i is the i-th name
-            if self.level(n) != first + i:
-                raise AssertionError((n, self.level(n), first + i))
-
+    @guarded(what=_declaring)
     def _add_variables(self, names: list[str]) -> None:
-        """The backend's own declaration of new variables, at the next levels."""
-        try:
-            self.bdd.declare(*names)
-        except (RuntimeError, MemoryError) as e:  # dd.cudd: 'failed to add var "x"'
-            raise OutOfMemory(self.limits.out_of_memory(
-                f"declaring {len(names)} BDD variables in the {self.backend} manager"),
-                stage=self.limits.where()) from e
+        self.bdd.declare(*names)
         self._made(None)
 
-    def reorder(self, names: Sequence[str]) -> None:
-        """Move the declared variables to the levels of ``names`` (a permutation of
-        them), keeping every node's function; dynamic reordering stays off.
-
-        >>> m = Manager("autoref")
-        >>> m.declare(["a", "b"])
-        >>> u = m.diff(m.var("a"), m.var("b"))
-        >>> m.reorder(["b", "a"])
-        >>> m.names, m.level("b"), m.exact_count(u, 2)
-        (('b', 'a'), 0, 1)
-        """
-        names = list(names)
-        if sorted(names) != sorted(self._names):
-            raise AssertionError(("not a permutation of the variables", names))
-        if names == self._names:
-            return
-        self._set_order(names)
-        self._names = names
-        for i, n in enumerate(names):
-            if self.level(n) != i:
-                raise AssertionError((n, self.level(n), i))
-
+    @guarded()
     def _set_order(self, names: list[str]) -> None:
-        """The backend's own shuffle to the levels of ``names``."""
         try:
             self.bdd.reorder({n: i for i, n in enumerate(names)})
-        except (ValueError, RuntimeError) as e:
-            raise self._fail(e) from e
         finally:
             self.bdd.configure(reordering=False)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """All declared variables, by level."""
-        return tuple(self._names)
 
     def level(self, name: str) -> int:
         """The level (position in the order) of variable ``name``."""
@@ -283,164 +210,93 @@ class Manager:
         """The constant false."""
         return self._false
 
-    def const(self, value: bool):
-        """The constant ``value``."""
-        return self._true if value else self._false
-
     def not_(self, u):
         """¬u."""
-        return ~u  # complement edges: never allocates
+        if not self.owns(u):  # complement edges: never allocates nor fails, so checked here
+            raise self._mismatch(u)
+        return ~u
 
+    @guarded(2)
     def and_(self, u, v):
         """u ∧ v."""
-        try:
-            return self._made(u & v)
-        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
-            raise self._fail(e, u, v) from e
+        return self._made(u & v)
 
+    @guarded(2)
     def or_(self, u, v):
         """u ∨ v."""
-        try:
-            return self._made(u | v)
-        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
-            raise self._fail(e, u, v) from e
+        return self._made(u | v)
 
+    @guarded(2)
     def diff(self, u, v):
         """u ∧ ¬v."""
-        try:
-            return self._made(u & ~v)
-        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
-            raise self._fail(e, u, v) from e
+        return self._made(u & ~v)
 
+    @guarded(2)
     def xor(self, u, v):
         """u ⊕ v."""
-        try:
-            return self._made(self.bdd.apply("xor", u, v))
-        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
-            raise self._fail(e, u, v) from e
+        return self._made(self.bdd.apply("xor", u, v))
 
-    def iff(self, u, v):
-        """u ↔ v."""
-        return ~self.xor(u, v)
-
+    @guarded(2)
     def implies(self, u, v):
         """u → v."""
-        try:
-            return self._made(~u | v)
-        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
-            raise self._fail(e, u, v) from e
+        return self._made(~u | v)
 
+    @guarded(3)
     def ite(self, c, u, v):
         """if c then u else v."""
-        try:
-            return self._made(self.bdd.ite(c, u, v))
-        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
-            raise self._fail(e, c, u, v) from e
+        return self._made(self.bdd.ite(c, u, v))
 
-    def conj(self, nodes: Iterable):
-        """The conjunction of ``nodes`` (true when empty), combined pairwise as a balanced tree."""
-        return self._balanced(list(nodes), self.and_, self._true)
-
-    def disj(self, nodes: Iterable, check=None):
-        """The disjunction of ``nodes`` (false when empty), combined as a balanced tree;
-        ``check()``, when given, is called before each or (a time limit's check: the
-        ors of large BDDs can each take long)."""
-        op = self.or_
-        if check is not None:
-            def op(u, v):
-                check()
-                return self.or_(u, v)
-        return self._balanced(list(nodes), op, self._false)
-
-    @staticmethod
-    def _balanced(items: list, op, unit):
-        # A balanced reduction keeps intermediate BDDs small when many cubes or
-        # clauses are combined (a left fold rebuilds a growing BDD n times).
-        if not items:
-            return unit
-        while len(items) > 1:
-            nxt = [op(items[i], items[i + 1]) for i in range(0, len(items) - 1, 2)]
-            if len(items) % 2:
-                nxt.append(items[-1])
-            items = nxt
-        return items[0]
-
-    def cube(self, assignment: Mapping[str, bool]):
+    @guarded()
+    def cube(self, assignment: Assignment):
         """The conjunction of literals ``name`` (True) / ``¬name`` (False)."""
-        try:
-            return self._made(self.bdd.cube(dict(assignment)))
-        except (ValueError, RuntimeError, MemoryError) as e:
-            raise self._fail(e) from e
-
-    def is_true(self, u) -> bool:
-        """u ≡ true (canonical nodes: one comparison)."""
-        return u == self._true
-
-    def is_false(self, u) -> bool:
-        """u ≡ false."""
-        return u == self._false
+        return self._made(self.bdd.cube(dict(assignment)))
 
     # ------------------------------------------------------------------ quantifiers, renaming
 
+    @guarded(1)
     def exist(self, u, qvars: Iterable[str]):
         """∃qvars. u."""
-        try:
-            return self._made(self.bdd.exist(qvars, u))
-        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
-            raise self._fail(e, u) from e
+        return self._made(self.bdd.exist(qvars, u))
 
+    @guarded(1)
     def forall(self, u, qvars: Iterable[str]):
         """∀qvars. u."""
-        try:
-            return self._made(self.bdd.forall(qvars, u))
-        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
-            raise self._fail(e, u) from e
+        return self._made(self.bdd.forall(qvars, u))
 
+    @guarded(2)
     def and_exists(self, u, v, qvars: Iterable[str]):
         """The relational product ∃qvars. (u ∧ v).
 
         CUDD fuses it (``Cudd_bddAndAbstract``); autoref has no correct fused
         form (its ``preimage`` needs adjacent renamed pairs), so it is ``∧`` then ``∃``.
         """
-        try:
-            if self._cudd:
-                return self._mod.and_exists(u, v, qvars)
-            return self._made(self.bdd.exist(qvars, u & v))
-        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
-            raise self._fail(e, u, v) from e
+        if self._cudd:
+            return self._mod.and_exists(u, v, qvars)
+        return self._made(self.bdd.exist(qvars, u & v))
 
-    def implies_forall(self, u, v, qvars: Iterable[str]):
-        """∀qvars. (u → v) = ¬∃qvars. (u ∧ ¬v): the dual relational product (pre∀).
-        Through the fused ∃ on every backend (negations are free with complement
-        edges: CUDD and oxidd's BCDDs)."""
-        return self.not_(self.and_exists(u, self.not_(v), qvars))
-
-    def rename(self, u, mapping: Mapping[str, str]):
+    @guarded(1)
+    def rename(self, u, mapping: Renaming):
         """Substitute variables for variables: u[x := mapping[x]] (simultaneous)."""
         if not mapping:  # dd.cudd warns on an empty substitution (spaces without slots)
             return self.check(u)
-        try:
-            return self._made(self.bdd.let(mapping, u))
-        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
-            raise self._fail(e, u) from e
+        return self._made(self.bdd.let(mapping, u))
 
-    def restrict(self, u, assignment: Mapping[str, bool]):
+    @guarded(1)
+    def restrict(self, u, assignment: Assignment):
         """The cofactor u[x := assignment[x]]."""
         if not assignment:
             return self.check(u)
-        try:
-            return self._made(self.bdd.let(dict(assignment), u))
-        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
-            raise self._fail(e, u) from e
+        return self._made(self.bdd.let(dict(assignment), u))
 
-    def compose(self, u, mapping: Mapping[str, Any]):
+    @guarded(1)
+    def compose(self, u, mapping: Substitution):
         """Substitute functions for variables, simultaneously: u[x := mapping[x]].
 
         The pre-image of a set under a deterministic move whose successor is
         x' = σ(x) is X(σ(x)): one composition, with no primed variables or frame
         (CUDD's ``Cudd_bddVectorCompose`` through ``let``).
 
-        >>> m = Manager("autoref")
+        >>> m = DdManager("autoref")
         >>> m.declare(["a", "b"])
         >>> u = m.compose(m.var("a"), {"a": m.not_(m.var("b"))})
         >>> m.exact_count(u, 2), m.support(u)
@@ -450,10 +306,7 @@ class Manager:
             return self.check(u)
         for v in mapping.values():
             self.check(v)
-        try:
-            return self._made(self.bdd.let(dict(mapping), u))
-        except (ValueError, RuntimeError, TypeError, MemoryError) as e:
-            raise self._fail(e, u) from e
+        return self._made(self.bdd.let(dict(mapping), u))
 
     def support(self, u) -> set[str]:
         """The variables ``u`` depends on."""
@@ -585,14 +438,12 @@ class Manager:
         if not self._cudd:
             self.bdd.collect_garbage()
 
+    @guarded()
     def copy_from(self, u):
         """The node of this manager with the same function as ``u`` (a node of
         another manager that declares the same variable names)."""
-        if getattr(u, "bdd", None) is self.bdd:
+        if self.owns(u):
             return u
         if not hasattr(u, "bdd"):  # an oxidd node: rebuilt by Shannon expansion
             return copy_function(u, self)
-        try:
-            return self._made(_copy.copy_bdd(u, self.bdd))
-        except (ValueError, RuntimeError, MemoryError) as e:
-            raise self._fail(e) from e
+        return self._made(_copy.copy_bdd(u, self.bdd))

@@ -1,7 +1,7 @@
 """Exact integer arithmetic on bit-vectors of BDDs (the symbolic engine's int terms).
 
 An integer term is a :class:`BV`: two's-complement bits (least significant
-first, each a BDD node of an explicit :class:`~symbolic.bdd.backend.Manager`)
+first, each a BDD node of an explicit :class:`~symbolic.bdd.contract.Manager`)
 together with an interval [lo, hi] that contains every value the term takes
 inside the domain. Each operation computes its result interval first and
 works modulo 2^W with W the smallest two's-complement width holding that
@@ -10,8 +10,8 @@ wrap-around can let an out-of-range value satisfy a constraint.
 
 Every function takes the BDD manager explicitly, first (never a global one).
 
->>> from symbolic.bdd.backend import Manager
->>> m = Manager("autoref")
+>>> from symbolic.bdd.managers import make_manager
+>>> m = make_manager("autoref")
 >>> m.declare(["x0", "x1"])
 >>> x = BV((m.var("x0"), m.var("x1"), m.false), 0, 3)      # an unsigned 2-bit x
 >>> y = sub(m, mul(m, x, x), const(m, 4))                  # x·x − 4 ∈ [−4, 5]
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .backend import Manager
+from .contract import Manager
 
 
 def signed_width(lo: int, hi: int) -> int:

@@ -1,7 +1,7 @@
 """How much each BDD backend can hold: memory caps and bounds on the number of variables.
 
 The bounds are measured (the figures are in bench/journal/, issues 23, 32 and 33);
-:meth:`symbolic.bdd.backend.Manager.require_variables` checks them before declaring any
+:meth:`symbolic.bdd.base.BaseManager.require_variables` checks them before declaring any
 variable, so that a space too large for a backend is refused with its size, not met by a
 failure deep inside the backend.
 
@@ -20,7 +20,7 @@ __all__ = ["default_memory_cap", "cudd_variable_bound", "autoref_variable_bound"
            "OXIDD_BYTES_PER_VARIABLE", "grow_main_stack"]
 
 # The number of variables each backend can declare, checked before declaring them
-# (Manager.require_variables). CUDD numbers variables below CUDD_MAXINDEX = 2^31 − 1 on
+# (BaseManager.require_variables). CUDD numbers variables below CUDD_MAXINDEX = 2^31 − 1 on
 # 64-bit machines (cudd.h: (DdHalfWord) ~0 >> 1, also the index of the constants).
 CUDD_MAX_VARIABLES = 2 ** 31 - 1
 # Long before that index, memory binds: each variable costs CUDD a unique subtable and
@@ -42,7 +42,7 @@ AUTOREF_MAX_VARIABLES = RECURSION_LIMIT - 1000
 # Its memory is its node table: measured as
 # the growth of the resident size while building BDDs of 30 000 to 225 000 nodes
 # (tools: /proc/self/statm), 460–540 bytes per node. Every variable is a node, and the
-# node table is capped at cap / AUTOREF_BYTES_PER_NODE nodes (see Manager._made).
+# node table is capped at cap / AUTOREF_BYTES_PER_NODE nodes (see DdManager._made).
 AUTOREF_BYTES_PER_NODE = 512
 
 

@@ -8,8 +8,8 @@ tuples). Results are only meaningful inside the domain (every slot's bits
 within its range); callers conjoin the domain, as the engine does.
 
 >>> from symbolic.ir import IntType, Space, Var, VarDecl
->>> from symbolic.bdd.backend import Manager
->>> enc = Encoder(Space((VarDecl("x", IntType(0, 5)),)), Manager("autoref"))
+>>> from symbolic.bdd.managers import make_manager
+>>> enc = Encoder(Space((VarDecl("x", IntType(0, 5)),)), make_manager("autoref"))
 >>> u = enc.boolean(Var("x") * 2 > 7)
 >>> sorted(enc.decode(a) for a in enc.m.assignments(enc.m.and_(u, enc.domain()), enc.current_bits))
 [(4,), (5,)]
@@ -24,7 +24,7 @@ from ..ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, Binary, BoolType, Const, Ele
                   Item, Name, Quant, Space, Sum, Unary, Var, bound_var, children, free_names,
                   op_text)
 from . import bitvec as bv
-from .backend import Manager
+from .contract import Manager
 from .bitvec import BV
 from .layout import (AUTO_SLICED_MAX, CONCRETE_ORDERS, ORDERS, BitLayout, choose_order,
                      slot_sequence)
@@ -436,7 +436,7 @@ class Encoder(BitLayout):
             if isinstance(b, (BV, tuple)):
                 raise WrongType(f"the right operand of {op_text(op)}: got {_type_name(b)} "
                                 f"({_describe(e.right)})", _span(e.right) or _span(e))
-            return _CONNECTIVES[op](m, a, b)
+            return getattr(m, _CONNECTIVES[op])(a, b)
         if op in COMPARE_OPS:
             a = self._c(e.left, env)
             b = self._c(e.right, env)
@@ -512,9 +512,9 @@ class Encoder(BitLayout):
 
 # The operators of symbolic.ir, by kind (tests/test_dispatch.py checks they
 # cover ir's vocabulary): connectives, order comparisons as (swap, negate) of
-# a < b, and the ring operations (// and % are divmod_const).
-_CONNECTIVES = {"and": Manager.and_, "or": Manager.or_, "implies": Manager.implies,
-                "iff": Manager.iff}
+# a < b, and the ring operations (// and % are divmod_const). The connectives are
+# the manager's methods by name: each backend has its own.
+_CONNECTIVES = {"and": "and_", "or": "or_", "implies": "implies", "iff": "iff"}
 _ORDERINGS = {"<": (False, False), "<=": (True, True), ">": (True, False), ">=": (False, True)}
 _RINGS = {"+": bv.add, "-": bv.sub, "*": bv.mul}
 

@@ -2,7 +2,7 @@
 
 ``SymbolicSets`` implements :class:`symbolic.api.SetEngine` and
 ``SymbolicGame`` implements :class:`symbolic.api.GameEngine` over one
-:class:`~symbolic.bdd.backend.Manager` each (never a global one).
+:class:`~symbolic.bdd.contract.Manager` each (never a global one).
 
 Notation: x are the current bits, x' the next bits, D(x) the domain (every
 slot in range and the invariant), δ(x, x') = ⋁_i δ_i(x, x') the transition

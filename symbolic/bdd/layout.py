@@ -28,8 +28,8 @@ domain and frame BDDs; :class:`symbolic.bdd.encode.Encoder` adds the compilation
 expressions on top of it.
 
 >>> from symbolic.ir import IntType, VarDecl
->>> from symbolic.bdd.backend import Manager
->>> b = BitLayout(Space((VarDecl("x", IntType(0, 5)),)), Manager("autoref"), "slots")
+>>> from symbolic.bdd.managers import make_manager
+>>> b = BitLayout(Space((VarDecl("x", IntType(0, 5)),)), make_manager("autoref"), "slots")
 >>> b.order, b.decode({"x.2": True, "x.1": False, "x.0": True})
 (('x.2', "x.2'", 'x.1', "x.1'", 'x.0', "x.0'"), (5,))
 """
@@ -40,7 +40,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..errors import QueryError
 from ..ir import Space
 from . import bitvec as bv
-from .backend import Manager
+from .contract import Manager
 
 ORDERS = ("auto", "sliced", "slots", "sliced-reversed", "slots-reversed")
 CONCRETE_ORDERS = ORDERS[1:]

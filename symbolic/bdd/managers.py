@@ -1,9 +1,9 @@
 """The BDD managers by backend name: the one place that knows every backend class.
 
-``make_manager(backend)`` gives a :class:`~symbolic.bdd.backend.Manager` of the
-named backend: the ``dd`` wrapper for ``"cudd"`` and ``"autoref"``,
+``make_manager(backend)`` gives a :class:`~symbolic.bdd.contract.Manager` of the
+named backend: :class:`~symbolic.bdd.backend.DdManager` for ``"cudd"`` and ``"autoref"``,
 :class:`~symbolic.bdd.oxidd_backend.OxiddManager` for ``"oxidd"``. The backend
-modules import nothing of each other; this module imports both.
+modules are siblings that import nothing of each other; this module imports both.
 
 >>> m = make_manager("autoref")
 >>> m.declare(["a"])
@@ -16,8 +16,10 @@ import importlib.util
 
 from ..errors import QueryError
 from ..limits import Limits
-from .backend import BACKENDS, DD_BACKENDS, Manager, unknown_backend
+from .backend import DD_BACKENDS, DdManager, unknown_backend
+from .base import BaseManager
 from .capacity import OXIDD_THREAD_ADDRESS_SPACE, address_space_left
+from .contract import BACKENDS, Manager
 from .oxidd_backend import OxiddManager
 
 __all__ = ["BACKENDS", "BACKEND_CHOICES", "AUTO_OXIDD_BITS", "make_manager", "manager_class",
@@ -61,10 +63,11 @@ def resolve_backend(backend: str, space) -> str:
     return choose_backend(space) if backend == "auto" else backend
 
 
-def manager_class(backend: str) -> type[Manager]:
-    """The :class:`Manager` class of backend ``backend`` (QueryError for unknown names)."""
+def manager_class(backend: str) -> type[BaseManager]:
+    """The class keeping the :class:`Manager` contract for backend ``backend``
+    (QueryError for unknown names)."""
     if backend in DD_BACKENDS:
-        return Manager
+        return DdManager
     if backend == "oxidd":
         return OxiddManager
     raise QueryError(unknown_backend(backend))
@@ -78,6 +81,6 @@ def make_manager(backend: str = "cudd", *, max_memory: int | None = None,
     of the space it will hold, if known) sizes oxidd's apply cache
     (:func:`~symbolic.bdd.oxidd_backend.cache_entries`)."""
     cls = manager_class(backend)
-    if cls is Manager:
-        return Manager(backend, max_memory=max_memory, limits=limits)
-    return cls(max_memory=max_memory, limits=limits, space_bits=space_bits)
+    if cls is DdManager:
+        return DdManager(backend, max_memory=max_memory, limits=limits)
+    return OxiddManager(max_memory=max_memory, limits=limits, space_bits=space_bits)

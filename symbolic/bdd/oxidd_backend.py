@@ -1,10 +1,11 @@
-"""The ``oxidd`` backend of :class:`~symbolic.bdd.backend.Manager` (``backend="oxidd"``).
+"""The oxidd implementation of the BDD manager contract (``backend="oxidd"``).
 
 oxidd (a Rust BDD library with Python bindings, ``pip install oxidd``) computed the ENS
 Nim fixpoints several times faster than CUDD in ``bench/oxidd_ens.py`` (bench/README.md).
-This class gives it the wrapper's contract, so the symbolic engine runs on it
-unchanged: level i is the i-th declared name, exact counts (oxidd counts with Python
-ints), a fused relational product (``apply_exists``), renamings as prepared
+:class:`OxiddManager` keeps :class:`symbolic.bdd.contract.Manager` on it, a sibling of
+:class:`~symbolic.bdd.backend.DdManager` sharing :class:`~symbolic.bdd.base.BaseManager`,
+so the symbolic engine runs on it unchanged: level i is the i-th declared name, exact
+counts (oxidd counts with Python ints), a fused relational product (``apply_exists``), renamings as prepared
 substitutions (cached: the engine renames with the same two maps all the time), and
 :class:`~symbolic.errors.OutOfMemory` / :class:`~symbolic.errors.EngineMismatch` as for
 the other backends. Its operations run on ``limits.worker_threads`` threads: one by
@@ -31,14 +32,20 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Iterable, Iterator, Sequence
 
-from ..errors import BadLimit, EngineMismatch, OutOfMemory, QueryError
+from ..errors import BadLimit, OutOfMemory, QueryError
+from ..interrupts import kernel_ends_on_ctrl_c
 from ..limits import Limits
-from .backend import Manager, default_memory_cap
+from .base import BaseManager, guarded
 from .capacity import (OXIDD_BYTES_PER_VARIABLE, OXIDD_STACK_BYTES_PER_LEVEL,
-                       OXIDD_THREAD_ADDRESS_SPACE, address_space_left, grow_main_stack)
+                       OXIDD_THREAD_ADDRESS_SPACE, address_space_left, default_memory_cap,
+                       grow_main_stack)
+from .contract import Assignment, Renaming, Substitution, VariableBound
 from .transfer import copy_function
+
+__all__ = ["OxiddManager", "cache_entries", "fit_address_space", "OXIDD_MAX_VARIABLES",
+           "BIG_CACHE_BITS", "CACHE_MIN_SECONDS"]
 
 #: bytes per inner node assumed when sizing the node store from a memory cap
 _BYTES_PER_NODE = 32
@@ -102,6 +109,33 @@ def cache_entries(space_bits: int | None, cap: int, bits: int | None = None,
     return _CACHE
 
 
+def _cache_in_time(cache: int, deadline: float | None) -> int:
+    """The cache entries, ``--cache-bits`` or not, that a request may allocate before its
+    deadline: half as many until the time left is what :data:`CACHE_MIN_SECONDS` asks for
+    them (10 s above 2^22 entries, 60 s above 2^24, and 60 s per 2^26 above 2^26). oxidd
+    allocates its cache holding Python's lock, when the deadline cannot act.
+
+    >>> [_cache_in_time(1 << b, time.monotonic() + 30).bit_length() - 1 for b in (26, 25, 23)]
+    [24, 24, 23]
+    >>> _cache_in_time(1 << 26, time.monotonic() + 5).bit_length() - 1
+    22
+    >>> [_cache_in_time(1 << 30, t).bit_length() - 1 for t in (None, time.monotonic() + 400)]
+    [30, 28]
+    """
+    if deadline is None:
+        return cache
+    left = deadline - time.monotonic()
+    while cache > _CACHE and left < _seconds_for(cache):
+        cache >>= 1
+    return cache
+
+
+def _seconds_for(cache: int) -> float:
+    if cache > _BIG_CACHE:
+        return CACHE_MIN_SECONDS[_BIG_CACHE] * cache / _BIG_CACHE
+    return CACHE_MIN_SECONDS[_BIG_CACHE if cache > _LARGE_CACHE else _LARGE_CACHE]
+
+
 #: the smallest address space (bytes) a manager needs beside its threads' stacks
 _MIN_HEAP = 64 << 20
 
@@ -139,8 +173,15 @@ def fit_address_space(left: int | None, threads: int, cache: int, cap: int,
 _GC_FLOOR = 1 << 22
 
 
-class OxiddManager(Manager):
-    """:class:`Manager` on oxidd (see the module docstring)."""
+class OxiddManager(BaseManager):
+    """The contract on one oxidd BCDD manager (see the module docstring)."""
+
+    #: operands of two oxidd managers abort the process (a Rust panic), so the guard
+    #: checks them before every operation, not only after a failure
+    checks_operands_first = True
+    #: relational products run in a worker thread (oxidd releases the GIL), so that
+    #: Ctrl-C and the time limit act while one runs: the engine need not split them
+    interruptible_products = True
 
     def __init__(self, backend: str = "oxidd", *, max_memory: int | None = None,
                  limits: Limits | None = None, space_bits: int | None = None):
@@ -152,34 +193,26 @@ class OxiddManager(Manager):
         except ImportError:
             raise QueryError("the oxidd backend needs the oxidd package "
                              "(pip install oxidd)") from None
-        self.backend = "oxidd"
+        super().__init__("oxidd", limits)
         self._ob = ob
         self._and_op = BooleanOperator.AND
         self._oom_types = (MemoryError, DDMemoryError)
         self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
-        self.limits = limits if limits is not None else Limits()
         cache = cache_entries(space_bits, cap, self.limits.cache_bits, self.limits.work)
-        deadline = self.limits.deadline
-        if self.limits.cache_bits is None and deadline is not None:
-            left = deadline - time.monotonic()
-            while cache > _CACHE and left < CACHE_MIN_SECONDS.get(cache, 0):
-                cache >>= 2
         if self.limits.cache_bits is not None and cache * _BYTES_PER_CACHE_ENTRY > cap // 2:
             raise BadLimit(f"an apply cache of 2^{cache.bit_length() - 1} entries takes "
                            f"{cache * _BYTES_PER_CACHE_ENTRY >> 20} MB, more than half the "
                            f"memory cap ({cap >> 20} MB): ask for fewer --cache-bits")
+        cache = _cache_in_time(cache, self.limits.deadline)
         self.threads = self.limits.worker_threads
         # oxidd aborts the process when an allocation or its thread pool fails
         cache, cap = fit_address_space(address_space_left(), self.threads, cache, cap,
                                        self.limits)
         self._store = nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))
         self.cache_entries = cache
-        self.bdd = ob.BCDDManager(nodes, cache, self.threads)
+        with kernel_ends_on_ctrl_c():  # it holds Python's lock, for seconds
+            self.bdd = ob.BCDDManager(nodes, cache, self.threads)
         self._stack = grow_main_stack()
-        self._node_cap = None
-        self._cudd = False
-        self._mod = None
-        self._names: list[str] = []
         self._index: dict[str, int] = {}
         self._vars: dict[str, object] = {}
         self._cubes: dict[frozenset, object] = {}
@@ -192,46 +225,17 @@ class OxiddManager(Manager):
 
     # ------------------------------------------------------------------ errors
 
-    def _fail(self, exc: BaseException, *nodes) -> BaseException:
-        if isinstance(exc, self._oom_types):
-            return OutOfMemory(self.limits.out_of_memory(
-                f"{self.node_count()} BDD nodes in the {self.backend} manager"),
-                stage=self.limits.where())
-        for u in nodes:
-            if not self._mine(u):
-                return self._mismatch(u)
-        return exc
-
-    def _mine(self, u) -> bool:
+    def owns(self, u) -> bool:
+        """True when ``u`` is a function of this manager."""
         return isinstance(u, self._ob.BCDDFunction) and u.manager == self.bdd
 
-    def _mismatch(self, u) -> EngineMismatch:
-        return EngineMismatch(f"a BDD node of another manager (or not a node: "
-                              f"{type(u).__name__}) was given to {self!r}")
-
-    def check(self, u):
-        if not self._mine(u):
-            raise self._mismatch(u)
-        return u
-
-    def _guard(self, fn, *nodes):
-        # operands of two oxidd managers abort the process (a Rust panic), so they are
-        # checked before every operation, not only after a failure
-        for u in nodes:
-            if not self._mine(u):
-                raise self._mismatch(u)
-        try:
-            return fn()
-        except (ValueError, RuntimeError, TypeError, MemoryError, OverflowError) as e:
-            raise self._fail(e, *nodes) from e
-        except Exception as e:  # noqa: BLE001 - oxidd's DDMemoryError has its own base
-            if isinstance(e, self._oom_types):
-                raise self._fail(e, *nodes) from e
-            raise
+    def _out_of_memory(self, exc: BaseException) -> bool:
+        return isinstance(exc, self._oom_types)
 
     # ------------------------------------------------------------------ variables
 
-    def variable_bound(self) -> tuple[int, str, bool]:
+    def variable_bound(self) -> VariableBound:
+        """(n, why, by_memory): the stack, the memory cap or oxidd's numbering binds."""
         levels = self._stack // OXIDD_STACK_BYTES_PER_LEVEL
         held = self._cap // OXIDD_BYTES_PER_VARIABLE
         if levels < min(held, self._store, OXIDD_MAX_VARIABLES):
@@ -246,47 +250,74 @@ class OxiddManager(Manager):
         return self._store, (f"oxidd stores each variable as a node, and a memory cap of "
                              f"{self._cap >> 20} MB makes a store of {self._store} nodes"), True
 
+    @guarded()
     def _add_variables(self, names: list[str]) -> None:
-        def add():
-            self.bdd.add_named_vars(names)
-            for n in names:
-                self._index[n] = self.bdd.name_to_var(n)
-                self._vars[n] = self.bdd.var(self._index[n])
-        self._guard(add)
+        self.bdd.add_named_vars(names)
+        for n in names:
+            self._index[n] = self.bdd.name_to_var(n)
+            self._vars[n] = self.bdd.var(self._index[n])
 
+    @guarded()
     def _set_order(self, names: list[str]) -> None:
-        self._guard(lambda: self.bdd.set_var_order([self._index[n] for n in names]))
+        self.bdd.set_var_order([self._index[n] for n in names])
 
     def level(self, name: str) -> int:
+        """The level of variable ``name``."""
         return self.bdd.var_to_level(self._index[name])
 
     def var(self, name: str):
+        """The node of variable ``name`` (made once, when declared)."""
         return self._vars[name]
 
     # ------------------------------------------------------------------ boolean algebra
 
+    @property
+    def true(self):
+        """The constant true."""
+        return self._true
+
+    @property
+    def false(self):
+        """The constant false."""
+        return self._false
+
+    @guarded(1)
     def not_(self, u):
-        return self._guard(lambda: ~u, u)
+        """¬u (a complement edge: nothing allocated)."""
+        return ~u
 
+    @guarded(2)
     def and_(self, u, v):
-        return self._guard(lambda: u & v, u, v)
+        """u ∧ v."""
+        return u & v
 
+    @guarded(2)
     def or_(self, u, v):
-        return self._guard(lambda: u | v, u, v)
+        """u ∨ v."""
+        return u | v
 
+    @guarded(2)
     def diff(self, u, v):
-        return self._guard(lambda: u & ~v, u, v)
+        """u ∧ ¬v."""
+        return u & ~v
 
+    @guarded(2)
     def xor(self, u, v):
-        return self._guard(lambda: u ^ v, u, v)
+        """u ⊕ v."""
+        return u ^ v
 
+    @guarded(2)
     def implies(self, u, v):
-        return self._guard(lambda: ~u | v, u, v)
+        """u → v."""
+        return ~u | v
 
+    @guarded(3)
     def ite(self, c, u, v):
-        return self._guard(lambda: c.ite(u, v), c, u, v)
+        """if c then u else v."""
+        return c.ite(u, v)
 
-    def cube(self, assignment: Mapping[str, bool]):
+    def cube(self, assignment: Assignment):
+        """The conjunction of literals ``name`` (True) / ``¬name`` (False)."""
         return self.conj(self._vars[n] if b else ~self._vars[n] for n, b in assignment.items())
 
     # ------------------------------------------------------------------ quantifiers, renaming
@@ -301,24 +332,23 @@ class OxiddManager(Manager):
             self._cubes[key] = hit
         return hit
 
+    @guarded(1)
     def exist(self, u, qvars: Iterable[str]):
-        q = self._cube_of(qvars)
-        return self._guard(lambda: u.exists(q), u)
+        """∃qvars. u."""
+        return u.exists(self._cube_of(qvars))
 
+    @guarded(1)
     def forall(self, u, qvars: Iterable[str]):
-        q = self._cube_of(qvars)
-        return self._guard(lambda: u.forall(q), u)
+        """∀qvars. u."""
+        return u.forall(self._cube_of(qvars))
 
-    #: relational products run in a worker thread (oxidd releases the GIL), so that
-    #: Ctrl-C and the time limit act while one runs: the engine need not split them
-    interruptible_products = True
-
+    @guarded(2)
     def and_exists(self, u, v, qvars: Iterable[str]):
+        """∃qvars. (u ∧ v), fused (``apply_exists``); in a worker thread when large."""
         q = self._cube_of(qvars)
         if self.bdd.num_inner_nodes() < _DIRECT_BELOW:  # small: a thread costs more
-            return self._guard(lambda: u.apply_exists(self._and_op, v, q), u, v)
-        return self._guard(lambda: self._in_worker(lambda: u.apply_exists(self._and_op, v, q)),
-                           u, v)
+            return u.apply_exists(self._and_op, v, q)
+        return self._in_worker(lambda: u.apply_exists(self._and_op, v, q))
 
     def _in_worker(self, fn):
         """fn() computed in a daemon thread while this one waits, checking the limits
@@ -345,7 +375,9 @@ class OxiddManager(Manager):
             raise value
         return value
 
-    def rename(self, u, mapping: Mapping[str, str]):
+    @guarded(1)
+    def rename(self, u, mapping: Renaming):
+        """u[x := mapping[x]], through a prepared substitution (cached)."""
         if not mapping:
             return self.check(u)
         key = tuple(sorted(mapping.items()))
@@ -356,21 +388,25 @@ class OxiddManager(Manager):
             if len(self._substitutions) > 64:
                 self._substitutions.clear()
             self._substitutions[key] = sub
-        return self._guard(lambda: u.substitute(sub), u)
+        return u.substitute(sub)
 
-    def compose(self, u, mapping: Mapping[str, Any]):
+    @guarded(1)
+    def compose(self, u, mapping: Substitution):
+        """u[x := mapping[x]] for functions mapping[x], simultaneously."""
         if not mapping:
             return self.check(u)
         sub = self._ob.BCDDFunction.make_substitution(
             [(self._index[x], self.check(f)) for x, f in mapping.items()])
-        return self._guard(lambda: u.substitute(sub), u)
+        return u.substitute(sub)
 
-    def restrict(self, u, assignment: Mapping[str, bool]):
+    @guarded(1)
+    def restrict(self, u, assignment: Assignment):
+        """The cofactor u[x := assignment[x]]."""
         if not assignment:
             return self.check(u)
         sub = self._ob.BCDDFunction.make_substitution(
             [(self._index[x], self._true if b else self._false) for x, b in assignment.items()])
-        return self._guard(lambda: u.substitute(sub), u)
+        return u.substitute(sub)
 
     def _nodes(self, roots) -> set:
         """The inner nodes reachable from ``roots``, each as the pair {f, ¬f} of the
@@ -389,18 +425,21 @@ class OxiddManager(Manager):
         return seen
 
     def support(self, u) -> set[str]:
+        """The variables ``u`` depends on."""
         self.check(u)
         return {self.bdd.var_name(next(iter(k)).node_var()) for k in self._nodes([u])}
 
     # ------------------------------------------------------------------ counting, enumeration
 
     def exact_count(self, u, nvars: int) -> int:
+        """The exact number of models of ``u`` over ``nvars`` variables (oxidd counts exactly)."""
         self.check(u)
         if u == self._false:
             return 0
         return int(u.sat_count(nvars))
 
     def assignments(self, u, bits: Sequence[str]) -> Iterator[dict[str, bool]]:
+        """Every assignment to exactly ``bits`` satisfying ``u``, each once."""
         self.check(u)
         care = list(bits)
         extra = self.support(u) - set(care)
@@ -425,17 +464,21 @@ class OxiddManager(Manager):
     # ------------------------------------------------------------------ sizes, housekeeping
 
     def node_count(self) -> int:
+        """Inner nodes held by the whole manager."""
         return int(self.bdd.num_inner_nodes())
 
     def size(self, u) -> int:
+        """Number of BDD nodes of ``u``."""
         # inner nodes and the one terminal (complement edges), as CUDD counts
         return int(u.node_count())
 
     def shared_size(self, nodes: Sequence) -> int:
+        """Number of distinct BDD nodes reachable from ``nodes``."""
         nodes = list(nodes)
         return len(self._nodes(nodes)) + (1 if nodes else 0)
 
     def collect_garbage(self) -> None:
+        """Free dead nodes, only when memory asks for it (see below)."""
         # The engine offers one at every fixpoint step and layer. A collection also
         # empties oxidd's apply cache, whose results the next products recompute (ENS
         # Nim and Connect Four ran slower when collecting often; figures in bench/journal,
@@ -449,6 +492,6 @@ class OxiddManager(Manager):
     def copy_from(self, u):
         """The node of this manager with ``u``'s function: ``u`` of any backend over
         the same variable names (dd nodes by their ``var``/``low``/``high``)."""
-        if self._mine(u):
+        if self.owns(u):
             return u
         return copy_function(u, self)

@@ -14,8 +14,9 @@ the game's ``manager``, ``encoder``, ``space``, ``game``, ``limits``, ``transiti
 """
 from __future__ import annotations
 
-from .backend import Manager
+from .contract import Manager
 from .layout import slot_sequence
+from .managers import make_manager
 
 # order="auto" on a game with the cudd backend (autoref keeps encode.choose_order): the
 # layout is chosen by measurement (LayoutProbe._choose_layout)
@@ -114,7 +115,7 @@ class LayoutProbe:
             return {}
         # CUDD measures for oxidd too: BDD sizes depend on the order, not the package,
         # and CUDD's shuffles and node counts are native (oxidd's would run in Python)
-        scratch = Manager("cudd")
+        scratch = make_manager("cudd")
         scratch.declare(enc.order)
         parts = [scratch.copy_from(r) for _, r in delta.full()]
 

@@ -1,13 +1,13 @@
 """Copying a BDD between managers of any backends, by Shannon expansion.
 
 ``copy_function(u, target)`` rebuilds ``u`` (a ``dd.cudd``, ``dd.autoref`` or oxidd
-node) in ``target`` (any :class:`~symbolic.bdd.backend.Manager` declaring the same
+node) in ``target`` (any :class:`~symbolic.bdd.contract.Manager` declaring the same
 variable names): f = ite(x, f|x=1, f|x=0), memoized over the nodes of ``u``. The
 managers use it when no native copy exists (to or from oxidd). It imports no backend,
 so both backend modules can use it.
 
->>> from symbolic.bdd.backend import Manager
->>> a, b = Manager("autoref"), Manager("autoref")
+>>> from symbolic.bdd.managers import make_manager
+>>> a, b = make_manager("autoref"), make_manager("autoref")
 >>> a.declare(["x", "y"]); b.declare(["y", "x"])
 >>> u = copy_function(a.diff(a.var("x"), a.var("y")), b)
 >>> b.exact_count(u, 2), b.support(u) == {"x", "y"}

@@ -29,6 +29,7 @@ import sys
 import threading
 import time
 
+from .. import interrupts
 from ..limits import Limits
 
 __all__ = ["Watchdog", "enable", "GRACE", "INTERRUPTED", "LIMIT"]
@@ -40,13 +41,13 @@ GRACE = 1.0
 INTERRUPTED, LIMIT = 130, 3
 #: seconds between two looks at the clock
 _TICK = 0.05
-#: whether this process is the ``symbolic`` command (see enable)
-_ENABLED = {"on": False}
 
 
 def enable() -> None:
-    """Let watchdogs end this process: the ``symbolic`` command's own (``console``)."""
-    _ENABLED["on"] = True
+    """Let watchdogs end this process: the ``symbolic`` command's own (``console``);
+    and Ctrl-C kill it inside the native calls that hold Python's lock
+    (:func:`symbolic.interrupts.kernel_ends_on_ctrl_c`)."""
+    interrupts.enable()
 
 
 class Watchdog:
@@ -69,7 +70,7 @@ class Watchdog:
         return self._thread is not None and self._thread.is_alive()
 
     def __enter__(self) -> "Watchdog":
-        if not _ENABLED["on"] or threading.current_thread() is not threading.main_thread():
+        if not interrupts.enabled() or threading.current_thread() is not threading.main_thread():
             return self
         r, w = os.pipe()
         os.set_blocking(w, False)
@@ -98,6 +99,8 @@ class Watchdog:
 
     def _watch(self) -> None:
         assert self._fds is not None
+        # SIGINT goes to another thread: the main one (it still reaches the pipe)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         r = self._fds[0]
         interrupted_at = None
         deadline = self.limits.deadline

@@ -8,6 +8,7 @@
 - :mod:`.source`: spans of the text being parsed;
 - :mod:`.syntax_errors`: lark's syntax errors as messages in human terms;
 - :mod:`.builder`: the parse tree to the AST;
+- :mod:`.driver`: text to AST fast, on lark's own tables and lexers (no parse tree);
 - :mod:`.parser`: the entry points, text to AST;
 - :mod:`.types`: the checker's types and typed results (:class:`~.types.Known`,
   :class:`~.types.Sym`);

@@ -432,9 +432,17 @@ def expr_children(e: Expr) -> tuple[Expr, ...]:
 _HOLDERS = (Binder, ForClause, IfClause)
 
 
+#: per node class, the names of its fields but the span (found once per class)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _collect_children(node: Node, out: list) -> None:
-    for f in fields(node):
-        _collect_value(getattr(node, f.name), out)
+    names = _FIELD_NAMES.get(type(node))
+    if names is None:
+        names = _FIELD_NAMES[type(node)] = tuple(f.name for f in fields(node)
+                                                 if f.name != "span")
+    for name in names:
+        _collect_value(getattr(node, name), out)
 
 
 def _collect_value(value, out: list) -> None:

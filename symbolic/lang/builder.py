@@ -69,6 +69,8 @@ class ToAst(Transformer_NonRecursive):
         return _decode_string(str(children[0]))
 
     def _op(self, meta, children):
+        if len(children) == 1:
+            return str(children[0])
         return " ".join(str(c) for c in children)
 
     iff_op = implies_op = or_op = and_op = not_op = comp_op = add_op = mul_op = _op

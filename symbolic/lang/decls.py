@@ -538,23 +538,44 @@ def expanded_depth(root: atl.Formula, depths: Mapping[str, int],
     >>> expanded_depth(f, {"g": 7}, {})  # and, the use of g, g's 7 levels
     9
     """
-    stack: list[tuple[object, bool]] = [(root, False)]
+    stack: list = [root, None]  # a node then None: visit it; a node alone: finish it
     while stack:
-        node, ready = stack.pop()
+        node = stack.pop()
+        if node is None:
+            node = stack.pop()
+            if id(node) in memo:
+                continue
+            stack.append(node)
+            for k in _kids(node):
+                if id(k) not in memo:
+                    stack.append(k)
+                    stack.append(None)
+            continue
         if id(node) in memo:
             continue
-        kids = ((node.expr,) if isinstance(node, atl.Prop) else
-                ir.children(node) if isinstance(node, ir.Expr) else
-                nodes.children(node, atl.Formula))
-        if ready:
-            below = max((memo[id(k)][1] for k in kids), default=0)
-            if isinstance(node, atl.Ref):
-                below = max(below, depths.get(node.name, 0))
-            memo[id(node)] = (node, 1 + below)
-        else:
-            stack.append((node, True))
-            stack.extend((k, False) for k in kids if id(k) not in memo)
+        below = 0
+        for k in _kids(node):
+            d = memo[id(k)][1]
+            if d > below:
+                below = d
+        if isinstance(node, atl.Ref):
+            below = max(below, depths.get(node.name, 0))
+        memo[id(node)] = (node, 1 + below)
     return memo[id(root)][1]
+
+
+def _kids(node) -> tuple:
+    """The direct sub-nodes of an ATL or IR node (a proposition's is its expression)."""
+    names = _KID_FIELDS.get(type(node))
+    if names is None:
+        names = _KID_FIELDS[type(node)] = (
+            ("expr",) if isinstance(node, atl.Prop) else
+            nodes.child_fields(type(node), ir.Expr) if isinstance(node, ir.Expr) else
+            nodes.child_fields(type(node), atl.Formula))
+    return tuple([getattr(node, n) for n in names])
+
+
+_KID_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def check_model(tree: ast.ModelAst, filename: str,

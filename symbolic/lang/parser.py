@@ -1,8 +1,10 @@
 """Text to AST: the entry points of the model language's parser.
 
 :func:`parse_model_text` reads a whole model file, :func:`parse_formula_text`
-one formula (or state expression): the cached LALR parser of :mod:`.grammar`,
-then a nesting check, then :mod:`.builder`'s tree-to-AST pass. Syntax errors
+one formula (or state expression): :mod:`.driver`'s fast run of the cached LALR
+parser of :mod:`.grammar`; when that gives up (a syntax error, too deep a nesting,
+a refused literal), the slow way: lark's parse tree, a nesting check, then
+:mod:`.builder`'s tree-to-AST pass, whose errors are the ones reported. Syntax errors
 become :class:`~symbolic.errors.ParseError` through :mod:`.syntax_errors`.
 
 >>> m = parse_model_text('game "g"\\nplayers 1, 2', "g.game")
@@ -24,6 +26,7 @@ from ..errors import ParseError, SymbolicError
 from ..limits import MAX_NESTING
 from . import ast
 from .builder import ToAst
+from .driver import DECL_LEVELS, Fallback, fast_parse
 from .grammar import _parser
 from .source import Source
 from .syntax_errors import translate
@@ -31,15 +34,11 @@ from .syntax_errors import translate
 
 # --------------------------------------------------------------------------- entry points
 
-#: parse-tree levels above the expressions (declaration, clause, ...)
-_DECL_LEVELS = 10
-
-
 def _check_nesting(tree: Tree, src: Source) -> None:
     """ParseError at the first construct nested more than :data:`MAX_NESTING`
     levels deep (operators, calls, brackets and ``X`` count; parentheses alone
     do not): every later pass is recursive. The walk itself is iterative."""
-    limit = MAX_NESTING + _DECL_LEVELS
+    limit = MAX_NESTING + DECL_LEVELS
     stack = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
@@ -54,6 +53,10 @@ def _check_nesting(tree: Tree, src: Source) -> None:
 def _parse(text: str, filename: str, start: str):
     # memoized: the AST is immutable, and a program that loads one model with several
     # parameter valuations (the ENS answer sheet: 15 loads) parses it once
+    try:
+        return fast_parse(_parser(), text, filename, start)
+    except Fallback:
+        pass  # not plain: read the slow way, whose errors are the ones reported
     src = Source(text, filename)
     try:
         tree = _parser().parse(text, start=start)

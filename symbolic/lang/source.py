@@ -27,9 +27,15 @@ class Source:
         self.text = text
         self.filename = filename
         self.lines = text.split("\n")
+        self._last = (0, "")  # the line asked for last: nodes come line by line
 
     def line(self, n: int) -> str:
-        return self.lines[n - 1].rstrip("\r") if 1 <= n <= len(self.lines) else ""
+        last = self._last
+        if last[0] == n:
+            return last[1]
+        text = self.lines[n - 1].rstrip("\r") if 1 <= n <= len(self.lines) else ""
+        self._last = (n, text)
+        return text
 
     def span(self, line: int, column: int, end_line: int | None = None,
              end_column: int | None = None) -> Span:

@@ -1,0 +1,294 @@
+"""What the BDD backends share: the parts of the contract written on its primitives.
+
+:class:`BaseManager` holds no backend's code. It keeps the declared variables (level i is
+the i-th name, checked against the backend's bound before declaring any), derives the
+operations that need no backend of their own (constants tests, ↔, the dual relational
+product, balanced conjunctions and disjunctions), and owns the one error guard:
+:func:`guarded`, which every backend operation goes through, so that a backend's failure
+reaches the caller as :class:`~symbolic.errors.OutOfMemory` or
+:class:`~symbolic.errors.EngineMismatch` in the same words on every backend. A backend
+(:class:`~symbolic.bdd.backend.DdManager`, :class:`~symbolic.bdd.oxidd_backend.OxiddManager`)
+implements the abstract primitives below and the rest of
+:class:`~symbolic.bdd.contract.Manager`.
+
+>>> from symbolic.bdd.managers import make_manager
+>>> m = make_manager("autoref")
+>>> m.declare(["a", "b"])
+>>> m.is_true(m.conj([m.iff(m.var("a"), m.var("a")), m.true]))
+True
+"""
+from __future__ import annotations
+
+import abc
+import functools
+from typing import Callable, Iterable, Sequence
+
+from ..errors import EngineMismatch, OutOfMemory, SymbolicError, TooManyVariables
+from ..limits import Limits
+from .contract import Node, VariableBound, VariableName
+
+__all__ = ["BaseManager", "guarded"]
+
+
+def guarded(operands: int = 0, what: Callable[..., str] | None = None):
+    """Decorate a manager method (one to three positional arguments, the first
+    ``operands`` of them nodes) with the error guard: a failure inside is raised as
+    :class:`OutOfMemory` when the backend says memory ran out (naming ``what(self,
+    first argument)`` if given, else the manager's node count),
+    as :class:`EngineMismatch` when an operand is not a node of this manager, else as it
+    came; :class:`~symbolic.errors.SymbolicError` passes unchanged. A backend whose mixed
+    operands cannot fail cleanly (:attr:`BaseManager.checks_operands_first`) has them
+    checked before the call.
+
+    >>> from symbolic.bdd.managers import make_manager
+    >>> a, b = make_manager("autoref"), make_manager("autoref")
+    >>> a.declare(["x"]); b.declare(["x"])
+    >>> try:
+    ...     a.or_(a.var("x"), b.var("x"))
+    ... except EngineMismatch as e:
+    ...     print(type(e).__name__, str(e).split(" (")[0])
+    EngineMismatch a BDD node of another manager
+    """
+    def decorate(method):
+        # Up to three positional arguments, no *args: a call through ``*args`` cost
+        # the smallest operations more than the operation itself.
+        @functools.wraps(method)
+        def guarded_method(self, a, b=_ABSENT, c=_ABSENT):
+            if self.checks_operands_first:
+                for u in (a, b, c)[:operands]:
+                    self.check(u)
+            try:
+                if b is _ABSENT:
+                    return method(self, a)
+                if c is _ABSENT:
+                    return method(self, a, b)
+                return method(self, a, b, c)
+            except SymbolicError:
+                raise
+            except Exception as e:  # noqa: BLE001 - each backend has its own error types
+                error = self._translate(e, (a, b, c)[:operands],
+                                        None if what is None else what(self, a))
+                if error is None:
+                    raise
+                raise error from e
+        return guarded_method
+    return decorate
+
+
+#: an argument not given to a guarded method
+_ABSENT = object()
+
+
+class BaseManager(abc.ABC):
+    """The part of every manager that is the same on each backend (see the module)."""
+
+    #: False: a long backend call cannot be interrupted, so the engine splits slow
+    #: relational products into pieces and checks the limits between them
+    interruptible_products = False
+    #: True for a backend that cannot report mixed managers itself (oxidd aborts the
+    #: process): the guard checks the operands before each call, not after a failure
+    checks_operands_first = False
+
+    def __init__(self, backend: str, limits: Limits | None):
+        self.backend = backend
+        self.limits = limits if limits is not None else Limits()
+        self._names: list[VariableName] = []
+
+    def __repr__(self) -> str:
+        return f"<Manager {self.backend} with {len(self._names)} variables>"
+
+    # ------------------------------------------------------------------ the backend's primitives
+
+    @abc.abstractmethod
+    def owns(self, u) -> bool:
+        """True when ``u`` is a node of this manager."""
+
+    @abc.abstractmethod
+    def _out_of_memory(self, exc: BaseException) -> bool:
+        """True when ``exc`` is how the backend reports that memory ran out."""
+
+    @abc.abstractmethod
+    def variable_bound(self) -> VariableBound:
+        """(n, why, by_memory): at most n variables fit, why, and whether memory binds."""
+
+    @abc.abstractmethod
+    def _add_variables(self, names: list[VariableName]) -> None:
+        """The backend's own declaration of new variables, at the next levels."""
+
+    @abc.abstractmethod
+    def _set_order(self, names: list[VariableName]) -> None:
+        """The backend's own shuffle to the levels of ``names``."""
+
+    @abc.abstractmethod
+    def level(self, name: VariableName) -> int:
+        """The level of variable ``name``."""
+
+    @property
+    @abc.abstractmethod
+    def true(self) -> Node:
+        """The constant true."""
+
+    @property
+    @abc.abstractmethod
+    def false(self) -> Node:
+        """The constant false."""
+
+    @abc.abstractmethod
+    def not_(self, u):
+        """¬u."""
+
+    @abc.abstractmethod
+    def and_(self, u, v):
+        """u ∧ v."""
+
+    @abc.abstractmethod
+    def or_(self, u, v):
+        """u ∨ v."""
+
+    @abc.abstractmethod
+    def xor(self, u, v):
+        """u ⊕ v."""
+
+    @abc.abstractmethod
+    def and_exists(self, u, v, qvars: Iterable[VariableName]):
+        """∃qvars. (u ∧ v)."""
+
+    @abc.abstractmethod
+    def node_count(self) -> int:
+        """Nodes held by the whole manager."""
+
+    # ------------------------------------------------------------------ errors
+
+    def check(self, u):
+        """Return ``u`` if it is a node of this manager, else raise :class:`EngineMismatch`."""
+        if not self.owns(u):
+            raise self._mismatch(u)
+        return u
+
+    def _mismatch(self, u) -> EngineMismatch:
+        return EngineMismatch(f"a BDD node of another manager (or not a node: "
+                              f"{type(u).__name__}) was given to {self!r}")
+
+    def _translate(self, exc: BaseException, nodes: Sequence, what: str | None
+                   ) -> SymbolicError | None:
+        """The error to raise for a backend failure ``exc`` on operands ``nodes``
+        (None: ``exc`` itself)."""
+        if self._out_of_memory(exc):
+            if what is None:
+                what = f"{self.node_count()} BDD nodes in the {self.backend} manager"
+            return OutOfMemory(self.limits.out_of_memory(what), stage=self.limits.where())
+        for u in nodes:
+            if not self.owns(u):
+                return self._mismatch(u)
+        return None
+
+    # ------------------------------------------------------------------ variables
+
+    @property
+    def names(self) -> tuple[VariableName, ...]:
+        """All declared variables, by level."""
+        return tuple(self._names)
+
+    def require_variables(self, count: int, what: str) -> None:
+        """Raise :class:`TooManyVariables` unless ``count`` more variables fit (see
+        :meth:`variable_bound`); ``what`` says what needs them, for the message."""
+        total = len(self._names) + count
+        bound, why, by_memory = self.variable_bound()
+        if total > bound:
+            other = "oxidd" if self.backend != "oxidd" else "cudd"
+            advice = f"raise --max-memory or try --backend {other}" if by_memory \
+                else f"try --backend {other}"
+            raise TooManyVariables(
+                f"{what} needs {total} BDD variables, more than the {self.backend} backend "
+                f"can declare: {why}; {advice}", stage=self.limits.where())
+
+    def declare(self, names: Sequence[VariableName], what: str = "this request") -> None:
+        """Declare ``names`` as new variables at the next levels, in this order
+        (:class:`TooManyVariables` when they do not fit, before declaring any)."""
+        names = list(names)
+        clash = sorted(set(names) & set(self._names))
+        if clash or len(set(names)) != len(names):
+            raise AssertionError(("variables declared twice", clash or names))
+        self.require_variables(len(names), what)
+        first = len(self._names)
+        self._add_variables(names)
+        self._names.extend(names)
+        for i, n in enumerate(names):  # the contract's promise: level i is the i-th name
+            if self.level(n) != first + i:
+                raise AssertionError((n, self.level(n), first + i))
+
+    def reorder(self, names: Sequence[VariableName]) -> None:
+        """Move the declared variables to the levels of ``names`` (a permutation of
+        them), keeping every node's function; dynamic reordering stays off.
+
+        >>> from symbolic.bdd.managers import make_manager
+        >>> m = make_manager("autoref")
+        >>> m.declare(["a", "b"])
+        >>> u = m.diff(m.var("a"), m.var("b"))
+        >>> m.reorder(["b", "a"])
+        >>> m.names, m.level("b"), m.exact_count(u, 2)
+        (('b', 'a'), 0, 1)
+        """
+        names = list(names)
+        if sorted(names) != sorted(self._names):
+            raise AssertionError(("not a permutation of the variables", names))
+        if names == self._names:
+            return
+        self._set_order(names)
+        self._names = names
+        for i, n in enumerate(names):
+            if self.level(n) != i:
+                raise AssertionError((n, self.level(n), i))
+
+    # ------------------------------------------------------------------ derived operations
+
+    def const(self, value: bool):
+        """The constant ``value``."""
+        return self.true if value else self.false
+
+    def is_true(self, u) -> bool:
+        """u ≡ true (canonical nodes: one comparison)."""
+        return u == self.true
+
+    def is_false(self, u) -> bool:
+        """u ≡ false."""
+        return u == self.false
+
+    def iff(self, u, v):
+        """u ↔ v, as ¬(u ⊕ v) (negation is free with complement edges)."""
+        return self.not_(self.xor(u, v))
+
+    def implies_forall(self, u, v, qvars: Iterable[VariableName]):
+        """∀qvars. (u → v) = ¬∃qvars. (u ∧ ¬v): the dual relational product (pre∀).
+        Through the fused ∃ on every backend (negations are free with complement
+        edges: CUDD and oxidd's BCDDs)."""
+        return self.not_(self.and_exists(u, self.not_(v), qvars))
+
+    def conj(self, nodes: Iterable):
+        """The conjunction of ``nodes`` (true when empty), combined pairwise as a balanced tree."""
+        return _balanced(list(nodes), self.and_, self.true)
+
+    def disj(self, nodes: Iterable, check: Callable[[], None] | None = None):
+        """The disjunction of ``nodes`` (false when empty), combined as a balanced tree;
+        ``check()``, when given, is called before each or (a time limit's check: the
+        ors of large BDDs can each take long)."""
+        op = self.or_
+        if check is not None:
+            def op(u, v):
+                check()
+                return self.or_(u, v)
+        return _balanced(list(nodes), op, self.false)
+
+
+def _balanced(items: list, op, unit):
+    """``op`` folded over ``items`` as a balanced tree (``unit`` when empty)."""
+    # A balanced reduction keeps intermediate BDDs small when many cubes or
+    # clauses are combined (a left fold rebuilds a growing BDD n times).
+    if not items:
+        return unit
+    while len(items) > 1:
+        nxt = [op(items[i], items[i + 1]) for i in range(0, len(items) - 1, 2)]
+        if len(items) % 2:
+            nxt.append(items[-1])
+        items = nxt
+    return items[0]

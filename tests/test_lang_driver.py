@@ -1,0 +1,127 @@
+"""The fast reader (symbolic.lang.driver, issue 32) gives the AST the slow way gives,
+spans included, or gives up (Fallback) where the slow way reports an error: on every
+shipped and example model, on hostile mutations of them and random models, and on
+the generated files of bench/read_speed.py. Its time grows linearly with the text."""
+from __future__ import annotations
+
+import dataclasses
+import random
+import resource
+import sys
+
+import pytest
+
+from symbolic.errors import SymbolicError
+from symbolic.lang.builder import ToAst
+from symbolic.lang.driver import Fallback, fast_parse
+from symbolic.lang.grammar import _parser
+from symbolic.lang.parser import parse_formula_text
+from symbolic.lang.source import Source
+
+from .conftest import ROOT
+from .fuzz_parser import mutate, random_expr, random_model
+
+sys.path.insert(0, str(ROOT / "bench"))
+from read_speed import make_file  # noqa: E402
+
+GAMES = sorted(p for p in ROOT.glob("**/*.game") if ".venv" not in p.parts)
+
+
+def _slow(text: str, start: str = "start"):
+    return ToAst(Source(text, "t")).transform(_parser().parse(text, start=start))
+
+
+def _same(a, b, path="") -> None:
+    """``a`` and ``b`` equal field by field, spans included (AST equality skips them)."""
+    assert type(a) is type(b), (path, a, b)
+    if dataclasses.is_dataclass(a):
+        for f in dataclasses.fields(a):
+            _same(getattr(a, f.name), getattr(b, f.name), f"{path}.{f.name}")
+    elif isinstance(a, (tuple, list)):
+        assert len(a) == len(b), (path, a, b)
+        for i, (x, y) in enumerate(zip(a, b)):
+            _same(x, y, f"{path}[{i}]")
+    else:
+        assert a == b, (path, a, b)
+
+
+def _agree(text: str, start: str = "start") -> str:
+    """'ok' when both ways give the same AST, 'error' when the slow way fails and the
+    fast one gives up; anything else fails the test."""
+    try:
+        slow = _slow(text, start)
+    except Exception:  # noqa: BLE001 - lark's errors and the builder's, both reported
+        with pytest.raises(Fallback):
+            fast_parse(_parser(), text, "t", start)
+        return "error"
+    try:
+        fast = fast_parse(_parser(), text, "t", start)
+    except Fallback:  # only too deep a nesting is read by lark and then refused
+        return "fallback"
+    _same(fast, slow)
+    return "ok"
+
+
+def test_there_are_models():
+    assert len(GAMES) > 15, GAMES
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_model_reads_the_same_both_ways(path):
+    assert _agree(path.read_text(encoding="utf-8")) == "ok"
+
+
+@pytest.mark.parametrize("kind", ["sets", "queries", "long-line", "consts", "actions"])
+def test_the_generated_files_read_the_same_both_ways(kind):
+    assert _agree(make_file(kind, 20_000)[1]) == "ok"
+
+
+@pytest.mark.parametrize("text", [
+    "(x)", "((x)) + (y)", "x == (1) and (y < 2)", "<<1>> (x U y)", "<<>> [] ~x",
+    "f(a, e for x in D)", "{ x for x in 0..3 if x > 1 }", "-(-x)", "a[1][2] + b'",
+    "if x then (y) else z", "forall i, j in 0..2: (a[i] != a[j])", '"""\n  a\n  b"""',
+    "x /* c\n */ + // d\n y", "turn()", "()", "(1,)", "(1, 2, 3,)", "x ∧ ¬y ⇒ z",
+])
+def test_formulas_read_the_same_both_ways(text):
+    assert _agree(text, "formula_start") == "ok"
+
+
+def test_hostile_and_random_texts_agree():
+    rnd = random.Random(32)
+    sources = [p.read_text(encoding="utf-8") for p in GAMES[:8]]
+    seen = {"ok": 0, "error": 0, "fallback": 0}
+    for _ in range(150):
+        seen[_agree(mutate(rnd.choice(sources), rnd))] += 1
+        seen[_agree(random_model(rnd))] += 1
+        seen[_agree(random_expr(rnd, 4), "formula_start")] += 1
+    assert seen["ok"] > 50 and seen["error"] > 50, seen
+
+
+def test_too_deep_and_refused_literals_fall_back():
+    with pytest.raises(Fallback):
+        fast_parse(_parser(), "not " * 300 + "x", "t", "formula_start")
+    with pytest.raises(Fallback):
+        fast_parse(_parser(), "-" * 400 + "x", "t", "formula_start")
+    with pytest.raises(Fallback):
+        fast_parse(_parser(), "x + " + "9" * 5000, "t", "formula_start")
+    with pytest.raises(SymbolicError, match="integer literal of 5000 digits"):
+        parse_formula_text("x + " + "9" * 5000)
+
+
+def _cpu(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        r0 = resource.getrusage(resource.RUSAGE_SELF)
+        fast_parse(_parser(), text, "t", "start")
+        r1 = resource.getrusage(resource.RUSAGE_SELF)
+        best = min(best, r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
+    return best
+
+
+@pytest.mark.parametrize("kind", ["sets", "long-line"])
+def test_reading_grows_linearly(kind):
+    """Twice the text takes less than three times the processor time (a quadratic
+    step, such as copying the declarations read so far per declaration, takes four)."""
+    small, large = make_file(kind, 100_000)[1], make_file(kind, 200_000)[1]
+    _cpu(small)
+    assert _cpu(large) < 3 * _cpu(small)
