@@ -57,7 +57,7 @@ def frontier_until(eng: SymbolicGame, J, target):
     minus X. Returns (X, iterations)."""
     m, enc = eng.manager, eng.encoder
     key = eng._coalition(J)
-    tj, _tn, pj, pn = key
+    tj, pj, pn = key.turn, key.ours, key.theirs
     x = target.node
     new = m.diff(eng._pre_node(key, x, DeadEnds.VACUOUS), x)
     x = m.or_(x, new)
@@ -65,7 +65,7 @@ def frontier_until(eng: SymbolicGame, J, target):
     while not m.is_false(new):
         n += 1
         dn = m.rename(new, enc.to_next)
-        # the parts come grouped by source factor S (SymbolicGame._coalition)
+        # the parts come grouped by source factor S (SymbolicGame._coalition, a Coalition)
         ex = m.and_(tj, eng._exists_node(pj, dn))
         cand = m.diff(eng._exists_node(pn, dn), x)
         fa = m.false

@@ -507,7 +507,7 @@ class GameEngine(SetEngine):
         self.check_layer_step(J, reach, k, ours, won, stay, target, dead_ends)
         layer = reach.layers[k]
         above = reach.layers[k + 1] if k + 1 < len(reach.layers) else self.empty()
-        step = self._layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
+        step = self.layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
         # each term cut to F_k first: τ and σ span every position
         return (layer & target) | (layer & step & stay)
 
@@ -521,8 +521,8 @@ class GameEngine(SetEngine):
                 check_set(self, s, what)
         check_dead_ends(dead_ends)
 
-    def _layer_pre(self, J: frozenset, reach: "Reach", k: int, ours: PositionSet,
-                   won: PositionSet, above: PositionSet, *, dead_ends: DeadEnds) -> PositionSet:
+    def layer_pre(self, J: frozenset, reach: "Reach", k: int, ours: PositionSet,
+                  won: PositionSet, above: PositionSet, *, dead_ends: DeadEnds) -> PositionSet:
         """pre(J, U_{k+1}) on the positions of layer k of a graded ``reach`` (what
         :meth:`until_layered` needs; ``ours`` = T_J, ``won`` = U_{k+1}, ``above`` =
         F_{k+1}): only its intersection with F_k is read, so an engine may restrict

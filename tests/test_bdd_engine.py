@@ -12,6 +12,8 @@ from symbolic.errors import EngineMismatch, ModelError, QueryError, RangeError
 from symbolic.ir import (Const, Elem, Game, IntType, Move, Name, Param, Space, Var,
                          VarDecl, forall)
 
+from .conftest import ROOT
+
 
 x, y, h, j = Var("x"), Var("y"), Var("h"), Var("j")
 
@@ -376,21 +378,21 @@ def test_products_split_into_pieces_give_the_same_sets(backend, monkeypatch):
     moves change (so that Ctrl-C and --timeout act between pieces): the pieces are
     disjoint, their union is the part, and every pre-image and fixpoint is unchanged."""
     from symbolic import atl
-    from symbolic.bdd import engine as bdd_engine
+    from symbolic.bdd import relation
     from symbolic.model import load_model
     model = load_model("models/nim.game", {"n": 3, "K": 5})
     whole = SymbolicGame(model.game, backend)
-    monkeypatch.setattr(bdd_engine, "_SPLIT_AFTER", -1.0)  # every product counts as slow
+    monkeypatch.setattr(relation, "_SPLIT_AFTER", -1.0)  # every product counts as slow
     split = SymbolicGame(model.game, backend)
     results = [[atl.Evaluator(g, model.definitions)(q.formula).tuples() for q in model.queries]
                for g in (whole, split)]
     assert results[0] == results[1], [len(r) for r in results[0]]
     if split.manager.interruptible_products:  # oxidd: interrupted in its worker thread
-        assert not split._pieces, len(split._pieces)
+        assert not split.products.pieces, len(split.products.pieces)
         return
-    assert split._pieces, "no part was split"
+    assert split.products.pieces, "no part was split"
     m = split.manager
-    for r, pieces in split._pieces.items():
+    for r, pieces in split.products.pieces.items():
         assert len(pieces) >= 2, len(pieces)
         assert m.disj(pieces) == r
         for a in range(len(pieces)):
@@ -429,3 +431,51 @@ def test_chained_until_is_the_plain_least_fixpoint(backend, params):
             assert chained.result.tuples() == ref.result.tuples(), (J, conv)
             assert chained.iterations <= steps.iterations, (chained.iterations, steps.iterations)
             assert chained.iterations < steps.iterations or steps.iterations <= 1, (J, conv)
+
+
+# ------------------------------------------------------------------ the engines' parts (issue 33)
+
+SYMBOLIC_ENGINE_MODULES = sorted(
+    [p for p in (ROOT / "symbolic" / "bdd").glob("*.py")]
+    + [p for p in (ROOT / "symbolic" / "gdl").glob("symbolic*.py")]
+    + [ROOT / "symbolic" / "gdl" / "invariant.py"])
+
+
+@pytest.mark.parametrize("path", SYMBOLIC_ENGINE_MODULES, ids=lambda p: p.name)
+def test_symbolic_engines_neither_skip_an_init_nor_borrow_a_method(path):
+    """Every symbolic engine initialises its bases through ``super().__init__`` (never
+    ``Base.__init__(self, ...)``, which let GdlSymbolicGame skip SymbolicGame's and
+    re-create its private fields), and no class body assigns another class's method
+    (GdlSymbolicConcurrentGame took six of SymbolicConcurrentGame's that way)."""
+    import ast
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bad = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "__init__" and isinstance(node.func.value, ast.Name)):
+            bad.append(f"line {node.lineno}: {ast.unparse(node.func)}(...)")
+        if isinstance(node, ast.ClassDef):
+            for stmt in node.body:
+                if (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Attribute)
+                        and isinstance(stmt.value.value, ast.Name)
+                        and stmt.value.value.id[:1].isupper()):
+                    bad.append(f"line {stmt.lineno}: {node.name}: {ast.unparse(stmt)}")
+    assert bad == [], bad
+
+
+@pytest.mark.parametrize("kif", ["models/gdl/nim1.kif", "tests/gdl/pennies.kif"])
+def test_a_field_added_to_the_base_reaches_the_gdl_engines(kif, monkeypatch):
+    """A private field that the turn-based base (or the sets below it) starts to
+    initialise is there in both GDL engines, turn-based and concurrent."""
+    from symbolic.bdd import turnbased
+    from symbolic.engines import make_engine
+    from symbolic.model import load_model
+    for base in (turnbased.TurnBasedGame, SymbolicSets):
+        init = base.__init__
+
+        def with_field(self, *args, _init=init, _base=base, **kw):
+            _init(self, *args, **kw)
+            setattr(self, f"_new_field_of_{_base.__name__}", True)
+        monkeypatch.setattr(base, "__init__", with_field)
+    eng = make_engine(load_model(kif).game, "symbolic")
+    assert eng._new_field_of_TurnBasedGame and eng._new_field_of_SymbolicSets, type(eng)

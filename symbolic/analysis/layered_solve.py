@@ -108,7 +108,7 @@ def until_layers(engine: GameEngine, coalition: Iterable[int], stay: PositionSet
             lim.check(f"layer {k}")
             seq = [layer & target]
             for n in range(len(nxt)):
-                step = engine._layer_pre(J, reach, k, ours, nxt[n], above, dead_ends=dead_ends)
+                step = engine.layer_pre(J, reach, k, ours, nxt[n], above, dead_ends=dead_ends)
                 seq.append(layer & (target | (stay & step)))
             while len(seq) > 1 and seq[-1] == seq[-2]:
                 seq.pop()

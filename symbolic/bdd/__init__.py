@@ -14,10 +14,14 @@ The modules, from the bottom up:
   (:class:`BitLayout`, :data:`ORDERS`); :class:`Encoder` (``encode.py``), the
   bit-blasting of IR expressions over that layout.
 - Engines: :class:`SymbolicSets` and its :class:`BddSet` values (``sets.py``); the
-  game :class:`SymbolicGame` (``engine.py``: δ partitioned by move, pre-images,
-  fixpoints), assembled with the forward operators (``forward.py``: post, successors,
-  moves between sets, out-degrees, :class:`BddRelation`) and the measured choice of the
-  variable layout (``probe.py``).
+  transition-relation parts (``relation.py``: δ in parts, relational products, the
+  ``Coalition`` key of the pre-images); the base of the turn-based engines
+  (``turnbased.py``: pre-images and fixpoints over declared hooks, with the forward
+  operators of ``forward.py``: post, successors, moves between sets, out-degrees,
+  :class:`BddRelation`); the game :class:`SymbolicGame` (``engine.py``: δ partitioned by
+  move, relational pre-images, the layered step) with the measured choice of the variable
+  layout (``probe.py``); the concurrent engine and its joint-action parts
+  (``concurrent.py``).
 
 >>> from symbolic.ir import Space, VarDecl, IntType, Var
 >>> S = SymbolicSets(Space((VarDecl("x", IntType(0, 9)),)), backend="autoref")

@@ -32,9 +32,11 @@ from ..ir import ConcurrentGame, Var
 from ..limits import Limits
 from ..validate import check_concurrent_game
 from .encode import Encoder
-from .engine import BddRelation, BddSet, SymbolicGame, SymbolicSets
+from .forward import BddRelation, out_degrees
+from .sets import BddSet, SymbolicSets
 
-__all__ = ["SymbolicConcurrentGame", "ACTION_ORDERS", "Extension"]
+__all__ = ["SymbolicConcurrentGame", "ACTION_ORDERS", "Extension", "JointActions",
+           "JointForward"]
 
 ACTION_ORDERS = ("below", "above")
 
@@ -54,8 +56,88 @@ class Extension:
         return getattr(self._m, name)
 
 
-class SymbolicConcurrentGame(SymbolicSets, ConcurrentEngine):
-    """A :class:`~symbolic.ir.ConcurrentGame` as BDDs (module docstring)."""
+class JointActions:
+    """The concurrent pre-image part of the symbolic concurrent engines: each player's
+    action bits ``bits[p]`` and enabled actions ``enabled[p]`` = A_p(x, act_p), the
+    relation ``trans`` = T(x, act, x'), and ``alive`` = ⋀_p ∃act_p. A_p (given, or
+    computed). With a Good(x, act) of the engine's own making,
+
+        pre(J) = W ∧ ∃act_J. (A_J ∧ ¬∃act_{−J}. (A_{−J} ∧ ¬Good))   [∧ alive, strict]
+
+    over the positions W (the domain, or a layer)."""
+
+    __slots__ = ("manager", "players", "bits", "enabled", "trans", "alive")
+
+    def __init__(self, manager, players, bits: dict, enabled: dict, trans, alive=None):
+        self.manager = m = manager
+        self.players = tuple(players)
+        self.bits = bits
+        self.enabled = enabled
+        self.trans = trans
+        self.alive = (m.conj(m.exist(a, bits[p]) for p, a in enabled.items())
+                      if alive is None else alive)
+
+    def all_bits(self) -> frozenset:
+        """The action bits of every player."""
+        return frozenset().union(*self.bits.values())
+
+    def pre(self, J: frozenset, good, within, strict: bool, enabled: dict | None = None):
+        """pre(J) as a BDD (class docstring), with the A_p of ``enabled`` when given (A_p
+        cut to a layer)."""
+        m = self.manager
+        enabled = self.enabled if enabled is None else enabled
+        mine = [p for p in self.players if p in J]
+        theirs = [p for p in self.players if p not in J]
+        their_bits = frozenset().union(*(self.bits[p] for p in theirs))
+        escape = m.and_exists(m.conj(enabled[p] for p in theirs), m.not_(good), their_bits)
+        my_bits = frozenset().union(*(self.bits[p] for p in mine))
+        u = m.and_exists(m.conj(enabled[p] for p in mine), m.not_(escape), my_bits)
+        u = m.and_(u, within)
+        if strict:
+            u = m.and_(u, self.alive)
+        return u
+
+    def step(self):
+        """δ(x, x') = ∃act. (⋀_p A_p ∧ T)."""
+        m = self.manager
+        return m.and_exists(m.conj(self.enabled.values()), self.trans, self.all_bits())
+
+
+class JointForward:
+    """The forward operators of a symbolic concurrent engine (a mixin): it reads the
+    engine's ``actions`` (:class:`JointActions`), ``manager``, ``encoder``, ``space`` and
+    ``_domain``."""
+
+    def successors(self, pos) -> BddSet:
+        """δ(c) = ⋃_a δ(c, a)."""
+        m, enc = self.manager, self.encoder
+        c = self.space.check_position(pos)
+        cube = enc.position_cube(c)
+        if m.is_false(m.and_(cube, self._domain)):
+            raise RangeError(f"{c} is not a position: the invariant is false there")
+        nxt = m.and_exists(self.actions.step(), cube, enc.current_set)
+        return BddSet._make(self, m.rename(nxt, enc.to_current))
+
+    def post(self, source: PositionSet) -> BddSet:
+        """post(S) = (∃x. S ∧ δ)[x' := x]."""
+        m, enc = self.manager, self.encoder
+        u = m.and_exists(self.actions.step(), self._node_of(source), enc.current_set)
+        return BddSet._make(self, m.rename(u, enc.to_current))
+
+    def moves_between(self, source: PositionSet, target: PositionSet) -> BddRelation:
+        """δ ∧ S(x) ∧ T(x')."""
+        m, enc = self.manager, self.encoder
+        t = m.rename(self._node_of(target), enc.to_next)
+        return BddRelation(self, m.and_(self.actions.step(), m.and_(self._node_of(source), t)))
+
+    def out_degrees(self, source: PositionSet) -> dict[int, int]:
+        """{k: |{c ∈ S | |δ(c)| = k}|} (:func:`symbolic.bdd.forward.out_degrees`)."""
+        return out_degrees(self, source)
+
+
+class SymbolicConcurrentGame(JointForward, SymbolicSets, ConcurrentEngine):
+    """A :class:`~symbolic.ir.ConcurrentGame` as BDDs (module docstring): its sets (the
+    base :class:`SymbolicSets`) and its joint actions (:class:`JointActions`, ``actions``)."""
 
     def __init__(self, game: ConcurrentGame, backend: str = "auto", *, order: str = "auto",
                  actions: str = "below", max_memory: int | None = None,
@@ -70,19 +152,16 @@ class SymbolicConcurrentGame(SymbolicSets, ConcurrentEngine):
         m = self.manager
         self.joint = Encoder(game.joint_space, Extension(m), order)
         base = len(game.space.slots)
-        self._act_bits = {p: frozenset(self.joint.cur[base + k])
-                          for k, p in enumerate(game.players)}
+        bits = {p: frozenset(self.joint.cur[base + k]) for k, p in enumerate(game.players)}
         if actions == "above":
-            acts = [b for p in game.players for b in sorted(self._act_bits[p])]
+            acts = [b for p in game.players for b in sorted(bits[p])]
             m.reorder(acts + [n for n in m.names if n not in set(acts)])
         with self.limits.stage("building the actions and the transition relation"):
-            self._enabled = {p: self._actions_of(p) for p in game.players}
-            self._alive = m.conj(m.exist(a, self._act_bits[p])
-                                 for p, a in self._enabled.items())
-            self._trans = self._transition()
+            enabled = {p: self._actions_of(p) for p in game.players}
+            self.actions = JointActions(m, game.players, bits, enabled, self._transition())
             # pre reads Good only where every player's action is enabled
             self.deterministic = self._is_function(
-                m.and_(self._trans, m.conj(self._enabled.values())))
+                m.and_(self.actions.trans, m.conj(enabled.values())))
 
     def __repr__(self) -> str:
         return (f"<SymbolicConcurrentGame {self.game.name!r} {self.manager.backend}: "
@@ -131,55 +210,16 @@ class SymbolicConcurrentGame(SymbolicSets, ConcurrentEngine):
         """Good(x, act): ∅ ≠ δ(x, act) ⊆ Z."""
         m, q = self.manager, self.encoder.next_set
         z = m.rename(self._node_of(target), self.encoder.to_next)
-        good = m.and_exists(self._trans, z, q)
+        good = m.and_exists(self.actions.trans, z, q)
         if not self.deterministic:
-            good = m.diff(good, m.and_exists(self._trans, m.not_(z), q))
+            good = m.diff(good, m.and_exists(self.actions.trans, m.not_(z), q))
         return good
 
     def _pre(self, J: frozenset, target: PositionSet, strict: bool) -> BddSet:
-        m = self.manager
-        players = self.game.players
-        mine = [p for p in players if p in J]
-        theirs = [p for p in players if p not in J]
-        bad = m.not_(self._good(target))
-        their_bits = frozenset().union(*(self._act_bits[p] for p in theirs))
-        escape = m.and_exists(m.conj(self._enabled[p] for p in theirs), bad, their_bits)
-        my_bits = frozenset().union(*(self._act_bits[p] for p in mine))
-        u = m.and_exists(m.conj(self._enabled[p] for p in mine), m.not_(escape), my_bits)
-        u = m.and_(u, self._domain)
-        if strict:
-            u = m.and_(u, self._alive)
-        return BddSet._make(self, u)
+        """pre(J, Z) over the domain (:meth:`JointActions.pre`)."""
+        return BddSet._make(self, self.actions.pre(J, self._good(target), self._domain, strict))
 
     # ---------------------------------------------------------------- the graph
-
-    def _step(self):
-        """δ(x, x') = ∃act. (⋀_p A_p ∧ T)."""
-        m = self.manager
-        bits = frozenset().union(*self._act_bits.values())
-        return m.and_exists(m.conj(self._enabled.values()), self._trans, bits)
-
-    def successors(self, pos) -> BddSet:
-        """δ(c) = ⋃_a δ(c, a)."""
-        m, enc = self.manager, self.encoder
-        c = self.space.check_position(pos)
-        cube = enc.position_cube(c)
-        if m.is_false(m.and_(cube, self._domain)):
-            raise RangeError(f"{c} is not a position: the invariant is false there")
-        nxt = m.and_exists(self._step(), cube, enc.current_set)
-        return BddSet._make(self, m.rename(nxt, enc.to_current))
-
-    def post(self, source: PositionSet) -> BddSet:
-        m, enc = self.manager, self.encoder
-        u = m.and_exists(self._step(), self._node_of(source), enc.current_set)
-        return BddSet._make(self, m.rename(u, enc.to_current))
-
-    def moves_between(self, source: PositionSet, target: PositionSet) -> BddRelation:
-        m, enc = self.manager, self.encoder
-        t = m.rename(self._node_of(target), enc.to_next)
-        return BddRelation(self, m.and_(self._step(), m.and_(self._node_of(source), t)))
-
-    out_degrees = SymbolicGame.out_degrees
 
     def joint_moves(self, pos) -> dict[tuple[int, ...], frozenset]:
         """{a: δ(c, a)} over the enabled joint actions a (index tuples in player order)."""
@@ -191,23 +231,20 @@ class SymbolicConcurrentGame(SymbolicSets, ConcurrentEngine):
             act = self.joint.integer(Var(self.game.action_var(p)))
             enabled.append([(k, self.joint.int_equals(act, k))
                             for k in range(len(self.game.actions_of(p)))
-                            if not m.is_false(m.and_(self._enabled[p], m.and_(
+                            if not m.is_false(m.and_(self.actions.enabled[p], m.and_(
                                 cube, self.joint.int_equals(act, k))))])
         out = {}
         for combo in itertools.product(*enabled):
             sel = m.conj([cube] + [u for _, u in combo])
-            nxt = m.rename(m.exist(m.and_(self._trans, sel),
-                                   enc.current_set | self._all_act_bits()), enc.to_current)
+            nxt = m.rename(m.exist(m.and_(self.actions.trans, sel),
+                                   enc.current_set | self.actions.all_bits()), enc.to_current)
             out[tuple(k for k, _ in combo)] = frozenset(BddSet._make(self, nxt).tuples())
         return out
-
-    def _all_act_bits(self) -> frozenset:
-        return frozenset().union(*self._act_bits.values())
 
     def bdd_sizes(self) -> dict:
         """Node counts of the domain, each player's A_p and T."""
         m = self.manager
-        out = {"domain": m.size(self._domain), "T": m.size(self._trans)}
-        out.update({f"A_{p}": m.size(a) for p, a in self._enabled.items()})
+        out = {"domain": m.size(self._domain), "T": m.size(self.actions.trans)}
+        out.update({f"A_{p}": m.size(a) for p, a in self.actions.enabled.items()})
         return out
 

@@ -2,15 +2,16 @@
 between two sets and out-degrees, and :class:`BddRelation`, a set of moves as one BDD.
 
 With δ(x, x') = ⋁_(S, Rs) S(x) ∧ ⋁_{R ∈ Rs} R(x, x') (the parts of δ grouped by
-source factor, :meth:`symbolic.bdd.engine.SymbolicGame._grouped`):
+source factor, :meth:`symbolic.bdd.relation.DeltaParts.grouped`):
 
 - post(S) = (∃x. S ∧ δ)[x' := x], one relational product per part;
 - moves(S, T) = δ ∧ S(x) ∧ T(x');
 - the out-degree of c is |δ(c)|, counted by peeling one successor per round.
 
-:class:`ForwardOps` is a mixin of :class:`~symbolic.bdd.engine.SymbolicGame`: it reads
-the game's ``manager``, ``encoder``, ``_domain``, ``_parts``, ``_has_succ`` and
-``_next``.
+:class:`ForwardOps` is a mixin of :class:`~symbolic.bdd.turnbased.TurnBasedGame`: it reads
+the hooks that class declares (``transitions()``, ``_has_succ``, ``_next``) and its
+``manager``, ``encoder`` and ``_domain``. :func:`out_degrees` is written over any engine's
+``moves_between`` (the concurrent engines use it too).
 """
 from __future__ import annotations
 
@@ -85,7 +86,7 @@ class BddRelation(MoveRelation):
 
 
 class ForwardOps:
-    """The forward operators of :class:`~symbolic.bdd.engine.SymbolicGame` (a mixin)."""
+    """The forward operators of :class:`~symbolic.bdd.turnbased.TurnBasedGame` (a mixin)."""
 
     def successors(self, pos) -> BddSet:
         """δ(c) = {c' | δ(c, c')}: ∃x. (δ ∧ [x = c]), renamed back to current bits."""
@@ -95,16 +96,16 @@ class ForwardOps:
         if m.is_false(m.and_(cube, self._domain)):
             raise RangeError(f"{c} is not a position: the invariant is false there")
         nxt = m.disj(m.and_exists(r, m.and_(cube, s), enc.current_set)
-                     for s, rs in self._grouped(self._parts) for r in rs)
+                     for s, rs in self.transitions().grouped() for r in rs)
         return BddSet._make(self, m.rename(nxt, enc.to_current))
 
     def post(self, source: PositionSet) -> BddSet:
         """post(S) = (∃x. S ∧ δ)[x' := x], part by part."""
         m, enc = self.manager, self.encoder
         s = self._node_of(source)
-        self._tick()  # a layer of a forward search: garbage collection (SymbolicGame._tick)
+        self._tick()  # a layer of a forward search: garbage collection (TurnBasedGame._tick)
         u = m.disj(m.and_exists(r, src, enc.current_set)
-                   for src, rs in ((m.and_(f, s), rs) for f, rs in self._grouped(self._parts))
+                   for src, rs in ((m.and_(f, s), rs) for f, rs in self.transitions().grouped())
                    for r in rs)
         return BddSet._make(self, m.rename(u, enc.to_current))
 
@@ -113,28 +114,34 @@ class ForwardOps:
         m = self.manager
         s, t = self._node_of(source), self._next(self._node_of(target))
         return BddRelation(self, m.disj(m.and_(r, m.and_(m.and_(f, s), t))
-                                        for f, rs in self._grouped(self._parts) for r in rs))
+                                        for f, rs in self.transitions().grouped() for r in rs))
 
     def out_degrees(self, source: PositionSet) -> dict[int, int]:
-        """Peels δ ∧ S one successor at a time (:meth:`BddRelation.pick`): after k
-        peelings, the sources left are the positions with more than k successors.
-        As many rounds as the largest out-degree; no enumeration of positions."""
-        s = self._node_of(source)
-        rel = self.moves_between(BddSet._make(self, s), self.positions())
-        out: dict[int, int] = {}
-        left = BddSet._make(self, s)
-        k = 0
-        while True:
-            more = rel.sources()
-            n = (left - more).count()
-            if n:
-                out[k] = n
-            if more.is_empty():
-                return out
-            left = more
-            rel = BddRelation(self, self.manager.diff(rel.node, rel.pick().node))
-            k += 1
+        """{k: |{c ∈ S | |δ(c)| = k}|} (:func:`out_degrees`)."""
+        return out_degrees(self, source)
 
     def deadlocks(self) -> BddSet:
         """Positions with no successor: D ∧ ¬∃x'. δ."""
         return BddSet._make(self, self.manager.diff(self._domain, self._has_succ))
+
+
+def out_degrees(engine, source: PositionSet) -> dict[int, int]:
+    """{k: the positions of S with k successors} on a symbolic engine with
+    ``moves_between``. Peels δ ∧ S one successor at a time (:meth:`BddRelation.pick`):
+    after k peelings, the sources left are the positions with more than k successors.
+    As many rounds as the largest out-degree; no enumeration of positions."""
+    s = engine._node_of(source)
+    rel = engine.moves_between(BddSet._make(engine, s), engine.positions())
+    out: dict[int, int] = {}
+    left = BddSet._make(engine, s)
+    k = 0
+    while True:
+        more = rel.sources()
+        n = (left - more).count()
+        if n:
+            out[k] = n
+        if more.is_empty():
+            return out
+        left = more
+        rel = BddRelation(engine, engine.manager.diff(rel.node, rel.pick().node))
+        k += 1

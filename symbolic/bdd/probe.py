@@ -8,8 +8,9 @@ scratch CUDD manager; the smallest layout wins and the game's variables move the
 in place (one shuffle), before the first predecessor computation.
 
 :class:`LayoutProbe` is a mixin of :class:`~symbolic.bdd.engine.SymbolicGame`: it reads
-the game's ``manager``, ``encoder``, ``space``, ``game``, ``limits``, ``_parts``,
-``_sources``, ``_domain``, ``_turn_of``, ``_has_succ`` and ``delta_parts()``.
+the game's ``manager``, ``encoder``, ``space``, ``game``, ``limits``, ``transitions()``,
+``_domain``, ``_turn_of``, ``_has_succ`` and ``_renamed``, and keeps ``order_probe`` and
+``_layout_pending``, which the game sets.
 """
 from __future__ import annotations
 
@@ -104,7 +105,8 @@ class LayoutProbe:
         m, enc = self.manager, self.encoder
         if len(enc.order) > PROBE_MAX_BITS:
             return {}
-        in_parts = m.shared_size([r for _, r in self._parts] + list(self._sources.values()))
+        delta = self.transitions()
+        in_parts = m.shared_size([r for _, r in delta.parts] + list(delta.sources.values()))
         if in_parts > PROBE_MAX_NODES:
             return {}
         candidates = self._layout_candidates()
@@ -115,7 +117,7 @@ class LayoutProbe:
         # and CUDD's shuffles and node counts are native (oxidd's would run in Python)
         scratch = make_manager("cudd")
         scratch.declare(enc.order)
-        parts = [scratch.copy_from(r) for _, r in self.delta_parts()]
+        parts = [scratch.copy_from(r) for _, r in delta.full()]
 
         def layout(kind, seq):
             scratch.reorder(enc.layout(kind, seq))

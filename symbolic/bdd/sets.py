@@ -162,6 +162,12 @@ class SymbolicSets(SetEngine):
         """The BDD backend name, ``"cudd"``, ``"oxidd"`` or ``"autoref"`` (what ``auto`` chose)."""
         return self.manager.backend
 
+    def _set_domain(self, node) -> None:
+        """Make ``node`` (over the current bits, inside the domain) the domain D: the GDL
+        engines narrow theirs to the states they reached (D(x') is then recomputed)."""
+        self._domain = node
+        self._domain_next = None
+
     def domain_next(self):
         """D(x'): the domain over the next bits (cached)."""
         if self._domain_next is None:

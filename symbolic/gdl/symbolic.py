@@ -42,8 +42,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..api import DeadEnds, GameEngine, Reach
-from ..bdd.engine import PARTITIONS, BddSet, SymbolicGame, SymbolicSets
+from ..api import DeadEnds, Reach
+from ..bdd.relation import Coalition, DeltaParts
+from ..bdd.sets import BddSet
+from ..bdd.turnbased import TurnBasedGame, check_partition
 from ..errors import QueryError
 from ..limits import Limits
 from .game import GdlGame
@@ -58,8 +60,8 @@ __all__ = ["DOMAINS", "GdlSymbolicGame", "RuleBdds"]
 DOMAINS = ("reachable", "invariant")
 
 
-class GdlSymbolicGame(SymbolicGame):
-    """:class:`~symbolic.bdd.SymbolicGame` of a :class:`GdlGame`, whose positions are
+class GdlSymbolicGame(TurnBasedGame):
+    """:class:`~symbolic.bdd.turnbased.TurnBasedGame` of a :class:`GdlGame`, whose positions are
     the states reachable from ``init`` — in at most ``depth`` moves when ``depth`` is
     given (see :attr:`frontier`).
 
@@ -87,9 +89,7 @@ class GdlSymbolicGame(SymbolicGame):
                  order: str = "auto", max_memory: int | None = None,
                  limits: Limits | None = None, explore: bool = True,
                  depth: int | None = None, on_layer=None, domain: str = "reachable"):
-        if partition not in PARTITIONS:
-            raise QueryError(f"unknown partition {partition!r}: the choices are "
-                             f"{list(PARTITIONS)}")
+        check_partition(partition)
         if depth is not None and depth < 0:
             raise QueryError(f"the depth must be 0 or more, got {depth}")
         if domain not in DOMAINS:
@@ -99,22 +99,9 @@ class GdlSymbolicGame(SymbolicGame):
                              "invariant domain")
         # fluents are bools: every order is the slot order; no layout probe (it measures δ,
         # which this engine builds only on demand)
-        SymbolicSets.__init__(self, game.space, backend, game.invariant,
-                              order="slots" if order == "auto" else order,
-                              max_memory=max_memory, limits=limits)
-        self.game = game
-        self.partition = partition
-        self.order_probe: dict = {}
-        self._layout_pending = False  # see the comment above: never measured
-        self._sources: dict = {}  # no guard factored out of the parts (SymbolicGame)
-        self._full_parts: dict = {}
-        self._renamed: dict = {}
-        self._steps = 0
-        self._coalition_cache: dict = {}
-        self._chain: list | None = None  # SymbolicGame._chain_order
-        self._cuts: dict = {}  # SymbolicGame._cut
-        self._delta = None
-        self._built_parts = None
+        super().__init__(game, backend, partition, order="slots" if order == "auto" else order,
+                         max_memory=max_memory, limits=limits)
+        self._transitions: DeltaParts | None = None  # transitions(), on demand
         self._has_succ_node = None
         self._moves_of = None
         self._layer_moves_of: dict = {}
@@ -122,7 +109,6 @@ class GdlSymbolicGame(SymbolicGame):
         self._common: dict = {}
         m = self.manager
         self.rules = RuleBdds(m, self.encoder, game)
-        self._turn_of: dict = {}
         self._frontier = m.false
         self.reach = None
         self.layers: list[int] = []
@@ -249,29 +235,24 @@ class GdlSymbolicGame(SymbolicGame):
 
     def _restrict(self, node) -> None:
         """Make ``node`` (closed under δ) the domain."""
-        self._domain = node
-        self._domain_next = None
+        self._set_domain(node)
+        self._reset_turns()
         self._moves_of = None
         self._layer_moves_of = {}
         self._live = None
         movers, _, _ = self.rules.turns(node)  # terminal states too: a nominal mover
         ids = self.game.names.role_id
         self._turn_of = {ids[r]: u for r, u in movers.items()}
-        self._coalition_cache = {}
-        self._chain = None
-        self._cuts = {}
-        self._delta = None
-        self._built_parts = None
+        self._transitions = None
         self._has_succ_node = None
-        self._renamed = {}
         self.check_turns()
 
     # ------------------------------------------------------------------ δ, on demand
 
-    @property
-    def _parts(self) -> list:
-        """δ in parts over the domain: one per move, or one in all (``monolithic``)."""
-        if self._built_parts is None:
+    def transitions(self) -> DeltaParts:
+        """δ in parts over the domain: one per move, or one in all (``monolithic``), with
+        no source factor."""
+        if self._transitions is None:
             m, rules, enc = self.manager, self.rules, self.encoder
             live = self._expanded()
             dom_next = self.domain_next()
@@ -292,8 +273,8 @@ class GdlSymbolicGame(SymbolicGame):
                         parts.append((move.name, m.and_(rel, dom_next)))
             if self.partition == "monolithic":
                 parts = [("delta", m.disj(p for _, p in parts))]
-            self._built_parts = parts
-        return self._built_parts
+            self._transitions = DeltaParts(m, parts, {}, enc.next_set)
+        return self._transitions
 
     @property
     def _has_succ(self):
@@ -373,19 +354,15 @@ class GdlSymbolicGame(SymbolicGame):
             self._layer_moves_of[k] = hit
         return hit
 
-    # a layered step through this class's own pre-images (they compose, with no δ
-    # parts), not SymbolicGame's relational one
-    until_layer_step = GameEngine.until_layer_step
-
-    def _layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
-        """pre(J, U_{k+1}) ∩ F_k (:meth:`~symbolic.api.GameEngine._layer_pre`) with the
+    def layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
+        """pre(J, U_{k+1}) ∩ F_k (:meth:`~symbolic.api.GameEngine.layer_pre`) with the
         moves' sources restricted to F_k (:meth:`_layer_moves`):
 
             ⋁_{m of J} S^k_m ∧ U_{k+1}(σ_m)  ∪  (F_k ∖ T_J) ∖ ⋁_{m of ¬J} S^k_m ∧ (F_{k+1} ∖ U_{k+1})(σ_m)
 
         [the second part ∧ has a successor, for STRICT]."""
-        if reach is not self.reach:  # the generic step (SymbolicGame's reads its own δ parts)
-            return GameEngine._layer_pre(self, J, reach, k, ours, won, above, dead_ends=dead_ends)
+        if reach is not self.reach:  # the generic step, over every layer
+            return super().layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
         m, ids = self.manager, self.game.names.role_id
         groups = self._layer_moves(k)
         mine = [g for r, g in groups.items() if ids[r] in J]
@@ -424,7 +401,7 @@ class GdlSymbolicGame(SymbolicGame):
                 rest[b] = e
         return src, consts, rest
 
-    def _coalition(self, coalition: Iterable[int]) -> tuple:
+    def _coalition(self, coalition: Iterable[int]) -> Coalition:
         """(T_J, D ∧ ¬T_J, the moves of J's roles, the moves of the others), cached."""
         J = self.game.coalition(coalition)
         hit = self._coalition_cache.get(J)
@@ -434,12 +411,13 @@ class GdlSymbolicGame(SymbolicGame):
             ours, theirs = [], []
             for r, group in self._moves().items():
                 (ours if ids[r] in J else theirs).append(group)
-            hit = (tj, m.diff(self._domain, tj), ours, theirs)
+            hit = Coalition(tj, m.diff(self._domain, tj), ours, theirs)
             self._coalition_cache[J] = hit
         return hit
 
     def _next(self, node):
-        return node  # the pre-images compose: targets stay over the current bits
+        """``node`` itself: the pre-images compose, targets stay over the current bits."""
+        return node
 
     def _composed(self, groups: list, target):
         """⋁_m S_m ∧ target(σ_m(x)), a role's moves skipped at once when none of its
@@ -461,15 +439,16 @@ class GdlSymbolicGame(SymbolicGame):
                 out.append(m.and_(src, u))
         return m.disj(out, check=self.limits.check)  # the time limit between two ors
 
-    def _pre_exists_node(self, key, target):
-        return self._composed(key[2], target)
+    def _pre_exists_node(self, key: Coalition, target):
+        """⋁_{m of J} S_m ∧ target(σ_m)."""
+        return self._composed(key.ours, target)
 
-    def _pre_forall_node(self, key, target, dead_ends: DeadEnds):
+    def _pre_forall_node(self, key: Coalition, target, dead_ends: DeadEnds):
         """T_¬J ∧ ¬⋁_m (S_m ∧ (D ∖ target)(σ_m)) [∧ has a successor, for STRICT]:
         successors stay in D, so the complement is taken in D (small when the target
         holds most of D, as in :meth:`~symbolic.api.GameEngine.until_layered`)."""
         m = self.manager
-        u = m.diff(key[1], self._composed(key[3], m.diff(self._domain, target)))
+        u = m.diff(key.others, self._composed(key.theirs, m.diff(self._domain, target)))
         if dead_ends is DeadEnds.STRICT:
             u = m.and_(u, self._has_succ)
         return u

@@ -24,8 +24,10 @@ Then
                  or Z(σ(x, act))                        ("compose")
     pre(J, Z)    = D ∧ ∃act_J. (A_J ∧ ¬∃act_{−J}. (A_{−J} ∧ ¬Good))  [∧ alive, STRICT]
 
-the formula of :class:`symbolic.bdd.concurrent.SymbolicConcurrentGame`, whose
-``_pre`` (and graph methods) this engine runs on its own A_r and Good. Both
+the formula of :class:`symbolic.bdd.concurrent.SymbolicConcurrentGame`: both engines
+hold their A_r and T in a :class:`~symbolic.bdd.concurrent.JointActions` (``actions``),
+which takes this pre-image on each engine's own Good, and share its forward operators
+(:class:`~symbolic.bdd.concurrent.JointForward`). Both
 forms of Good were measured on the simultaneous corpus (docs/gdl.md,
 "Simultaneous-move games"). A terminal state, a frontier state and a state where
 a role has no legal move are dead ends: some A_r is empty there.
@@ -42,9 +44,9 @@ from __future__ import annotations
 
 from .. import ir
 from ..api import DeadEnds
-from ..bdd.concurrent import ACTION_ORDERS, Extension, SymbolicConcurrentGame
+from ..bdd.concurrent import ACTION_ORDERS, Extension, JointActions, JointForward
 from ..bdd.encode import Encoder
-from ..bdd.engine import BddSet
+from ..bdd.sets import BddSet
 from ..concurrent import ConcurrentEngine
 from ..errors import QueryError
 from ..limits import Limits
@@ -62,9 +64,11 @@ GOODS = ("compose", "relational")
 FULL_T_MAX = 500_000
 
 
-class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
+class GdlSymbolicConcurrentGame(ConcurrentEngine, JointForward, GdlSymbolicGame):
     """:class:`~.symbolic.GdlSymbolicGame` read as a concurrent game (module docstring):
-    its exploration, layers, frontier and atom sets, the concurrent pre-image."""
+    its exploration, layers, frontier and atom sets; the concurrent pre-image and forward
+    operators of its joint actions (``actions``, a
+    :class:`~symbolic.bdd.concurrent.JointActions`)."""
 
     def __init__(self, game: GdlGame, backend: str = "cudd", *, order: str = "auto",
                  max_memory: int | None = None, limits: Limits | None = None,
@@ -75,8 +79,8 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         if actions not in ACTION_ORDERS:
             raise QueryError(f"unknown action order {actions!r}: the choices are "
                              f"{list(ACTION_ORDERS)}")
-        GdlSymbolicGame.__init__(self, game, backend, order=order, max_memory=max_memory,
-                                 limits=limits, explore=False, depth=depth)
+        super().__init__(game, backend, order=order, max_memory=max_memory, limits=limits,
+                         explore=False, depth=depth)
         self.good = good
         m, prog = self.manager, game.program
         ids = game.names.role_id
@@ -86,10 +90,9 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         self.joint = Encoder(ir.Space(tuple(game.space.vars) + extra), Extension(m),
                              self.encoder.bit_order)
         base = len(game.space.slots)
-        self._act_bits = {ids[r]: frozenset(self.joint.cur[base + k])
-                          for k, r in enumerate(prog.roles)}
+        bits = {ids[r]: frozenset(self.joint.cur[base + k]) for k, r in enumerate(prog.roles)}
         if actions == "above":
-            acts = [b for r in prog.roles for b in sorted(self._act_bits[ids[r]])]
+            acts = [b for r in prog.roles for b in sorted(bits[ids[r]])]
             m.reorder(acts + [n for n in m.names if n not in set(acts)])
         self._does = {}
         for k, r in enumerate(prog.roles):
@@ -108,10 +111,10 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
                     self._sigma[self.rules.bit[f]] = e
             self._iffs = [m.iff(self.rules.nxt[f], self.joint_atom(("next", (f,))))
                           for f in prog.fluents]
-        self._trans = m.false  # T restricted to the enabled joint moves, once explored
         self._full = self._full_relation()  # T over every state, or None when too large
-        self._enabled = dict(self._any)
-        self._alive = m.true
+        # until explored: every state's moves, T not built yet (exploring reads neither)
+        self.actions = JointActions(m, game.players, bits, dict(self._any), m.false, m.true)
+        self._layer_parts: dict = {}
         self._explore(depth, on_layer)
 
     def __repr__(self) -> str:
@@ -144,9 +147,9 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         self.limits.check("image of a layer (every joint move)")
         src = m.conj([live] + list(self._any.values()))
         if self._full is not None:
-            img = m.and_exists(src, self._full, enc.current_set | self._all_act_bits())
+            img = m.and_exists(src, self._full, enc.current_set | self.actions.all_bits())
         else:
-            img = m.exist(self._relation(src), enc.current_set | self._all_act_bits())
+            img = m.exist(self._relation(src), enc.current_set | self.actions.all_bits())
         return BddSet._make(self, m.and_(m.rename(img, enc.to_current), self._domain))
 
     def _relation(self, src):
@@ -176,18 +179,17 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         """Make ``node`` (closed under δ) the domain; A_r restricted to its expanded
         non-terminal states."""
         m = self.manager
-        self._domain = node
-        self._domain_next = None
+        self._set_domain(node)
         self._live = None
         live = self._expanded()
-        self._enabled = {p: m.and_(live, a) for p, a in self._any.items()}
-        self._alive = m.conj(m.exist(a, self._act_bits[p]) for p, a in self._enabled.items())
-        self._layer_parts: dict = {}
+        enabled = {p: m.and_(live, a) for p, a in self._any.items()}
+        self._layer_parts = {}
         if self._full is not None:
-            self._trans = self._full  # the A_r (restricted) are and-ed wherever it is read
-            return
-        with self.limits.stage("building T on the enabled joint moves"):
-            self._trans = self._relation(m.conj(self._enabled.values()))
+            trans = self._full  # the A_r (restricted) are and-ed wherever it is read
+        else:
+            with self.limits.stage("building T on the enabled joint moves"):
+                trans = self._relation(m.conj(enabled.values()))
+        self.actions = JointActions(m, self.game.players, self.actions.bits, enabled, trans)
 
     def _good(self, target: BddSet):
         """Good(x, act): the joint move's successor is in the target (module docstring)."""
@@ -195,41 +197,30 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
         node = self._node_of(target)
         if self.good == "compose":
             return m.compose(node, self._sigma) if self._sigma else node
-        return m.and_exists(self._trans, m.rename(node, enc.to_next), enc.next_set)
+        return m.and_exists(self.actions.trans, m.rename(node, enc.to_next), enc.next_set)
 
-    def _layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
+    def _pre(self, J: frozenset, target: BddSet, strict: bool) -> BddSet:
+        """pre(J, Z) over the domain (:meth:`~symbolic.bdd.concurrent.JointActions.pre`)."""
+        return BddSet._make(self, self.actions.pre(J, self._good(target), self._domain, strict))
+
+    def layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
         """pre(J, U_{k+1}) ∩ F_k on a graded ``reach`` (the layered until): the sources
         restricted to layer k, T_k = T ∧ F_k (memoized), whose successors lie in
         F_{k+1}, so Good_k = ∃x'. T_k ∧ U'_{k+1}."""
         if reach is not self.reach:
-            return ConcurrentEngine._layer_pre(self, J, reach, k, ours, won, above,
-                                               dead_ends=dead_ends)
+            return super().layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
         m, enc = self.manager, self.encoder
         layer = reach.layers[k].node
+        acts = self.actions
         hit = self._layer_parts.get(k)
         if hit is None:
             hit = self._layer_parts[k] = (
-                self._trans if self._full is not None else m.and_(self._trans, layer),
-                {p: m.and_(a, layer) for p, a in self._enabled.items()})
+                acts.trans if self._full is not None else m.and_(acts.trans, layer),
+                {p: m.and_(a, layer) for p, a in acts.enabled.items()})
         trans, enabled = hit
         good = m.and_exists(trans, m.rename(won.node, enc.to_next), enc.next_set)
-        mine = [p for p in self.game.players if p in J]
-        theirs = [p for p in self.game.players if p not in J]
-        their_bits = frozenset().union(*(self._act_bits[p] for p in theirs))
-        escape = m.and_exists(m.conj(enabled[p] for p in theirs), m.not_(good), their_bits)
-        my_bits = frozenset().union(*(self._act_bits[p] for p in mine))
-        u = m.and_exists(m.conj(enabled[p] for p in mine), m.not_(escape), my_bits)
-        u = m.and_(u, layer)
-        if dead_ends is DeadEnds.STRICT:
-            u = m.and_(u, self._alive)
-        return BddSet._make(self, u)
-
-    _pre = SymbolicConcurrentGame._pre
-    _step = SymbolicConcurrentGame._step
-    _all_act_bits = SymbolicConcurrentGame._all_act_bits
-    successors = SymbolicConcurrentGame.successors
-    post = SymbolicConcurrentGame.post
-    moves_between = SymbolicConcurrentGame.moves_between
+        return BddSet._make(self, acts.pre(J, good, layer, dead_ends is DeadEnds.STRICT,
+                                           enabled))
 
     def deadlocks(self):
         """The positions without an enabled joint move (terminal, frontier, a role stuck)."""
@@ -238,7 +229,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
     def bdd_sizes(self) -> dict:
         """Node counts of the domain, T and each role's A_r."""
         m = self.manager
-        out = {"domain": m.size(self._domain), "T": m.size(self._trans),
+        out = {"domain": m.size(self._domain), "T": m.size(self.actions.trans),
                "sigma": sum(m.size(e) for e in self._sigma.values())}
-        out.update({f"A_{p}": m.size(a) for p, a in self._enabled.items()})
+        out.update({f"A_{p}": m.size(a) for p, a in self.actions.enabled.items()})
         return out
