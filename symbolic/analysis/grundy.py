@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from ..api import DeadEnds, GameEngine, PositionSet, check_engine, least_fixpoint
 from ..arguments import need, need_int, need_iterable, need_mapping
 from ..errors import QueryError
-from ..explicit.engine import ExplicitGame
+from ..explicit.counting import CountingGame
 from .. import ir
 from .outcome import Referee
 
@@ -229,14 +229,14 @@ def layered_nimbers(engine: GameEngine, *, check: bool = True) -> Nimbers:
     return Nimbers(engine, tuple(layers), steps)
 
 
-def mex_nimbers(engine: ExplicitGame, *, check: bool = True) -> dict[tuple, int]:
+def mex_nimbers(engine: CountingGame, *, check: bool = True) -> dict[tuple, int]:
     """{position: nimber} by the mex rule on the explicit engine's successor lists.
 
     A position is finished once all its successors are; finishing it lets its
     predecessors count down (a topological order from the dead ends up).
     ``check`` first runs :func:`check_impartial`.
     """
-    need(engine, ExplicitGame, "the engine", hint=" (the explicit engine: make_engine(game, "
+    need(engine, CountingGame, "the engine", hint=" (the explicit engine: make_engine(game, "
          "\"explicit\"))")
     need(check, bool, "check")
     if check:

@@ -3,10 +3,11 @@
 It interprets the game IR directly (:mod:`symbolic.explicit.interp`), lists
 δ(c) by solving each move's effect (:mod:`symbolic.explicit.moves`), keeps sets
 of positions as frozensets of tuples (:mod:`symbolic.explicit.sets`) and answers
-the queries of :mod:`symbolic.api` on successor and predecessor lists
-(:mod:`symbolic.explicit.engine`) with counter-based attractors
-(:mod:`symbolic.explicit.attractor`); :mod:`symbolic.explicit.values` holds the
-reference two-player values. It shares no code with the BDD
+the queries of :mod:`symbolic.api` on successor and predecessor lists over
+position indices (:mod:`symbolic.explicit.graph`) with counter-based attractors
+(:mod:`symbolic.explicit.attractor`), written once for every explicit engine
+(:mod:`symbolic.explicit.counting`; the game is read by :mod:`symbolic.explicit.engine`);
+:mod:`symbolic.explicit.values` holds the reference two-player values. It shares no code with the BDD
 engine, so that each can check the other (both rely on the same IR validation,
 :mod:`symbolic.validate`, done before either compiles anything).
 

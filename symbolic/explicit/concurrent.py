@@ -50,6 +50,7 @@ from ..ir import Binary, BoolType, ConcurrentGame, Expr, Space, has_primes
 from ..limits import Limits
 from ..validate import check_concurrent_game
 from .engine import DEFAULT_MAX_EDGES, ExplicitRelation
+from .graph import JointTable
 from .interp import BOOL, compile_expr, type_name
 from .moves import conjuncts, equations
 from .sets import DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets
@@ -63,7 +64,10 @@ COUNT_BUDGET = 10_000_000
 
 
 class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
-    """A :class:`~symbolic.ir.ConcurrentGame` by enumeration (module docstring)."""
+    """A :class:`~symbolic.ir.ConcurrentGame` by enumeration (module docstring): the
+    position index and sets of :class:`~.sets.ExplicitSets`, δ(c, a) in a
+    :class:`~.graph.JointTable`, every ATL operator through the pre-image
+    (:class:`~symbolic.concurrent.ConcurrentEngine`)."""
 
     def __init__(self, game: ConcurrentGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
                  max_edges: int = DEFAULT_MAX_EDGES, limits: Limits | None = None):
@@ -81,8 +85,7 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
                 raise WrongType(f"an update must be bool, got {type_name(then.type)}",
                                 getattr(u.then, "span", u.span))
         self._fixers = [_fixers(u.then, joint) for u in game.updates]
-        self._table: list | None = None  # per position: (enabled per player, {a: succ})
-        self._by_coalition: dict[frozenset, list] = {}  # _rows(J)
+        self._table: JointTable | None = None  # δ(c, a), built by _build()
 
     def __repr__(self) -> str:
         n = "?" if self._dom is None else len(self._dom)
@@ -190,7 +193,8 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
                 fixed[slot] = v
         return fixed
 
-    def _build(self) -> list:
+    def _build(self) -> JointTable:
+        """The table of δ(c, a) (built once, after the size checks)."""
         if self._table is None:
             with self.limits.stage("building δ(c, a) (explicit, concurrent)"):
                 dom = self._domain()
@@ -201,7 +205,7 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
                     moves = {a: frozenset(self._index[t] for t in self.joint_successors(c, a))
                              for a in itertools.product(*en)}
                     table.append((en, moves))
-                self._table = table
+                self._table = JointTable(table)
         return self._table
 
     # ---------------------------------------------------------------- the pre-image
@@ -210,7 +214,7 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
         z = set(self._indices(self._own(target)))
         forces = z.issuperset
         out = []
-        for i, rows in enumerate(self._rows(J)):
+        for i, rows in enumerate(self._build().rows(J, self.game.players)):
             if isinstance(rows, bool):  # a dead end: True when every player of J can act
                 if rows and not strict:
                     out.append(i)
@@ -221,41 +225,10 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
                     break
         return self._from_indices(out)
 
-    def _rows(self, J: frozenset) -> list:
-        """Per position, for coalition J: at a dead end whether every player of J has an
-        action; else one row per a_J, the successor sets δ(c, a_J, a_−J) over every a_−J,
-        rows holding an empty set left out (they never force). Built once per J."""
-        cached = self._by_coalition.get(J)
-        if cached is not None:
-            return cached
-        players = self.game.players
-        mine = [k for k, p in enumerate(players) if p in J]
-        theirs = [k for k, p in enumerate(players) if p not in J]
-        out: list = []
-        a = [0] * len(players)
-        for en, moves in self._build():
-            if any(not e for e in en):
-                out.append(all(en[k] for k in mine))
-                continue
-            rows = []
-            for aj in itertools.product(*(en[k] for k in mine)):
-                for k, v in zip(mine, aj):
-                    a[k] = v
-                row = []
-                for ao in itertools.product(*(en[k] for k in theirs)):
-                    for k, v in zip(theirs, ao):
-                        a[k] = v
-                    row.append(moves[tuple(a)])
-                if all(row):
-                    rows.append(tuple(row))
-            out.append(tuple(rows))
-        self._by_coalition[J] = out
-        return out
-
     # ---------------------------------------------------------------- the graph
 
     def _succ_of(self, i: int) -> frozenset:
-        return frozenset().union(*self._build()[i][1].values())
+        return self._build().successors(i)
 
     def successors(self, pos) -> ExplicitSet:
         """δ(c) = ⋃_a δ(c, a)."""

@@ -19,7 +19,7 @@ import heapq
 import itertools
 from typing import Iterable
 
-from ..api import PositionSet, SetEngine
+from ..api import Fixpoint, PositionSet, SetEngine
 from ..arguments import need, need_int, need_iterable
 from ..errors import EngineMismatch, Hint, RangeError, TooManyPositions, WrongType
 from ..ir import TRUE, Expr, Space
@@ -27,7 +27,8 @@ from ..limits import Limits, size_text
 from ..validate import check_expr
 from .interp import BOOL, compile_expr, type_name
 
-__all__ = ["ExplicitSet", "ExplicitSets", "DEFAULT_MAX_POSITIONS", "BYTES_PER_POSITION"]
+__all__ = ["ExplicitSet", "ExplicitSets", "DEFAULT_MAX_POSITIONS", "BYTES_PER_POSITION",
+           "position_limit", "checked_position", "checked_positions", "predicate"]
 
 #: Spaces larger than this (before the invariant) are refused rather than
 #: enumerated: a tuple costs about 100 bytes, so this is already gigabytes.
@@ -38,6 +39,46 @@ DEFAULT_MAX_POSITIONS = 5_000_000
 #: successor and predecessor lists): with a memory cap (``--max-memory``) the
 #: position limit is the cap divided by this, instead of DEFAULT_MAX_POSITIONS
 BYTES_PER_POSITION = 500
+
+
+def position_limit(max_positions: int, limits: Limits | None) -> tuple[int, Limits]:
+    """(the position limit, the limits) of an explicit engine: ``max_positions``, or
+    with a memory cap the cap divided by :data:`BYTES_PER_POSITION`.
+
+    >>> position_limit(10, None)[0], position_limit(10, Limits(max_memory=1))[0]   # 1 MB
+    (10, 2097)
+    """
+    need_int(max_positions, "max_positions", low=1)
+    limits = need(limits, Limits, "limits", none=True) or Limits()
+    if limits.max_memory_bytes is not None:
+        max_positions = limits.max_memory_bytes // BYTES_PER_POSITION
+    return max_positions, limits
+
+
+def checked_position(space: Space, pos, is_position) -> tuple:
+    """``pos`` normalised by ``space``; RangeError out of range or where
+    ``is_position`` (the invariant, or reachability) fails."""
+    t = space.check_position(pos)
+    if not is_position(t):
+        raise RangeError(f"{t} is not a position: the invariant is false there")
+    return t
+
+
+def checked_positions(space: Space, tuples: Iterable, is_position) -> frozenset:
+    """The given positions (tuples, lists or dicts by slot label), each
+    :func:`checked_position`."""
+    tuples = need_iterable(tuples, "from_tuples: the positions")
+    return frozenset(checked_position(space, t, is_position) for t in tuples)
+
+
+def predicate(expr: Expr, space: Space, env: dict):
+    """The compiled bool expression: its value when it folds to a constant, else its
+    function (position, next position) -> bool; WrongType for a non-bool one."""
+    c = compile_expr(expr, space, env)
+    if c.type != BOOL:
+        raise WrongType(f"a set is defined by a bool expression, got {type_name(c.type)}",
+                         getattr(expr, "span", None))
+    return bool(c.value) if c.folded else c.fn
 
 
 class ExplicitSet(PositionSet):
@@ -107,11 +148,7 @@ class ExplicitSets(SetEngine):
                  max_positions: int = DEFAULT_MAX_POSITIONS, limits: Limits | None = None):
         self.space = need(space, Space, "the space (model.game.space)")
         self.invariant = need(invariant, Expr, "the invariant (a symbolic.ir expression)")
-        need_int(max_positions, "max_positions", low=1)
-        self.limits = limits = need(limits, Limits, "limits", none=True) or Limits()
-        if limits.max_memory_bytes is not None:
-            max_positions = limits.max_memory_bytes // BYTES_PER_POSITION
-        self.max_positions = max_positions
+        self.max_positions, self.limits = position_limit(max_positions, limits)
         inv = compile_expr(check_expr(invariant, space), space)
         if inv.type != BOOL:
             raise WrongType(f"the invariant must be bool, got {type_name(inv.type)}",
@@ -162,10 +199,7 @@ class ExplicitSets(SetEngine):
 
     def _position(self, pos) -> tuple:
         """``pos`` normalised; RangeError out of range or where the invariant fails."""
-        t = self.space.check_position(pos)
-        if not self._is_position(t):
-            raise RangeError(f"{t} is not a position: the invariant is false there")
-        return t
+        return checked_position(self.space, pos, self._is_position)
 
     def _own(self, s) -> ExplicitSet:
         if not isinstance(s, ExplicitSet) or s.engine is not self:
@@ -184,6 +218,26 @@ class ExplicitSets(SetEngine):
         dom = self._domain()
         return ExplicitSet(self, frozenset(map(dom.__getitem__, idx)))
 
+    def _set_of(self, positions: frozenset) -> ExplicitSet:
+        """The set of the given positions (tuples already checked)."""
+        return ExplicitSet(self, positions)
+
+    def _fixpoint(self, layers: list[list[int]], keep_layers: bool) -> Fixpoint:
+        """The fixpoint whose layers, as indices, are ``layers`` (each the new positions)."""
+        dom = self._dom
+        acc: set = set()
+        cumulative = []
+        for layer in layers:
+            acc.update(map(dom.__getitem__, layer))
+            if keep_layers:
+                cumulative.append(ExplicitSet(self, frozenset(acc)))
+        result = cumulative[-1] if keep_layers else ExplicitSet(self, frozenset(acc))
+        return Fixpoint(result, len(layers) - 1, tuple(cumulative) if keep_layers else None)
+
+    def position_at(self, i: int) -> tuple:
+        """The position of index ``i``."""
+        return self._domain()[i]
+
     # ---------------------------------------------------------------- SetEngine
 
     def empty(self) -> ExplicitSet:
@@ -200,8 +254,7 @@ class ExplicitSets(SetEngine):
         RangeError for a value out of its slot's range, a wrong length, or a
         tuple where the invariant is false (it is not a position).
         """
-        tuples = need_iterable(tuples, "from_tuples: the positions")
-        return ExplicitSet(self, frozenset(self._position(t) for t in tuples))
+        return ExplicitSet(self, checked_positions(self.space, tuples, self._is_position))
 
     def _from_expr(self, expr: Expr, env: dict) -> ExplicitSet:
         """{c ∈ domain | expr(c)} for a bool expression over current variables."""
@@ -211,13 +264,8 @@ class ExplicitSets(SetEngine):
         return ExplicitSet(self, frozenset(t for t in self._domain() if f(t, None)))
 
     def _predicate(self, expr: Expr, env: dict):
-        """The compiled bool expression: its value when it folds to a constant, else its
-        function (position, next position) -> bool; WrongType for a non-bool one."""
-        c = compile_expr(expr, self.space, env)
-        if c.type != BOOL:
-            raise WrongType(f"a set is defined by a bool expression, got {type_name(c.type)}",
-                             getattr(expr, "span", None))
-        return bool(c.value) if c.folded else c.fn
+        """The compiled bool expression (:func:`predicate`)."""
+        return predicate(expr, self.space, env)
 
     def index(self, pos) -> int:
         """The index of position ``pos`` in the lexicographic domain order."""

@@ -29,11 +29,15 @@ from __future__ import annotations
 import bisect
 import itertools
 from array import array
+from functools import partial
 
-from ..api import Fixpoint, PositionSet
-from ..errors import EngineMismatch, ModelError
-from ..explicit.engine import ExplicitGame, ExplicitRelation
-from ..explicit.sets import DEFAULT_MAX_POSITIONS, ExplicitSets
+from ..api import Fixpoint, PositionSet, SetEngine
+from ..errors import EngineMismatch
+from ..explicit.counting import CountingGame
+from ..explicit.engine import ExplicitRelation
+from ..explicit.graph import IndexedGraph, TurnTable
+from ..explicit.sets import (DEFAULT_MAX_POSITIONS, checked_position, checked_positions,
+                             position_limit, predicate)
 from ..limits import NO_LIMITS, Limits
 from .explicit_graph import StateGraph, bits_of, explore, indices
 from .explicit_rules import CompiledRules
@@ -41,7 +45,7 @@ from .game import GdlGame
 from .ground import GroundProgram
 from .turns import mover, turn_error
 
-__all__ = ["GdlEvaluator", "GdlExplicitGame", "GdlSet"]
+__all__ = ["GdlEvaluator", "GdlExplicitGame", "GdlPositions", "GdlSet"]
 
 
 class GdlEvaluator:
@@ -136,12 +140,12 @@ class GdlEvaluator:
 
 
 class GdlSet(PositionSet):
-    """A set of positions of a :class:`GdlExplicitGame`: an int whose bit i stands for
+    """A set of positions of a :class:`GdlPositions`: an int whose bit i stands for
     the engine's position i (N/8 bytes however many it holds; tuples at the interface)."""
 
     __slots__ = ("engine", "bits")
 
-    def __init__(self, engine: "GdlExplicitGame", bits: int):
+    def __init__(self, engine: "GdlPositions", bits: int):
         self.engine, self.bits = engine, bits
 
     def count(self) -> int:
@@ -168,34 +172,36 @@ class GdlSet(PositionSet):
     def _same(self, other) -> bool: return self.bits == other.bits
 
 
-class GdlExplicitGame(ExplicitGame):
-    """:class:`~symbolic.explicit.ExplicitGame` whose positions, turns and
-    successors come from :class:`GdlEvaluator` (the IR moves are not read);
-    named sets are still evaluated from their IR expressions on the positions.
+class GdlPositions(SetEngine):
+    """The positions of a GDL game as the explicit engines explore them, and their sets:
+    the part :class:`GdlExplicitGame` and :class:`~.explicit_concurrent.GdlExplicitConcurrentGame`
+    share (:mod:`symbolic.explicit.sets` is the model's).
 
     The graph is kept compact (:mod:`~.explicit_graph`): position i is the i-th
     reachable state (an int, in the order of position tuples), δ and its inverse
-    are arrays of indices, and sets are :class:`GdlSet` (bits over the indices)."""
+    are arrays of indices, and sets are :class:`GdlSet` (bits over the indices);
+    :meth:`_build_graph` gives δ as the :class:`~symbolic.explicit.graph.IndexedGraph`
+    the counting algorithms read. Named sets are evaluated from their IR expressions
+    on the positions."""
+
+    kind = "explicit"
 
     def __init__(self, game: GdlGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
-                 limits: Limits | None = None, depth: int | None = None):
+                 limits: Limits | None = None, depth: int | None = None,
+                 concurrent: bool = False):
         if not isinstance(game, GdlGame) or game.program is None:
             raise AssertionError(game)
-        ExplicitSets.__init__(self, game.space, game.invariant, max_positions=max_positions,
-                              limits=limits)
-        self.game = game
-        self.evaluator = GdlEvaluator(game.program)
+        self.space, self.invariant, self.game = game.space, game.invariant, game
+        self.max_positions, self.limits = position_limit(max_positions, limits)
+        self.evaluator = GdlEvaluator(game.program, concurrent)
+        self.depth = depth
         self._rules = self.evaluator.rules
         self._fluents = game.program.fluents
         self._g: StateGraph | None = None
-        self.depth = depth
-        self._succ = self._pred = self._outdeg = self._dead = None
-        self._turns = self._by_player = None
-        self._masks = {}
 
     def __repr__(self) -> str:
-        n = "?" if self._dom is None else len(self._dom)
-        return f"<GdlExplicitGame {self.game.name!r}: {n} positions>"
+        n = "?" if self._g is None else len(self._g.states)
+        return f"<{type(self).__name__} {self.game.name!r}: {n} positions>"
 
     def _state(self, pos: tuple) -> frozenset:
         return frozenset(f for f, v in zip(self._fluents, pos) if v)
@@ -203,7 +209,6 @@ class GdlExplicitGame(ExplicitGame):
     def _explore(self) -> StateGraph:
         if self._g is None:
             self._g = self.evaluator.graph(self.max_positions, self.limits, self.depth)
-            self._dom = self._g.states
         return self._g
 
     @property
@@ -245,6 +250,10 @@ class GdlExplicitGame(ExplicitGame):
     def _is_position(self, pos: tuple) -> bool:
         return self._find(pos) is not None
 
+    def _position(self, pos) -> tuple:
+        """``pos`` normalised; RangeError out of range or when it is not reachable."""
+        return checked_position(self.space, pos, self._is_position)
+
     def position_at(self, i: int) -> tuple:
         """The position of index ``i``."""
         return self._rules.position_of(self._domain()[i])
@@ -263,6 +272,10 @@ class GdlExplicitGame(ExplicitGame):
     def _from_indices(self, idx) -> GdlSet:
         return GdlSet(self, bits_of(idx, len(self._domain())))
 
+    def _set_of(self, positions: frozenset) -> GdlSet:
+        """The set of the given positions (tuples already checked)."""
+        return self._from_indices([self._find(t) for t in positions])
+
     def empty(self) -> GdlSet:
         return GdlSet(self, 0)
 
@@ -270,12 +283,11 @@ class GdlExplicitGame(ExplicitGame):
         return GdlSet(self, (1 << len(self._domain())) - 1)
 
     def from_tuples(self, tuples) -> GdlSet:
-        checked = ExplicitSets.from_tuples(self, tuples).items  # validated, as tuples
-        return self._from_indices([self._find(t) for t in checked])
+        return self._set_of(checked_positions(self.space, tuples, self._is_position))
 
     def _from_expr(self, expr, env: dict) -> GdlSet:
         """{c ∈ positions | expr(c)} for a bool expression over current variables."""
-        f, at = self._predicate(expr, env), self.position_at
+        f, at = predicate(expr, self.space, env), self.position_at
         if isinstance(f, bool):
             return self.positions() if f else self.empty()
         return self._from_indices(i for i in range(len(self._domain())) if f(at(i), None))
@@ -289,54 +301,52 @@ class GdlExplicitGame(ExplicitGame):
         return Fixpoint(GdlSet(self, acc), len(layers) - 1,
                         tuple(cumulative) if keep_layers else None)
 
-    # ------------------------------------------------------------ the graph
+    # ------------------------------------------------------------ the explored graph
 
-    def _graph(self):
-        if self._succ is None:
-            g = self._explore()
-            with self.limits.stage("building the predecessor lists (explicit)"):
-                self._pred = g.succ.transposed()
-            self._outdeg = g.succ.degrees()
-            self._dead = [i for i, d in enumerate(self._outdeg) if d == 0]
-            self._turn_table()
-            self._succ = g.succ
+    def _build_graph(self) -> IndexedGraph:
+        """δ of the explored states, its inverse derived (the predecessor lists)."""
+        g = self._explore()
+        with self.limits.stage("building the predecessor lists (explicit)"):
+            pred = g.succ.transposed()
+        return IndexedGraph(g.succ, pred, g.succ.degrees())
 
-    def _turn_table(self):
-        if self._turns is not None:
-            return
-        ids = [self.game.names.role_id[r] for r in self.game.program.roles]
-        turns = array("i", [ids[k] for k in self._explore().movers])
-        by_player = {p: array("i") for p in self.game.players}
-        for i, t in enumerate(turns):
-            if t in by_player:
-                by_player[t].append(i)
-        self._by_player, self._turns = by_player, turns
-        try:
-            self.check_turns()
-        except ModelError:
-            self._by_player = self._turns = None
-            raise
-
-    def successor_indices(self, i: int) -> tuple[int, ...]:
-        self._graph()
-        return tuple(self._succ[i])
-
-    def predecessor_indices(self, i: int) -> list[int]:
-        self._graph()
-        return list(self._pred[i])
+    def successors(self, pos) -> GdlSet:
+        i = self.index(pos)
+        return self._from_indices(self._explore().succ[i])
 
     def moves_between(self, source, target) -> ExplicitRelation:
         """{(c, c') | c ∈ S, c' ∈ T ∩ δ(c)} from the successor rows."""
         s = self._indices(self._own(source))
         t = self._own(target).bits
-        self._graph()
+        succ = self._explore().succ
         at = self.position_at
         return ExplicitRelation(self, frozenset(
-            (at(i), at(j)) for i in s for j in self._succ[i] if t >> j & 1))
+            (at(i), at(j)) for i in s for j in succ[i] if t >> j & 1))
 
-    def successors(self, pos) -> GdlSet:
-        i = self.index(pos)
-        return self._from_indices(self._explore().succ[i])
+
+class GdlExplicitGame(GdlPositions, CountingGame):
+    """A turn-based GDL game by explicit exploration: its positions, turns and
+    successors come from :class:`GdlEvaluator` (the IR moves are not read), kept as
+    :class:`GdlPositions`; the queries are :class:`~symbolic.explicit.counting.CountingGame`'s
+    on the explored graph, the turn being the mover of :mod:`~.turns`."""
+
+    def __init__(self, game: GdlGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
+                 limits: Limits | None = None, depth: int | None = None):
+        GdlPositions.__init__(self, game, max_positions=max_positions, limits=limits,
+                              depth=depth)
+        CountingGame.__init__(self)
+
+    def _build_graph(self) -> IndexedGraph:
+        """The explored graph; the turn table is built and checked before it is kept."""
+        graph = GdlPositions._build_graph(self)
+        self.turn_table()
+        return graph
+
+    def _build_turns(self) -> TurnTable:
+        """The mover of every explored state, as its role's player number."""
+        ids = [self.game.names.role_id[r] for r in self.game.program.roles]
+        turns = array("i", [ids[k] for k in self._explore().movers])
+        return TurnTable(turns, self.game.players, row=partial(array, "i"))
 
     def transitions(self, pos) -> list[tuple[str, dict, tuple]]:
         """δ(c) labelled by the mover's move (its IR move name), in move order."""

@@ -40,29 +40,29 @@ import itertools
 
 from ..api import PositionSet
 from ..concurrent import ConcurrentEngine
+from ..explicit.counting import IndexedEngine
 from ..explicit.sets import DEFAULT_MAX_POSITIONS
 from ..limits import Limits
-from .explicit import GdlExplicitGame, GdlSet
+from .explicit import GdlPositions, GdlSet
 from .game import GdlGame
 from .ground import term_text
 
 __all__ = ["GdlExplicitConcurrentGame"]
 
 
-class GdlExplicitConcurrentGame(ConcurrentEngine, GdlExplicitGame):
-    """:class:`~.explicit.GdlExplicitGame` read as a concurrent game (module docstring):
-    its positions, layers, frontier, successors and atom sets, the concurrent pre-image."""
+class GdlExplicitConcurrentGame(GdlPositions, IndexedEngine, ConcurrentEngine):
+    """A GDL game read as a concurrent game (module docstring): the explored positions of
+    :class:`~.explicit.GdlPositions` (layers, frontier, successors, atom sets), the
+    queries read off their graph (:class:`~symbolic.explicit.counting.IndexedEngine`),
+    and the concurrent pre-image, every ATL operator following from it
+    (:class:`~symbolic.concurrent.ConcurrentEngine`)."""
 
     def __init__(self, game: GdlGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
                  limits: Limits | None = None, depth: int | None = None):
-        GdlExplicitGame.__init__(self, game, max_positions=max_positions, limits=limits,
-                                 depth=depth)
-        self.evaluator.concurrent = True
-        self._plans: dict = {}
-
-    def __repr__(self) -> str:
-        n = "?" if self._dom is None else len(self._dom)
-        return f"<GdlExplicitConcurrentGame {self.game.name!r}: {n} positions>"
+        GdlPositions.__init__(self, game, max_positions=max_positions, limits=limits,
+                              depth=depth, concurrent=True)
+        IndexedEngine.__init__(self)
+        self._plans: dict = {}  # _plan: how pre(J, ·) reads each A(c)
 
     def _plan(self, k: int, mine: tuple, strict: bool):
         """How pre(J, ·) reads a position whose A(c) is ``kinds[k]`` (J: the role indices
@@ -101,10 +101,6 @@ class GdlExplicitConcurrentGame(ConcurrentEngine, GdlExplicitGame):
                 if any(all(row[f] for f in g) for g in plan):
                     out.append(i)
         return self._from_indices(out)
-
-    def deadlocks(self) -> GdlSet:
-        """The positions without an enabled joint move (terminal, frontier, a role stuck)."""
-        return ConcurrentEngine.deadlocks(self)
 
     def joint_moves(self, pos) -> dict[tuple[int, ...], frozenset]:
         """{a: δ(c, a)} over the enabled joint moves a (move indices in role order)."""
