@@ -6,8 +6,8 @@ order), so reading it back gives the same circuit up to that renumbering.
 
 >>> from .reader import parse_aiger
 >>> c = parse_aiger("aag 3 2 0 1 1\\n2\\n4\\n6\\n6 2 5\\n", "f.aag")
->>> parse_aiger(to_aig(c)) == c
-True
+>>> parse_aiger(to_aig(c)) == canonical(c), canonical(c).and_rhs0
+(True, (5,))
 """
 from __future__ import annotations
 
