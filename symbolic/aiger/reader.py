@@ -90,6 +90,8 @@ def parse_aiger(data: bytes | str, file: str = "<aiger>") -> Circuit:
 
 def _header(text: Text) -> tuple[bool, tuple[int, int, int, int, int]]:
     """(binary?, (M, I, L, O, A)) from the header line, checked."""
+    if not text.data.strip():
+        raise text.fail("the file is empty: expected an AIGER header 'aag M I L O A'", 1, 0)
     first, start, (raw,) = text.take_lines(1, "header")
     magic = raw[:3]
     if magic not in (b"aag", b"aig") or raw[3:4] not in (b" ", b"\t"):
@@ -174,7 +176,8 @@ def _symbols(text: Text, n_in: int, n_latch: int, n_out: int):
             comments = b"\n".join(lines[index + 1:]).decode("utf-8", "replace")
             comments = comments[:-1] if comments.endswith("\n") else comments
             return (tuple(tuple(v) for v in names.values()),
-                    tuple(comments.split("\n")) if comments else ())
+                    tuple(line.removesuffix("\r") for line in comments.split("\n"))
+                    if comments else ())
         if not raw and index == len(lines) - 1:
             break
         _symbol(text, raw, line, offset, names)

@@ -93,7 +93,7 @@ class Text:
             got = len(parts) - (0 if parts[-1] else 1)
             last = self.line_start(len(self.data))
             raise self.fail(f"the file ends after {got} of the {count} {what} lines the header "
-                            "announces", first + len(parts) - 1, last,
+                            "announces", self.data.count(b"\n") + 1, last,
                             len(self.data) - last + 1)
         self.line += count
         return first, start, parts[:count]
