@@ -72,7 +72,7 @@ def solve(circuit, order: str = "latches-first", reorder: bool = True) -> dict:
     z, iterations = bdd.true, 0
     while True:
         iterations += 1
-        moved = bdd.let(nexts, z)                       # next(x, u, c) ∈ Z
+        moved = bdd.let(nexts, z) if nexts else z       # next(x, u, c) ∈ Z
         good = cudd.and_exists(moved, safe, cs) if cs else moved & safe
         new = bdd.forall(us, good) if us else good      # ∀u ∃c
         if (new & init) == bdd.false:
