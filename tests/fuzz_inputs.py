@@ -191,7 +191,7 @@ def _literal_mutation(rnd: random.Random, text: str) -> str:
     if not nums:
         return text
     m = rnd.choice(nums)
-    value = int(m.group())
+    value = int(m.group()[:18])
     new = rnd.choice([value + 1, value - 1, value * 2 + 9, 0, 1, 2 * value, value + 2,
                       10 ** 6, "9" * rnd.choice([19, 400, 5000]), ""])
     return text[:m.start()] + str(new) + text[m.end():]
