@@ -27,7 +27,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent.parent / "shared" / "corpus" / "aiger"
+#: the SYNTCOMP files are kept beside the checkout, not in it
+CORPUS = Path(os.environ.get("SYMBOLIC_AIGER_CORPUS",
+                             ROOT.parent.parent / "shared" / "corpus" / "aiger"))
 RESULTS = ROOT / "bench" / "results"
 PYTHON = sys.executable
 SOLVERS = {

@@ -2,8 +2,8 @@
 
 Every malformed file must fail with a located ParseError (line, column, what was
 expected); the binary form and the ASCII form of a circuit must read the same;
-random circuits written as aag and aig read back as written. The shared SYNTCOMP
-corpus (../shared/corpus/aiger) is used where present.
+random circuits written as aag and aig read back as written. The SYNTCOMP corpus kept
+beside the checkout (``$SYMBOLIC_AIGER_CORPUS``) is used where present.
 """
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from symbolic.errors import FileError, ParseError
 
 from .conftest import ROOT
 
-CORPUS = ROOT.parent.parent / "shared" / "corpus" / "aiger"
+CORPUS = Path(os.environ.get("SYMBOLIC_AIGER_CORPUS",
+                             ROOT.parent.parent / "shared" / "corpus" / "aiger"))
 EXAMPLES = int(os.environ.get("SYMBOLIC_FUZZ_EXAMPLES", "200"))
 
 GOOD = """aag 7 2 2 1 3
