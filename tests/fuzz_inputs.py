@@ -1,6 +1,7 @@
 """The fuzzer's inputs beyond model text (issue 23, "every file a command reads is
 hostile input"): strategy files of ``execute``, ``--at`` position texts, the
-standard input of ``play``, and GDL ``.kif`` texts; and how each is run.
+standard input of ``play``, GDL ``.kif`` texts, and (issue 35) AIGER circuits,
+``.aag`` and ``.aig``; and how each is run.
 
 Each ``*_input(rnd, text_mutator)`` returns one text; :func:`run_input` runs it
 and raises what the command would (a SymbolicError is an answer, anything
@@ -10,8 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import random
+import re
 import sys
+from pathlib import Path
 
 from .conftest import ROOT
 
@@ -117,6 +121,8 @@ def run_input(kind: str, text: str) -> None:
         parse_position(_space("nim.game"), text)
     elif kind == "play":
         run_play(text)
+    elif kind == "aiger":
+        run_aiger(text)
     elif kind == "kif":
         from symbolic.gdl.load import gdl_model
         from symbolic.model import Model
@@ -145,3 +151,93 @@ def run_play(script: str) -> int:
     if status not in (0, 2):
         raise QueryError(f"play ended with status {status}")
     return status
+
+
+# ----------------------------------------------------------------- AIGER circuits (issue 35)
+
+AIGER_CORPUS = Path(os.environ.get("SYMBOLIC_AIGER_CORPUS",
+                                   ROOT.parent.parent / "shared" / "corpus" / "aiger"))
+_AIGER_BUILTIN = ["aag 7 2 2 1 3\n2\n4\n6 13\n8 6 1\n12\n10 6 9\n12 10 4\n14 2 3\n"
+                  "i0 u\ni1 controllable_c\nl0 a\no0 err\nc\nnote\n",
+                  "aag 3 2 0 1 1\n2\n4\n6\n6 2 5\ni1 controllable_c\n"]
+_AIGER_SOURCES: list[str] = []
+
+
+def aiger_sources() -> list[str]:
+    """Small circuits: the built-in two and the five smallest files of the shared corpus."""
+    if not _AIGER_SOURCES:
+        files = sorted(AIGER_CORPUS.glob("*.aag"), key=lambda p: p.stat().st_size)[:5]
+        _AIGER_SOURCES.extend(_AIGER_BUILTIN + [p.read_text(encoding="utf-8") for p in files])
+    return _AIGER_SOURCES
+
+
+def _aig_text(aag: str) -> str:
+    """The binary form of an ASCII circuit, as latin-1 text (the fuzzer's texts are str)."""
+    from symbolic.aiger import parse_aiger, to_aig
+    return to_aig(parse_aiger(aag)).decode("latin-1")
+
+
+def _big_aiger(rnd: random.Random, n: int) -> str:
+    """A chain of ``n`` AND gates over 8 inputs, listed backwards half of the time."""
+    head = [f"aag {n + 8} 8 0 1 {n}", *(str(2 * i) for i in range(1, 9)), str(2 * (n + 8))]
+    gates = [f"{2 * (k + 8)} {2 * (k + 7) + rnd.randrange(2)} {2 * rnd.randrange(1, k + 8) + 1}"
+             for k in range(1, n + 1)]
+    if rnd.random() < 0.5:
+        gates.reverse()
+    return "\n".join(head + gates) + "\n"
+
+
+def _literal_mutation(rnd: random.Random, text: str) -> str:
+    """A number of the text replaced by a hostile literal: odd, out of range, the
+    constants, a gate's own or a later gate's literal (cycles), huge."""
+    nums = [m for m in re.finditer(r"\d+", text)]
+    if not nums:
+        return text
+    m = rnd.choice(nums)
+    value = int(m.group()[:18])
+    new = rnd.choice([value + 1, value - 1, value * 2 + 9, 0, 1, 2 * value, value + 2,
+                      10 ** 6, "9" * rnd.choice([19, 400, 5000]), ""])
+    return text[:m.start()] + str(new) + text[m.end():]
+
+
+def aiger_input(rnd: random.Random, mutate) -> str:
+    """An AIGER text (a binary one as latin-1): mutated, with hostile literals,
+    lines deleted or duplicated, binary bytes flipped, or a large chain."""
+    base = rnd.choice(aiger_sources())
+    r = rnd.random()
+    if r < 0.03:
+        return _big_aiger(rnd, rnd.choice([1000, 50_000]))
+    if r < 0.35:
+        text = base
+        for _ in range(rnd.randint(1, 3)):
+            text = _literal_mutation(rnd, text)
+        return text
+    if r < 0.5:
+        lines = base.split("\n")
+        i = rnd.randrange(len(lines))
+        if rnd.random() < 0.5:
+            del lines[i]
+        else:
+            lines.insert(i, lines[i])
+        return "\n".join(lines)
+    if r < 0.7:
+        data = bytearray(_aig_text(base).encode("latin-1"))
+        for _ in range(rnd.randint(1, 4)):
+            data[rnd.randrange(len(data))] = rnd.randrange(256)
+        return bytes(data[:rnd.randint(1, len(data))] if rnd.random() < 0.3 else data) \
+            .decode("latin-1")
+    return mutate(base, rnd)
+
+
+def run_aiger(text: str) -> None:
+    """Read an AIGER text; a circuit read must write back and read again the same."""
+    from symbolic.aiger import canonical, parse_aiger, to_aag, to_aig
+    binary = text.startswith("aig")
+    data = text.encode("latin-1", "replace") if binary else text
+    circuit = parse_aiger(data, "fuzz.aig" if binary else "fuzz.aag")
+    if len(circuit.and_lhs) > 10_000:  # the round trips of the large chains: in the tests
+        return
+    if parse_aiger(to_aag(circuit), "back.aag") != circuit:
+        raise AssertionError("aag round trip")
+    if parse_aiger(to_aig(circuit), "back.aig") != canonical(circuit):
+        raise AssertionError("aig round trip")

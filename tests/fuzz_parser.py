@@ -9,7 +9,9 @@ Inputs, all generated from a seed (so every run is reproducible):
 - malformed arenas (the TD's JSON format) and GDL-style s-expressions;
 - (issue 23) strategy files of ``execute``, ``--at`` position texts, scripts
   fed to ``play``'s standard input, and GDL ``.kif`` texts
-  (:mod:`tests.fuzz_inputs`).
+  (:mod:`tests.fuzz_inputs`);
+- (issue 35) AIGER circuits, ASCII and binary: hostile literals, lines lost or
+  doubled, bytes flipped, truncations, chains of up to 50 000 gates.
 
 Each input is read as a model (or a query over ``models/nim.game``, or an
 arena); a model that checks and has at most 4 096 positions is also solved by
@@ -44,7 +46,9 @@ from symbolic.errors import LimitExceeded, ModelError, SymbolicError
 from symbolic.limits import Limits, ensure_recursion_headroom, using
 from symbolic.model import load_model, parse_arena, parse_formula, parse_model
 
-from .fuzz_inputs import at_input, kif_input, kif_sources, play_input, run_input, strategy_input
+from .fuzz_inputs import (
+    aiger_input, at_input, kif_input, kif_sources, play_input, run_input, strategy_input,
+)
 from .conftest import ROOT
 
 MODELS = ROOT / "symbolic" / "models"
@@ -224,7 +228,7 @@ def gdl_like(rnd: random.Random) -> str:
 # --------------------------------------------------------------------------- running one input
 
 #: the kinds of input read by :func:`run_one` through :func:`tests.fuzz_inputs.run_input`
-OTHER_KINDS = ("strategy", "at", "play", "kif")
+OTHER_KINDS = ("strategy", "at", "play", "kif", "aiger")
 
 
 def generate(rnd: random.Random, sources: list[str], arenas: list[str],
@@ -251,6 +255,8 @@ def generate(rnd: random.Random, sources: list[str], arenas: list[str],
         return "play", play_input(rnd, mutate)
     if r < 0.97:  # grounding is slow (up to seconds an input): a small share
         return "kif", kif_input(rnd, mutate, kifs if kifs is not None else kif_sources())
+    if r < 0.99:
+        return "aiger", aiger_input(rnd, mutate)
     return "model", mutate(rnd.choice(sources), rnd)
 
 
