@@ -11,8 +11,8 @@ file excluded), every pair of answers compared (``MISMATCH`` otherwise, exit 1):
   is quick;
 - **lever: layer-local sources**: the forced table of 3pttc from its first N moves
   with the moves' sources restricted to each layer (the engine's path,
-  ``GdlSymbolicGame._layer_pre``) against the generic path, whose pre-images take
-  their sources over every layer (``GameEngine._layer_pre``, the base class's, bound
+  ``GdlSymbolicGame.layer_pre``) against the generic path, whose pre-images take
+  their sources over every layer (``GameEngine.layer_pre``, the base class's, bound
   to the engine in place of its own); each on a fresh engine,
   so that no BDD cache is shared, the moves' construction included;
 - **explicit engine against a plain interpreter** (issue 23; alone with ``--plain``): the
@@ -111,7 +111,7 @@ def lever(depths, failures):
         for path in ("local", "generic"):
             eng = make_engine(m.game, "symbolic", depth=n)  # fresh: no cache shared
             if path == "generic":  # GameEngine's own: pre∃ / pre∀ over every layer
-                eng._layer_pre = types.MethodType(GameEngine._layer_pre, eng)
+                eng.layer_pre = types.MethodType(GameEngine.layer_pre, eng)
             runs[path] = timed(lambda: forced_values(m, eng))
         (local, t_local), (generic, t_generic) = runs["local"], runs["generic"]
         same = local == generic

@@ -87,7 +87,7 @@ class ConcurrentEngine(GameEngine):
                                  limits=getattr(self, "limits", None),
                                  name="computing release (concurrent pre)")
 
-    def _layer_pre(self, J: frozenset, reach, k: int, ours, won: PositionSet,
+    def layer_pre(self, J: frozenset, reach, k: int, ours, won: PositionSet,
                    above: PositionSet, *, dead_ends: DeadEnds) -> PositionSet:
         """pre(J, U_{k+1} ∪ ¬F_{k+1}): on layer k every successor lies in F_{k+1}."""
         return self._pre(J, won | ~above, dead_ends is DeadEnds.STRICT)

@@ -295,8 +295,8 @@ class SymbolicGame(LayoutProbe, ForwardOps, SymbolicSets, GameEngine):
         size = -(-len(pieces) // _PIECES)  # consecutive pieces merged: at most _PIECES
         return [m.disj(pieces[i:i + size]) for i in range(0, len(pieces), size)]
 
-    def _layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds) -> BddSet:
-        """pre(J, U_{k+1}) ∩ F_k (:meth:`symbolic.api.GameEngine._layer_pre`):
+    def layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds) -> BddSet:
+        """pre(J, U_{k+1}) ∩ F_k (:meth:`symbolic.api.GameEngine.layer_pre`):
         :meth:`_pre_within` the layer (``above`` is empty above the last layer)."""
         key = self._coalition(J)
         self._tick()

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..api import DeadEnds, GameEngine, Reach
+from ..api import DeadEnds, GameEngine, ReachLayers
 from ..bdd.engine import PARTITIONS, BddSet, SymbolicGame, SymbolicSets
 from ..errors import QueryError
 from ..limits import Limits
@@ -64,8 +64,8 @@ class GdlSymbolicGame(SymbolicGame):
     given (see :attr:`frontier`).
 
     After exploring: ``layers`` (the number of states first reached at each depth),
-    ``reach`` (a :class:`~symbolic.api.Reach` of those layers, for
-    :meth:`~symbolic.api.GameEngine.until_layered`), ``complete`` (no state lies
+    ``reach`` (a :class:`~symbolic.fixpoint.ReachLayers` of those layers, for
+    :func:`~symbolic.api.layers.until_layered`), ``complete`` (no state lies
     beyond the last layer) and ``frontier``: ∅ when complete, else the last layer,
     whose states are kept as positions but not expanded (no successor here: a
     formula that must not read them as dead ends excludes them, as
@@ -151,7 +151,7 @@ class GdlSymbolicGame(SymbolicGame):
         if inv.counter is not None:
             layers = tuple(BddSet._make(self, m.and_(node, self.rules.cur[g]))
                            for g in inv.counter)
-            self.reach = Reach(whole, layers, True)
+            self.reach = ReachLayers(whole, layers, True)
 
     def atom_set(self, atom) -> BddSet:
         """The positions where the ground atom (not depending on ``does``) holds, its rule
@@ -206,7 +206,7 @@ class GdlSymbolicGame(SymbolicGame):
         self.layers = [x.count() for x in layers]
         self._frontier = m.false if self.complete else layer.node
         self._restrict(reached.node)
-        self.reach = Reach(reached, tuple(layers), graded)
+        self.reach = ReachLayers(reached, tuple(layers), graded)
 
     # ------------------------------------------------------------------ exploration
 
@@ -377,15 +377,15 @@ class GdlSymbolicGame(SymbolicGame):
     # parts), not SymbolicGame's relational one
     until_layer_step = GameEngine.until_layer_step
 
-    def _layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
-        """pre(J, U_{k+1}) ∩ F_k (:meth:`~symbolic.api.GameEngine._layer_pre`) with the
+    def layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
+        """pre(J, U_{k+1}) ∩ F_k (:meth:`~symbolic.api.GameEngine.layer_pre`) with the
         moves' sources restricted to F_k (:meth:`_layer_moves`):
 
             ⋁_{m of J} S^k_m ∧ U_{k+1}(σ_m)  ∪  (F_k ∖ T_J) ∖ ⋁_{m of ¬J} S^k_m ∧ (F_{k+1} ∖ U_{k+1})(σ_m)
 
         [the second part ∧ has a successor, for STRICT]."""
         if reach is not self.reach:  # the generic step (SymbolicGame's reads its own δ parts)
-            return GameEngine._layer_pre(self, J, reach, k, ours, won, above, dead_ends=dead_ends)
+            return GameEngine.layer_pre(self, J, reach, k, ours, won, above, dead_ends=dead_ends)
         m, ids = self.manager, self.game.names.role_id
         groups = self._layer_moves(k)
         mine = [g for r, g in groups.items() if ids[r] in J]
@@ -467,7 +467,7 @@ class GdlSymbolicGame(SymbolicGame):
     def _pre_forall_node(self, key, target, dead_ends: DeadEnds):
         """T_¬J ∧ ¬⋁_m (S_m ∧ (D ∖ target)(σ_m)) [∧ has a successor, for STRICT]:
         successors stay in D, so the complement is taken in D (small when the target
-        holds most of D, as in :meth:`~symbolic.api.GameEngine.until_layered`)."""
+        holds most of D, as in :func:`~symbolic.api.layers.until_layered`)."""
         m = self.manager
         u = m.diff(key[1], self._composed(key[3], m.diff(self._domain, target)))
         if dead_ends is DeadEnds.STRICT:

@@ -197,12 +197,12 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, GdlSymbolicGame):
             return m.compose(node, self._sigma) if self._sigma else node
         return m.and_exists(self._trans, m.rename(node, enc.to_next), enc.next_set)
 
-    def _layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
+    def layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
         """pre(J, U_{k+1}) ∩ F_k on a graded ``reach`` (the layered until): the sources
         restricted to layer k, T_k = T ∧ F_k (memoized), whose successors lie in
         F_{k+1}, so Good_k = ∃x'. T_k ∧ U'_{k+1}."""
         if reach is not self.reach:
-            return ConcurrentEngine._layer_pre(self, J, reach, k, ours, won, above,
+            return ConcurrentEngine.layer_pre(self, J, reach, k, ours, won, above,
                                                dead_ends=dead_ends)
         m, enc = self.manager, self.encoder
         layer = reach.layers[k].node
