@@ -1,4 +1,4 @@
-"""``GameEngine.reach_layers`` and ``GameEngine.until_layered`` (symbolic.api): the
+"""``reach_layers`` and ``until_layered`` (symbolic.api.layers): the
 reachable positions by distance, and until restricted to them, one backward step per
 layer. Compared with the plain fixpoints (``reachable``, ``until`` ∩ R) on Connect Four
 boards and on random graded arenas, on every engine."""

@@ -116,7 +116,8 @@ def until_layered(engine: GameEngine, coalition: Iterable[int], stay: PositionSe
     >>> from symbolic.explicit import ExplicitGame
     >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 2, 3: 1, 4: 1}, [(0, 1), (0, 2), (1, 3), (2, 4)]))
     >>> r = reach_layers(G, G.from_tuples([(0,)]))
-    >>> fp = until_layered(G, {1}, G.positions(), G.from_tuples([(4,)]), r, dead_ends=DeadEnds.VACUOUS)
+    >>> fp = until_layered(G, {1}, G.positions(), G.from_tuples([(4,)]), r,
+    ...                    dead_ends=DeadEnds.VACUOUS)
     >>> fp.result.tuples(), fp.iterations
     ([(0,), (2,), (4,)], 3)
     """
