@@ -4,7 +4,7 @@
                                       [--cache-bits E]
 
 Runs :func:`symbolic.analysis.layered.layer_outcomes` on Connect Four W × H (or only
-:func:`~symbolic.analysis.layered.graded_layers` with ``--count-only``) and prints, for
+:func:`~symbolic.api.graded_layers` with ``--count-only``) and prints, for
 every forward image and every backward layer step (``until_layer_step``: U_k of one
 player; the table runs both players layer by layer) the CPU seconds it took (of the whole
 process: oxidd's worker threads included), the nodes of the set it made, the live nodes of
@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from symbolic.analysis import layered  # noqa: E402
+from symbolic.api import graded_layers  # noqa: E402
 from symbolic.engines import make_engine  # noqa: E402
 from symbolic.limits import Limits  # noqa: E402
 from symbolic.model import load_model  # noqa: E402
@@ -93,14 +94,14 @@ def main(argv=None) -> int:
     if prof:
         prof.enable()
     t = time.process_time()
-    reach = layered.graded_layers(eng, layered.initial_set(model, eng))
+    reach = graded_layers(eng, layered.initial_set(eng, model.definitions))
     phases.append(("forward (graded_layers)", time.process_time() - t))
     print("layer  positions  nodes")
     for k, f in enumerate(reach.layers):
         print(f"{k:5d} {f.count():11d} {eng.manager.size(f.node):7d}", flush=True)
     if not args.count_only:
         t = time.process_time()
-        out = layered.layer_outcomes(model, eng, reach)
+        out = layered.layer_outcomes(model.definitions, eng, reach)
         phases.append(("backward + counts (layer_outcomes)", time.process_time() - t))
         print("rows:", sum(w + d + lo for _, w, d, lo in out.rows), "positions;",
               "layer 0:", out.rows[0], "digest:",

@@ -149,17 +149,17 @@ def _connect4(eng, model, ev, layered: bool) -> dict:
     """Positions reachable from the empty board (``reach_layers``: one image per number
     of discs) and who can force a win there: ``until_layered`` over those layers, or
     (``layered=False``) the evaluator's ``forces_win(p)`` over all positions."""
-    from symbolic.api import DeadEnds
+    from symbolic.api import DeadEnds, reach_layers, until_layered
     empty = ev(model.formula("empty"))
     t0 = time.perf_counter()
-    reach = eng.reach_layers(empty)
+    reach = reach_layers(eng, empty)
     out = {"t_reach": time.perf_counter() - t0, "count": reach.result.count(),
            "layers": len(reach.layers)}
     wins = []
     for p in (1, 2):
         if layered:
             over = ev(model.formula("over"))
-            fp = eng.until_layered([p], ~over, ev(model.formula(f"win({p})")), reach,
+            fp = until_layered(eng, [p], ~over, ev(model.formula(f"win({p})")), reach,
                                    dead_ends=DeadEnds.VACUOUS)
             won = fp.result
         else:
@@ -294,7 +294,7 @@ def run_case(family: str, column: str, params: dict) -> dict:
             out.update(c4)
         elif fam["query"] == "@table":
             from symbolic.analysis.layered import layer_outcomes
-            table = layer_outcomes(model, eng)
+            table = layer_outcomes(model.definitions, eng)
             rows = table.rows
             out.update(count=table.total, table_digest=_digest([list(r) for r in rows]),
                        winner="1" if rows[0][1] else "draw" if rows[0][2] else "2")

@@ -178,14 +178,14 @@ then every vertex of i with *some* edge into the set, and every vertex of the
 opponent with edges, *all* into the set, until nothing changes. Reading a move off
 the layers of that computation gives a winning strategy as a dictionary."""),
     ("code", SETUP + """
-from symbolic.api import DeadEnds
+from symbolic.api import DeadEnds, attractor
 from symbolic.analysis.strategy import reach_strategy, verify
 a = load_model(MODELS / "td_example.arena.json")
 g = make_engine(a.game, "explicit")
 obj1 = atl.evaluate(g, a.formula("Obj1"), a.definitions)
 obj2 = atl.evaluate(g, a.formula("Obj2"), a.definitions)
-A1 = g.attractor({1}, obj1).result
-A2 = g.attractor({2}, obj2).result
+A1 = attractor(g, {1}, obj1).result
+A2 = attractor(g, {2}, obj2).result
 print("Attr_1 =", [s for (s,) in A1], " Attr_2 =", [s for (s,) in A2])"""),
     ("code", """\
 s2 = reach_strategy(g, {2}, g.positions(), obj2, DeadEnds.STRICT)

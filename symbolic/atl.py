@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping, Union
 
 from . import ir, nodes
-from .api import DeadEnds, GameEngine, PositionSet, check_dead_ends
+from .api import DeadEnds, GameEngine, PositionSet, check_dead_ends, reachable
 from .arguments import need
 from .errors import ArgumentTypeError, QueryError, Span, UnknownName, UnknownPlayer, WrongType
 
@@ -437,7 +437,7 @@ class Evaluator:
                                    self.eval(f.right, env), dead_ends=self.dead_ends).result
 
     def _reach(self, f: Reach, env: dict) -> PositionSet:
-        return self.engine.reachable(self.eval(f.arg, env)).result
+        return reachable(self.engine, self.eval(f.arg, env)).result
 
     @staticmethod
     def _same_definition(f: Ref, d: "Definition") -> None:

@@ -4,8 +4,9 @@ Every fixpoint of the engines and analyses (until, release, reachability,
 nimbers, strategies) is a :func:`least_fixpoint` or :func:`greatest_fixpoint`
 call, which checks the request's :class:`~symbolic.limits.Limits` before each
 step and returns a :class:`Fixpoint` (result, iterations, and the layers when
-asked). Also the checks of layers (:func:`check_reach`, :func:`check_layer`) and
-:func:`union_all`. Re-exported by :mod:`symbolic.api`.
+asked). Also the result of a forward search by distance (:class:`ReachLayers`), its
+checks (:func:`check_reach`, :func:`check_layer`) and :func:`union_all`. Re-exported by
+:mod:`symbolic.api`.
 """
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from .arguments import need, need_int
 from .errors import EngineMismatch, QueryError
 from .limits import NO_LIMITS, Limits
 
-__all__ = ["Fixpoint", "Reach", "least_fixpoint", "greatest_fixpoint"]
+__all__ = ["Fixpoint", "ReachLayers", "least_fixpoint", "greatest_fixpoint", "check_reach",
+           "check_layer", "union_all"]
 
 #: a set of positions (``symbolic.api.PositionSet``), or any value with ``==``
 S = TypeVar("S")
@@ -82,8 +84,9 @@ def greatest_fixpoint(step: Callable[[S], S], start: S, *, limits: "Limits | Non
 
 
 @dataclass(frozen=True)
-class Reach(Generic[S]):
-    """The positions reachable from a source, by distance (:meth:`GameEngine.reach_layers`):
+class ReachLayers(Generic[S]):
+    """The positions reachable from a source, by distance
+    (:func:`symbolic.api.layers.reach_layers`, :func:`symbolic.api.layers.graded_layers`):
     ``result`` = R, ``layers`` = (F_0, F_1, …) disjoint, F_n the positions first
     reached after n moves; ``graded``: every move from F_n lands in F_{n+1}."""
 
@@ -92,12 +95,12 @@ class Reach(Generic[S]):
     graded: bool
 
 
-def check_reach(engine, reach, *, graded: bool = True) -> Reach:
-    """``reach`` itself when it is a :class:`Reach` of ``engine`` (graded, with
+def check_reach(engine, reach, *, graded: bool = True) -> ReachLayers:
+    """``reach`` itself when it is a :class:`ReachLayers` of ``engine`` (graded, with
     ``graded``): ArgumentTypeError, EngineMismatch or QueryError otherwise."""
-    need(reach, Reach, "the layers", hint=" (a Reach: engine.reach_layers(source))")
+    need(reach, ReachLayers, "the layers", hint=" (a ReachLayers: reach_layers(engine, source))")
     if reach.result.engine is not engine:
-        raise EngineMismatch(f"the layers are a Reach of {reach.result.engine!r}, not of "
+        raise EngineMismatch(f"the layers are a ReachLayers of {reach.result.engine!r}, not of "
                              f"this engine {engine!r}")
     if graded and not reach.graded:
         raise QueryError("layered solving (until_layered) needs graded layers (every move "
@@ -105,7 +108,7 @@ def check_reach(engine, reach, *, graded: bool = True) -> Reach:
     return reach
 
 
-def check_layer(reach: Reach, k) -> int:
+def check_layer(reach: ReachLayers, k) -> int:
     """``k`` when it is the index of a layer of ``reach``, else ArgumentTypeError or
     ArgumentValueError."""
     return need_int(k, "the layer k", low=0, high=len(reach.layers) - 1)

@@ -21,7 +21,8 @@ from symbolic.analysis import layered, layered_solve
 from symbolic.analysis.grundy import layered_nimbers
 from symbolic.analysis.strategy import strategy_for
 from symbolic.analysis.values import two_player_values
-from symbolic.api import DeadEnds
+from symbolic.api import (DeadEnds, graded_layers, layer_turns, reach_layers, until_approximations,
+                          until_by_layer, until_layered)
 from symbolic.engines import make_engine
 from symbolic.errors import (ArgumentTypeError, ArgumentValueError, EngineMismatch, QueryError,
                              SymbolicError)
@@ -61,8 +62,8 @@ class World:
         self.m = m = parse_model(LADDER, "ladder.game")
         self.e = e = make_engine(m.game, kind)
         self.other = make_engine(m.game, other_kind)
-        self.init = layered.initial_set(m, e)
-        self.reach = layered.graded_layers(e, self.init)
+        self.init = layered.initial_set(e, m.definitions)
+        self.reach = graded_layers(e, self.init)
         self.f = m.formula("<<1>> <> (n == 3 and x == 0)")
         self.J = e.game.coalition([1])
         self.values = two_player_values(e)
@@ -80,8 +81,8 @@ class World:
             "None": None, "str": "zz", "float": 1.5, "neg": -1, "bool": True, "huge": 10 ** 6,
             "dict": {}, "list": [], "pair": (1, 2), "object": object(),
             "set": e.positions(), "other set": self.other.positions(),
-            "other layers": self.other.reach_layers(layered.initial_set(m, self.other)),
-            "ungraded layers": e.reach_layers(e.positions()),
+            "other layers": reach_layers(self.other, layered.initial_set(self.other, m.definitions)),
+            "ungraded layers": reach_layers(e, e.positions()),
         }
 
 
@@ -123,7 +124,7 @@ def _probes():
          {0: {"float", "huge"}, 1: {"float", "huge"}, "layout": {"None"}}),
         ("Picture", lambda w: Picture, lambda w: [new_figure(1, 1), {}], lambda w: {},
          {1: {"dict"}}),
-        ("graded_layers", lambda w: layered.graded_layers, lambda w: [w.e, w.init],
+        ("graded_layers", lambda w: graded_layers, lambda w: [w.e, w.init],
          lambda w: {}, {1: SET}),
         ("LayeredEvaluator", lambda w: layered.LayeredEvaluator, lambda w: [w.e, w.reach],
          lambda w: {"definitions": w.m.definitions, "sets": {}, "dead_ends": V},
@@ -132,16 +133,18 @@ def _probes():
          lambda w: [w.f, w.m.definitions], lambda w: {}, {1: {"dict"}}),
         ("anchor_of", lambda w: layered.anchor_of, lambda w: [w.f, w.m.definitions],
          lambda w: {}, {1: {"dict"}}),
-        ("initial_set", lambda w: layered.initial_set, lambda w: [w.m, w.e], lambda w: {}, {}),
-        ("layer_outcomes", lambda w: layered.layer_outcomes, lambda w: [w.m, w.e, w.reach],
-         lambda w: {"layered": True}, {2: {"None"}, "layered": {"bool"}}),
+        ("initial_set", lambda w: layered.initial_set, lambda w: [w.e, w.m.definitions],
+         lambda w: {}, {1: {"dict"}}),
+        ("layer_outcomes", lambda w: layered.layer_outcomes, lambda w: [w.m.definitions, w.e, w.reach],
+         lambda w: {"layered": True}, {0: {"dict"}, 2: {"None"}, "layered": {"bool"}}),
         ("evaluate_queries", lambda w: layered.evaluate_queries,
-         lambda w: [w.m, [("q", w.f)], w.e], lambda w: {"mode": "auto"}, {1: {"list"}}),
+         lambda w: [w.m.definitions, [("q", w.f)], w.e], lambda w: {"mode": "auto"},
+         {0: {"dict"}, 1: {"list"}}),
         ("layered_source", lambda w: layered_solve.layered_source,
-         lambda w: [w.m, w.e, None, "auto"], lambda w: {}, {2: {"None"}}),
+         lambda w: [w.m.definitions, w.e, None, "auto"], lambda w: {}, {0: {"dict"}, 2: {"None"}}),
         ("graded_reach", lambda w: layered_solve.graded_reach, lambda w: [w.e, w.init, "auto"],
          lambda w: {}, {1: SET}),
-        ("until_layers", lambda w: layered_solve.until_layers,
+        ("until_approximations", lambda w: until_approximations,
          lambda w: [w.e, {1}, w.e.positions(), w.e.deadlocks(), w.reach],
          lambda w: {"dead_ends": V}, {1: COALITION, 2: SET, 3: SET}),
         ("layered_ranks", lambda w: layered_solve.layered_ranks,
@@ -162,18 +165,18 @@ def _probes():
          lambda w: [w.c, {2}, w.keep], lambda w: {}, {1: COALITION}),
         ("verify_joint", lambda w: js.verify_joint, lambda w: [w.tg.game, w.joint, [(0,)]],
          lambda w: {}, {2: {"list", "dict"}}),
-        ("engine.reach_layers", lambda w: w.e.reach_layers, lambda w: [w.init], lambda w: {},
-         {0: SET}),
-        ("engine.until_layered", lambda w: w.e.until_layered,
-         lambda w: [{1}, w.e.positions(), w.e.deadlocks(), w.reach], lambda w: {"dead_ends": V},
-         {0: COALITION, 1: SET, 2: SET}),
-        ("engine.until_layers", lambda w: w.e.until_layers,
-         lambda w: [{1}, w.e.positions(), w.e.deadlocks(), w.reach], lambda w: {"dead_ends": V},
-         {0: COALITION, 1: SET, 2: SET}),
-        ("engine.layer_turns", lambda w: w.e.layer_turns, lambda w: [w.J], lambda w: {},
-         {0: COALITION}),
+        ("reach_layers", lambda w: reach_layers, lambda w: [w.e, w.init], lambda w: {},
+         {1: SET}),
+        ("until_layered", lambda w: until_layered,
+         lambda w: [w.e, {1}, w.e.positions(), w.e.deadlocks(), w.reach],
+         lambda w: {"dead_ends": V}, {1: COALITION, 2: SET, 3: SET}),
+        ("until_by_layer", lambda w: until_by_layer,
+         lambda w: [w.e, {1}, w.e.positions(), w.e.deadlocks(), w.reach],
+         lambda w: {"dead_ends": V}, {1: COALITION, 2: SET, 3: SET}),
+        ("layer_turns", lambda w: layer_turns, lambda w: [w.e, w.J], lambda w: {},
+         {1: COALITION}),
         ("engine.until_layer_step", lambda w: w.e.until_layer_step,
-         lambda w: [w.J, w.reach, 1, w.e.layer_turns(w.J), w.e.empty(), w.e.positions(),
+         lambda w: [w.J, w.reach, 1, layer_turns(w.e, w.J), w.e.empty(), w.e.positions(),
                     w.e.deadlocks()], lambda w: {"dead_ends": V},
          {3: SET, 4: SET, 5: SET, 6: SET}),
     ]
@@ -230,28 +233,29 @@ CASES = [
      "the value of j must be an int"),
     (lambda w: set_grid(w.e.positions(), "n", "x", base=(1, 9, 9)), SymbolicError, "9"),
     # issue 32: until_layer_step(k=-1) read the last layer
-    (lambda w: w.e.until_layer_step(w.J, w.reach, -1, w.e.layer_turns(w.J), w.e.empty(),
+    (lambda w: w.e.until_layer_step(w.J, w.reach, -1, layer_turns(w.e, w.J), w.e.empty(),
                                     w.e.positions(), w.e.deadlocks(), dead_ends=V),
      ArgumentValueError, "the layer k must be at least 0, got -1"),
-    (lambda w: w.e.until_layer_step(w.J, w.reach, 4, w.e.layer_turns(w.J), w.e.empty(),
+    (lambda w: w.e.until_layer_step(w.J, w.reach, 4, layer_turns(w.e, w.J), w.e.empty(),
                                     w.e.positions(), w.e.deadlocks(), dead_ends=V),
      ArgumentValueError, "the layer k must be at most 3, got 4"),
-    (lambda w: w.e.until_layer_step({1}, w.reach, 0, w.e.layer_turns(w.J), w.e.empty(),
+    (lambda w: w.e.until_layer_step({1}, w.reach, 0, layer_turns(w.e, w.J), w.e.empty(),
                                     w.e.positions(), w.e.deadlocks(), dead_ends=V),
      ArgumentTypeError, "engine.game.coalition"),
-    (lambda w: w.e.until_layer_step(w.J, w.reach, 0, w.e.layer_turns(w.J), w.e.empty(),
+    (lambda w: w.e.until_layer_step(w.J, w.reach, 0, layer_turns(w.e, w.J), w.e.empty(),
                                     w.e.positions(), w.e.deadlocks(), dead_ends="vacuous"),
      QueryError, "dead_ends"),
-    (lambda w: layered_solve.until_layers(w.e, {1}, w.e.positions(), w.e.deadlocks(),
-                                          w.reach, dead_ends=None), QueryError, "dead_ends"),
+    (lambda w: until_approximations(w.e, {1}, w.e.positions(), w.e.deadlocks(), w.reach,
+                                  dead_ends=None), QueryError, "dead_ends"),
     (lambda w: layered_solve.layered_values(w.e, w.junk["other layers"]), EngineMismatch,
      "the layers"),
     (lambda w: layered_solve.layered_nimbers_graded(w.e, w.junk["ungraded layers"]),
      QueryError, "graded"),
-    (lambda w: layered_solve.layered_source(w.m, w.e, None, "sometimes"), QueryError,
+    (lambda w: layered_solve.layered_source(w.m.definitions, w.e, None, "sometimes"), QueryError,
      "mode must be one of"),
-    (lambda w: layered.layer_outcomes("ladder", w.e), ArgumentTypeError, "load_model"),
-    (lambda w: layered.evaluate_queries(w.m, ["<<1>> <> true"], w.e), ArgumentTypeError,
+    (lambda w: layered.layer_outcomes("ladder", w.e), ArgumentTypeError,
+     "definitions must be a mapping"),
+    (lambda w: layered.evaluate_queries(w.m.definitions, ["<<1>> <> true"], w.e), ArgumentTypeError,
      "a query is a pair (text, formula)"),
     (lambda w: layered.anchor_of("initial and x == 0", w.m.definitions), ArgumentTypeError,
      "model.formula(text)"),

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from symbolic import atl, ir
-from symbolic.api import DeadEnds
+from symbolic.api import DeadEnds, attractor, reach_layers
 from symbolic.bdd import SymbolicGame, SymbolicSets
 from symbolic.engines import make_engine, make_sets
 from symbolic.errors import (ArgumentTypeError, ArgumentValueError, BadLimit, BadLimitType,
@@ -172,8 +172,8 @@ def test_junk_arguments_end_in_symbolic_errors(nim, data):
         lambda: e.pre_forall({1}, P, dead_ends=junk),
         lambda: e.until({1}, junk, P, dead_ends=DeadEnds.VACUOUS),
         lambda: e.release({1}, P, junk, dead_ends=DeadEnds.VACUOUS),
-        lambda: e.attractor(junk, P), lambda: e.attractor({1}, junk),
-        lambda: e.reach_layers(junk), lambda: e.successors(junk),
+        lambda: attractor(e, junk, P), lambda: attractor(e, {1}, junk),
+        lambda: reach_layers(e, junk), lambda: e.successors(junk),
         lambda: P | junk, lambda: P & junk, lambda: P - junk, lambda: P <= junk,
         lambda: P.take(junk), lambda: e.from_expr(junk),
         lambda: Limits(timeout=junk), lambda: Limits(max_memory=junk),

@@ -1,4 +1,4 @@
-"""``GameEngine.reach_layers`` and ``GameEngine.until_layered`` (symbolic.api): the
+"""``reach_layers`` and ``until_layered`` (symbolic.api.layers): the
 reachable positions by distance, and until restricted to them, one backward step per
 layer. Compared with the plain fixpoints (``reachable``, ``until`` ∩ R) on Connect Four
 boards and on random graded arenas, on every engine."""
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symbolic import atl
-from symbolic.api import DeadEnds, Reach
+from symbolic.api import DeadEnds, ReachLayers, reach_layers, reachable, until_by_layer, until_layered
 from symbolic.errors import EngineMismatch, QueryError
 from symbolic.seeds.games import arena
 from symbolic.model import load_model
@@ -31,8 +31,8 @@ def _connect4(kind, w, h, a):
 def _check_layers(eng, ev, model):
     """reach_layers against reachable(), and until_layered against until ∩ R."""
     empty = ev(model.formula("empty"))
-    r = eng.reach_layers(empty)
-    plain = eng.reachable(empty)
+    r = reach_layers(eng, empty)
+    plain = reachable(eng, empty)
     assert r.result == plain.result, (r.result.count(), plain.result.count())
     assert r.graded, "dropping a disc goes exactly one layer up"
     union = eng.empty()
@@ -47,7 +47,7 @@ def _check_layers(eng, ev, model):
     for p in (1, 2):
         for de in (DeadEnds.VACUOUS, DeadEnds.STRICT):
             win = ev(model.formula(f"win({p})"))
-            got = eng.until_layered([p], ~over, win, r, dead_ends=de)
+            got = until_layered(eng, [p], ~over, win, r, dead_ends=de)
             want = eng.until([p], ~over, win, dead_ends=de).result & r.result
             assert got.result == want, (p, de, got.result.count(), want.count())
             assert got.iterations == len(r.layers)
@@ -74,7 +74,7 @@ def test_connect4_4x4_layers_agree_with_the_fixpoints():
 
 def test_3x3_reach_counts_and_layers():
     model, eng, ev = _connect4("cudd", 3, 3, 3)
-    r = eng.reach_layers(ev(model.formula("empty")))
+    r = reach_layers(eng, ev(model.formula("empty")))
     # layer k: boards of k discs; 1 empty board, 3 with one disc, 9 with two
     assert [x.count() for x in r.layers][:3] == [1, 3, 9], [x.count() for x in r.layers]
     assert len(r.layers) == 10 and r.result.count() == 694, (len(r.layers), r.result.count())
@@ -82,22 +82,22 @@ def test_3x3_reach_counts_and_layers():
 
 def test_until_layered_refuses_layers_that_are_not_graded():
     g = build_engine(arena({0: 1, 1: 2, 2: 1}, [(0, 1), (0, 2), (1, 2)]), "cudd")
-    r = g.reach_layers(g.from_tuples([(0,)]))
-    assert not r.graded and isinstance(r, Reach)
+    r = reach_layers(g, g.from_tuples([(0,)]))
+    assert not r.graded and isinstance(r, ReachLayers)
     with pytest.raises(QueryError, match="graded"):
-        g.until_layered({1}, g.positions(), g.from_tuples([(2,)]), r,
+        until_layered(g, {1}, g.positions(), g.from_tuples([(2,)]), r,
                         dead_ends=DeadEnds.VACUOUS)
 
 
 def test_until_layered_refuses_another_engines_layers():
     game = arena({0: 1, 1: 2}, [(0, 1)])
     a, b = build_engine(game, "cudd"), build_engine(game, "explicit")
-    r = b.reach_layers(b.from_tuples([(0,)]))
+    r = reach_layers(b, b.from_tuples([(0,)]))
     with pytest.raises(EngineMismatch):
-        a.until_layered({1}, a.positions(), a.from_tuples([(1,)]), r,
+        until_layered(a, {1}, a.positions(), a.from_tuples([(1,)]), r,
                         dead_ends=DeadEnds.VACUOUS)
     with pytest.raises(QueryError, match="dead_ends"):
-        b.until_layered({1}, b.positions(), b.from_tuples([(1,)]), r, dead_ends="vacuous")
+        until_layered(b, {1}, b.positions(), b.from_tuples([(1,)]), r, dead_ends="vacuous")
 
 
 @settings(max_examples=40, deadline=None)
@@ -107,15 +107,15 @@ def test_until_layered_is_until_within_the_reachable_positions(case, de):
     game = arena(controller, edges)
     for kind in ("explicit", "cudd", "oxidd"):
         e = build_engine(game, kind)
-        r = e.reach_layers(e.from_tuples([(s,) for s in start]))
+        r = reach_layers(e, e.from_tuples([(s,) for s in start]))
         tau = e.from_tuples([(s,) for s in target])
         sigma = e.from_tuples([(s,) for s in stay])
         want = e.until([p], sigma, tau, dead_ends=de).result & r.result
         assert r.graded, [f.tuples() for f in r.layers]  # edges go one layer up
-        got = e.until_layered([p], sigma, tau, r, dead_ends=de).result
+        got = until_layered(e, [p], sigma, tau, r, dead_ends=de).result
         assert got == want, (kind, got.tuples(), want.tuples())
-        # until_layers: the same sets, layer by layer
-        per_layer = e.until_layers([p], sigma, tau, r, dead_ends=de)
+        # until_by_layer: the same sets, layer by layer
+        per_layer = until_by_layer(e, [p], sigma, tau, r, dead_ends=de)
         assert len(per_layer) == len(r.layers), (len(per_layer), len(r.layers))
         for k, (u, layer) in enumerate(zip(per_layer, r.layers)):
             assert u == want & layer, (kind, k, u.tuples(), (want & layer).tuples())

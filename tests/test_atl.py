@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from symbolic import atl, ir
-from symbolic.api import DeadEnds
+from symbolic.api import DeadEnds, attractor
 from symbolic.errors import UnknownName, QueryError, WrongType
 from symbolic.seeds.games import arena
 
@@ -64,7 +64,7 @@ def test_eventually_layers_and_strict_attractor(engine):
     fp = engine.until({1}, engine.positions(), three, dead_ends=DeadEnds.VACUOUS, keep_layers=True)
     assert [set(x) for x in fp.layers] == [at(3), at(2, 3, 4), at(0, 2, 3, 4), at(0, 1, 2, 3, 4)]
     assert fp.iterations == 3
-    strict = engine.attractor({1}, three, keep_layers=True)
+    strict = attractor(engine, {1}, three, keep_layers=True)
     assert [set(x) for x in strict.layers] == [at(3), at(3, 4)], strict.layers
     assert ev(engine, atl.Eventually(P1, atl.Prop(S.eq(3)))) == at(0, 1, 2, 3, 4)
 

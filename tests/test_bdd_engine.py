@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from symbolic.api import DeadEnds, difference_witness
+from symbolic.api import DeadEnds, always, attractor, difference_witness
 from symbolic.bdd import BACKENDS, BddSet, SymbolicGame, SymbolicSets
 from symbolic.errors import EngineMismatch, ModelError, QueryError, RangeError
 from symbolic.ir import (Const, Elem, Game, IntType, Move, Name, Param, Space, Var,
@@ -199,7 +199,7 @@ def test_pre_exists_and_pre_forall(sub):
 
 
 def test_until_layers_by_hand(sub):
-    fp = sub.attractor({1}, sub.singleton((0, 2)), keep_layers=True)
+    fp = attractor(sub, {1}, sub.singleton((0, 2)), keep_layers=True)
     layers = [layer.tuples() for layer in fp.layers]
     assert layers[0] == [(0, 2)]
     assert layers[1] == [(0, 2), (1, 1), (2, 1), (3, 1)]
@@ -226,10 +226,10 @@ def test_until_respects_the_stay_set(sub):
 
 def test_always_differs_between_conventions(sub):
     avoid_losing = ~sub.singleton((0, 1))  # player 1 never stuck on his turn
-    vac = sub.always({1}, avoid_losing, dead_ends=DeadEnds.VACUOUS)
+    vac = always(sub, {1}, avoid_losing, dead_ends=DeadEnds.VACUOUS)
     # every play ends; with a vacuous forall the end (0, 2) is kept: player 1's wins
-    assert vac.result == sub.attractor({1}, sub.singleton((0, 2))).result
-    strict = sub.always({1}, avoid_losing, dead_ends=DeadEnds.STRICT)
+    assert vac.result == attractor(sub, {1}, sub.singleton((0, 2))).result
+    strict = always(sub, {1}, avoid_losing, dead_ends=DeadEnds.STRICT)
     assert strict.result.is_empty(), strict.result.tuples()  # no infinite play exists
 
 

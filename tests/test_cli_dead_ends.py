@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from symbolic import atl
-from symbolic.analysis.layered import Answer, graded_layers
+from symbolic.analysis.layered import Answer
+from symbolic.api import graded_layers
 from symbolic.api import DeadEnds
 from symbolic.cli.dead_ends import DEAD, _kept, _Plain, strategic, unchanged
 from symbolic.engines import make_engine

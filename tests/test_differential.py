@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from symbolic import atl
-from symbolic.api import DeadEnds, difference_witness, greatest_fixpoint
+from symbolic.api import DeadEnds, always, difference_witness, greatest_fixpoint
 
 from .conftest import ENGINE_KINDS, all_engines
 from .strategies import bool_exprs, coalitions, formulas, games
@@ -86,16 +86,16 @@ def check_release(game, engs, J, f_e, g_e, conv):
             others = set(game.players) - J
             assert_same(f"duality: {where}", ~E.until(others, ~f, ~g, dead_ends=conv).result,
                         got.result)
-        always = E.always(J, g, dead_ends=conv)
+        box = always(E, J, g, dead_ends=conv)
         assert_same(f"always = release(J, ∅, g): {where}",
-                    E.release(J, E.empty(), g, dead_ends=conv).result, always.result)
-        results.append((got, always))
+                    E.release(J, E.empty(), g, dead_ends=conv).result, box.result)
+        results.append((got, box))
     (ref, ref_always), *others = results
-    for got, always in others:
+    for got, box in others:
         assert_same(f"release ({conv.name}, J={sorted(J)})", ref.result, got.result)
         assert ref.iterations == got.iterations, (conv, ref.iterations, got.iterations)
-        assert_same(f"always ({conv.name}, J={sorted(J)})", ref_always.result, always.result)
-        assert ref_always.iterations == always.iterations, conv
+        assert_same(f"always ({conv.name}, J={sorted(J)})", ref_always.result, box.result)
+        assert ref_always.iterations == box.iterations, conv
 
 
 @settings(max_examples=320, **COMMON)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from symbolic import atl, ir
-from symbolic.api import DeadEnds, greatest_fixpoint, least_fixpoint
+from symbolic.api import DeadEnds, always, attractor, greatest_fixpoint, least_fixpoint
 from symbolic.errors import EngineMismatch, ModelError, QueryError, RangeError, WrongType
 from symbolic.explicit import ExplicitGame, ExplicitSets
 from symbolic.ir import (BoolType, Const, Elem, Game, IntType, Move, Name, Param, Space,
@@ -174,9 +174,9 @@ def test_subtraction_always_by_hand(sub):
     everything = sub.positions()
     # player 1 can stay forever only by ending at player 2's dead end (vacuous ∀ there)
     win = sub.until({1}, everything, sub.from_tuples([(2, 0)]), dead_ends=V).result
-    assert sub.always({1}, everything, dead_ends=V).result == win
+    assert always(sub, {1}, everything, dead_ends=V).result == win
     # with STRICT no dead end is safe, and every play ends
-    assert sub.always({1}, everything, dead_ends=S).result.is_empty()
+    assert always(sub, {1}, everything, dead_ends=S).result.is_empty()
 
 
 # --------------------------------------------------------------------------- dead end of an opponent
@@ -225,16 +225,16 @@ def test_arena_until_by_hand(arena):
     # the dead end 2 is outside σ: it may not be crossed
     fsig = G.until({1}, at(G, 0, 1, 3), at(G, 3), dead_ends=V)
     assert tuples(fsig.result) == states(3)
-    assert G.attractor({1}, at(G, 3)).result == fs.result
+    assert attractor(G, {1}, at(G, 3)).result == fs.result
 
 
 def test_arena_always_by_hand(arena):
     G = arena
     F = G.from_expr(Var("s").ne(4))
-    assert tuples(G.always({1}, F, dead_ends=V).result) == states(0, 1, 2, 3)
-    assert tuples(G.always({1}, F, dead_ends=S).result) == states(0, 1, 3)
-    assert tuples(G.always({2}, G.positions(), dead_ends=V).result) == states(1, 3, 4)
-    assert tuples(G.always({2}, G.positions(), dead_ends=S).result) == states(1, 3)
+    assert tuples(always(G, {1}, F, dead_ends=V).result) == states(0, 1, 2, 3)
+    assert tuples(always(G, {1}, F, dead_ends=S).result) == states(0, 1, 3)
+    assert tuples(always(G, {2}, G.positions(), dead_ends=V).result) == states(1, 3, 4)
+    assert tuples(always(G, {2}, G.positions(), dead_ends=S).result) == states(1, 3)
 
 
 def test_query_errors(arena):
@@ -251,7 +251,7 @@ def test_query_errors(arena):
     with pytest.raises(EngineMismatch):
         G.until({1}, G.positions(), other.positions(), dead_ends=V)
     with pytest.raises(EngineMismatch):
-        G.always({1}, other.positions(), dead_ends=V)
+        always(G, {1}, other.positions(), dead_ends=V)
 
 
 # --------------------------------------------------------------------------- effects
@@ -431,7 +431,7 @@ def test_random_games_fixpoints_match_naive_iteration(data):
 
         gfp = greatest_fixpoint(lambda z: frozenset(F) & naive_pre(domain, delta, turn, J, z, conv),
                                 frozenset(F))
-        alw = G.always(J, G.from_tuples(F), dead_ends=conv)
+        alw = always(G, J, G.from_tuples(F), dead_ends=conv)
         assert set(alw.result) == set(gfp.result), (conv, sorted(alw.result), sorted(gfp.result))
         assert alw.iterations == gfp.iterations, (conv, alw.iterations, gfp.iterations)
 

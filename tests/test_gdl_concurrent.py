@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from symbolic import atl
-from symbolic.api import DeadEnds
+from symbolic.api import DeadEnds, until_layered
 from symbolic.cli import main
 from symbolic.engines import make_engine
 from symbolic.errors import ModelError, QueryError, TooManyPositions
@@ -159,7 +159,7 @@ def test_the_layered_until_is_the_until(name):
     xt = x.atom_set(("goal", ("a", "100")))
     for J in ({1}, {2}, {1, 2}):
         for d in DeadEnds:
-            got = e.until_layered(J, e.positions(), target, e.reach, dead_ends=d).result
+            got = until_layered(e, J, e.positions(), target, e.reach, dead_ends=d).result
             want = e.until(J, e.positions(), target, dead_ends=d).result
             other = x.until(J, x.positions(), xt, dead_ends=d).result
             assert got.tuples() == want.tuples() == other.tuples(), (name, J, d)

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from symbolic.api import reachable
 from symbolic import atl
 from symbolic.analysis.grundy import layered_nimbers
 from symbolic.analysis.strategy import strategy_for
@@ -47,7 +48,7 @@ def test_a_huge_set_is_never_listed():
 
 def test_fixpoint_strategy_values_nimbers(nim):
     m, e = nim
-    fp = e.reachable(e.singleton((1, 3, 3)))
+    fp = reachable(e, e.singleton((1, 3, 3)))
     assert f"after {fp.iterations} steps: {fp.result.count()} positions" in fp._repr_html_()
     s = strategy_for(e, m.formula("wins(1)"), m.definitions)
     html = s._repr_html_()

@@ -22,7 +22,7 @@ from symbolic.analysis import layered
 from symbolic.analysis.layered import (LAYERED_MODES, LayeredEvaluator, anchor_of,
                                        evaluate_queries, graded_layers, initial_set,
                                        layer_outcomes)
-from symbolic.api import DeadEnds
+from symbolic.api import DeadEnds, reachable, until_layered
 from symbolic.cli import main
 from symbolic.errors import QueryError
 from symbolic.model import load_model, parse_model
@@ -44,8 +44,8 @@ def test_auto_gives_the_plain_answers_on_every_shipped_model(name, params, kind)
     model = load_model(MODELS / name, params)
     eng = build_engine(model.game, kind)
     queries = [(q.text, q.formula) for q in model.queries]
-    plain = evaluate_queries(model, queries, eng, "off")
-    auto = evaluate_queries(model, queries, eng, "auto")
+    plain = evaluate_queries(model.definitions, queries, eng, "off")
+    auto = evaluate_queries(model.definitions, queries, eng, "auto")
     for (text, _), p, a in zip(queries, plain, auto):
         assert p.how is None
         assert a.positions == p.positions, (text, a.positions.count(), p.positions.count())
@@ -57,10 +57,10 @@ def test_layered_queries_on_tictactoe_and_connect4(kind):
         model = load_model(MODELS / name, params)
         eng = build_engine(model.game, kind)
         queries = [(q.text, q.formula) for q in model.queries]
-        plain = evaluate_queries(model, queries, eng, "off")
-        auto = evaluate_queries(model, queries, eng, "auto")
-        on = evaluate_queries(model, queries, eng, "on")
-        reach = graded_layers(eng, initial_set(model, eng))
+        plain = evaluate_queries(model.definitions, queries, eng, "off")
+        auto = evaluate_queries(model.definitions, queries, eng, "auto")
+        on = evaluate_queries(model.definitions, queries, eng, "on")
+        reach = graded_layers(eng, initial_set(eng, model.definitions))
         assert reach is not None
         for (text, _), p, a, o in zip(queries, plain, auto, on):
             assert a.positions == p.positions, (name, text)
@@ -103,11 +103,11 @@ def test_layer_outcomes_layered_plain_and_both_engines(name, params):
     tables = {}
     for kind in ("explicit", "cudd", "oxidd"):
         eng = build_engine(model.game, kind)
-        tables[kind] = layer_outcomes(model, eng)
-        assert layer_outcomes(model, eng, layered=False) == tables[kind], kind
+        tables[kind] = layer_outcomes(model.definitions, eng)
+        assert layer_outcomes(model.definitions, eng, layered=False) == tables[kind], kind
     assert tables["explicit"] == tables["cudd"] == tables["oxidd"], tables
     eng = build_engine(model.game, "cudd")
-    reach = eng.reachable(initial_set(model, eng)).result.count()
+    reach = reachable(eng, initial_set(eng, model.definitions)).result.count()
     assert tables["cudd"].total == reach, (tables["cudd"].total, reach)
 
 
@@ -138,7 +138,7 @@ def test_layered_on_without_an_initial_set_is_an_error():
     model = load_model(MODELS / "nim.game")
     eng = build_engine(model.game, "cudd")
     with pytest.raises(QueryError, match="initial"):
-        evaluate_queries(model, [("mover_wins", model.formula("mover_wins"))], eng, "on")
+        evaluate_queries(model.definitions, [("mover_wins", model.formula("mover_wins"))], eng, "on")
 
 
 def test_check_says_when_a_query_was_layered(capsys):
@@ -203,7 +203,7 @@ def test_issue32_reproducer_is_empty_layered_and_plain(kind):
         assert eng.pre({3}, eng.positions(), dead_ends=conv).is_empty(), conv
     queries = [(q.text, q.formula) for q in model.queries]
     for mode in LAYERED_MODES:
-        a = evaluate_queries(model, queries, eng, mode)[0]
+        a = evaluate_queries(model.definitions, queries, eng, mode)[0]
         assert a.positions.tuples() == [], (mode, a.positions.tuples(), a.how)
         assert (a.how is None) == (mode == "off"), (mode, a.how)
 
@@ -213,11 +213,11 @@ def test_pennies_over_three_rounds_layered_plain_and_explicit(kind):
     model = parse_model(PENNIES_ROUNDS, "pennies_rounds.game")
     eng, ref = build_engine(model.game, kind), build_engine(model.game, "explicit")
     queries = [(t, model.formula(t)) for t in PENNIES_ANSWERS]
-    plain = evaluate_queries(model, queries, ref, "off")
-    reach = graded_layers(eng, initial_set(model, eng))
+    plain = evaluate_queries(model.definitions, queries, ref, "off")
+    reach = graded_layers(eng, initial_set(eng, model.definitions))
     assert reach is not None and len(reach.layers) == 4, reach
     for mode in LAYERED_MODES:
-        for (text, _), a, p in zip(queries, evaluate_queries(model, queries, eng, mode), plain):
+        for (text, _), a, p in zip(queries, evaluate_queries(model.definitions, queries, eng, mode), plain):
             want = [(0, 0)] if PENNIES_ANSWERS[text] else []
             assert a.positions.tuples() == p.positions.tuples() == want, (
                 mode, text, a.positions.tuples(), p.positions.tuples(), want)
@@ -241,7 +241,7 @@ def test_check_engine_both_catches_a_wrong_layered_answer(tmp_path, monkeypatch,
     def dual(self, f, env):  # issue 32's release rule: the dual, wrong on concurrent games
         others = frozenset(self.engine.game.players) - self._J(f.coalition, env)
         left, right = self.eval(f.left, env), self.eval(f.right, env)
-        return self.within - self.engine.until_layered(
+        return self.within - until_layered(self.engine, 
             others, self.within - left, self.within - right, self.reach,
             dead_ends=self.dead_ends).result
     monkeypatch.setitem(layered._LAYERED, atl.Release, dual)
@@ -274,7 +274,7 @@ def test_layered_is_plain_on_the_simultaneous_gdl_games(data):
     fs = _gdl_release_formulas(model) + [data.draw(formulas(model.game, 3, turns=False))]
     for kind in ("explicit", "cudd"):
         e = build_engine(model.game, kind)
-        reach = graded_layers(e, initial_set(model, e))
+        reach = graded_layers(e, initial_set(e, model.definitions))
         assert reach is not None, model.source
         ev = LayeredEvaluator(e, reach, model.definitions, dead_ends=conv)
         for f in fs:

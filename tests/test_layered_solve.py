@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import types
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,12 +18,13 @@ from hypothesis import strategies as st
 
 from symbolic import atl
 from symbolic.analysis.grundy import layered_nimbers
-from symbolic.analysis.layered import LayeredEvaluator, graded_layers, initial_set, layer_outcomes
+from symbolic.analysis.layered import LayeredEvaluator, initial_set, layer_outcomes
 from symbolic.analysis.layered_solve import (graded_reach, layered_nimbers_graded,
-                                             layered_strategy, layered_values, until_layers)
+                                             layered_strategy, layered_values)
 from symbolic.analysis.strategy import strategy_for, verify
 from symbolic.analysis.values import two_player_values
-from symbolic.api import DeadEnds
+from symbolic.api import (DeadEnds, attractor, graded_layers, until_approximations,
+                          until_layered)
 from symbolic.errors import QueryError, SymbolicError
 from symbolic.model import load_model
 
@@ -44,7 +44,7 @@ def same_values(got, want, R):
 
 
 def same_layers(got, want, R):
-    """until_layers' approximations = the plain ones ∩ R, index by index."""
+    """until_approximations' = the plain ones ∩ R, index by index."""
     last = len(got.layers) - 1
     for n, w in enumerate(want.layers):
         assert got.layers[min(n, last)] == w & R, (n, got.layers[min(n, last)].tuples()[:5])
@@ -67,13 +67,13 @@ def test_layered_values_and_ranks_are_the_plain_ones_on_the_reachable_positions(
                                                                                kind):
     model = load_model(MODELS / name, params)
     e = build_engine(model.game, kind)
-    reach = graded_reach(e, initial_set(model, e), "on")
+    reach = graded_reach(e, initial_set(e, model.definitions), "on")
     R = reach.result
     same_values(layered_values(e, reach), two_player_values(e), R)
     for p in model.game.players:
         goal = e.deadlocks() - e.turn_set({p})
-        same_layers(until_layers(e, {p}, e.positions(), goal, reach, dead_ends=DeadEnds.STRICT),
-                    e.attractor({p}, goal, keep_layers=True), R)
+        same_layers(until_approximations(e, {p}, e.positions(), goal, reach, dead_ends=DeadEnds.STRICT),
+                    attractor(e, {p}, goal, keep_layers=True), R)
 
 
 @pytest.mark.parametrize("name,params,query", [
@@ -85,7 +85,7 @@ def test_layered_strategies_are_the_plain_ones_on_the_reachable_positions(name, 
                                                                          kind):
     model = load_model(MODELS / name, params)
     e = build_engine(model.game, kind)
-    reach = graded_reach(e, initial_set(model, e), "on")
+    reach = graded_reach(e, initial_set(e, model.definitions), "on")
     f = model.formula(query)
     same_strategy(e, layered_strategy(e, f, reach, model.definitions),
                   strategy_for(e, f, model.definitions), reach.result)
@@ -95,7 +95,7 @@ def test_layered_strategies_are_the_plain_ones_on_the_reachable_positions(name, 
 def test_layered_nimbers_of_dawsons_kayles(kind):
     model = load_model(MODELS / "dawson.game")
     e = build_engine(model.game, kind)
-    reach = graded_reach(e, initial_set(model, e), "auto")
+    reach = graded_reach(e, initial_set(e, model.definitions), "auto")
     got, want = layered_nimbers_graded(e, reach), layered_nimbers(e)
     assert got.counts() == {g: (s & reach.result).count() for g, s in enumerate(want.layers)}
     for g, s in enumerate(want.layers):
@@ -105,12 +105,12 @@ def test_layered_nimbers_of_dawsons_kayles(kind):
 def test_graded_reach_modes():
     model = load_model(MODELS / "nim.game")
     e = build_engine(model.game, "cudd")
-    assert graded_reach(e, initial_set(model, e), "off") is None
-    assert graded_reach(e, initial_set(model, e), "auto") is None
+    assert graded_reach(e, initial_set(e, model.definitions), "off") is None
+    assert graded_reach(e, initial_set(e, model.definitions), "auto") is None
     with pytest.raises(QueryError, match="not graded"):
-        graded_reach(e, initial_set(model, e), "on")
+        graded_reach(e, initial_set(e, model.definitions), "on")
     with pytest.raises(QueryError, match="^mode must be one of auto, on, off"):
-        graded_reach(e, initial_set(model, e), "sometimes")
+        graded_reach(e, initial_set(e, model.definitions), "sometimes")
 
 
 # --------------------------------------------------------------------------- the commands
@@ -201,7 +201,7 @@ def check_graded(data, kinds):
         want = atl.evaluate(e, f, dead_ends=conv) & R
         assert got[0] == want, (kind, conv, f, got[0].tuples()[:5], want.tuples()[:5])
         stay, target = atl.evaluate(e, stay_e), atl.evaluate(e, target_e)
-        layered = until_layers(e, J, stay, target, reach, dead_ends=conv)
+        layered = until_approximations(e, J, stay, target, reach, dead_ends=conv)
         same_layers(layered, e.until(J, stay, target, dead_ends=conv, keep_layers=True), R)
         got.append(layered.result)
         until = atl.Until(atl.CoalitionLit(tuple(sorted(J))), stay_e, target_e)
@@ -211,9 +211,8 @@ def check_graded(data, kinds):
                           strategy_for(e, g, dead_ends=conv), R)
         if len(game.players) == 2:
             same_values(layered_values(e, reach), two_player_values(e), R)
-            none = types.SimpleNamespace(definitions={}, formula=atl.Truth)  # reads as a Model
-            rows = layer_outcomes(none, e, reach).rows
-            assert rows == layer_outcomes(none, e, reach, layered=False).rows, kind
+            rows = layer_outcomes({}, e, reach).rows  # no definition read: reach given
+            assert rows == layer_outcomes({}, e, reach, layered=False).rows, kind
             got.append(rows)
         got = [sorted(x.tuples()) if hasattr(x, "tuples") else x for x in got]
         if reference is None:
@@ -258,7 +257,7 @@ def check_graded_concurrent(data, kinds) -> bool:
     """On a random graded concurrent game (:func:`graded_concurrent_games`: dead ends,
     contradictory updates, a last layer without successors) with a random formula,
     coalition and dead-end convention: ``LayeredEvaluator`` = the plain evaluator ∩ R,
-    the anchored answer S ∩ layered(φ) = the plain [[S ∧ φ]], ``until_layers`` (every
+    the anchored answer S ∩ layered(φ) = the plain [[S ∧ φ]], ``until_approximations`` (every
     approximation) and ``until_layered`` = the plain until ∩ R, on each engine of
     ``kinds``, all equal to the first (explicit) engine's. False when the random game
     is refused (a type error of its expressions: every engine refuses it)."""
@@ -286,9 +285,9 @@ def check_graded_concurrent(data, kinds) -> bool:
         anchored = atl.evaluate(e, atl.BoolOp("and", atl.Prop(start), f), dead_ends=conv)
         assert S & got == anchored, (kind, conv, f)
         stay, target = (atl.evaluate(e, g, dead_ends=conv) for g in (stay_e, target_e))
-        layered = until_layers(e, J, stay, target, reach, dead_ends=conv)
+        layered = until_approximations(e, J, stay, target, reach, dead_ends=conv)
         same_layers(layered, e.until(J, stay, target, dead_ends=conv, keep_layers=True), R)
-        assert e.until_layered(J, stay, target, reach, dead_ends=conv).result == layered.result
+        assert until_layered(e, J, stay, target, reach, dead_ends=conv).result == layered.result
         sets = [sorted(x.tuples()) for x in (got, anchored, layered.result)]
         if reference is None:
             reference = sets

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from symbolic import atl
-from symbolic.api import difference_witness
+from symbolic.api import attractor, difference_witness
 from symbolic.bdd import SymbolicGame
 from symbolic.explicit import ExplicitGame
 from symbolic.analysis.grundy import first_difference, layered_nimbers, mex_nimbers
@@ -506,7 +506,7 @@ def test_td_arena_player_2_wins_and_player_1_does_not():
     ctrl = {int(k): v for k, v in doc["controles"].items()}
     succ = {int(k): v for k, v in doc["transitions"].items()}
 
-    def attractor(p, target):   # the TD's Attr_p: a stuck opponent is not forced
+    def td_attractor(p, target):   # the TD's Attr_p: a stuck opponent is not forced
         a = set(target)
         while True:
             new = {s for s in doc["etats"] if s not in a and succ.get(s) and (
@@ -515,14 +515,14 @@ def test_td_arena_player_2_wins_and_player_1_does_not():
                 return a
             a |= new
 
-    attr = {p: attractor(p, doc[f"objectifs{p}"]) for p in (1, 2)}
+    attr = {p: td_attractor(p, doc[f"objectifs{p}"]) for p in (1, 2)}
     assert doc["init"] in attr[2] and doc["init"] not in attr[1]
     model = load_model(path)
     for eng in (ExplicitGame(model.game), SymbolicGame(model.game, backend="cudd")):
         ev = atl.Evaluator(eng, model.definitions)
         for p in (1, 2):
             target = ev(atl.Ref(f"Obj{p}"))
-            assert {s for (s,) in eng.attractor([p], target).result} == attr[p]
+            assert {s for (s,) in attractor(eng, [p], target).result} == attr[p]
             # no dead end, so ATL's <<p>> <> agrees with the TD's attractor
             assert {s for (s,) in ev(model.queries[2 * (p - 1)].formula)} == attr[p]
         assert not eng.deadlocks()

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from symbolic.api import reachable
 from symbolic import atl, ir
-from symbolic.analysis.layered import graded_layers, initial_set, layer_outcomes
+from symbolic.analysis.layered import initial_set, layer_outcomes
+from symbolic.api import graded_layers
 from symbolic.analysis.outcome import Referee, rule_text
 from symbolic.analysis.play import Planner, random_player, run_play, solver_player
 from symbolic.analysis.values import two_player_values
@@ -75,7 +77,7 @@ def test_every_command_gives_one_answer(name, params, forcing, kind):
     # positions reachable from the start (unreachable boards with two lines of three are
     # in both win sets: a draw for the outcome, a win for each formula)
     if forcing:
-        within = eng.reachable(initial_set(model, eng)).result
+        within = reachable(eng, initial_set(eng, model.definitions)).result
         for p in players:
             forced = atl.evaluate(eng, model.formula(forcing.format(p=p)), model.definitions)
             forced, mine = forced & within, mover_of[p] & within
@@ -83,9 +85,9 @@ def test_every_command_gives_one_answer(name, params, forcing, kind):
             assert forced - mine == (V.positions_of_result("loss") & within) - mine, p
     # values --by-layer: the per-layer win / draw / loss counts of the same results
     if "initial" in model.definitions:
-        reach = graded_layers(eng, initial_set(model, eng))
+        reach = graded_layers(eng, initial_set(eng, model.definitions))
         if reach is not None:
-            table = layer_outcomes(model, eng, reach)
+            table = layer_outcomes(model.definitions, eng, reach)
             for (k, w, d, lo), layer in zip(table.rows, reach.layers):
                 got = tuple((layer & V.positions_of_result(r)).count()
                             for r in ("win", "draw", "loss"))
@@ -100,7 +102,7 @@ def test_plays_end_as_the_values_say(name, params, forcing):
     eng = build_engine(model.game, "cudd")
     V, referee = two_player_values(eng), Referee(eng)
     planner = Planner(eng, referee)
-    start = (initial_set(model, eng) - eng.deadlocks()).first()
+    start = (initial_set(eng, model.definitions) - eng.deadlocks()).first()
     mover = referee.mover(start)
     best = {p: solver_player(planner, {p}) for p in eng.game.players}
     out = run_play(eng, referee, best, start, 200).outcome

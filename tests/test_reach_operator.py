@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from symbolic.api import reachable
 from symbolic import atl
 from symbolic.errors import WrongType
 from symbolic.model import load_model, parse_model
@@ -38,7 +39,7 @@ def test_reach_from_a_position(engine_kind):
         | {(2, k) for k in (0, 1)}
     assert got == sorted(expected), got
     # the image fixpoint through the API, with its layers (moves)
-    fp = e.reachable(e.from_tuples([(1, 4)]), keep_layers=True)
+    fp = reachable(e, e.from_tuples([(1, 4)]), keep_layers=True)
     assert [len(x) for x in fp.layers] == [1, 3, 6, 8] and fp.iterations == 3
 
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from symbolic import atl
-from symbolic.api import DeadEnds
+from symbolic.api import DeadEnds, reachable
 from symbolic.bdd.engine import BddRelation
 from symbolic.explicit.engine import ExplicitRelation
 from symbolic.seeds.games import arena, subtraction
@@ -192,8 +192,8 @@ def check_case(game, J, sigma, tau, conv) -> tuple[int, int]:
             assert s.out_degrees(s.turn_set({p})) == ref.out_degrees(ref.turn_set({p}))
             assert count_strategies(s, p) == count_strategies(ref, p)
         assert s.post(s.from_tuples(sigma)).tuples() == ref.post(ref.from_tuples(sigma)).tuples()
-        assert s.reachable(s.from_tuples(tau)).result.tuples() == \
-            ref.reachable(ref.from_tuples(tau)).result.tuples()
+        assert reachable(s, s.from_tuples(tau)).result.tuples() == \
+            reachable(ref, ref.from_tuples(tau)).result.tuples()
     return len(pairs["reach"]), len(pairs["release"])
 
 

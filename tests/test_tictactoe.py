@@ -8,6 +8,7 @@ from functools import lru_cache
 
 import pytest
 
+from symbolic.api import reachable
 from symbolic.seeds import tictactoe
 from symbolic.cli import main
 from symbolic.analysis.strategy import verify
@@ -59,7 +60,7 @@ def test_strategy_tables_win_within_the_rank(results):
     for kind in ("symbolic", "explicit"):
         a = results[kind]
         e = a["_engine"]
-        reached = e.reachable(e.singleton((0,) * 9)).result
+        reached = reachable(e, e.singleton((0,) * 9)).result
         for p in (1, 2):
             s = a["_strategies"][f"win{p}"]
             table = s.table(reached)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from symbolic import ir
-from symbolic.api import DeadEnds, check_dead_ends
+from symbolic.api import DeadEnds, always, check_dead_ends
 from symbolic.errors import ModelError, QueryError, Span, UnknownName, WrongType
 from symbolic.seeds.games import subtraction
 from symbolic.ir import (Binary, BoolType, Const, Elem, Game, IntType, Item, Move, Name, Param,
@@ -115,7 +115,7 @@ def test_every_engine_checks_the_dead_end_convention(engine_kind):
                   lambda d: E.pre({1}, X, dead_ends=d),
                   lambda d: E.until({1}, X, X, dead_ends=d),
                   lambda d: E.release({1}, X, X, dead_ends=d),
-                  lambda d: E.always({1}, X, dead_ends=d)):
+                  lambda d: always(E, {1}, X, dead_ends=d)):
         with pytest.raises(QueryError, match="dead_ends must be"):
             query("strict")
         query(DeadEnds.STRICT)

@@ -33,7 +33,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..api import DeadEnds, GameEngine, PositionSet, check_engine, check_set
+from ..api import DeadEnds, GameEngine, PositionSet, always, check_engine, check_set
 from ..arguments import need, need_iterable
 from ..errors import QueryError
 from ..explicit.concurrent import ExplicitConcurrentGame
@@ -124,7 +124,7 @@ def safety_joint_strategy(engine: GameEngine, coalition: Iterable[int],
     check_set(engine, keep, "the set kept")
     J = game.coalition(coalition)
     mine, _ = _split(game, J)
-    win = engine.always(J, keep, dead_ends=DeadEnds.VACUOUS).result
+    win = always(engine, J, keep, dead_ends=DeadEnds.VACUOUS).result
     inside = set(win.tuples())
     table = {}
     for c in sorted(inside):

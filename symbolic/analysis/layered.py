@@ -3,15 +3,16 @@ one layer at a time, when the game is graded from it.
 
 **Graded.** With F_0 = S and F_{n+1} = post(F_n), the game is graded from S when
 the F_n are pairwise disjoint (every move goes exactly one layer further: Connect
-Four and tic-tac-toe, where each move adds a piece). :func:`graded_layers` computes
-them and stops at the first move that lands in a layer already seen (then the game
-is not graded and None is returned, without the rest of the forward search).
+Four and tic-tac-toe, where each move adds a piece).
+:func:`symbolic.api.layers.graded_layers` computes them and stops at the first move that
+lands in a layer already seen (then the game is not graded and None is returned, without
+the rest of the forward search).
 
 **Exactness.** R = ⋃ F_n is closed under moves, and every ATL operator at a
 position looks at its successors only, so for every state formula φ,
 [[φ]] ∩ R is the value of φ in the game restricted to R. :class:`LayeredEvaluator`
 computes it: every set is kept inside R, an until is
-:meth:`symbolic.api.GameEngine.until_layered` (one pre-image step per layer, from
+:func:`symbolic.api.layers.until_layered` (one pre-image step per layer, from
 the farthest one down, instead of a fixpoint over every position), a release
 ⟨⟨J⟩⟩ f R g the layered until ⟨⟨J⟩⟩ g U (f ∧ g) (every play from R ends within the
 layers, so the greatest fixpoint is the least one there: exact under both dead-end
@@ -24,11 +25,16 @@ with R_S the positions reachable from S: the layered answer is the plain one,
 position for position. ``symbolic check --layered auto`` solves exactly these
 layered when the game is graded from S (:func:`anchor_of`).
 
+**Text stays at the top.** Every function here takes checked formulas and the
+model's checked ``definitions`` (``model.definitions``), never a model to parse
+again: the caller (the command line, a script) parses.
+
+>>> from symbolic.api import graded_layers
 >>> from symbolic.model import load_model
 >>> from symbolic.engines import make_engine
 >>> m = load_model("models/tictactoe.game")
 >>> e = make_engine(m.game, "explicit")
->>> r = graded_layers(e, e.from_expr(m.definitions["initial"].body.expr))
+>>> r = graded_layers(e, initial_set(e, m.definitions))
 >>> len(r.layers), r.result.count()
 (10, 5478)
 """
@@ -38,41 +44,22 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from .. import atl
-from ..api import DeadEnds, GameEngine, PositionSet, Reach, check_engine, check_reach, check_set
+from ..api import (DeadEnds, GameEngine, PositionSet, ReachLayers, check_engine, check_reach,
+                   graded_layers, layer_turns, until_layered)
 from ..arguments import need, need_iterable, need_mapping
 from ..errors import ArgumentTypeError, Hint, QueryError
 from ..limits import NO_LIMITS
 from .outcome import Referee
 
-__all__ = ["graded_layers", "LayeredEvaluator", "is_state_formula", "anchor_of",
-           "Outcomes", "layer_outcomes", "initial_set"]
-
-
-def graded_layers(engine: GameEngine, source: PositionSet) -> Reach | None:
-    """The layers F_0 = S, F_{n+1} = post(F_n) of the positions reachable from S when
-    they are pairwise disjoint (a graded :class:`~symbolic.api.Reach`), else None,
-    found at the first image that meets a layer already seen."""
-    check_set(check_engine(engine), source, "the source")
-    lim = getattr(engine, "limits", None) or NO_LIMITS
-    seen = frontier = source
-    layers = [source]
-    with lim.stage("computing the reachable layers"):
-        while True:
-            lim.check(f"layer {len(layers)}")
-            image = engine.post(frontier)
-            if image.is_empty():
-                return Reach(seen, tuple(layers), True)
-            if not (image & seen).is_empty():
-                return None  # a move goes back to a layer already seen
-            layers.append(image)
-            seen = seen | image
-            frontier = image
+__all__ = ["LayeredEvaluator", "is_state_formula", "anchor_of", "Outcomes", "layer_outcomes",
+           "initial_set", "evaluate_queries", "Answer", "LAYERED_MODES"]
 
 
 class LayeredEvaluator(atl.Evaluator):
     """:class:`symbolic.atl.Evaluator` over the positions R of a graded ``reach``:
     every result is [[φ]] ∩ R (see the module docstring), untils one step per layer.
 
+    >>> from symbolic.api import graded_layers
     >>> from symbolic.model import load_model
     >>> from symbolic.engines import make_engine
     >>> m = load_model("models/tictactoe.game")
@@ -83,11 +70,11 @@ class LayeredEvaluator(atl.Evaluator):
     True
     """
 
-    def __init__(self, engine: GameEngine, reach: Reach,
+    def __init__(self, engine: GameEngine, reach: ReachLayers,
                  definitions: Mapping[str, atl.Definition] | None = None,
                  sets: Mapping[str, PositionSet] | None = None,
                  dead_ends: DeadEnds = DeadEnds.VACUOUS):
-        if not isinstance(reach, Reach) or not reach.graded:
+        if not isinstance(reach, ReachLayers) or not reach.graded:
             raise QueryError(f"a layered evaluation needs graded layers, got {reach!r}")
         check_reach(check_engine(engine), reach)
         need_mapping(sets if sets is not None else {}, "sets")
@@ -123,9 +110,9 @@ class LayeredEvaluator(atl.Evaluator):
         raise AssertionError(f.op)
 
     def _until(self, f, env):
-        return self.engine.until_layered(self._J(f.coalition, env), self.eval(f.left, env),
-                                         self.eval(f.right, env), self.reach,
-                                         dead_ends=self.dead_ends).result
+        return until_layered(self.engine, self._J(f.coalition, env), self.eval(f.left, env),
+                             self.eval(f.right, env), self.reach,
+                             dead_ends=self.dead_ends).result
 
     def _reach(self, f, env):
         return self._plain.eval(f, env) & self.within
@@ -137,8 +124,8 @@ class LayeredEvaluator(atl.Evaluator):
         # which a concurrent game, not determined, and a position whose joint actions
         # all lead nowhere break)
         left, right = self.eval(f.left, env), self.eval(f.right, env)
-        return self.engine.until_layered(self._J(f.coalition, env), right, left & right,
-                                         self.reach, dead_ends=self.dead_ends).result
+        return until_layered(self.engine, self._J(f.coalition, env), right, left & right,
+                             self.reach, dead_ends=self.dead_ends).result
 
 
 # the rules that differ from the plain evaluator's; the others are intersected with R
@@ -192,24 +179,24 @@ def _check_formula(f, definitions) -> None:
     need_mapping(definitions, "definitions")
 
 
-def check_model(model):
-    """``model`` when it reads as a :class:`symbolic.model.Model` (its ``definitions``
-    and ``formula``), else ArgumentTypeError (this layer does not import the model)."""
-    if not isinstance(getattr(model, "definitions", None), Mapping) or \
-            not callable(getattr(model, "formula", None)):
-        raise ArgumentTypeError(f"the model must be a Model (symbolic.model.load_model), got "
-                                f"{type(model).__name__} {str(model)[:40]!r}")
-    return model
+def initial_set(engine: GameEngine, definitions: Mapping[str, atl.Definition]) -> PositionSet:
+    """The positions of the model's ``initial`` set, from its checked ``definitions``
+    (QueryError when it names none).
 
-
-def initial_set(model, engine: GameEngine) -> PositionSet:
-    """The model's ``initial`` set (QueryError when it names none)."""
-    check_model(model)
+    >>> from symbolic.model import load_model
+    >>> from symbolic.engines import make_engine
+    >>> m = load_model("models/tictactoe.game")
+    >>> initial_set(make_engine(m.game, "explicit"), m.definitions).count()
+    1
+    """
     check_engine(engine)
-    if "initial" not in model.definitions:
-        raise QueryError(f"{model.source}: the model names no 'initial' set, which layered "
-                         f"solving starts from (add e.g. 'set initial = ...')")
-    return atl.evaluate(engine, model.formula("initial"), model.definitions)
+    need_mapping(definitions, "definitions")
+    d = definitions.get("initial")
+    if d is None:
+        raise QueryError("the model names no 'initial' set, which layered solving starts "
+                         "from (add e.g. 'set initial = ...')")
+    # the checked definition itself, through a Ref bound to it: no text parsed again
+    return atl.evaluate(engine, atl.Ref(d.name, (), d.span, d), definitions)
 
 
 @dataclass(frozen=True)
@@ -235,19 +222,20 @@ def goals(engine: GameEngine) -> dict[int, PositionSet]:
     return {p: referee.won(p) for p in engine.game.players}
 
 
-def layer_outcomes(model, engine: GameEngine, reach: Reach | None = None, *,
-                   layered: bool = True) -> Outcomes:
-    """For each layer F_k reachable from the model's ``initial`` positions, how many
+def layer_outcomes(definitions: Mapping[str, atl.Definition], engine: GameEngine,
+                   reach: ReachLayers | None = None, *, layered: bool = True) -> Outcomes:
+    """For each layer F_k reachable from the ``initial`` positions of the model's
+    checked ``definitions`` (or of ``reach``, graded layers, when given), how many
     positions the player to move wins, draws and loses with perfect play.
 
     p wins at c when c ∈ W_p = ⟨⟨p⟩⟩ (¬dead) U G_p (:func:`goals`; play stops at a
     dead end, so a full board without a line is a draw); c is won when
     c ∈ W_{t(c)}, lost when c ∈ W_q for the other player q, drawn otherwise.
-    ``layered``: W_p by :meth:`~symbolic.api.GameEngine.until_layers` (needs
+    ``layered``: W_p by :meth:`~symbolic.api.GameEngine.until_layer_step` (needs
     graded layers); False: by the plain fixpoint over every position (the
     differential tests compare the two).
     """
-    check_model(model)
+    need_mapping(definitions, "definitions")
     check_engine(engine)
     if reach is not None:
         check_reach(engine, reach)
@@ -256,7 +244,7 @@ def layer_outcomes(model, engine: GameEngine, reach: Reach | None = None, *,
     if len(players) != 2:
         raise QueryError(f"win/draw/loss counts need two players, the game has {len(players)}")
     if reach is None:
-        reach = graded_layers(engine, initial_set(model, engine))
+        reach = graded_layers(engine, initial_set(engine, definitions))
         if reach is None:
             raise QueryError("the game is not graded from its initial positions (a move "
                              "reaches a layer already seen): no ply-by-ply table")
@@ -270,7 +258,7 @@ def layer_outcomes(model, engine: GameEngine, reach: Reach | None = None, *,
         # layers of the won sets are the largest BDDs of a ply-by-ply table)
         lim = getattr(engine, "limits", None) or NO_LIMITS
         coalition = {p: engine.game.coalition([p]) for p in players}
-        ours = {p: engine.layer_turns(coalition[p]) for p in players}
+        ours = {p: layer_turns(engine, coalition[p]) for p in players}
         won = {p: engine.empty() for p in players}
         with lim.stage("computing until layer by layer, both players"):
             for k in reversed(range(len(reach.layers))):
@@ -336,8 +324,9 @@ class Answer:
                 f"({self.how[2]} layers), not over every position")
 
 
-def evaluate_queries(model, queries, engine: GameEngine, mode: str = "auto",
-                     dead_ends: DeadEnds = DeadEnds.VACUOUS) -> list[Answer]:
+def evaluate_queries(definitions: Mapping[str, atl.Definition], queries, engine: GameEngine,
+                     mode: str = "auto", dead_ends: DeadEnds = DeadEnds.VACUOUS
+                     ) -> list[Answer]:
     """Each ``(text, formula)`` query's :class:`Answer`, layered as ``mode`` says
     (every universal step under the convention ``dead_ends``):
 
@@ -346,10 +335,11 @@ def evaluate_queries(model, queries, engine: GameEngine, mode: str = "auto",
       from S is S ∩ [[φ]] over the layers from S (the same positions as the plain
       answer); every other query plain;
     - ``on``: as auto, and a query without an anchor is answered over the positions
-      reachable from the model's ``initial`` set ([[φ]] ∩ R, said in the answer);
+      reachable from the ``initial`` set of ``definitions`` ([[φ]] ∩ R, said in the
+      answer);
       QueryError when a query cannot be layered.
     """
-    check_model(model)
+    need_mapping(definitions, "definitions")
     check_engine(engine)
     for q in need_iterable(queries, "the queries"):
         if not (isinstance(q, tuple) and len(q) == 2 and isinstance(q[1], atl.Formula)):
@@ -357,14 +347,14 @@ def evaluate_queries(model, queries, engine: GameEngine, mode: str = "auto",
     if mode not in LAYERED_MODES:
         raise QueryError((Hint("choose", "layered"), f" must be one of "
                           f"{', '.join(LAYERED_MODES)}, got {mode!r}"))
-    plain = atl.Evaluator(engine, model.definitions, dead_ends=dead_ends)
+    plain = atl.Evaluator(engine, definitions, dead_ends=dead_ends)
     lim = getattr(engine, "limits", None) or NO_LIMITS
     reaches: dict = {}
 
     def layered_from(key, source):
         if key not in reaches:
             r = graded_layers(engine, source)
-            reaches[key] = (r, None if r is None else LayeredEvaluator(engine, r, model.definitions,
+            reaches[key] = (r, None if r is None else LayeredEvaluator(engine, r, definitions,
                                                                        dead_ends=dead_ends))
         return reaches[key]
 
@@ -372,15 +362,15 @@ def evaluate_queries(model, queries, engine: GameEngine, mode: str = "auto",
     for i, (text, f) in enumerate(queries, 1):
         with lim.stage(f"evaluating query {i} of {len(queries)} with the {engine.kind} engine"):
             lim.check()
-            out.append(_answer(model, f, engine, mode, plain, layered_from))
+            out.append(_answer(definitions, f, engine, mode, plain, layered_from))
     return out
 
 
-def _answer(model, f, engine, mode, plain, layered_from) -> Answer:
+def _answer(definitions, f, engine, mode, plain, layered_from) -> Answer:
     """One query of :func:`evaluate_queries`."""
     if mode == "off":
         return Answer(plain(f))
-    anchor = anchor_of(f, model.definitions)
+    anchor = anchor_of(f, definitions)
     if anchor is not None:
         s, phi = anchor
         source = plain(s)
@@ -389,7 +379,7 @@ def _answer(model, f, engine, mode, plain, layered_from) -> Answer:
             return Answer(source & ev(phi), ("anchored", _text(s), len(reach.layers)))
     if mode == "auto":
         return Answer(plain(f))
-    reach, ev = layered_from("initial", initial_set(model, engine))
+    reach, ev = layered_from("initial", initial_set(engine, definitions))
     if reach is None:
         raise QueryError((Hint("given", "layered", ("on",)), ": the game is not graded from "
                           "its initial positions (a move reaches a layer already seen); use ",

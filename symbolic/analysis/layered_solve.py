@@ -1,74 +1,67 @@
-"""Layered solving for the analyses: the until layers (ranks), the ±k values and the
-winning strategies over the positions reachable from a source, one layer at a time,
-when the game is graded from it (:func:`symbolic.analysis.layered.graded_layers`).
+"""Layered solving for the analyses: the ranks, the ±k values, the winning strategies
+and the nimbers over the positions reachable from a source, one layer at a time, when
+the game is graded from it (:func:`symbolic.api.layers.graded_layers`).
 
-**Until layers.** Let F_0, …, F_m be the graded layers of R (every move from F_k lands
-in F_{k+1}) and until_0 = τ ⊆ until_1 ⊆ … the approximations of until(J, σ, τ). A
-position of F_k has all its successors in F_{k+1}, so
+The ranks come from :func:`symbolic.api.layers.until_approximations` (the
+approximations until_n ∩ R of a layered until, the plain ones on R), so the ±k values
+(:func:`layered_values`) and the rank-lowering strategies (:func:`layered_strategy`)
+are the plain ones, position for position on R.
 
-    until_{n+1} ∩ F_k = F_k ∩ (τ ∪ (σ ∩ pre(J, until_n ∩ F_{k+1}))),
-
-(pre∀ may treat every position outside F_{k+1} as inside, as
-:meth:`~symbolic.api.GameEngine.until_layered` does). :func:`until_layers` runs this
-from the farthest layer down: layer k's sequence A^k_0 ⊆ A^k_1 ⊆ … is stable one step
-after layer k+1's, and until_n ∩ R = ⋃_k A^k_min(n, last_k). So the rank of a position
-of R (the least n with c ∈ until_n) is the plain one, and with it the ±k values
-(:func:`layered_values`) and the rank-lowering strategies (:func:`layered_strategy`),
-position for position on R. The pre-images are over one layer's sets, never over the
-union of all the approximations.
-
+>>> from symbolic.api import graded_layers
 >>> from symbolic.model import load_model
 >>> from symbolic.engines import make_engine
->>> from symbolic.analysis.layered import graded_layers, initial_set
+>>> from symbolic.analysis.layered import initial_set
 >>> m = load_model("models/tictactoe.game")
 >>> e = make_engine(m.game, "explicit")
->>> r = graded_layers(e, initial_set(m, e))
+>>> r = graded_layers(e, initial_set(e, m.definitions))
 >>> V = layered_values(e, r)
->>> V.result(initial_set(m, e).first())   # by the game's win(p) sets: a draw
+>>> V.result(initial_set(e, m.definitions).first())   # by the game's win(p) sets: a draw
 'draw'
 >>> sum(V.counts().values()) + V.draws.count() == r.result.count()
 True
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .. import atl
-from ..api import (DeadEnds, Fixpoint, GameEngine, PositionSet, Reach, check_dead_ends,
-                   check_engine, check_reach, check_set)
-from ..arguments import need
+from ..api import (DeadEnds, GameEngine, PositionSet, ReachLayers, check_dead_ends,
+                   check_engine, check_reach, check_set, graded_layers, until_approximations,
+                   until_layered)
+from ..arguments import need, need_mapping
 from ..errors import Hint, QueryError
 from ..limits import NO_LIMITS
-from .layered import LAYERED_MODES, check_model, graded_layers, initial_set
+from .layered import LAYERED_MODES, initial_set
 from .strategy import Objective, Strategy
 from .grundy import Nimbers
 from .values import Ranks, Values, check_two_players, values_from_ranks
 
-__all__ = ["until_layers", "layered_ranks", "layered_values", "layered_strategy",
+__all__ = ["layered_ranks", "layered_values", "layered_strategy",
            "layered_nimbers_graded", "graded_reach", "layered_source"]
 
 
-def layered_source(model, engine: GameEngine, at: tuple | None, mode: str
-                   ) -> PositionSet | None:
+def layered_source(definitions: Mapping[str, atl.Definition], engine: GameEngine,
+                   at: tuple | None, mode: str) -> PositionSet | None:
     """The positions ``values`` and ``nimbers`` solve from, layer by layer: the one
-    position ``at``, else the model's ``initial`` set; None for ``off``, and for
-    ``auto`` when the model names no initial set (``on``: QueryError then)."""
+    position ``at``, else the ``initial`` set of the model's checked ``definitions``;
+    None for ``off``, and for ``auto`` when they name no initial set (``on``:
+    QueryError then)."""
     if mode not in LAYERED_MODES:
         raise QueryError((Hint("choose", "layered"), f" must be one of "
                           f"{', '.join(LAYERED_MODES)}, got {mode!r}"))
-    check_model(model)
+    need_mapping(definitions, "definitions")
     if at is not None:
         at = check_engine(engine).space.check_position(at)
     if mode == "off":
         return None
     if at is not None:
         return engine.from_tuples([at])
-    if "initial" not in model.definitions and mode != "on":
+    if "initial" not in definitions and mode != "on":
         return None
-    return initial_set(model, engine)
+    return initial_set(engine, definitions)
 
 
-def graded_reach(engine: GameEngine, source: PositionSet, mode: str) -> Reach | None:
+def graded_reach(engine: GameEngine, source: PositionSet, mode: str) -> ReachLayers | None:
     """The graded layers from ``source`` to solve on, as ``--layered`` says: ``off``:
     None; ``auto``: the layers when graded, else None; ``on``: the layers, or
     QueryError when the game is not graded from ``source``."""
@@ -86,55 +79,18 @@ def graded_reach(engine: GameEngine, source: PositionSet, mode: str) -> Reach | 
     return reach
 
 
-def until_layers(engine: GameEngine, coalition: Iterable[int], stay: PositionSet,
-                 target: PositionSet, reach: Reach, *, dead_ends: DeadEnds) -> Fixpoint:
-    """until(J, σ, τ) ∩ R with its approximations until_n ∩ R (module docstring):
-    ``layers`` as :meth:`~symbolic.api.GameEngine.until` with ``keep_layers`` gives
-    them (strictly increasing, the last one the result), over R only."""
-    if not isinstance(reach, Reach) or not reach.graded:
-        raise QueryError(f"a layered until needs graded layers, got {reach!r}")
-    J = check_engine(engine).game.coalition(coalition)
-    check_reach(engine, reach)
-    check_dead_ends(dead_ends)
-    stay = reach.result & check_set(engine, stay, "stay")
-    target = reach.result & check_set(engine, target, "the target")
-    lim = getattr(engine, "limits", None) or NO_LIMITS
-    ours = engine.layer_turns(J)  # None on a concurrent game (no turns)
-    per_layer: list[list[PositionSet]] = [[] for _ in reach.layers]
-    above, nxt = engine.empty(), [engine.empty()]
-    with lim.stage("computing until layer by layer, with its ranks"):
-        for k in reversed(range(len(reach.layers))):
-            layer = reach.layers[k]
-            lim.check(f"layer {k}")
-            seq = [layer & target]
-            for n in range(len(nxt)):
-                step = engine.layer_pre(J, reach, k, ours, nxt[n], above, dead_ends=dead_ends)
-                seq.append(layer & (target | (stay & step)))
-            while len(seq) > 1 and seq[-1] == seq[-2]:
-                seq.pop()
-            per_layer[k] = seq
-            above, nxt = layer, seq
-    depth = max(len(s) for s in per_layer)
-    layers = []
-    for n in range(depth):
-        u = engine.empty()
-        for seq in per_layer:
-            u = u | seq[min(n, len(seq) - 1)]
-        layers.append(u)
-    return Fixpoint(layers[-1], depth - 1, tuple(layers))
-
-
 def layered_ranks(engine: GameEngine, coalition: Iterable[int], goal: PositionSet,
-                  reach: Reach) -> Ranks:
+                  reach: ReachLayers) -> Ranks:
     """:func:`symbolic.analysis.values.ranks` ∩ R: rank_J over Attr_J(goal) ∩ R (STRICT)."""
     J = check_engine(engine).game.coalition(coalition)
-    fp = until_layers(engine, J, engine.positions(), goal, reach, dead_ends=DeadEnds.STRICT)
+    fp = until_approximations(engine, J, engine.positions(), goal, reach,
+                              dead_ends=DeadEnds.STRICT)
     cumulative = fp.layers
     layers = [cumulative[0]] + [b - a for a, b in zip(cumulative, cumulative[1:])]
     return Ranks(J, tuple(layers), fp.result)
 
 
-def layered_values(engine: GameEngine, reach: Reach) -> Values:
+def layered_values(engine: GameEngine, reach: ReachLayers) -> Values:
     """:func:`symbolic.analysis.values.two_player_values` over the positions R of a
     graded ``reach`` (the same value at every position of R; draws: R minus both
     attractors)."""
@@ -144,7 +100,7 @@ def layered_values(engine: GameEngine, reach: Reach) -> Values:
                              reach.result)
 
 
-def layered_strategy(engine: GameEngine, formula: atl.Formula, reach: Reach,
+def layered_strategy(engine: GameEngine, formula: atl.Formula, reach: ReachLayers,
                      definitions=None, dead_ends: DeadEnds = DeadEnds.VACUOUS) -> Strategy:
     """:func:`symbolic.analysis.strategy.strategy_for` over the positions R of a graded
     ``reach``: the same moves at every position of R, from the layered until (a
@@ -161,7 +117,7 @@ def layered_strategy(engine: GameEngine, formula: atl.Formula, reach: Reach,
     J = ev.coalition_of(f.coalition, env)
     left, right = ev.eval(f.left, env), ev.eval(f.right, env)
     if isinstance(f, atl.Until):
-        fp = until_layers(engine, J, left, right, reach, dead_ends=dead_ends)
+        fp = until_approximations(engine, J, left, right, reach, dead_ends=dead_ends)
         mine = engine.turn_set(J)
         rel = engine.moves_between(engine.empty(), engine.empty())
         for prev, cur in zip(fp.layers, fp.layers[1:]):
@@ -169,12 +125,12 @@ def layered_strategy(engine: GameEngine, formula: atl.Formula, reach: Reach,
         return Strategy(engine, Objective("reach", J, left, right, dead_ends), fp.result,
                         rel, fp.layers)
     goal = left & right
-    z = engine.until_layered(J, right, goal, reach, dead_ends=dead_ends).result  # ⊆ R
+    z = until_layered(engine, J, right, goal, reach, dead_ends=dead_ends).result  # ⊆ R
     rel = engine.moves_between((z - goal) & engine.turn_set(J), z)
     return Strategy(engine, Objective("safety", J, right, goal, dead_ends), z, rel)
 
 
-def layered_nimbers_graded(engine: GameEngine, reach: Reach) -> Nimbers:
+def layered_nimbers_graded(engine: GameEngine, reach: ReachLayers) -> Nimbers:
     """:func:`symbolic.analysis.grundy.layered_nimbers` over the positions R of a graded
     ``reach``, one graded layer at a time from the farthest: with G^k_g the positions of
     F_k of nimber g (every successor of F_k is in F_{k+1}),
@@ -184,7 +140,7 @@ def layered_nimbers_graded(engine: GameEngine, reach: Reach) -> Nimbers:
     (g(c) ≥ g iff every h < g is below c; = g iff moreover no successor has g): no
     fixpoint at all, one pre-image per layer and value. The caller checks that the
     game is impartial (:func:`~symbolic.analysis.grundy.check_impartial`)."""
-    if not isinstance(reach, Reach) or not reach.graded:
+    if not isinstance(reach, ReachLayers) or not reach.graded:
         raise QueryError(f"layered nimbers need graded layers, got {reach!r}")
     players = check_engine(engine).game.players
     check_reach(engine, reach)

@@ -53,7 +53,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..api import GameEngine, PositionSet, check_engine, check_set
+from ..api import GameEngine, PositionSet, attractor, check_engine, check_set
 from ..errors import QueryError
 from .outcome import Referee
 
@@ -99,7 +99,7 @@ def ranks(engine: GameEngine, coalition: Iterable[int], goal: PositionSet) -> Ra
     (1, 2, None)
     """
     J = check_engine(engine).game.coalition(coalition)
-    fp = engine.attractor(J, check_set(engine, goal, "the goal"), keep_layers=True)
+    fp = attractor(engine, J, check_set(engine, goal, "the goal"), keep_layers=True)
     cumulative = fp.layers
     layers = [cumulative[0]] + [b - a for a, b in zip(cumulative, cumulative[1:])]
     return Ranks(J, tuple(layers), fp.result)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 import time
 
-from ..api import difference_witness
+from ..api import difference_witness, reachable
 from ..limits import int_text
 from ..analysis.layered import evaluate_queries, initial_set
 from .dead_ends import dead_end_note
@@ -27,7 +27,7 @@ def cmd_check(args) -> int:
         # of the symbolic engine's layered answers (a restricted one is compared with the
         # plain answer ∩ the positions reachable from initial)
         mode = "off" if args.engine == "both" and kind == "explicit" else args.layered
-        answers[kind] = evaluate_queries(model, queries, engines[kind], mode,
+        answers[kind] = evaluate_queries(model.definitions, queries, engines[kind], mode,
                                          DEAD_ENDS[args.dead_ends])
         results[kind] = [a.positions for a in answers[kind]]
         timings[kind] += time.perf_counter() - t0
@@ -41,7 +41,7 @@ def cmd_check(args) -> int:
         for (text, _), a, b, how in zip(queries, results["symbolic"], results["explicit"],
                                         answers["symbolic"]):
             if how.restricted:
-                reach = reach or [ex.reachable(initial_set(model, ex)).result]
+                reach = reach or [reachable(ex, initial_set(ex, model.definitions)).result]
                 b = b & reach[0]
             w = difference_witness(a, b)
             if w is not None:

@@ -29,7 +29,7 @@ dead end where an opponent is stuck).
 >>> m = load_model("tictactoe")
 >>> E = make_engine(m.game, "explicit")
 >>> q = [("empty and <<2>> [] not win(1)", parse_formula("empty and <<2>> [] not win(1)", m))]
->>> a = evaluate_queries(m, q, E)[0]
+>>> a = evaluate_queries(m.definitions, q, E)[0]
 >>> print(dead_end_note(m, q[0][1], E, a))
   note: dead ends decide this answer at 1 position(s), e.g. c[1]=0, c[2]=0, c[3]=0, c[4]=0, c[5]=0, c[6]=0, c[7]=0, c[8]=0, c[9]=0: out of the answer; in if a player without a move kept its position
 """
@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from .. import atl
 from ..analysis.layered import (Answer, LayeredEvaluator, anchor_of, evaluate_queries,
-                                graded_layers, initial_set)
-from ..api import DeadEnds, PositionSet
+                                initial_set)
+from ..api import DeadEnds, PositionSet, graded_layers
 from .common import position_text
 
 __all__ = ["dead_end_note", "evaluate_queries", "strategic"]
@@ -167,7 +167,7 @@ def _kept(model, f: atl.Formula, engine, answer: Answer, dead: PositionSet,
         source = atl.Evaluator(engine, model.definitions, dead_ends=dead_ends)(s)
         reach = graded_layers(engine, source)
         return source & _Layered(engine, reach, model.definitions, sets, dead_ends)(phi)
-    reach = graded_layers(engine, initial_set(model, engine))
+    reach = graded_layers(engine, initial_set(engine, model.definitions))
     return _Layered(engine, reach, model.definitions, sets, dead_ends)(f)
 
 

@@ -41,7 +41,7 @@ def _solve(kind: str, model, args, at) -> tuple[_Answer, object]:
     note_work(args)
     eng = build_engine(model.game, kind, **tuning(args), refuse="nimbers")
     check_normal_play(eng)
-    source = layered_source(model, eng, at, args.layered)
+    source = layered_source(model.definitions, eng, at, args.layered)
     reach = None if source is None else graded_reach(eng, source, args.layered)
     if kind == "symbolic":
         if reach is None:

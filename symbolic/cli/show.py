@@ -4,7 +4,8 @@ from __future__ import annotations
 from .. import atl
 from ..ir import ConcurrentGame
 from ..limits import int_text
-from ..analysis.layered import graded_layers, initial_set
+from ..analysis.layered import initial_set
+from ..api import graded_layers
 from ..analysis.play import drawer
 from .common import (build_engine, count_text, load, model_args, parse_position, position_text,
                      tuning, value_text)
@@ -63,7 +64,7 @@ def graded_text(model, eng) -> str:
     layer further: the layered solving of ``check``, ``values --by-layer``)."""
     if "initial" not in model.definitions:
         return "unknown (the model names no initial set)"
-    reach = graded_layers(eng, initial_set(model, eng))
+    reach = graded_layers(eng, initial_set(eng, model.definitions))
     if reach is None:
         return "no (from initial, a move reaches a layer already seen)"
     return (f"yes, from initial: {count_text(reach.result)} positions in "

@@ -118,7 +118,7 @@ def _by_layer(args, model) -> int:
     tables = {}
     for kind in sorted(kinds, key=lambda k: k != "explicit"):  # size check first
         eng = build_engine(model.game, kind, **tuning(args), refuse="values")
-        tables[kind] = layer_outcomes(model, eng, layered=args.layered != "off")
+        tables[kind] = layer_outcomes(model.definitions, eng, layered=args.layered != "off")
     main = tables[kinds[0]]
     status = 0
     if args.engine == "both" and tables["symbolic"] != tables["explicit"]:
@@ -153,8 +153,8 @@ def _tables(args, model, at) -> tuple[dict, dict, dict, object]:
     reach = None
     for kind in kinds:
         t0 = time.perf_counter()
-        source = None if args.layered == "off" else layered_source(model, engines[kind], at,
-                                                                     args.layered)
+        source = None if args.layered == "off" else layered_source(
+            model.definitions, engines[kind], at, args.layered)
         r = None if source is None else graded_reach(engines[kind], source, args.layered)
         reach = r if kind == kinds[0] else reach
         tables[kind] = _Table(kind, engines[kind], r)

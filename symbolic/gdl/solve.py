@@ -30,7 +30,7 @@ reach G_i or F first). Hence lower ≤ forced(C, r) ≤ upper, with lower the
 largest V_i of the lower game and upper that of the upper game; they are equal
 when F = ∅, and a table of bounds is decided wherever they meet. When the
 layers are graded (every move goes one layer up, as with a step counter), the
-until is solved layer by layer (:meth:`~symbolic.api.GameEngine.until_layered`).
+until is solved layer by layer (:func:`~symbolic.api.layers.until_layered`).
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ import itertools
 import time
 
 from .. import atl, ir
-from ..api import DeadEnds, GameEngine, PositionSet
+from ..api import DeadEnds, GameEngine, PositionSet, until_layered
 from ..errors import LimitExceeded
 from ..limits import Limits
 from ..model import Model
@@ -147,8 +147,8 @@ class _Forcing:
         engine = self.engine
         # every state of ``stay`` has a successor: the convention does not matter
         if self.reach is not None:
-            won = engine.until_layered(J, self.stay, target, self.reach,
-                                       dead_ends=DeadEnds.VACUOUS)
+            won = until_layered(engine, J, self.stay, target, self.reach,
+                                dead_ends=DeadEnds.VACUOUS)
         else:
             won = engine.until(J, self.stay, target, dead_ends=DeadEnds.VACUOUS)
         seen[C] = ok = self.start in won.result

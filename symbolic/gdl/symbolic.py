@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..api import DeadEnds, Reach
+from ..api import DeadEnds, ReachLayers
 from ..bdd.relation import Coalition, DeltaParts
 from ..bdd.sets import BddSet
 from ..bdd.turnbased import TurnBasedGame, check_partition
@@ -66,8 +66,8 @@ class GdlSymbolicGame(TurnBasedGame):
     given (see :attr:`frontier`).
 
     After exploring: ``layers`` (the number of states first reached at each depth),
-    ``reach`` (a :class:`~symbolic.api.Reach` of those layers, for
-    :meth:`~symbolic.api.GameEngine.until_layered`), ``complete`` (no state lies
+    ``reach`` (a :class:`~symbolic.fixpoint.ReachLayers` of those layers, for
+    :func:`~symbolic.api.layers.until_layered`), ``complete`` (no state lies
     beyond the last layer) and ``frontier``: ∅ when complete, else the last layer,
     whose states are kept as positions but not expanded (no successor here: a
     formula that must not read them as dead ends excludes them, as
@@ -137,7 +137,7 @@ class GdlSymbolicGame(TurnBasedGame):
         if inv.counter is not None:
             layers = tuple(BddSet._make(self, m.and_(node, self.rules.cur[g]))
                            for g in inv.counter)
-            self.reach = Reach(whole, layers, True)
+            self.reach = ReachLayers(whole, layers, True)
 
     def atom_set(self, atom) -> BddSet:
         """The positions where the ground atom (not depending on ``does``) holds, its rule
@@ -192,7 +192,7 @@ class GdlSymbolicGame(TurnBasedGame):
         self.layers = [x.count() for x in layers]
         self._frontier = m.false if self.complete else layer.node
         self._restrict(reached.node)
-        self.reach = Reach(reached, tuple(layers), graded)
+        self.reach = ReachLayers(reached, tuple(layers), graded)
 
     # ------------------------------------------------------------------ exploration
 
@@ -446,7 +446,7 @@ class GdlSymbolicGame(TurnBasedGame):
     def _pre_forall_node(self, key: Coalition, target, dead_ends: DeadEnds):
         """T_¬J ∧ ¬⋁_m (S_m ∧ (D ∖ target)(σ_m)) [∧ has a successor, for STRICT]:
         successors stay in D, so the complement is taken in D (small when the target
-        holds most of D, as in :meth:`~symbolic.api.GameEngine.until_layered`)."""
+        holds most of D, as in :func:`~symbolic.api.layers.until_layered`)."""
         m = self.manager
         u = m.diff(key.others, self._composed(key.theirs, m.diff(self._domain, target)))
         if dead_ends is DeadEnds.STRICT:

@@ -31,7 +31,7 @@ variable ``s``, the turn as one membership test per player, one move
 checked and solved like any model (:func:`symbolic.model.parse_arena`).
 
 Note: ATL's ``<<p>> <>`` counts an opponent's dead end as forced (ENS
-convention); the TD's attractor does not (``GameEngine.attractor``). They agree
+convention); the TD's attractor does not (``symbolic.api.attractor``). They agree
 on arenas without dead ends, such as ``models/td_example.arena.json``.
 
 >>> from symbolic.model import parse_arena

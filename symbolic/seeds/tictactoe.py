@@ -7,7 +7,7 @@ answered by an engine from ``models/tictactoe.game`` (package data).
 - ``reachable`` (Q27): reach(empty), the boards reached from the empty board
   by legal play that stops at the first line (the image fixpoint);
 - ``attractor1``, ``attractor2`` (Q28): |Attr_p(win(p)) ∩ reachable|, with the
-  TD's attractor (``GameEngine.attractor``, an opponent's dead end is not forced);
+  TD's attractor (``symbolic.api.attractor``, an opponent's dead end is not forced);
 - ``winner`` (Q29): 1 or 2 when the empty board is in that player's attractor,
   else None;
 - ``strategy1``, ``strategy2`` (Q12, Q30): the size of the TD's strategy table of
@@ -24,7 +24,7 @@ from __future__ import annotations
 from importlib import resources
 
 from .. import atl
-from ..api import DeadEnds
+from ..api import DeadEnds, reachable
 from ..engines import make_engine, make_sets
 from ..model import Model, parse_model
 from ..analysis.strategy import reach_strategy, release_strategy
@@ -50,7 +50,7 @@ def answers(engine: str = "symbolic", backend: str = "auto", model: Model | None
     ev = atl.Evaluator(e, m.definitions)
     empty, legal, over = (ev(m.formula(n)) for n in ("empty", "legal", "over"))
     win = {p: ev(m.formula(f"win({p})")) for p in (1, 2)}
-    reached = e.reachable(empty).result
+    reached = reachable(e, empty).result
     out: dict = {
         "boards": len(make_sets(g.space, engine, backend).positions()),
         "legal": len(legal),

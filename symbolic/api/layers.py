@@ -1,0 +1,215 @@
+"""The layered family: solving over the positions reachable from a source, one
+distance layer at a time, instead of a fixpoint over every position (the layered
+backward solution of Connect Four by BDDs, Edelkamp & Kissmann). Free functions over
+any :class:`~symbolic.api.engine.GameEngine`; the engines' hooks are
+:meth:`~symbolic.api.engine.GameEngine.until_layer_step` (one layer) and
+:meth:`~symbolic.api.engine.GameEngine.layer_pre` (its pre-image).
+
+One name per concept:
+
+- :func:`reach_layers`: F_0 = S, F_{n+1} = post(F_n) ∖ (F_0 ∪ … ∪ F_n), and whether
+  the game is *graded* from S (every move goes exactly one layer up), as a
+  :class:`~symbolic.fixpoint.ReachLayers`; :func:`graded_layers`: the same layers when
+  graded, else None, found at the first move back into a layer already seen;
+- :func:`until_layered`: until(J, σ, τ) ∩ R as a :class:`~symbolic.fixpoint.Fixpoint`;
+  :func:`until_by_layer`: its parts U_k = until ∩ F_k, never their union;
+  :func:`until_approximations`: until ∩ R with its approximations until_n ∩ R (the
+  ranks); :func:`layer_turns`: what the steps take as ``ours``.
+
+>>> from symbolic.seeds.games import arena
+>>> from symbolic.explicit import ExplicitGame
+>>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 2, 3: 1, 4: 1}, [(0, 1), (0, 2), (1, 3), (2, 4)]))
+>>> r = graded_layers(G, G.from_tuples([(0,)]))
+>>> [f.tuples() for f in r.layers]
+[[(0,)], [(1,), (2,)], [(3,), (4,)]]
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..fixpoint import Fixpoint, ReachLayers, check_reach, union_all
+from ..errors import QueryError
+from ..limits import NO_LIMITS
+from .engine import DeadEnds, GameEngine, check_dead_ends, check_engine
+from .sets import PositionSet, check_set
+
+__all__ = ["reach_layers", "graded_layers", "until_layered", "until_by_layer",
+           "until_approximations", "layer_turns"]
+
+
+def reach_layers(engine: GameEngine, source: PositionSet) -> ReachLayers:
+    """The positions reachable from S split by distance: F_0 = S,
+    F_{n+1} = post(F_n) ∖ (F_0 ∪ … ∪ F_n), up to the first empty F; and whether
+    the reachable game is *graded*: post(F_n) = F_{n+1} for every n (every move
+    goes exactly one layer up, as in games whose moves add one piece), which
+    :func:`until_layered` needs.
+
+    >>> from symbolic.seeds.games import arena
+    >>> from symbolic.explicit import ExplicitGame
+    >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 1, 3: 1}, [(0, 1), (0, 2), (1, 2), (3, 0)]))
+    >>> r = reach_layers(G, G.from_tuples([(0,)]))
+    >>> [f.tuples() for f in r.layers], r.graded, r.result.tuples()
+    ([[(0,)], [(1,), (2,)]], False, [(0,), (1,), (2,)])
+    >>> reach_layers(G, G.from_tuples([(3,)])).graded
+    False
+    >>> reach_layers(G, G.from_tuples([(1,)])).graded
+    True
+    """
+    check_set(check_engine(engine), source, "the source")
+    lim = getattr(engine, "limits", None) or NO_LIMITS
+    seen = frontier = source
+    layers = [source]
+    graded = True
+    with lim.stage("computing reach layers"):
+        while True:
+            lim.check(f"layer {len(layers)}")
+            image = engine.post(frontier)
+            frontier = image - seen
+            if graded and frontier != image:
+                graded = False  # a move goes back to a layer already seen
+            if frontier.is_empty():
+                return ReachLayers(seen, tuple(layers), graded)
+            layers.append(frontier)
+            seen = seen | frontier
+
+
+def graded_layers(engine: GameEngine, source: PositionSet) -> ReachLayers | None:
+    """The layers F_0 = S, F_{n+1} = post(F_n) of the positions reachable from S when
+    they are pairwise disjoint (a graded :class:`~symbolic.fixpoint.ReachLayers`, as
+    :func:`reach_layers` gives), else None, found at the first image that meets a
+    layer already seen (without the rest of the forward search)."""
+    check_set(check_engine(engine), source, "the source")
+    lim = getattr(engine, "limits", None) or NO_LIMITS
+    seen = frontier = source
+    layers = [source]
+    with lim.stage("computing the reachable layers"):
+        while True:
+            lim.check(f"layer {len(layers)}")
+            image = engine.post(frontier)
+            if image.is_empty():
+                return ReachLayers(seen, tuple(layers), True)
+            if not (image & seen).is_empty():
+                return None  # a move goes back to a layer already seen
+            layers.append(image)
+            seen = seen | image
+            frontier = image
+
+
+def until_layered(engine: GameEngine, coalition: Iterable[int], stay: PositionSet,
+                  target: PositionSet, reach: ReachLayers, *, dead_ends: DeadEnds) -> Fixpoint:
+    """until(J, σ, τ) ∩ R over the reachable positions R of a graded
+    :class:`~symbolic.fixpoint.ReachLayers` (from :func:`reach_layers`), one step per
+    layer from the farthest one down, instead of a fixpoint over all positions:
+
+        U_n = F_n ∩ (τ ∪ (σ ∩ pre(J, ∅))),
+        U_k = F_k ∩ (τ ∪ (σ ∩ (pre∃(J, U_{k+1}) ∪ pre∀(J, U_{k+1} ∪ ¬F_{k+1})))).
+
+    Why it is until ∩ R: a position of F_k has all its successors in F_{k+1}
+    (graded), so whether it is in until depends on U_{k+1} only, and ∀ over
+    them may treat everything outside F_{k+1} as inside (that keeps the
+    complement the BDD engine builds as small as F_{k+1} ∖ U_{k+1}).
+    ``iterations`` is the number of layers; ``layers`` is None (the sets U_k
+    themselves: :func:`until_by_layer`).
+    QueryError when ``reach`` is not graded (use ``engine.until``).
+
+    >>> from symbolic.seeds.games import arena
+    >>> from symbolic.explicit import ExplicitGame
+    >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 2, 3: 1, 4: 1}, [(0, 1), (0, 2), (1, 3), (2, 4)]))
+    >>> r = reach_layers(G, G.from_tuples([(0,)]))
+    >>> fp = until_layered(G, {1}, G.positions(), G.from_tuples([(4,)]), r,
+    ...                    dead_ends=DeadEnds.VACUOUS)
+    >>> fp.result.tuples(), fp.iterations
+    ([(0,), (2,), (4,)], 3)
+    """
+    wons = until_by_layer(engine, coalition, stay, target, reach, dead_ends=dead_ends)
+    return Fixpoint(union_all(engine, wons), len(reach.layers))
+
+
+def until_by_layer(engine: GameEngine, coalition: Iterable[int], stay: PositionSet,
+                   target: PositionSet, reach: ReachLayers, *, dead_ends: DeadEnds
+                   ) -> tuple[PositionSet, ...]:
+    """(U_0, …, U_n) of :func:`until_layered` (U_k = its result ∩ F_k), without
+    their union: a caller that works layer by layer (the ply-by-ply table) never
+    needs it. Same checks as :func:`until_layered`."""
+    check_dead_ends(dead_ends)
+    check_reach(check_engine(engine), reach)
+    J = engine.game.coalition(coalition)
+    check_set(engine, stay, "stay")
+    check_set(engine, target, "the target")
+    lim = getattr(engine, "limits", None) or NO_LIMITS
+    ours = layer_turns(engine, J)
+    won = engine.empty()
+    wons = []
+    with lim.stage("computing until layer by layer"):
+        for k in reversed(range(len(reach.layers))):
+            lim.check(f"layer {k}")
+            won = engine.until_layer_step(J, reach, k, ours, won, stay, target,
+                                          dead_ends=dead_ends)
+            wons.append(won)
+    return tuple(reversed(wons))
+
+
+def layer_turns(engine: GameEngine, J: Iterable[int]) -> PositionSet | None:
+    """T_J, what :meth:`~symbolic.api.engine.GameEngine.until_layer_step` takes as
+    ``ours`` (None for a concurrent game, which has no turns: its pre-images do not
+    read them)."""
+    J = check_engine(engine).game.coalition(J)
+    return None if getattr(engine, "concurrent", False) else engine.turn_set(J)
+
+
+def until_approximations(engine: GameEngine, coalition: Iterable[int], stay: PositionSet,
+                         target: PositionSet, reach: ReachLayers, *, dead_ends: DeadEnds
+                         ) -> Fixpoint:
+    """until(J, σ, τ) ∩ R with its approximations until_n ∩ R: ``layers`` as
+    ``engine.until`` with ``keep_layers`` gives them (strictly increasing, the last one
+    the result), over R only. A position of F_k has all its successors in F_{k+1}, so
+
+        until_{n+1} ∩ F_k = F_k ∩ (τ ∪ (σ ∩ pre(J, until_n ∩ F_{k+1}))),
+
+    (pre∀ may treat every position outside F_{k+1} as inside, as :func:`until_layered`
+    does). This runs from the farthest layer down: layer k's sequence A^k_0 ⊆ A^k_1 ⊆ …
+    is stable one step after layer k+1's, and until_n ∩ R = ⋃_k A^k_min(n, last_k). So
+    the rank of a position of R (the least n with c ∈ until_n) is the plain one. The
+    pre-images are over one layer's sets, never over the union of all the
+    approximations.
+
+    >>> from symbolic.seeds.games import arena
+    >>> from symbolic.explicit import ExplicitGame
+    >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 2, 3: 1, 4: 1}, [(0, 1), (0, 2), (1, 3), (2, 4)]))
+    >>> r = graded_layers(G, G.from_tuples([(0,)]))
+    >>> fp = until_approximations(G, {1}, G.positions(), G.from_tuples([(4,)]), r,
+    ...                           dead_ends=DeadEnds.VACUOUS)
+    >>> [u.tuples() for u in fp.layers]
+    [[(4,)], [(2,), (4,)], [(0,), (2,), (4,)]]
+    """
+    if not isinstance(reach, ReachLayers) or not reach.graded:
+        raise QueryError(f"a layered until needs graded layers, got {reach!r}")
+    J = check_engine(engine).game.coalition(coalition)
+    check_reach(engine, reach)
+    check_dead_ends(dead_ends)
+    stay = reach.result & check_set(engine, stay, "stay")
+    target = reach.result & check_set(engine, target, "the target")
+    lim = getattr(engine, "limits", None) or NO_LIMITS
+    ours = layer_turns(engine, J)  # None on a concurrent game (no turns)
+    per_layer: list[list[PositionSet]] = [[] for _ in reach.layers]
+    above, nxt = engine.empty(), [engine.empty()]
+    with lim.stage("computing until layer by layer, with its ranks"):
+        for k in reversed(range(len(reach.layers))):
+            layer = reach.layers[k]
+            lim.check(f"layer {k}")
+            seq = [layer & target]
+            for n in range(len(nxt)):
+                step = engine.layer_pre(J, reach, k, ours, nxt[n], above, dead_ends=dead_ends)
+                seq.append(layer & (target | (stay & step)))
+            while len(seq) > 1 and seq[-1] == seq[-2]:
+                seq.pop()
+            per_layer[k] = seq
+            above, nxt = layer, seq
+    depth = max(len(s) for s in per_layer)
+    layers = []
+    for n in range(depth):
+        u = engine.empty()
+        for seq in per_layer:
+            u = u | seq[min(n, len(seq) - 1)]
+        layers.append(u)
+    return Fixpoint(layers[-1], depth - 1, tuple(layers))
