@@ -115,7 +115,7 @@ def test_a_layered_refusal_names_the_mode_and_the_flag():
     model = load_model(ROOT / "models" / "nim.game")
     engine = make_engine(model.game, "explicit")
     with pytest.raises(QueryError) as info:
-        graded_reach(engine, initial_set(model, engine), "on")
+        graded_reach(engine, initial_set(engine, model.definitions), "on")
     err = info.value
     assert err.hints == (Hint("given", "layered", ("on",)),
                          Hint("choose", "layered", ("auto", "off"))), err.hints

@@ -120,8 +120,10 @@ def _cpu(text: str) -> float:
 
 @pytest.mark.parametrize("kind", ["sets", "long-line"])
 def test_reading_grows_linearly(kind):
-    """Twice the text takes less than three times the processor time (a quadratic
-    step, such as copying the declarations read so far per declaration, takes four)."""
-    small, large = make_file(kind, 100_000)[1], make_file(kind, 200_000)[1]
+    """Four times the text takes less than eight times the processor time (a quadratic
+    step, such as copying the declarations read so far per declaration, takes sixteen;
+    the margin absorbs a loaded machine's noise)."""
+    small, large = make_file(kind, 50_000)[1], make_file(kind, 200_000)[1]
     _cpu(small)
-    assert _cpu(large) < 3 * _cpu(small)
+    cpu_small, cpu_large = _cpu(small), _cpu(large)
+    assert cpu_large < 8 * cpu_small, (cpu_small, cpu_large)

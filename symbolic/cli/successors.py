@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from ..gdl.explicit_concurrent import GdlExplicitConcurrentGame
 from ..ir import ConcurrentGame
 from .common import (build_engine, engine_arg, is_concurrent, json_arg, load, model_args,
                      parse_position, position_text, tuning)
@@ -14,7 +15,7 @@ def joint_successors(model, engine, c: tuple) -> list[tuple[dict, list]]:
     contradict each other has no successor)."""
     game = model.game
     if not isinstance(game, ConcurrentGame):  # GDL: the explicit engine names the moves
-        if not hasattr(engine, "transitions"):
+        if not isinstance(engine, GdlExplicitConcurrentGame):  # the symbolic one names none
             engine = build_engine(game, "explicit", check=False, concurrent=True)
         return [(dict(zip(game.players, a)), [d]) for a, d in engine.transitions(c)]
     names = [game.action_labels(p) for p in game.players]
