@@ -457,11 +457,16 @@ def _collect_value(value, out: list) -> None:
 
 def walk(e: Expr):
     """Every expression node of ``e``, parents first."""
+    if not isinstance(e, Expr):
+        raise AssertionError(e)
     stack = [e]
     while stack:
         n = stack.pop()
         yield n
-        stack.extend(reversed(expr_children(n)))
+        kids: list = []
+        _collect_children(n, kids)
+        kids.reverse()
+        stack.extend(kids)
 
 
 def _direct_init(cls: type) -> None:
