@@ -23,14 +23,6 @@ class Span:
     text: str = ""
     length: int = 1
 
-    def __init__(self, file: str, line: int, column: int, text: str = "", length: int = 1):
-        # written out (a frozen dataclass keeps a hand-written __init__): the generated
-        # one sets each field through object.__setattr__, and reading a model makes one
-        # Span per node
-        d = self.__dict__
-        d["file"], d["line"], d["column"], d["text"], d["length"] = (file, line, column,
-                                                                     text, length)
-
     def render(self, message: str, kind: str = "error") -> str:
         """``FILE:LINE:COL: error: message`` then the source line and a caret."""
         head = f"{self.file}:{self.line}:{self.column}: {kind}: {message}"

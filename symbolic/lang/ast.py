@@ -14,7 +14,7 @@ are stored in a canonical spelling (``=`` is ``"=="``, ``&&``-like symbols are
 """
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields
 from typing import Union
 
 from ..errors import Span
@@ -467,31 +467,3 @@ def walk(e: Expr):
         _collect_children(n, kids)
         kids.reverse()
         stack.extend(kids)
-
-
-def _direct_init(cls: type) -> None:
-    """Give the frozen dataclass ``cls`` an ``__init__`` of the same parameters that
-    writes its fields straight into the instance's ``__dict__``. Why: the dataclass one
-    sets each field through ``object.__setattr__`` (the class is frozen), and reading a
-    model makes one node per parse-tree node. The class stays frozen (``__setattr__``
-    still refuses), equal and hashable as before.
-
-    >>> Name("x", True, Span("m", 1, 1)) == Name(name="x", primed=True, span=None)
-    True
-    """
-    names = [f.name for f in fields(cls)]
-    if any(f.default is not MISSING or f.default_factory is not MISSING
-           for f in fields(cls)) or hasattr(cls, "__post_init__"):
-        raise AssertionError(cls)
-    code = (f"def __init__(self, {', '.join(names)}):\n    d = self.__dict__\n"
-            + "".join(f"    d[{n!r}] = {n}\n" for n in names))
-    space: dict = {}
-    exec(code, space)  # noqa: S102 - the code is made of the class's own field names
-    init = space["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init
-
-
-for _cls in list(globals().values()):
-    if isinstance(_cls, type) and issubclass(_cls, Node) and is_dataclass(_cls):
-        _direct_init(_cls)
