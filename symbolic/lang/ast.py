@@ -457,13 +457,8 @@ def _collect_value(value, out: list) -> None:
 
 def walk(e: Expr):
     """Every expression node of ``e``, parents first."""
-    if not isinstance(e, Expr):
-        raise AssertionError(e)
     stack = [e]
     while stack:
         n = stack.pop()
         yield n
-        kids: list = []
-        _collect_children(n, kids)
-        kids.reverse()
-        stack.extend(kids)
+        stack.extend(reversed(expr_children(n)))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from operator import attrgetter
 from typing import Mapping
 
 from .. import atl, display, ir, nodes
@@ -567,19 +566,16 @@ def expanded_depth(root: atl.Formula, depths: Mapping[str, int],
 
 def _kids(node) -> tuple:
     """The direct sub-nodes of an ATL or IR node (a proposition's is its expression)."""
-    get = _KID_FIELDS.get(type(node))
-    if get is None:
-        names = (("expr",) if isinstance(node, atl.Prop) else
-                 nodes.child_fields(type(node), ir.Expr) if isinstance(node, ir.Expr) else
-                 nodes.child_fields(type(node), atl.Formula))
-        # attrgetter of two names or more gives their tuple
-        get = _KID_FIELDS[type(node)] = (
-            attrgetter(*names) if len(names) > 1 else
-            (lambda n, name=names[0]: (getattr(n, name),)) if names else (lambda n: ()))
-    return get(node)
+    names = _KID_FIELDS.get(type(node))
+    if names is None:
+        names = _KID_FIELDS[type(node)] = (
+            ("expr",) if isinstance(node, atl.Prop) else
+            nodes.child_fields(type(node), ir.Expr) if isinstance(node, ir.Expr) else
+            nodes.child_fields(type(node), atl.Formula))
+    return tuple([getattr(node, n) for n in names])
 
 
-_KID_FIELDS: dict[type, object] = {}
+_KID_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def check_model(tree: ast.ModelAst, filename: str,

@@ -120,8 +120,6 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
     def is_temporal(self, node: ast.Expr, ctx: Ctx) -> bool:
         """True when ``node`` needs ATL (strategic operators, turn(...), formulas)."""
         for n in ast.walk(node):
-            if not isinstance(n, _TEMPORAL_CANDIDATES):  # most nodes: nothing to look at
-                continue
             if isinstance(n, (ast.Strategic, ast.TurnOf)):
                 return True
             if (isinstance(n, ast.Call) and n.name in FORMULA_FUNCTION_NAMES
@@ -357,9 +355,6 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
                                  f"{d.name}'[i] = ...", node.index.span)
         return Sym(ir.Elem(d.name, index, base.primed, node.span), var_type(d))
 
-
-#: the nodes :meth:`ExprChecker.is_temporal` looks at (it walks past the others)
-_TEMPORAL_CANDIDATES = (ast.Strategic, ast.TurnOf, ast.Call, ast.Name)
 
 #: node class -> the method checking it; a class missing here fails loudly in ``expr``
 EXPR_HANDLERS = {
