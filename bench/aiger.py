@@ -14,6 +14,7 @@ from ``status.tsv`` (a wrong answer is the worst defect there is).
 Solvers: ``dd``, the plain peer ``bench/aiger_dd.py``; ``symbolic``, the
 project's ``symbolic aiger FILE --json`` (once that command exists).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,8 +29,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the SYNTCOMP files are kept beside the checkout, not in it
-CORPUS = Path(os.environ.get("SYMBOLIC_AIGER_CORPUS",
-                             ROOT.parent.parent / "shared" / "corpus" / "aiger"))
+CORPUS = Path(
+    os.environ.get("SYMBOLIC_AIGER_CORPUS", ROOT.parent.parent / "shared" / "corpus" / "aiger")
+)
 RESULTS = ROOT / "bench" / "results"
 PYTHON = sys.executable
 SOLVERS = {
@@ -69,12 +71,14 @@ def answer_of(solver: str, stdout: str) -> tuple[str, str]:
     return "", ""
 
 
-def run_one(solver: str, path: Path, limit: float, memory_mb: int,
-            wall_factor: float = 3.0) -> dict:
+def run_one(
+    solver: str, path: Path, limit: float, memory_mb: int, wall_factor: float = 3.0
+) -> dict:
     """Run the solver on one file in a child process, reaped with ``os.wait4`` so
     that its own resource usage (CPU, peak resident memory) is known: ``limit``
     CPU seconds (SIGXCPU), and ``wall_factor`` times as many of wall time (the
     machine is shared: wall time measures the load as much as the solver)."""
+
     def cap():
         resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
         resource.setrlimit(resource.RLIMIT_CPU, (int(limit), int(limit) + 5))
@@ -82,8 +86,7 @@ def run_one(solver: str, path: Path, limit: float, memory_mb: int,
     cmd = SOLVERS[solver] + [str(path)]
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         t0 = time.monotonic()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, preexec_fn=cap,
-                                cwd=ROOT)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, preexec_fn=cap, cwd=ROOT)
         timed_out = False
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -97,12 +100,19 @@ def run_one(solver: str, path: Path, limit: float, memory_mb: int,
         wall = time.monotonic() - t0
         out.seek(0)
         err.seek(0)
-        return {"stdout": out.read(), "stderr": err.read(), "timed_out": timed_out,
-                "wall": wall, "code": proc.returncode, "usage": usage}
+        return {
+            "stdout": out.read(),
+            "stderr": err.read(),
+            "timed_out": timed_out,
+            "wall": wall,
+            "code": proc.returncode,
+            "usage": usage,
+        }
 
 
-def row_of(solver: str, path: Path, status: str, limit: float, memory_mb: int,
-           wall_factor: float) -> dict:
+def row_of(
+    solver: str, path: Path, status: str, limit: float, memory_mb: int, wall_factor: float
+) -> dict:
     """The table row of one file (CPU and peak memory from the child's rusage)."""
     run = run_one(solver, path, limit, memory_mb, wall_factor)
     usage = run["usage"]
@@ -117,9 +127,16 @@ def row_of(solver: str, path: Path, status: str, limit: float, memory_mb: int,
     else:
         verdict = "error"
         details = (run["stderr"].strip().splitlines() or [f"exit {run['code']}"])[-1][:200]
-    return {"file": path.name, "status": status, "answer": answer or "-",
-            "cpu_s": f"{cpu:.2f}", "wall_s": f"{run['wall']:.2f}",
-            "peak_mb": f"{usage.ru_maxrss / 1024:.0f}", "verdict": verdict, "details": details}
+    return {
+        "file": path.name,
+        "status": status,
+        "answer": answer or "-",
+        "cpu_s": f"{cpu:.2f}",
+        "wall_s": f"{run['wall']:.2f}",
+        "peak_mb": f"{usage.ru_maxrss / 1024:.0f}",
+        "verdict": verdict,
+        "details": details,
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -128,8 +145,12 @@ def main(argv: list[str]) -> int:
     p.add_argument("--corpus", type=Path, default=CORPUS)
     p.add_argument("--large", action="store_true", help="the large/ files")
     p.add_argument("--limit", type=float, default=15.0, help="CPU seconds per file")
-    p.add_argument("--wall-factor", type=float, default=3.0,
-                   help="wall seconds per file: this many times --limit")
+    p.add_argument(
+        "--wall-factor",
+        type=float,
+        default=3.0,
+        help="wall seconds per file: this many times --limit",
+    )
     p.add_argument("--memory", type=int, default=2048, help="MB of address space per file")
     p.add_argument("--budget", type=float, default=0, help="stop after this many seconds")
     p.add_argument("--tag", default="small")
@@ -165,17 +186,22 @@ def main(argv: list[str]) -> int:
 def _progress(k: int, n: int, done: dict, elapsed: float) -> None:
     answered = sum(r["verdict"] in ("ok", "WRONG") for r in done.values())
     wrong = sum(r["verdict"] == "WRONG" for r in done.values())
-    print(f"\r{k}/{n} files, {answered} answered, {wrong} wrong, {elapsed:.0f} s",
-          end="", file=sys.stderr, flush=True)
+    print(
+        f"\r{k}/{n} files, {answered} answered, {wrong} wrong, {elapsed:.0f} s",
+        end="",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def _summary(done: dict, n: int, table: Path) -> int:
     rows = list(done.values())
-    counts = {v: sum(r["verdict"] == v for r in rows) for v in
-              ("ok", "WRONG", "timeout", "memory", "error")}
+    counts = {
+        v: sum(r["verdict"] == v for r in rows)
+        for v in ("ok", "WRONG", "timeout", "memory", "error")
+    }
     cpu = sum(float(r["cpu_s"]) for r in rows if r["verdict"] == "ok")
-    print(f"{table.name}: {len(rows)} of {n} files run; {counts}; "
-          f"CPU of the answered: {cpu:.1f} s")
+    print(f"{table.name}: {len(rows)} of {n} files run; {counts}; CPU of the answered: {cpu:.1f} s")
     for r in rows:
         if r["verdict"] == "WRONG":
             print(f"WRONG: {r['file']}: status {r['status']}, answer {r['answer']}")

@@ -15,6 +15,7 @@ universally; it stops as soon as the initial state leaves Z (UNREAL) or Z is
 stable (REAL iff the initial state is in W). Dynamic reordering (CUDD's
 sifting, dd's default) stays on unless ``--no-reorder``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -72,9 +73,9 @@ def solve(circuit, order: str = "latches-first", reorder: bool = True) -> dict:
     z, iterations = bdd.true, 0
     while True:
         iterations += 1
-        moved = bdd.let(nexts, z) if nexts else z       # next(x, u, c) ∈ Z
+        moved = bdd.let(nexts, z) if nexts else z  # next(x, u, c) ∈ Z
         good = cudd.and_exists(moved, safe, cs) if cs else moved & safe
-        new = bdd.forall(us, good) if us else good      # ∀u ∃c
+        new = bdd.forall(us, good) if us else good  # ∀u ∃c
         if (new & init) == bdd.false:
             answer = "UNREAL"
             break
@@ -85,9 +86,15 @@ def solve(circuit, order: str = "latches-first", reorder: bool = True) -> dict:
     with warnings.catch_warnings():  # dd's note on the unit of 'mem', unused here
         warnings.simplefilter("ignore")
         stats = bdd.statistics()
-    return {"answer": answer, "iterations": iterations, "peak_live_nodes": stats["peak_live_nodes"],
-            "latches": len(xs), "controllable": len(cs), "uncontrollable": len(us),
-            "winning_nodes": len(z) if answer == "REAL" else None}
+    return {
+        "answer": answer,
+        "iterations": iterations,
+        "peak_live_nodes": stats["peak_live_nodes"],
+        "latches": len(xs),
+        "controllable": len(cs),
+        "uncontrollable": len(us),
+        "winning_nodes": len(z) if answer == "REAL" else None,
+    }
 
 
 def main(argv: list[str]) -> int:

@@ -17,6 +17,7 @@ the others' on each row.
                                          # against `symbolic chocolate` (minutes)
     python bench/chocolate.py --naive 10,7,7,3   # the naive row of one bar only
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,7 +37,7 @@ def successors(s):
     """The distances (l, r, u, d) after each possible break."""
     for k in range(4):
         for v in range(s[k]):
-            yield s[:k] + (v,) + s[k + 1:]
+            yield s[:k] + (v,) + s[k + 1 :]
 
 
 def naive(s, calls):
@@ -105,21 +106,33 @@ def clock(f, *a):
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small rows only")
-    ap.add_argument("--full", action="store_true",
-                    help="also the naive recursion on the text's 10 x 7 instances and the "
-                         "tables on 100 x 100")
-    ap.add_argument("--q9", action="store_true",
-                    help="only Q9: the table over symmetry classes against the BDD answer")
-    ap.add_argument("--naive", action="append", metavar="M,N,I,J", default=[],
-                    help="run only the naive recursion (and the BDD) on these bars")
+    ap.add_argument(
+        "--full",
+        action="store_true",
+        help="also the naive recursion on the text's 10 x 7 instances and the tables on 100 x 100",
+    )
+    ap.add_argument(
+        "--q9",
+        action="store_true",
+        help="only Q9: the table over symmetry classes against the BDD answer",
+    )
+    ap.add_argument(
+        "--naive",
+        action="append",
+        metavar="M,N,I,J",
+        default=[],
+        help="run only the naive recursion (and the BDD) on these bars",
+    )
     args = ap.parse_args()
     only = [tuple(int(x) for x in c.split(",")) for c in args.naive]
     if args.q9:
         return q9()
 
     print("Q6/Q7: naive recursion (no table) against the layered BDD fixpoint (cudd)")
-    print(f"{'bar (m, n, i, j)':<22}{'(l, r, u, d)':<16}{'calls':>12}{'naive s':>10}"
-          f"{'BDD s':>8}  value")
+    print(
+        f"{'bar (m, n, i, j)':<22}{'(l, r, u, d)':<16}{'calls':>12}{'naive s':>10}"
+        f"{'BDD s':>8}  value"
+    )
     naive_rows = [(6, 5, 3, 2), (8, 5, 3, 2)]
     if not args.quick:
         naive_rows += [(7, 7, 4, 3), (8, 7, 5, 3)]
@@ -138,16 +151,20 @@ def main() -> int:
     if only:
         return 0
     if not args.full:
-        print("not run (--full): the text's instances; calls counted exactly, time estimated "
-              f"at the last row's {rate * 1e6:.1f} us a call")
+        print(
+            "not run (--full): the text's instances; calls counted exactly, time estimated "
+            f"at the last row's {rate * 1e6:.1f} us a call"
+        )
         for m, n, i, j in [(10, 7, 7, 3), (10, 7, 5, 3)]:
             s = (i, m - 1 - i, j, n - 1 - j)
             c = naive_calls(s, {})
             print(f"{str((m, n, i, j)):<22}{str(s):<16}{c:>12,}{'~' + format(c * rate, '.0f'):>10}")
 
     print("\nQ8-Q13: table of values, table over the 8 symmetries (Q12), BDD layers")
-    print(f"{'bar (m, n, i, j)':<22}{'table s':>9}{'entries':>11}{'sym s':>8}{'entries':>10}"
-          f"{'2 attr s':>10}{'1 attr s':>10}{'BDD nodes':>11}  value")
+    print(
+        f"{'bar (m, n, i, j)':<22}{'table s':>9}{'entries':>11}{'sym s':>8}{'entries':>10}"
+        f"{'2 attr s':>10}{'1 attr s':>10}{'BDD nodes':>11}  value"
+    )
     rows = [(10, 7, 7, 3), (10, 7, 5, 3), (20, 20, 10, 10)]
     if not args.quick:
         rows += [(30, 30, 15, 15), (40, 40, 20, 20)]
@@ -159,8 +176,10 @@ def main() -> int:
         t2, (v2, _) = clock(bdd_values, m, n, i, j, False)
         t1, (v1, nodes) = clock(bdd_values, m, n, i, j, True)
         assert vp == vs == v2 == v1, (s, vp, vs, v2, v1)
-        print(f"{str((m, n, i, j)):<22}{tp:>9.2f}{len(plain):>11,}{ts:>8.2f}{len(sym):>10,}"
-              f"{t2:>10.3f}{t1:>10.3f}{nodes:>11,}  {vp:+d}")
+        print(
+            f"{str((m, n, i, j)):<22}{tp:>9.2f}{len(plain):>11,}{ts:>8.2f}{len(sym):>10,}"
+            f"{t2:>10.3f}{t1:>10.3f}{nodes:>11,}  {vp:+d}"
+        )
         sys.stdout.flush()
     if not args.quick:
         big_bar()
@@ -170,13 +189,16 @@ def main() -> int:
 def q9():
     """Q9 recomputed by the table over symmetry classes, against ``symbolic chocolate``."""
     from symbolic.seeds.chocolate import answers
+
     tb, got = clock(answers)
     print(f"symbolic chocolate (Q9 and Q10): {tb:.2f} s, Q9 = {got['Q9']}")
     for key, (m, n, i, j) in (("a", (100, 100, 50, 50)), ("b", (100, 100, 48, 52))):
         table = {}
         t, v = clock(symmetric_values, (i, m - 1 - i, j, n - 1 - j), table)
-        print(f"table by symmetry class {(m, n, i, j)}: {t:.1f} s, {len(table):,} entries, "
-              f"value {v:+d}")
+        print(
+            f"table by symmetry class {(m, n, i, j)}: {t:.1f} s, {len(table):,} entries, "
+            f"value {v:+d}"
+        )
         assert v == got["Q9"][key], (v, got["Q9"][key])
     return 0
 
@@ -199,16 +221,22 @@ def big_bar():
             R = ranks(eng, {1}, eng.deadlocks() & eng.turn_set({2}))
             layers = [x.node for x in R.layers]
         times[label] = time.perf_counter() - t0
-        print(f"  {label:<16}{times[label]:>8.2f} s  {len(layers)} layers, "
-              f"{eng.manager.shared_size(layers):,} BDD nodes")
+        print(
+            f"  {label:<16}{times[label]:>8.2f} s  {len(layers)} layers, "
+            f"{eng.manager.shared_size(layers):,} BDD nodes"
+        )
     l, r, u, d = (ir.Var(v) for v in "lrud")
     canon = eng.from_expr((l <= r) & (u <= d) & ((l < u) | (l.eq(u) & (r <= d))))
     m = eng.manager
     quotient = [m.and_(x, canon.node) for x in layers]
-    print(f"  positions {R.attractor.count():,}, of which one per symmetry class "
-          f"{(R.attractor & canon).count():,}")
-    print(f"  BDD nodes of the layers: all positions {m.shared_size(layers):,}, "
-          f"class representatives only {m.shared_size(quotient):,}")
+    print(
+        f"  positions {R.attractor.count():,}, of which one per symmetry class "
+        f"{(R.attractor & canon).count():,}"
+    )
+    print(
+        f"  BDD nodes of the layers: all positions {m.shared_size(layers):,}, "
+        f"class representatives only {m.shared_size(quotient):,}"
+    )
 
 
 if __name__ == "__main__":

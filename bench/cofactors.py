@@ -10,6 +10,7 @@ contents can expand its part alone, a drop into the first columns moves the part
 another content (a message of one BDD). Printed per layer: the layer's nodes, the
 number of non-empty cofactors, the largest one and the sum of their sizes.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -35,6 +36,7 @@ def layers(w, h, a=4):
 
     def disc(x, p):
         return o[x] & (k[x] if p == 2 else ~k[x])
+
     win = connect4_wins(m, connect4_lines(w, h, a), disc)
     can = {(c, r): ~o[c, r] & ~k[c, r] & (T if r == 0 else o[c, r - 1]) for c, r in cells}
     cube = {x: o[x] & k[x] for x in cells}
@@ -72,8 +74,10 @@ def main(argv):
     ncols = int(argv[3]) if len(argv) > 3 else 1
     t0 = time.process_time()
     m, o, k, ls = layers(w, h)
-    print(f"{w} x {h}: {len(ls)} layers in {time.process_time() - t0:.1f} s CPU; cofactors by "
-          f"the first {ncols} column(s)")
+    print(
+        f"{w} x {h}: {len(ls)} layers in {time.process_time() - t0:.1f} s CPU; cofactors by "
+        f"the first {ncols} column(s)"
+    )
     print("| layer | nodes | cofactors | largest | sum of sizes | sum / nodes |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: |")
     parts = [m.true()]
@@ -93,8 +97,11 @@ def main(argv):
             if u.satisfiable():
                 sizes.append(u.node_count())
         total = f.node_count()
-        print(f"| {n} | {total} | {len(sizes)} | {max(sizes)} | {sum(sizes)} "
-              f"| {sum(sizes) / total:.2f} |", flush=True)
+        print(
+            f"| {n} | {total} | {len(sizes)} | {max(sizes)} | {sum(sizes)} "
+            f"| {sum(sizes) / total:.2f} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

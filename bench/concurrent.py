@@ -4,6 +4,7 @@ joint actions) or computed. Every query of each model; the sets must agree.
 
     python bench/concurrent.py [--quick]
 """
+
 from __future__ import annotations
 
 import sys
@@ -17,8 +18,11 @@ from symbolic import atl  # noqa: E402
 from symbolic.bdd.concurrent import ACTION_ORDERS, SymbolicConcurrentGame  # noqa: E402
 from symbolic.model import load_model  # noqa: E402
 
-CASES = [("race.game", {"N": 200, "M": 6}), ("race.game", {"N": 1000, "M": 3}),
-         ("rps.game", {"R": 60})]
+CASES = [
+    ("race.game", {"N": 200, "M": 6}),
+    ("race.game", {"N": 1000, "M": 3}),
+    ("rps.game", {"R": 60}),
+]
 QUICK = [("race.game", {"N": 20, "M": 3}), ("rps.game", {"R": 5})]
 
 
@@ -38,12 +42,14 @@ def run(name: str, params: dict) -> None:
                 print(f"MISMATCH {name} {params} {order}: {got} != {sizes}")
             sizes = got
             half = "skipped" if skip and G.deterministic else "computed"
-            print(f"| {name[:-5]} {params} | {order} | {half} | {G.bdd_sizes()['T']} | "
-                  f"{t:.2f} |", flush=True)
+            print(
+                f"| {name[:-5]} {params} | {order} | {half} | {G.bdd_sizes()['T']} | {t:.2f} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
     print("| model | action bits | universal half | T nodes | build + queries s |")
     print("| --- | --- | --- | ---: | ---: |")
-    for name, params in (QUICK if "--quick" in sys.argv else CASES):
+    for name, params in QUICK if "--quick" in sys.argv else CASES:
         run(name, params)

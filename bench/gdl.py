@@ -27,6 +27,7 @@ file excluded), every pair of answers compared (``MISMATCH`` otherwise, exit 1):
   reachable states, whole small games; then 3pttc's inference and two entries the
   bounds of 10 moves leave open (``--invariant``), each within a budget.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,8 +48,13 @@ from symbolic.model import load_model  # noqa: E402
 GDL = ROOT / "symbolic" / "models" / "gdl"
 #: the files of the engine against the plain interpreter: nim4.kif is issue 23's case
 #: (four heaps, 139 248 states), written for this bench on the model of nim1.kif
-PLAIN_FILES = [GDL / "nim1.kif", GDL / "ticTacToe.kif", GDL / "chomp.kif",
-               ROOT / "bench" / "gdl" / "nim4.kif", GDL / "connectFour.kif"]
+PLAIN_FILES = [
+    GDL / "nim1.kif",
+    GDL / "ticTacToe.kif",
+    GDL / "chomp.kif",
+    ROOT / "bench" / "gdl" / "nim4.kif",
+    GDL / "connectFour.kif",
+]
 
 
 def timed(fn):
@@ -59,9 +65,11 @@ def timed(fn):
 
 def solve(model, kind, depth=None):
     """(reachable states, forced table, CPU s) of one engine."""
+
     def run():
         eng = make_engine(model.game, kind, depth=depth)
         return len(eng.positions()), forced_values(model, eng)
+
     (n, table), t = timed(run)
     return n, table, t
 
@@ -77,8 +85,10 @@ def whole_games(names, failures):
         same = n_s == n_e and t_s == t_e
         if not same:
             failures.append(name)
-        print(f"| {name} | {n_s} | {s_s:.2f} | {s_e:.2f} | {s_e / s_s:.1f}x"
-              f"{'' if same else ' MISMATCH'} |")
+        print(
+            f"| {name} | {n_s} | {s_s:.2f} | {s_e:.2f} | {s_e / s_s:.1f}x"
+            f"{'' if same else ' MISMATCH'} |"
+        )
     print()
 
 
@@ -117,46 +127,58 @@ def lever(depths, failures):
         same = local == generic
         if not same:
             failures.append(f"lever depth {n}")
-        print(f"| {n} | {t_local:.2f} | {t_generic:.2f} | {t_generic / max(t_local, 1e-9):.1f}x"
-              f"{'' if same else ' MISMATCH'} |")
+        print(
+            f"| {n} | {t_local:.2f} | {t_generic:.2f} | {t_generic / max(t_local, 1e-9):.1f}x"
+            f"{'' if same else ' MISMATCH'} |"
+        )
     print()
 
 
 def over_invariant(names, entries, failures):
     print("### over an inductive invariant (GdlSymbolicGame(game, domain='invariant'))\n")
-    print("| file | states of D | counter | invariant s (inference + table) | reachable s "
-          "| invariant / reachable |")
+    print(
+        "| file | states of D | counter | invariant s (inference + table) | reachable s "
+        "| invariant / reachable |"
+    )
     print("| --- | --- | --- | --- | --- | --- |")
     for name in names:
         m = load_model(GDL / name)
         _, want, s_r = solve(m, "symbolic")
+
         def over_d():
             eng = GdlSymbolicGame(m.game, domain="invariant")
             return eng, forced_values(m, eng)
+
         (eng, got), s_i = timed(over_d)
         same = got == want
         if not same:
             failures.append(f"invariant {name}")
         counter = "-" if eng.invariant.counter is None else len(eng.invariant.counter)
-        print(f"| {name} | {eng.positions().count()} | {counter} | {s_i:.2f} | {s_r:.2f} "
-              f"| {s_i / max(s_r, 1e-9):.1f}x{'' if same else ' MISMATCH'} |")
+        print(
+            f"| {name} | {eng.positions().count()} | {counter} | {s_i:.2f} | {s_r:.2f} "
+            f"| {s_i / max(s_r, 1e-9):.1f}x{'' if same else ' MISMATCH'} |"
+        )
     print()
     if not entries:
         return
     m = load_model(GDL / "3pttc.kif")
     eng, t = timed(lambda: GdlSymbolicGame(m.game, domain="invariant"))
     inv = eng.invariant
-    print(f"3pttc.kif: invariant inferred in {t:.1f} s ({inv.rounds} Houdini rounds, "
-          f"{len(inv.kept)} candidates kept, {len(inv.fixed)} simulated steps, "
-          f"{eng.manager.size(eng.positions().node)} BDD nodes)\n")
+    print(
+        f"3pttc.kif: invariant inferred in {t:.1f} s ({inv.rounds} Houdini rounds, "
+        f"{len(inv.kept)} candidates kept, {len(inv.fixed)} simulated steps, "
+        f"{eng.manager.size(eng.positions().node)} BDD nodes)\n"
+    )
     print("| entry (from 10 moves' bounds) | result | s |")
     print("| --- | --- | --- |")
     bounds = forced_values(m, make_engine(m.game, "symbolic", depth=10))
     for coalition, role, budget in entries:
         entry = next(f for f in bounds if f["coalition"] == coalition and f["role"] == role)
         (out,), t = timed(lambda: refine_by_invariant(m, [entry], eng, budget))
-        print(f"| {{{', '.join(coalition)}}} for {role} | {out['lower']}..{out['upper']} "
-              f"({out['by']}, budget {budget} s) | {t:.1f} |")
+        print(
+            f"| {{{', '.join(coalition)}}} for {role} | {out['lower']}..{out['upper']} "
+            f"({out['by']}, budget {budget} s) | {t:.1f} |"
+        )
     print()
 
 
@@ -165,25 +187,35 @@ def measure(path: str, which: str) -> dict:
     with the explicit GDL engine (``which == "engine"``: what ``symbolic gdl FILE --engine
     explicit`` computes) or with the plain interpreter (``bench/gdl_plain.py``)."""
     import resource
+
     model = load_model(path)
     prog = model.game.program
     rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # noqa: E731
     before = rss()
     if which == "engine":
         from symbolic.gdl.solve import dead_ends
+
         def run():
             eng = make_engine(model.game, "explicit")
             n, dead = eng.layers, dead_ends(model, eng)
-            table = [{k: f[k] for k in ("coalition", "role", "value")}
-                     for f in forced_values(model, eng)]
+            table = [
+                {k: f[k] for k in ("coalition", "role", "value")} for f in forced_values(model, eng)
+            ]
             return sum(n), len(dead), table
     else:
         sys.path.insert(0, str(ROOT / "bench"))
         from gdl_plain import solve as plain_solve
+
         run = lambda: plain_solve(prog)  # noqa: E731
     (n, dead, table), t = timed(run)
-    return {"states": n, "dead": dead, "table": table, "seconds": t,
-            "mb": rss() - before, "peak_mb": rss()}
+    return {
+        "states": n,
+        "dead": dead,
+        "table": table,
+        "seconds": t,
+        "mb": rss() - before,
+        "peak_mb": rss(),
+    }
 
 
 def _measured(path, which, cap: float) -> dict | None:
@@ -194,8 +226,13 @@ def _measured(path, which, cap: float) -> dict | None:
 
     def limit():
         resource.setrlimit(resource.RLIMIT_CPU, (int(cap), int(cap) + 5))
-    p = subprocess.run([sys.executable, __file__, "--measure", which, str(path)],
-                       capture_output=True, text=True, preexec_fn=limit)
+
+    p = subprocess.run(
+        [sys.executable, __file__, "--measure", which, str(path)],
+        capture_output=True,
+        text=True,
+        preexec_fn=limit,
+    )
     if p.returncode != 0:
         return None
     return json.loads(p.stdout)
@@ -205,8 +242,10 @@ def engine_vs_plain(paths, failures, cap: float = 300):
     """The explicit GDL engine against a plain interpreter: the whole answer of
     ``symbolic gdl`` (reachable states, dead ends, forced table), per state."""
     print("### explicit GDL engine against a plain interpreter (the whole forced table)\n")
-    print("| file | states | engine s | plain s | engine ms/state | plain ms/state | s ratio "
-          "| engine KB/state | plain KB/state | KB ratio | engine peak MB | plain peak MB |")
+    print(
+        "| file | states | engine s | plain s | engine ms/state | plain ms/state | s ratio "
+        "| engine KB/state | plain KB/state | KB ratio | engine peak MB | plain peak MB |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for path in paths:
         e, p = _measured(path, "engine", cap), _measured(path, "plain", cap)
@@ -216,17 +255,32 @@ def engine_vs_plain(paths, failures, cap: float = 300):
         n = e["states"]
         row = [path.name, str(n), f"{e['seconds']:.2f}"]
         if p is None:
-            row += [f"> {cap:g}", f"{1000 * e['seconds'] / n:.3f}", f"> {1000 * cap / n:.1f}",
-                    "-", f"{1024 * e['mb'] / n:.2f}", "-", "-", f"{e['peak_mb']:.0f}", "-"]
+            row += [
+                f"> {cap:g}",
+                f"{1000 * e['seconds'] / n:.3f}",
+                f"> {1000 * cap / n:.1f}",
+                "-",
+                f"{1024 * e['mb'] / n:.2f}",
+                "-",
+                "-",
+                f"{e['peak_mb']:.0f}",
+                "-",
+            ]
         else:
             if (p["states"], p["dead"], p["table"]) != (n, e["dead"], e["table"]):
                 failures.append(f"engine vs plain {path.name}")
                 row[1] += " MISMATCH"
-            row += [f"{p['seconds']:.2f}", f"{1000 * e['seconds'] / n:.3f}",
-                    f"{1000 * p['seconds'] / n:.3f}", f"{e['seconds'] / p['seconds']:.2f}",
-                    f"{1024 * e['mb'] / n:.2f}", f"{1024 * p['mb'] / n:.2f}",
-                    f"{e['mb'] / max(p['mb'], 1e-9):.2f}", f"{e['peak_mb']:.0f}",
-                    f"{p['peak_mb']:.0f}"]
+            row += [
+                f"{p['seconds']:.2f}",
+                f"{1000 * e['seconds'] / n:.3f}",
+                f"{1000 * p['seconds'] / n:.3f}",
+                f"{e['seconds'] / p['seconds']:.2f}",
+                f"{1024 * e['mb'] / n:.2f}",
+                f"{1024 * p['mb'] / n:.2f}",
+                f"{e['mb'] / max(p['mb'], 1e-9):.2f}",
+                f"{e['peak_mb']:.0f}",
+                f"{p['peak_mb']:.0f}",
+            ]
         print("| " + " | ".join(row) + " |", flush=True)
     print()
 
@@ -234,12 +288,16 @@ def engine_vs_plain(paths, failures, cap: float = 300):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small cases only (a smoke run)")
-    ap.add_argument("--plain", action="store_true",
-                    help="only the explicit engine against the plain interpreter")
+    ap.add_argument(
+        "--plain",
+        action="store_true",
+        help="only the explicit engine against the plain interpreter",
+    )
     ap.add_argument("--measure", nargs=2, metavar=("WHICH", "FILE"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.measure:
         import json
+
         print(json.dumps(measure(args.measure[1], args.measure[0])))
         return 0
     failures: list = []
@@ -256,8 +314,11 @@ def main(argv=None) -> int:
         engine_vs_plain(PLAIN_FILES, failures)
         bounded([4, 6, 8, 10, 12], 6, failures)
         lever([8, 10, 11], failures)
-        over_invariant(["nim1.kif", "ticTacToe.kif"],  # chomp: > 3 min over D (no counter)
-                       [(["red", "yellow"], "blue", 120), (["yellow"], "red", 60)], failures)
+        over_invariant(
+            ["nim1.kif", "ticTacToe.kif"],  # chomp: > 3 min over D (no counter)
+            [(["red", "yellow"], "blue", 120), (["yellow"], "red", 60)],
+            failures,
+        )
     if failures:
         print("MISMATCH in: " + ", ".join(failures))
         return 1

@@ -10,6 +10,7 @@ interruption must leave it empty) and the first line of stderr. A case fails whe
 acts more than ``--within`` seconds late or exits with another status than 3 (timeout)
 or 130 (SIGINT); exit 1 then.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,16 +22,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SYMBOLIC = ROOT / ".venv" / "bin" / "symbolic"
-FILES = [ROOT / "models" / "gdl" / "connectFour.kif", ROOT / "models" / "gdl" / "3pttc.kif",
-         ROOT / "bench" / "gdl" / "nim4.kif"]
+FILES = [
+    ROOT / "models" / "gdl" / "connectFour.kif",
+    ROOT / "models" / "gdl" / "3pttc.kif",
+    ROOT / "bench" / "gdl" / "nim4.kif",
+]
 
 
 def run(cmd: list[str], sigint_at: float | None, cap: float = 120) -> dict:
     """Run ``cmd``; with ``sigint_at``, send it SIGINT that many seconds after its start."""
     t0 = time.monotonic()
     # SIGINT back to its default: a process started in the background inherits it ignored
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    p = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     if sigint_at is not None:
         try:
             p.wait(timeout=sigint_at)
@@ -41,8 +50,12 @@ def run(cmd: list[str], sigint_at: float | None, cap: float = 120) -> dict:
     except subprocess.TimeoutExpired:
         p.kill()
         out, err = p.communicate()
-    return {"status": p.returncode, "seconds": time.monotonic() - t0, "stdout": len(out),
-            "stderr": (err.strip().splitlines() or [""])[0][:110]}
+    return {
+        "status": p.returncode,
+        "seconds": time.monotonic() - t0,
+        "stdout": len(out),
+        "stderr": (err.strip().splitlines() or [""])[0][:110],
+    }
 
 
 def main(argv=None) -> int:
@@ -69,9 +82,12 @@ def main(argv=None) -> int:
                 if r["status"] == 0 and kind == "SIGINT":
                     ok, late = True, 0.0  # done before the signal
                 bad += not ok
-                print(f"| {path.name} | {engine} | {kind} at {at:g} s | {r['status']} | "
-                      f"{r['seconds']:.2f} | {late:.2f}{'' if ok else ' LATE'} | {r['stdout']} "
-                      f"| {r['stderr']} |", flush=True)
+                print(
+                    f"| {path.name} | {engine} | {kind} at {at:g} s | {r['status']} | "
+                    f"{r['seconds']:.2f} | {late:.2f}{'' if ok else ' LATE'} | {r['stdout']} "
+                    f"| {r['stderr']} |",
+                    flush=True,
+                )
     return 1 if bad else 0
 
 

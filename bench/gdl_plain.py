@@ -17,6 +17,7 @@ way, as a first interpreter would be:
 ``python bench/gdl_plain.py FILE.kif`` prints the reachable states, the dead ends and
 the table.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -41,8 +42,10 @@ class Plain:
             return does.get(args[0]) == args[1]
         v = memo.get(atom)
         if v is None:
-            v = any(all(self.holds(a, state, does, memo) == (k == "pos") for k, a in body)
-                    for body in self.prog.rules.get(atom, ()))
+            v = any(
+                all(self.holds(a, state, does, memo) == (k == "pos") for k, a in body)
+                for body in self.prog.rules.get(atom, ())
+            )
             memo[atom] = v
         return v
 
@@ -50,19 +53,31 @@ class Plain:
         """(terminal?, chooser or None, [successor states], {role: goal values})."""
         prog, memo = self.prog, {}
         terminal = self.holds(("terminal", ()), state, {}, memo)
-        goals = {r: [v for v in prog.goals[r]
-                     if any(self.holds(a, state, {}, memo)
-                            for a in self.goal_atoms.get((r, v), ()))]
-                 for r in prog.roles} if terminal else {}
-        legal = {r: [m for m in prog.moves[r] if self.holds(("legal", (r, m)), state, {}, memo)]
-                 for r in prog.roles}
+        goals = (
+            {
+                r: [
+                    v
+                    for v in prog.goals[r]
+                    if any(self.holds(a, state, {}, memo) for a in self.goal_atoms.get((r, v), ()))
+                ]
+                for r in prog.roles
+            }
+            if terminal
+            else {}
+        )
+        legal = {
+            r: [m for m in prog.moves[r] if self.holds(("legal", (r, m)), state, {}, memo)]
+            for r in prog.roles
+        }
         chooser = next((r for r in prog.roles if len(legal[r]) >= 2), None)
         succ = []
         if not terminal:
             for combo in itertools.product(*(legal[r] for r in prog.roles)):
                 does = dict(zip(prog.roles, combo))
                 m2 = dict(memo)
-                t = frozenset(f for f in prog.fluents if self.holds(("next", (f,)), state, does, m2))
+                t = frozenset(
+                    f for f in prog.fluents if self.holds(("next", (f,)), state, does, m2)
+                )
                 if t not in succ:
                     succ.append(t)
         return terminal, chooser, succ, goals
@@ -97,8 +112,11 @@ class Plain:
                 for r in roles:
                     value = None
                     for v in sorted(self.prog.goals[r], reverse=True):
-                        target = [s for s, (term, _, _, g) in graph.items()
-                                  if term and any(x >= v for x in g[r])]
+                        target = [
+                            s
+                            for s, (term, _, _, g) in graph.items()
+                            if term and any(x >= v for x in g[r])
+                        ]
                         if start in attract(graph, pred, stay, target, coalition):
                             value = v
                             break
@@ -140,6 +158,7 @@ def solve(prog) -> tuple[int, int, list[dict]]:
 if __name__ == "__main__":
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent.parent))
     from symbolic.model import load_model
+
     n, dead, table = solve(load_model(sys.argv[1]).game.program)
     print(f"reachable states: {n}; dead ends: {dead}")
     for f in table:

@@ -5,6 +5,7 @@ forced table, peak RSS, BDD sizes; the tables must agree.
 
     python bench/gdl_prisoner.py FILE   (gt_prisoner.kif of ggp-org's repository: not shipped)
 """
+
 from __future__ import annotations
 
 import json
@@ -24,6 +25,7 @@ def case(path: str, relation: str, actions: str) -> dict:
     from symbolic.gdl import symbolic_concurrent
     from symbolic.gdl.solve import forced_values
     from symbolic.model import load_model
+
     if relation == "sources":
         symbolic_concurrent.FULL_T_MAX = 0
     m = load_model(path)
@@ -32,9 +34,13 @@ def case(path: str, relation: str, actions: str) -> dict:
     t1 = time.process_time()
     table = [f["value"] for f in forced_values(m, G)]
     t2 = time.process_time()
-    return {"build": round(t1 - t0, 2), "table": round(t2 - t1, 2), "values": table,
-            "rss_MB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
-            "sizes": G.bdd_sizes()}
+    return {
+        "build": round(t1 - t0, 2),
+        "table": round(t2 - t1, 2),
+        "values": table,
+        "rss_MB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+        "sizes": G.bdd_sizes(),
+    }
 
 
 if __name__ == "__main__":
@@ -45,8 +51,15 @@ if __name__ == "__main__":
     print("| T | action bits | build CPU s | table CPU s | peak RSS | T nodes | table |")
     print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
     for relation, actions in CASES:
-        out = subprocess.run([sys.executable, __file__, "--case", path, relation, actions],
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, __file__, "--case", path, relation, actions],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         r = json.loads(out)
-        print(f"| {relation} | {actions} | {r['build']} | {r['table']} | {r['rss_MB']} MB | "
-              f"{r['sizes']['T']} | {r['values']} |", flush=True)
+        print(
+            f"| {relation} | {actions} | {r['build']} | {r['table']} | {r['rss_MB']} MB | "
+            f"{r['sizes']['T']} | {r['values']} |",
+            flush=True,
+        )

@@ -12,6 +12,7 @@ the manager and the peak RSS so far; then the CPU seconds per phase (build, forw
 backward with the counts) and the process's CPU and wall time.
 ``--cprofile FILE`` also writes a cProfile of the whole run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,10 +54,16 @@ def instrument(engine, log: list, counts: bool = False) -> None:
             row = (name, dt, m.size(node_of(out)), m.node_count(), _rss_mb())
             log.append(row)
             extra = f", {out.count()} positions" if counts and name == "post" else ""
-            print(f"{row[0]} {len(log)} {row[1]:.2f} s, {row[2]} nodes, {row[3]} live, "
-                  f"{row[4]:.0f} MB{extra}", file=sys.stderr, flush=True)
+            print(
+                f"{row[0]} {len(log)} {row[1]:.2f} s, {row[2]} nodes, {row[3]} live, "
+                f"{row[4]:.0f} MB{extra}",
+                file=sys.stderr,
+                flush=True,
+            )
             return out
+
         return timed
+
     engine.post = wrap("post", engine.post, lambda s: s.node)
     # one backward step of one player (the table interleaves the two players by layer)
     engine.until_layer_step = wrap("layer_step", engine.until_layer_step, lambda s: s.node)
@@ -69,17 +76,26 @@ def main(argv=None) -> int:
     ap.add_argument("--backend", default="oxidd")
     ap.add_argument("--model", default=str(ROOT / "models" / "connect4.game"))
     ap.add_argument("--count-only", action="store_true")
-    ap.add_argument("--counts", action="store_true",
-                    help="print the positions of each forward image as it is made")
+    ap.add_argument(
+        "--counts",
+        action="store_true",
+        help="print the positions of each forward image as it is made",
+    )
     ap.add_argument("--cprofile")
-    ap.add_argument("--cache-bits", type=int,
-                    help="oxidd's apply cache: 2^E entries (default: the layered rule, 2^24 "
-                         "on large boards)")
-    ap.add_argument("--split-after", type=float,
-                    help="seconds after which a part of δ is split (engine default 0.2)")
+    ap.add_argument(
+        "--cache-bits",
+        type=int,
+        help="oxidd's apply cache: 2^E entries (default: the layered rule, 2^24 on large boards)",
+    )
+    ap.add_argument(
+        "--split-after",
+        type=float,
+        help="seconds after which a part of δ is split (engine default 0.2)",
+    )
     args = ap.parse_args(argv)
     if args.split_after is not None:
         from symbolic.bdd import engine as bdd_engine
+
         bdd_engine._SPLIT_AFTER = args.split_after
     prof = cProfile.Profile() if args.cprofile else None
     phases = []
@@ -103,9 +119,15 @@ def main(argv=None) -> int:
         t = time.process_time()
         out = layered.layer_outcomes(model.definitions, eng, reach)
         phases.append(("backward + counts (layer_outcomes)", time.process_time() - t))
-        print("rows:", sum(w + d + lo for _, w, d, lo in out.rows), "positions;",
-              "layer 0:", out.rows[0], "digest:",
-              hashlib.sha256(repr(out.rows).encode()).hexdigest()[:16])
+        print(
+            "rows:",
+            sum(w + d + lo for _, w, d, lo in out.rows),
+            "positions;",
+            "layer 0:",
+            out.rows[0],
+            "digest:",
+            hashlib.sha256(repr(out.rows).encode()).hexdigest()[:16],
+        )
     if prof:
         prof.disable()
         prof.dump_stats(args.cprofile)
@@ -120,10 +142,12 @@ def main(argv=None) -> int:
     for name, dt in phases:
         print(f"phase {name}: {dt:.2f} s")
     ru = resource.getrusage(resource.RUSAGE_SELF)
-    print(f"process CPU {ru.ru_utime + ru.ru_stime:.2f} s, wall {time.monotonic() - WALL0:.2f} s, "
-          f"peak RSS {ru.ru_maxrss / 1024:.0f} MB, {eng.manager.backend} "
-          f"{getattr(eng.manager, 'threads', 1)} thread(s), apply cache "
-          f"{getattr(eng.manager, 'cache_entries', '-')} entries")
+    print(
+        f"process CPU {ru.ru_utime + ru.ru_stime:.2f} s, wall {time.monotonic() - WALL0:.2f} s, "
+        f"peak RSS {ru.ru_maxrss / 1024:.0f} MB, {eng.manager.backend} "
+        f"{getattr(eng.manager, 'threads', 1)} thread(s), apply cache "
+        f"{getattr(eng.manager, 'cache_entries', '-')} entries"
+    )
     return 0
 
 

@@ -17,6 +17,7 @@ Chaining moves inside an iteration is not measured: every shipped family alterna
 movers, so a position added through one part's pre-image is never the target of
 another part's pre-image in the same step (its predecessors belong to the other side).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,16 +37,41 @@ MODELS = ROOT / "symbolic" / "models"
 
 #: (label, model, params, coalition, target: the other side to move and stuck)
 CASES = [
-    ("ENS Nim(3, 4, 63, 6) F({1})", "ens2005.game", {"N": 3, "n": 4, "K": 63, "r": 6, "u0": 0},
-     {1}, "j != 1 and stuck"),
-    ("ENS Nim(3, 4, 127, 6) F({1})", "ens2005.game", {"N": 3, "n": 4, "K": 127, "r": 6, "u0": 0},
-     {1}, "j != 1 and stuck"),
-    ("classic Nim, 4 heaps 0..63, wins(1)", "nim.game", {"n": 4, "K": 63},
-     {1}, "j = 2 and not exists i in 1..n: k[i] > 0"),
-    ("classic Nim, 5 heaps 0..63, wins(1)", "nim.game", {"n": 5, "K": 63},
-     {1}, "j = 2 and not exists i in 1..n: k[i] > 0"),
-    ("one heap, take 1-3, K = 10^4, wins(1)", "subtraction.game", {"K": 10_000},
-     {1}, "j = 2 and k = 0"),
+    (
+        "ENS Nim(3, 4, 63, 6) F({1})",
+        "ens2005.game",
+        {"N": 3, "n": 4, "K": 63, "r": 6, "u0": 0},
+        {1},
+        "j != 1 and stuck",
+    ),
+    (
+        "ENS Nim(3, 4, 127, 6) F({1})",
+        "ens2005.game",
+        {"N": 3, "n": 4, "K": 127, "r": 6, "u0": 0},
+        {1},
+        "j != 1 and stuck",
+    ),
+    (
+        "classic Nim, 4 heaps 0..63, wins(1)",
+        "nim.game",
+        {"n": 4, "K": 63},
+        {1},
+        "j = 2 and not exists i in 1..n: k[i] > 0",
+    ),
+    (
+        "classic Nim, 5 heaps 0..63, wins(1)",
+        "nim.game",
+        {"n": 5, "K": 63},
+        {1},
+        "j = 2 and not exists i in 1..n: k[i] > 0",
+    ),
+    (
+        "one heap, take 1-3, K = 10^4, wins(1)",
+        "subtraction.game",
+        {"K": 10_000},
+        {1},
+        "j = 2 and k = 0",
+    ),
 ]
 QUICK = [0, 2, 4]
 
@@ -86,6 +112,7 @@ def run_case(model: str, params: dict, J: set, target: str, variant: str) -> dic
     bdd = eng.manager.bdd
     if variant == "sift-once":
         from dd import cudd
+
         cudd.reorder(bdd)
     elif variant == "dynamic":
         bdd.configure(reordering=True)
@@ -116,13 +143,19 @@ def main(argv=None) -> int:
         if args.quick and i not in QUICK:
             continue
         ref = run_case(model, params, J, target, "plain")
-        print(f"| {label} | plain | {ref['cpu']:.2f} | {ref['iterations']} | {ref['peak']} "
-              f"| {ref['count']} | 1.00× |", flush=True)
+        print(
+            f"| {label} | plain | {ref['cpu']:.2f} | {ref['iterations']} | {ref['peak']} "
+            f"| {ref['count']} | 1.00× |",
+            flush=True,
+        )
         for v in variants:
             r = run_case(model, params, J, target, v)
             same = "" if r["count"] == ref["count"] else " MISMATCH"
-            print(f"| {label} | {v} | {r['cpu']:.2f} | {r['iterations']} | {r['peak']} "
-                  f"| {r['count']}{same} | {r['cpu'] / max(ref['cpu'], 1e-3):.2f}× |", flush=True)
+            print(
+                f"| {label} | {v} | {r['cpu']:.2f} | {r['iterations']} | {r['peak']} "
+                f"| {r['count']}{same} | {r['cpu'] / max(ref['cpu'], 1e-3):.2f}× |",
+                flush=True,
+            )
     return 0
 
 

@@ -5,6 +5,7 @@ loading and engine construction, and the ratio explicit/cudd. Run with
 ``python bench/nimbers.py [--quick]``; an engine slower than ``--timeout``
 seconds on a row is skipped on the larger rows of that family.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,8 +35,10 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small rows only")
     ap.add_argument("--timeout", type=float, default=30.0)
     args = ap.parse_args()
-    families = [("kayles.game", "n", [8, 12, 16, 20, 24, 30]),
-                ("grundy_game.game", "N", [12, 15, 18, 21, 24])]
+    families = [
+        ("kayles.game", "n", [8, 12, 16, 20, 24, 30]),
+        ("grundy_game.game", "N", [12, 15, 18, 21, 24]),
+    ]
     print(f"{'game':<22}{'positions':>14}{'cudd s':>9}{'explicit s':>12}{'ratio':>8}  max nimber")
     for file, name, sizes in families:
         slow: set[str] = set()
@@ -55,8 +58,7 @@ def main():
             ex_text = f"{ex:.2f}" if ex is not None else "-"
             ratio = f"{ex / times['cudd']:.1f}" if ex is not None else "-"
             label = f"{file[:-5]} {name}={size}"
-            print(f"{label:<22}{n:>14}{times['cudd']:>9.2f}{ex_text:>12}{ratio:>8}"
-                  f"  {tops['cudd']}")
+            print(f"{label:<22}{n:>14}{times['cudd']:>9.2f}{ex_text:>12}{ratio:>8}  {tops['cudd']}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ layout (j, k[n], …, k[1], MSB first, each bit next to its primed twin) and cou
 Prints the build and fixpoint seconds (wall), the CPU seconds of the process, the
 iterations and |F({1})|, which must equal the project's.
 """
+
 from __future__ import annotations
 
 import sys
@@ -28,8 +29,12 @@ def solve(N: int, n: int, K: int, r: int, u0: int, threads: int = 1) -> dict:
     wj, wk = max(1, (N - 1).bit_length()), max(1, K.bit_length())
     cols = [f"k{i}" for i in range(1, n + 1)]
     width = {"j": wj, **{c: wk for c in cols}}
-    order = [f"{s}_{k}{p}" for s in ["j"] + cols[::-1] for k in reversed(range(width[s]))
-             for p in ("", "'")]
+    order = [
+        f"{s}_{k}{p}"
+        for s in ["j"] + cols[::-1]
+        for k in reversed(range(width[s]))
+        for p in ("", "'")
+    ]
     m.add_named_vars(order)
     var = {name: m.var(i) for i, name in enumerate(order)}
     cur = [x for x in order if not x.endswith("'")]
@@ -91,8 +96,12 @@ def solve(N: int, n: int, K: int, r: int, u0: int, threads: int = 1) -> dict:
             break
         x, it = new, it + 1
     t2 = time.perf_counter()
-    return {"count": x.sat_count(len(order)) // 2 ** len(cur), "iterations": it,
-            "t_build": t1 - t0, "t_fix": t2 - t1}
+    return {
+        "count": x.sat_count(len(order)) // 2 ** len(cur),
+        "iterations": it,
+        "t_build": t1 - t0,
+        "t_fix": t2 - t1,
+    }
 
 
 if __name__ == "__main__":
@@ -100,7 +109,9 @@ if __name__ == "__main__":
     if len(a) not in (5, 6):
         sys.exit(__doc__)
     out = solve(*a)
-    print(f"oxidd, {a[5] if len(a) > 5 else 1} thread(s), ENS Nim{tuple(a[:4])} u0={a[4]}: "
-          f"build {out['t_build']:.2f} s, fixpoint {out['t_fix']:.2f} s (wall), "
-          f"{time.process_time():.2f} s CPU, {out['iterations']} iterations, "
-          f"F({{1}}) = {out['count']}")
+    print(
+        f"oxidd, {a[5] if len(a) > 5 else 1} thread(s), ENS Nim{tuple(a[:4])} u0={a[4]}: "
+        f"build {out['t_build']:.2f} s, fixpoint {out['t_fix']:.2f} s (wall), "
+        f"{time.process_time():.2f} s CPU, {out['iterations']} iterations, "
+        f"F({{1}}) = {out['count']}"
+    )

@@ -12,6 +12,7 @@ thread, none in 25. Why symbolic gives its threads only to the first multi-threa
 manager of a process by default in issue 22, and why one thread is the default since
 issue 32 (bench/README.md).
 """
+
 from __future__ import annotations
 
 import faulthandler

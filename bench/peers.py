@@ -12,6 +12,7 @@ ENS Nim: turn first, then the columns from the last to the first ("j, k[n],
 classic Nim and the subtraction game: bit-sliced (bits of equal weight of all
 heaps side by side).
 """
+
 from __future__ import annotations
 
 import time
@@ -21,6 +22,7 @@ from symbolic.seeds.games import ens_rules
 
 # ---------------------------------------------------------------- dd.cudd helpers
 
+
 class _Bits:
     """A dd.cudd manager with unsigned integer variables x (current) and x' (next)."""
 
@@ -28,6 +30,7 @@ class _Bits:
         """``layout``: the (name, width) pairs, in the order of levels; ``sliced`` lists
         are [(name, width), ...] whose bits interleave by weight."""
         from dd import cudd
+
         self.cudd = cudd
         self.b = cudd.BDD()
         self.b.configure(reordering=False)
@@ -40,13 +43,19 @@ class _Bits:
         self.qn = set(self.ren.values())
 
     def slot_order(self, slots):
-        return [f"{s}_{k}{p}" for s in slots for k in reversed(range(self.widths[s]))
-                for p in ("", "'")]
+        return [
+            f"{s}_{k}{p}" for s in slots for k in reversed(range(self.widths[s])) for p in ("", "'")
+        ]
 
     def sliced_order(self, slots):
         top = max(self.widths[s] for s in slots)
-        return [f"{s}_{k}{p}" for k in reversed(range(top)) for s in slots
-                if k < self.widths[s] for p in ("", "'")]
+        return [
+            f"{s}_{k}{p}"
+            for k in reversed(range(top))
+            for s in slots
+            if k < self.widths[s]
+            for p in ("", "'")
+        ]
 
     def bits(self, s, primed=False):
         p = "'" if primed else ""
@@ -110,6 +119,7 @@ def _attractor(B: _Bits, parts_j, parts_n, tj, tn, has, target, stay):
 
 # ---------------------------------------------------------------- families
 
+
 def hand_ens(N, n, K, r, u0, J=(1,)):
     """F_J of ENS Nim(N, n, K, r): μX. (T_¬J ∧ stuck) ∪ (has ∧ pre_J(X)); layout j, k[n], …, k[1]."""
     t0 = time.perf_counter()
@@ -143,8 +153,13 @@ def hand_ens(N, n, K, r, u0, J=(1,)):
     t1 = time.perf_counter()
     x, it = _attractor(B, [delta & tj], [delta & tn], tj, tn, has, tn & ~has, has)
     t2 = time.perf_counter()
-    return {"count": int(x.count(nvars=len(B.cur))), "iterations": it, "t_build": t1 - t0,
-            "t_fix": t2 - t1, "peak_nodes": B.peak()}
+    return {
+        "count": int(x.count(nvars=len(B.cur))),
+        "iterations": it,
+        "t_build": t1 - t0,
+        "t_fix": t2 - t1,
+        "peak_nodes": B.peak(),
+    }
 
 
 def _two_player_heaps(n, K, moves_of_heap, sliced=True):
@@ -179,12 +194,18 @@ def _two_player_heaps(n, K, moves_of_heap, sliced=True):
         total |= x & tj
         its += it
     t2 = time.perf_counter()
-    return {"count": int(total.count(nvars=len(B.cur))), "iterations": its, "t_build": t1 - t0,
-            "t_fix": t2 - t1, "peak_nodes": B.peak()}
+    return {
+        "count": int(total.count(nvars=len(B.cur))),
+        "iterations": its,
+        "t_build": t1 - t0,
+        "t_fix": t2 - t1,
+        "peak_nodes": B.peak(),
+    }
 
 
 def hand_nim(n, K):
     """Classic Nim, n heaps 0..K, take any t ≥ 1 from one heap: |mover_wins|."""
+
     def take_any(B, c):
         b = B.b
         # c' < c: compare MSB first
@@ -193,20 +214,24 @@ def hand_nim(n, K):
             lt |= eq & ~y & x
             eq &= ~B.xor(x, y)
         return lt
+
     return _two_player_heaps(n, K, take_any)
 
 
 def hand_subtraction(K):
     """One heap 0..K, take 1..3: |mover_wins| (one iteration per match)."""
+
     def take13(B, c):
         u = B.b.false
         for t in (1, 2, 3):
             u |= B.minus_const(c, t)
         return u
+
     return _two_player_heaps(1, K, take13, sliced=False)
 
 
 # ---------------------------------------------------------------- omega
+
 
 def _omega_count(ctx, u, names) -> int:
     """|u| over the bits of the integer variables ``names`` (omega counts over the support)."""
@@ -215,12 +240,15 @@ def _omega_count(ctx, u, names) -> int:
 
 
 def _omega_domain(ctx, ranges: dict):
-    return ctx.add_expr(" /\\ ".join(f"{lo} <= {v} /\\ {v} <= {hi}" for v, (lo, hi) in ranges.items()))
+    return ctx.add_expr(
+        " /\\ ".join(f"{lo} <= {v} /\\ {v} <= {hi}" for v, (lo, hi) in ranges.items())
+    )
 
 
 def omega_nim(n, K):
     """Classic Nim through omega's first-order context (integers as bit fields)."""
     from omega.symbolic import fol
+
     t0 = time.perf_counter()
     ctx = fol.Context()
     ctx.bdd.configure(reordering=False)
@@ -254,23 +282,29 @@ def omega_nim(n, K):
             x, its = new, its + 1
         total |= x & tj
     t2 = time.perf_counter()
-    return {"count": _omega_count(ctx, total, ranges), "iterations": its, "t_build": t1 - t0,
-            "t_fix": t2 - t1, "peak_nodes": ctx.bdd.statistics()["peak_nodes"]}
+    return {
+        "count": _omega_count(ctx, total, ranges),
+        "iterations": its,
+        "t_build": t1 - t0,
+        "t_fix": t2 - t1,
+        "peak_nodes": ctx.bdd.statistics()["peak_nodes"],
+    }
 
 
 def omega_ens(N, n, K, r, u0, J=(1,)):
     """F_J of ENS Nim(N, n, K, r) through omega's fol context."""
     from omega.symbolic import fol
+
     t0 = time.perf_counter()
     ctx = fol.Context()
     ctx.bdd.configure(reordering=False)
     cols = [f"k{i}" for i in range(1, n + 1)]
-    ctx.declare(j=(1, N), jp=(1, N), **{c: (0, K) for c in cols},
-                **{f"{c}p": (0, K) for c in cols})
+    ctx.declare(j=(1, N), jp=(1, N), **{c: (0, K) for c in cols}, **{f"{c}p": (0, K) for c in cols})
     rules = []
     for d in ens_rules(n, r, u0):
-        rules.append("(" + " /\\ ".join(f"{c} >= {dc} /\\ {c}p = {c} - {dc}"
-                                         for c, dc in zip(cols, d)) + ")")
+        rules.append(
+            "(" + " /\\ ".join(f"{c} >= {dc} /\\ {c}p = {c} - {dc}" for c, dc in zip(cols, d)) + ")"
+        )
     turn = " \\/ ".join(f"(j = {p} /\\ jp = {p % N + 1})" for p in range(1, N + 1))
     any_rule = " \\/ ".join(rules) or "FALSE"
     ranges = {"j": (1, N), **{c: (0, K) for c in cols}}
@@ -293,11 +327,17 @@ def omega_ens(N, n, K, r, u0, J=(1,)):
             break
         x, its = new, its + 1
     t2 = time.perf_counter()
-    return {"count": _omega_count(ctx, x, ranges), "iterations": its, "t_build": t1 - t0,
-            "t_fix": t2 - t1, "peak_nodes": ctx.bdd.statistics()["peak_nodes"]}
+    return {
+        "count": _omega_count(ctx, x, ranges),
+        "iterations": its,
+        "t_build": t1 - t0,
+        "t_fix": t2 - t1,
+        "peak_nodes": ctx.bdd.statistics()["peak_nodes"],
+    }
 
 
 # ---------------------------------------------------------------- Connect Four
+
 
 def hand_connect4(w, h, a=4):
     """Connect Four on w × h (a in a row): positions reachable from the empty board and
@@ -314,6 +354,7 @@ def hand_connect4(w, h, a=4):
     else: ¬⋁_i pre_i(F_{k+1} ∖ W_{k+1})))).
     """
     from dd import cudd
+
     t0 = time.perf_counter()
     b = cudd.BDD()
     b.configure(reordering=False)
@@ -324,14 +365,28 @@ def hand_connect4(w, h, a=4):
     lo = {(col, r): b.var(f"c{col}_{r}_lo") for col, r in cells}
 
     def is_(cell, p):
-        return (lo[cell] & ~hi[cell]) if p == 1 else (hi[cell] & ~lo[cell]) if p == 2 \
+        return (
+            (lo[cell] & ~hi[cell])
+            if p == 1
+            else (hi[cell] & ~lo[cell])
+            if p == 2
             else (~lo[cell] & ~hi[cell])
-    lines = ([[(col + t, r) for t in range(a)] for col in range(w - a + 1) for r in range(h)]
-             + [[(col, r + t) for t in range(a)] for col in range(w) for r in range(h - a + 1)]
-             + [[(col + t, r + t) for t in range(a)] for col in range(w - a + 1)
-                for r in range(h - a + 1)]
-             + [[(col + t, r - t) for t in range(a)] for col in range(w - a + 1)
-                for r in range(a - 1, h)])
+        )
+
+    lines = (
+        [[(col + t, r) for t in range(a)] for col in range(w - a + 1) for r in range(h)]
+        + [[(col, r + t) for t in range(a)] for col in range(w) for r in range(h - a + 1)]
+        + [
+            [(col + t, r + t) for t in range(a)]
+            for col in range(w - a + 1)
+            for r in range(h - a + 1)
+        ]
+        + [
+            [(col + t, r - t) for t in range(a)]
+            for col in range(w - a + 1)
+            for r in range(a - 1, h)
+        ]
+    )
     win = {}
     for p in (1, 2):
         u = b.false
@@ -345,11 +400,14 @@ def hand_connect4(w, h, a=4):
     for col in range(w):
         full &= ~is_((col, h - 1), 0)
     over = win[1] | win[2] | full
-    can = {(col, r): is_((col, r), 0) & (b.true if r == 0 else ~is_((col, r - 1), 0))
-           for col, r in cells}
+    can = {
+        (col, r): is_((col, r), 0) & (b.true if r == 0 else ~is_((col, r - 1), 0))
+        for col, r in cells
+    }
     bits = {cell: [f"c{cell[0]}_{cell[1]}_hi", f"c{cell[0]}_{cell[1]}_lo"] for cell in cells}
-    value = {(cell, p): {bits[cell][0]: p == 2, bits[cell][1]: p == 1}
-             for cell in cells for p in (1, 2)}
+    value = {
+        (cell, p): {bits[cell][0]: p == 2, bits[cell][1]: p == 1} for cell in cells for p in (1, 2)
+    }
     empty = b.true
     for cell in cells:
         empty &= is_(cell, 0)
@@ -380,19 +438,33 @@ def hand_connect4(w, h, a=4):
         if won != b.false:  # layer 0 is the empty board alone
             winner = str(q)
     t2 = time.perf_counter()
-    return {"count": count, "winner": winner, "iterations": 2 * len(layers), "t_build": t1 - t0,
-            "t_fix": t2 - t1, "peak_nodes": b.statistics()["peak_nodes"]}
+    return {
+        "count": count,
+        "winner": winner,
+        "iterations": 2 * len(layers),
+        "t_build": t1 - t0,
+        "t_fix": t2 - t1,
+        "peak_nodes": b.statistics()["peak_nodes"],
+    }
 
 
 def connect4_lines(w, h, a=4):
     """The lines of ``a`` cells of a w × h board (rows, columns, both diagonals), as
     lists of (column, row) cells."""
-    return ([[(col + t, r) for t in range(a)] for col in range(w - a + 1) for r in range(h)]
-            + [[(col, r + t) for t in range(a)] for col in range(w) for r in range(h - a + 1)]
-            + [[(col + t, r + t) for t in range(a)] for col in range(w - a + 1)
-               for r in range(h - a + 1)]
-            + [[(col + t, r - t) for t in range(a)] for col in range(w - a + 1)
-               for r in range(a - 1, h)])
+    return (
+        [[(col + t, r) for t in range(a)] for col in range(w - a + 1) for r in range(h)]
+        + [[(col, r + t) for t in range(a)] for col in range(w) for r in range(h - a + 1)]
+        + [
+            [(col + t, r + t) for t in range(a)]
+            for col in range(w - a + 1)
+            for r in range(h - a + 1)
+        ]
+        + [
+            [(col + t, r - t) for t in range(a)]
+            for col in range(w - a + 1)
+            for r in range(a - 1, h)
+        ]
+    )
 
 
 def connect4_wins(m, lines, disc):
@@ -458,6 +530,7 @@ def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=
     import resource
     import oxidd.bcdd as ob  # complement edges, as the project's backend
     from oxidd.util import BooleanOperator
+
     AND = BooleanOperator.AND
     t0 = time.perf_counter()
     m = ob.BCDDManager(1 << nodes_log2, 1 << cache_log2, threads)
@@ -470,6 +543,7 @@ def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=
 
     def disc(c, p):
         return o[c] & (k[c] if p == 2 else ~k[c])
+
     win = connect4_wins(m, connect4_lines(w, h, a), disc)
     can = {(col, r): ~o[col, r] & ~k[col, r] & (T if r == 0 else o[col, r - 1]) for col, r in cells}
     cube = {c: o[c] & k[c] for c in cells}
@@ -482,6 +556,7 @@ def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=
 
     def alive(layer, f):
         return f if layer == 0 else f & ~win[3 - mover(layer)]
+
     t1 = time.perf_counter()
     layers = [empty]
     while True:
@@ -505,18 +580,27 @@ def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=
         for c in cells:
             out |= can[c] & target.apply_exists(AND, disc(c, p), cube[c])
         return out
-    rows = connect4_table(layers, sizes, win, pre, lambda f: int(f.sat_count(nvars)), F,
-                          solve=solve, log=log)
+
+    rows = connect4_table(
+        layers, sizes, win, pre, lambda f: int(f.sat_count(nvars)), F, solve=solve, log=log
+    )
     t3 = time.perf_counter()
-    return {"count": sum(sizes), "layers": [tuple(r) for r in rows],
-            "winner": ("1" if rows[0][1] else "draw" if rows[0][2] else "2"),
-            "iterations": 2 * len(layers), "t_build": t1 - t0, "t_reach": t2 - t1,
-            "t_fix": t3 - t1, "peak_nodes": m.num_inner_nodes(),
-            "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    return {
+        "count": sum(sizes),
+        "layers": [tuple(r) for r in rows],
+        "winner": ("1" if rows[0][1] else "draw" if rows[0][2] else "2"),
+        "iterations": 2 * len(layers),
+        "t_build": t1 - t0,
+        "t_reach": t2 - t1,
+        "t_fix": t3 - t1,
+        "peak_nodes": m.num_inner_nodes(),
+        "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
 
 
-def relational_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=True,
-                        log=None):
+def relational_connect4(
+    w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=True, log=None
+):
     """The same table as :func:`plain_connect4` (same encoding, same per-layer terminal
     test, one BDD per layer), but the moves as one transition relation per player over
     current and next bits, as the project's engine does: each cell's bits o, o', k, k'
@@ -527,6 +611,7 @@ def relational_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, s
     import resource
     import oxidd.bcdd as ob  # complement edges, as the project's backend
     from oxidd.util import BooleanOperator
+
     AND = BooleanOperator.AND
     t0 = time.perf_counter()
     m = ob.BCDDManager(1 << nodes_log2, 1 << cache_log2, threads)
@@ -544,14 +629,21 @@ def relational_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, s
         for f in fs:
             u &= f
         return u
-    cur, nxt = conj(list(o.values()) + list(k.values())), conj(list(o2.values()) + list(k2.values()))
+
+    cur, nxt = (
+        conj(list(o.values()) + list(k.values())),
+        conj(list(o2.values()) + list(k2.values())),
+    )
     to_cur = ob.BCDDFunction.make_substitution(
-        [(base[c] + 1, o[c]) for c in cells] + [(base[c] + 3, k[c]) for c in cells])
+        [(base[c] + 1, o[c]) for c in cells] + [(base[c] + 3, k[c]) for c in cells]
+    )
     to_nxt = ob.BCDDFunction.make_substitution(
-        [(base[c], o2[c]) for c in cells] + [(base[c] + 2, k2[c]) for c in cells])
+        [(base[c], o2[c]) for c in cells] + [(base[c] + 2, k2[c]) for c in cells]
+    )
 
     def disc(c, p):
         return o[c] & (k[c] if p == 2 else ~k[c])
+
     win = connect4_wins(m, connect4_lines(w, h, a), disc)
     same = {c: o2[c].equiv(o[c]) & k2[c].equiv(k[c]) for c in cells}
     delta = {}
@@ -567,6 +659,7 @@ def relational_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, s
 
     def mover(n):
         return 1 if n % 2 == 0 else 2
+
     t1 = time.perf_counter()
     layers = [empty]
     while True:
@@ -583,15 +676,28 @@ def relational_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, s
 
     def count(f):  # 4 variables per cell, the next ones free
         return int(f.sat_count(4 * len(cells))) >> nvars
+
     sizes = [count(f) for f in layers]
     t2 = time.perf_counter()
     rows = connect4_table(
-        layers, sizes, win,
-        lambda p, target: delta[p].apply_exists(AND, target.substitute(to_nxt), nxt), count, F,
-        solve=solve, log=log)
+        layers,
+        sizes,
+        win,
+        lambda p, target: delta[p].apply_exists(AND, target.substitute(to_nxt), nxt),
+        count,
+        F,
+        solve=solve,
+        log=log,
+    )
     t3 = time.perf_counter()
-    return {"count": sum(sizes), "layers": [tuple(r) for r in rows],
-            "winner": ("1" if rows[0][1] else "draw" if rows[0][2] else "2"),
-            "iterations": 2 * len(layers), "t_build": t1 - t0, "t_reach": t2 - t1,
-            "t_fix": t3 - t1, "peak_nodes": m.num_inner_nodes(),
-            "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+    return {
+        "count": sum(sizes),
+        "layers": [tuple(r) for r in rows],
+        "winner": ("1" if rows[0][1] else "draw" if rows[0][2] else "2"),
+        "iterations": 2 * len(layers),
+        "t_build": t1 - t0,
+        "t_reach": t2 - t1,
+        "t_fix": t3 - t1,
+        "peak_nodes": m.num_inner_nodes(),
+        "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }

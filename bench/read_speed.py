@@ -15,6 +15,7 @@ read through lark's parse tree, the way before ``symbolic.lang.driver``). Kinds:
 
 ``make_file(kind, size)`` is what the tests use (tests/test_bench.py, 1 MB files).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,8 +27,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = ("sets", "queries", "long-line", "consts", "actions", "kif")
 
-HEAD = 'game "big"\nplayers 1, 2\nvar x : 0..9\nvar y : 0..9\nturn 1 + x % 2\n' \
-       "move inc when x < 9 then x' = x + 1\n"
+HEAD = (
+    'game "big"\nplayers 1, 2\nvar x : 0..9\nvar y : 0..9\nturn 1 + x % 2\n'
+    "move inc when x < 9 then x' = x + 1\n"
+)
 
 
 def _lines(head: str, line, size: int, sep: str = "\n") -> str:
@@ -44,37 +47,42 @@ def _lines(head: str, line, size: int, sep: str = "\n") -> str:
 def _actions(size: int) -> str:
     # each instance costs about 60 bytes of the does line's share: n from the size
     n = max(10, size // 60)
-    return (f'game "acts"\nplayers 1, 2\nvar x : 0..{n}\nconcurrent\n'
-            f"action 1 pick(t in 0..{n}) when t >= x\naction 2 wait\n"
-            f"update then (forall t in 0..{n}: does(1, pick(t)) implies x' = t)\n"
-            + _lines("", lambda i: f"set at{i} = x == {i % (n + 1)}", size - 200))
+    return (
+        f'game "acts"\nplayers 1, 2\nvar x : 0..{n}\nconcurrent\n'
+        f"action 1 pick(t in 0..{n}) when t >= x\naction 2 wait\n"
+        f"update then (forall t in 0..{n}: does(1, pick(t)) implies x' = t)\n"
+        + _lines("", lambda i: f"set at{i} = x == {i % (n + 1)}", size - 200)
+    )
 
 
 def _kif(size: int) -> str:
-    head = ("(role a) (role b) (init (s 0)) (init (control a))\n"
-            "(<= (legal ?r (go ?n)) (true (control ?r)) (num ?n) (small ?n))\n"
-            "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
-            "(<= (next (s ?n)) (does ?r (go ?n)))\n"
-            "(<= (next (control b)) (true (control a)))\n"
-            "(<= (next (control a)) (true (control b)))\n"
-            "(<= terminal (true (s 3)))\n(<= (goal a 100) (true (s 3)))\n"
-            "(<= (goal a 0) (not (true (s 3))))\n(goal b 50)\n"
-            "(small 1) (small 2) (small 3)\n"
-            "(<= (big ?x) (num ?x) (not (small ?x)))\n")
+    head = (
+        "(role a) (role b) (init (s 0)) (init (control a))\n"
+        "(<= (legal ?r (go ?n)) (true (control ?r)) (num ?n) (small ?n))\n"
+        "(<= (legal ?r noop) (role ?r) (not (true (control ?r))))\n"
+        "(<= (next (s ?n)) (does ?r (go ?n)))\n"
+        "(<= (next (control b)) (true (control a)))\n"
+        "(<= (next (control a)) (true (control b)))\n"
+        "(<= terminal (true (s 3)))\n(<= (goal a 100) (true (s 3)))\n"
+        "(<= (goal a 0) (not (true (s 3))))\n(goal b 50)\n"
+        "(small 1) (small 2) (small 3)\n"
+        "(<= (big ?x) (num ?x) (not (small ?x)))\n"
+    )
     return _lines(head, lambda i: f"(num {i}) (edge {i} {i + 1}) (label {i} node_{i})", size)
 
 
 def make_file(kind: str, size: int) -> tuple[str, str]:
     """(file name, text) of about ``size`` bytes of one kind (see the module docstring)."""
     if kind == "sets":
-        return "sets.game", _lines(HEAD, lambda i: f"set s{i} = x == {i % 10} and y < {i % 7}",
-                                   size)
+        return "sets.game", _lines(
+            HEAD, lambda i: f"set s{i} = x == {i % 10} and y < {i % 7}", size
+        )
     if kind == "queries":
-        return "queries.game", _lines(HEAD, lambda i: f"query <<1>> <> (x == {i % 10} or "
-                                      f"y > {i % 5})", size)
+        return "queries.game", _lines(
+            HEAD, lambda i: f"query <<1>> <> (x == {i % 10} or y > {i % 5})", size
+        )
     if kind == "long-line":
-        return "long_line.game", _lines(HEAD, lambda i: f"const c{i} = {i} * 2 + 1", size,
-                                        sep=" ")
+        return "long_line.game", _lines(HEAD, lambda i: f"const c{i} = {i} * 2 + 1", size, sep=" ")
     if kind == "consts":
         return "consts.game", _lines(HEAD, lambda i: f"const k{i} = {i}", size)
     if kind == "actions":
@@ -107,8 +115,13 @@ def time_read(path: Path, timeout: float, slow: bool = False) -> str:
     model language read through lark's parse tree (the way before issue 32's driver,
     still the way of a text with a syntax error)."""
     try:
-        done = subprocess.run([sys.executable, "-c", _TIMED, str(path)] + ["slow"] * slow,
-                              capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+        done = subprocess.run(
+            [sys.executable, "-c", _TIMED, str(path)] + ["slow"] * slow,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=ROOT,
+        )
     except subprocess.TimeoutExpired:
         return f"over {timeout:.0f} s"
     if done.returncode:
@@ -122,9 +135,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kind", action="append", choices=KINDS, help="only these kinds")
     ap.add_argument("--keep", type=Path, help="write the files here and keep them")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per file")
-    ap.add_argument("--slow", action="store_true",
-                    help="read model text through lark's parse tree (the way before the "
-                         "driver of symbolic.lang.driver)")
+    ap.add_argument(
+        "--slow",
+        action="store_true",
+        help="read model text through lark's parse tree (the way before the "
+        "driver of symbolic.lang.driver)",
+    )
     args = ap.parse_args(argv)
     size = int(args.mb * 1_000_000)
     with tempfile.TemporaryDirectory() as tmp:

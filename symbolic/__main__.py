@@ -8,6 +8,7 @@ yet), whichever import it lands in. A Ctrl-C while Python itself starts (``site`
 ``.pth`` files, then the launcher's import of this module: tens of milliseconds), is
 still Python's own (docs/limits.md measures it).
 """
+
 import os
 import sys
 

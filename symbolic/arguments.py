@@ -17,6 +17,7 @@ Traceback (most recent call last):
 ...
 symbolic.errors.ArgumentValueError: size must be at least 0, got -1
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -52,18 +53,20 @@ def need(value, types, what: str, *, none: bool = False, hint: str = ""):
         return value
     names = type_text(types)
     article = "an" if names[0].lower() in "aeiou" else "a"
-    raise ArgumentTypeError(f"{what} must be {article} {names}{' or None' if none else ''}, "
-                            f"got {_shown(value)}{hint}")
+    raise ArgumentTypeError(
+        f"{what} must be {article} {names}{' or None' if none else ''}, got {_shown(value)}{hint}"
+    )
 
 
-def need_int(value, what: str, *, low: int | None = None, high: int | None = None,
-             none: bool = False) -> int | None:
+def need_int(
+    value, what: str, *, low: int | None = None, high: int | None = None, none: bool = False
+) -> int | None:
     """``value`` as an int (never a bool) within ``low..high``; ArgumentTypeError or
     ArgumentValueError otherwise (an int over :data:`MAX_DIGITS` digits too)."""
     if value is None and none:
         return None
     need(value, int, what, none=none)
-    if not -10 ** MAX_DIGITS < value < 10 ** MAX_DIGITS:
+    if not -(10**MAX_DIGITS) < value < 10**MAX_DIGITS:
         raise ArgumentValueError(f"{what} has more than {MAX_DIGITS} digits")
     if low is not None and value < low:
         raise ArgumentValueError(f"{what} must be at least {low}, got {value}")
@@ -76,8 +79,9 @@ def need_iterable(value, what: str) -> list:
     """The items of ``value`` as a list: a collection, but not a string, bytes or a
     mapping (whose iteration would give characters or keys)."""
     if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
-        raise ArgumentTypeError(f"{what} must be a collection (a list, a set...), "
-                                f"got {_shown(value)}")
+        raise ArgumentTypeError(
+            f"{what} must be a collection (a list, a set...), got {_shown(value)}"
+        )
     return list(value)
 
 

@@ -28,6 +28,7 @@ definitions (F(J), Gagne(j)) are resolved through a table of
 >>> F.coalition
 AllPlayers()
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -45,14 +46,17 @@ def _span():
 
 # --------------------------------------------------------------------------- coalitions
 
+
 class Coalition:
     """Base of coalition expressions (they evaluate to a frozenset of player ids)."""
+
     __slots__ = ()
 
 
 @dataclass(frozen=True)
 class CoalitionLit(Coalition):
     """``{1, 2}`` or ``{j}``: members are player ids or names of int parameters."""
+
     members: tuple[Union[int, str], ...]
     span: Span | None = _span()
 
@@ -60,12 +64,14 @@ class CoalitionLit(Coalition):
 @dataclass(frozen=True)
 class AllPlayers(Coalition):
     """``players``: every player of the game."""
+
     span: Span | None = _span()
 
 
 @dataclass(frozen=True)
 class CoalitionRef(Coalition):
     """A coalition parameter ``J`` (an int parameter ``j`` reads as ``{j}``)."""
+
     name: str
     span: Span | None = _span()
 
@@ -73,6 +79,7 @@ class CoalitionRef(Coalition):
 @dataclass(frozen=True)
 class CoalitionOp(Coalition):
     """``A | B`` (op ``"|"``), ``A & B`` (``"&"``) or ``A \\ B`` (``"\\\\"``)."""
+
     op: str
     left: Coalition
     right: Coalition
@@ -81,14 +88,17 @@ class CoalitionOp(Coalition):
 
 # --------------------------------------------------------------------------- formulas
 
+
 class Formula:
     """Base of ATL formula nodes."""
+
     __slots__ = ()
 
 
 @dataclass(frozen=True)
 class Truth(Formula):
     """⊤ (``true``) or ⊥ (``false``)."""
+
     value: bool
     span: Span | None = _span()
 
@@ -96,6 +106,7 @@ class Truth(Formula):
 @dataclass(frozen=True)
 class Turn(Formula):
     """tour_J: it is the turn of a player of J."""
+
     coalition: Coalition
     span: Span | None = _span()
 
@@ -108,6 +119,7 @@ class Prop(Formula):
     a Prop built by hand, see :func:`checked_against`): evaluating it on an engine
     over another space is an error, not another game's answer.
     """
+
     expr: ir.Expr
     span: Span | None = _span()
     space: "ir.Space | None" = field(default=None, compare=False, repr=False)
@@ -120,6 +132,7 @@ class Ref(Formula):
     ``target`` is the definition the checker resolved the name to (None for a Ref
     built by hand): evaluating the Ref with other definitions is an error.
     """
+
     name: str
     args: tuple = ()
     span: Span | None = _span()
@@ -135,6 +148,7 @@ class Not(Formula):
 @dataclass(frozen=True)
 class BoolOp(Formula):
     """``and``, ``or``, ``implies`` or ``iff`` of two formulas."""
+
     op: str
     left: Formula
     right: Formula
@@ -144,6 +158,7 @@ class BoolOp(Formula):
 @dataclass(frozen=True)
 class Next(Formula):
     """⟨⟨J⟩⟩○F."""
+
     coalition: Coalition
     arg: Formula
     span: Span | None = _span()
@@ -152,6 +167,7 @@ class Next(Formula):
 @dataclass(frozen=True)
 class Until(Formula):
     """⟨⟨J⟩⟩ F U G."""
+
     coalition: Coalition
     left: Formula
     right: Formula
@@ -162,6 +178,7 @@ class Until(Formula):
 class Release(Formula):
     """⟨⟨J⟩⟩ F R G, the dual of until: J keeps G true up to and including the
     first position where F holds, or forever; νZ. G ∩ (F ∪ pre(J, Z))."""
+
     coalition: Coalition
     left: Formula
     right: Formula
@@ -172,12 +189,14 @@ class Release(Formula):
 class Reach(Formula):
     """reach(F): the positions reachable from [[F]] in zero or more moves,
     μX. [[F]] ∪ post(X) (forward, whoever moves; no coalition, no dead-end convention)."""
+
     arg: Formula
     span: Span | None = _span()
 
 
 # Derived operators are constructors of core ones (as in pysmt): the
 # evaluator and the engines only know Until and Release.
+
 
 def Eventually(coalition: Coalition, arg: Formula, span: Span | None = None) -> Until:
     """⟨⟨J⟩⟩◇F = ⟨⟨J⟩⟩ ⊤ U F.
@@ -231,6 +250,7 @@ class Definition:
     ``params`` are ``(name, kind)`` with kind ``"coalition"`` or ``"int"``;
     ``space``, as for :class:`Prop`, the space of the model that defines it.
     """
+
     name: str
     params: tuple[tuple[str, str], ...]
     body: Formula
@@ -280,7 +300,9 @@ def map_formula_children(f: Formula, fn: Callable[[Formula], Formula]) -> Formul
 Binding = Union[int, frozenset]
 
 
-def coalition_value(c: Coalition, players: tuple[int, ...], env: Mapping[str, Binding]) -> frozenset:
+def coalition_value(
+    c: Coalition, players: tuple[int, ...], env: Mapping[str, Binding]
+) -> frozenset:
     """The set of player ids a coalition expression denotes.
 
     >>> sorted(coalition_value(CoalitionOp("\\\\", AllPlayers(), CoalitionLit((2,))), (1, 2, 3), {}))
@@ -347,15 +369,22 @@ class Evaluator:
     (ENS 2005 reads ⟨⟨J⟩⟩○ with the vacuous ∀: :attr:`DeadEnds.VACUOUS`).
     """
 
-    def __init__(self, engine: GameEngine, definitions: Mapping[str, Definition] | None = None,
-                 sets: Mapping[str, PositionSet] | None = None,
-                 dead_ends: DeadEnds = DeadEnds.VACUOUS):
+    def __init__(
+        self,
+        engine: GameEngine,
+        definitions: Mapping[str, Definition] | None = None,
+        sets: Mapping[str, PositionSet] | None = None,
+        dead_ends: DeadEnds = DeadEnds.VACUOUS,
+    ):
         if not isinstance(engine, GameEngine):
-            raise ArgumentTypeError(f"an Evaluator needs a game engine (make_engine), "
-                                    f"got {engine!r}")
+            raise ArgumentTypeError(
+                f"an Evaluator needs a game engine (make_engine), got {engine!r}"
+            )
         if definitions is not None and not isinstance(definitions, Mapping):
-            raise ArgumentTypeError(f"definitions must map names to Definitions (a model's "
-                                    f".definitions), got {definitions!r}")
+            raise ArgumentTypeError(
+                f"definitions must map names to Definitions (a model's "
+                f".definitions), got {definitions!r}"
+            )
         self.engine = engine
         self.definitions = dict(definitions or {})
         for name, d in self.definitions.items():
@@ -368,7 +397,7 @@ class Evaluator:
 
     def __call__(self, f: Formula, env: Mapping[str, Binding] | None = None) -> PositionSet:
         if not isinstance(f, Formula):
-            hint = (": parse it first with model.formula(text)" if isinstance(f, str) else "")
+            hint = ": parse it first with model.formula(text)" if isinstance(f, str) else ""
             raise ArgumentTypeError(f"expected a Formula, got {f!r}{hint}")
         return self.eval(f, dict(env or {}))
 
@@ -397,23 +426,30 @@ class Evaluator:
     def _turn(self, f: Turn, env: dict) -> PositionSet:
         J = self._J(f.coalition, env)
         if getattr(self.engine, "concurrent", False):  # symbolic.concurrent.ConcurrentEngine
-            raise QueryError("turn(J) has no meaning on a concurrent game: every player "
-                             "chooses an action at every position", f.span)
+            raise QueryError(
+                "turn(J) has no meaning on a concurrent game: every player "
+                "chooses an action at every position",
+                f.span,
+            )
         return self.engine.turn_set(J)
 
     def _same_space(self, space: "ir.Space | None", span: Span | None) -> None:
         """QueryError when a formula or definition checked against ``space`` is
         evaluated on an engine over another space (another model's game)."""
         if space is not None and space is not self.engine.space and space != self.engine.space:
-            raise QueryError("this formula was checked against another model: evaluate it "
-                             "on an engine of that model's game (its positions are "
-                             f"{', '.join(s.label for s in space.slots)}; the engine's are "
-                             f"{', '.join(s.label for s in self.engine.space.slots)})", span)
+            raise QueryError(
+                "this formula was checked against another model: evaluate it "
+                "on an engine of that model's game (its positions are "
+                f"{', '.join(s.label for s in space.slots)}; the engine's are "
+                f"{', '.join(s.label for s in self.engine.space.slots)})",
+                span,
+            )
 
     def _prop(self, f: Prop, env: dict) -> PositionSet:
         self._same_space(f.space, f.span)
-        return self.engine.from_expr(ir.substitute(f.expr, {k: v for k, v in env.items()
-                                                            if isinstance(v, int)}))
+        return self.engine.from_expr(
+            ir.substitute(f.expr, {k: v for k, v in env.items() if isinstance(v, int)})
+        )
 
     def _not(self, f: Not, env: dict) -> PositionSet:
         return ~self.eval(f.arg, env)
@@ -425,16 +461,25 @@ class Evaluator:
         return op(self.eval(f.left, env), self.eval(f.right, env))
 
     def _next(self, f: Next, env: dict) -> PositionSet:
-        return self.engine.pre(self._J(f.coalition, env), self.eval(f.arg, env),
-                               dead_ends=self.dead_ends)
+        return self.engine.pre(
+            self._J(f.coalition, env), self.eval(f.arg, env), dead_ends=self.dead_ends
+        )
 
     def _until(self, f: Until, env: dict) -> PositionSet:
-        return self.engine.until(self._J(f.coalition, env), self.eval(f.left, env),
-                                 self.eval(f.right, env), dead_ends=self.dead_ends).result
+        return self.engine.until(
+            self._J(f.coalition, env),
+            self.eval(f.left, env),
+            self.eval(f.right, env),
+            dead_ends=self.dead_ends,
+        ).result
 
     def _release(self, f: Release, env: dict) -> PositionSet:
-        return self.engine.release(self._J(f.coalition, env), self.eval(f.left, env),
-                                   self.eval(f.right, env), dead_ends=self.dead_ends).result
+        return self.engine.release(
+            self._J(f.coalition, env),
+            self.eval(f.left, env),
+            self.eval(f.right, env),
+            dead_ends=self.dead_ends,
+        ).result
 
     def _reach(self, f: Reach, env: dict) -> PositionSet:
         return reachable(self.engine, self.eval(f.arg, env)).result
@@ -443,12 +488,14 @@ class Evaluator:
     def _same_definition(f: Ref, d: "Definition") -> None:
         """QueryError unless ``d`` is the definition ``f`` was checked against."""
         if f.target is not None and d is not f.target:
-            raise QueryError(f"{f.name!r} was checked against another model's definitions: "
-                             f"evaluate a formula with the definitions of the model it was "
-                             f"parsed for", f.span)
+            raise QueryError(
+                f"{f.name!r} was checked against another model's definitions: "
+                f"evaluate a formula with the definitions of the model it was "
+                f"parsed for",
+                f.span,
+            )
 
-    def resolve(self, f: Formula, env: Mapping[str, Binding] | None = None
-                ) -> tuple[Formula, dict]:
+    def resolve(self, f: Formula, env: Mapping[str, Binding] | None = None) -> tuple[Formula, dict]:
         """``f`` with named formulas expanded at the top: ``(body, bindings)`` of the
         first node that is not a :class:`Ref` to a definition (a named set given as
         ``sets`` stays a Ref). Used to find the operator of a query (strategies)."""
@@ -458,10 +505,13 @@ class Evaluator:
             d = self.definitions[f.name]
             self._same_definition(f, d)
             if len(f.args) != len(d.params):
-                raise WrongType(f"{f.name} takes {len(d.params)} argument(s), "
-                                f"got {len(f.args)}", f.span)
-            inner = {pname: self._argument(pname, kind, arg, env, f.span)
-                     for (pname, kind), arg in zip(d.params, f.args)}
+                raise WrongType(
+                    f"{f.name} takes {len(d.params)} argument(s), got {len(f.args)}", f.span
+                )
+            inner = {
+                pname: self._argument(pname, kind, arg, env, f.span)
+                for (pname, kind), arg in zip(d.params, f.args)
+            }
             key = (f.name, tuple(sorted(inner.items())))
             if key in seen:
                 raise WrongType(f"definition {f.name!r} refers to itself", f.span)
@@ -481,16 +531,23 @@ class Evaluator:
         d = self.definitions.get(f.name)
         if d is None:
             known = sorted(set(self.sets) | set(self.definitions))
-            raise UnknownName(f"unknown set or formula {f.name!r}"
-                             + (f" (known: {', '.join(known)})" if known else ""), f.span)
+            raise UnknownName(
+                f"unknown set or formula {f.name!r}"
+                + (f" (known: {', '.join(known)})" if known else ""),
+                f.span,
+            )
         if f.target is not None and d is not f.target:
-            raise QueryError(f"{f.name!r} was checked against another model's definitions: "
-                             f"evaluate a formula with the definitions of the model it was "
-                             f"parsed for", f.span)
+            raise QueryError(
+                f"{f.name!r} was checked against another model's definitions: "
+                f"evaluate a formula with the definitions of the model it was "
+                f"parsed for",
+                f.span,
+            )
         self._same_definition(f, d)
         if len(f.args) != len(d.params):
-            raise WrongType(f"{f.name} takes {len(d.params)} argument(s), got {len(f.args)}",
-                             f.span)
+            raise WrongType(
+                f"{f.name} takes {len(d.params)} argument(s), got {len(f.args)}", f.span
+            )
         inner: dict = {}
         for (pname, kind), arg in zip(d.params, f.args):
             inner[pname] = self._argument(pname, kind, arg, env, f.span)
@@ -504,8 +561,9 @@ class Evaluator:
             # a bad argument is the caller's mistake: report it where the call is written
             if f.span is None:
                 raise
-            raise UnknownPlayer(err.unknown, err.players, f.span, err.origin,
-                                (f.name,) + err.through) from None
+            raise UnknownPlayer(
+                err.unknown, err.players, f.span, err.origin, (f.name,) + err.through
+            ) from None
         finally:
             self._active.discard(key)
 
@@ -520,8 +578,9 @@ class Evaluator:
             if isinstance(arg, CoalitionRef) and isinstance(env.get(arg.name), int):
                 return env[arg.name]
             if isinstance(arg, ir.Expr):
-                arg = ir.const_value(ir.substitute(arg, {k: v for k, v in env.items()
-                                                         if isinstance(v, int)}))
+                arg = ir.const_value(
+                    ir.substitute(arg, {k: v for k, v in env.items() if isinstance(v, int)})
+                )
             if isinstance(arg, bool) or not isinstance(arg, int):
                 raise WrongType(f"argument {pname!r} must be an integer", span)
             return arg
@@ -538,16 +597,26 @@ _CONNECTIVES = {
 # Exhaustive dispatch over the formula classes (plain functions, as in
 # symbolic.bdd.encode): a class without a rule is an AssertionError.
 _EVAL = {
-    Truth: Evaluator._truth, Turn: Evaluator._turn, Prop: Evaluator._prop, Ref: Evaluator._ref,
-    Not: Evaluator._not, BoolOp: Evaluator._bool_op, Next: Evaluator._next,
-    Until: Evaluator._until, Release: Evaluator._release, Reach: Evaluator._reach,
+    Truth: Evaluator._truth,
+    Turn: Evaluator._turn,
+    Prop: Evaluator._prop,
+    Ref: Evaluator._ref,
+    Not: Evaluator._not,
+    BoolOp: Evaluator._bool_op,
+    Next: Evaluator._next,
+    Until: Evaluator._until,
+    Release: Evaluator._release,
+    Reach: Evaluator._reach,
 }
 
 
-def evaluate(engine: GameEngine, formula: Formula,
-             definitions: Mapping[str, Definition] | None = None,
-             sets: Mapping[str, PositionSet] | None = None,
-             dead_ends: DeadEnds = DeadEnds.VACUOUS) -> PositionSet:
+def evaluate(
+    engine: GameEngine,
+    formula: Formula,
+    definitions: Mapping[str, Definition] | None = None,
+    sets: Mapping[str, PositionSet] | None = None,
+    dead_ends: DeadEnds = DeadEnds.VACUOUS,
+) -> PositionSet:
     """The set of positions of ``engine``'s game satisfying ``formula``, every
     universal step taken with the convention ``dead_ends``."""
     return Evaluator(engine, definitions, sets, dead_ends)(formula)

@@ -18,19 +18,28 @@ and inherit everything else from here:
 - turn(J) (tour_J), pre∃ and pre∀ have no meaning when every player moves at
   once: they raise :class:`~symbolic.errors.QueryError`.
 """
+
 from __future__ import annotations
 
 from abc import abstractmethod
 from typing import Iterable
 
-from .api import (DeadEnds, Fixpoint, GameEngine, PositionSet, check_dead_ends,
-                  greatest_fixpoint, least_fixpoint)
+from .api import (
+    DeadEnds,
+    Fixpoint,
+    GameEngine,
+    PositionSet,
+    check_dead_ends,
+    greatest_fixpoint,
+    least_fixpoint,
+)
 from .errors import QueryError
 
 __all__ = ["ConcurrentEngine", "NO_TURNS"]
 
-NO_TURNS = ("turn(J) has no meaning on a concurrent game: every player chooses an action "
-            "at every position")
+NO_TURNS = (
+    "turn(J) has no meaning on a concurrent game: every player chooses an action at every position"
+)
 
 
 class ConcurrentEngine(GameEngine):
@@ -42,8 +51,9 @@ class ConcurrentEngine(GameEngine):
     def _pre(self, J: frozenset, target: PositionSet, strict: bool) -> PositionSet:
         """pre(J, target) (module docstring); ``strict`` drops the dead ends."""
 
-    def pre(self, coalition: Iterable[int], target: PositionSet, *,
-            dead_ends: DeadEnds) -> PositionSet:
+    def pre(
+        self, coalition: Iterable[int], target: PositionSet, *, dead_ends: DeadEnds
+    ) -> PositionSet:
         """The concurrent pre-image pre(J, τ) (module docstring)."""
         dead_ends = check_dead_ends(dead_ends)
         J = self.game.coalition(coalition)
@@ -58,41 +68,70 @@ class ConcurrentEngine(GameEngine):
     def pre_exists(self, coalition: Iterable[int], target: PositionSet) -> PositionSet:
         raise QueryError("pre∃ is a turn-based notion: on a concurrent game use pre(J, Z)")
 
-    def pre_forall(self, coalition: Iterable[int], target: PositionSet, *,
-                   dead_ends: DeadEnds) -> PositionSet:
+    def pre_forall(
+        self, coalition: Iterable[int], target: PositionSet, *, dead_ends: DeadEnds
+    ) -> PositionSet:
         raise QueryError("pre∀ is a turn-based notion: on a concurrent game use pre(J, Z)")
 
     def check_turns(self) -> None:
         """Nothing to check: no turn."""
 
-    def until(self, coalition: Iterable[int], stay: PositionSet, target: PositionSet, *,
-              dead_ends: DeadEnds, keep_layers: bool = False) -> Fixpoint:
+    def until(
+        self,
+        coalition: Iterable[int],
+        stay: PositionSet,
+        target: PositionSet,
+        *,
+        dead_ends: DeadEnds,
+        keep_layers: bool = False,
+    ) -> Fixpoint:
         """μX. τ ∪ (σ ∩ pre(J, X)), from X_0 = τ."""
         dead_ends = check_dead_ends(dead_ends)
         J = self.game.coalition(coalition)
         stay, target = self._check(stay), self._check(target)
         strict = dead_ends is DeadEnds.STRICT
-        return least_fixpoint(lambda x: x | (stay & self._pre(J, x, strict)), target,
-                              keep_layers=keep_layers, limits=getattr(self, "limits", None),
-                              name="computing until (concurrent pre)")
+        return least_fixpoint(
+            lambda x: x | (stay & self._pre(J, x, strict)),
+            target,
+            keep_layers=keep_layers,
+            limits=getattr(self, "limits", None),
+            name="computing until (concurrent pre)",
+        )
 
-    def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
-                dead_ends: DeadEnds) -> Fixpoint:
+    def release(
+        self,
+        coalition: Iterable[int],
+        left: PositionSet,
+        right: PositionSet,
+        *,
+        dead_ends: DeadEnds,
+    ) -> Fixpoint:
         """νZ. g ∩ (f ∪ pre(J, Z)), from Z_0 = g."""
         dead_ends = check_dead_ends(dead_ends)
         J = self.game.coalition(coalition)
         left, right = self._check(left), self._check(right)
         strict = dead_ends is DeadEnds.STRICT
-        return greatest_fixpoint(lambda z: right & (left | self._pre(J, z, strict)), right,
-                                 limits=getattr(self, "limits", None),
-                                 name="computing release (concurrent pre)")
+        return greatest_fixpoint(
+            lambda z: right & (left | self._pre(J, z, strict)),
+            right,
+            limits=getattr(self, "limits", None),
+            name="computing release (concurrent pre)",
+        )
 
-    def layer_pre(self, J: frozenset, reach, k: int, ours, won: PositionSet,
-                  above: PositionSet, *, dead_ends: DeadEnds) -> PositionSet:
+    def layer_pre(
+        self,
+        J: frozenset,
+        reach,
+        k: int,
+        ours,
+        won: PositionSet,
+        above: PositionSet,
+        *,
+        dead_ends: DeadEnds,
+    ) -> PositionSet:
         """pre(J, U_{k+1} ∪ ¬F_{k+1}): on layer k every successor lies in F_{k+1}."""
         return self._pre(J, won | ~above, dead_ends is DeadEnds.STRICT)
 
     def deadlocks(self) -> PositionSet:
         """Positions where no joint action has a successor (dead ends included)."""
-        return self.positions() - self._pre(frozenset(self.game.players), self.positions(),
-                                            True)
+        return self.positions() - self._pre(frozenset(self.game.players), self.positions(), True)

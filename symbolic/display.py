@@ -23,6 +23,7 @@ Definition: ``render(d, c)`` for a position c is
 >>> exprs(d)
 [Var(name='k', primed=False), Var(name='k', primed=False)]
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from .ir import Expr
 
 class Drawing:
     """Base of the drawing nodes."""
+
     __slots__ = ()
 
 
@@ -44,18 +46,21 @@ def _span():
 @dataclass(frozen=True)
 class Text(Drawing):
     """Fixed text."""
+
     text: str
 
 
 @dataclass(frozen=True)
 class Show(Drawing):
     """The value of an int or bool state expression."""
+
     expr: Expr
 
 
 @dataclass(frozen=True)
 class Pick(Drawing):
     """``options[index]`` (0-based), ``index`` an int state expression."""
+
     options: tuple[str, ...]
     index: Expr
     span: Span | None = _span()
@@ -64,6 +69,7 @@ class Pick(Drawing):
 @dataclass(frozen=True)
 class Repeat(Drawing):
     """``part`` repeated ``count`` times (a negative count draws nothing)."""
+
     part: Drawing
     count: Expr
 
@@ -71,6 +77,7 @@ class Repeat(Drawing):
 @dataclass(frozen=True)
 class Choose(Drawing):
     """``then`` where ``cond`` holds, else ``other``."""
+
     cond: Expr
     then: Drawing
     other: Drawing
@@ -79,6 +86,7 @@ class Choose(Drawing):
 @dataclass(frozen=True)
 class Concat(Drawing):
     """The parts one after the other."""
+
     parts: tuple[Drawing, ...]
 
 

@@ -14,6 +14,7 @@ factories accept.
 >>> S.kind, len(S.from_expr(Var("x") < 3))
 ('symbolic', 3)
 """
+
 from __future__ import annotations
 
 from .api import GameEngine, SetEngine
@@ -33,11 +34,20 @@ from .ir import ConcurrentGame, Game, Space
 from .limits import Limits, ensure_recursion_headroom
 from .limits import current as current_limits
 
-__all__ = ["ENGINES", "BACKENDS", "BACKEND_CHOICES", "ORDERS", "PARTITIONS", "make_engine",
-           "make_sets", "choose_backend"]
+__all__ = [
+    "ENGINES",
+    "BACKENDS",
+    "BACKEND_CHOICES",
+    "ORDERS",
+    "PARTITIONS",
+    "make_engine",
+    "make_sets",
+    "choose_backend",
+]
 
 #: engine kinds; the symbolic one also takes a backend, an order and a partition
 ENGINES = ("symbolic", "explicit")
+
 
 def _backend(backend: str, space: Space) -> str:
     return resolve_backend(backend, space)
@@ -53,15 +63,23 @@ def _limits(limits) -> Limits:
     if limits is None:
         return current_limits()
     if not isinstance(limits, Limits):
-        raise BadLimitType(f"limits must be a symbolic.limits.Limits or None, "
-                           f"got {type(limits).__name__}")
+        raise BadLimitType(
+            f"limits must be a symbolic.limits.Limits or None, got {type(limits).__name__}"
+        )
     return limits
 
 
-def make_engine(game: Game, engine: str = "symbolic", backend: str = "auto", *,
-                order: str = "auto", partition: str = "moves",
-                limits: Limits | None = None, depth: int | None = None,
-                concurrent: bool | None = None) -> GameEngine:
+def make_engine(
+    game: Game,
+    engine: str = "symbolic",
+    backend: str = "auto",
+    *,
+    order: str = "auto",
+    partition: str = "moves",
+    limits: Limits | None = None,
+    depth: int | None = None,
+    concurrent: bool | None = None,
+) -> GameEngine:
     """An engine of the given kind for ``game`` (``backend``, ``order`` and
     ``partition`` tune the symbolic engine; the explicit engine ignores them;
     ``backend="auto"``: :func:`choose_backend`).
@@ -86,22 +104,31 @@ def make_engine(game: Game, engine: str = "symbolic", backend: str = "auto", *,
         if depth < 0:
             raise QueryError(f"the depth must be 0 or more, got {depth}")
         if not isinstance(game, GdlGame):
-            raise QueryError("a depth bound applies to GDL games only (their positions are "
-                             "the states reachable from init)")
+            raise QueryError(
+                "a depth bound applies to GDL games only (their positions are "
+                "the states reachable from init)"
+            )
     if engine == "symbolic":
         backend = _backend(backend, game.space)
     if isinstance(game, GdlGame):
         return _gdl_engine(game, engine, backend, partition, order, limits, depth, concurrent)
     if engine == "symbolic":
-        return SymbolicGame(game, backend=backend, partition=partition, order=order,
-                            limits=limits)
+        return SymbolicGame(game, backend=backend, partition=partition, order=order, limits=limits)
     if engine == "explicit":
         return ExplicitGame(game, limits=limits)
     raise _unknown(engine)
 
 
-def _gdl_engine(game: GdlGame, engine: str, backend: str, partition: str, order: str,
-                limits: Limits, depth, concurrent) -> GameEngine:
+def _gdl_engine(
+    game: GdlGame,
+    engine: str,
+    backend: str,
+    partition: str,
+    order: str,
+    limits: Limits,
+    depth,
+    concurrent,
+) -> GameEngine:
     """A GDL engine: the turn-based one, unless ``concurrent`` is True or (None) the
     turn-based exploration meets a reachable state where several roles have a choice
     (:class:`~symbolic.gdl.turns.NotTurnBased`): then the concurrent one
@@ -114,8 +141,14 @@ def _gdl_engine(game: GdlGame, engine: str, backend: str, partition: str, order:
     if not concurrent:
         try:
             if engine == "symbolic":
-                return GdlSymbolicGame(game, backend=backend, partition=partition,
-                                       order=order, limits=limits, depth=depth)
+                return GdlSymbolicGame(
+                    game,
+                    backend=backend,
+                    partition=partition,
+                    order=order,
+                    limits=limits,
+                    depth=depth,
+                )
             eng = GdlExplicitGame(game, limits=limits, depth=depth)
             eng.check_size()
             return eng
@@ -123,26 +156,36 @@ def _gdl_engine(game: GdlGame, engine: str, backend: str, partition: str, order:
             if concurrent is False:
                 raise
     if engine == "symbolic":
-        return GdlSymbolicConcurrentGame(game, backend=backend, order=order, limits=limits,
-                                         depth=depth)
+        return GdlSymbolicConcurrentGame(
+            game, backend=backend, order=order, limits=limits, depth=depth
+        )
     return GdlExplicitConcurrentGame(game, limits=limits, depth=depth)
 
 
-def _concurrent_engine(game: ConcurrentGame, engine: str, backend: str, order: str,
-                       limits: Limits, depth) -> GameEngine:
+def _concurrent_engine(
+    game: ConcurrentGame, engine: str, backend: str, order: str, limits: Limits, depth
+) -> GameEngine:
     """The engine of a concurrent game (:mod:`symbolic.concurrent`); no partition, no depth."""
     ensure_recursion_headroom()
     if depth is not None:
         raise QueryError("a depth bound applies to GDL games only")
     if engine == "symbolic":
-        return SymbolicConcurrentGame(game, backend=_backend(backend, game.space), order=order, limits=limits)
+        return SymbolicConcurrentGame(
+            game, backend=_backend(backend, game.space), order=order, limits=limits
+        )
     if engine == "explicit":
         return ExplicitConcurrentGame(game, limits=limits)
     raise _unknown(engine)
 
 
-def make_sets(space: Space, engine: str = "symbolic", backend: str = "auto", *,
-              order: str = "auto", limits: Limits | None = None) -> SetEngine:
+def make_sets(
+    space: Space,
+    engine: str = "symbolic",
+    backend: str = "auto",
+    *,
+    order: str = "auto",
+    limits: Limits | None = None,
+) -> SetEngine:
     """Sets of positions over ``space`` (no game), of the given engine kind."""
     if not isinstance(space, Space):
         raise ArgumentTypeError(f"make_sets needs a Space (model.game.space), got {space!r}")

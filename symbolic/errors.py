@@ -5,6 +5,7 @@ cause (a bad model, an impossible request) raises a :class:`SymbolicError`.
 What the caller may change to get past one is its :class:`Hint` (machine-readable):
 the text names it in the Python API's words, the command line as a flag.
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -35,9 +36,13 @@ class Span:
         if len(text) > _SHOWN:  # a huge line (generated input): show a window around the column
             lo = max(0, start - _SHOWN // 2)
             length = min(length, _SHOWN // 2)
-            text = ("…" if lo else "") + text[lo:lo + _SHOWN] + ("…" if lo + _SHOWN < len(text) else "")
+            text = (
+                ("…" if lo else "")
+                + text[lo : lo + _SHOWN]
+                + ("…" if lo + _SHOWN < len(text) else "")
+            )
             start = start - lo + (1 if lo else 0)
-        marked = text[start:start + length]
+        marked = text[start : start + length]
         carets = "^" * max(1, length - len(marked) + _width(marked))
         return f"{head}\n    {text}\n    {_blank(text[:start])}{carets}"
 
@@ -67,10 +72,17 @@ HINT_KINDS = ("raise", "lower", "choose", "give", "omit", "given")
 #: how a message names each setting a hint is about, in the Python API's words (the
 #: command line spells the same hints as its flags: symbolic.cli.common.flag_words)
 PYTHON_NAMES = {
-    "max_memory": "Limits.max_memory", "threads": "Limits.threads",
-    "cache_bits": "Limits.cache_bits", "timeout": "Limits.timeout",
-    "backend": "backend", "layered": "mode", "at": "at", "x": "x", "y": "y",
-    "params": "params", "start": "strategy.outcome(SET)",
+    "max_memory": "Limits.max_memory",
+    "threads": "Limits.threads",
+    "cache_bits": "Limits.cache_bits",
+    "timeout": "Limits.timeout",
+    "backend": "backend",
+    "layered": "mode",
+    "at": "at",
+    "x": "x",
+    "y": "y",
+    "params": "params",
+    "start": "strategy.outcome(SET)",
 }
 
 
@@ -105,8 +117,14 @@ class Hint:
             raise AssertionError(self)
 
 
-def spelled(hint: Hint, name: str, sep: str, quote: Callable[[str], str],
-            assign: Callable[[str], str], braces: str) -> str:
+def spelled(
+    hint: Hint,
+    name: str,
+    sep: str,
+    quote: Callable[[str], str],
+    assign: Callable[[str], str],
+    braces: str,
+) -> str:
     """``hint`` written with ``name`` for its setting, then ``sep`` and its values
     when it names some: the values of a ``choose`` or a ``given`` as ``quote(v)``
     joined by `` or ``; the names a ``give`` needs as ``assign(v)`` between ``braces``.
@@ -198,15 +216,23 @@ class UnknownPlayer(QueryError):
     written (inside a definition when the call site is elsewhere).
     """
 
-    def __init__(self, unknown, players, span: Span | None = None,
-                 origin: Span | None = None, through: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        unknown,
+        players,
+        span: Span | None = None,
+        origin: Span | None = None,
+        through: tuple[str, ...] = (),
+    ):
         self.unknown, self.players = list(unknown), list(players)
         self.origin = origin if origin is not None else span
         self.through = through
         msg = f"unknown player(s) {self.unknown}: the players are {self.players}"
         if through and self.origin is not None:
-            msg += (f" (passed to {' -> '.join(through)}, whose coalition is at line "
-                    f"{self.origin.line}, column {self.origin.column} of {self.origin.file})")
+            msg += (
+                f" (passed to {' -> '.join(through)}, whose coalition is at line "
+                f"{self.origin.line}, column {self.origin.column} of {self.origin.file})"
+            )
         super().__init__(msg, span)
 
 

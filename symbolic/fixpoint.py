@@ -8,6 +8,7 @@ asked). Also the result of a forward search by distance (:class:`ReachLayers`), 
 checks (:func:`check_reach`, :func:`check_layer`) and :func:`union_all`. Re-exported by
 :mod:`symbolic.api`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,8 +18,15 @@ from .arguments import need, need_int
 from .errors import EngineMismatch, QueryError
 from .limits import NO_LIMITS, Limits
 
-__all__ = ["Fixpoint", "ReachLayers", "least_fixpoint", "greatest_fixpoint", "check_reach",
-           "check_layer", "union_all"]
+__all__ = [
+    "Fixpoint",
+    "ReachLayers",
+    "least_fixpoint",
+    "greatest_fixpoint",
+    "check_reach",
+    "check_layer",
+    "union_all",
+]
 
 #: a set of positions (``symbolic.api.PositionSet``), or any value with ``==``
 S = TypeVar("S")
@@ -38,12 +46,19 @@ class Fixpoint(Generic[S]):
 
     def _repr_html_(self) -> str:
         from .html import fixpoint_html  # Jupyter: the steps and the result's table
+
         return fixpoint_html(self)
 
 
-def least_fixpoint(step: Callable[[S], S], start: S, *, keep_layers: bool = False,
-                   limits: "Limits | None" = None, name: str = "fixpoint",
-                   sizes: Callable[[S], dict] | None = None) -> Fixpoint[S]:
+def least_fixpoint(
+    step: Callable[[S], S],
+    start: S,
+    *,
+    keep_layers: bool = False,
+    limits: "Limits | None" = None,
+    name: str = "fixpoint",
+    sizes: Callable[[S], dict] | None = None,
+) -> Fixpoint[S]:
     """Iterate X_0 = start, X_{n+1} = step(X_n) until X_{n+1} = X_n.
 
     ``step`` must be inflationary from ``start`` (X ⊆ step(X)), as in
@@ -71,9 +86,14 @@ def least_fixpoint(step: Callable[[S], S], start: S, *, keep_layers: bool = Fals
                 layers.append(x)
 
 
-def greatest_fixpoint(step: Callable[[S], S], start: S, *, limits: "Limits | None" = None,
-                      name: str = "fixpoint",
-                      sizes: Callable[[S], dict] | None = None) -> Fixpoint[S]:
+def greatest_fixpoint(
+    step: Callable[[S], S],
+    start: S,
+    *,
+    limits: "Limits | None" = None,
+    name: str = "fixpoint",
+    sizes: Callable[[S], dict] | None = None,
+) -> Fixpoint[S]:
     """Iterate X_0 = start, X_{n+1} = step(X_n) until stable, ``step`` deflationary
     (``limits``, ``name`` and ``sizes`` as in :func:`least_fixpoint`).
 
@@ -100,11 +120,15 @@ def check_reach(engine, reach, *, graded: bool = True) -> ReachLayers:
     ``graded``): ArgumentTypeError, EngineMismatch or QueryError otherwise."""
     need(reach, ReachLayers, "the layers", hint=" (a ReachLayers: reach_layers(engine, source))")
     if reach.result.engine is not engine:
-        raise EngineMismatch(f"the layers are a ReachLayers of {reach.result.engine!r}, not of "
-                             f"this engine {engine!r}")
+        raise EngineMismatch(
+            f"the layers are a ReachLayers of {reach.result.engine!r}, not of "
+            f"this engine {engine!r}"
+        )
     if graded and not reach.graded:
-        raise QueryError("layered solving (until_layered) needs graded layers (every move "
-                         "one layer up); these are not: use the plain fixpoints (until)")
+        raise QueryError(
+            "layered solving (until_layered) needs graded layers (every move "
+            "one layer up); these are not: use the plain fixpoints (until)"
+        )
     return reach
 
 
@@ -128,5 +152,5 @@ def union_all(engine, sets: list):
     if not sets:
         return engine.empty()
     while len(sets) > 1:
-        sets = [a | b for a, b in zip(sets[::2], sets[1::2])] + sets[len(sets) - len(sets) % 2:]
+        sets = [a | b for a, b in zip(sets[::2], sets[1::2])] + sets[len(sets) - len(sets) % 2 :]
     return sets[0]

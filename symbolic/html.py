@@ -7,6 +7,7 @@ imports nothing above it.
 >>> print(table_html(["x"], [(1,), (2,)], 5, "a set of 5 positions"))
 <div><b>a set of 5 positions</b><table><tr><th>x</th></tr><tr><td>1</td></tr><tr><td>2</td></tr></table><small>... 3 more</small></div>
 """
+
 from __future__ import annotations
 
 from html import escape
@@ -19,8 +20,9 @@ def table_html(headers, rows, total: int, caption: str) -> str:
     """A caption, a table of ``rows`` under ``headers``, and how many of ``total``
     rows were left out."""
     head = "".join(f"<th>{escape(str(h))}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in row) + "</tr>"
-                   for row in rows)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in row) + "</tr>" for row in rows
+    )
     more = total - len(rows)
     tail = f"<small>... {more} more</small>" if more > 0 else ""
     return f"<div><b>{escape(caption)}</b><table><tr>{head}</tr>{body}</table>{tail}</div>"
@@ -39,8 +41,11 @@ def fixpoint_html(fp) -> str:
     """A Fixpoint: its result's table and the number of steps (and layers)."""
     layers = "" if fp.layers is None else f", {len(fp.layers)} layers kept"
     n = fp.result.count()
-    return positions_html(fp.result, f"fixpoint after {fp.iterations} step"
-                          f"{'s' if fp.iterations != 1 else ''}{layers}: {n} positions")
+    return positions_html(
+        fp.result,
+        f"fixpoint after {fp.iterations} step"
+        f"{'s' if fp.iterations != 1 else ''}{layers}: {n} positions",
+    )
 
 
 def counts_html(name: str, counts: dict, caption: str, extra: list | None = None) -> str:

@@ -16,6 +16,7 @@ the whole process group, and could write after the shell's prompt). Only the
 ...     switched
 False
 """
+
 from __future__ import annotations
 
 import contextlib

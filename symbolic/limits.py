@@ -29,6 +29,7 @@ Traceback (most recent call last):
 ...
 symbolic.errors.BadLimit: timeout must be a positive number of seconds, got -1
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -44,10 +45,28 @@ from typing import Callable, Iterator
 
 from .errors import BadLimit, BadLimitType, LimitExceeded, QueryError
 
-__all__ = ["Limits", "NO_LIMITS", "MAX_NESTING", "MAX_EXPANDED_NESTING", "MAX_TIMEOUT",
-           "MAX_MEMORY_MB", "ensure_recursion_headroom", "megabytes", "int_text", "size_text",
-           "is_int_text", "parse_int", "short_text", "current", "using", "process_started",
-           "deferred_interrupts", "MAX_THREADS", "usable_cores", "threads_above_cores"]
+__all__ = [
+    "Limits",
+    "NO_LIMITS",
+    "MAX_NESTING",
+    "MAX_EXPANDED_NESTING",
+    "MAX_TIMEOUT",
+    "MAX_MEMORY_MB",
+    "ensure_recursion_headroom",
+    "megabytes",
+    "int_text",
+    "size_text",
+    "is_int_text",
+    "parse_int",
+    "short_text",
+    "current",
+    "using",
+    "process_started",
+    "deferred_interrupts",
+    "MAX_THREADS",
+    "usable_cores",
+    "threads_above_cores",
+]
 
 #: how deep model text and formulas may nest (parentheses, operators, ``X``):
 #: deeper ones are refused with a located error (the checker, the IR passes and
@@ -65,11 +84,11 @@ MAX_INT_DIGITS = 1000
 
 #: the longest timeout (seconds, about 31 years): the alarm of Limits.enforced
 #: cannot be set much further (the platform's time_t), and no request needs more
-MAX_TIMEOUT = 10 ** 9
+MAX_TIMEOUT = 10**9
 
 #: the largest memory cap (MB): 2**43 MB is 2**63 bytes, what the BDD backends'
 #: C interfaces can hold
-MAX_MEMORY_MB = 2 ** 43
+MAX_MEMORY_MB = 2**43
 
 #: the most worker threads a BDD engine may ever be given; :func:`usable_cores` binds first
 MAX_THREADS = 1024
@@ -95,8 +114,10 @@ def usable_cores() -> int:
 def threads_above_cores(n: int) -> str:
     """The message refusing ``n`` worker threads on fewer usable cores."""
     cores = usable_cores()
-    return (f"{n} threads asked for, but this process may run on {cores} "
-            f"core{'s' if cores > 1 else ''}: at most {cores}")
+    return (
+        f"{n} threads asked for, but this process may run on {cores} "
+        f"core{'s' if cores > 1 else ''}: at most {cores}"
+    )
 
 
 #: an integer as the command line writes it: ASCII digits only (``int()`` would
@@ -131,9 +152,9 @@ def int_text(n: int) -> str:
     >>> len(int_text(10 ** 5000))
     5001
     """
-    if -10 ** 4000 < n < 10 ** 4000:
+    if -(10**4000) < n < 10**4000:
         return str(n)
-    chunk = 10 ** 4000
+    chunk = 10**4000
     sign, n = ("-", -n) if n < 0 else ("", n)
     parts = []
     while n:
@@ -154,7 +175,7 @@ def size_text(n: int) -> str:
     if digits <= 30:
         return t
     lead = t.lstrip("-")
-    return f"about {t[:len(t) - digits]}{lead[0]}.{lead[1]}e{digits - 1} (a number of {digits} digits)"
+    return f"about {t[: len(t) - digits]}{lead[0]}.{lead[1]}e{digits - 1} (a number of {digits} digits)"
 
 
 def is_int_text(text: str) -> bool:
@@ -183,12 +204,12 @@ def parse_int(text: str, what: str = "") -> int:
     t = text.strip() if isinstance(text, str) else text
     where = f"{what}: " if what else ""
     if not is_int_text(t):
-        raise QueryError(f"{where}expected an integer (ASCII digits 0-9), got "
-                         f"{short_text(text)}")
+        raise QueryError(f"{where}expected an integer (ASCII digits 0-9), got {short_text(text)}")
     digits = len(t.lstrip("+-"))
     if digits > MAX_INT_DIGITS:
-        raise QueryError(f"{where}an integer of {digits} digits, at most {MAX_INT_DIGITS} "
-                         f"are allowed")
+        raise QueryError(
+            f"{where}an integer of {digits} digits, at most {MAX_INT_DIGITS} are allowed"
+        )
     return int(t)
 
 
@@ -244,8 +265,7 @@ def _positive(name: str, value, unit: str, most: int) -> float | None:
     if not (value > 0 and (isinstance(value, int) or math.isfinite(value))):
         raise BadLimit(f"{name} must be a positive number of {unit}, got {_number_text(value)}")
     if value > most:
-        raise BadLimit(f"{name} must be at most {int_text(most)} {unit}, got "
-                       f"{_number_text(value)}")
+        raise BadLimit(f"{name} must be at most {int_text(most)} {unit}, got {_number_text(value)}")
     return value
 
 
@@ -255,7 +275,7 @@ def megabytes(n: float) -> int:
     >>> megabytes(1.5)
     1572864
     """
-    return int(n * 2 ** 20)
+    return int(n * 2**20)
 
 
 class Limits:
@@ -283,10 +303,16 @@ class Limits:
     symbolic.errors.BadLimitType: timeout must be a number of seconds or None, got str '5'
     """
 
-    def __init__(self, *, timeout: float | None = None, max_memory: float | None = None,
-                 threads: int | None = None, cache_bits: int | None = None,
-                 progress: Callable[[str, dict], None] | None = None,
-                 started: float | None = None):
+    def __init__(
+        self,
+        *,
+        timeout: float | None = None,
+        max_memory: float | None = None,
+        threads: int | None = None,
+        cache_bits: int | None = None,
+        progress: Callable[[str, dict], None] | None = None,
+        started: float | None = None,
+    ):
         self.timeout = _positive("timeout", timeout, "seconds", MAX_TIMEOUT)
         self.max_memory = _positive("max_memory", max_memory, "MB", MAX_MEMORY_MB)
         self.threads = _whole("threads", threads, 1, MAX_THREADS)
@@ -386,8 +412,9 @@ class Limits:
         where = self.where()
         if sizes:
             where += " (" + ", ".join(f"{v} {k}" for k, v in sizes.items()) + ")"
-        return LimitExceeded(f"time limit of {_num(self.timeout)} s reached while {where}",
-                             "timeout", where)
+        return LimitExceeded(
+            f"time limit of {_num(self.timeout)} s reached while {where}", "timeout", where
+        )
 
     def out_of_memory(self, what: str) -> str:
         """The message of an out-of-memory error raised at the current stage."""
@@ -401,8 +428,11 @@ class Limits:
         """Within the block, an alarm signal raises the timeout error even in the
         middle of work that does not call :meth:`check` (front end, explicit
         enumeration); only in the main thread of a POSIX process, else a no-op."""
-        usable = (self.deadline is not None and hasattr(signal, "setitimer")
-                  and threading.current_thread() is threading.main_thread())
+        usable = (
+            self.deadline is not None
+            and hasattr(signal, "setitimer")
+            and threading.current_thread() is threading.main_thread()
+        )
         if not usable:
             yield self
             return
@@ -421,8 +451,9 @@ class Limits:
         old = signal.signal(signal.SIGALRM, ring)
         # a little after the deadline: a cooperative check, which knows the sizes,
         # usually comes first; the alarm catches work that never checks
-        signal.setitimer(signal.ITIMER_REAL,
-                         max(1e-3, self.deadline - time.monotonic() + _ALARM_GRACE))
+        signal.setitimer(
+            signal.ITIMER_REAL, max(1e-3, self.deadline - time.monotonic() + _ALARM_GRACE)
+        )
         try:
             yield self
         finally:
@@ -466,6 +497,7 @@ def deferred_interrupts() -> Iterator[None]:
                 return
             f, depth = f.f_back, depth + 1
         raise KeyboardInterrupt
+
     old = signal.signal(signal.SIGINT, ring)
     try:
         yield
@@ -493,7 +525,8 @@ def _num(x: float | None) -> str:
 NO_LIMITS = Limits()
 
 _CURRENT: contextvars.ContextVar["Limits | None"] = contextvars.ContextVar(
-    "symbolic_limits", default=None)
+    "symbolic_limits", default=None
+)
 
 
 def current() -> Limits:

@@ -19,6 +19,7 @@ sets and formulas, and queries.
 >>> parse_formula("<<1>> X k == 0", m)
 Next(coalition=CoalitionLit(members=(1,)), arg=Prop(expr=Binary(op='==', left=Var(name='k', primed=False), right=Const(value=0))))
 """
+
 from __future__ import annotations
 
 import difflib
@@ -44,8 +45,17 @@ from .lang.scope import Scope
 from .lang.source import paused_gc
 from .limits import ensure_recursion_headroom, short_text
 
-__all__ = ["Model", "Query", "load_model", "parse_arena", "parse_formula", "parse_model",
-           "parse_state_expr", "shipped_model", "shipped_models"]
+__all__ = [
+    "Model",
+    "Query",
+    "load_model",
+    "parse_arena",
+    "parse_formula",
+    "parse_model",
+    "parse_state_expr",
+    "shipped_model",
+    "shipped_models",
+]
 
 #: the file endings of the shipped models, stripped to make their short names
 MODEL_SUFFIXES = (".arena.json", ".game", ".json", ".kif")
@@ -64,6 +74,7 @@ class Model:
     and ``display`` how a position is drawn (:mod:`symbolic.display`; None when the
     model has no ``display``).
     """
+
     name: str
     description: str
     source: str
@@ -117,8 +128,9 @@ def check_params(params) -> dict:
         if not isinstance(k, str):
             raise ArgumentTypeError(f"params: a parameter name is a string, got {k!r}")
         if not isinstance(v, (int, str)):
-            raise ArgumentTypeError(f"params: {k} = {v!r:.60}: a value is an int, a bool or "
-                                    f"a string")
+            raise ArgumentTypeError(
+                f"params: {k} = {v!r:.60}: a value is an int, a bool or a string"
+            )
         if isinstance(v, int) and not isinstance(v, bool):
             need_int(v, f"params: {k}")  # digits bounded, as in text (decls checks those)
     return dict(params)
@@ -126,8 +138,7 @@ def check_params(params) -> dict:
 
 def _check_model(model) -> "Model":
     if not isinstance(model, Model):
-        raise ArgumentTypeError(f"expected a Model (from load_model or parse_model), "
-                                f"got {model!r}")
+        raise ArgumentTypeError(f"expected a Model (from load_model or parse_model), got {model!r}")
     return model
 
 
@@ -145,8 +156,10 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     params = check_params(params)
     name = os.fsdecode(os.fspath(path))
     if "\0" in name:  # no file has such a name (the OS calls raise ValueError)
-        raise FileError(f"{short_text(name)}: a file name cannot hold a NUL character, so "
-                        f"no model file has this one")
+        raise FileError(
+            f"{short_text(name)}: a file name cannot hold a NUL character, so "
+            f"no model file has this one"
+        )
     p = Path(path)
     mode = _file_mode(p, name)
     if mode is None and (shipped := shipped_model(str(path))) is not None:
@@ -162,8 +175,7 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     except IsADirectoryError:
         raise FileError(f"{p}: is a directory, not a model file") from None
     except UnicodeDecodeError as err:
-        raise FileError(f"{p}: not a UTF-8 text file ({err.reason} at byte {err.start})") \
-            from None
+        raise FileError(f"{p}: not a UTF-8 text file ({err.reason} at byte {err.start})") from None
     except OSError as err:
         raise FileError(f"{p}: cannot read the model file ({err.strerror})") from None
     if p.name.lower().endswith(".kif"):  # a GDL game description
@@ -186,8 +198,9 @@ def _file_mode(p: Path, name: str) -> int | None:
     except OSError as err:
         shown = name if len(name) <= 200 else short_text(name)
         if err.errno == errno.ENAMETOOLONG:
-            raise FileError(f"{shown}: no model file has this name: it is longer than the "
-                            f"file system allows") from None
+            raise FileError(
+                f"{shown}: no model file has this name: it is longer than the file system allows"
+            ) from None
         raise FileError(f"{shown}: cannot read the model file ({err.strerror})") from None
 
 
@@ -218,7 +231,7 @@ def _model_files(folder, prefix: str):
 def _short_name(relative: str) -> str:
     for suffix in MODEL_SUFFIXES:
         if relative.lower().endswith(suffix):
-            return relative[:-len(suffix)]
+            return relative[: -len(suffix)]
     return relative
 
 
@@ -250,13 +263,16 @@ def _close_names(name: str) -> str:
     close = [by_key[k] for k in difflib.get_close_matches(key, list(by_key), n=6, cutoff=0.6)]
     close = list(dict.fromkeys(close))[:3]
     if close:
-        return (f" (shipped models with a close name: {', '.join(close)}; "
-                f"`symbolic models` lists them all)")
+        return (
+            f" (shipped models with a close name: {', '.join(close)}; "
+            f"`symbolic models` lists them all)"
+        )
     return " (`symbolic models` lists the shipped models, which can be named without a path)"
 
 
-def parse_arena(text: str, filename: str = "<string>",
-                params: Mapping[str, object] | None = None) -> Model:
+def parse_arena(
+    text: str, filename: str = "<string>", params: Mapping[str, object] | None = None
+) -> Model:
     """Read and check the arena JSON ``text`` (:mod:`symbolic.lang.arena`); errors name
     ``filename``. An arena declares no parameter, so any in ``params`` is an error.
     The model's ``text`` is the JSON: :meth:`Model.with_params` refuses it."""
@@ -267,8 +283,9 @@ def parse_arena(text: str, filename: str = "<string>",
     return Model.of(check_model(tree, filename, params), "")
 
 
-def parse_model(text: str, filename: str = "<string>",
-                params: Mapping[str, object] | None = None) -> Model:
+def parse_model(
+    text: str, filename: str = "<string>", params: Mapping[str, object] | None = None
+) -> Model:
     """Parse and check model ``text``; errors name ``filename``."""
     _check_text(text, "the model text")
     _check_text(filename, "the file name")
@@ -286,8 +303,9 @@ def parse_formula(text: str, model: Model) -> atl.Formula:
     _check_text(text, "a formula")
     ensure_recursion_headroom()
     model = _check_model(model)
-    return atl.checked_against(check_formula(parse_formula_text(text, "<formula>"), model.scope),
-                               model.game.space)
+    return atl.checked_against(
+        check_formula(parse_formula_text(text, "<formula>"), model.scope), model.game.space
+    )
 
 
 def parse_state_expr(text: str, model: Model) -> ir.Expr:

@@ -12,6 +12,7 @@ dispatch tables can check they cover :func:`concrete_classes`.
 >>> map_children(ir.Var("x") + 1, lambda c: ir.Const(2) if c == ir.Const(1) else c, ir.Expr)
 Binary(op='+', left=Var(name='x', primed=False), right=Const(value=2))
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -29,8 +30,7 @@ def child_fields(cls: type, base: type) -> tuple[str, ...]:
         if not (dataclasses.is_dataclass(cls) and issubclass(cls, base)):
             raise AssertionError(cls)
         # annotations are strings under ``from __future__ import annotations``
-        names = tuple(f.name for f in dataclasses.fields(cls)
-                      if f.type in (base.__name__, base))
+        names = tuple(f.name for f in dataclasses.fields(cls) if f.type in (base.__name__, base))
         _CHILD_FIELDS[cls] = names
     return names
 

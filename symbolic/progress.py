@@ -16,6 +16,7 @@ anything: only when stderr is a terminal and neither ``--quiet`` nor
 >>> "until: iteration 3" in out.getvalue() and "12 positions" in out.getvalue()
 True
 """
+
 from __future__ import annotations
 
 import sys
@@ -25,25 +26,34 @@ from .limits import int_text
 
 __all__ = ["Progress", "progress_for"]
 
+
 class Progress:
     """One status line on ``stream``: the stage, the elapsed time and the sizes,
     shown after ``delay`` seconds and erased by :meth:`close`."""
 
-    def __init__(self, stream: TextIO | None = None, *, delay: float = 1.0,
-                 mininterval: float = 0.2):
+    def __init__(
+        self, stream: TextIO | None = None, *, delay: float = 1.0, mininterval: float = 0.2
+    ):
         from tqdm import tqdm  # on demand: start-up time that --quiet runs need not pay
+
         # tqdm's monitor thread is not wanted: CUDD calls hold the GIL, and the
         # engines refresh the line themselves between calls.
         tqdm.monitor_interval = 0
-        self._bar = tqdm(total=None, file=stream if stream is not None else sys.stderr,
-                         delay=delay, leave=False, mininterval=mininterval, miniters=1,
-                         dynamic_ncols=True, bar_format="{desc} [{elapsed}]{postfix}")
+        self._bar = tqdm(
+            total=None,
+            file=stream if stream is not None else sys.stderr,
+            delay=delay,
+            leave=False,
+            mininterval=mininterval,
+            miniters=1,
+            dynamic_ncols=True,
+            bar_format="{desc} [{elapsed}]{postfix}",
+        )
 
     def __call__(self, stage: str, info: dict) -> None:
         bar = self._bar
         bar.set_description_str(stage, refresh=False)
-        bar.set_postfix_str(", ".join(f"{_group(v)} {k}" for k, v in info.items()),
-                            refresh=False)
+        bar.set_postfix_str(", ".join(f"{_group(v)} {k}" for k, v in info.items()), refresh=False)
         bar.update(1)
 
     def close(self) -> None:

@@ -30,16 +30,40 @@ Traceback (most recent call last):
 ...
 symbolic.errors.ModelError: primed variable x' outside a move's effect
 """
+
 from __future__ import annotations
 
 from typing import Iterable
 
 from .arguments import need
 from .errors import ModelError, UnknownName, WrongType
-from .ir import (ACTION_PREFIX, ARITH_OPS, BOOL_OPS, COMPARE_OPS, QUANTIFIERS, UNARY_OPS, Binary,
-                 ConcurrentGame, Const, Elem,
-                 Expr, Game, Item, Ite, Name, Quant, Space, Sum, Unary, Var, VarDecl, children,
-                 op_text, reads_state, walk)
+from .ir import (
+    ACTION_PREFIX,
+    ARITH_OPS,
+    BOOL_OPS,
+    COMPARE_OPS,
+    QUANTIFIERS,
+    UNARY_OPS,
+    Binary,
+    ConcurrentGame,
+    Const,
+    Elem,
+    Expr,
+    Game,
+    Item,
+    Ite,
+    Name,
+    Quant,
+    Space,
+    Sum,
+    Unary,
+    Var,
+    VarDecl,
+    children,
+    op_text,
+    reads_state,
+    walk,
+)
 
 __all__ = ["check_game", "check_concurrent_game", "check_expr"]
 
@@ -61,8 +85,12 @@ def check_game(game: Game) -> Game:
     ...
     symbolic.errors.ModelError: move 'm': the domain of 't' must be a tuple
     """
-    need(game, Game, "the game",
-         hint=" (pass model.game, not the model)" if hasattr(game, "game") else "")
+    need(
+        game,
+        Game,
+        "the game",
+        hint=" (pass model.game, not the model)" if hasattr(game, "game") else "",
+    )
     space = game.space
     check_expr(game.invariant, space)
     check_expr(game.turn, space)
@@ -72,8 +100,9 @@ def check_game(game: Game) -> Game:
             raise ModelError(f"move {m.name!r}: a parameter is declared twice: {names}", m.span)
         for p in m.params:
             if not isinstance(p.domain, tuple):
-                raise ModelError(f"move {m.name!r}: the domain of {p.name!r} must be a tuple",
-                                 m.span)
+                raise ModelError(
+                    f"move {m.name!r}: the domain of {p.name!r} must be a tuple", m.span
+                )
         check_expr(m.guard, space, names)
         check_expr(m.effect, space, names, primed=True)
     return game
@@ -96,8 +125,7 @@ def check_concurrent_game(game: ConcurrentGame) -> ConcurrentGame:
     return game
 
 
-def check_expr(e: Expr, space: Space, names: Iterable[str] = (), *,
-               primed: bool = False) -> Expr:
+def check_expr(e: Expr, space: Space, names: Iterable[str] = (), *, primed: bool = False) -> Expr:
     """``e`` itself when it is a well-formed expression over ``space`` with the
     free names ``names`` (module docstring); ``primed`` allows primed variables."""
     # An explicit stack, not recursion: ir.conj builds left-deep chains as long
@@ -117,6 +145,7 @@ def check_expr(e: Expr, space: Space, names: Iterable[str] = (), *,
 #
 # One rule per node class: check the node itself, return the names bound in
 # its children (check_expr then visits them).
+
 
 def _decl(space: Space, name: str, e: Expr) -> VarDecl:
     if not space.has_var(name):
@@ -152,8 +181,11 @@ def _elem(e: Elem, space, bound, primed) -> frozenset:
         raise WrongType(f"{e.array!r} is a scalar: it cannot be indexed", e.span)
     _no_primes(e, primed)
     if e.primed and reads_state(e.index):
-        raise ModelError(f"the index of the primed element {e.array}'[..] must be constant once "
-                         f"quantifiers and parameters are substituted", e.span)
+        raise ModelError(
+            f"the index of the primed element {e.array}'[..] must be constant once "
+            f"quantifiers and parameters are substituted",
+            e.span,
+        )
     return bound
 
 
@@ -167,8 +199,11 @@ def _binary(e: Binary, space, bound, primed) -> frozenset:
     if e.op not in BINARY_OPS:
         raise ModelError(f"unknown binary operator {op_text(e.op)}", e.span)
     if e.op in ("//", "%") and reads_state(e.right):
-        raise ModelError(f"the right operand of {op_text(e.op)} must be a positive constant "
-                         f"(it reads the state)", e.right.span or e.span)
+        raise ModelError(
+            f"the right operand of {op_text(e.op)} must be a positive constant "
+            f"(it reads the state)",
+            e.right.span or e.span,
+        )
     return bound
 
 
@@ -180,5 +215,15 @@ def _binder(e: Quant | Sum, space, bound, primed) -> frozenset:
     return bound | {e.var}
 
 
-_RULES = {Const: _leaf, Name: _name, Var: _var, Elem: _elem, Item: _leaf, Unary: _unary,
-          Binary: _binary, Ite: _leaf, Quant: _binder, Sum: _binder}
+_RULES = {
+    Const: _leaf,
+    Name: _name,
+    Var: _var,
+    Elem: _elem,
+    Item: _leaf,
+    Unary: _unary,
+    Binary: _binary,
+    Ite: _leaf,
+    Quant: _binder,
+    Sum: _binder,
+}

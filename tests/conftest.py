@@ -7,6 +7,7 @@ does (``tests/common.py`` run against every backend): a test that takes the
 ``backend`` fixture runs once per BDD backend, one that takes ``engine_kind``
 once per engine (explicit, then the symbolic engine on each backend).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -55,6 +56,7 @@ def run(capsys, *argv, exits: bool = False) -> tuple[int, str, str]:
     argument as text): its exit status, stdout and stderr. ``exits``: argparse's
     refusal of an argument (SystemExit, status 2) is returned as the status too."""
     from symbolic.cli import main
+
     try:
         status = main([str(a) for a in argv])
     except SystemExit as exc:

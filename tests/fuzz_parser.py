@@ -28,6 +28,7 @@ time: a busy machine, not a slow input, and not saved),
 prints the counts; inputs that failed are written to ``tests/fuzz_cases/``
 (pin them in ``tests/test_fuzz_parser.py``). ``make fuzz-parser`` runs 10**5.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -47,7 +48,13 @@ from symbolic.limits import Limits, ensure_recursion_headroom, using
 from symbolic.model import load_model, parse_arena, parse_formula, parse_model
 
 from .fuzz_inputs import (
-    aiger_input, at_input, kif_input, kif_sources, play_input, run_input, strategy_input,
+    aiger_input,
+    at_input,
+    kif_input,
+    kif_sources,
+    play_input,
+    run_input,
+    strategy_input,
 )
 from .conftest import ROOT
 
@@ -58,8 +65,10 @@ CASES = Path(__file__).resolve().parent / "fuzz_cases"
 SLOW = 5.0
 STOP = 8.0
 
-_TOKEN = re.compile(r'"""[\s\S]*?"""|"[^"\n]*"|//[^\n]*|/\*[\s\S]*?\*/|\d+|[A-Za-z_]\w*'
-                    r"|<<|>>|\.\.|[<>=!]=|[^\s\w]|\s+")
+_TOKEN = re.compile(
+    r'"""[\s\S]*?"""|"[^"\n]*"|//[^\n]*|/\*[\s\S]*?\*/|\d+|[A-Za-z_]\w*'
+    r"|<<|>>|\.\.|[<>=!]=|[^\s\w]|\s+"
+)
 
 
 def _sources() -> list[str]:
@@ -72,6 +81,7 @@ def _arenas() -> list[str]:
 
 # --------------------------------------------------------------------------- mutations
 
+
 def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
@@ -80,54 +90,77 @@ def mutate(text: str, rnd: random.Random) -> str:
     """One random mutation of model text."""
     kind = rnd.randrange(12)
     toks = _tokens(text)
-    if kind == 0 and toks:                      # delete tokens
+    if kind == 0 and toks:  # delete tokens
         for _ in range(rnd.randint(1, 3)):
             if toks:
                 del toks[rnd.randrange(len(toks))]
         return "".join(toks)
-    if kind == 1 and toks:                      # duplicate a token
+    if kind == 1 and toks:  # duplicate a token
         i = rnd.randrange(len(toks))
         toks.insert(i, toks[i])
         return "".join(toks)
-    if kind == 2 and len(toks) > 1:             # swap two tokens
+    if kind == 2 and len(toks) > 1:  # swap two tokens
         i, j = rnd.randrange(len(toks)), rnd.randrange(len(toks))
         toks[i], toks[j] = toks[j], toks[i]
         return "".join(toks)
-    if kind == 3:                               # truncate at a line (or inside it)
+    if kind == 3:  # truncate at a line (or inside it)
         lines = text.split("\n")
         k = rnd.randrange(len(lines) + 1)
         cut = "\n".join(lines[:k])
-        return cut if rnd.random() < 0.5 else cut + lines[k][:rnd.randint(0, 20)] \
-            if k < len(lines) else cut
-    if kind == 4:                               # random bytes, decoded as a reader would
+        return (
+            cut
+            if rnd.random() < 0.5
+            else cut + lines[k][: rnd.randint(0, 20)]
+            if k < len(lines)
+            else cut
+        )
+    if kind == 4:  # random bytes, decoded as a reader would
         i = rnd.randrange(len(text) + 1)
         junk = bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 8)))
         return text[:i] + junk.decode("utf-8", "replace") + text[i:]
-    if kind == 5:                               # unicode: letters, marks, wide, RTL, NUL
+    if kind == 5:  # unicode: letters, marks, wide, RTL, NUL
         i = rnd.randrange(len(text) + 1)
-        return text[:i] + rnd.choice(["é", "漢字", "\u0301", "\u202e", "\x00", "𝔵", "\ufeff",
-                                      "\t", "\u00a0", "\r"]) + text[i:]
-    if kind == 6:                               # CRLF and a BOM
+        return (
+            text[:i]
+            + rnd.choice(
+                ["é", "漢字", "\u0301", "\u202e", "\x00", "𝔵", "\ufeff", "\t", "\u00a0", "\r"]
+            )
+            + text[i:]
+        )
+    if kind == 6:  # CRLF and a BOM
         return "\ufeff" + text.replace("\n", "\r\n")
-    if kind == 7:                               # nesting 10 000 deep in an expression
+    if kind == 7:  # nesting 10 000 deep in an expression
         d = rnd.choice([300, 10_000])
-        inner = rnd.choice(["(" * d + "1" + ")" * d, "not " * d + "true", "-" * d + "1",
-                            "+".join(["1"] * d), "{" * d + "1" + "}" * d,
-                            "<<1>> X " * d + "true"])
+        inner = rnd.choice(
+            [
+                "(" * d + "1" + ")" * d,
+                "not " * d + "true",
+                "-" * d + "1",
+                "+".join(["1"] * d),
+                "{" * d + "1" + "}" * d,
+                "<<1>> X " * d + "true",
+            ]
+        )
         return text + f"\nset deep = {inner} = 1\n"
-    if kind == 8:                               # a huge literal for a number
+    if kind == 8:  # a huge literal for a number
         nums = [i for i, t in enumerate(toks) if t.isdigit()]
         if nums:
             toks[rnd.choice(nums)] = "9" * rnd.choice([20, 400, 1001, 5000])
             return "".join(toks)
         return text + "\nconst big = " + "9" * 5000
-    if kind == 9 and toks:                      # replace a token by another of the text
+    if kind == 9 and toks:  # replace a token by another of the text
         toks[rnd.randrange(len(toks))] = rnd.choice(toks)
         return "".join(toks)
-    if kind == 10:                              # a huge pow / range
-        return text + rnd.choice(["\nconst P = pow(2, 100000)\n", "\nvar zz : 0..pow(10, 40)\n",
-                                  "\nconst R = 0..100000000\n", "\nparam Q = pow(2, 20000)\n"])
-    lines = text.split("\n")                    # swap two lines
+    if kind == 10:  # a huge pow / range
+        return text + rnd.choice(
+            [
+                "\nconst P = pow(2, 100000)\n",
+                "\nvar zz : 0..pow(10, 40)\n",
+                "\nconst R = 0..100000000\n",
+                "\nparam Q = pow(2, 20000)\n",
+            ]
+        )
+    lines = text.split("\n")  # swap two lines
     i, j = rnd.randrange(len(lines)), rnd.randrange(len(lines))
     lines[i], lines[j] = lines[j], lines[i]
     return "\n".join(lines)
@@ -141,33 +174,48 @@ _NAMES = ["x", "j", "k", "k[1]", "k[2]", "n", "K", "initial", "wins(1)", "mover_
 def random_expr(rnd: random.Random, depth: int = 3) -> str:
     """A random expression or formula of the language (often ill-typed on purpose)."""
     if depth <= 0 or rnd.random() < 0.3:
-        return rnd.choice(_NAMES + ["0", "1", "7", "true", "false", "-3", '"s"', "players",
-                                    "{1, 2}", "(1, 2)"])
+        return rnd.choice(
+            _NAMES + ["0", "1", "7", "true", "false", "-3", '"s"', "players", "{1, 2}", "(1, 2)"]
+        )
     d = depth - 1
     form = rnd.randrange(10)
     if form == 0:
-        return f"{random_expr(rnd, d)} {rnd.choice(['+', '-', '*', 'div', 'mod', '/', '%'])} " \
-               f"{random_expr(rnd, d)}"
+        return (
+            f"{random_expr(rnd, d)} {rnd.choice(['+', '-', '*', 'div', 'mod', '/', '%'])} "
+            f"{random_expr(rnd, d)}"
+        )
     if form == 1:
-        return f"{random_expr(rnd, d)} {rnd.choice(['=', '!=', '<', '<=', '>', '>=', 'in'])} " \
-               f"{random_expr(rnd, d)}"
+        return (
+            f"{random_expr(rnd, d)} {rnd.choice(['=', '!=', '<', '<=', '>', '>=', 'in'])} "
+            f"{random_expr(rnd, d)}"
+        )
     if form == 2:
-        return f"{random_expr(rnd, d)} {rnd.choice(['and', 'or', 'implies', 'iff'])} " \
-               f"{random_expr(rnd, d)}"
+        return (
+            f"{random_expr(rnd, d)} {rnd.choice(['and', 'or', 'implies', 'iff'])} "
+            f"{random_expr(rnd, d)}"
+        )
     if form == 3:
         return f"{rnd.choice(['not ', '-', ''])}({random_expr(rnd, d)})"
     if form == 4:
-        return f"<<{rnd.choice(['1', '2', '1, 2', 'players', '{1}', '3', ''])}>> " \
-               f"{rnd.choice(['X ', '<> ', '[] ', ''])}{random_expr(rnd, d)}"
+        return (
+            f"<<{rnd.choice(['1', '2', '1, 2', 'players', '{1}', '3', ''])}>> "
+            f"{rnd.choice(['X ', '<> ', '[] ', ''])}{random_expr(rnd, d)}"
+        )
     if form == 5:
-        return f"<<{rnd.choice(['1', '2'])}>> {random_expr(rnd, d)} {rnd.choice(['U', 'R', 'W'])} " \
-               f"{random_expr(rnd, d)}"
+        return (
+            f"<<{rnd.choice(['1', '2'])}>> {random_expr(rnd, d)} {rnd.choice(['U', 'R', 'W'])} "
+            f"{random_expr(rnd, d)}"
+        )
     if form == 6:
-        return f"{rnd.choice(['forall', 'exists'])} i in {rnd.choice(['1..n', '0..3', 'x', '{}'])}: " \
-               f"{random_expr(rnd, d)}"
+        return (
+            f"{rnd.choice(['forall', 'exists'])} i in {rnd.choice(['1..n', '0..3', 'x', '{}'])}: "
+            f"{random_expr(rnd, d)}"
+        )
     if form == 7:
-        return f"{rnd.choice(['abs', 'min', 'max', 'len', 'pow', 'sum', 'count', 'turn', 'dyck', 'lcg'])}" \
-               f"({random_expr(rnd, d)}{rnd.choice(['', ', ' + random_expr(rnd, d)])})"
+        return (
+            f"{rnd.choice(['abs', 'min', 'max', 'len', 'pow', 'sum', 'count', 'turn', 'dyck', 'lcg'])}"
+            f"({random_expr(rnd, d)}{rnd.choice(['', ', ' + random_expr(rnd, d)])})"
+        )
     if form == 8:
         return f"if {random_expr(rnd, d)} then {random_expr(rnd, d)} else {random_expr(rnd, d)}"
     return f"{{ {random_expr(rnd, d)} for i in 0..{rnd.randint(-1, 4)} }}"
@@ -180,18 +228,31 @@ def random_model(rnd: random.Random) -> str:
         lines.append(f"param n : 1..{rnd.randint(0, 4)} = {rnd.randint(-1, 5)}")
     lines.append(rnd.choice(["players 1, 2", "players 1..3", "players 1", "players", "players 0"]))
     lines.append(f"var j : 1..{rnd.randint(1, 3)}")
-    lines.append(rnd.choice(["var k : array[1..2] of 0..3", "var k : 0..4", "var b : bool",
-                             "var k : array[1..n] of 0..2", "var k : 3..1"]))
+    lines.append(
+        rnd.choice(
+            [
+                "var k : array[1..2] of 0..3",
+                "var k : 0..4",
+                "var b : bool",
+                "var k : array[1..n] of 0..2",
+                "var k : 3..1",
+            ]
+        )
+    )
     lines.append(rnd.choice(["turn j", "turn 1", "turn k", "turn " + random_expr(rnd, 1)]))
     for _ in range(rnd.randint(0, 3)):
-        lines.append(rnd.choice([
-            f"move m{rnd.randrange(9)}(t in 1..2) when {random_expr(rnd, 2)} then "
-            f"{rnd.choice(['k', 'k[1]', 'j'])}' = {random_expr(rnd, 2)}; j' = 3 - j",
-            f"set s{rnd.randrange(9)} = {random_expr(rnd, 2)}",
-            f"formula f{rnd.randrange(9)}(p) = {random_expr(rnd, 3)}",
-            f"const c{rnd.randrange(9)} = {random_expr(rnd, 2)}",
-            f"invariant {random_expr(rnd, 2)}",
-        ]))
+        lines.append(
+            rnd.choice(
+                [
+                    f"move m{rnd.randrange(9)}(t in 1..2) when {random_expr(rnd, 2)} then "
+                    f"{rnd.choice(['k', 'k[1]', 'j'])}' = {random_expr(rnd, 2)}; j' = 3 - j",
+                    f"set s{rnd.randrange(9)} = {random_expr(rnd, 2)}",
+                    f"formula f{rnd.randrange(9)}(p) = {random_expr(rnd, 3)}",
+                    f"const c{rnd.randrange(9)} = {random_expr(rnd, 2)}",
+                    f"invariant {random_expr(rnd, 2)}",
+                ]
+            )
+        )
     lines.append(f"query {random_expr(rnd, 3)}")
     return "\n".join(lines) + "\n"
 
@@ -203,8 +264,9 @@ def malformed_arena(rnd: random.Random, arenas: list[str]) -> str:
     if kind == 0:
         doc.pop(rnd.choice(sorted(doc)), None)
     elif kind == 1:
-        doc[rnd.choice(sorted(doc))] = rnd.choice([None, "x", -1, 10 ** 30, [], {}, [[1]], True,
-                                                   {"0": "a"}, list(range(300))])
+        doc[rnd.choice(sorted(doc))] = rnd.choice(
+            [None, "x", -1, 10**30, [], {}, [[1]], True, {"0": "a"}, list(range(300))]
+        )
     elif kind == 2:
         doc["transitions"] = {str(rnd.randint(-2, 9)): [rnd.randint(-2, 9)] for _ in range(4)}
     elif kind == 3:
@@ -217,8 +279,27 @@ def malformed_arena(rnd: random.Random, arenas: list[str]) -> str:
 
 def gdl_like(rnd: random.Random) -> str:
     """A GDL-style s-expression text (not the model language: must be refused in place)."""
-    atoms = ["role", "init", "true", "next", "legal", "does", "goal", "terminal", "<=", "cell",
-             "?x", "?y", "b", "x", "o", "1", "2", "(", ")"]
+    atoms = [
+        "role",
+        "init",
+        "true",
+        "next",
+        "legal",
+        "does",
+        "goal",
+        "terminal",
+        "<=",
+        "cell",
+        "?x",
+        "?y",
+        "b",
+        "x",
+        "o",
+        "1",
+        "2",
+        "(",
+        ")",
+    ]
     out = []
     for _ in range(rnd.randint(1, 6)):
         out.append("(" + " ".join(rnd.choice(atoms) for _ in range(rnd.randint(1, 6))) + ")")
@@ -231,8 +312,9 @@ def gdl_like(rnd: random.Random) -> str:
 OTHER_KINDS = ("strategy", "at", "play", "kif", "aiger")
 
 
-def generate(rnd: random.Random, sources: list[str], arenas: list[str],
-             kifs: list[str] | None = None) -> tuple[str, str]:
+def generate(
+    rnd: random.Random, sources: list[str], arenas: list[str], kifs: list[str] | None = None
+) -> tuple[str, str]:
     """(kind, text) of one input: kind is "model", "query", "arena" or one of
     :data:`OTHER_KINDS`."""
     r = rnd.random()
@@ -241,8 +323,9 @@ def generate(rnd: random.Random, sources: list[str], arenas: list[str],
     if r < 0.57:
         return "model", random_model(rnd)
     if r < 0.69:
-        return "query", rnd.choice([random_expr(rnd, rnd.randint(1, 5)),
-                                    mutate(random_expr(rnd, 3), rnd)])
+        return "query", rnd.choice(
+            [random_expr(rnd, rnd.randint(1, 5)), mutate(random_expr(rnd, 3), rnd)]
+        )
     if r < 0.77:
         return "arena", malformed_arena(rnd, arenas)
     if r < 0.80:
@@ -290,8 +373,11 @@ def run_one(kind: str, text: str) -> str:
                 parse_formula(text, _nim())
             else:
                 with using(limits):
-                    _solve(parse_arena(text, "fuzz.arena.json") if kind == "arena"
-                           else parse_model(text, "fuzz.game"))
+                    _solve(
+                        parse_arena(text, "fuzz.arena.json")
+                        if kind == "arena"
+                        else parse_model(text, "fuzz.game")
+                    )
         return "ok"
     except LimitExceeded:
         return "slow"
@@ -352,15 +438,18 @@ def _fuzz(n: int, seed: int, report_every: int, save: bool) -> Counter:
                     detail = traceback.format_exc()
             save_case(kind, text, detail)
         if report_every and (i + 1) % report_every == 0:
-            print(f"{i + 1} inputs, {time.monotonic() - t_start:.0f} s: {dict(counts)}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"{i + 1} inputs, {time.monotonic() - t_start:.0f} s: {dict(counts)}",
+                file=sys.stderr,
+                flush=True,
+            )
     counts["seconds"] = round(time.monotonic() - t_start)
     return counts
 
 
 #: the fuzzer's address-space cap: an input that makes Python allocate more gets
 #: a MemoryError (verdict "memory") instead of taking the machine down
-MEMORY_CAP = 4 * 2 ** 30
+MEMORY_CAP = 4 * 2**30
 
 
 def _cap_memory():
@@ -383,8 +472,11 @@ def run_one_raising(kind: str, text: str) -> None:
         elif kind == "query":
             parse_formula(text, _nim())
         else:
-            _solve(parse_arena(text, "fuzz.arena.json") if kind == "arena"
-                   else parse_model(text, "fuzz.game"))
+            _solve(
+                parse_arena(text, "fuzz.arena.json")
+                if kind == "arena"
+                else parse_model(text, "fuzz.game")
+            )
     except SymbolicError:
         pass
 
@@ -399,8 +491,14 @@ def main(argv: list[str]) -> int:
         if k != "seconds":
             print(f"  {k}: {counts[k]}")
     bad = counts["traceback"] + counts["unlocated"] + counts["slow"] + counts["memory"]
-    print("result: " + ("OK, 0 tracebacks, 0 unlocated errors, 0 inputs over "
-                        f"{SLOW:g} s" if not bad else f"{bad} failing inputs in {CASES}"))
+    print(
+        "result: "
+        + (
+            f"OK, 0 tracebacks, 0 unlocated errors, 0 inputs over {SLOW:g} s"
+            if not bad
+            else f"{bad} failing inputs in {CASES}"
+        )
+    )
     return 1 if bad else 0
 
 

@@ -15,6 +15,7 @@ static facts included; the game graph is explored breadth-first over joint moves
 >>> len(r.states), r.forced[(("a",), "a")]
 (2, 100)
 """
+
 from __future__ import annotations
 
 import itertools
@@ -76,6 +77,7 @@ def _bindings(body, facts: set, b: dict):
                 yield from go(i + 1, b)
         else:
             raise AssertionError(lit)
+
     yield from go(0, b)
 
 
@@ -83,7 +85,7 @@ def _strata(rules) -> list[list]:
     """The rules grouped by stratum: level(p) ≥ level(q) for p :- q, > for p :- not q."""
     level = {h[0][0]: 0 for h in rules}
     for _ in range(len(level) + 1):
-        for (head, body) in rules:
+        for head, body in rules:
             for lit in body:
                 if lit[0] in ("pos", "neg") and lit[1][0] in level:
                     need = level[lit[1][0]] + (lit[0] == "neg")
@@ -111,6 +113,7 @@ def derive(strata, base: set) -> set:
 class Result:
     """What :func:`explore` finds: ``states`` {state: (terminal, legal, goals, successors)}
     (successors None for a dead end), and ``forced[(coalition, role)]``."""
+
     roles: tuple
     states: dict
     forced: dict = field(default_factory=dict)
@@ -140,8 +143,10 @@ def explore(rules, concurrent: bool = False) -> Result:
         for s in layer:
             d = derive(strata, {("true", f) for f in s})
             term = ("terminal",) in d
-            legal = {r: sorted({a[2] for a in d if a[0] == "legal" and a[1] == r}, key=repr)
-                     for r in roles}
+            legal = {
+                r: sorted({a[2] for a in d if a[0] == "legal" and a[1] == r}, key=repr)
+                for r in roles
+            }
             goals = {r: {int(a[2]) for a in d if a[0] == "goal" and a[1] == r} for r in roles}
             succ = set()
             if not term:
@@ -152,10 +157,12 @@ def explore(rules, concurrent: bool = False) -> Result:
                 else:
                     moves = {}
                     for joint in itertools.product(*(legal[r] for r in roles)):
-                        base = {("true", f) for f in s} | {("does", r, m)
-                                                            for r, m in zip(roles, joint)}
-                        moves[joint] = frozenset(a[1] for a in derive(strata, base)
-                                                 if a[0] == "next")
+                        base = {("true", f) for f in s} | {
+                            ("does", r, m) for r, m in zip(roles, joint)
+                        }
+                        moves[joint] = frozenset(
+                            a[1] for a in derive(strata, base) if a[0] == "next"
+                        )
                     succ = set(moves.values())
                     joints[s] = moves
             states[s] = (term, legal, goals, succ)
@@ -188,8 +195,7 @@ def _forced(res: Result, coalition, role, start):
     """max V such that C forces (¬terminal ∧ ¬dead_end) U (terminal ∧ goal(r) ≥ V)."""
     values = sorted({v for t, _, g, _ in res.states.values() if t for v in g[role]})
     for v in reversed(values):
-        won = {s for s, (t, _, g, _) in res.states.items()
-               if t and any(x >= v for x in g[role])}
+        won = {s for s, (t, _, g, _) in res.states.items() if t and any(x >= v for x in g[role])}
         while True:
             more = set()
             for s, (t, legal, _, succ) in res.states.items():

@@ -6,6 +6,7 @@ sometimes an invariant, and 1–3 guarded moves whose effects mix deterministic
 assignments, nondeterministic constraints and untouched (framed) variables;
 dead ends arise from guards and ranges.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -28,15 +29,17 @@ def spaces(draw):
         decls.append(ir.VarDecl("b", ir.BoolType()))
     if draw(st.booleans()):
         lo = draw(st.integers(-1, 1))
-        decls.append(ir.VarDecl("a", ir.IntType(lo, lo + draw(st.integers(1, 3))),
-                                ir.IntType(1, 2)))
+        decls.append(
+            ir.VarDecl("a", ir.IntType(lo, lo + draw(st.integers(1, 3))), ir.IntType(1, 2))
+        )
     space = ir.Space(tuple(decls))
     while space.size > MAX_POSITIONS:  # shrink the widest int variable
         decls = list(space.vars)
         k = max(range(len(decls)), key=lambda t: decls[t].type.hi - decls[t].type.lo)
         d = decls[k]
-        decls[k] = ir.VarDecl(d.name, ir.IntType(d.type.lo, d.type.lo + (d.type.hi - d.type.lo) // 2),
-                              d.index)
+        decls[k] = ir.VarDecl(
+            d.name, ir.IntType(d.type.lo, d.type.lo + (d.type.hi - d.type.lo) // 2), d.index
+        )
         space = ir.Space(tuple(decls))
     return space
 
@@ -61,10 +64,15 @@ def int_exprs(space, names=(), depth=2):
         return leaf
     sub = int_exprs(space, names, depth - 1)
     return st.one_of(
-        leaf, leaf,
+        leaf,
+        leaf,
         st.builds(lambda op, a, b: ir.Binary(op, a, b), st.sampled_from(["+", "-", "*"]), sub, sub),
-        st.builds(lambda op, a, c: ir.Binary(op, a, ir.Const(c)),
-                  st.sampled_from(["//", "%"]), sub, st.integers(1, 3)),
+        st.builds(
+            lambda op, a, c: ir.Binary(op, a, ir.Const(c)),
+            st.sampled_from(["//", "%"]),
+            sub,
+            st.integers(1, 3),
+        ),
         st.builds(lambda a: ir.Unary("-", a), sub),
         st.builds(ir.Ite, bool_exprs(space, names, depth - 1), sub, sub),
     )
@@ -73,9 +81,15 @@ def int_exprs(space, names=(), depth=2):
 @lru_cache(maxsize=512)
 def bool_exprs(space, names=(), depth=2):
     ints = int_exprs(space, names, max(0, depth - 1))
-    leaves = [st.sampled_from([ir.TRUE, ir.FALSE]),
-              st.builds(lambda op, a, b: ir.Binary(op, a, b),
-                        st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), ints, ints)]
+    leaves = [
+        st.sampled_from([ir.TRUE, ir.FALSE]),
+        st.builds(
+            lambda op, a, b: ir.Binary(op, a, b),
+            st.sampled_from(["==", "!=", "<", "<=", ">", ">="]),
+            ints,
+            ints,
+        ),
+    ]
     if space.has_var("b"):
         leaves.append(st.just(ir.Var("b")))
     leaf = st.one_of(leaves)
@@ -84,13 +98,21 @@ def bool_exprs(space, names=(), depth=2):
     sub = bool_exprs(space, names, depth - 1)
     quant_body = bool_exprs(space, tuple(names) + ("q",), depth - 1)
     return st.one_of(
-        leaf, leaf,
-        st.builds(lambda op, a, b: ir.Binary(op, a, b),
-                  st.sampled_from(["and", "or", "implies", "iff"]), sub, sub),
+        leaf,
+        leaf,
+        st.builds(
+            lambda op, a, b: ir.Binary(op, a, b),
+            st.sampled_from(["and", "or", "implies", "iff"]),
+            sub,
+            sub,
+        ),
         st.builds(lambda a: ir.Unary("not", a), sub),
-        st.builds(lambda k, dom, body: ir.Quant(k, "q", tuple(sorted(set(dom))), body),
-                  st.sampled_from(["forall", "exists"]),
-                  st.lists(st.integers(-1, 2), min_size=1, max_size=3), quant_body),
+        st.builds(
+            lambda k, dom, body: ir.Quant(k, "q", tuple(sorted(set(dom))), body),
+            st.sampled_from(["forall", "exists"]),
+            st.lists(st.integers(-1, 2), min_size=1, max_size=3),
+            quant_body,
+        ),
     )
 
 
@@ -101,8 +123,11 @@ def effects(draw, space, names):
     for slot in space.slots:
         if not draw(st.booleans()):
             continue
-        target = (ir.Var(slot.var, primed=True) if slot.index is None
-                  else ir.Elem(slot.var, ir.Const(slot.index), primed=True))
+        target = (
+            ir.Var(slot.var, primed=True)
+            if slot.index is None
+            else ir.Elem(slot.var, ir.Const(slot.index), primed=True)
+        )
         if isinstance(slot.type, ir.BoolType):
             parts.append(target.iff(draw(bool_exprs(space, names, 1))))
             continue
@@ -113,11 +138,17 @@ def effects(draw, space, names):
         # a constraint between two next-state values (tests the explicit solver's ordering)
         ints = [s for s in space.slots if not isinstance(s.type, ir.BoolType)]
         s = draw(st.sampled_from(ints))
-        target = (ir.Var(s.var, primed=True) if s.index is None
-                  else ir.Elem(s.var, ir.Const(s.index), primed=True))
+        target = (
+            ir.Var(s.var, primed=True)
+            if s.index is None
+            else ir.Elem(s.var, ir.Const(s.index), primed=True)
+        )
         other = draw(st.sampled_from(ints))
-        other_t = (ir.Var(other.var, primed=True) if other.index is None
-                   else ir.Elem(other.var, ir.Const(other.index), primed=True))
+        other_t = (
+            ir.Var(other.var, primed=True)
+            if other.index is None
+            else ir.Elem(other.var, ir.Const(other.index), primed=True)
+        )
         parts.append(ir.Binary(draw(st.sampled_from(["==", "<=", "!="])), target, other_t + 1))
     return ir.conj(parts)
 
@@ -130,14 +161,20 @@ def games(draw):
     # the turn: a player chosen by a decision list of random conditions
     turn: ir.Expr = ir.Const(draw(st.sampled_from(players)))
     for _ in range(draw(st.integers(0, 2))):
-        turn = ir.Ite(draw(bool_exprs(space, (), 1)), ir.Const(draw(st.sampled_from(players))), turn)
+        turn = ir.Ite(
+            draw(bool_exprs(space, (), 1)), ir.Const(draw(st.sampled_from(players))), turn
+        )
     moves = []
     for m in range(draw(st.integers(1, 3))):
         params = ()
         names: tuple = ()
         if draw(st.booleans()):
-            params = (ir.Param("p", tuple(sorted(set(draw(st.lists(st.integers(-1, 3),
-                                                                   min_size=1, max_size=3)))))),)
+            params = (
+                ir.Param(
+                    "p",
+                    tuple(sorted(set(draw(st.lists(st.integers(-1, 3), min_size=1, max_size=3))))),
+                ),
+            )
             names = ("p",)
         guard = draw(bool_exprs(space, names, 2))
         effect = draw(effects(space, names))
@@ -149,18 +186,27 @@ def games(draw):
 def coalitions(players):
     subsets = st.lists(st.sampled_from(players), max_size=len(players), unique=True)
     lit = subsets.map(lambda ms: atl.CoalitionLit(tuple(sorted(ms))))
-    return st.one_of(lit, lit, st.just(atl.AllPlayers()),
-                     st.builds(lambda op, a: atl.CoalitionOp(op, atl.AllPlayers(), a),
-                               st.sampled_from(["\\", "|", "&"]), lit))
+    return st.one_of(
+        lit,
+        lit,
+        st.just(atl.AllPlayers()),
+        st.builds(
+            lambda op, a: atl.CoalitionOp(op, atl.AllPlayers(), a),
+            st.sampled_from(["\\", "|", "&"]),
+            lit,
+        ),
+    )
 
 
 def formulas(game, depth=3, turns=True):
     """Random ATL formulas over ``game``'s players and variables (``turns=False``:
     without turn(J), which a concurrent game refuses)."""
     J = coalitions(game.players)
-    leaf = st.one_of(st.builds(atl.Truth, st.booleans()),
-                     *([st.builds(atl.Turn, J)] if turns else []),
-                     st.builds(atl.Prop, bool_exprs(game.space, (), 1)))
+    leaf = st.one_of(
+        st.builds(atl.Truth, st.booleans()),
+        *([st.builds(atl.Turn, J)] if turns else []),
+        st.builds(atl.Prop, bool_exprs(game.space, (), 1)),
+    )
     if depth == 0:
         return leaf
     sub = formulas(game, depth - 1, turns)
@@ -185,7 +231,7 @@ def graph_gdl(draw):
     role; a non-terminal node without edge is a dead end, and cycles and nodes
     unreachable from 0 arise (an inductive invariant then holds more than the
     reachable states)."""
-    roles = ["r1", "r2", "r3"][:draw(st.integers(2, 3))]
+    roles = ["r1", "r2", "r3"][: draw(st.integers(2, 3))]
     n = draw(st.integers(2, 6))
     owner = [draw(st.sampled_from(roles)) for _ in range(n)]
     terminal = [i for i in range(1, n) if draw(st.booleans())]
@@ -228,7 +274,7 @@ def static_gdl(draw, simultaneous: bool = False):
     give two roles a choice in a reachable state (not turn-based), some have dead ends.
     ``simultaneous``: two roles, and a role's moves are legal whoever has ``control``
     (a static condition instead), so that both usually choose at once."""
-    roles = ["a", "b"][:2 if simultaneous else draw(st.integers(1, 2))]
+    roles = ["a", "b"][: 2 if simultaneous else draw(st.integers(1, 2))]
     k = draw(st.integers(1, 3))
     moves = ["m0", "m1"]
     rules = [((("role", r)), ()) for r in roles]
@@ -236,26 +282,42 @@ def static_gdl(draw, simultaneous: bool = False):
     if draw(st.booleans()):
         rules.append((("init", ("f", "0")), ()))
     rules += [(("succ", str(i), str(i + 1)), ()) for i in range(k)]
-    for fact in draw(st.lists(st.sampled_from([("ok", "m0"), ("ok", "m1"), ("val", "30"),
-                                               ("val", "70"), ("stop",), ("flag",)]),
-                              max_size=4, unique=True)):
+    for fact in draw(
+        st.lists(
+            st.sampled_from(
+                [("ok", "m0"), ("ok", "m1"), ("val", "30"), ("val", "70"), ("stop",), ("flag",)]
+            ),
+            max_size=4,
+            unique=True,
+        )
+    ):
         rules.append((fact, ()))
-    rules.append((("next", ("step", "?y")), (_pos("true", ("step", "?x")), _pos("succ", "?x", "?y"))))
+    rules.append(
+        (("next", ("step", "?y")), (_pos("true", ("step", "?x")), _pos("succ", "?x", "?y")))
+    )
     if len(roles) == 2 and draw(st.booleans()):
-        rules += [(("next", ("control", "b")), (_pos("true", ("control", "a")),)),
-                  (("next", ("control", "a")), (_pos("true", ("control", "b")),))]
+        rules += [
+            (("next", ("control", "b")), (_pos("true", ("control", "a")),)),
+            (("next", ("control", "a")), (_pos("true", ("control", "b")),)),
+        ]
     else:
         rules.append((("next", ("control", "?r")), (_pos("true", ("control", "?r")),)))
     rules.append((("terminal",), (_pos("true", ("step", str(k))),)))
     for r in roles:
         mine = _pos("role", r) if simultaneous else _pos("true", ("control", r))
         for m in draw(st.lists(st.sampled_from(moves), min_size=1, max_size=2, unique=True)):
-            rules.append(draw(st.sampled_from([
-                (("legal", r, m), (mine,)),
-                (("legal", r, m), (mine, _neg("true", ("f", "0")))),
-                (("legal", r, m), ()),
-                (("legal", r, m), (_pos("ok", m),)),
-            ])))
+            rules.append(
+                draw(
+                    st.sampled_from(
+                        [
+                            (("legal", r, m), (mine,)),
+                            (("legal", r, m), (mine, _neg("true", ("f", "0")))),
+                            (("legal", r, m), ()),
+                            (("legal", r, m), (_pos("ok", m),)),
+                        ]
+                    )
+                )
+            )
         noop = draw(st.sampled_from(["fact", "dynamic", "role", "none"]))
         if noop == "fact":
             rules.append((("legal", r, "noop"), ()))
@@ -268,33 +330,72 @@ def static_gdl(draw, simultaneous: bool = False):
     for f in flags:
         for _ in range(draw(st.integers(0, 2))):
             other = draw(st.sampled_from(flags))
-            rules.append(draw(st.sampled_from([
-                (("next", f), (draw(st.sampled_from(does)),)),
-                (("next", f), (_pos("true", other),)),
-                (("next", f), (_neg("true", other),)),
-                (("next", f), ()),
-                (("next", f), (_pos("flag",),)),
-                (("next", f), (draw(st.sampled_from(does)), _pos("true", other))),
-            ])))
+            rules.append(
+                draw(
+                    st.sampled_from(
+                        [
+                            (("next", f), (draw(st.sampled_from(does)),)),
+                            (("next", f), (_pos("true", other),)),
+                            (("next", f), (_neg("true", other),)),
+                            (("next", f), ()),
+                            (
+                                ("next", f),
+                                (
+                                    _pos(
+                                        "flag",
+                                    ),
+                                ),
+                            ),
+                            (("next", f), (draw(st.sampled_from(does)), _pos("true", other))),
+                        ]
+                    )
+                )
+            )
     for _ in range(draw(st.integers(0, 2))):
-        rules.append(draw(st.sampled_from([
-            (("terminal",), ()),
-            (("terminal",), (_pos("true", ("f", "1")),)),
-            (("terminal",), (_pos("stop",),)),
-            (("terminal",), (_neg("true", ("f", "0")), _pos("true", ("step", "1")))),
-        ])))
+        rules.append(
+            draw(
+                st.sampled_from(
+                    [
+                        (("terminal",), ()),
+                        (("terminal",), (_pos("true", ("f", "1")),)),
+                        (
+                            ("terminal",),
+                            (
+                                _pos(
+                                    "stop",
+                                ),
+                            ),
+                        ),
+                        (("terminal",), (_neg("true", ("f", "0")), _pos("true", ("step", "1")))),
+                    ]
+                )
+            )
+        )
     for r in roles:
         for _ in range(draw(st.integers(0, 3))):
             v = draw(st.sampled_from(["0", "50", "100"]))
             f = draw(st.sampled_from(flags))
-            rules.append(draw(st.sampled_from([
-                (("goal", r, v), ()),
-                (("goal", r, v), (_pos("true", f),)),
-                (("goal", r, v), (_neg("true", f),)),
-                (("goal", r, "?v"), (_pos("val", "?v"),)),
-                (("goal", r, v), (_pos("win", r),)),
-                (("goal", r, v), (_pos("flag",),)),
-            ])))
+            rules.append(
+                draw(
+                    st.sampled_from(
+                        [
+                            (("goal", r, v), ()),
+                            (("goal", r, v), (_pos("true", f),)),
+                            (("goal", r, v), (_neg("true", f),)),
+                            (("goal", r, "?v"), (_pos("val", "?v"),)),
+                            (("goal", r, v), (_pos("win", r),)),
+                            (
+                                ("goal", r, v),
+                                (
+                                    _pos(
+                                        "flag",
+                                    ),
+                                ),
+                            ),
+                        ]
+                    )
+                )
+            )
     rules.append((("win", "?r"), (_pos("role", "?r"), _pos("true", ("f", "1")))))
     return rules
 
@@ -308,8 +409,9 @@ def graded_arenas(draw):
         layers.append(list(range(n, n + s)))
         n += s
     controller = {i: draw(st.sampled_from((1, 2))) for i in range(n)}
-    edges = [(u, v) for lo, hi in zip(layers, layers[1:]) for u in lo for v in hi
-             if draw(st.booleans())]
+    edges = [
+        (u, v) for lo, hi in zip(layers, layers[1:]) for u in lo for v in hi if draw(st.booleans())
+    ]
     target = draw(st.sets(st.integers(0, n - 1)))
     stay = draw(st.sets(st.integers(0, n - 1)))
     start = draw(st.sets(st.sampled_from(layers[0]), min_size=1))
@@ -333,13 +435,18 @@ def concurrent_games(draw):
     does = st.sampled_from([shell.does(a.player, a.label) for a in actions])
     updates = []
     for _ in range(draw(st.integers(1, 3))):
-        when = draw(st.one_of(st.just(ir.TRUE), does, bool_exprs(space, (), 1),
-                              st.builds(lambda a, b: a & b, does, does),
-                              st.builds(lambda a, b: a | b, does, bool_exprs(space, (), 0))))
+        when = draw(
+            st.one_of(
+                st.just(ir.TRUE),
+                does,
+                bool_exprs(space, (), 1),
+                st.builds(lambda a, b: a & b, does, does),
+                st.builds(lambda a, b: a | b, does, bool_exprs(space, (), 0)),
+            )
+        )
         updates.append(ir.Update(draw(effects(space, ())), when))
     invariant = draw(st.one_of(st.just(ir.TRUE), bool_exprs(space, (), 1)))
-    return ir.ConcurrentGame("random", space, players, tuple(actions), tuple(updates),
-                             invariant)
+    return ir.ConcurrentGame("random", space, players, tuple(actions), tuple(updates), invariant)
 
 
 @st.composite
@@ -368,8 +475,9 @@ def graded_games(draw):
         moves.append(ir.Move(m.name, m.params, guard, effect))
     turn = base.turn
     if len(base.players) == 2 and draw(st.booleans()):
-        turn = ir.Ite(ir.Binary("==", ir.Binary("%", s, ir.Const(2)), ir.Const(0)),
-                      ir.Const(1), ir.Const(2))
+        turn = ir.Ite(
+            ir.Binary("==", ir.Binary("%", s, ir.Const(2)), ir.Const(0)), ir.Const(1), ir.Const(2)
+        )
     game = ir.Game("graded", space, base.players, turn, tuple(moves), base.invariant)
     start = ir.Binary("==", s, ir.Const(0))
     if draw(st.booleans()):
@@ -407,11 +515,18 @@ def graded_concurrent_games(draw):
     step = ir.Binary("==", ir.Var("n", primed=True), n + 1)
     updates = list(base.updates) + [ir.Update(step)]
     if draw(st.booleans()):
-        when = draw(st.one_of(st.just(ir.TRUE), does, bool_exprs(space, (), 1),
-                              st.builds(lambda a, b: a & b, does, does)))
+        when = draw(
+            st.one_of(
+                st.just(ir.TRUE),
+                does,
+                bool_exprs(space, (), 1),
+                st.builds(lambda a, b: a & b, does, does),
+            )
+        )
         updates.append(ir.Update(ir.Binary("!=", ir.Var("n", primed=True), n + 1), when))
-    game = ir.ConcurrentGame("graded", space, base.players, tuple(actions), tuple(updates),
-                             base.invariant)
+    game = ir.ConcurrentGame(
+        "graded", space, base.players, tuple(actions), tuple(updates), base.invariant
+    )
     start = ir.Binary("==", n, ir.Const(0))
     if draw(st.booleans()):
         start = start & draw(bool_exprs(space, (), 1))
@@ -431,5 +546,6 @@ def outcome_games(draw):
         outcome = ir.MiserePlay()
     else:
         outcome = ir.WinSets("p", draw(bool_exprs(base.space, ("p",), 1)))
-    return ir.Game(base.name, base.space, base.players, base.turn, base.moves, base.invariant,
-                   outcome=outcome)
+    return ir.Game(
+        base.name, base.space, base.players, base.turn, base.moves, base.invariant, outcome=outcome
+    )

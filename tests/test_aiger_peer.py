@@ -6,6 +6,7 @@ greatest fixpoint W = νZ. {x | ∀u ∃c : ¬err ∧ next ∈ Z} by plain itera
 random small circuits both must give the same answer. A few corpus files are
 checked against status.tsv where the shared corpus is present.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -44,15 +45,21 @@ def explicit_answer(c: Circuit) -> str:
         for u in itertools.product((0, 1), repeat=len(env)):
             options = []
             for k in itertools.product((0, 1), repeat=len(ctrl)):
-                value = simulate(c, dict(zip(c.latches, s)), {**dict(zip(env, u)),
-                                                              **dict(zip(ctrl, k))})
+                value = simulate(
+                    c, dict(zip(c.latches, s)), {**dict(zip(env, u)), **dict(zip(ctrl, k))}
+                )
                 if not literal_value(value, c.error):
                     options.append(tuple(literal_value(value, n) for n in c.next_state))
             moves[s, u] = options
     z = set(states)
     while True:
-        new = {s for s in z if all(any(t in z for t in moves[s, u])
-                                   for u in itertools.product((0, 1), repeat=len(env)))}
+        new = {
+            s
+            for s in z
+            if all(
+                any(t in z for t in moves[s, u]) for u in itertools.product((0, 1), repeat=len(env))
+            )
+        }
         if new == z:
             break
         z = new
@@ -69,11 +76,20 @@ def games(draw) -> Circuit:
     maxvar = base + n_and
     latches = tuple(2 * (n_in + k + 1) for k in range(n_latch))
     names = tuple(draw(st.sampled_from(["u", "controllable_c"])) + str(k) for k in range(n_in))
-    return Circuit(maxvar, tuple(2 * (k + 1) for k in range(n_in)), latches,
-                   tuple(draw(lit(maxvar)) for _ in latches),
-                   tuple(draw(st.integers(0, 1)) for _ in latches), (draw(lit(maxvar)),),
-                   tuple(2 * (base + k + 1) for k in range(n_and)), tuple(r[0] for r in rhs),
-                   tuple(r[1] for r in rhs), names, ("",) * n_latch, ("err",))
+    return Circuit(
+        maxvar,
+        tuple(2 * (k + 1) for k in range(n_in)),
+        latches,
+        tuple(draw(lit(maxvar)) for _ in latches),
+        tuple(draw(st.integers(0, 1)) for _ in latches),
+        (draw(lit(maxvar)),),
+        tuple(2 * (base + k + 1) for k in range(n_and)),
+        tuple(r[0] for r in rhs),
+        tuple(r[1] for r in rhs),
+        names,
+        ("",) * n_latch,
+        ("err",),
+    )
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
@@ -82,16 +98,19 @@ def test_peer_equals_explicit_solver(c):
     assert PEER.solve(c)["answer"] == explicit_answer(c)
 
 
-@pytest.mark.parametrize("text, answer", [
-    ("aag 1 1 0 1 0\n2\n2\ni0 u\n", "UNREAL"),                      # the environment errs
-    ("aag 1 1 0 1 0\n2\n2\ni0 controllable_c\n", "REAL"),          # the controller avoids it
-    # a latch set by the environment's input, the error when it is 1 and c is 1: REAL
-    ("aag 4 2 1 1 1\n2\n4\n6 2\n8\n8 6 4\ni0 u\ni1 controllable_c\n", "REAL"),
-    # the same with the error when the latch is 1 whatever c: UNREAL in two steps
-    ("aag 3 2 1 1 0\n2\n4\n6 2\n6\ni0 u\ni1 controllable_c\n", "UNREAL"),
-    # the same latch starting at 1: the error at once
-    ("aag 3 2 1 1 0\n2\n4\n6 4 1\n6\ni0 u\ni1 controllable_c\n", "UNREAL"),
-])
+@pytest.mark.parametrize(
+    "text, answer",
+    [
+        ("aag 1 1 0 1 0\n2\n2\ni0 u\n", "UNREAL"),  # the environment errs
+        ("aag 1 1 0 1 0\n2\n2\ni0 controllable_c\n", "REAL"),  # the controller avoids it
+        # a latch set by the environment's input, the error when it is 1 and c is 1: REAL
+        ("aag 4 2 1 1 1\n2\n4\n6 2\n8\n8 6 4\ni0 u\ni1 controllable_c\n", "REAL"),
+        # the same with the error when the latch is 1 whatever c: UNREAL in two steps
+        ("aag 3 2 1 1 0\n2\n4\n6 2\n6\ni0 u\ni1 controllable_c\n", "UNREAL"),
+        # the same latch starting at 1: the error at once
+        ("aag 3 2 1 1 0\n2\n4\n6 4 1\n6\ni0 u\ni1 controllable_c\n", "UNREAL"),
+    ],
+)
 def test_peer_small_games(text, answer):
     c = parse_aiger(text)
     assert PEER.solve(c)["answer"] == answer == explicit_answer(c)
@@ -99,7 +118,8 @@ def test_peer_small_games(text, answer):
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
 def test_peer_on_small_corpus_files():
-    status = dict(line.split("\t")[:2] for line in
-                  (CORPUS / "status.tsv").read_text().splitlines()[1:])
+    status = dict(
+        line.split("\t")[:2] for line in (CORPUS / "status.tsv").read_text().splitlines()[1:]
+    )
     for name in ["add2n.aag", "cnt5y.aag", "demo-v11_2_UNREAL.aag", "demo-v12_2_REAL.aag"]:
         assert PEER.solve(read_aiger(CORPUS / name))["answer"] == status[name], name

@@ -5,6 +5,7 @@ expected); the binary form and the ASCII form of a circuit must read the same;
 random circuits written as aag and aig read back as written. The SYNTCOMP corpus kept
 beside the checkout (``$SYMBOLIC_AIGER_CORPUS``) is used where present.
 """
+
 from __future__ import annotations
 
 import os
@@ -16,14 +17,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symbolic.aiger import (
-    Circuit, canonical, literal_value, parse_aiger, read_aiger, simulate, to_aag, to_aig,
+    Circuit,
+    canonical,
+    literal_value,
+    parse_aiger,
+    read_aiger,
+    simulate,
+    to_aag,
+    to_aig,
 )
 from symbolic.errors import FileError, ParseError
 
 from .conftest import ROOT
 
-CORPUS = Path(os.environ.get("SYMBOLIC_AIGER_CORPUS",
-                             ROOT.parent.parent / "shared" / "corpus" / "aiger"))
+CORPUS = Path(
+    os.environ.get("SYMBOLIC_AIGER_CORPUS", ROOT.parent.parent / "shared" / "corpus" / "aiger")
+)
 EXAMPLES = int(os.environ.get("SYMBOLIC_FUZZ_EXAMPLES", "200"))
 
 GOOD = """aag 7 2 2 1 3
@@ -171,11 +180,15 @@ def test_binary_error_location_names_the_byte():
 
 # ----------------------------------------------------------------- round trips
 
+
 @st.composite
 def circuits(draw) -> Circuit:
     """A random circuit in the binary format's numbering (so both forms keep it)."""
-    n_in, n_latch, n_and = (draw(st.integers(0, 5)), draw(st.integers(0, 4)),
-                            draw(st.integers(0, 12)))
+    n_in, n_latch, n_and = (
+        draw(st.integers(0, 5)),
+        draw(st.integers(0, 4)),
+        draw(st.integers(0, 12)),
+    )
     base = n_in + n_latch
     top = lambda v: st.integers(0, 2 * v + 1)  # noqa: E731 - a literal over variables 0..v
     rhs = []
@@ -184,24 +197,40 @@ def circuits(draw) -> Circuit:
         rhs.append((max(a, b), min(a, b)))
     maxvar = base + n_and
     latches = tuple(2 * (n_in + k + 1) for k in range(n_latch))
-    name = st.text(st.characters(blacklist_characters="\n\r", blacklist_categories=("Cs",)),
-                   max_size=8)
+    name = st.text(
+        st.characters(blacklist_characters="\n\r", blacklist_categories=("Cs",)), max_size=8
+    )
     return Circuit(
-        maxvar, tuple(2 * (k + 1) for k in range(n_in)), latches,
+        maxvar,
+        tuple(2 * (k + 1) for k in range(n_in)),
+        latches,
         tuple(draw(top(maxvar)) for _ in latches),
         tuple(draw(st.sampled_from([0, 1, lit])) for lit in latches),
-        (draw(top(maxvar)),), tuple(2 * (base + k + 1) for k in range(n_and)),
-        tuple(r[0] for r in rhs), tuple(r[1] for r in rhs),
-        tuple(draw(name) for _ in range(n_in)), tuple(draw(name) for _ in latches),
+        (draw(top(maxvar)),),
+        tuple(2 * (base + k + 1) for k in range(n_and)),
+        tuple(r[0] for r in rhs),
+        tuple(r[1] for r in rhs),
+        tuple(draw(name) for _ in range(n_in)),
+        tuple(draw(name) for _ in latches),
         (draw(name),),
-        tuple(draw(st.lists(st.text(st.characters(blacklist_characters="\n\r",
-                                                  blacklist_categories=("Cs",)), max_size=6),
-                            max_size=3))))
+        tuple(
+            draw(
+                st.lists(
+                    st.text(
+                        st.characters(blacklist_characters="\n\r", blacklist_categories=("Cs",)),
+                        max_size=6,
+                    ),
+                    max_size=3,
+                )
+            )
+        ),
+    )
 
 
 def _stripped(c: Circuit) -> Circuit:
     """``c`` as a file can keep it: names without trailing blanks lost to the line end."""
     from dataclasses import replace
+
     return replace(c, comments=c.comments if any(c.comments) or len(c.comments) > 1 else ())
 
 
@@ -216,7 +245,8 @@ def test_random_circuits_round_trip(c):
 def _corpus_sample() -> list[Path]:
     files = sorted(CORPUS.glob("*.aag"))
     return random.Random(35).sample(files, min(12, len(files))) + sorted(
-        (CORPUS / "large").glob("load_full_6_comp7*.aag"))
+        (CORPUS / "large").glob("load_full_6_comp7*.aag")
+    )
 
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")

@@ -1,14 +1,20 @@
 """The source texts' modules check their arguments at the boundary (issue 23, item 6):
 hackendot, chomp and chocolate refuse wrong types and values with a SymbolicError,
 never a plain TypeError, KeyError, AttributeError or RecursionError."""
+
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from symbolic.errors import (ArgumentTypeError, ArgumentValueError, QueryError, RangeError,
-                             SymbolicError)
+from symbolic.errors import (
+    ArgumentTypeError,
+    ArgumentValueError,
+    QueryError,
+    RangeError,
+    SymbolicError,
+)
 from symbolic.seeds import chocolate, chomp, hackendot
 from symbolic.seeds.hackendot import CORRECTED, Forest, Reading
 
@@ -45,7 +51,7 @@ HACKENDOT_CASES = [
     (lambda: hackendot.nimber([1, 2]), ArgumentTypeError, "the forest"),
     (lambda: hackendot.strip_kernel(F, 0), ArgumentValueError, "reattach"),
     (lambda: list(hackendot.all_dyck("3")), ArgumentTypeError, "the size"),
-    (lambda: list(hackendot.all_dyck(10 ** 4)), ArgumentValueError, "at most"),
+    (lambda: list(hackendot.all_dyck(10**4)), ArgumentValueError, "at most"),
     (lambda: hackendot.random_dyck(5, 1), ArgumentTypeError, "rng"),
     (lambda: hackendot.random_dyck(5.0, random.Random(0)), ArgumentTypeError, "the size"),
 ]
@@ -95,8 +101,9 @@ def test_chomp_boundary(boards, case):
 def test_chomp_checked_calls_still_answer(boards):
     assert chomp.rectangle(frozenset()) is None
     # the explicit engine's boards against the symbolic engine's
-    assert chomp.tablet_nimbers(boards, 2) == \
-        chomp.tablet_nimbers(chomp.board_nimbers(2, False, "symbolic"), 2)
+    assert chomp.tablet_nimbers(boards, 2) == chomp.tablet_nimbers(
+        chomp.board_nimbers(2, False, "symbolic"), 2
+    )
     assert {v.verdict for v in chomp.verdicts(boards, 2)} <= {"holds", "false", "untested"}
 
 
@@ -108,7 +115,7 @@ def bar():
 CHOCOLATE_CASES = [
     (lambda v: chocolate.load_bar("2"), ArgumentTypeError, "half"),
     (lambda v: chocolate.load_bar(-1), ArgumentValueError, "half"),
-    (lambda v: chocolate.load_bar(10 ** 6), ArgumentValueError, "half"),
+    (lambda v: chocolate.load_bar(10**6), ArgumentValueError, "half"),
     (lambda v: chocolate.BarValues(None), ArgumentTypeError, "half"),
     (lambda v: chocolate.BarValues(1, 5), ArgumentTypeError, "the engine kind"),
     (lambda v: v.value(5, 5, 2, "2"), ArgumentTypeError, "j"),

@@ -2,6 +2,7 @@
 reachable positions by distance, and until restricted to them, one backward step per
 layer. Compared with the plain fixpoints (``reachable``, ``until`` ∩ R) on Connect Four
 boards and on random graded arenas, on every engine."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,7 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from symbolic import atl
-from symbolic.api import DeadEnds, ReachLayers, reach_layers, reachable, until_by_layer, until_layered
+from symbolic.api import (
+    DeadEnds,
+    ReachLayers,
+    reach_layers,
+    reachable,
+    until_by_layer,
+    until_layered,
+)
 from symbolic.errors import EngineMismatch, QueryError
 from symbolic.seeds.games import arena
 from symbolic.model import load_model
@@ -18,8 +26,11 @@ from .conftest import build_engine
 from .strategies import graded_arenas
 
 # (w, h, a); the 4 × 3 boards take 10-20 s (explicit engine: 3^12 value vectors)
-BOARDS = [(3, 3, 3), pytest.param(4, 3, 3, marks=pytest.mark.slow),
-          pytest.param(4, 3, 4, marks=pytest.mark.slow)]
+BOARDS = [
+    (3, 3, 3),
+    pytest.param(4, 3, 3, marks=pytest.mark.slow),
+    pytest.param(4, 3, 4, marks=pytest.mark.slow),
+]
 
 
 def _connect4(kind, w, h, a):
@@ -85,8 +96,7 @@ def test_until_layered_refuses_layers_that_are_not_graded():
     r = reach_layers(g, g.from_tuples([(0,)]))
     assert not r.graded and isinstance(r, ReachLayers)
     with pytest.raises(QueryError, match="graded"):
-        until_layered(g, {1}, g.positions(), g.from_tuples([(2,)]), r,
-                        dead_ends=DeadEnds.VACUOUS)
+        until_layered(g, {1}, g.positions(), g.from_tuples([(2,)]), r, dead_ends=DeadEnds.VACUOUS)
 
 
 def test_until_layered_refuses_another_engines_layers():
@@ -94,8 +104,7 @@ def test_until_layered_refuses_another_engines_layers():
     a, b = build_engine(game, "cudd"), build_engine(game, "explicit")
     r = reach_layers(b, b.from_tuples([(0,)]))
     with pytest.raises(EngineMismatch):
-        until_layered(a, {1}, a.positions(), a.from_tuples([(1,)]), r,
-                        dead_ends=DeadEnds.VACUOUS)
+        until_layered(a, {1}, a.positions(), a.from_tuples([(1,)]), r, dead_ends=DeadEnds.VACUOUS)
     with pytest.raises(QueryError, match="dead_ends"):
         until_layered(b, {1}, b.positions(), b.from_tuples([(1,)]), r, dead_ends="vacuous")
 

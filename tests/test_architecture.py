@@ -5,6 +5,7 @@ layer whose pattern matches its name, and each of its imports (module level, ins
 functions, under ``TYPE_CHECKING``) must reach its own layer or a layer its row allows.
 The same walk forbids import cycles, modules over 600 lines and functions over 80 lines.
 """
+
 from __future__ import annotations
 
 import ast
@@ -70,12 +71,13 @@ def imports_of(name: str, path: Path, known: set[str]) -> list[tuple[int, str]]:
             else:
                 module = node.module or ""
             # `from pkg import sub` imports the module pkg.sub when there is one
-            targets = [f"{module}.{a.name}" if f"{module}.{a.name}" in known else module
-                       for a in node.names]
+            targets = [
+                f"{module}.{a.name}" if f"{module}.{a.name}" in known else module
+                for a in node.names
+            ]
         else:
             continue
-        found += [(node.lineno, t) for t in targets if t == "symbolic" or
-                  t.startswith("symbolic.")]
+        found += [(node.lineno, t) for t in targets if t == "symbolic" or t.startswith("symbolic.")]
     return found
 
 
@@ -127,14 +129,16 @@ def test_every_import_follows_the_rules():
 
 def test_function_level_and_type_checking_imports_count(tmp_path):
     fake = tmp_path / "fake.py"
-    fake.write_text("from typing import TYPE_CHECKING\n"
-                    "if TYPE_CHECKING:\n    from ..analysis.values import ranks\n"
-                    "def f():\n    from ..seeds import games\n    from .. import api\n")
+    fake.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from ..analysis.values import ranks\n"
+        "def f():\n    from ..seeds import games\n    from .. import api\n"
+    )
     found = violations("symbolic.bdd.fake", fake, set(MODULES))
-    assert found == ["fake.py:3: symbolic.bdd.fake (bdd) imports symbolic.analysis.values "
-                     "(analysis)",
-                     "fake.py:5: symbolic.bdd.fake (bdd) imports symbolic.seeds.games (seeds)"
-                     ], found
+    assert found == [
+        "fake.py:3: symbolic.bdd.fake (bdd) imports symbolic.analysis.values (analysis)",
+        "fake.py:5: symbolic.bdd.fake (bdd) imports symbolic.seeds.games (seeds)",
+    ], found
 
 
 def _graph() -> dict[str, set[str]]:
@@ -169,7 +173,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
                 stack.pop()
             elif colour[nxt] == 1:
                 path = [n for n, _ in stack]
-                return path[path.index(nxt):] + [nxt]
+                return path[path.index(nxt) :] + [nxt]
             elif colour[nxt] == 0:
                 colour[nxt] = 1
                 stack.append((nxt, iter(sorted(graph[nxt]))))
@@ -192,8 +196,10 @@ def test_sizes(name):
     text = path.read_text(encoding="utf-8")
     lines = len(text.splitlines())
     assert lines <= MAX_MODULE_LINES, f"{path.relative_to(ROOT)}: {lines} lines"
-    long = [f"{node.name} ({node.end_lineno - node.lineno + 1} lines, line {node.lineno})"
-            for node in ast.walk(ast.parse(text))
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
+    long = [
+        f"{node.name} ({node.end_lineno - node.lineno + 1} lines, line {node.lineno})"
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+    ]
     assert long == [], f"{path.relative_to(ROOT)}: {long}"

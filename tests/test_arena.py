@@ -1,5 +1,6 @@
 """Arena JSON files (symbolic.lang.arena): validation with located errors, any player
 ids, large arenas; the answers checked on both engines."""
+
 from __future__ import annotations
 
 import json
@@ -13,9 +14,14 @@ from symbolic.model import load_model
 
 from .conftest import all_engines
 
-GOOD = {"etats": [0, 1, 2], "init": 0, "controles": {"0": 1, "1": 2, "2": 1},
-        "transitions": {"0": [1, 2], "1": [0], "2": [2]},
-        "objectifs1": [2], "objectifs2": [1]}
+GOOD = {
+    "etats": [0, 1, 2],
+    "init": 0,
+    "controles": {"0": 1, "1": 2, "2": 1},
+    "transitions": {"0": [1, 2], "1": [0], "2": [2]},
+    "objectifs1": [2],
+    "objectifs2": [1],
+}
 
 
 def write(tmp_path, doc, name="a.arena.json") -> str:
@@ -43,49 +49,64 @@ def changed(**kw):
     return doc
 
 
-@pytest.mark.parametrize("doc, words", [
-    # an edge to a state missing from etats was silently dropped
-    (changed(transitions={"0": [1, 7]}), "transitions[\"0\"][1]: 7 is not a state"),
-    (changed(init=9), "init: 9 is not a state"),
-    # a string successor list was read character by character
-    (changed(transitions={"0": "12"}), "transitions[\"0\"] must be a list, got the string"),
-    # floats were truncated, booleans passed as states
-    (changed(controles={"0": 1.7, "1": 2, "2": 1}), "controller of state 0 must be an integer"),
-    (changed(etats=[0, True, 2]), "etats[1] must be an integer, got true"),
-    (changed(objectifs1=[True]), "objectifs1[0] must be an integer"),
-    (changed(objectifs2=[42]), "objectifs2[0]: 42 is not a state"),
-    (changed(controles={"zero": 1, "1": 2, "2": 1}), "controles: key \"zero\" is not a state"),
-    (changed(controles=[1, 2, 1]), "controles must be an object, got a list"),
-    (changed(transitions={"0": None}), "must be a list, got null"),
-    (json.dumps(GOOD).replace('"init": 0', '"init": null'), "init must be an integer, got null"),
-    (json.dumps(GOOD).replace('"init": 0', '"init": ' + "9" * 5000), "more than 18 digits"),
-    (changed(etats=[0, 1, 1]), "state 1 is listed twice"),
-    (changed(etats=[0, 1, 5]), "etats[2]: 5 is not a state"),
-    (changed(etats=[]), "etats is empty"),
-    (changed(initial=0), "repeats \"init\""),
-    (changed(objectifs2=None), "missing key \"objectifs2\""),
-    (changed(colour=3), "unknown key \"colour\""),
-    (changed(name=3), "name must be a string"),
-    ([1, 2], "expected a JSON object"),
-])
+@pytest.mark.parametrize(
+    "doc, words",
+    [
+        # an edge to a state missing from etats was silently dropped
+        (changed(transitions={"0": [1, 7]}), 'transitions["0"][1]: 7 is not a state'),
+        (changed(init=9), "init: 9 is not a state"),
+        # a string successor list was read character by character
+        (changed(transitions={"0": "12"}), 'transitions["0"] must be a list, got the string'),
+        # floats were truncated, booleans passed as states
+        (changed(controles={"0": 1.7, "1": 2, "2": 1}), "controller of state 0 must be an integer"),
+        (changed(etats=[0, True, 2]), "etats[1] must be an integer, got true"),
+        (changed(objectifs1=[True]), "objectifs1[0] must be an integer"),
+        (changed(objectifs2=[42]), "objectifs2[0]: 42 is not a state"),
+        (changed(controles={"zero": 1, "1": 2, "2": 1}), 'controles: key "zero" is not a state'),
+        (changed(controles=[1, 2, 1]), "controles must be an object, got a list"),
+        (changed(transitions={"0": None}), "must be a list, got null"),
+        (
+            json.dumps(GOOD).replace('"init": 0', '"init": null'),
+            "init must be an integer, got null",
+        ),
+        (json.dumps(GOOD).replace('"init": 0', '"init": ' + "9" * 5000), "more than 18 digits"),
+        (changed(etats=[0, 1, 1]), "state 1 is listed twice"),
+        (changed(etats=[0, 1, 5]), "etats[2]: 5 is not a state"),
+        (changed(etats=[]), "etats is empty"),
+        (changed(initial=0), 'repeats "init"'),
+        (changed(objectifs2=None), 'missing key "objectifs2"'),
+        (changed(colour=3), 'unknown key "colour"'),
+        (changed(name=3), "name must be a string"),
+        ([1, 2], "expected a JSON object"),
+    ],
+)
 def test_invalid_arenas_get_located_errors(tmp_path, doc, words):
     err = error_of(tmp_path, doc)
     assert words in err.message, err.message
 
 
-@pytest.mark.parametrize("text, words, where", [
-    ('{"etats": [0], "init": NaN}', "not JSON here", (1, 24)),
-    ('{"etats": [0], "init": 0', "ends too early", (1, 25)),
-    ('{"etats": [0],, }', "unexpected ','", (1, 15)),
-    ('{"a": 1, "a": 2}', "key \"a\" appears twice", (1, 10)),
-    ("[" * 10_000 + "]" * 10_000, f"nested deeper than {MAX_DEPTH}", (1, MAX_DEPTH + 1)),
-    (json.dumps(GOOD).replace('"init": 0, ', '\n "init": 0.5, '), "init must be an integer, got "
-     "the number 0.5", (2, 10)),
-])
+@pytest.mark.parametrize(
+    "text, words, where",
+    [
+        ('{"etats": [0], "init": NaN}', "not JSON here", (1, 24)),
+        ('{"etats": [0], "init": 0', "ends too early", (1, 25)),
+        ('{"etats": [0],, }', "unexpected ','", (1, 15)),
+        ('{"a": 1, "a": 2}', 'key "a" appears twice', (1, 10)),
+        ("[" * 10_000 + "]" * 10_000, f"nested deeper than {MAX_DEPTH}", (1, MAX_DEPTH + 1)),
+        (
+            json.dumps(GOOD).replace('"init": 0, ', '\n "init": 0.5, '),
+            "init must be an integer, got the number 0.5",
+            (2, 10),
+        ),
+    ],
+)
 def test_malformed_json_is_located(tmp_path, text, words, where):
     err = error_of(tmp_path, text)
-    assert words in err.message and (err.span.line, err.span.column) == where, \
-        (err.message, err.span.line, err.span.column)
+    assert words in err.message and (err.span.line, err.span.column) == where, (
+        err.message,
+        err.span.line,
+        err.span.column,
+    )
 
 
 @pytest.mark.parametrize("ids", [(0, 1), (5,), (1, 3), (-2, 7)])
@@ -105,19 +126,26 @@ def test_any_player_ids(tmp_path, ids):
 
 def test_the_td_example_still_loads():
     from pathlib import Path
+
     m = load_model(Path(__file__).parent.parent / "models" / "td_example.arena.json")
     assert m.players == (1, 2) and m.game.space.size == 7
 
 
 def test_thousands_of_alternating_states(tmp_path):
     n = 4000
-    doc = {"etats": list(range(n)), "init": 0,
-           "controles": {str(i): 1 + i % 2 for i in range(n)},
-           "transitions": {str(i): [(i + 1) % n, (3 * i + 1) % n] for i in range(n)},
-           "objectifs1": [n - 1], "objectifs2": [n // 2]}
+    doc = {
+        "etats": list(range(n)),
+        "init": 0,
+        "controles": {str(i): 1 + i % 2 for i in range(n)},
+        "transitions": {str(i): [(i + 1) % n, (3 * i + 1) % n] for i in range(n)},
+        "objectifs1": [n - 1],
+        "objectifs2": [n // 2],
+    }
     m = load_model(write(tmp_path, doc))
-    counts = {eng.kind: [len(atl.Evaluator(eng, m.definitions)(q.formula)) for q in m.queries]
-              for eng in all_engines(m.game)}
+    counts = {
+        eng.kind: [len(atl.Evaluator(eng, m.definitions)(q.formula)) for q in m.queries]
+        for eng in all_engines(m.game)
+    }
     assert len(set(map(tuple, counts.values()))) == 1, counts
 
 
@@ -138,16 +166,26 @@ def test_arena_is_read_into_the_model_ast_not_into_model_text():
     text it used to be written as, and no model text is kept (so no parameters)."""
     from symbolic.errors import FileError
     from symbolic.model import parse_arena, parse_model
-    doc = {"etats": [0, 1, 2], "init": 0, "controles": {"0": 1, "1": 2, "2": 1},
-           "transitions": {"0": [1, 2], "1": [0]}, "objectifs1": [2], "objectifs2": [],
-           "objectifs3": [1], "name": "tri"}
+
+    doc = {
+        "etats": [0, 1, 2],
+        "init": 0,
+        "controles": {"0": 1, "1": 2, "2": 1},
+        "transitions": {"0": [1, 2], "1": [0]},
+        "objectifs1": [2],
+        "objectifs2": [],
+        "objectifs3": [1],
+        "name": "tri",
+    }
     m = parse_arena(json.dumps(doc), "tri.json")
-    text = ('game "tri"\ndescription """"""\nplayers 1, 2\nvar s : 0..2\n'
-            "turn if s in {0, 2} then 1 else 2\nconst E = {(0, 1), (0, 2), (1, 0)}\n"
-            "move edge(e in E) when s = e[0] then s' = e[1]\nset initial = s = 0\n"
-            "set Obj1 = s in {2}\nset Obj2 = false\nset Obj3 = s in {1}\n"
-            "query <<1>> <> Obj1, initial and <<1>> <> Obj1\n"
-            "query <<2>> <> Obj2, initial and <<2>> <> Obj2\n")
+    text = (
+        'game "tri"\ndescription """"""\nplayers 1, 2\nvar s : 0..2\n'
+        "turn if s in {0, 2} then 1 else 2\nconst E = {(0, 1), (0, 2), (1, 0)}\n"
+        "move edge(e in E) when s = e[0] then s' = e[1]\nset initial = s = 0\n"
+        "set Obj1 = s in {2}\nset Obj2 = false\nset Obj3 = s in {1}\n"
+        "query <<1>> <> Obj1, initial and <<1>> <> Obj1\n"
+        "query <<2>> <> Obj2, initial and <<2>> <> Obj2\n"
+    )
     written = parse_model(text, "tri.game")
     assert m.game == written.game, (m.game, written.game)
     assert [q.text for q in m.queries] == [q.text for q in written.queries]

@@ -1,5 +1,6 @@
 """The TD's Ω₃ (draw states) in arena files: ``objectifs3`` / ``objective3`` gives
 a set ``Obj3``; without it there is none."""
+
 from __future__ import annotations
 
 import json
@@ -12,9 +13,14 @@ from symbolic.model import load_model
 
 from .conftest import build_engine
 
-ARENA = {"etats": [0, 1, 2, 3], "init": 0, "controles": {"0": 1, "1": 2, "2": 1, "3": 2},
-         "transitions": {"0": [1, 3], "1": [2], "2": [2], "3": [3]},
-         "objectifs1": [2], "objectifs2": []}
+ARENA = {
+    "etats": [0, 1, 2, 3],
+    "init": 0,
+    "controles": {"0": 1, "1": 2, "2": 1, "3": 2},
+    "transitions": {"0": [1, 3], "1": [2], "2": [2], "3": [3]},
+    "objectifs1": [2],
+    "objectifs2": [],
+}
 
 
 @pytest.mark.parametrize("key", ["objectifs3", "objective3"])

@@ -7,6 +7,7 @@ and a few sets Z. ``turn(J)`` has no meaning on a concurrent game: the queries t
 it read it on the converted game as the state proposition "the turn expression is in J",
 evaluated by the concurrent engine itself.
 """
+
 from __future__ import annotations
 
 import re
@@ -47,10 +48,13 @@ SMALL: dict[str, dict | None] = {
 
 def model_files() -> list[Path]:
     """The turn-based models (a concurrent one declares ``concurrent`` on a line)."""
-    return sorted(p for p in MODELS.glob("*")
-                  if p.name.endswith(".game") and not re.search(
-                      r"^concurrent\b", p.read_text(encoding="utf-8"), re.M)
-                  or p.name.endswith(".arena.json"))
+    return sorted(
+        p
+        for p in MODELS.glob("*")
+        if p.name.endswith(".game")
+        and not re.search(r"^concurrent\b", p.read_text(encoding="utf-8"), re.M)
+        or p.name.endswith(".arena.json")
+    )
 
 
 #: over a minute each (as_concurrent's guards list thousands of positions): make test-slow
@@ -70,7 +74,8 @@ def with_turn_as_prop(engine, game):
     turn-based formulas; the set comes from the concurrent engine's own from_expr)."""
     engine.concurrent = False  # the evaluator refuses turn(J) on concurrent engines
     engine.turn_set = lambda J: engine.from_expr(
-        disj(game.turn.eq(Const(p)) for p in game.coalition(J)))
+        disj(game.turn.eq(Const(p)) for p in game.coalition(J))
+    )
     return engine
 
 
@@ -78,7 +83,8 @@ def engines(model):
     conc = as_concurrent(model.game)
     return ExplicitGame(model.game), [
         with_turn_as_prop(ExplicitConcurrentGame(conc), model.game),
-        with_turn_as_prop(SymbolicConcurrentGame(conc, "cudd"), model.game)]
+        with_turn_as_prop(SymbolicConcurrentGame(conc, "cudd"), model.game),
+    ]
 
 
 def coalitions(players):
@@ -105,7 +111,8 @@ def test_pre_is_pre_exists_or_pre_forall(name):
     model = load_model(MODELS / name, SMALL[name])
     ref, others = engines(model)
     targets = [ref.empty(), ref.positions(), ref.deadlocks()] + [
-        atl.Evaluator(ref, model.definitions)(q.formula) for q in model.queries[:3]]
+        atl.Evaluator(ref, model.definitions)(q.formula) for q in model.queries[:3]
+    ]
     for J in coalitions(model.game.players):
         for Z in targets:
             for dead in DeadEnds:

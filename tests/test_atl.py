@@ -8,6 +8,7 @@ Dead ends: 2 (P2's) and 5 (P1's). Under VACUOUS an opponent's dead end is
 forced into anything (2 ∈ pre({1}, X) for every X, 5 ∈ pre({2}, X)); under
 STRICT it is in no pre∀, and a mover's dead end is in no pre∃ either way.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -19,8 +20,11 @@ from symbolic.seeds.games import arena
 
 from .conftest import build_engine
 
-GAME = arena({0: 1, 1: 2, 2: 2, 3: 1, 4: 2, 5: 1},
-             [(0, 1), (0, 2), (1, 3), (1, 0), (3, 3), (4, 3)], name="hand arena")
+GAME = arena(
+    {0: 1, 1: 2, 2: 2, 3: 1, 4: 2, 5: 1},
+    [(0, 1), (0, 2), (1, 3), (1, 0), (3, 3), (4, 3)],
+    name="hand arena",
+)
 P1, P2, NONE = atl.CoalitionLit((1,)), atl.CoalitionLit((2,)), atl.CoalitionLit(())
 S = ir.Var("s")
 
@@ -87,8 +91,9 @@ def test_release(engine):
     assert ev(engine, rel) == at(0, 1, 5)
     assert ev(engine, rel, dead_ends=DeadEnds.STRICT) == at(0, 1)
     for conv, want in ((DeadEnds.VACUOUS, at(0, 1, 5)), (DeadEnds.STRICT, at(0, 1))):
-        fp = engine.release({2}, engine.from_expr(S.eq(0)), engine.from_expr(S.ne(3)),
-                            dead_ends=conv)
+        fp = engine.release(
+            {2}, engine.from_expr(S.eq(0)), engine.from_expr(S.ne(3)), dead_ends=conv
+        )
         assert set(fp.result) == want and fp.iterations == 1, (conv, fp)
     # ATL duality under VACUOUS: ¬⟨⟨P1⟩⟩ (s ≠ 0) U (s = 3) = ¬{2, 3, 4}
     dual = atl.Not(atl.Until(P1, atl.Not(f), atl.Not(g)))
@@ -107,8 +112,10 @@ def test_strict_convention(engine):
     ⟨⟨P2⟩⟩□(s ≠ 3): Z₁ = {0 (→1, 2), 1 (→0)}, Z₂ = {1} (0 may go to 2 ∉ Z₁),
     Z₃ = ∅ (1's only move in Z is 0 ∉ Z₂): 5 is no longer kept vacuously.
     """
+
     def strict(f):
         return ev(engine, f, dead_ends=DeadEnds.STRICT)
+
     assert strict(atl.Next(P1, atl.Prop(S.eq(2)))) == at(0)
     assert strict(atl.Next(NONE, atl.Truth(False))) == set()
     assert strict(atl.Eventually(P1, atl.Prop(S.eq(3)))) == at(3, 4)
@@ -127,10 +134,13 @@ def test_connectives(engine):
 
 def test_definitions_with_parameters(engine):
     J = atl.CoalitionRef("J")
-    lose = atl.BoolOp("and", atl.Turn(atl.CoalitionOp("\\", atl.AllPlayers(), J)),
-                      atl.Next(J, atl.Truth(False)))
-    defs = {"Lose": atl.Definition("Lose", (("J", "coalition"),), lose),
-            "At": atl.Definition("At", (("v", "int"),), atl.Prop(S.eq(ir.Name("v"))))}
+    lose = atl.BoolOp(
+        "and", atl.Turn(atl.CoalitionOp("\\", atl.AllPlayers(), J)), atl.Next(J, atl.Truth(False))
+    )
+    defs = {
+        "Lose": atl.Definition("Lose", (("J", "coalition"),), lose),
+        "At": atl.Definition("At", (("v", "int"),), atl.Prop(S.eq(ir.Name("v")))),
+    }
     assert ev(engine, atl.Ref("Lose", (P1,)), definitions=defs) == at(2)
     assert ev(engine, atl.Ref("Lose", (2,)), definitions=defs) == at(5)
     assert ev(engine, atl.Ref("At", (ir.Const(4),)), definitions=defs) == at(4)

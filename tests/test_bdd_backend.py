@@ -2,6 +2,7 @@
 autoref (symbolic.bdd.backend.DdManager) and oxidd (symbolic.bdd.oxidd_backend), each
 test that takes the ``backend`` fixture once per backend, as dd's own suite runs
 ``tests/common.py`` against each of its managers."""
+
 from __future__ import annotations
 
 import gc
@@ -27,8 +28,10 @@ def make(backend: str, names) -> Manager:
 
 def brute_count(m: Manager, u, names) -> int:
     """Models of u over ``names`` by evaluating every assignment (the reference)."""
-    return sum(m.is_true(m.restrict(u, dict(zip(names, bits))))
-               for bits in itertools.product((False, True), repeat=len(names)))
+    return sum(
+        m.is_true(m.restrict(u, dict(zip(names, bits))))
+        for bits in itertools.product((False, True), repeat=len(names))
+    )
 
 
 def random_function(m: Manager, names, rng: random.Random, terms: int = 6):
@@ -78,8 +81,10 @@ def test_boolean_operations(backend):
         "ite": (m.ite(x, y, m.not_(y)), [1, 0, 0, 1]),
     }
     for name, (u, want) in table.items():
-        got = [int(m.is_true(m.restrict(u, {"x": a, "y": b})))
-               for a, b in itertools.product((False, True), repeat=2)]
+        got = [
+            int(m.is_true(m.restrict(u, {"x": a, "y": b})))
+            for a, b in itertools.product((False, True), repeat=2)
+        ]
         assert got == want, (name, got, want)
 
 
@@ -91,8 +96,7 @@ def test_conj_disj_of_nothing(backend):
 # each fused relational product against its two-step definition
 PRODUCTS = {
     "and_exists": (lambda m: m.and_exists, lambda m, u, v, q: m.exist(m.and_(u, v), q)),
-    "implies_forall": (lambda m: m.implies_forall,
-                       lambda m, u, v, q: m.forall(m.implies(u, v), q)),
+    "implies_forall": (lambda m: m.implies_forall, lambda m, u, v, q: m.forall(m.implies(u, v), q)),
 }
 
 
@@ -106,8 +110,12 @@ def test_fused_relational_products_equal_their_definitions(backend, product):
         u, v = random_function(m, names, rng), random_function(m, names, rng)
         q = set(rng.sample(names, 3))
         fused, plain = fused_of(m)(u, v, q), plain_of(m, u, v, q)
-        assert fused == plain, (product, sorted(q), m.exact_count(fused, 6),
-                                m.exact_count(plain, 6))
+        assert fused == plain, (
+            product,
+            sorted(q),
+            m.exact_count(fused, 6),
+            m.exact_count(plain, 6),
+        )
 
 
 def test_forall_is_dual_of_exist(backend):
@@ -137,10 +145,13 @@ def test_compose_substitutes_simultaneously(backend, seed):
     composed = m.compose(u, sub)
     for bits in itertools.product((False, True), repeat=len(names)):
         point = dict(zip(names, bits))
-        image = {n: (m.is_true(m.restrict(sub[n], point)) if n in sub else v)
-                 for n, v in point.items()}
-        assert m.is_true(m.restrict(composed, point)) == m.is_true(m.restrict(u, image)), \
-            (point, image)
+        image = {
+            n: (m.is_true(m.restrict(sub[n], point)) if n in sub else v) for n, v in point.items()
+        }
+        assert m.is_true(m.restrict(composed, point)) == m.is_true(m.restrict(u, image)), (
+            point,
+            image,
+        )
     assert m.compose(u, {}) == u
     other = make(backend, names)
     with pytest.raises(EngineMismatch):
@@ -170,10 +181,10 @@ def test_exact_count_beyond_float_precision(backend):
     minterms = [m.cube({n: (i * 7 + k) % 3 == 0 for i, n in enumerate(names)}) for k in range(3)]
     few = m.disj(minterms)
     assert m.exact_count(few, 200) == 3
-    assert m.exact_count(m.not_(few), 200) == 2 ** 200 - 3
+    assert m.exact_count(m.not_(few), 200) == 2**200 - 3
     half_minus = m.diff(m.var("x0"), minterms[1])  # minterms[1] has x0 false: no effect
-    assert m.exact_count(half_minus, 200) == 2 ** 199
-    assert m.exact_count(m.not_(few), 1000) == (2 ** 200 - 3) * 2 ** 800
+    assert m.exact_count(half_minus, 200) == 2**199
+    assert m.exact_count(m.not_(few), 1000) == (2**200 - 3) * 2**800
 
 
 def test_cudd_exact_traversal_agrees_with_float_count():
@@ -220,11 +231,15 @@ def test_mixing_backends_raises_engine_mismatch(backend, other):
     x, y, stranger = m.var("x"), m.var("y"), o.var("x")
     calls = {
         "not_": lambda: m.not_(stranger),
-        "and_": lambda: m.and_(x, stranger), "or_": lambda: m.or_(stranger, x),
-        "diff": lambda: m.diff(x, stranger), "xor": lambda: m.xor(x, stranger),
-        "iff": lambda: m.iff(stranger, x), "implies": lambda: m.implies(x, stranger),
+        "and_": lambda: m.and_(x, stranger),
+        "or_": lambda: m.or_(stranger, x),
+        "diff": lambda: m.diff(x, stranger),
+        "xor": lambda: m.xor(x, stranger),
+        "iff": lambda: m.iff(stranger, x),
+        "implies": lambda: m.implies(x, stranger),
         "ite": lambda: m.ite(x, y, stranger),
-        "exist": lambda: m.exist(stranger, {"x"}), "forall": lambda: m.forall(stranger, {"x"}),
+        "exist": lambda: m.exist(stranger, {"x"}),
+        "forall": lambda: m.forall(stranger, {"x"}),
         "and_exists": lambda: m.and_exists(x, stranger, {"x"}),
         "implies_forall": lambda: m.implies_forall(stranger, x, {"x"}),
         "rename": lambda: m.rename(stranger, {"x": "y"}),
@@ -289,8 +304,9 @@ def test_constants_support_and_housekeeping(backend):
     m.collect_garbage()
     assert m.exact_count(u, 3) == 6 and m.node_count() >= 1
     checked = []
-    assert m.disj([m.var("a"), m.var("b"), m.var("c")], check=lambda: checked.append(1)) \
-        == m.or_(u, m.var("b"))
+    assert m.disj([m.var("a"), m.var("b"), m.var("c")], check=lambda: checked.append(1)) == m.or_(
+        u, m.var("b")
+    )
     assert len(checked) == 2, checked
 
 
@@ -311,7 +327,7 @@ def test_sizes(backend):
 
 def test_cudd_memory_exhaustion_is_out_of_memory():
     """A multiplier-like function under a 16 MiB cap: CUDD gives up, we say why."""
-    m = DdManager("cudd", max_memory=16 * 2 ** 20)
+    m = DdManager("cudd", max_memory=16 * 2**20)
     n = 40
     xs, ys = [f"x{i}" for i in range(n)], [f"y{i}" for i in range(n)]
     m.declare(xs + ys)  # worst order for x = reverse(y)
@@ -343,13 +359,17 @@ def test_managers_are_released_after_their_nodes(backend, monkeypatch):
 
 # ------------------------------------------------------------------ variable bounds, memory caps
 
-@pytest.mark.parametrize("backend,cap_mb,bound", [
-    ("cudd", 64, (64 - 9) * 128),      # 8 KiB per variable beyond 9 MiB
-    ("cudd", 4, 1000),                 # CUDD's minimal tables hold 1 018 at any cap
-    ("autoref", 1, 2048),              # 512 bytes per node, a node per variable
-    ("autoref", None, capacity.AUTOREF_MAX_VARIABLES),  # Python's stack binds first
-    ("oxidd", 1, 512),                 # 2 KiB per variable (its level, the engine's objects)
-])
+
+@pytest.mark.parametrize(
+    "backend,cap_mb,bound",
+    [
+        ("cudd", 64, (64 - 9) * 128),  # 8 KiB per variable beyond 9 MiB
+        ("cudd", 4, 1000),  # CUDD's minimal tables hold 1 018 at any cap
+        ("autoref", 1, 2048),  # 512 bytes per node, a node per variable
+        ("autoref", None, capacity.AUTOREF_MAX_VARIABLES),  # Python's stack binds first
+        ("oxidd", 1, 512),  # 2 KiB per variable (its level, the engine's objects)
+    ],
+)
 def test_the_variable_bound_is_checked_before_declaring(backend, cap_mb, bound):
     m = make_manager(backend, max_memory=None if cap_mb is None else cap_mb << 20)
     assert m.variable_bound()[0] == bound, m.variable_bound()
@@ -390,6 +410,7 @@ def test_oxidd_products_stop_at_the_time_limit_while_they_run():
     import time
     from symbolic.errors import LimitExceeded
     from symbolic.limits import Limits
+
     pytest.importorskip("oxidd")
     n = 19
     names = [f"v{i}" for i in range(2 * n)]
@@ -411,12 +432,14 @@ def test_auto_takes_cudd_when_ulimit_v_leaves_little_address_space():
     """oxidd ends the process when an allocation fails; under a tight `ulimit -v` the
     automatic choice is CUDD (which reports memory exhaustion), without it oxidd."""
     import subprocess
-    code = ("import resource, sys; from symbolic.bdd.managers import choose_backend;"
-            "from symbolic.ir import IntType, Space, VarDecl;"
-            "s = Space(tuple(VarDecl(f'x{i}', IntType(0, 255)) for i in range(4)));"
-            "print(choose_backend(s));"
-            "resource.setrlimit(resource.RLIMIT_AS, (600 * 2**20,) * 2);"
-            "print(choose_backend(s))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=60)
+
+    code = (
+        "import resource, sys; from symbolic.bdd.managers import choose_backend;"
+        "from symbolic.ir import IntType, Space, VarDecl;"
+        "s = Space(tuple(VarDecl(f'x{i}', IntType(0, 255)) for i in range(4)));"
+        "print(choose_backend(s));"
+        "resource.setrlimit(resource.RLIMIT_AS, (600 * 2**20,) * 2);"
+        "print(choose_backend(s))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["oxidd", "cudd"], (out.stdout, out.stderr)

@@ -5,6 +5,7 @@ here, the shape: every member of the protocol is documented and implemented by e
 backend's class itself (or the shared base), the implementations are siblings, and the
 type aliases are what the docstrings say.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -22,17 +23,36 @@ IMPLEMENTATIONS = (DdManager, OxiddManager)
 
 def protocol_members() -> dict[str, object]:
     """The members the protocol declares: methods, properties and annotated attributes."""
-    members = {name: value for name, value in vars(contract.Manager).items()
-               if not name.startswith("_") and (callable(value) or isinstance(value, property))}
+    members = {
+        name: value
+        for name, value in vars(contract.Manager).items()
+        if not name.startswith("_") and (callable(value) or isinstance(value, property))
+    }
     members.update({name: None for name in contract.Manager.__annotations__})
     return members
 
 
 def test_the_protocol_lists_the_engines_operations():
     members = set(protocol_members())
-    for name in ("and_", "and_exists", "implies_forall", "rename", "compose", "exact_count",
-                 "assignments", "copy_from", "declare", "reorder", "check", "backend",
-                 "limits", "interruptible_products", "names", "true", "false"):
+    for name in (
+        "and_",
+        "and_exists",
+        "implies_forall",
+        "rename",
+        "compose",
+        "exact_count",
+        "assignments",
+        "copy_from",
+        "declare",
+        "reorder",
+        "check",
+        "backend",
+        "limits",
+        "interruptible_products",
+        "names",
+        "true",
+        "false",
+    ):
         assert name in members, name
 
 
@@ -80,6 +100,7 @@ def test_only_the_factory_imports_an_implementation():
     from pathlib import Path
 
     import symbolic
+
     root = Path(symbolic.__file__).parent
     importers = set()
     for path in root.rglob("*.py"):

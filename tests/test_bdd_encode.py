@@ -3,6 +3,7 @@
 Expected sets come from hand-known values or from a brute-force Python evaluation
 of the same expression (``py_eval`` below, Python's own // and %).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -16,8 +17,28 @@ from symbolic.bdd.managers import make_manager
 from symbolic.bdd.encode import Encoder, choose_order
 from symbolic.bdd.engine import SymbolicSets
 from symbolic.errors import ModelError, UnknownName, QueryError, RangeError, Span, WrongType
-from symbolic.ir import (FALSE, TRUE, Binary, BoolType, Const, Elem, Expr, IntType, Item, Ite,
-                         Name, Quant, Space, Sum, Unary, Var, VarDecl, exists, forall, ite)
+from symbolic.ir import (
+    FALSE,
+    TRUE,
+    Binary,
+    BoolType,
+    Const,
+    Elem,
+    Expr,
+    IntType,
+    Item,
+    Ite,
+    Name,
+    Quant,
+    Space,
+    Sum,
+    Unary,
+    Var,
+    VarDecl,
+    exists,
+    forall,
+    ite,
+)
 from symbolic.validate import check_expr
 
 
@@ -41,6 +62,7 @@ def sols(enc: Encoder, expr: Expr, env=None) -> list[tuple]:
 
 
 # --------------------------------------------------------------------------- a reference evaluator
+
 
 def py_eval(e: Expr, s: dict, env: dict):
     """Direct Python evaluation of an IR expression at state ``s`` ({label: value})."""
@@ -80,31 +102,62 @@ def py_eval(e: Expr, s: dict, env: dict):
     if e.op == "implies":
         return (not a) or py_eval(e.right, s, env)
     c = py_eval(e.right, s, env)
-    return {"+": lambda: a + c, "-": lambda: a - c, "*": lambda: a * c,
-            "//": lambda: a // c, "%": lambda: a % c, "==": lambda: a == c,
-            "!=": lambda: a != c, "<": lambda: a < c, "<=": lambda: a <= c,
-            ">": lambda: a > c, ">=": lambda: a >= c, "iff": lambda: a == c}[e.op]()
+    return {
+        "+": lambda: a + c,
+        "-": lambda: a - c,
+        "*": lambda: a * c,
+        "//": lambda: a // c,
+        "%": lambda: a % c,
+        "==": lambda: a == c,
+        "!=": lambda: a != c,
+        "<": lambda: a < c,
+        "<=": lambda: a <= c,
+        ">": lambda: a > c,
+        ">=": lambda: a >= c,
+        "iff": lambda: a == c,
+    }[e.op]()
 
 
 def brute(sp: Space, expr: Expr, env=None) -> list[tuple]:
     """The positions of ``sp`` where ``expr`` holds, by evaluating it at each (bool slots
     read as bools)."""
+
     def state(p):
-        return {s.label: bool(v) if isinstance(s.type, BoolType) else v
-                for s, v in zip(sp.slots, p)}
+        return {
+            s.label: bool(v) if isinstance(s.type, BoolType) else v for s, v in zip(sp.slots, p)
+        }
+
     ranges = [s.type.values() for s in sp.slots]
     return [p for p in itertools.product(*ranges) if py_eval(expr, state(p), env or {})]
 
 
 # --------------------------------------------------------------------------- layout
 
+
 def test_bit_sliced_order_msb_first_current_then_next(backend):
-    sp = Space((VarDecl("x", IntType(0, 5)), VarDecl("y", IntType(-3, 5)),
-                VarDecl("b", BoolType())))
+    sp = Space(
+        (VarDecl("x", IntType(0, 5)), VarDecl("y", IntType(-3, 5)), VarDecl("b", BoolType()))
+    )
     enc = encoder(backend, sp, "sliced")
     assert enc.widths == (3, 4, 1), enc.widths
-    want = ["y.3", "y.3'", "x.2", "x.2'", "y.2", "y.2'", "x.1", "x.1'", "y.1", "y.1'",
-            "x.0", "x.0'", "y.0", "y.0'", "b.0", "b.0'"]
+    want = [
+        "y.3",
+        "y.3'",
+        "x.2",
+        "x.2'",
+        "y.2",
+        "y.2'",
+        "x.1",
+        "x.1'",
+        "y.1",
+        "y.1'",
+        "x.0",
+        "x.0'",
+        "y.0",
+        "y.0'",
+        "b.0",
+        "b.0'",
+    ]
     assert list(enc.order) == want, enc.order
     assert [enc.m.level(n) for n in want] == list(range(16))
     assert enc.current_bits == tuple(n for n in want if not n.endswith("'"))
@@ -145,6 +198,7 @@ def test_assignment_and_decode_round_trip(backend):
 
 
 # --------------------------------------------------------------------------- arithmetic
+
 
 def test_odd_ranges_read_their_values(backend):
     sp = ints(("x", -3, 5), ("y", 2, 6))
@@ -204,24 +258,34 @@ def int_terms():
 
     def grow(children):
         arith = st.tuples(st.sampled_from(["+", "-", "*"]), children, children).map(
-            lambda t: Binary(t[0], t[1], t[2]))
+            lambda t: Binary(t[0], t[1], t[2])
+        )
         div = st.tuples(st.sampled_from(["//", "%"]), children, st.integers(1, 6)).map(
-            lambda t: Binary(t[0], t[1], Const(t[2])))
+            lambda t: Binary(t[0], t[1], Const(t[2]))
+        )
         neg = children.map(lambda t: Unary("-", t))
         cond = st.tuples(children, children, children, children).map(
-            lambda t: Ite(t[0] < t[1], t[2], t[3]))
+            lambda t: Ite(t[0] < t[1], t[2], t[3])
+        )
         return st.one_of(arith, div, neg, cond)
 
     return st.recursive(leaves, grow, max_leaves=5)
 
 
 def bool_terms():
-    cmp = st.tuples(st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), int_terms(),
-                    int_terms()).map(lambda t: Binary(t[0], t[1], t[2]))
-    return st.recursive(cmp, lambda c: st.one_of(
-        st.tuples(st.sampled_from(["and", "or", "implies", "iff"]), c, c).map(
-            lambda t: Binary(t[0], t[1], t[2])),
-        c.map(lambda t: Unary("not", t))), max_leaves=3)
+    cmp = st.tuples(
+        st.sampled_from(["==", "!=", "<", "<=", ">", ">="]), int_terms(), int_terms()
+    ).map(lambda t: Binary(t[0], t[1], t[2]))
+    return st.recursive(
+        cmp,
+        lambda c: st.one_of(
+            st.tuples(st.sampled_from(["and", "or", "implies", "iff"]), c, c).map(
+                lambda t: Binary(t[0], t[1], t[2])
+            ),
+            c.map(lambda t: Unary("not", t)),
+        ),
+        max_leaves=3,
+    )
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
@@ -271,8 +335,9 @@ def test_tuple_items(backend):
     assert sols(enc, e, {"d": d}) == brute(ARR, e, {"d": d})
     sel = Item(Const((3, 1, 2)), i - 1).eq(a(1))
     assert sols(enc, sel) == brute(ARR, sel)
-    assert sols(enc, Const((1, 2)).eq(Const((1, 2))) & i.eq(1) & a(1).eq(0) & a(2).eq(0)
-                & a(3).eq(0)) == [(1, 0, 0, 0)]
+    assert sols(
+        enc, Const((1, 2)).eq(Const((1, 2))) & i.eq(1) & a(1).eq(0) & a(2).eq(0) & a(3).eq(0)
+    ) == [(1, 0, 0, 0)]
     with pytest.raises(RangeError):
         enc.boolean(Item(Const((3, 1, 2)), i).eq(1))  # i = 3 is outside 0..2
 
@@ -310,8 +375,15 @@ def test_type_errors_carry_the_span(backend):
     with pytest.raises(WrongType) as info:
         enc.boolean(Binary("+", x, b, SPAN).eq(1))
     assert info.value.span == SPAN, info.value
-    for bad in [Unary("not", x), b < 1, x.eq(b), ite(b, x, b).eq(1), x,
-                Binary("+", Const((1, 2)), Const(1)).eq(1), Item(x, Const(0)).eq(1)]:
+    for bad in [
+        Unary("not", x),
+        b < 1,
+        x.eq(b),
+        ite(b, x, b).eq(1),
+        x,
+        Binary("+", Const((1, 2)), Const(1)).eq(1),
+        Item(x, Const(0)).eq(1),
+    ]:
         with pytest.raises(WrongType):
             enc.boolean(bad)
     with pytest.raises(WrongType):
@@ -364,15 +436,22 @@ def test_effect_compiles_over_next_bits(backend):
     sp = ints(("x", 0, 3))
     enc = encoder(backend, sp)
     m = enc.m
-    rel = m.and_(enc.boolean(Var("x", primed=True).eq(x + 1), primed=True),
-                 m.and_(enc.domain(), enc.domain(True)))
-    pairs = sorted((enc.decode({k: v for k, v in asg.items() if not k.endswith("'")}),
-                    enc.decode({k[:-1]: v for k, v in asg.items() if k.endswith("'")}))
-                   for asg in m.assignments(rel, enc.order))
+    rel = m.and_(
+        enc.boolean(Var("x", primed=True).eq(x + 1), primed=True),
+        m.and_(enc.domain(), enc.domain(True)),
+    )
+    pairs = sorted(
+        (
+            enc.decode({k: v for k, v in asg.items() if not k.endswith("'")}),
+            enc.decode({k[:-1]: v for k, v in asg.items() if k.endswith("'")}),
+        )
+        for asg in m.assignments(rel, enc.order)
+    )
     assert pairs == [((0,), (1,)), ((1,), (2,)), ((2,), (3,))], pairs
 
 
 # ---------------------------------------------------------------- closed sub-expressions
+
 
 def test_a_closed_subexpression_is_compiled_once(backend):
     sp = ints(("x", 0, 7), ("y", 0, 7))
@@ -385,7 +464,9 @@ def test_a_closed_subexpression_is_compiled_once(backend):
     def counting(self, node, env):
         calls.append(node)
         return original(self, node, env)
+
     import symbolic.bdd.encode as mod
+
     mod._DISPATCH[Quant] = counting
     try:
         with enc.closed_terms_kept():
@@ -420,6 +501,12 @@ def test_value_errors_are_not_memoized_away(backend):
         assert enc.try_boolean(risky) is None  # errors somewhere: None, not an answer
         with pytest.raises(RangeError, match="outside"):
             enc.boolean(risky)
-    want = [(kk, a1, a2, a3) for kk in range(4) for a1 in (0, 1) for a2 in (0, 1)
-            for a3 in (0, 1) if kk >= 1 and (a1, a2, a3)[kk - 1] == 0]
+    want = [
+        (kk, a1, a2, a3)
+        for kk in range(4)
+        for a1 in (0, 1)
+        for a2 in (0, 1)
+        for a3 in (0, 1)
+        if kk >= 1 and (a1, a2, a3)[kk - 1] == 0
+    ]
     assert sols(enc, guarded) == want, sols(enc, guarded)

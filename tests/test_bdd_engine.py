@@ -2,6 +2,7 @@
 
 The game values below are computed by hand (subtraction game, comments show how).
 """
+
 from __future__ import annotations
 
 import pytest
@@ -9,8 +10,7 @@ import pytest
 from symbolic.api import DeadEnds, always, attractor, difference_witness
 from symbolic.bdd import BACKENDS, BddSet, SymbolicGame, SymbolicSets
 from symbolic.errors import EngineMismatch, ModelError, QueryError, RangeError
-from symbolic.ir import (Const, Elem, Game, IntType, Move, Name, Param, Space, Var,
-                         VarDecl, forall)
+from symbolic.ir import Const, Elem, Game, IntType, Move, Name, Param, Space, Var, VarDecl, forall
 
 from .conftest import ROOT
 
@@ -24,19 +24,20 @@ def ints(*specs) -> Space:
 
 # --------------------------------------------------------------------------- sets
 
+
 def test_count_is_exactly_ten_to_the_thirty(backend):
     sp = ints(*[(f"v{i}", 0, 9) for i in range(30)])
     S = SymbolicSets(sp, backend)
     assert S.encoder.bit_order == "slots"  # 30 ragged ranges: "auto" avoids 2**30 nodes
-    assert S.positions().count() == 10 ** 30, S.positions().count()
+    assert S.positions().count() == 10**30, S.positions().count()
     first_digit_zero = S.from_expr(Var("v0").eq(0))
-    assert first_digit_zero.count() == 10 ** 29, first_digit_zero.count()
+    assert first_digit_zero.count() == 10**29, first_digit_zero.count()
 
 
 def test_count_of_one_huge_slot_in_sliced_order(backend):
-    S = SymbolicSets(ints(("n", 0, 10 ** 30 - 1), ("p", 0, 2)), backend, order="sliced")
-    assert S.positions().count() == 3 * 10 ** 30
-    assert S.from_expr(Var("n") >= 10 ** 30 - 5).count() == 15
+    S = SymbolicSets(ints(("n", 0, 10**30 - 1), ("p", 0, 2)), backend, order="sliced")
+    assert S.positions().count() == 3 * 10**30
+    assert S.from_expr(Var("n") >= 10**30 - 5).count() == 15
     with pytest.raises(OverflowError):
         len(S.positions())  # Python's len stops at sys.maxsize: use count()
     assert bool(S.positions()) and not S.empty()
@@ -141,16 +142,23 @@ def test_unknown_backend_and_order():
 # One heap h in 0..10, players 1 and 2 alternate (j), take 1..3 matches.
 # Positions are (h, j). Player 1 wins by taking the last match: target (0, 2).
 
+
 def subtraction(turn=j) -> Game:
     sp = Space((VarDecl("h", IntType(0, 10)), VarDecl("j", IntType(1, 2))))
     d = Name("d")
-    take = Move("take", (Param("d", (1, 2, 3)),), guard=h >= d,
-                effect=Var("h", True).eq(h - d) & Var("j", True).eq(3 - j))
+    take = Move(
+        "take",
+        (Param("d", (1, 2, 3)),),
+        guard=h >= d,
+        effect=Var("h", True).eq(h - d) & Var("j", True).eq(3 - j),
+    )
     return Game("subtraction", sp, (1, 2), turn, (take,))
 
 
-@pytest.fixture(params=[(b, p) for b in BACKENDS for p in ("moves", "monolithic")],
-                ids=lambda bp: f"{bp[0]}-{bp[1]}")
+@pytest.fixture(
+    params=[(b, p) for b in BACKENDS for p in ("moves", "monolithic")],
+    ids=lambda bp: f"{bp[0]}-{bp[1]}",
+)
 def sub(request) -> SymbolicGame:
     b, p = request.param
     return SymbolicGame(subtraction(), b, p)
@@ -194,8 +202,9 @@ def test_pre_exists_and_pre_forall(sub):
     assert sub.pre_forall({1}, sub.empty(), dead_ends=DeadEnds.VACUOUS).tuples() == [(0, 2)]
     assert sub.pre_forall({1}, sub.empty(), dead_ends=DeadEnds.STRICT).is_empty()
     pre = sub.pre({1}, winning1, dead_ends=DeadEnds.STRICT)
-    assert pre == (sub.pre_exists({1}, winning1)
-                   | sub.pre_forall({1}, winning1, dead_ends=DeadEnds.STRICT))
+    assert pre == (
+        sub.pre_exists({1}, winning1) | sub.pre_forall({1}, winning1, dead_ends=DeadEnds.STRICT)
+    )
 
 
 def test_until_layers_by_hand(sub):
@@ -219,8 +228,7 @@ def test_until_respects_the_stay_set(sub):
     assert fp.result.tuples() == [(0, 2), (1, 1), (2, 1), (3, 1), (4, 2), (5, 1)]
     # without layers the rounds are chained by mover (2 rounds); with them, 3 steps
     assert fp.iterations == 2 and fp.layers is None, fp
-    steps = sub.until({1}, stay, sub.singleton((0, 2)), dead_ends=DeadEnds.STRICT,
-                      keep_layers=True)
+    steps = sub.until({1}, stay, sub.singleton((0, 2)), dead_ends=DeadEnds.STRICT, keep_layers=True)
     assert steps.iterations == 3 and steps.result == fp.result, steps
 
 
@@ -253,13 +261,17 @@ def test_bad_games_are_refused(backend):
 
 # --------------------------------------------------------------------------- frames
 
+
 def nim2() -> Game:
     """Two heaps k[1], k[2] in 0..3; take 1 or 2 from one heap; one player."""
     sp = Space((VarDecl("k", IntType(0, 3), IntType(1, 2)),))
     i, d = Name("i"), Name("d")
-    take = Move("take", (Param("i", (1, 2)), Param("d", (1, 2))),
-                guard=Elem("k", i) >= d,
-                effect=Elem("k", i, primed=True).eq(Elem("k", i) - d))
+    take = Move(
+        "take",
+        (Param("i", (1, 2)), Param("d", (1, 2))),
+        guard=Elem("k", i) >= d,
+        effect=Elem("k", i, primed=True).eq(Elem("k", i) - d),
+    )
     return Game("nim2", sp, (1,), Const(1), (take,))
 
 
@@ -308,6 +320,7 @@ def test_layout_is_measured_before_the_first_predecessor_only():
     """order="auto" (cudd, > 20 bits) measures the layout lazily: successors and
     counts do not trigger it, the first pre∃ does; the answers equal a fixed order's."""
     from symbolic.model import load_model
+
     m = load_model("models/ens2005.game", {"N": 3, "n": 5, "K": 20, "r": 6, "u0": 0})
     auto = SymbolicGame(m.game, "cudd", order="auto")
     fixed = SymbolicGame(m.game, "cudd", order="slots")
@@ -328,42 +341,56 @@ def test_layout_is_measured_before_the_first_predecessor_only():
 
 # ---------------------------------------------------------------- source factors of guards
 
+
 def _all_moves(G):
     return sorted((c, d) for c in G.positions().tuples() for d in G.successors(c).tuples())
 
 
 def test_parameter_free_guard_conjuncts_become_a_source_factor(backend):
     from symbolic.explicit import ExplicitGame
+
     sp = Space((VarDecl("k", IntType(0, 3)), VarDecl("a", IntType(0, 1), IntType(1, 3))))
     k, i = Var("k"), Name("i")
     # `k <= 2` mentions no parameter: kept out of the relation, conjoined at each step
-    mv = Move("set", (Param("i", (1, 2, 3)),),
-              guard=(k <= 2) & Elem("a", i).eq(0),
-              effect=Elem("a", i, primed=True).eq(1) & Var("k", True).eq(k + 1))
+    mv = Move(
+        "set",
+        (Param("i", (1, 2, 3)),),
+        guard=(k <= 2) & Elem("a", i).eq(0),
+        effect=Elem("a", i, primed=True).eq(1) & Var("k", True).eq(k + 1),
+    )
     game = Game("g", sp, (1,), Const(1), (mv,))
     G = SymbolicGame(game, backend)
     assert list(G.bdd_sizes()["source factors"]) == ["set"], G.bdd_sizes()
     ref = ExplicitGame(game)
     assert _all_moves(G) == _all_moves(ref)
-    assert G.successors((3, 0, 0, 0)).is_empty() and G.successors((2, 0, 1, 1)).tuples() == \
-        [(3, 1, 1, 1)]
+    assert G.successors((3, 0, 0, 0)).is_empty() and G.successors((2, 0, 1, 1)).tuples() == [
+        (3, 1, 1, 1)
+    ]
     everything = G.positions()
     assert G.moves_between(everything, everything).count() == len(_all_moves(ref))
-    assert G.post(G.from_tuples([(0, 0, 0, 0)])).tuples() == \
-        [(1, 0, 0, 1), (1, 0, 1, 0), (1, 1, 0, 0)]
+    assert G.post(G.from_tuples([(0, 0, 0, 0)])).tuples() == [
+        (1, 0, 0, 1),
+        (1, 0, 1, 0),
+        (1, 1, 0, 0),
+    ]
     mono = SymbolicGame(game, backend, partition="monolithic")
     assert _all_moves(mono) == _all_moves(ref) and mono.bdd_sizes()["source factors"] == {}
 
 
 def test_a_guard_whose_parts_can_fail_keeps_its_evaluation_order(backend):
     from symbolic.explicit import ExplicitGame
+
     sp = Space((VarDecl("k", IntType(0, 3)), VarDecl("a", IntType(0, 1), IntType(1, 3))))
     k, i = Var("k"), Name("i")
     # a[k] is outside a[1..3] at k = 0, but `k >= i` (i ≥ 1) is false there and comes
     # first: no error in the model's semantics. Compiling `a[k] = 0` alone would
     # meet one, so this guard is not split.
-    mv = Move("m", (Param("i", (1, 2)),), guard=(k >= i) & Elem("a", k).eq(0),
-              effect=Var("k", True).eq(k - i))
+    mv = Move(
+        "m",
+        (Param("i", (1, 2)),),
+        guard=(k >= i) & Elem("a", k).eq(0),
+        effect=Var("k", True).eq(k - i),
+    )
     game = Game("g", sp, (1,), Const(1), (mv,))
     G = SymbolicGame(game, backend)
     assert G.bdd_sizes()["source factors"] == {}
@@ -371,6 +398,7 @@ def test_a_guard_whose_parts_can_fail_keeps_its_evaluation_order(backend):
 
 
 # ------------------------------------------------------------------ relational products in pieces
+
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_products_split_into_pieces_give_the_same_sets(backend, monkeypatch):
@@ -380,12 +408,15 @@ def test_products_split_into_pieces_give_the_same_sets(backend, monkeypatch):
     from symbolic import atl
     from symbolic.bdd import relation
     from symbolic.model import load_model
+
     model = load_model("models/nim.game", {"n": 3, "K": 5})
     whole = SymbolicGame(model.game, backend)
     monkeypatch.setattr(relation, "_SPLIT_AFTER", -1.0)  # every product counts as slow
     split = SymbolicGame(model.game, backend)
-    results = [[atl.Evaluator(g, model.definitions)(q.formula).tuples() for q in model.queries]
-               for g in (whole, split)]
+    results = [
+        [atl.Evaluator(g, model.definitions)(q.formula).tuples() for q in model.queries]
+        for g in (whole, split)
+    ]
     assert results[0] == results[1], [len(r) for r in results[0]]
     if split.manager.interruptible_products:  # oxidd: interrupted in its worker thread
         assert not split.products.pieces, len(split.products.pieces)
@@ -402,15 +433,19 @@ def test_products_split_into_pieces_give_the_same_sets(backend, monkeypatch):
 
 # ------------------------------------------------------------------ until chained by mover
 
+
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("params", [{"N": 3, "n": 3, "K": 7}, {"N": 2, "n": 2, "K": 9},
-                                    {"N": 4, "n": 2, "K": 5, "u0": 42}])
+@pytest.mark.parametrize(
+    "params",
+    [{"N": 3, "n": 3, "K": 7}, {"N": 2, "n": 2, "K": 9}, {"N": 4, "n": 2, "K": 5, "u0": 42}],
+)
 def test_chained_until_is_the_plain_least_fixpoint(backend, params):
     """until without layers runs rounds chained mover by mover: on ENS Nim, for F({1})'s
     until and F({1, 2})'s, both dead-end conventions, the same set as the step-by-step
     fixpoint (keep_layers) and as the explicit engine, in fewer rounds than steps."""
     from symbolic.engines import make_engine
     from symbolic.model import load_model
+
     model = load_model("models/ens2005.game", {"r": 6, "u0": 0, **params})
     sym = SymbolicGame(model.game, backend)
     exp = make_engine(model.game, "explicit")
@@ -438,7 +473,8 @@ def test_chained_until_is_the_plain_least_fixpoint(backend, params):
 SYMBOLIC_ENGINE_MODULES = sorted(
     [p for p in (ROOT / "symbolic" / "bdd").glob("*.py")]
     + [p for p in (ROOT / "symbolic" / "gdl").glob("symbolic*.py")]
-    + [ROOT / "symbolic" / "gdl" / "invariant.py"])
+    + [ROOT / "symbolic" / "gdl" / "invariant.py"]
+)
 
 
 @pytest.mark.parametrize("path", SYMBOLIC_ENGINE_MODULES, ids=lambda p: p.name)
@@ -448,17 +484,25 @@ def test_symbolic_engines_neither_skip_an_init_nor_borrow_a_method(path):
     re-create its private fields), and no class body assigns another class's method
     (GdlSymbolicConcurrentGame took six of SymbolicConcurrentGame's that way)."""
     import ast
+
     tree = ast.parse(path.read_text(encoding="utf-8"))
     bad = []
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "__init__" and isinstance(node.func.value, ast.Name)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "__init__"
+            and isinstance(node.func.value, ast.Name)
+        ):
             bad.append(f"line {node.lineno}: {ast.unparse(node.func)}(...)")
         if isinstance(node, ast.ClassDef):
             for stmt in node.body:
-                if (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Attribute)
-                        and isinstance(stmt.value.value, ast.Name)
-                        and stmt.value.value.id[:1].isupper()):
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and isinstance(stmt.value, ast.Attribute)
+                    and isinstance(stmt.value.value, ast.Name)
+                    and stmt.value.value.id[:1].isupper()
+                ):
                     bad.append(f"line {stmt.lineno}: {node.name}: {ast.unparse(stmt)}")
     assert bad == [], bad
 
@@ -470,12 +514,14 @@ def test_a_field_added_to_the_base_reaches_the_gdl_engines(kif, monkeypatch):
     from symbolic.bdd import turnbased
     from symbolic.engines import make_engine
     from symbolic.model import load_model
+
     for base in (turnbased.TurnBasedGame, SymbolicSets):
         init = base.__init__
 
         def with_field(self, *args, _init=init, _base=base, **kw):
             _init(self, *args, **kw)
             setattr(self, f"_new_field_of_{_base.__name__}", True)
+
         monkeypatch.setattr(base, "__init__", with_field)
     eng = make_engine(load_model(kif).game, "symbolic")
     assert eng._new_field_of_TurnBasedGame and eng._new_field_of_SymbolicSets, type(eng)

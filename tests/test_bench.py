@@ -1,4 +1,5 @@
 """Smoke test of bench/run.py: one tiny family, one process per case, counts agree."""
+
 from __future__ import annotations
 
 import json
@@ -9,9 +10,21 @@ from .conftest import ROOT
 
 
 def test_bench_quick_subtraction_runs_and_counts_agree(tmp_path):
-    cmd = [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--family", "subtraction",
-           "--column", "cudd", "--column", "explicit", "--column", "hand",
-           "--out", str(tmp_path)]
+    cmd = [
+        sys.executable,
+        str(ROOT / "bench" / "run.py"),
+        "--quick",
+        "--family",
+        "subtraction",
+        "--column",
+        "cudd",
+        "--column",
+        "explicit",
+        "--column",
+        "hand",
+        "--out",
+        str(tmp_path),
+    ]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=str(ROOT))
     assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
     assert "### subtraction" in p.stdout and "MISMATCH" not in p.stdout, p.stdout
@@ -25,8 +38,15 @@ def test_bench_quick_subtraction_runs_and_counts_agree(tmp_path):
 
 
 def test_bench_quick_connect4_counts_and_winners_agree(tmp_path):
-    cmd = [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--family", "connect4",
-           "--out", str(tmp_path)]
+    cmd = [
+        sys.executable,
+        str(ROOT / "bench" / "run.py"),
+        "--quick",
+        "--family",
+        "connect4",
+        "--out",
+        str(tmp_path),
+    ]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=180, cwd=str(ROOT))
     assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
     assert "MISMATCH" not in p.stdout, p.stdout
@@ -40,6 +60,7 @@ def test_bench_quick_connect4_counts_and_winners_agree(tmp_path):
 
 def _levers():
     import importlib.util
+
     spec = importlib.util.spec_from_file_location("bench_levers", ROOT / "bench" / "levers.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -52,11 +73,12 @@ def test_levers_frontier_until_equals_the_engines_until():
     from symbolic.api import DeadEnds
     from symbolic.bdd import SymbolicGame
     from symbolic.model import load_model, parse_state_expr
+
     lv = _levers()
-    for model, params, target in [("ens2005.game", {"N": 3, "n": 3, "K": 6, "r": 6, "u0": 0},
-                                   "j != 1 and stuck"),
-                                  ("nim.game", {"n": 3, "K": 7},
-                                   "j = 2 and not exists i in 1..n: k[i] > 0")]:
+    for model, params, target in [
+        ("ens2005.game", {"N": 3, "n": 3, "K": 6, "r": 6, "u0": 0}, "j != 1 and stuck"),
+        ("nim.game", {"n": 3, "K": 7}, "j = 2 and not exists i in 1..n: k[i] > 0"),
+    ]:
         m = load_model(lv.MODELS / model, params)
         eng = SymbolicGame(m.game, "cudd")
         tau = eng.from_expr(parse_state_expr(target, m))
@@ -68,11 +90,13 @@ def test_levers_frontier_until_equals_the_engines_until():
 def test_oxidd_peer_counts_equal_the_project(tmp_path):
     """bench/oxidd_ens.py (optional: the bench extra) gives the project's |F({1})|."""
     import pytest
+
     pytest.importorskip("oxidd", reason="oxidd is in the bench extra only")
     import importlib.util
     from symbolic import atl
     from symbolic.bdd import SymbolicGame
     from symbolic.model import load_model
+
     spec = importlib.util.spec_from_file_location("oxidd_ens", ROOT / "bench" / "oxidd_ens.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -85,8 +109,13 @@ def test_bench_gdl_quick_runs_and_engines_agree():
     """bench/gdl.py --quick: both GDL engines agree on the whole small games and on
     3pttc from its first 4 moves, the two layered paths give the same set, and the
     table over the invariant is the reachable one."""
-    p = subprocess.run([sys.executable, str(ROOT / "bench" / "gdl.py"), "--quick"],
-                       capture_output=True, text=True, timeout=300, cwd=str(ROOT))
+    p = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "gdl.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=str(ROOT),
+    )
     assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
     assert "MISMATCH" not in p.stdout, p.stdout
     assert "| ticTacToe.kif | 5478 |" in p.stdout and "| 4 | 239 | 0 of 21 |" in p.stdout, p.stdout

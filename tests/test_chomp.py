@@ -1,5 +1,6 @@
 """symbolic.seeds.chomp: Chomp revisité's board nimbers on both engines and both rules,
 against a brute force in Python, and the verdicts on the report's claims."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -14,11 +15,15 @@ def brute_nimbers(size: int, edge: bool) -> dict[frozenset, int]:
     """Every board of a size × size grid, by the mex rule over bit masks."""
     cells = [(r, c) for r in range(1, size + 1) for c in range(1, size + 1)]
     bit = {sq: 1 << i for i, sq in enumerate(cells)}
-    moves = []                                   # (the chosen square, what goes)
+    moves = []  # (the chosen square, what goes)
     for r, c in cells:
         if edge:
-            lines = [[(r, x) for x in range(c, size + 1)], [(r, x) for x in range(1, c + 1)],
-                     [(y, c) for y in range(r, size + 1)], [(y, c) for y in range(1, r + 1)]]
+            lines = [
+                [(r, x) for x in range(c, size + 1)],
+                [(r, x) for x in range(1, c + 1)],
+                [(y, c) for y in range(r, size + 1)],
+                [(y, c) for y in range(1, r + 1)],
+            ]
         else:
             lines = [[(r, x) for x in range(1, size + 1)], [(y, c) for y in range(1, size + 1)]]
         moves += [(bit[(r, c)], sum(bit[sq] for sq in line)) for line in lines]
@@ -31,8 +36,9 @@ def brute_nimbers(size: int, edge: bool) -> dict[frozenset, int]:
             n += 1
         return n
 
-    return {frozenset(sq for sq in cells if mask & bit[sq]): g(mask)
-            for mask in range(1 << len(cells))}
+    return {
+        frozenset(sq for sq in cells if mask & bit[sq]): g(mask) for mask in range(1 << len(cells))
+    }
 
 
 @pytest.mark.parametrize("edge", [False, True])
@@ -72,10 +78,13 @@ def test_tablets_under_each_rule():
     assert line[(3, 3)] == edge[(3, 3)] == 0
 
 
-@pytest.mark.parametrize("edge, holds", [
-    (False, {"2x2", "2x2m"}),
-    (True, {"bar", "2x2", "2x2m"}),
-])
+@pytest.mark.parametrize(
+    "edge, holds",
+    [
+        (False, {"2x2", "2x2m"}),
+        (True, {"bar", "2x2", "2x2m"}),
+    ],
+)
 def test_verdicts_on_the_3x3_board(edge, holds):
     vs = verdict_map(3, edge)
     assert {k for k, v in vs.items() if v.verdict == "holds"} == holds
@@ -84,8 +93,10 @@ def test_verdicts_on_the_3x3_board(edge, holds):
         assert (v.counterexample is None) == (v.verdict == "holds"), v
         assert v.checked > 0, v
     assert vs["odd-side"].counterexample == (
-        "2 × 3 has nimber 2; the claim says nimber 1" if not edge else
-        "3 × 3 has nimber 0; the claim says nimber 2")
+        "2 × 3 has nimber 2; the claim says nimber 1"
+        if not edge
+        else "3 × 3 has nimber 0; the claim says nimber 2"
+    )
 
 
 def test_verdicts_on_the_4x4_board_line_rule_symbolic():
@@ -93,4 +104,4 @@ def test_verdicts_on_the_4x4_board_line_rule_symbolic():
     # to the explicit engine and the brute force)
     vs = {v.claim.key: v for v in verdicts(board_nimbers(4, False), 4)}
     assert {k for k, v in vs.items() if v.verdict == "holds"} == {"2x2", "2x2m"}
-    assert vs["2x2m"].checked == 3          # 2 × 2, 2 × 4, 4 × 2
+    assert vs["2x2m"].checked == 3  # 2 × 2, 2 × 4, 4 × 2

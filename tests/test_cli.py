@@ -1,4 +1,5 @@
 """The command line (symbolic.cli): outputs, JSON shape, exit statuses, error messages."""
+
 from __future__ import annotations
 
 import json
@@ -54,8 +55,19 @@ def test_check_limit_and_params(capsys, sub_model):
 
 
 def test_engine_both_agrees_and_reports(capsys):
-    status, out, err = run(capsys, "check", ENS, "--engine", "both", "-p", "K=8",
-                           "--query", "F({1})", "--query", "<<1,2>> [] not turn({3})")
+    status, out, err = run(
+        capsys,
+        "check",
+        ENS,
+        "--engine",
+        "both",
+        "-p",
+        "K=8",
+        "--query",
+        "F({1})",
+        "--query",
+        "<<1,2>> [] not turn({3})",
+    )
     assert status == 0, err
     assert "agree on all 2 queries" in out
 
@@ -76,15 +88,18 @@ def test_show(capsys):
     assert "k : array[1..2] of 0..5" in out
 
 
-@pytest.mark.parametrize("argv,expected", [
-    (["check", "no/such/file.game"], "no/such/file.game"),
-    (["check", ENS, "-p", "Z=1"], "Z"),
-    (["check", ENS, "-p", "K=abc"], "K"),
-    (["check", ENS, "-p", "K=5000"], "K"),
-    (["check", ENS, "--query", "turn({7})"], "player 7"),
-    (["check", ENS, "--query", "<<1>> X (k[1] >"], "<formula>:1:"),
-    (["check", ENS, "--query", "nosuchset"], "nosuchset"),
-])
+@pytest.mark.parametrize(
+    "argv,expected",
+    [
+        (["check", "no/such/file.game"], "no/such/file.game"),
+        (["check", ENS, "-p", "Z=1"], "Z"),
+        (["check", ENS, "-p", "K=abc"], "K"),
+        (["check", ENS, "-p", "K=5000"], "K"),
+        (["check", ENS, "--query", "turn({7})"], "player 7"),
+        (["check", ENS, "--query", "<<1>> X (k[1] >"], "<formula>:1:"),
+        (["check", ENS, "--query", "nosuchset"], "nosuchset"),
+    ],
+)
 def test_user_errors_exit_2_with_a_message(capsys, argv, expected):
     status, out, err = run(capsys, *argv)
     assert status == 2, (status, out, err)
@@ -109,14 +124,21 @@ def test_negative_limit_is_refused(capsys, sub_model):
 
 @pytest.mark.parametrize("cmd", [[], ["check"], ["show"], ["ens2005"]])
 def test_help_everywhere(cmd):
-    r = subprocess.run([sys.executable, "-m", "symbolic", *cmd, "--help"],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "symbolic", *cmd, "--help"], capture_output=True, text=True, cwd=ROOT
+    )
     assert r.returncode == 0 and "usage: symbolic" in r.stdout, r.stderr
 
 
 def test_arena_json_is_a_model(capsys):
-    status, out, err = run(capsys, "check", str(ROOT / "models" / "td_example.arena.json"),
-                           "--json", "--engine", "both")
+    status, out, err = run(
+        capsys,
+        "check",
+        str(ROOT / "models" / "td_example.arena.json"),
+        "--json",
+        "--engine",
+        "both",
+    )
     assert status == 0, err
     counts = {r["query"]: r["count"] for r in json.loads(out)["results"]}
     assert counts["initial and <<2>> <> Obj2"] == 1 and counts["initial and <<1>> <> Obj1"] == 0
@@ -124,8 +146,10 @@ def test_arena_json_is_a_model(capsys):
 
 def test_bad_arena_is_reported(capsys, tmp_path):
     p = tmp_path / "bad.arena.json"
-    p.write_text('{"etats": [0, 1], "init": 0, "controles": {"0": 1},'
-                 ' "transitions": {}, "objectifs1": [], "objectifs2": []}')
+    p.write_text(
+        '{"etats": [0, 1], "init": 0, "controles": {"0": 1},'
+        ' "transitions": {}, "objectifs1": [], "objectifs2": []}'
+    )
     status, _, err = run(capsys, "check", str(p))
     assert status == 2 and "without a controller in controles: [1]" in err, err
     p.write_text('{"etats": [0, 1],\n "init": }')
@@ -136,6 +160,7 @@ def test_bad_arena_is_reported(capsys, tmp_path):
 def test_engine_both_exits_1_and_names_a_position_on_a_difference(capsys, monkeypatch, sub_model):
     """Sabotage the explicit engine's until: the cross-check must catch it."""
     from symbolic.explicit import ExplicitGame
+
     real = ExplicitGame.until
 
     def wrong_until(self, *args, **kw):
@@ -147,22 +172,35 @@ def test_engine_both_exits_1_and_names_a_position_on_a_difference(capsys, monkey
     monkeypatch.setattr(ExplicitGame, "until", wrong_until)
     status, out, err = run(capsys, "check", sub_model, "--engine", "both")
     assert status == 1, (out, err)
-    assert "MISMATCH on wins(1) and j = 1: position (1, 1) is only in the symbolic result" in err, err
+    assert "MISMATCH on wins(1) and j = 1: position (1, 1) is only in the symbolic result" in err, (
+        err
+    )
 
 
 @pytest.mark.parametrize("order", ["auto", "sliced", "slots"])
 @pytest.mark.parametrize("partition", ["moves", "monolithic"])
 def test_bit_orders_and_partitions_give_the_same_answers(capsys, order, partition):
-    status, out, err = run(capsys, "check", ENS, "-p", "K=6", "--json", "--order", order,
-                           "--partition", partition, "--engine", "both")
+    status, out, err = run(
+        capsys,
+        "check",
+        ENS,
+        "-p",
+        "K=6",
+        "--json",
+        "--order",
+        order,
+        "--partition",
+        partition,
+        "--engine",
+        "both",
+    )
     assert status == 0, err
     counts = [r["count"] for r in json.loads(out)["results"]]
     status, out, _ = run(capsys, "check", ENS, "-p", "K=6", "--json", "--engine", "explicit")
     assert counts == [r["count"] for r in json.loads(out)["results"]], (order, partition, counts)
 
 
-def test_engine_both_refuses_a_space_beyond_the_explicit_limit_before_any_work(capsys,
-                                                                             monkeypatch):
+def test_engine_both_refuses_a_space_beyond_the_explicit_limit_before_any_work(capsys, monkeypatch):
     """Once, `check nim.game -p n=6 -p K=100 --engine both` ran the symbolic engine
     for minutes and only then hit the explicit engine's limit."""
     from symbolic.bdd import SymbolicGame
@@ -171,8 +209,17 @@ def test_engine_both_refuses_a_space_beyond_the_explicit_limit_before_any_work(c
         raise AssertionError("the symbolic engine was built before the size check")
 
     monkeypatch.setattr(SymbolicGame, "__init__", must_not_build)
-    status, out, err = run(capsys, "check", str(ROOT / "models" / "nim.game"), "-p", "n=6", "-p", "K=100",
-                           "--engine", "both")
+    status, out, err = run(
+        capsys,
+        "check",
+        str(ROOT / "models" / "nim.game"),
+        "-p",
+        "n=6",
+        "-p",
+        "K=100",
+        "--engine",
+        "both",
+    )
     assert status == 3, (out, err)  # a resource limit, reported as the others (issue 8)
     assert "more than the explicit engine's limit" in err, err
 
@@ -180,12 +227,19 @@ def test_engine_both_refuses_a_space_beyond_the_explicit_limit_before_any_work(c
 def _shell(command: str) -> subprocess.CompletedProcess:
     """``command`` run by the shell with ``symbolic`` standing for this checkout's command."""
     symbolic = f"'{sys.executable}' -m symbolic"
-    return subprocess.run(["bash", "-c", command.replace("symbolic", symbolic, 1)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        ["bash", "-c", command.replace("symbolic", symbolic, 1)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
-@pytest.mark.parametrize("redirect, reason", [(">/dev/full", "No space left on device"),
-                                              (">&-", "standard output is closed")])
+@pytest.mark.parametrize(
+    "redirect, reason",
+    [(">/dev/full", "No space left on device"), (">&-", "standard output is closed")],
+)
 def test_an_output_that_cannot_be_written_is_a_message_and_status_4(redirect, reason):
     """Issue 32: `check nim >/dev/full` and `>&-` ended in tracebacks (OSError,
     AttributeError)."""
@@ -204,8 +258,10 @@ def test_a_closed_stderr_keeps_the_whole_output_and_the_status():
 
 
 def test_a_closed_pipe_ends_quietly():
-    r = _shell("symbolic values models/subtraction.game -p K=3000 --limit 0 | head -1; "
-               "exit ${PIPESTATUS[0]}")
+    r = _shell(
+        "symbolic values models/subtraction.game -p K=3000 --limit 0 | head -1; "
+        "exit ${PIPESTATUS[0]}"
+    )
     assert (r.returncode, r.stdout, r.stderr) == (0, "subtraction(K) [K=3000]\n", ""), r
 
 
@@ -225,8 +281,14 @@ class _FullAfter:
         pass
 
 
-@pytest.mark.parametrize("argv", [["check", "nim", "-p", "n=2", "--limit", "0"],
-                                  ["check", "nim", "-p", "n=2", "--json"], ["--help"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "nim", "-p", "n=2", "--limit", "0"],
+        ["check", "nim", "-p", "n=2", "--json"],
+        ["--help"],
+    ],
+)
 def test_a_stdout_that_fills_up_midway_is_a_message_and_status_4(capsys, monkeypatch, argv):
     monkeypatch.setattr(sys, "stdout", _FullAfter(200))
     try:
@@ -256,8 +318,10 @@ def test_a_loop_of_links_is_a_file_error(capsys, tmp_path):
 
 def test_a_model_file_that_may_not_be_read_is_a_file_error(capsys, monkeypatch, sub_model):
     """EACCES (not testable by file modes when the tests run as root): the read fails."""
+
     def refuse(self, *args, **kwargs):
         raise PermissionError(13, "Permission denied")
+
     monkeypatch.setattr(Path, "read_text", refuse)
     status, out, err = run(capsys, "check", sub_model)
     assert (status, out) == (2, ""), (status, err)

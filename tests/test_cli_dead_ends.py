@@ -3,6 +3,7 @@
 self-loop at every dead end of random games, on both engines and through the layered
 path; the note shows where the tic-tac-toe example says and nowhere on the shipped
 normal-play models."""
+
 from __future__ import annotations
 
 import json
@@ -68,8 +69,12 @@ def looped(E, f, dead_ends: DeadEnds) -> frozenset:
             return set(pos) - ev(g.arg)
         if isinstance(g, atl.BoolOp):
             a, b = ev(g.left), ev(g.right)
-            return {"and": a & b, "or": a | b, "implies": (set(pos) - a) | b,
-                    "iff": (a & b) | (set(pos) - (a | b))}[g.op]
+            return {
+                "and": a & b,
+                "or": a | b,
+                "implies": (set(pos) - a) | b,
+                "iff": (a & b) | (set(pos) - (a | b)),
+            }[g.op]
         J = atl.coalition_value(g.coalition, E.game.players, {})
         if isinstance(g, atl.Next):
             return pre(J, ev(g.arg), isinstance(g.arg, atl.Truth))
@@ -87,6 +92,7 @@ def looped(E, f, dead_ends: DeadEnds) -> frozenset:
             if nz == z:
                 return z
             z = nz
+
     return frozenset(ev(f))
 
 
@@ -94,9 +100,15 @@ def _kept_against_the_self_loops(data):
     game = data.draw(games())
     sub = formulas(game, depth=1)
     J = coalitions(game.players)
-    f = data.draw(st.one_of(st.builds(atl.Next, J, sub), st.builds(atl.Until, J, sub, sub),
-                            st.builds(atl.Eventually, J, sub), st.builds(atl.Release, J, sub, sub),
-                            formulas(game, depth=2)))
+    f = data.draw(
+        st.one_of(
+            st.builds(atl.Next, J, sub),
+            st.builds(atl.Until, J, sub, sub),
+            st.builds(atl.Eventually, J, sub),
+            st.builds(atl.Release, J, sub, sub),
+            formulas(game, depth=2),
+        )
+    )
     dead_ends = data.draw(st.sampled_from([DeadEnds.VACUOUS, DeadEnds.VACUOUS, DeadEnds.STRICT]))
     want = None
     for kind in ("explicit", "symbolic"):
@@ -129,10 +141,13 @@ def test_fuzz_the_kept_reading_is_the_game_with_self_loops():
         nonlocal count
         _kept_against_the_self_loops(data)
         count += 1
+
     count = 0
     run()
-    print(f"\nfuzz: {count} random games with dead ends, the kept reading == the game "
-          f"with self-loops (explicit and symbolic)")
+    print(
+        f"\nfuzz: {count} random games with dead ends, the kept reading == the game "
+        f"with self-loops (explicit and symbolic)"
+    )
     assert count >= min(n, 1)
 
 
@@ -149,29 +164,35 @@ def test_the_layered_kept_reading_is_the_plain_one_on_the_anchor(data):
     model = SimpleNamespace(definitions={}, game=game)
     dead = E.deadlocks()
     plain = _kept(model, f, E, Answer(E.empty()), dead, DeadEnds.VACUOUS)
-    layered = _kept(model, f, E, Answer(E.empty(), ("anchored", "S", 0)), dead,
-                    DeadEnds.VACUOUS)
+    layered = _kept(model, f, E, Answer(E.empty(), ("anchored", "S", 0)), dead, DeadEnds.VACUOUS)
     assert plain == layered, sorted(set(plain.tuples()) ^ set(layered.tuples()))[:3]
 
 
 def test_the_normal_play_idiom_is_seen_unchanged_without_a_fixpoint():
     from symbolic.model import load_model
-    for name, text, same in [("nim", "wins(1)", True), ("nim", "mover_wins", True),
-                             ("ens2005", "F({1, 2})", True), ("ens2005", "Traître_1", False),
-                             ("tictactoe", "<<2>> [] not win(1)", False),
-                             ("tictactoe", "<<1>> <> win(1)", False),
-                             ("tictactoe", "<<2>> (not win(1)) U over", True)]:
+
+    for name, text, same in [
+        ("nim", "wins(1)", True),
+        ("nim", "mover_wins", True),
+        ("ens2005", "F({1, 2})", True),
+        ("ens2005", "Traître_1", False),
+        ("tictactoe", "<<2>> [] not win(1)", False),
+        ("tictactoe", "<<1>> <> win(1)", False),
+        ("tictactoe", "<<2>> (not win(1)) U over", True),
+    ]:
         m = load_model(name)
         E = make_engine(m.game, "explicit")
         f = m.formula(text)
         assert unchanged(m, f, E, E.deadlocks(), DeadEnds.VACUOUS) is same, (name, text)
         if same:  # then the kept reading is indeed the answer
             assert _Plain(E, m.definitions, {DEAD: E.deadlocks()})(f) == atl.evaluate(
-                E, f, m.definitions), (name, text)
+                E, f, m.definitions
+            ), (name, text)
 
 
 def test_strategic_looks_through_named_formulas_and_skips_constant_next():
     from symbolic.model import load_model
+
     m = load_model("nim")
     assert strategic(m.formula("wins(1)"), m.definitions)
     assert not strategic(m.formula("<<1>> X false and initial"), m.definitions)
@@ -184,11 +205,12 @@ def test_tictactoe_safety_decided_by_the_full_board(capsys):
     assert status == 0, err
     lines = out.splitlines()
     at = lines.index(EMPTY)
-    assert lines[at + 1:at + 3] == [
+    assert lines[at + 1 : at + 3] == [
         "  count: 0",
         "  note: dead ends decide this answer at 1 position(s), e.g. c[1]=0, c[2]=0, c[3]=0, "
         "c[4]=0, c[5]=0, c[6]=0, c[7]=0, c[8]=0, c[9]=0: out of the answer; in if a player "
-        "without a move kept its position"], lines
+        "without a move kept its position",
+    ], lines
     for layered in ("off", "on"):
         _, again, _ = run(capsys, "check", "tictactoe", "--query", EMPTY, "--layered", layered)
         assert "note: dead ends decide this answer at 1 position(s)" in again, (layered, again)
@@ -209,16 +231,27 @@ def test_a_draw_counted_as_a_win_is_noted_and_the_model_s_own_queries_are_not(ca
 def test_check_takes_the_dead_end_convention(capsys):
     counts = {}
     for d in ("vacuous", "strict"):
-        status, out, err = run(capsys, "check", "ens2005", "--query", "<<1>> X false",
-                               "--dead-ends", d, "--json")
+        status, out, err = run(
+            capsys, "check", "ens2005", "--query", "<<1>> X false", "--dead-ends", d, "--json"
+        )
         assert status == 0, err
         counts[d] = json.loads(out)["results"][0]["count"]
     # ⟨⟨1⟩⟩○⊥ holds exactly where an opponent of 1 is stuck (vacuous), nowhere (strict)
     from symbolic.model import load_model
+
     m = load_model("ens2005")
     E = make_engine(m.game, "explicit")
     stuck = E.deadlocks() - E.turn_set({1})
     assert counts == {"vacuous": stuck.count(), "strict": 0}, counts
-    status, _, err = run(capsys, "check", "ens2005", "--dead-ends", "strict",
-                         "--query", "<<1>> <> false", "--engine", "both")
+    status, _, err = run(
+        capsys,
+        "check",
+        "ens2005",
+        "--dead-ends",
+        "strict",
+        "--query",
+        "<<1>> <> false",
+        "--engine",
+        "both",
+    )
     assert status == 0, err

@@ -1,6 +1,7 @@
 """``symbolic draw``: the requests it cannot answer are clear messages (an empty or
 wrong -o, --max-nodes below 1, --at fixing an axis, a strategy from a start not won),
 an empty drawing draws without a matplotlib warning, and a limit names the stage."""
+
 from __future__ import annotations
 
 import warnings
@@ -26,17 +27,34 @@ move take when k > 0 then k' = k - 1; j' = 3 - j
 """
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--values", "--x", "k[1]", "--y", "k[2]", "-o", ""], "-o needs a file name"),
-    (["--values", "--x", "k[1]", "--y", "k[2]", "-o", " "], "-o needs a file name"),
-    (["--values", "--x", "k[1]", "--y", "k[2]", "-o", "v.gif"], "written as .svg or .png"),
-    (["--values", "--x", "k[1]", "--y", "k[2]", "--at", "k[1]=2", "-o", "v.svg"],
-     "k[1] is an axis of the grid: it cannot also be fixed (leave it out of --at)"),
-    (["--query", "true", "--x", "k[1]", "--y", "k[2]", "--at", "k[2]=1, k[1]=0", "-o", "v.svg"],
-     "k[2] and k[1] are axes of the grid"),
-])
-def test_requests_that_cannot_be_drawn_are_messages(argv, message, capsys, tmp_path,
-                                                    monkeypatch):
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--values", "--x", "k[1]", "--y", "k[2]", "-o", ""], "-o needs a file name"),
+        (["--values", "--x", "k[1]", "--y", "k[2]", "-o", " "], "-o needs a file name"),
+        (["--values", "--x", "k[1]", "--y", "k[2]", "-o", "v.gif"], "written as .svg or .png"),
+        (
+            ["--values", "--x", "k[1]", "--y", "k[2]", "--at", "k[1]=2", "-o", "v.svg"],
+            "k[1] is an axis of the grid: it cannot also be fixed (leave it out of --at)",
+        ),
+        (
+            [
+                "--query",
+                "true",
+                "--x",
+                "k[1]",
+                "--y",
+                "k[2]",
+                "--at",
+                "k[2]=1, k[1]=0",
+                "-o",
+                "v.svg",
+            ],
+            "k[2] and k[1] are axes of the grid",
+        ),
+    ],
+)
+def test_requests_that_cannot_be_drawn_are_messages(argv, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     status, out, err = run(capsys, "draw", NIM, "-p", "n=2", *argv)
     assert status == 2 and out == "", (status, out, err)
@@ -55,13 +73,26 @@ def test_max_nodes_below_one_is_refused(n, capsys):
 def test_a_model_without_initial_names_the_slots_to_fix(capsys, tmp_path):
     model = tmp_path / "bare.game"
     model.write_text(NO_INITIAL)
-    status, _, err = run(capsys, "draw", str(model), "--strategy", "<<1>> <> k = 0",
-                         "-o", str(tmp_path / "s.svg"))
+    status, _, err = run(
+        capsys, "draw", str(model), "--strategy", "<<1>> <> k = 0", "-o", str(tmp_path / "s.svg")
+    )
     assert status == 2, err
-    assert err.strip() == ("symbolic: error: fix j, k (--at 'j=..., k=...'): no initial "
-                           "position gives their values"), err
-    status, _, err = run(capsys, "draw", str(model), "--query", "true", "--x", "k", "--y", "k",
-                         "-o", str(tmp_path / "s.svg"))
+    assert err.strip() == (
+        "symbolic: error: fix j, k (--at 'j=..., k=...'): no initial position gives their values"
+    ), err
+    status, _, err = run(
+        capsys,
+        "draw",
+        str(model),
+        "--query",
+        "true",
+        "--x",
+        "k",
+        "--y",
+        "k",
+        "-o",
+        str(tmp_path / "s.svg"),
+    )
     assert "--x and --y name the same variable" in err, err
 
 
@@ -69,15 +100,18 @@ def test_a_strategy_from_a_start_not_won_is_not_drawn(capsys, tmp_path):
     out_file = tmp_path / "s.svg"
     status, out, err = run(capsys, "draw", TD, "--strategy", "<<1>> <> Obj1", "-o", str(out_file))
     assert status == 1 and out == "", (status, out, err)
-    assert err.strip() == ("symbolic: the start is not won at 1 of 1 position(s) (e.g. s=0): "
-                           "no strategy to draw"), err
+    assert err.strip() == (
+        "symbolic: the start is not won at 1 of 1 position(s) (e.g. s=0): no strategy to draw"
+    ), err
     assert not out_file.exists()
-    status, out, err = run(capsys, "draw", TD, "--strategy", "<<1>> <> Obj1", "--from", "true",
-                           "-o", str(out_file))
+    status, out, err = run(
+        capsys, "draw", TD, "--strategy", "<<1>> <> Obj1", "--from", "true", "-o", str(out_file)
+    )
     assert status == 0 and out_file.exists(), (status, err)
     assert "note: the start is not won at 5 of 7 position(s)" in err, err
-    status, _, err = run(capsys, "draw", TD, "--strategy", "<<1>> <> Obj1", "--from", "false",
-                         "-o", str(out_file))
+    status, _, err = run(
+        capsys, "draw", TD, "--strategy", "<<1>> <> Obj1", "--from", "false", "-o", str(out_file)
+    )
     assert status == 2 and "the start set is empty" in err, err
 
 
@@ -89,8 +123,9 @@ def test_an_empty_display_draws_an_empty_board_without_warnings(capsys, tmp_path
     model.write_text(text[:start] + '\ndisplay ""' + text[end:])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        status, out, err = run(capsys, "draw", str(model), "-p", "n=2", "--board",
-                               "-o", str(tmp_path / "b.svg"))
+        status, out, err = run(
+            capsys, "draw", str(model), "-p", "n=2", "--board", "-o", str(tmp_path / "b.svg")
+        )
     assert status == 0 and err == "", (status, err)
     assert (tmp_path / "b.svg").read_text().startswith("<?xml"), out
 

@@ -1,5 +1,6 @@
 """The commands nimbers, hackendot and chomp: outputs, JSON shapes, exit statuses,
 error messages."""
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,9 @@ KAYLES = str(ROOT / "models" / "kayles.game")
 def test_nimbers_counts_json_on_both_engines(capsys):
     docs = []
     for engine in ("symbolic", "explicit", "both"):
-        status, out, err = run(capsys, "nimbers", NIM, "-p", "n=2", "-p", "K=3", "--json",
-                               "--engine", engine)
+        status, out, err = run(
+            capsys, "nimbers", NIM, "-p", "n=2", "-p", "K=3", "--json", "--engine", engine
+        )
         assert status == 0, err
         docs.append(json.loads(out))
     # two heaps of 0..3: nimber a xor b; each value 4 times, times 2 players to move
@@ -27,16 +29,24 @@ def test_nimbers_counts_json_on_both_engines(capsys):
 
 
 def test_nimbers_at_a_position_with_its_winning_moves(capsys):
-    status, out, err = run(capsys, "nimbers", NIM, "--at", "j=1, k[1]=3, k[2]=5, k[3]=7",
-                           "--json")
+    status, out, err = run(capsys, "nimbers", NIM, "--at", "j=1, k[1]=3, k[2]=5, k[3]=7", "--json")
     assert status == 0, err
     doc = json.loads(out)
     assert doc["nimber"] == 3 ^ 5 ^ 7
-    assert doc["optimal_moves"] == ["j=2, k[1]=2, k[2]=5, k[3]=7",
-                                    "j=2, k[1]=3, k[2]=4, k[3]=7",
-                                    "j=2, k[1]=3, k[2]=5, k[3]=6"]
-    status, out, _ = run(capsys, "nimbers", KAYLES, "-p", "n=4", "--at",
-                         "j=2, b[1]=true, b[2]=false, b[3]=true, b[4]=false")
+    assert doc["optimal_moves"] == [
+        "j=2, k[1]=2, k[2]=5, k[3]=7",
+        "j=2, k[1]=3, k[2]=4, k[3]=7",
+        "j=2, k[1]=3, k[2]=5, k[3]=6",
+    ]
+    status, out, _ = run(
+        capsys,
+        "nimbers",
+        KAYLES,
+        "-p",
+        "n=4",
+        "--at",
+        "j=2, b[1]=true, b[2]=false, b[3]=true, b[4]=false",
+    )
     assert status == 0 and "nimber: 0" in out and "the player to move loses" in out
 
 
@@ -47,17 +57,22 @@ def test_nimbers_text_lists_every_value(capsys):
     assert "   total  64" in out
 
 
-@pytest.mark.parametrize("argv, expected", [
-    (["nimbers", NIM, "--at", "j=1"], "no value for k[1]"),
-    (["nimbers", str(ROOT / "models" / "ens2005.game")], "two-player"),
-    (["nimbers", str(ROOT / "models" / "subtraction_set.game"), "-p", "S=0,1"], "forever"),
-    (["nimbers", str(ROOT / "models" / "subtraction_set.game"), "-p", "S=1,x"],
-     "is not an integer"),
-    (["hackendot", "(()"], "not a Dyck word"),
-    (["hackendot"], "give one of"),
-    (["hackendot", "--random", "3", "--nodes", "5..2"], "--nodes"),
-    (["chomp", "--size", "9"], "board size"),
-])
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["nimbers", NIM, "--at", "j=1"], "no value for k[1]"),
+        (["nimbers", str(ROOT / "models" / "ens2005.game")], "two-player"),
+        (["nimbers", str(ROOT / "models" / "subtraction_set.game"), "-p", "S=0,1"], "forever"),
+        (
+            ["nimbers", str(ROOT / "models" / "subtraction_set.game"), "-p", "S=1,x"],
+            "is not an integer",
+        ),
+        (["hackendot", "(()"], "not a Dyck word"),
+        (["hackendot"], "give one of"),
+        (["hackendot", "--random", "3", "--nodes", "5..2"], "--nodes"),
+        (["chomp", "--size", "9"], "board size"),
+    ],
+)
 def test_user_errors_exit_2(capsys, argv, expected):
     status, _, err = run(capsys, *argv)
     assert status == 2 and expected in err, err
@@ -65,6 +80,7 @@ def test_user_errors_exit_2(capsys, argv, expected):
 
 def test_nimbers_engine_both_exits_1_on_a_difference(capsys, monkeypatch):
     import symbolic.cli.nimbers as cmd
+
     real = cmd.mex_nimbers
 
     def wrong(engine, **kw):
@@ -82,20 +98,26 @@ def test_hackendot_one_forest(capsys):
     status, out, err = run(capsys, "hackendot", "((())((())))", "--engine", "both", "--json")
     assert status == 0, err
     doc = json.loads(out)
-    assert doc["nimber"] == doc["ulehla_value"] == doc["engine_nimbers"]["symbolic"] \
+    assert (
+        doc["nimber"]
+        == doc["ulehla_value"]
+        == doc["engine_nimbers"]["symbolic"]
         == doc["engine_nimbers"]["explicit"]
+    )
     assert doc["criterion_wins"] and doc["nimber_after_move"] == 0
     # the two fixes of the criterion alone: Algorithm 4 picks a losing move here
-    status, out, _ = run(capsys, "hackendot", "((())((())))", "--reading", "start+ancestor",
-                         "--engine", "none")
+    status, out, _ = run(
+        capsys, "hackendot", "((())((())))", "--reading", "start+ancestor", "--engine", "none"
+    )
     assert status == 0 and "(NOT a winning move)" in out
     status, out, _ = run(capsys, "hackendot", "()", "--reading", "literal", "--engine", "none")
     assert "the player to move loses" in out and "nimber (mex over all moves): 1" in out
 
 
 def test_hackendot_random_and_all(capsys):
-    status, out, err = run(capsys, "hackendot", "--random", "40", "--nodes", "1..9",
-                           "--seed", "5", "--json")
+    status, out, err = run(
+        capsys, "hackendot", "--random", "40", "--nodes", "1..9", "--seed", "5", "--json"
+    )
     assert status == 0, err
     doc = json.loads(out)
     assert doc["forests"] == 40 and doc["seed"] == 5
@@ -117,24 +139,30 @@ def test_chomp_json(capsys):
 
 @pytest.mark.parametrize("cmd", ["nimbers", "hackendot", "chomp"])
 def test_help(cmd):
-    r = subprocess.run([sys.executable, "-m", "symbolic", cmd, "--help"],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "symbolic", cmd, "--help"], capture_output=True, text=True, cwd=ROOT
+    )
     assert r.returncode == 0 and "usage: symbolic" in r.stdout, r.stderr
 
 
 # --------------------------------------------------------------------------- issue 23
 
+
 @pytest.mark.parametrize("engine", ["symbolic", "explicit"])
 def test_a_model_whose_win_sets_are_not_normal_play_is_refused(capsys, engine):
     # tic-tac-toe's draws (full board, no line) are dead ends in nobody's win set:
     # normal-play nimbers would call them a loss of the player to move
-    status, out, err = run(capsys, "nimbers", str(ROOT / "symbolic" / "models" / "tictactoe.game"),
-                           "--engine", engine)
+    status, out, err = run(
+        capsys, "nimbers", str(ROOT / "symbolic" / "models" / "tictactoe.game"), "--engine", engine
+    )
     assert status == 2 and out == "", (status, out)
-    assert "Sprague-Grundy values of normal play" in err and "player 1 has not won there by win(p)" in err, err
+    assert (
+        "Sprague-Grundy values of normal play" in err
+        and "player 1 has not won there by win(p)" in err
+    ), err
 
 
-SUBTRACTION_WITH_WINS = '''game "take 1 or 2, with win sets equal to normal play"
+SUBTRACTION_WITH_WINS = """game "take 1 or 2, with win sets equal to normal play"
 players 1, 2
 var j : 1..2
 var k : 0..5
@@ -142,7 +170,7 @@ turn j
 set win(p) = k = 0 and j != p
 move take(t in 1..2) when t <= k then k' = k - t; j' = 3 - j
 query true
-'''
+"""
 
 
 def test_win_sets_that_are_normal_play_get_their_nimbers(capsys, tmp_path):

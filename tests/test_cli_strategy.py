@@ -1,5 +1,6 @@
 """``symbolic strategy`` and ``symbolic successors``: outputs, JSON and DOT
 shapes, exit statuses, error messages."""
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,18 @@ TTT = str(ROOT / "models" / "tictactoe.game")
 
 
 def test_strategy_text_with_verification(capsys):
-    status, out, err = run(capsys, "strategy", TD, "--query", "<<2>> <> Obj2", "--from",
-                           "initial", "--dead-ends", "strict", "--verify")
+    status, out, err = run(
+        capsys,
+        "strategy",
+        TD,
+        "--query",
+        "<<2>> <> Obj2",
+        "--from",
+        "initial",
+        "--dead-ends",
+        "strict",
+        "--verify",
+    )
     assert status == 0, err
     assert "s=1  ->  s=6  (rank 1)" in out and "s=4  ->  s=3  (rank 2)" in out
     assert "moves in the table: 3" in out
@@ -25,18 +36,37 @@ def test_strategy_text_with_verification(capsys):
 def test_strategy_json_both_engines_agree(capsys):
     docs = []
     for engine in ("symbolic", "explicit"):
-        status, out, _ = run(capsys, "strategy", TTT, "--query", "forces_win(1)", "--at",
-                             "c[1]=1, c[2]=2, c[3]=0, c[4]=0, c[5]=0, c[6]=0, c[7]=0, "
-                             "c[8]=0, c[9]=0", "--engine", engine, "--json", "--verify",
-                             "--layered", "off")
+        status, out, _ = run(
+            capsys,
+            "strategy",
+            TTT,
+            "--query",
+            "forces_win(1)",
+            "--at",
+            "c[1]=1, c[2]=2, c[3]=0, c[4]=0, c[5]=0, c[6]=0, c[7]=0, c[8]=0, c[9]=0",
+            "--engine",
+            engine,
+            "--json",
+            "--verify",
+            "--layered",
+            "off",
+        )
         assert status == 0
         docs.append(json.loads(out))
     assert docs[0] == docs[1]
     doc = docs[0]
     # layered from the start (the default, tic-tac-toe is graded): the same moves and plays
-    _, out, _ = run(capsys, "strategy", TTT, "--query", "forces_win(1)", "--at",
-                    "c[1]=1, c[2]=2, c[3]=0, c[4]=0, c[5]=0, c[6]=0, c[7]=0, c[8]=0, c[9]=0",
-                    "--json", "--verify")
+    _, out, _ = run(
+        capsys,
+        "strategy",
+        TTT,
+        "--query",
+        "forces_win(1)",
+        "--at",
+        "c[1]=1, c[2]=2, c[3]=0, c[4]=0, c[5]=0, c[6]=0, c[7]=0, c[8]=0, c[9]=0",
+        "--json",
+        "--verify",
+    )
     layered = json.loads(out)
     for key in ("moves", "positions", "start_won", "verified"):
         assert layered[key] == doc[key], key
@@ -49,8 +79,9 @@ def test_strategy_json_both_engines_agree(capsys):
 
 
 def test_strategy_dot(capsys):
-    status, out, _ = run(capsys, "strategy", TD, "--query", "<<1>> [] not Obj2", "--at", "s=2",
-                         "--dot")
+    status, out, _ = run(
+        capsys, "strategy", TD, "--query", "<<1>> [] not Obj2", "--at", "s=2", "--dot"
+    )
     assert status == 0
     assert out.startswith("digraph strategy {")
     assert '"s=2" -> "s=5" [style=bold];' in out and '"s=5" -> "s=5" [style=bold];' in out
@@ -79,12 +110,19 @@ def test_strategy_errors(capsys):
 def test_successors(capsys):
     status, out, _ = run(capsys, "successors", ENS, "--at", "j=1, k[1]=3, k[2]=3")
     assert status == 0
-    assert out.splitlines() == ["j=1, k[1]=3, k[2]=3  (player 1 to move)", "2 successor(s):",
-                                "    j=2, k[1]=0, k[2]=1", "    j=2, k[1]=1, k[2]=0"]
-    status, out, _ = run(capsys, "successors", ENS, "--at", "j=1, k[1]=3, k[2]=3", "--engine",
-                         "explicit", "--json")
-    assert json.loads(out)["successors"] == [{"j": 2, "k[1]": 0, "k[2]": 1},
-                                             {"j": 2, "k[1]": 1, "k[2]": 0}]
+    assert out.splitlines() == [
+        "j=1, k[1]=3, k[2]=3  (player 1 to move)",
+        "2 successor(s):",
+        "    j=2, k[1]=0, k[2]=1",
+        "    j=2, k[1]=1, k[2]=0",
+    ]
+    status, out, _ = run(
+        capsys, "successors", ENS, "--at", "j=1, k[1]=3, k[2]=3", "--engine", "explicit", "--json"
+    )
+    assert json.loads(out)["successors"] == [
+        {"j": 2, "k[1]": 0, "k[2]": 1},
+        {"j": 2, "k[1]": 1, "k[2]": 0},
+    ]
     status, out, _ = run(capsys, "successors", TD, "--at", "s=5")
     assert "1 successor(s):" in out and "    s=5" in out
     status, _, err = run(capsys, "successors", ENS, "--at", "j=1, k[1]=3")
@@ -93,13 +131,22 @@ def test_successors(capsys):
 
 def test_execute_td_q4_q5(capsys, tmp_path):
     s1 = tmp_path / "s1.json"
-    s1.write_text('{"0": 1, "2": 3}')             # the TD's sample strategy of player 1
+    s1.write_text('{"0": 1, "2": 3}')  # the TD's sample strategy of player 1
     s2 = tmp_path / "s2.json"
-    status, out, _ = run(capsys, "strategy", TD, "--query", "<<2>> <> Obj2", "--from",
-                         "initial", "--dead-ends", "strict", "--json")
-    s2.write_text(out)                            # player 2's winning strategy, exported
-    base = ["execute", TD, "--from", "initial", "--strategy", f"2={s2}", "--stop",
-            "Obj1 or Obj2"]
+    status, out, _ = run(
+        capsys,
+        "strategy",
+        TD,
+        "--query",
+        "<<2>> <> Obj2",
+        "--from",
+        "initial",
+        "--dead-ends",
+        "strict",
+        "--json",
+    )
+    s2.write_text(out)  # player 2's winning strategy, exported
+    base = ["execute", TD, "--from", "initial", "--strategy", f"2={s2}", "--stop", "Obj1 or Obj2"]
     status, out, _ = run(capsys, *base, "--strategy", f"1={s1}")
     assert status == 0
     assert out.splitlines() == ["   0  s=0", "   1  s=1", "   2  s=6", "end: goal after 2 move(s)"]
@@ -132,28 +179,61 @@ def test_strategy_count_beyond_python_str_limit(capsys):
     from symbolic.engines import make_engine
     from symbolic.model import load_model
     from symbolic.analysis.strategy import count_strategies
+
     e = make_engine(load_model(ENS, {"K": 100}).game, "explicit")
     assert count_strategies(e, 1) == doc["strategies"]
 
 
 def test_verify_from_a_start_that_is_not_won_says_so_and_fails(capsys):
-    status, out, err = run(capsys, "strategy", TD, "--query", "<<1>> <> Obj1", "--from",
-                           "initial", "--dead-ends", "strict", "--verify")
+    status, out, err = run(
+        capsys,
+        "strategy",
+        TD,
+        "--query",
+        "<<1>> <> Obj1",
+        "--from",
+        "initial",
+        "--dead-ends",
+        "strict",
+        "--verify",
+    )
     assert status == 1, (status, out, err)
     assert "0 won, 1 not won" in out
     last = out.splitlines()[-1]
-    assert last == ("not verified: the start is not won at 1 of 1 position(s) (e.g. s=0): "
-                    "nothing to verify"), last
-    status, out, _ = run(capsys, "strategy", TD, "--query", "<<1>> <> Obj1", "--from",
-                         "initial", "--dead-ends", "strict", "--verify", "--json")
+    assert last == (
+        "not verified: the start is not won at 1 of 1 position(s) (e.g. s=0): nothing to verify"
+    ), last
+    status, out, _ = run(
+        capsys,
+        "strategy",
+        TD,
+        "--query",
+        "<<1>> <> Obj1",
+        "--from",
+        "initial",
+        "--dead-ends",
+        "strict",
+        "--verify",
+        "--json",
+    )
     doc = json.loads(out)
     assert status == 1 and doc["verified"]["ok"] is False, doc["verified"]
     assert doc["verified"]["reason"].startswith("the start is not won at 1 of 1"), doc
 
 
 def test_verify_from_a_start_partly_won_verifies_the_rest_and_fails(capsys):
-    status, out, _ = run(capsys, "strategy", TD, "--query", "<<1>> <> Obj1", "--from",
-                         "true", "--dead-ends", "strict", "--verify")
+    status, out, _ = run(
+        capsys,
+        "strategy",
+        TD,
+        "--query",
+        "<<1>> <> Obj1",
+        "--from",
+        "true",
+        "--dead-ends",
+        "strict",
+        "--verify",
+    )
     last = out.splitlines()[-1]
     assert status == 1, (status, out)
     assert last.startswith("not verified: the start is not won at 5 of 7 position(s)"), last
@@ -161,19 +241,46 @@ def test_verify_from_a_start_partly_won_verifies_the_rest_and_fails(capsys):
 
 
 def test_verify_of_a_joint_strategy_from_a_start_not_won(capsys):
-    status, out, _ = run(capsys, "strategy", "pennies", "--query", "<<1>> <> matched",
-                         "--at", "done=false, same=false", "--verify")
+    status, out, _ = run(
+        capsys,
+        "strategy",
+        "pennies",
+        "--query",
+        "<<1>> <> matched",
+        "--at",
+        "done=false, same=false",
+        "--verify",
+    )
     assert status == 1, (status, out)
-    assert out.splitlines()[-1] == ("not verified: the start is not won at 1 of 1 "
-                                    "position(s) (e.g. done=0, same=0): nothing to verify")
-    status, out, _ = run(capsys, "strategy", "pennies", "--query", "<<1, 2>> <> matched",
-                         "--at", "done=false, same=false", "--verify", "--json")
+    assert out.splitlines()[-1] == (
+        "not verified: the start is not won at 1 of 1 "
+        "position(s) (e.g. done=0, same=0): nothing to verify"
+    )
+    status, out, _ = run(
+        capsys,
+        "strategy",
+        "pennies",
+        "--query",
+        "<<1, 2>> <> matched",
+        "--at",
+        "done=false, same=false",
+        "--verify",
+        "--json",
+    )
     doc = json.loads(out)
     assert status == 0 and doc["verified"] is True and "not_won" not in doc, doc
 
 
 def test_dot_on_a_concurrent_game_is_refused(capsys):
-    status, out, err = run(capsys, "strategy", "pennies", "--query", "<<1, 2>> <> matched",
-                           "--at", "done=false, same=false", "--dot")
+    status, out, err = run(
+        capsys,
+        "strategy",
+        "pennies",
+        "--query",
+        "<<1, 2>> <> matched",
+        "--at",
+        "done=false, same=false",
+        "--dot",
+    )
     assert status == 2 and out == "", (status, out)
     assert "strategy --dot is not supported for concurrent games" in err, err

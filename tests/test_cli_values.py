@@ -1,4 +1,5 @@
 """symbolic.cli.values and symbolic.cli.chocolate: output, JSON shape, engines, errors."""
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,10 @@ def test_values_text(capsys):
     lines = out.splitlines()
     assert lines[0] == "chocolate(m, n, i, j) [m=10, n=7, i=7, j=3]"
     won = sum(n for v, n in counts.items() if v > 0)
-    assert f"{len(table)} positions: {won} won by the player to move, " \
-           f"{len(table) - won} lost, 0 drawn" in lines
+    assert (
+        f"{len(table)} positions: {won} won by the player to move, "
+        f"{len(table) - won} lost, 0 drawn" in lines
+    )
     for v, n in counts.items():
         shown = f"+{v}" if v > 0 else str(v)
         assert f"{shown:>6}  {n:>9}" in lines, v
@@ -43,8 +46,22 @@ def test_values_text(capsys):
 
 @pytest.mark.parametrize("engine", ["symbolic", "explicit", "both"])
 def test_values_json(capsys, engine):
-    status, out, _ = run(capsys, "values", CHOC, "-p", "m=4", "-p", "n=3", "-p", "i=1",
-                         "-p", "j=2", "--json", "--engine", engine)
+    status, out, _ = run(
+        capsys,
+        "values",
+        CHOC,
+        "-p",
+        "m=4",
+        "-p",
+        "n=3",
+        "-p",
+        "i=1",
+        "-p",
+        "j=2",
+        "--json",
+        "--engine",
+        engine,
+    )
     assert status == 0
     doc = json.loads(out)
     table = reference(CHOC, {"m": 4, "n": 3, "i": 1, "j": 2})
@@ -52,8 +69,13 @@ def test_values_json(capsys, engine):
     for v in table.values():
         counts[str(v)] = counts.get(str(v), 0) + 1
     assert doc["counts"] == counts and doc["draws"] == 0 and doc["positions"] == len(table)
-    assert doc["initial"] == [{"position": {"mover": 1, "l": 1, "r": 2, "u": 2, "d": 0},
-                               "value": table[(1, 1, 2, 2, 0)], "result": "win"}]
+    assert doc["initial"] == [
+        {
+            "position": {"mover": 1, "l": 1, "r": 2, "u": 2, "d": 0},
+            "value": table[(1, 1, 2, 2, 0)],
+            "result": "win",
+        }
+    ]
     assert doc["outcome"] == "normal play"
     assert doc["params"] == {"m": 4, "n": 3, "i": 1, "j": 2}
     assert ("agree" in doc) == (engine == "both") and doc.get("agree", True)
@@ -78,10 +100,12 @@ def test_values_draws_are_reported(capsys, tmp_path):
     p = tmp_path / "loop.game"
     # (x = 2: a dead end, so x = 1 wins at once; x = 0 may only go to 3, where the
     # only move returns to 0: nobody can force the end from 0 or 3)
-    p.write_text('game "loop"\nplayers 1, 2\nvar j : 1..2\nvar x : 0..3\nturn j\n'
-                 "move step when x = 1 then x' = 2; j' = 3 - j\n"
-                 "move out when x = 0 then x' = 3; j' = 3 - j\n"
-                 "move back when x = 3 then x' = 0; j' = 3 - j\n")
+    p.write_text(
+        'game "loop"\nplayers 1, 2\nvar j : 1..2\nvar x : 0..3\nturn j\n'
+        "move step when x = 1 then x' = 2; j' = 3 - j\n"
+        "move out when x = 0 then x' = 3; j' = 3 - j\n"
+        "move back when x = 3 then x' = 0; j' = 3 - j\n"
+    )
     status, out, _ = run(capsys, "values", str(p), "--json", "--engine", "both")
     doc = json.loads(out)
     table = reference(p)
@@ -92,11 +116,14 @@ def test_values_draws_are_reported(capsys, tmp_path):
     assert out == "j=1, x=0: draw\n"
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["values", str(ROOT / "models" / "ens2005.game")], "two-player games"),
-    (["values", CHOC, "--at", "mover=1"], "no value for l, r, u, d"),
-    (["values", CHOC, "--at", "mover=1, l=9, r=0, u=0, d=0"], "outside"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["values", str(ROOT / "models" / "ens2005.game")], "two-player games"),
+        (["values", CHOC, "--at", "mover=1"], "no value for l, r, u, d"),
+        (["values", CHOC, "--at", "mover=1, l=9, r=0, u=0, d=0"], "outside"),
+    ],
+)
 def test_values_errors(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert status == 2 and message in err and "Traceback" not in err, err
@@ -121,7 +148,7 @@ def test_values_both_reports_a_difference(capsys, monkeypatch):
 
     def wrong(engine):
         table = retrograde_values(engine)
-        table[(2, 1, 0, 0, 0)] = -4          # really +1
+        table[(2, 1, 0, 0, 0)] = -4  # really +1
         return table
 
     monkeypatch.setattr(ExplicitGame, "retrograde_values", wrong)
@@ -134,8 +161,10 @@ def test_values_both_reports_a_difference(capsys, monkeypatch):
 @pytest.mark.parametrize("engine", ["symbolic", "explicit", "both"])
 def test_values_at_a_position_the_invariant_excludes(capsys, tmp_path, engine):
     p = tmp_path / "inv.game"
-    p.write_text('game "inv"\nplayers 1, 2\nvar j : 1..2\nvar x : 0..3\ninvariant x != 2\n'
-                 "turn j\nmove dec when x > 0 then x' = x - 1; j' = 3 - j\n")
+    p.write_text(
+        'game "inv"\nplayers 1, 2\nvar j : 1..2\nvar x : 0..3\ninvariant x != 2\n'
+        "turn j\nmove dec when x > 0 then x' = x - 1; j' = 3 - j\n"
+    )
     status, out, err = run(capsys, "values", str(p), "--at", "j=1, x=2", "--engine", engine)
     assert status == 2 and "(1, 2) is not a position: the invariant is false" in err, err
     status, out, err = run(capsys, "values", str(p), "--at", "j=1, x=1", "--engine", engine)

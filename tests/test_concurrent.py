@@ -6,6 +6,7 @@ explicit engine (joint actions enumerated) and the symbolic engine on every back
 conventions. ``make test`` runs a few hundred cases; ``make fuzz`` runs
 SYMBOLIC_FUZZ_EXAMPLES (default 10 000).
 """
+
 from __future__ import annotations
 
 import os
@@ -52,23 +53,27 @@ def test_fuzz_concurrent_games():
     n = int(os.environ.get("SYMBOLIC_FUZZ_EXAMPLES", "10000"))
 
     @settings(max_examples=n, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(data=st.data(), dead=st.sampled_from(list(DeadEnds)),
-           backend=st.sampled_from(BACKENDS))
+    @given(data=st.data(), dead=st.sampled_from(list(DeadEnds)), backend=st.sampled_from(BACKENDS))
     def run(data, dead, backend):
         nonlocal count
         check(data, backend, dead)
         count += 1
+
     count = 0
     run()
-    print(f"\nfuzz: {count} random concurrent games, explicit == symbolic "
-          f"({', '.join(BACKENDS)}, drawn per case) on all")
+    print(
+        f"\nfuzz: {count} random concurrent games, explicit == symbolic "
+        f"({', '.join(BACKENDS)}, drawn per case) on all"
+    )
     assert count >= min(n, 1)
 
 
 def test_turn_is_refused_on_a_concurrent_game():
     from symbolic.ir import Action, BoolType, ConcurrentGame, Space, VarDecl
-    g = ConcurrentGame("g", Space((VarDecl("b", BoolType()),)), (1, 2),
-                       (Action(1, "a"), Action(2, "a")), ())
+
+    g = ConcurrentGame(
+        "g", Space((VarDecl("b", BoolType()),)), (1, 2), (Action(1, "a"), Action(2, "a")), ()
+    )
     for E in (ExplicitConcurrentGame(g), SymbolicConcurrentGame(g)):
         with pytest.raises(QueryError, match="no meaning on a concurrent game"):
             atl.Evaluator(E)(atl.Turn(atl.CoalitionLit((1,))))

@@ -4,6 +4,7 @@ Each answer is what the model's comment says, computed independently here (by th
 closed form or by hand), compared with the sets both engines give (the corpus test
 of tests/test_models.py also checks every query on every engine).
 """
+
 from __future__ import annotations
 
 
@@ -27,9 +28,14 @@ def holds(model, kind: str, text: str) -> set[tuple]:
 def test_pennies(kind):
     m = load_model(MODELS / "pennies.game")
     start = [(0, 0), (0, 1)]  # not done yet
-    for text, want in [("<<1>> <> matched", False), ("<<2>> <> matched", False),
-                       ("<<1>> <> mismatched", False), ("<<2>> <> mismatched", False),
-                       ("<<1, 2>> <> matched", True), ("<<1, 2>> <> mismatched", True)]:
+    for text, want in [
+        ("<<1>> <> matched", False),
+        ("<<2>> <> matched", False),
+        ("<<1>> <> mismatched", False),
+        ("<<2>> <> mismatched", False),
+        ("<<1, 2>> <> matched", True),
+        ("<<1, 2>> <> mismatched", True),
+    ]:
         got = holds(m, kind, text)
         assert all((c in got) == want for c in start), (text, got)
 
@@ -57,8 +63,7 @@ def test_rps(kind, R):
     # player 2 can win every round left (it answers any throw): player 1 forces a
     # positive final score exactly where it stays positive after losing them all
     lead = holds(m, kind, "<<1>> <> (over and score > 0)")
-    assert lead == {(r, s) for r in range(R + 1) for s in range(-r, r + 1)
-                    if s - (R - r) > 0}
+    assert lead == {(r, s) for r in range(R + 1) for s in range(-r, r + 1) if s - (R - r) > 0}
 
 
 def steps(n: int, M: int) -> int:

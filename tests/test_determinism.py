@@ -1,5 +1,6 @@
 """Determinism (issue 8): the same output, text and JSON, positions in the same order,
 across runs (hash seeds), engines and BDD backends."""
+
 from __future__ import annotations
 
 import json
@@ -29,13 +30,21 @@ def drop_engine_line(text: str) -> str:
 @pytest.mark.parametrize("model", MODELS)
 def test_engines_and_backends_print_the_same(capsys, model):
     path = str(ROOT / "models" / model)
-    texts = {(e, b): run(capsys, "check", path, "--engine", e, "--backend", b, "--limit", "0")
-             for e, b in (("symbolic", "cudd"), ("symbolic", "autoref"), ("explicit", "cudd"))}
+    texts = {
+        (e, b): run(capsys, "check", path, "--engine", e, "--backend", b, "--limit", "0")
+        for e, b in (("symbolic", "cudd"), ("symbolic", "autoref"), ("explicit", "cudd"))
+    }
     # the engine line names the engine and backend; everything else is the same
-    assert drop_engine_line(texts[("symbolic", "cudd")]) == drop_engine_line(texts[("symbolic", "autoref")])
-    assert drop_engine_line(texts[("symbolic", "cudd")]) == drop_engine_line(texts[("explicit", "cudd")])
-    docs = {e: json.loads(run(capsys, "check", path, "--engine", e, "--json", "--limit", "0"))
-            for e in ("symbolic", "explicit")}
+    assert drop_engine_line(texts[("symbolic", "cudd")]) == drop_engine_line(
+        texts[("symbolic", "autoref")]
+    )
+    assert drop_engine_line(texts[("symbolic", "cudd")]) == drop_engine_line(
+        texts[("explicit", "cudd")]
+    )
+    docs = {
+        e: json.loads(run(capsys, "check", path, "--engine", e, "--json", "--limit", "0"))
+        for e in ("symbolic", "explicit")
+    }
     assert docs["symbolic"]["results"] == docs["explicit"]["results"]
     for r in docs["symbolic"]["results"]:  # enumeration order: sorted position tuples
         assert r["positions"] == sorted(r["positions"]), r["query"]
@@ -45,13 +54,21 @@ def test_runs_with_other_hash_seeds_print_the_same():
     path = str(ROOT / "models" / "nim.game")
     outs = []
     for seed in ("1", "2"):
-        env = dict(os.environ, PYTHONHASHSEED=seed,
-                   PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env = dict(
+            os.environ,
+            PYTHONHASHSEED=seed,
+            PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        )
         both = []
         for extra in ([], ["--json"]):
-            r = subprocess.run([sys.executable, "-m", "symbolic", "check", path, "--limit", "0",
-                                *extra], cwd=ROOT, env=env, capture_output=True, text=True,
-                               timeout=300)
+            r = subprocess.run(
+                [sys.executable, "-m", "symbolic", "check", path, "--limit", "0", *extra],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
             assert r.returncode == 0, r.stderr
             both.append(r.stdout)
         outs.append(both)

@@ -4,6 +4,7 @@ engine on random games and random ATL formulas (strategies in tests/strategies.p
 ``make test`` runs 300+ generated cases; ``make fuzz`` runs the same checks on
 ``SYMBOLIC_FUZZ_EXAMPLES`` (default 10 000) cases and prints how many ran.
 """
+
 from __future__ import annotations
 
 import os
@@ -29,7 +30,8 @@ def assert_same(what, reference, other):
     assert w is None, (
         f"{what}: {reference.engine.kind} has {len(reference)} positions, "
         f"{other.engine.kind}/{getattr(other.engine, 'backend', '')} has {len(other)}; "
-        f"they differ at {w} (in reference: {w in reference})")
+        f"they differ at {w} (in reference: {w in reference})"
+    )
 
 
 def check_game(data):
@@ -49,17 +51,21 @@ def check_game(data):
     sigma_e = data.draw(bool_exprs(game.space, (), 1), label="sigma")
     tau_e = data.draw(bool_exprs(game.space, (), 1), label="tau")
     for conv in DeadEnds:
-        r = ref.until(J, ref.from_expr(sigma_e), ref.from_expr(tau_e),
-                      dead_ends=conv, keep_layers=True)
+        r = ref.until(
+            J, ref.from_expr(sigma_e), ref.from_expr(tau_e), dead_ends=conv, keep_layers=True
+        )
         for s in syms:
-            o = s.until(J, s.from_expr(sigma_e), s.from_expr(tau_e),
-                        dead_ends=conv, keep_layers=True)
+            o = s.until(
+                J, s.from_expr(sigma_e), s.from_expr(tau_e), dead_ends=conv, keep_layers=True
+            )
             assert r.iterations == o.iterations, (conv, r.iterations, o.iterations)
             for n, (a, b) in enumerate(zip(r.layers, o.layers)):
                 assert_same(f"until_{n} ({conv.name}, J={sorted(J)})", a, b)
-            assert_same(f"pre_forall {conv.name}",
-                        ref.pre_forall(J, ref.from_expr(tau_e), dead_ends=conv),
-                        s.pre_forall(J, s.from_expr(tau_e), dead_ends=conv))
+            assert_same(
+                f"pre_forall {conv.name}",
+                ref.pre_forall(J, ref.from_expr(tau_e), dead_ends=conv),
+                s.pre_forall(J, s.from_expr(tau_e), dead_ends=conv),
+            )
         check_release(game, [ref, *syms], J, sigma_e, tau_e, conv)
     # ATL formulas
     fs = data.draw(st.lists(formulas(game), min_size=1, max_size=3), label="formulas")
@@ -84,11 +90,15 @@ def check_release(game, engs, J, f_e, g_e, conv):
         assert got.iterations == naive.iterations, (where, got.iterations, naive.iterations)
         if conv is DeadEnds.VACUOUS:
             others = set(game.players) - J
-            assert_same(f"duality: {where}", ~E.until(others, ~f, ~g, dead_ends=conv).result,
-                        got.result)
+            assert_same(
+                f"duality: {where}", ~E.until(others, ~f, ~g, dead_ends=conv).result, got.result
+            )
         box = always(E, J, g, dead_ends=conv)
-        assert_same(f"always = release(J, ∅, g): {where}",
-                    E.release(J, E.empty(), g, dead_ends=conv).result, box.result)
+        assert_same(
+            f"always = release(J, ∅, g): {where}",
+            E.release(J, E.empty(), g, dead_ends=conv).result,
+            box.result,
+        )
         results.append((got, box))
     (ref, ref_always), *others = results
     for got, box in others:
@@ -118,6 +128,8 @@ def test_fuzz_engines_agree():
         count += 1
 
     run()
-    print(f"\nfuzz: {count} generated cases, symbolic ({', '.join(ENGINE_KINDS[1:])}) == "
-          "explicit on all")
+    print(
+        f"\nfuzz: {count} generated cases, symbolic ({', '.join(ENGINE_KINDS[1:])}) == "
+        "explicit on all"
+    )
     assert count >= min(n, 1)

@@ -3,6 +3,7 @@ class: each table must cover every concrete class, so that a new node kind
 without a handler fails here (and, at run time, raises AssertionError(node)
 rather than being silently skipped). Operator tables must cover the IR's
 operator vocabulary, defined once in symbolic.ir."""
+
 from __future__ import annotations
 
 import pytest
@@ -26,11 +27,30 @@ EXPR_TABLES = {
 
 def test_the_node_classes():
     names = {c.__name__ for c in ir.expr_classes()}
-    assert names == {"Const", "Name", "Var", "Elem", "Item", "Unary", "Binary", "Ite", "Quant",
-                     "Sum"}
+    assert names == {
+        "Const",
+        "Name",
+        "Var",
+        "Elem",
+        "Item",
+        "Unary",
+        "Binary",
+        "Ite",
+        "Quant",
+        "Sum",
+    }
     assert {c.__name__ for c in atl.formula_classes()} == {
-        "Truth", "Turn", "Prop", "Ref", "Not", "BoolOp", "Next", "Until", "Release",
-        "Reach"}
+        "Truth",
+        "Turn",
+        "Prop",
+        "Ref",
+        "Not",
+        "BoolOp",
+        "Next",
+        "Until",
+        "Release",
+        "Reach",
+    }
 
 
 @pytest.mark.parametrize("name", list(EXPR_TABLES))

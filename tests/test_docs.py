@@ -17,6 +17,7 @@ One test per page, every block of it in order; a failure names the page, the
 block (its number and line), the command, and the expected and printed texts.
 Files a console block writes in the repository root (``> s1.json``) are removed.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -40,16 +41,19 @@ FENCE = re.compile(r"^(\s*)```+\s*([\w+-]*)\s*$")
 
 def pages() -> list[Path]:
     """The pages whose examples run: the README, every docs/*.md, bench/README.md."""
-    found = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
-             ROOT / "bench" / "README.md"]
+    found = [
+        ROOT / "README.md",
+        *sorted((ROOT / "docs").glob("*.md")),
+        ROOT / "bench" / "README.md",
+    ]
     return [p for p in found if p.is_file()]
 
 
 @dataclass(frozen=True)
 class Block:
-    kind: str   # the fence's language ("" for a plain fence)
-    line: int   # 1-based line of the opening fence
-    text: str   # the lines between the fences, indentation of the fence removed
+    kind: str  # the fence's language ("" for a plain fence)
+    line: int  # 1-based line of the opening fence
+    text: str  # the lines between the fences, indentation of the fence removed
 
 
 def blocks(text: str) -> list[Block]:
@@ -134,21 +138,37 @@ def run_console(block: Block, where: str) -> list[str]:
             failures.append(f"{where}: write `$ symbolic ...`, not a path into .venv: {cmd}")
             continue
         try:
-            r = subprocess.run(["bash", "-c", "set -o pipefail; " + cmd], cwd=ROOT, env=_env(),
-                               capture_output=True, text=True, timeout=TIMEOUT,
-                               stdin=subprocess.DEVNULL)
+            r = subprocess.run(
+                ["bash", "-c", "set -o pipefail; " + cmd],
+                cwd=ROOT,
+                env=_env(),
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT,
+                stdin=subprocess.DEVNULL,
+            )
         except subprocess.TimeoutExpired:
-            failures.append(f"{where}: `$ {cmd}` ran over {TIMEOUT} s (examples must be fast;"
-                            f" show long runs as ```text measurements)")
+            failures.append(
+                f"{where}: `$ {cmd}` ran over {TIMEOUT} s (examples must be fast;"
+                f" show long runs as ```text measurements)"
+            )
             continue
         got = r.stdout if r.stdout else r.stderr
         if r.returncode != 0 and not _shows_error(expected):
-            failures.append(f"{where}: `$ {cmd}` exited {r.returncode} but the page shows no "
-                            f"error\n--- stderr:\n{r.stderr}")
+            failures.append(
+                f"{where}: `$ {cmd}` exited {r.returncode} but the page shows no "
+                f"error\n--- stderr:\n{r.stderr}"
+            )
         elif not matches(expected, got):
-            diff = "\n".join(difflib.unified_diff(
-                _trim(expected), _trim(got.splitlines()), "expected (the page)",
-                "got (the command)", lineterm=""))
+            diff = "\n".join(
+                difflib.unified_diff(
+                    _trim(expected),
+                    _trim(got.splitlines()),
+                    "expected (the page)",
+                    "got (the command)",
+                    lineterm="",
+                )
+            )
             failures.append(f"{where}: `$ {cmd}` prints something else\n{diff}")
     return failures
 
@@ -162,8 +182,9 @@ def run_python(block: Block, where: str, namespace: dict) -> list[str]:
             return [f"{where}: the python block raised {type(err).__name__}: {err}"]
         return []
     parser = doctest.DocTestParser()
-    test = doctest.DocTest(parser.get_examples(block.text, where), namespace, where,
-                           where, 0, block.text)
+    test = doctest.DocTest(
+        parser.get_examples(block.text, where), namespace, where, where, 0, block.text
+    )
     report: list[str] = []
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test, out=report.append, clear_globs=False)
@@ -172,8 +193,7 @@ def run_python(block: Block, where: str, namespace: dict) -> list[str]:
 
 
 def _new_files(before: set[str], text: str) -> list[Path]:
-    return [ROOT / n for n in set(os.listdir(ROOT)) - before
-            if n in text and (ROOT / n).is_file()]
+    return [ROOT / n for n in set(os.listdir(ROOT)) - before if n in text and (ROOT / n).is_file()]
 
 
 def check_page(page: Path) -> tuple[list[str], int]:
@@ -187,8 +207,10 @@ def check_page(page: Path) -> tuple[list[str], int]:
             where = f"{rel}, block {n} (line {block.line}, ```{block.kind or 'plain'})"
             if block.kind not in RUN_KINDS:
                 if re.search(r"^\$ symbolic ", block.text, re.M) and block.kind != "text":
-                    failures.append(f"{where}: a `$ symbolic` session in a block that is not "
-                                    f"run: write ```console (or ```text for a measurement)")
+                    failures.append(
+                        f"{where}: a `$ symbolic` session in a block that is not "
+                        f"run: write ```console (or ```text for a measurement)"
+                    )
                 continue
             if block.kind == "console":
                 before = set(os.listdir(ROOT))

@@ -1,5 +1,6 @@
 """The ``display`` declaration: parsing, checking (located errors) and drawing
 (symbolic.lang.display, symbolic.display), on small models and the shipped ones."""
+
 from __future__ import annotations
 
 import inspect
@@ -41,16 +42,21 @@ def error_at(display: str, cls=WrongType):
 
 # --------------------------------------------------------------------------- what it draws
 
+
 def test_strings_numbers_repeat_join_and_if():
-    m = model('display join("\\n", "heap " + str(i) + ": " + repeat("|", k[i]) for i in 1..2)'
-              ' + "\\n" + (if j = 1 then "first" else "second") + " to move"')
+    m = model(
+        'display join("\\n", "heap " + str(i) + ": " + repeat("|", k[i]) for i in 1..2)'
+        ' + "\\n" + (if j = 1 then "first" else "second") + " to move"'
+    )
     assert draw(m, (2, 3, 0)) == "heap 1: |||\nheap 2: \nsecond to move"
     assert draw(m, (1, 0, 2)) == "heap 1: \nheap 2: ||\nfirst to move"
 
 
 def test_a_constant_tuple_of_strings_indexed_by_the_state():
-    m = model('const MARK = (".", "a", "b", "c")\n'
-              'display join(" ", MARK[k[i]] for i in 1..2) + " " + str(k[1] > k[2])')
+    m = model(
+        'const MARK = (".", "a", "b", "c")\n'
+        'display join(" ", MARK[k[i]] for i in 1..2) + " " + str(k[1] > k[2])'
+    )
     assert draw(m, (1, 3, 1)) == "c a true"
     assert draw(m, (1, 0, 2)) == ". b false"
 
@@ -67,8 +73,7 @@ def test_no_display_means_none():
 
 def test_adjacent_texts_are_merged_when_checked():
     m = model('display "a" + "b" + str(j) + "c" + "d"')
-    assert m.display == dr.Concat((dr.Text("ab"), dr.Show(m.display.parts[1].expr),
-                                   dr.Text("cd")))
+    assert m.display == dr.Concat((dr.Text("ab"), dr.Show(m.display.parts[1].expr), dr.Text("cd")))
 
 
 def test_an_index_outside_the_tuple_is_a_located_error_when_drawn():
@@ -81,20 +86,24 @@ def test_an_index_outside_the_tuple_is_a_located_error_when_drawn():
 
 # --------------------------------------------------------------------------- located mistakes
 
-@pytest.mark.parametrize("display, column, words", [
-    ("display k[1]", 9, "write str(...) to show a number"),
-    ("display \"n=\" + k[1]", 16, "write str(...)"),
-    ("display str(k'[1])", 13, "prime"),
-    ("display repeat(\"|\")", 9, "repeat takes 2 arguments"),
-    ("display repeat(\"|\", j = 1)", 21, "expected an int as the count of repeat"),
-    ("display join(k[1], \"a\" for i in 1..2)", 14, "must be a constant"),
-    ("display join(\"\", \"a\")", 18, "join's second argument"),
-    ("display \"a\" * 3", 9, "texts are joined with '+'"),
-    ("display (1, 2)[j]", 9, "a display indexes a constant tuple of strings"),
-    ("display if k[1] then \"a\" else \"b\"", 12, "expected a bool"),
-    ("display str(zzz)", 13, "unknown name 'zzz'"),
-    ("display players", 9, "expected text in a display"),
-])
+
+@pytest.mark.parametrize(
+    "display, column, words",
+    [
+        ("display k[1]", 9, "write str(...) to show a number"),
+        ('display "n=" + k[1]', 16, "write str(...)"),
+        ("display str(k'[1])", 13, "prime"),
+        ('display repeat("|")', 9, "repeat takes 2 arguments"),
+        ('display repeat("|", j = 1)', 21, "expected an int as the count of repeat"),
+        ('display join(k[1], "a" for i in 1..2)', 14, "must be a constant"),
+        ('display join("", "a")', 18, "join's second argument"),
+        ('display "a" * 3', 9, "texts are joined with '+'"),
+        ("display (1, 2)[j]", 9, "a display indexes a constant tuple of strings"),
+        ('display if k[1] then "a" else "b"', 12, "expected a bool"),
+        ("display str(zzz)", 13, "unknown name 'zzz'"),
+        ("display players", 9, "expected text in a display"),
+    ],
+)
 def test_mistakes_are_located(display, column, words):
     line, col, msg = error_at(display, (WrongType, ModelError))
     assert (line, col) == (5, column), msg
@@ -120,9 +129,13 @@ def test_a_missing_text_is_a_parse_error_in_place():
 
 # --------------------------------------------------------------------------- dispatch
 
+
 def test_every_drawing_class_is_drawn_and_walked():
-    classes = {c for c in vars(dr).values()
-               if inspect.isclass(c) and issubclass(c, dr.Drawing) and c is not dr.Drawing}
+    classes = {
+        c
+        for c in vars(dr).values()
+        if inspect.isclass(c) and issubclass(c, dr.Drawing) and c is not dr.Drawing
+    }
     assert set(xdr._DRAW) == classes
     assert set(dr._EXPRS) == classes
 
@@ -130,7 +143,9 @@ def test_every_drawing_class_is_drawn_and_walked():
 def test_an_unknown_drawing_class_fails_loudly():
     class Odd(dr.Drawing):
         pass
+
     from symbolic.ir import IntType, Space, VarDecl
+
     sp = Space((VarDecl("x", IntType(0, 1)),))
     with pytest.raises(AssertionError):
         xdr.render(Odd(), sp, (0,))
@@ -140,13 +155,15 @@ def test_an_unknown_drawing_class_fails_loudly():
 
 # --------------------------------------------------------------------------- shipped models
 
+
 def test_nim_draws_each_heap_as_its_matches_at_every_position():
     m = load_model(MODELS / "nim.game", {"n": 2, "K": 3})
     for pos in ExplicitGame(m.game).positions():
         lines = xdr.render(m.display, m.space, pos).splitlines()
         j, heaps = pos[0], pos[1:]
-        assert lines == [f"heap {i}: {'|' * h} ({h})" for i, h in enumerate(heaps, 1)] \
-            + [f"player {j} to move"], (pos, lines)
+        assert lines == [f"heap {i}: {'|' * h} ({h})" for i, h in enumerate(heaps, 1)] + [
+            f"player {j} to move"
+        ], (pos, lines)
 
 
 def test_tictactoe_draws_the_board_row_by_row():
@@ -160,9 +177,17 @@ def test_chocolate_draws_the_whole_bar_with_the_square_of_death():
     for pos in ExplicitGame(m.game).positions():
         mover, l, r, u, d = pos
         rows = xdr.render(m.display, m.space, pos).splitlines()
-        want = ["".join("X" if (x, y) == (1, 1) else
-                        "#" if 1 - l <= x <= 1 + r and 1 - u <= y <= 1 + d else "."
-                        for x in range(4)) for y in range(3)]
+        want = [
+            "".join(
+                "X"
+                if (x, y) == (1, 1)
+                else "#"
+                if 1 - l <= x <= 1 + r and 1 - u <= y <= 1 + d
+                else "."
+                for x in range(4)
+            )
+            for y in range(3)
+        ]
         assert rows == want + [f"player {mover} to move"], (pos, rows)
 
 
@@ -173,8 +198,10 @@ def test_the_shipped_models_declare_a_display(name):
     assert xdr.render(m.display, m.space, pos).strip()
 
 
-@pytest.mark.parametrize("text, column", [("const c = sum(1, i for i in 1..3)", 18),
-                                          ("set s = k[1] > max(1, i for i in 1..3)", 23)])
+@pytest.mark.parametrize(
+    "text, column",
+    [("const c = sum(1, i for i in 1..3)", 18), ("set s = k[1] > max(1, i for i in 1..3)", 23)],
+)
 def test_a_generator_after_another_argument_is_only_for_join(text, column):
     """The grammar reads ``f(a, e for x in D)`` for join; any other function says no."""
     with pytest.raises(WrongType) as info:

@@ -1,4 +1,5 @@
 """symbolic.engines: the one factory of engines (games and bare sets), by name."""
+
 from __future__ import annotations
 
 import ast
@@ -43,15 +44,23 @@ def test_unknown_engine_is_a_query_error(factory, arg):
 
 def test_public_vocabulary():
     assert ENGINES == ("symbolic", "explicit")
-    assert set(engines.__all__) == {"ENGINES", "BACKENDS", "BACKEND_CHOICES", "ORDERS",
-                                    "PARTITIONS", "make_engine", "make_sets", "choose_backend"}
+    assert set(engines.__all__) == {
+        "ENGINES",
+        "BACKENDS",
+        "BACKEND_CHOICES",
+        "ORDERS",
+        "PARTITIONS",
+        "make_engine",
+        "make_sets",
+        "choose_backend",
+    }
     assert engines.BACKEND_CHOICES == ("auto",) + engines.BACKENDS
     assert "auto" in engines.ORDERS and "moves" in engines.PARTITIONS
 
 
 def test_backend_auto_takes_oxidd_above_2_to_the_20_value_vectors():
-    small = Space((VarDecl("x", IntType(0, 2 ** 20 - 1)),))
-    large = Space((VarDecl("x", IntType(0, 2 ** 21 - 1)),))
+    small = Space((VarDecl("x", IntType(0, 2**20 - 1)),))
+    large = Space((VarDecl("x", IntType(0, 2**21 - 1)),))
     assert engines.choose_backend(small) == "cudd"
     assert engines.choose_backend(large) == "oxidd"  # installed by the test extra
     assert make_sets(large, "symbolic", "auto").manager.backend == "oxidd"
@@ -63,10 +72,11 @@ def test_every_symbolic_engine_takes_auto_by_default_and_names_what_it_chose():
     from symbolic.bdd import SymbolicGame
     from symbolic.gdl.symbolic import GdlSymbolicGame
     from symbolic.model import load_model
-    nim = load_model("models/nim.game", {"n": 6, "K": 7})       # 2^19 value vectors: cudd
-    big = load_model("models/nim.game", {"n": 6, "K": 15})      # 2^25: oxidd
-    ttt = load_model("models/gdl/ticTacToe.kif")               # 29 fluents: oxidd
-    race = load_model("models/race.game")                       # concurrent, small: cudd
+
+    nim = load_model("models/nim.game", {"n": 6, "K": 7})  # 2^19 value vectors: cudd
+    big = load_model("models/nim.game", {"n": 6, "K": 15})  # 2^25: oxidd
+    ttt = load_model("models/gdl/ticTacToe.kif")  # 29 fluents: oxidd
+    race = load_model("models/race.game")  # concurrent, small: cudd
     assert make_engine(nim.game).manager.backend == "cudd"
     assert make_engine(big.game).manager.backend == "oxidd"
     assert SymbolicGame(big.game).manager.backend == "oxidd"
@@ -88,5 +98,6 @@ def test_engines_are_built_only_by_engines_py_and_imports_are_at_the_top(module)
             assert node in tree.body, f"{module}:{node.lineno}: import inside a function"
         if isinstance(node, ast.ImportFrom) and module != "engines.py":
             name = (node.module or "").removeprefix("symbolic.")
-            assert not name.startswith(("bdd", "explicit")), \
+            assert not name.startswith(("bdd", "explicit")), (
                 f"{module}:{node.lineno}: engine classes come from symbolic.engines"
+            )

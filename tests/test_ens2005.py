@@ -1,6 +1,7 @@
 """The ENS 2005 answer sheet (symbolic.seeds.ens2005) on both engines, against a naive
 transcription of the exam's definitions written here (sets as Python sets,
 δ and the fixpoints by their formulas)."""
+
 from __future__ import annotations
 
 import itertools
@@ -20,12 +21,19 @@ def naive(N, n, K, r, u0):
     R = ens_rules(n, r, u0)
     P = set(range(1, N + 1))
     C = [(j,) + k for j in range(1, N + 1) for k in itertools.product(range(K + 1), repeat=n)]
-    delta = {c: {((c[0] % N) + 1,) + tuple(a - b for a, b in zip(c[1:], d))
-                 for d in R if all(a >= b for a, b in zip(c[1:], d))} for c in C}
+    delta = {
+        c: {
+            ((c[0] % N) + 1,) + tuple(a - b for a, b in zip(c[1:], d))
+            for d in R
+            if all(a >= b for a, b in zip(c[1:], d))
+        }
+        for c in C
+    }
 
     def pre(J, tau):
-        return {c for c in C if (c[0] in J and delta[c] & tau)
-                or (c[0] not in J and delta[c] <= tau)}
+        return {
+            c for c in C if (c[0] in J and delta[c] & tau) or (c[0] not in J and delta[c] <= tau)
+        }
 
     def until(J, sigma, tau):
         x = set(tau)
@@ -55,15 +63,22 @@ def test_engines_give_the_same_sheet(sheets):
 def test_questions_1_to_5(sheets):
     u0, sheet, _ = sheets
     u = lcg(u0, 5000)
-    assert sheet["Q1"] == {"a": u[1], "b": u[100], "c": u[1000],
-                           "d": sum(u[i] + u[5000 - i] <= u[1] + u[4999] for i in range(1, 5000))}
+    assert sheet["Q1"] == {
+        "a": u[1],
+        "b": u[100],
+        "c": u[1000],
+        "d": sum(u[i] + u[5000 - i] <= u[1] + u[4999] for i in range(1, 5000)),
+    }
     assert sheet["Q3"] == {"a": 2, "b": 1, "c": 1}
-    A = {(x, y, z) for x in range(11) for y in range(11) for z in range(11) if x * x + y * y == z * z}
+    A = {
+        (x, y, z) for x in range(11) for y in range(11) for z in range(11) if x * x + y * y == z * z
+    }
     B = {(u[3 * k] % 11, u[3 * k + 1] % 11, u[3 * k + 2] % 11) for k in range(101)}
-    assert sheet["Q4"] == {"a": len(A), "b": len(B), "c": len(A & B),
-                           "d": sorted(map(list, A & B))}
-    assert sheet["Q5"] == {"a": [list(t) for t in ens_rules(2, 2, u0)],
-                           "b": [list(t) for t in ens_rules(3, 3, u0)]}
+    assert sheet["Q4"] == {"a": len(A), "b": len(B), "c": len(A & B), "d": sorted(map(list, A & B))}
+    assert sheet["Q5"] == {
+        "a": [list(t) for t in ens_rules(2, 2, u0)],
+        "b": [list(t) for t in ens_rules(3, 3, u0)],
+    }
 
 
 def test_questions_6_to_8(sheets):
@@ -71,13 +86,19 @@ def test_questions_6_to_8(sheets):
     for key, params, c in (("a", (2, 2, 20, 2), (1, 5, 9)), ("b", (2, 3, 20, 3), (2, 3, 7, 2))):
         _, _, delta, *_ = naive(*params, u0)
         assert sheet["Q6"][key] == sorted(map(list, delta[c])), key
-    for key, params, tau in (("a", (2, 2, 20, 2), {(2, 1, 5)}), ("b", (2, 2, 3, 2), {(2, 1, 1)}),
-                             ("c", (2, 3, 5, 3), {(2, 1, 2, 3), (1, 3, 2, 1)})):
+    for key, params, tau in (
+        ("a", (2, 2, 20, 2), {(2, 1, 5)}),
+        ("b", (2, 2, 3, 2), {(2, 1, 1)}),
+        ("c", (2, 3, 5, 3), {(2, 1, 2, 3), (1, 3, 2, 1)}),
+    ):
         _, C, delta, *_ = naive(*params, u0)
         want = sorted(list(c) for c in C if c[0] == 1 and delta[c] & tau)
         assert sheet["Q7"][key] == want, key
-    for key, params, tau in (("a", (2, 2, 4, 2), {(2, 0, 0)}), ("b", (2, 2, 3, 2), {(2, 1, 1)}),
-                             ("c", (2, 3, 5, 3), {(2, 0, 0, 0)})):
+    for key, params, tau in (
+        ("a", (2, 2, 4, 2), {(2, 0, 0)}),
+        ("b", (2, 2, 3, 2), {(2, 1, 1)}),
+        ("c", (2, 3, 5, 3), {(2, 0, 0, 0)}),
+    ):
         _, C, delta, *_ = naive(*params, u0)
         assert sheet["Q8"][key] == sum(1 for c in C if c[0] != 1 and delta[c] <= tau), key
 
@@ -101,8 +122,12 @@ def test_questions_11_and_12(sheets):
     _, C, _, pre, until, F = naive(3, 2, 20, 3, u0)
     initial = {c for c in C if c[1] == c[2]}
     F1, F12, F3 = F({1}), F({1, 2}), F({3})
-    assert sheet["Q11"] == {"a": sorted(map(list, F1 & initial)), "b": len(F1), "c": len(F12),
-                            "d": len(F12 & initial)}
+    assert sheet["Q11"] == {
+        "a": sorted(map(list, F1 & initial)),
+        "b": len(F1),
+        "c": len(F12),
+        "d": len(F12 & initial),
+    }
     T = until({1, 2}, pre({1, 2, 3}, set(C)), (set(C) - F3) & F1)
     assert sheet["Q12"] == {"a": len(T), "b": len(T & initial)}
 
@@ -111,8 +136,19 @@ def test_cli_json_shape(capsys):
     assert main(["ens2005", "--u0", "5", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["u0"] == 5
-    shape = {"Q1": "abcd", "Q3": "abc", "Q4": "abcd", "Q5": "ab", "Q6": "abc", "Q7": "abc",
-             "Q8": "abc", "Q9": "abcde", "Q10": "ab", "Q11": "abcd", "Q12": "ab"}
+    shape = {
+        "Q1": "abcd",
+        "Q3": "abc",
+        "Q4": "abcd",
+        "Q5": "ab",
+        "Q6": "abc",
+        "Q7": "abc",
+        "Q8": "abc",
+        "Q9": "abcde",
+        "Q10": "ab",
+        "Q11": "abcd",
+        "Q12": "ab",
+    }
     assert {q: "".join(sorted(doc[q])) for q in shape} == shape
 
 

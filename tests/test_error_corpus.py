@@ -7,6 +7,7 @@ classes (CamelCase identifiers collected from the package with :mod:`ast`, such 
 ``BoolOp`` or ``ExprChecker``: a user never wrote them), or, for an error about the
 contents of a file, no ``FILE:LINE:COL``.
 """
+
 from __future__ import annotations
 
 import ast
@@ -36,8 +37,9 @@ def internal_class_names() -> frozenset[str]:
     names = set()
     for path in PACKAGE.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        names.update(n.name for n in ast.walk(tree)
-                     if isinstance(n, ast.ClassDef) and _CAMEL.match(n.name))
+        names.update(
+            n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and _CAMEL.match(n.name)
+        )
     return frozenset(names)
 
 
@@ -70,13 +72,15 @@ def check_message(status: int, err: str, file: str | None) -> None:
     named = _NAMED.search(err)
     assert named is None, f"internal class name {named.group(0)!r} in: {err[:600]}"
     if file is not None and status == 2:
-        assert re.search(re.escape(file) + r":\d+:\d+: ", err), \
+        assert re.search(re.escape(file) + r":\d+:\d+: ", err), (
             f"error about {file} without FILE:LINE:COL: {err[:600]}"
+        )
 
 
 def test_the_class_names_are_collected_from_the_package():
-    assert {"BoolOp", "ExprChecker", "SymbolicError", "GameEngine"} <= CLASS_NAMES, \
-        sorted(CLASS_NAMES)[:40]
+    assert {"BoolOp", "ExprChecker", "SymbolicError", "GameEngine"} <= CLASS_NAMES, sorted(
+        CLASS_NAMES
+    )[:40]
 
 
 # --------------------------------------------------------------------------- the pinned cases
@@ -98,8 +102,18 @@ def _argv(kind: str, path: str, text: str) -> tuple[list[str], str | None]:
     if kind == "strategy":
         model = ARENA if '"j' not in text and "j=" not in text else NIM
         start = "s=0" if model == ARENA else "j=1, k[1]=1, k[2]=1, k[3]=1"
-        return ["execute", model, "--strategy", f"1={path}", "--at", start, "--max-moves",
-                "3", "--timeout", "5"], None
+        return [
+            "execute",
+            model,
+            "--strategy",
+            f"1={path}",
+            "--at",
+            start,
+            "--max-moves",
+            "3",
+            "--timeout",
+            "5",
+        ], None
     if kind == "query":
         return ["check", NIM, "--query", text, "--timeout", "5", "--quiet"], None
     if kind == "at":
@@ -124,8 +138,9 @@ def test_the_message_of_every_pinned_input(case, tmp_path):
 
 # --------------------------------------------------------------------------- issue 23's cases
 
-BIG = 'game "big"\nplayers 1, 2\nvar a : array[1..20000] of 0..3\nvar j : 1..2\nturn j\n' \
-      'query true\n'
+BIG = (
+    'game "big"\nplayers 1, 2\nvar a : array[1..20000] of 0..3\nvar j : 1..2\nturn j\nquery true\n'
+)
 
 
 def _files(tmp_path: Path) -> dict[str, str]:
@@ -155,55 +170,180 @@ def _files(tmp_path: Path) -> dict[str, str]:
 #: (id, argv with {name} for the files above, stdin or None, expected status,
 #:  the file whose contents are at fault or None, words the message must hold)
 ISSUE_23 = [
-    ("explicit position limit", ["check", "{big.game}", "--engine", "explicit"], None, 3, None,
-     "a number of 12042 digits"),
-    ("both position limit", ["check", "{big.game}", "--engine", "both"], None, 3, None,
-     "position limit reached"),
-    ("strategy not JSON", ["execute", ARENA, "--strategy", "1={notjson.json}", "--at", "s=0"],
-     None, 2, "notjson.json", "invalid JSON"),
-    ("strategy not UTF-8", ["execute", ARENA, "--strategy", "1={latin1.json}", "--at", "s=0"],
-     None, 2, "latin1.json", "not UTF-8"),
-    ("strategy 5000 digits", ["execute", ARENA, "--strategy", "1={digits.json}", "--at",
-                              "s=0"], None, 2, "digits.json", "5000 digits"),
-    ("strategy JSON true", ["execute", ARENA, "--strategy", "1={true.json}", "--at", "s=0"],
-     None, 2, "true.json", "expected an integer, got true"),
-    ("strategy nested deep", ["execute", ARENA, "--strategy", "1={deep.json}", "--at", "s=0"],
-     None, 2, "deep.json", "nests deeper than"),
-    ("strategy value nested", ["execute", ARENA, "--strategy", "1={deepvalue.json}", "--at",
-                               "s=0"], None, 2, "deepvalue.json", "nests deeper than"),
-    ("strategy position twice", ["execute", ARENA, "--strategy", "1={twice.json}", "--at",
-                                 "s=0"], None, 2, "twice.json", "already has a move"),
-    ("strategy outside range", ["execute", ARENA, "--strategy", "1={outside.json}", "--at",
-                                "s=0"], None, 2, "outside.json", "outside 0..6"),
-    ("strategy move not object", ["execute", ARENA, "--strategy", "1={nomove.json}", "--at",
-                                  "s=0"], None, 2, "nomove.json", '{"from"'),
-    ("strategy empty file", ["execute", ARENA, "--strategy", "1={empty.json}", "--at", "s=0"],
-     None, 2, "empty.json", "expected a value"),
-    ("strategy not an object", ["execute", ARENA, "--strategy", "1={array.json}", "--at",
-                                "s=0"], None, 2, "array.json", "expected a JSON object"),
-    ("strategy missing file", ["execute", ARENA, "--strategy", "1=/nonexistent/s.json", "--at",
-                               "s=0"], None, 2, None, "/nonexistent/s.json: cannot read"),
-    ("play closed stdin", ["play", NIM, "-p", "n=2", "-p", "K=2"], "<closed>", 2, None,
-     "standard input, which is closed"),
-    ("play megabyte line", ["play", NIM, "-p", "n=2", "-p", "K=2"], "1" * 10 ** 6 + "\n", 0,
-     None, ""),
-    ("play megabyte text", ["play", NIM, "-p", "n=2", "-p", "K=2"], "x" * 10 ** 6 + "\n", 0,
-     None, ""),
+    (
+        "explicit position limit",
+        ["check", "{big.game}", "--engine", "explicit"],
+        None,
+        3,
+        None,
+        "a number of 12042 digits",
+    ),
+    (
+        "both position limit",
+        ["check", "{big.game}", "--engine", "both"],
+        None,
+        3,
+        None,
+        "position limit reached",
+    ),
+    (
+        "strategy not JSON",
+        ["execute", ARENA, "--strategy", "1={notjson.json}", "--at", "s=0"],
+        None,
+        2,
+        "notjson.json",
+        "invalid JSON",
+    ),
+    (
+        "strategy not UTF-8",
+        ["execute", ARENA, "--strategy", "1={latin1.json}", "--at", "s=0"],
+        None,
+        2,
+        "latin1.json",
+        "not UTF-8",
+    ),
+    (
+        "strategy 5000 digits",
+        ["execute", ARENA, "--strategy", "1={digits.json}", "--at", "s=0"],
+        None,
+        2,
+        "digits.json",
+        "5000 digits",
+    ),
+    (
+        "strategy JSON true",
+        ["execute", ARENA, "--strategy", "1={true.json}", "--at", "s=0"],
+        None,
+        2,
+        "true.json",
+        "expected an integer, got true",
+    ),
+    (
+        "strategy nested deep",
+        ["execute", ARENA, "--strategy", "1={deep.json}", "--at", "s=0"],
+        None,
+        2,
+        "deep.json",
+        "nests deeper than",
+    ),
+    (
+        "strategy value nested",
+        ["execute", ARENA, "--strategy", "1={deepvalue.json}", "--at", "s=0"],
+        None,
+        2,
+        "deepvalue.json",
+        "nests deeper than",
+    ),
+    (
+        "strategy position twice",
+        ["execute", ARENA, "--strategy", "1={twice.json}", "--at", "s=0"],
+        None,
+        2,
+        "twice.json",
+        "already has a move",
+    ),
+    (
+        "strategy outside range",
+        ["execute", ARENA, "--strategy", "1={outside.json}", "--at", "s=0"],
+        None,
+        2,
+        "outside.json",
+        "outside 0..6",
+    ),
+    (
+        "strategy move not object",
+        ["execute", ARENA, "--strategy", "1={nomove.json}", "--at", "s=0"],
+        None,
+        2,
+        "nomove.json",
+        '{"from"',
+    ),
+    (
+        "strategy empty file",
+        ["execute", ARENA, "--strategy", "1={empty.json}", "--at", "s=0"],
+        None,
+        2,
+        "empty.json",
+        "expected a value",
+    ),
+    (
+        "strategy not an object",
+        ["execute", ARENA, "--strategy", "1={array.json}", "--at", "s=0"],
+        None,
+        2,
+        "array.json",
+        "expected a JSON object",
+    ),
+    (
+        "strategy missing file",
+        ["execute", ARENA, "--strategy", "1=/nonexistent/s.json", "--at", "s=0"],
+        None,
+        2,
+        None,
+        "/nonexistent/s.json: cannot read",
+    ),
+    (
+        "play closed stdin",
+        ["play", NIM, "-p", "n=2", "-p", "K=2"],
+        "<closed>",
+        2,
+        None,
+        "standard input, which is closed",
+    ),
+    (
+        "play megabyte line",
+        ["play", NIM, "-p", "n=2", "-p", "K=2"],
+        "1" * 10**6 + "\n",
+        0,
+        None,
+        "",
+    ),
+    (
+        "play megabyte text",
+        ["play", NIM, "-p", "n=2", "-p", "K=2"],
+        "x" * 10**6 + "\n",
+        0,
+        None,
+        "",
+    ),
     ("timeout 1e12", ["check", NIM, "--timeout", "1e12"], None, 2, None, "at most 1000000000"),
     ("max-memory huge", ["check", NIM, "--max-memory", "9" * 400], None, 2, None, "at most"),
     ("max-memory 1e300", ["check", NIM, "--max-memory", "1e300"], None, 2, None, "at most"),
-    ("nimbers tic-tac-toe", ["nimbers", str(MODELS / "tictactoe.game")], None, 2, None,
-     "normal play"),
-    ("execute max-moves -1", ["execute", ARENA, "--at", "s=0", "--max-moves", "-1"], None, 2,
-     None, "expected an integer >= 0"),
-    ("simulate trace -1", ["simulate", NIM, "--players", "optimal,random", "--trace", "-1"],
-     None, 2, None, "expected an integer >= 0"),
+    (
+        "nimbers tic-tac-toe",
+        ["nimbers", str(MODELS / "tictactoe.game")],
+        None,
+        2,
+        None,
+        "normal play",
+    ),
+    (
+        "execute max-moves -1",
+        ["execute", ARENA, "--at", "s=0", "--max-moves", "-1"],
+        None,
+        2,
+        None,
+        "expected an integer >= 0",
+    ),
+    (
+        "simulate trace -1",
+        ["simulate", NIM, "--players", "optimal,random", "--trace", "-1"],
+        None,
+        2,
+        None,
+        "expected an integer >= 0",
+    ),
     ("play as empty", ["play", NIM, "--as", ""], "", 2, None, "--as expects player numbers"),
-    ("at Arabic-Indic digit", ["successors", NIM, "--at", "j=\u0661, k[1]=1, k[2]=1, k[3]=1"],
-     None, 2, None, "ASCII digits"),
+    (
+        "at Arabic-Indic digit",
+        ["successors", NIM, "--at", "j=\u0661, k[1]=1, k[2]=1, k[3]=1"],
+        None,
+        2,
+        None,
+        "ASCII digits",
+    ),
     ("param Arabic-Indic digit", ["check", NIM, "-p", "K=\u0663"], None, 2, None, "cannot read"),
-    ("hackendot flat forest", ["hackendot", "()" * 10_000, "--engine", "none"], None, 0, None,
-     ""),
+    ("hackendot flat forest", ["hackendot", "()" * 10_000, "--engine", "none"], None, 0, None, ""),
 ]
 
 
@@ -211,8 +351,7 @@ ISSUE_23 = [
 def test_the_message_of_every_case_of_issue_23(case, tmp_path, monkeypatch):
     _, argv, stdin, status, fault, words = case
     files = _files(tmp_path)
-    argv = [re.sub(r"\{([\w.]+\.(?:json|game))\}", lambda m: files[m.group(1)], a)
-            for a in argv]
+    argv = [re.sub(r"\{([\w.]+\.(?:json|game))\}", lambda m: files[m.group(1)], a) for a in argv]
     if stdin == "<closed>":  # `<&-`: Python then has no sys.stdin at all
         monkeypatch.setattr(sys, "stdin", None)
         stdin = None

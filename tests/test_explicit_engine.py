@@ -3,6 +3,7 @@ dead-end conventions, until layers and always, on hand-made games with values
 computed by hand, and on random games against naive transcriptions of the
 definitions written here (δ by enumerating every c', fixpoints by iterating
 set formulas)."""
+
 from __future__ import annotations
 
 import itertools
@@ -15,8 +16,7 @@ from symbolic import atl, ir
 from symbolic.api import DeadEnds, always, attractor, greatest_fixpoint, least_fixpoint
 from symbolic.errors import EngineMismatch, ModelError, QueryError, RangeError, WrongType
 from symbolic.explicit import ExplicitGame, ExplicitSets
-from symbolic.ir import (BoolType, Const, Elem, Game, IntType, Move, Name, Param, Space,
-                         Var, VarDecl)
+from symbolic.ir import BoolType, Const, Elem, Game, IntType, Move, Name, Param, Space, Var, VarDecl
 
 from .strategies import coalitions, games
 from .test_explicit_interp import naive_eval
@@ -30,13 +30,15 @@ def tuples(s):
 
 # --------------------------------------------------------------------------- sets
 
+
 def test_pythagorean_triples_by_brute_force():
     space = Space(tuple(VarDecl(v, IntType(0, 10)) for v in "xyz"))
     E = ExplicitSets(space)
     x, y, z = Var("x"), Var("y"), Var("z")
     A = E.from_expr((x * x + y * y).eq(z * z))
-    want = [(a, b, c) for a in range(11) for b in range(11) for c in range(11)
-            if a * a + b * b == c * c]
+    want = [
+        (a, b, c) for a in range(11) for b in range(11) for c in range(11) if a * a + b * b == c * c
+    ]
     assert len(A) == len(want) == 25, (len(A), len(want))
     assert A.tuples() == want
     assert (3, 4, 5) in A and {"x": 6, "y": 8, "z": 10} in A and (1, 1, 1) not in A
@@ -96,8 +98,12 @@ def test_mixing_engines_is_an_engine_mismatch():
 
 def test_space_too_large_is_refused_but_single_positions_work():
     space = Space((VarDecl("h", IntType(0, 100), IntType(1, 6)),))
-    take = Move("take", (Param("i", (1, 2, 3, 4, 5, 6)),), Elem("h", Name("i")) >= 1,
-                Elem("h", Name("i"), primed=True).eq(Elem("h", Name("i")) - 1))
+    take = Move(
+        "take",
+        (Param("i", (1, 2, 3, 4, 5, 6)),),
+        Elem("h", Name("i")) >= 1,
+        Elem("h", Name("i"), primed=True).eq(Elem("h", Name("i")) - 1),
+    )
     G = ExplicitGame(Game("big", space, (1,), Const(1), (take,)))
     assert tuples(G.successors((0, 0, 5, 0, 0, 1))) == [(0, 0, 4, 0, 0, 1), (0, 0, 5, 0, 0, 0)]
     with pytest.raises(QueryError, match="limit"):
@@ -106,13 +112,17 @@ def test_space_too_large_is_refused_but_single_positions_work():
 
 # --------------------------------------------------------------------------- subtraction game
 
+
 def subtraction_game(K=10):
     """Heap k in 0..K, players 1 and 2 alternate through j, a move takes 1 to 3."""
     space = Space((VarDecl("j", IntType(1, 2)), VarDecl("k", IntType(0, K))))
     t = Name("t")
-    take = Move("take", (Param("t", (1, 2, 3)),), Var("k") >= t,
-                Var("k", primed=True).eq(Var("k") - t)
-                & Var("j", primed=True).eq(Const(3) - Var("j")))
+    take = Move(
+        "take",
+        (Param("t", (1, 2, 3)),),
+        Var("k") >= t,
+        Var("k", primed=True).eq(Var("k") - t) & Var("j", primed=True).eq(Const(3) - Var("j")),
+    )
     return Game("subtraction", space, (1, 2), Var("j"), (take,))
 
 
@@ -149,8 +159,13 @@ def test_subtraction_until_layers_by_hand(sub):
     lose2 = sub.from_tuples([(2, 0)])  # player 2 to move and stuck
     fp = sub.until({1}, sub.positions(), lose2, dead_ends=V, keep_layers=True)
     new = [tuples(b - a) for a, b in zip(fp.layers, fp.layers[1:])]
-    assert new == [[(1, 1), (1, 2), (1, 3)], [(2, 4)], [(1, 5), (1, 6), (1, 7)], [(2, 8)],
-                   [(1, 9), (1, 10)]], new
+    assert new == [
+        [(1, 1), (1, 2), (1, 3)],
+        [(2, 4)],
+        [(1, 5), (1, 6), (1, 7)],
+        [(2, 8)],
+        [(1, 9), (1, 10)],
+    ], new
     assert fp.iterations == 5 and fp.layers[0] == lose2 and fp.result == fp.layers[-1]
     # player 1 wins from (1, k) iff k % 4 != 0
     assert {k for j, k in fp.result if j == 1} == {k for k in range(11) if k % 4}
@@ -159,8 +174,9 @@ def test_subtraction_until_layers_by_hand(sub):
     assert fv.iterations == 6 and tuples(fv.layers[1]) == [(2, 0)] and fv.result == fp.result
     fs = sub.until({1}, sub.positions(), sub.empty(), dead_ends=S, keep_layers=True)
     assert fs.iterations == 0 and fs.result.is_empty() and len(fs.layers) == 1
-    assert fp.layers is not None and sub.until({1}, sub.positions(), lose2,
-                                               dead_ends=V).layers is None
+    assert (
+        fp.layers is not None and sub.until({1}, sub.positions(), lose2, dead_ends=V).layers is None
+    )
 
 
 def test_subtraction_until_respects_sigma(sub):
@@ -181,12 +197,17 @@ def test_subtraction_always_by_hand(sub):
 
 # --------------------------------------------------------------------------- dead end of an opponent
 
+
 def arena_game():
     """States 0..4; 0: P1 -> 1, 2;  1: P2 -> 3, 0;  2: P2 (dead end);  3: P1 -> 3;  4: P1 (dead end)."""
     edges = ((0, 1), (0, 2), (1, 3), (1, 0), (3, 3))
     s, e = Var("s"), Name("e")
-    edge = Move("edge", (Param("e", edges),), s.eq(ir.Item(e, Const(0))),
-                Var("s", primed=True).eq(ir.Item(e, Const(1))))
+    edge = Move(
+        "edge",
+        (Param("e", edges),),
+        s.eq(ir.Item(e, Const(0))),
+        Var("s", primed=True).eq(ir.Item(e, Const(1))),
+    )
     turn = ir.ite(s.eq(1) | s.eq(2), 2, 1)
     return Game("arena", Space((VarDecl("s", IntType(0, 4)),)), (1, 2), turn, (edge,))
 
@@ -217,8 +238,12 @@ def test_arena_pre_by_hand(arena):
 def test_arena_until_by_hand(arena):
     G = arena
     fv = G.until({1}, G.positions(), at(G, 3), dead_ends=V, keep_layers=True)
-    assert [tuples(x) for x in fv.layers] == [states(3), states(2, 3), states(0, 2, 3),
-                                               states(0, 1, 2, 3)]
+    assert [tuples(x) for x in fv.layers] == [
+        states(3),
+        states(2, 3),
+        states(0, 2, 3),
+        states(0, 1, 2, 3),
+    ]
     assert fv.iterations == 3
     fs = G.until({1}, G.positions(), at(G, 3), dead_ends=S, keep_layers=True)
     assert [tuples(x) for x in fs.layers] == [states(3)] and fs.iterations == 0
@@ -303,14 +328,20 @@ def test_out_of_range_and_invariant_successors_are_dropped():
 def test_array_shift_with_a_guarded_out_of_range_element():
     space = Space((VarDecl("a", IntType(0, 9), IntType(1, 3)),))
     # a'[i+1] == a[i] for i < 3; a'[4] appears only where i < 3 is false: never primed, never read
-    eff = ir.forall("i", (1, 2, 3), lambda i: (i < 3).implies(
-        Elem("a", i + 1, primed=True).eq(Elem("a", i))))
+    eff = ir.forall(
+        "i", (1, 2, 3), lambda i: (i < 3).implies(Elem("a", i + 1, primed=True).eq(Elem("a", i)))
+    )
     assert succ_of(eff, (4, 5, 6), space) == [(4, 4, 5)]
 
 
 def test_equation_errors_fall_back_to_the_definition():
-    space = Space((VarDecl("x", IntType(0, 3)), VarDecl("y", IntType(0, 9)),
-                   VarDecl("a", IntType(0, 9), IntType(1, 3))))
+    space = Space(
+        (
+            VarDecl("x", IntType(0, 3)),
+            VarDecl("y", IntType(0, 9)),
+            VarDecl("a", IntType(0, 9), IntType(1, 3)),
+        )
+    )
     guarded = (X >= 1) & yp.eq(Elem("a", X))
     assert succ_of(guarded, (0, 5, 1, 2, 3), space) == []
     assert succ_of(guarded, (2, 5, 1, 2, 3), space) == [(2, 2, 1, 2, 3)]
@@ -335,12 +366,19 @@ def test_ill_formed_games():
     with pytest.raises(ModelError, match="outside a move's effect"):
         ExplicitGame(Game("g", XYB, (1,), Const(1), (Move("m", (), xp.eq(1), ir.TRUE),)))
     with pytest.raises(ModelError, match="constant"):
-        ExplicitGame(Game("g", Space((VarDecl("a", IntType(0, 1), IntType(0, 1)),)), (1,),
-                          Const(1), (Move("m", (), ir.TRUE,
-                                          Elem("a", Elem("a", Const(0)), primed=True).eq(0)),)))
+        ExplicitGame(
+            Game(
+                "g",
+                Space((VarDecl("a", IntType(0, 1), IntType(0, 1)),)),
+                (1,),
+                Const(1),
+                (Move("m", (), ir.TRUE, Elem("a", Elem("a", Const(0)), primed=True).eq(0)),),
+            )
+        )
 
 
 # --------------------------------------------------------------------------- random games
+
 
 def naive_primed(e, space, env):
     """The slots primed in ``e`` once quantifiers and sums are expanded (symbolic.ir's frame rule)."""
@@ -378,9 +416,12 @@ def naive_delta(game, domain, c):
 
 
 def naive_pre(domain, delta, turn, J, X, conv):
-    return {c for c in domain
-            if (turn[c] in J and delta[c] & X)
-            or (turn[c] not in J and delta[c] <= X and (delta[c] or conv is V))}
+    return {
+        c
+        for c in domain
+        if (turn[c] in J and delta[c] & X)
+        or (turn[c] not in J and delta[c] <= X and (delta[c] or conv is V))
+    }
 
 
 RANDOM = dict(deadline=None, suppress_health_check=list(HealthCheck))
@@ -421,24 +462,32 @@ def test_random_games_fixpoints_match_naive_iteration(data):
         X = G.from_tuples(tau)
         assert set(G.pre(J, X, dead_ends=conv)) == naive_pre(domain, delta, turn, J, tau, conv)
         assert set(G.pre_exists(J, X)) == naive_pre(domain, delta, turn, J, tau, conv) & {
-            c for c in domain if turn[c] in J}
+            c for c in domain if turn[c] in J
+        }
 
-        naive = least_fixpoint(lambda x: x | (naive_pre(domain, delta, turn, J, x, conv) & sigma),
-                               frozenset(tau), keep_layers=True)
+        naive = least_fixpoint(
+            lambda x: x | (naive_pre(domain, delta, turn, J, x, conv) & sigma),
+            frozenset(tau),
+            keep_layers=True,
+        )
         got = G.until(J, G.from_tuples(sigma), X, dead_ends=conv, keep_layers=True)
         assert got.iterations == naive.iterations, (conv, got.iterations, naive.iterations)
         assert [set(x) for x in got.layers] == [set(x) for x in naive.layers], conv
 
-        gfp = greatest_fixpoint(lambda z: frozenset(F) & naive_pre(domain, delta, turn, J, z, conv),
-                                frozenset(F))
+        gfp = greatest_fixpoint(
+            lambda z: frozenset(F) & naive_pre(domain, delta, turn, J, z, conv), frozenset(F)
+        )
         alw = always(G, J, G.from_tuples(F), dead_ends=conv)
         assert set(alw.result) == set(gfp.result), (conv, sorted(alw.result), sorted(gfp.result))
         assert alw.iterations == gfp.iterations, (conv, alw.iterations, gfp.iterations)
 
         # release(J, σ, F) = νZ. F ∩ (σ ∪ pre(J, Z)) from Z₀ = F
         gfp = greatest_fixpoint(
-            lambda z: frozenset(F) & (frozenset(sigma) | naive_pre(domain, delta, turn, J, z, conv)),
-            frozenset(F))
+            lambda z: (
+                frozenset(F) & (frozenset(sigma) | naive_pre(domain, delta, turn, J, z, conv))
+            ),
+            frozenset(F),
+        )
         rel = G.release(J, G.from_tuples(sigma), G.from_tuples(F), dead_ends=conv)
         assert set(rel.result) == set(gfp.result), (conv, sorted(rel.result), sorted(gfp.result))
         assert rel.iterations == gfp.iterations, (conv, rel.iterations, gfp.iterations)
@@ -450,19 +499,23 @@ def test_too_many_edges_are_refused_before_enumeration():
 
     from symbolic.errors import QueryError
     from symbolic.model import load_model
+
     m = load_model(Path(__file__).parent.parent / "models" / "nim.game", {"n": 4, "K": 36})
     G = ExplicitGame(m.game)
-    assert G.edge_bound() == 2 * 37 ** 4 * 4 * 36
+    assert G.edge_bound() == 2 * 37**4 * 4 * 36
     with pytest.raises(QueryError, match="up to 539758368 edges"):
         G.positions()
     assert G._dom is None  # nothing was enumerated
-    small = ExplicitGame(load_model(Path(__file__).parent.parent / "models" / "nim.game",
-                                    {"n": 2, "K": 3}).game, max_edges=10)
+    small = ExplicitGame(
+        load_model(Path(__file__).parent.parent / "models" / "nim.game", {"n": 2, "K": 3}).game,
+        max_edges=10,
+    )
     with pytest.raises(QueryError, match="limit of 10"):
         small.check_size()
 
 
 # --------------------------------------------------------------------------- concurrent
+
 
 def test_the_joint_action_table_is_sized_before_it_is_built(capsys):
     """race N=1000 M=10 reached position 768 of 1 002 001 in 100 s building δ(c, a)
@@ -474,9 +527,10 @@ def test_the_joint_action_table_is_sized_before_it_is_built(capsys):
     from symbolic.errors import TooManyPositions
     from symbolic.explicit.concurrent import ExplicitConcurrentGame
     from symbolic.model import load_model
+
     race = Path(__file__).parent.parent / "models" / "race.game"
     G = ExplicitConcurrentGame(load_model(race, {"N": 1000, "M": 10}).game)
-    assert G.table_bound() == 1001 ** 2 * 11 * 11, G.table_bound()
+    assert G.table_bound() == 1001**2 * 11 * 11, G.table_bound()
     with pytest.raises(TooManyPositions, match="up to 121242121 pairs"):
         G.positions()
     assert G._dom is None and G._table is None  # nothing was enumerated
@@ -493,10 +547,16 @@ def test_equations_under_does_give_the_plain_successors():
 
     from symbolic.explicit.concurrent import ExplicitConcurrentGame
     from symbolic.model import load_model
-    for name, params in (("race.game", {"N": 6, "M": 3}), ("rps.game", {"R": 3}),
-                         ("pennies.game", {}), ("train_gate.game", {})):
-        G = ExplicitConcurrentGame(load_model(Path(__file__).parent.parent / "models" / name,
-                                              params).game)
+
+    for name, params in (
+        ("race.game", {"N": 6, "M": 3}),
+        ("rps.game", {"R": 3}),
+        ("pennies.game", {}),
+        ("train_gate.game", {}),
+    ):
+        G = ExplicitConcurrentGame(
+            load_model(Path(__file__).parent.parent / "models" / name, params).game
+        )
         plain = ExplicitConcurrentGame(G.game)
         plain._fixers = [[] for _ in plain._fixers]  # no equations: every range enumerated
         for c in G.positions().tuples():
@@ -512,12 +572,15 @@ def test_a_declared_bound_past_the_limit_is_counted_exactly_when_cheap():
     from symbolic.errors import TooManyPositions
     from symbolic.explicit.concurrent import ExplicitConcurrentGame
     from symbolic.model import load_model
-    race = load_model(Path(__file__).parent.parent / "models" / "race.game",
-                      {"N": 3, "M": 2}).game
+
+    race = load_model(Path(__file__).parent.parent / "models" / "race.game", {"N": 3, "M": 2}).game
     # 16 value vectors x 3 x 3 declared joint actions = 144; enabled: 9 positions with
     # a, b > 0 (t <= a and t <= b: 1..2 each), 7 dead ends or rest-only
-    enabled = sum(min(a, 2) * min(b, 2) if a and b else int(not a or not b)
-                  for a in range(4) for b in range(4))
+    enabled = sum(
+        min(a, 2) * min(b, 2) if a and b else int(not a or not b)
+        for a in range(4)
+        for b in range(4)
+    )
     G = ExplicitConcurrentGame(race, max_edges=enabled)
     G.check_size()  # 144 > limit, but cheap to count: deferred
     assert len(G.positions()) == 16 and G._build() is not None

@@ -1,6 +1,7 @@
 """The explicit engine's interpreter (symbolic.explicit.interp) on hand-picked
 expressions, and against a naive recursive evaluator written here on random
 expressions (hypothesis)."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,13 +11,33 @@ from hypothesis import strategies as st
 from symbolic import ir
 from symbolic.errors import ModelError, UnknownName, RangeError, Span, WrongType
 from symbolic.explicit.interp import compile_expr, evaluate, value_type
-from symbolic.ir import (Binary, BoolType, Const, Elem, IntType, Item, Ite, Name, Quant, Space,
-                         Sum, Unary, Var, VarDecl)
+from symbolic.ir import (
+    Binary,
+    BoolType,
+    Const,
+    Elem,
+    IntType,
+    Item,
+    Ite,
+    Name,
+    Quant,
+    Space,
+    Sum,
+    Unary,
+    Var,
+    VarDecl,
+)
 
 from .strategies import bool_exprs, int_exprs, spaces
 
-SP = Space((VarDecl("x", IntType(-7, 7)), VarDecl("y", IntType(0, 3)), VarDecl("b", BoolType()),
-            VarDecl("a", IntType(-2, 9), IntType(1, 3))))
+SP = Space(
+    (
+        VarDecl("x", IntType(-7, 7)),
+        VarDecl("y", IntType(0, 3)),
+        VarDecl("b", BoolType()),
+        VarDecl("a", IntType(-2, 9), IntType(1, 3)),
+    )
+)
 x, y, b = Var("x"), Var("y"), Var("b")
 
 
@@ -33,6 +54,7 @@ def span(col):
 
 
 # --------------------------------------------------------------------------- naive reference
+
 
 def naive_eval(e, space, s, n=None, env=None):
     """A plain recursive evaluator of the symbolic.ir semantics, for well-typed expressions."""
@@ -71,10 +93,20 @@ def naive_eval(e, space, s, n=None, env=None):
         l, r = rec(e.left), rec(e.right)
         if op in ("//", "%") and r <= 0:
             raise ModelError("divisor")
-        return {"+": lambda: l + r, "-": lambda: l - r, "*": lambda: l * r,
-                "//": lambda: l // r, "%": lambda: l % r, "==": lambda: l == r,
-                "!=": lambda: l != r, "<": lambda: l < r, "<=": lambda: l <= r,
-                ">": lambda: l > r, ">=": lambda: l >= r, "iff": lambda: l == r}[op]()
+        return {
+            "+": lambda: l + r,
+            "-": lambda: l - r,
+            "*": lambda: l * r,
+            "//": lambda: l // r,
+            "%": lambda: l % r,
+            "==": lambda: l == r,
+            "!=": lambda: l != r,
+            "<": lambda: l < r,
+            "<=": lambda: l <= r,
+            ">": lambda: l > r,
+            ">=": lambda: l >= r,
+            "iff": lambda: l == r,
+        }[op]()
     if isinstance(e, Ite):
         return rec(e.then) if rec(e.cond) else rec(e.other)
     if isinstance(e, Quant):
@@ -86,6 +118,7 @@ def naive_eval(e, space, s, n=None, env=None):
 
 
 # --------------------------------------------------------------------------- arithmetic
+
 
 @pytest.mark.parametrize("xv", range(-7, 8))
 @pytest.mark.parametrize("k", [1, 2, 3, 5])
@@ -128,6 +161,7 @@ def test_division_error_is_raised_only_where_evaluated():
 
 # --------------------------------------------------------------------------- state reads
 
+
 def test_bool_variable_reads_as_bool_and_arrays_by_element():
     assert ev(b, at(bv=1)) is True and ev(b, at(bv=0)) is False
     assert [ev(Elem("a", Const(i)), at(av=(4, 5, 6))) for i in (1, 2, 3)] == [4, 5, 6]
@@ -168,6 +202,7 @@ def test_primed_variables_need_a_next_state():
 
 
 # --------------------------------------------------------------------------- tuples, binders
+
 
 def test_item_is_zero_based_and_checks_its_range():
     d = Name("d")
@@ -211,22 +246,26 @@ def test_ite_evaluates_one_branch():
 
 # --------------------------------------------------------------------------- static errors
 
-@pytest.mark.parametrize("e, fragment", [
-    (Binary("+", x, Const(True), span(3)), "right operand of '\\+' must be int"),
-    (Binary("==", x, b, span(3)), "compares two ints"),
-    (Binary("<", b, b, span(3)), "left operand of '<' must be int"),
-    (Binary("and", x, b, span(3)), "operand of 'and' must be bool"),
-    (Unary("not", x, span(3)), "operand of 'not' must be bool"),
-    (Unary("-", b, span(3)), "operand of unary '-' must be int"),
-    (Ite(b, x, b, span(3)), "different types"),
-    (Ite(x, x, x, span(3)), "condition of 'if' must be bool"),
-    (Elem("a", b, span=span(3)), "index of a"),
-    (Item(x, Const(0), span(3)), "only tuples"),
-    (Quant("forall", "i", (1, 2), Name("i"), span(3)), "body of forall must be bool"),
-    (Sum("i", (1,), Const((1,)), span(3)), "body of sum"),
-    (Var("a", span=span(3)), "is an array"),
-    (Elem("x", Const(1), span=span(3)), "is a scalar"),
-])
+
+@pytest.mark.parametrize(
+    "e, fragment",
+    [
+        (Binary("+", x, Const(True), span(3)), "right operand of '\\+' must be int"),
+        (Binary("==", x, b, span(3)), "compares two ints"),
+        (Binary("<", b, b, span(3)), "left operand of '<' must be int"),
+        (Binary("and", x, b, span(3)), "operand of 'and' must be bool"),
+        (Unary("not", x, span(3)), "operand of 'not' must be bool"),
+        (Unary("-", b, span(3)), "operand of unary '-' must be int"),
+        (Ite(b, x, b, span(3)), "different types"),
+        (Ite(x, x, x, span(3)), "condition of 'if' must be bool"),
+        (Elem("a", b, span=span(3)), "index of a"),
+        (Item(x, Const(0), span(3)), "only tuples"),
+        (Quant("forall", "i", (1, 2), Name("i"), span(3)), "body of forall must be bool"),
+        (Sum("i", (1,), Const((1,)), span(3)), "body of sum"),
+        (Var("a", span=span(3)), "is an array"),
+        (Elem("x", Const(1), span=span(3)), "is a scalar"),
+    ],
+)
 def test_type_errors_carry_the_span(e, fragment):
     with pytest.raises(WrongType, match=fragment) as info:
         ev(e)
@@ -260,6 +299,7 @@ def test_bad_constants_and_operators():
 def test_unknown_node_kind_is_an_internal_error():
     class Weird(ir.Expr):
         __slots__ = ()
+
     with pytest.raises(AssertionError):
         compile_expr(Weird(), SP)
 
@@ -270,6 +310,7 @@ def test_value_types():
 
 
 # --------------------------------------------------------------------------- random expressions
+
 
 def _outcome(thunk):
     try:
@@ -282,8 +323,9 @@ def _outcome(thunk):
 @given(st.data())
 def test_compiled_closures_agree_with_a_naive_evaluator(data):
     space = data.draw(spaces(), label="space")
-    expr = data.draw(st.one_of(bool_exprs(space, ("p",), 2), int_exprs(space, ("p",), 2)),
-                     label="expr")
+    expr = data.draw(
+        st.one_of(bool_exprs(space, ("p",), 2), int_exprs(space, ("p",), 2)), label="expr"
+    )
     env = {"p": data.draw(st.integers(-2, 3), label="p")}
     ranges = [s.type.values() for s in space.slots]
     compiled = compile_expr(expr, space, env)

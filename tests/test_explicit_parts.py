@@ -10,6 +10,7 @@ field — so a field added to a part reaches every engine, and no engine re-crea
 a part's private state by hand. The turn-based ones answer through the same
 :class:`~symbolic.explicit.counting.CountingGame`, and agree with each other.
 """
+
 from __future__ import annotations
 
 import ast
@@ -50,12 +51,20 @@ def _fields(k: type) -> set[str]:
     tree = ast.parse(textwrap.dedent(inspect.getsource(vars(k)["__init__"])))
     out = set()
     for node in ast.walk(tree):
-        targets = (node.targets if isinstance(node, ast.Assign) else
-                   [node.target] if isinstance(node, ast.AnnAssign) else [])
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign)
+            else []
+        )
         for t in targets:
             for e in ast.walk(t):
-                if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) \
-                        and e.value.id == "self":
+                if (
+                    isinstance(e, ast.Attribute)
+                    and isinstance(e.value, ast.Name)
+                    and e.value.id == "self"
+                ):
                     out.add(e.attr)
     return out
 
@@ -64,9 +73,11 @@ def _fields(k: type) -> set[str]:
 def test_every_part_is_initialised(cls, game, monkeypatch):
     called = []
     for k in _initialised(cls):
+
         def wrapped(self, *args, __k=k, __init=vars(k)["__init__"], **kwargs):
             called.append(__k)
             __init(self, *args, **kwargs)
+
         monkeypatch.setattr(k, "__init__", wrapped)
     cls(game)
     assert set(called) == set(_initialised(cls)), (cls, called)
@@ -78,7 +89,9 @@ def test_no_field_is_set_by_two_parts(cls):
     seen: dict[str, type] = {}
     for k in _initialised(cls):
         for f in _fields(k):
-            assert f not in seen, f"{cls.__name__}: {f} is set by {seen[f].__name__} and {k.__name__}"
+            assert f not in seen, (
+                f"{cls.__name__}: {f} is set by {seen[f].__name__} and {k.__name__}"
+            )
             seen[f] = k
 
 
@@ -86,8 +99,9 @@ def test_the_turn_based_engines_answer_through_one_part():
     for cls in (ExplicitGame, GdlExplicitGame):
         assert issubclass(cls, CountingGame)
         for name in ("pre_exists", "pre_forall", "until", "release", "post", "deadlocks"):
-            assert getattr(cls, name) is getattr(CountingGame, name) \
-                or getattr(cls, name) is getattr(IndexedEngine, name), (cls, name)
+            assert getattr(cls, name) is getattr(CountingGame, name) or getattr(
+                cls, name
+            ) is getattr(IndexedEngine, name), (cls, name)
     assert not issubclass(GdlExplicitConcurrentGame, CountingGame)
     assert not issubclass(GdlExplicitGame, ExplicitGame)
 

@@ -1,5 +1,6 @@
 """The parser and model fuzzer (tests/fuzz_parser.py) in make test: a few hundred hostile
 inputs, and every input that once failed, pinned (tests/fuzz_cases/)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,6 +15,7 @@ from symbolic.model import parse_model
 from .fuzz_parser import CASES, fuzz, random_expr, run_one
 
 PINNED = sorted(CASES.glob("*.txt"))
+
 
 def verdict_of(path: Path) -> str:
     kind = path.name.split("-", 1)[0]
@@ -31,6 +33,7 @@ def test_generated_strategy_files_positions_and_play_scripts(kind, n):
     import random
     from .fuzz_inputs import at_input, play_input, strategy_input
     from .fuzz_parser import mutate
+
     make = {"strategy": strategy_input, "at": at_input, "play": play_input}[kind]
     rnd = random.Random(23)
     for _ in range(n):
@@ -49,9 +52,26 @@ def test_a_few_hundred_generated_inputs():
     assert counts["ok"] > 0 and counts["located"] > 0, dict(counts)
 
 
-_ALPHABET = st.sampled_from(list("()[]{}<>=!+-*/%,:;'\"\n\t xjkn0123456789.\\") +
-                            ["<<", ">>", "X ", "U ", "and ", "not ", "forall ", "in ", "..",
-                             "players", "turn", "é", "\r\n", "\ufeff", "\x00"])
+_ALPHABET = st.sampled_from(
+    list("()[]{}<>=!+-*/%,:;'\"\n\t xjkn0123456789.\\")
+    + [
+        "<<",
+        ">>",
+        "X ",
+        "U ",
+        "and ",
+        "not ",
+        "forall ",
+        "in ",
+        "..",
+        "players",
+        "turn",
+        "é",
+        "\r\n",
+        "\ufeff",
+        "\x00",
+    ]
+)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
@@ -61,11 +81,14 @@ def test_hypothesis_query_texts(text):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.lists(_ALPHABET, max_size=40).map("".join), st.integers(0, 10 ** 6))
+@given(st.lists(_ALPHABET, max_size=40).map("".join), st.integers(0, 10**6))
 def test_hypothesis_model_texts(body, seed):
     import random
-    text = ('game "h"\nplayers 1, 2\nvar j : 1..2\nvar k : array[1..2] of 0..3\nturn j\n'
-            f"set s = {random_expr(random.Random(seed), 3)}\nquery {body}\n")
+
+    text = (
+        'game "h"\nplayers 1, 2\nvar j : 1..2\nvar k : array[1..2] of 0..3\nturn j\n'
+        f"set s = {random_expr(random.Random(seed), 3)}\nquery {body}\n"
+    )
     try:
         parse_model(text, "h.game")
     except ModelError as err:

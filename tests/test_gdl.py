@@ -1,4 +1,5 @@
 """GDL import (symbolic.gdl): KIF reading, grounding, the IR model, both engines, the command."""
+
 from __future__ import annotations
 
 import functools
@@ -49,17 +50,21 @@ def forced(values, coalition, role):
 
 # ------------------------------------------------------------------ reading
 
-@pytest.mark.parametrize("text, where, message", [
-    ("(role a)\n(init (s 0)", (2, 1), "unclosed '('"),
-    ("(role a))", (1, 9), "unmatched ')'"),
-    ('(role "a")', (1, 7), "unexpected character '\"'"),
-    ("(role a)\n(<= (p ?x) (q ?y))", (2, 1), "unsafe rule: variable ?x"),
-    ("(role a)\n(<= (true (s 0)) (role a))", (2, 1), "'true' cannot be defined"),
-    ("(role a)\n(<= (p ?x) (q ?x) (not (or (r ?x) (s ?x))))", (2, 24), "not supported"),
-    ("(role a)\n(<= (p ?x) (q ?x) (distinct ?x))", (2, 19), "(distinct ...) takes 2"),
-    ("(role a)\n(<= (p 1) (not (p 1)))", (2, 1), "not stratified"),
-    ("(role a)\n(<= ((f) 1) (q 1))", (2, 5), "expected a rule head"),
-])
+
+@pytest.mark.parametrize(
+    "text, where, message",
+    [
+        ("(role a)\n(init (s 0)", (2, 1), "unclosed '('"),
+        ("(role a))", (1, 9), "unmatched ')'"),
+        ('(role "a")', (1, 7), "unexpected character '\"'"),
+        ("(role a)\n(<= (p ?x) (q ?y))", (2, 1), "unsafe rule: variable ?x"),
+        ("(role a)\n(<= (true (s 0)) (role a))", (2, 1), "'true' cannot be defined"),
+        ("(role a)\n(<= (p ?x) (q ?x) (not (or (r ?x) (s ?x))))", (2, 24), "not supported"),
+        ("(role a)\n(<= (p ?x) (q ?x) (distinct ?x))", (2, 19), "(distinct ...) takes 2"),
+        ("(role a)\n(<= (p 1) (not (p 1)))", (2, 1), "not stratified"),
+        ("(role a)\n(<= ((f) 1) (q 1))", (2, 5), "expected a rule head"),
+    ],
+)
 def test_malformed_kif_is_a_located_error(text, where, message):
     with pytest.raises(ModelError) as err:
         gdl_model(text, "bad.kif")  # raises before any model is built
@@ -84,6 +89,7 @@ def test_a_cli_error_on_a_bad_kif_file(tmp_path, capsys):
 
 # ------------------------------------------------------------------ grounding
 
+
 def test_grounding_corner_cases():
     prog = gdl_program((HERE / "gdl" / "corners.kif").read_text(), "corners.kif")
     assert prog.roles == ("first", "second")
@@ -91,10 +97,12 @@ def test_grounding_corner_cases():
     # negation as failure allows take 0 only from counts 1 and 2
     assert prog.moves["first"] == ("noop", ("take", "0"), ("take", "1"), ("take", "2"))
     legal0 = prog.rules[("legal", ("first", ("take", "0")))]
-    assert sorted(legal0) == sorted([
-        (("pos", ("true", (("control", "first"),))), ("pos", ("true", (("count", "1"),)))),
-        (("pos", ("true", (("control", "first"),))), ("pos", ("true", (("count", "2"),)))),
-    ]), legal0
+    assert sorted(legal0) == sorted(
+        [
+            (("pos", ("true", (("control", "first"),))), ("pos", ("true", (("count", "1"),)))),
+            (("pos", ("true", (("control", "first"),))), ("pos", ("true", (("count", "2"),)))),
+        ]
+    ), legal0
     ev = GdlEvaluator(prog)
     start = frozenset(prog.init)
     assert ev.legal(start) == {"first": [("take", "1"), ("take", "2")], "second": ["noop"]}
@@ -105,9 +113,14 @@ def test_corners_game_both_engines():
     sym, exp = both(m)
     assert len(sym.positions()) == len(exp.positions()) == 6
     assert sym.positions().tuples() == exp.positions().tuples()
-    for text in ("terminal", "goal(first, 100)", "turn({first})", "control(second)",
-                 "<<first>> (not terminal) U (terminal and goal(first, 100))",
-                 "<<second>> <> goal(second, 100)"):
+    for text in (
+        "terminal",
+        "goal(first, 100)",
+        "turn({first})",
+        "control(second)",
+        "<<first>> (not terminal) U (terminal and goal(first, 100))",
+        "<<second>> <> goal(second, 100)",
+    ):
         f = parse_formula(text, m)
         a, b = atl.evaluate(sym, f, m.definitions), atl.evaluate(exp, f, m.definitions)
         assert a.tuples() == b.tuples(), (text, a.tuples(), b.tuples())
@@ -129,6 +142,7 @@ def test_a_simultaneous_game_is_refused_by_the_turn_based_reading():
 
 
 # ------------------------------------------------------------------ the shipped files
+
 
 def test_tictactoe_reachable_and_nobody_forces_a_win():
     m = model("ticTacToe.kif")
@@ -175,10 +189,15 @@ def test_nim_agrees_with_the_nim_sum():
     # and at every reachable non-terminal position: the mover wins iff the nim-sum is not 0
     prog = m.game.program
     terminal = atl.evaluate(sym, parse_formula("terminal", m), m.definitions)
-    win = atl.evaluate(sym, parse_formula(
-        "(turn({player1}) and <<player1>> (not terminal) U (terminal and goal(player1, 100))) or "
-        "(turn({player2}) and <<player2>> (not terminal) U (terminal and goal(player2, 100)))",
-        m), m.definitions)
+    win = atl.evaluate(
+        sym,
+        parse_formula(
+            "(turn({player1}) and <<player1>> (not terminal) U (terminal and goal(player1, 100))) or "
+            "(turn({player2}) and <<player2>> (not terminal) U (terminal and goal(player2, 100)))",
+            m,
+        ),
+        m.definitions,
+    )
     for pos in (sym.positions() - terminal).tuples():
         heaps = {f[1]: int(f[2]) for f, v in zip(prog.fluents, pos) if v and f[0] == "heap"}
         nim_sum = 0
@@ -189,9 +208,22 @@ def test_nim_agrees_with_the_nim_sum():
 
 def test_queries_name_roles(capsys):
     path = str(CORPUS / "ticTacToe.kif")
-    assert main(["check", path, "--engine", "both", "--limit", "0", "--query",
-                 "initial and <<xplayer>> (not terminal) U "
-                 "(terminal and (goal(xplayer, 50) or goal(xplayer, 100)))"]) == 0
+    assert (
+        main(
+            [
+                "check",
+                path,
+                "--engine",
+                "both",
+                "--limit",
+                "0",
+                "--query",
+                "initial and <<xplayer>> (not terminal) U "
+                "(terminal and (goal(xplayer, 50) or goal(xplayer, 100)))",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "count: 1" in out and "symbolic and explicit agree" in out, out
 
@@ -229,6 +261,7 @@ def test_the_ir_moves_agree_with_the_rule_bdds():
     same successors and turns as the BDDs built from the ground rules, on the reachable
     states."""
     from symbolic.bdd.engine import SymbolicGame
+
     for name in ("nim1.kif", "ticTacToe.kif"):
         m = model(name)
         sym, _ = both(m)
@@ -243,11 +276,14 @@ def test_the_ir_moves_agree_with_the_rule_bdds():
 
 
 @pytest.mark.gdl_slow
-@pytest.mark.parametrize("name, roles, fluents", [
-    ("chomp.kif", ("player1", "player2"), 60),
-    ("connectFour.kif", ("red", "black"), 98),
-    ("3pttc.kif", ("red", "yellow", "blue"), 112),
-])
+@pytest.mark.parametrize(
+    "name, roles, fluents",
+    [
+        ("chomp.kif", ("player1", "player2"), 60),
+        ("connectFour.kif", ("red", "black"), 98),
+        ("3pttc.kif", ("red", "yellow", "blue"), 112),
+    ],
+)
 def test_the_large_files_load(name, roles, fluents):
     m = model(name)
     prog = m.game.program
@@ -268,17 +304,26 @@ def test_gdl_depth_counts_layers(capsys):
 
 # ------------------------------------------------------------------ the model is built as objects
 
+
 def test_the_model_is_built_without_text():
     """No model text is written: the names come from the IR model, and a user's query
     still goes through the formula parser, which resolves them."""
     m = model("ticTacToe.kif")
     assert m.text == "" and m.consts == {"xplayer": 1, "oplayer": 2}, (m.text[:50], m.consts)
     assert [s.label for s in m.space.slots][:3] == ["cell_1_1_b", "cell_1_1_o", "cell_1_1_x"]
-    assert {"initial", "terminal", "goal", "reachable", "control", "mover_xplayer",
-            "legal_xplayer_mark_1_1"} <= set(m.definitions), sorted(m.definitions)[:10]
+    assert {
+        "initial",
+        "terminal",
+        "goal",
+        "reachable",
+        "control",
+        "mover_xplayer",
+        "legal_xplayer_mark_1_1",
+    } <= set(m.definitions), sorted(m.definitions)[:10]
     assert [q.text for q in m.queries] == [
         "<<xplayer>> (not terminal and not dead_end) U (terminal and goal(xplayer, 100))",
-        "<<oplayer>> (not terminal and not dead_end) U (terminal and goal(oplayer, 100))"]
+        "<<oplayer>> (not terminal and not dead_end) U (terminal and goal(oplayer, 100))",
+    ]
     sym, exp = both(m)
     for q in m.queries:  # the built queries and the same text parsed agree
         parsed = parse_formula(q.text, m)
@@ -296,6 +341,7 @@ def test_an_unknown_name_in_a_query_is_located():
 
 
 # ------------------------------------------------------------------ forced moves, dead ends
+
 
 def test_a_forced_move_need_not_be_called_noop():
     """forced.kif: the waiting role's forced move is 'wait'; at count 1 the mover has one
@@ -319,6 +365,7 @@ def test_a_forced_move_need_not_be_called_noop():
     assert forced(values, ["alice"], "alice") == 100
     assert forced(values, ["bob"], "bob") == 0
     from symbolic.bdd.engine import SymbolicGame
+
     plain = SymbolicGame(m.game)  # the IR moves: others play their legal (forced) move
     for pos in sym.positions().tuples():
         assert plain.successors(pos).tuples() == sym.successors(pos).tuples(), pos
@@ -348,20 +395,32 @@ def test_a_dead_end_is_lost_for_the_coalition_whoever_is_stuck():
     for eng in both(m):
         values = forced_values(m, eng)
         assert [(f["coalition"], f["role"], f["value"]) for f in values] == [
-            (["a"], "a", 100), (["a"], "b", 0), (["b"], "a", None), (["b"], "b", None),
-            (["a", "b"], "a", 100), (["a", "b"], "b", 0)], (eng.kind, values)
+            (["a"], "a", 100),
+            (["a"], "b", 0),
+            (["b"], "a", None),
+            (["b"], "b", None),
+            (["a", "b"], "a", 100),
+            (["a", "b"], "b", 0),
+        ], (eng.kind, values)
         ev = atl.Evaluator(eng, m.definitions)
         assert ev(parse_formula("dead_end", m)).tuples() == [(0, 1, 0)], eng.kind
 
 
-@pytest.mark.parametrize("name", ["nim1.kif", str(HERE / "gdl" / "corners.kif"),
-                                  str(HERE / "gdl" / "forced.kif"),
-                                  str(HERE / "gdl" / "stuck.kif")])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "nim1.kif",
+        str(HERE / "gdl" / "corners.kif"),
+        str(HERE / "gdl" / "forced.kif"),
+        str(HERE / "gdl" / "stuck.kif"),
+    ],
+)
 def test_the_forced_table_is_its_formula_at_the_initial_state(name):
     """Each entry of :func:`forced_values` (which skips the fixpoints that monotony in
     the coalition decides) is the largest goal value V whose ``forced_formula`` holds
     at the initial state, every formula evaluated on the explicit engine."""
     from symbolic.gdl.solve import coalitions, forced_formula
+
     m = model(name)
     exp = both(m)[1]
     ev = atl.Evaluator(exp, m.definitions)
@@ -371,21 +430,26 @@ def test_the_forced_table_is_its_formula_at_the_initial_state(name):
     for coalition in coalitions(prog.roles):
         for r in prog.roles:
             values = prog.goals[r]
-            held = [v for i, v in enumerate(values)
-                    if start in ev(forced_formula(m, coalition, r, values[i:]))]
+            held = [
+                v
+                for i, v in enumerate(values)
+                if start in ev(forced_formula(m, coalition, r, values[i:]))
+            ]
             want = max(held) if held else None
             assert forced(table, list(coalition), r) == want, (coalition, r, held)
 
 
 # ------------------------------------------------------------------ limits
 
+
 @pytest.mark.parametrize("kind", ["symbolic", "explicit"])
 def test_the_gdl_engines_obey_the_time_limit(kind):
     m = model("ticTacToe.kif")
     with pytest.raises(LimitExceeded) as err:
         make_engine(m.game, kind, limits=Limits(timeout=1e-6)).positions().count()
-    assert "time limit" in str(err.value) and "exploring the reachable states" in str(err.value), \
+    assert "time limit" in str(err.value) and "exploring the reachable states" in str(err.value), (
         str(err.value)
+    )
 
 
 def test_the_explicit_gdl_engine_position_cap(capsys):
@@ -397,6 +461,7 @@ def test_the_explicit_gdl_engine_position_cap(capsys):
 
 
 # ------------------------------------------------------------------ the large files, layer by layer
+
 
 def _explicit_layers(prog, depth):
     """|states reachable in at most d moves| for d = 0..depth, by the explicit evaluator
@@ -414,10 +479,13 @@ def _explicit_layers(prog, depth):
     return sizes
 
 
-@pytest.mark.parametrize("name, depth", [
-    ("connectFour.kif", 4),
-    pytest.param("3pttc.kif", 5, marks=pytest.mark.gdl_slow),
-])
+@pytest.mark.parametrize(
+    "name, depth",
+    [
+        ("connectFour.kif", 4),
+        pytest.param("3pttc.kif", 5, marks=pytest.mark.gdl_slow),
+    ],
+)
 def test_the_first_layers_of_the_large_files_agree(name, depth, capsys):
     """symbolic gdl --depth N (frontier images over the changed fluents) against a
     breadth-first search of the explicit evaluator."""
@@ -437,23 +505,28 @@ def test_the_symbolic_gdl_engine_memory_cap(capsys):
 
 # ------------------------------------------------------------------ bounds from the first moves
 
+
 def _rank(v):
     return float("-inf") if v is None else v
 
 
 def _bounded(m, depth):
     """(symbolic, explicit) engines keeping the states within ``depth`` moves."""
-    return make_engine(m.game, "symbolic", depth=depth), make_engine(m.game, "explicit",
-                                                                     depth=depth)
+    return make_engine(m.game, "symbolic", depth=depth), make_engine(
+        m.game, "explicit", depth=depth
+    )
 
 
-@pytest.mark.parametrize("name, depths", [
-    ("ticTacToe.kif", (0, 1, 4, 5, 6, 7, 8, 9, 10)),
-    ("nim1.kif", (0, 1, 2, 3, 5, 8, 11, 12, 13)),
-    (str(HERE / "gdl" / "corners.kif"), (0, 1, 2, 3)),
-    (str(HERE / "gdl" / "forced.kif"), (0, 1, 2, 3, 4)),
-    (str(HERE / "gdl" / "stuck.kif"), (0, 1, 2, 3, 4)),
-])
+@pytest.mark.parametrize(
+    "name, depths",
+    [
+        ("ticTacToe.kif", (0, 1, 4, 5, 6, 7, 8, 9, 10)),
+        ("nim1.kif", (0, 1, 2, 3, 5, 8, 11, 12, 13)),
+        (str(HERE / "gdl" / "corners.kif"), (0, 1, 2, 3)),
+        (str(HERE / "gdl" / "forced.kif"), (0, 1, 2, 3, 4)),
+        (str(HERE / "gdl" / "stuck.kif"), (0, 1, 2, 3, 4)),
+    ],
+)
 def test_depth_bounds_bracket_the_forced_values(name, depths):
     """With a depth N both engines keep the same states and frontier and give the same
     bounds, lower ≤ forced ≤ upper for every coalition and role, and the exact values
@@ -507,15 +580,24 @@ def test_depth_is_checked():
 
 
 def test_gdl_depth_json_has_bounds(capsys):
-    assert main(["gdl", str(CORPUS / "ticTacToe.kif"), "--depth", "5", "--json",
-                 "--engine", "both"]) == 0
+    assert (
+        main(["gdl", str(CORPUS / "ticTacToe.kif"), "--depth", "5", "--json", "--engine", "both"])
+        == 0
+    )
     doc = json.loads(capsys.readouterr().out)
     assert doc["depth"] == 5 and not doc["complete"] and doc["reachable"] == 2350, doc
-    entry = [f for f in doc["forced"] if f["coalition"] == ["xplayer"]
-             and f["role"] == "xplayer"][0]
+    entry = [f for f in doc["forced"] if f["coalition"] == ["xplayer"] and f["role"] == "xplayer"][
+        0
+    ]
     # X cannot win in 5 moves against O, and with every later state a win it forces 100
-    assert entry == {"coalition": ["xplayer"], "role": "xplayer", "value": None,
-                     "lower": None, "upper": 100, "decided": False}, entry
+    assert entry == {
+        "coalition": ["xplayer"],
+        "role": "xplayer",
+        "value": None,
+        "lower": None,
+        "upper": 100,
+        "decided": False,
+    }, entry
 
 
 @pytest.mark.gdl_slow
@@ -531,8 +613,10 @@ def test_3pttc_bounds_from_twelve_moves():
     bounds = forced_values(m, sym)
 
     def entry(c, r):
-        return [(f["lower"], f["upper"]) for f in bounds
-                if f["coalition"] == c and f["role"] == r][0]
+        return [(f["lower"], f["upper"]) for f in bounds if f["coalition"] == c and f["role"] == r][
+            0
+        ]
+
     assert entry(["red", "yellow"], "red") == (100, 100)
     for r in ("red", "yellow", "blue"):
         assert entry(["red", "yellow", "blue"], r) == (100, 100), r

@@ -3,6 +3,7 @@
 against each other and against the plain interpreter's concurrent solver
 (:mod:`tests.gdl_interp`, no code shared), with known answers; turn-based files
 read as concurrent give today's table."""
+
 from __future__ import annotations
 
 import json
@@ -40,17 +41,29 @@ def test_both_engines_equal_the_interpreter(name, capsys):
     res = explore(read_kif((HERE / name).read_text()), concurrent=True)
     got = {(tuple(f["coalition"]), f["role"]): f["value"] for f in doc["forced"]}
     assert doc["concurrent"] is True, doc
-    assert (doc["reachable"], doc["dead_ends"], got) == (len(res.states), res.dead_ends,
-                                                        res.forced), (doc, res.forced)
+    assert (doc["reachable"], doc["dead_ends"], got) == (
+        len(res.states),
+        res.dead_ends,
+        res.forced,
+    ), (doc, res.forced)
 
 
 def test_known_answers(capsys):
     def table(name):
-        return {("+".join(f["coalition"]), f["role"]): f["value"]
-                for f in _cli(HERE / name, capsys)["forced"]}
+        return {
+            ("+".join(f["coalition"]), f["role"]): f["value"]
+            for f in _cli(HERE / name, capsys)["forced"]
+        }
+
     # pennies: nobody alone forces a match (a's 100) or a mismatch (b's 100); together yes
-    assert table("pennies.kif") == {("a", "a"): 0, ("a", "b"): 0, ("b", "a"): 0,
-                                    ("b", "b"): 0, ("a+b", "a"): 100, ("a+b", "b"): 100}
+    assert table("pennies.kif") == {
+        ("a", "a"): 0,
+        ("a", "b"): 0,
+        ("b", "a"): 0,
+        ("b", "b"): 0,
+        ("a+b", "a"): 100,
+        ("a+b", "b"): 100,
+    }
     # rock-paper-scissors: alone not even the tie (50); together any outcome
     rps = table("rps_static.kif")
     assert rps[("a", "a")] == rps[("b", "b")] == 0 and rps[("a+b", "a")] == 100, rps
@@ -65,11 +78,15 @@ def test_queries_on_both_engines():
     engines = [make_engine(m.game, k) for k in ("symbolic", "explicit")]
     assert isinstance(engines[0], GdlSymbolicConcurrentGame), engines
     assert isinstance(engines[1], GdlExplicitConcurrentGame), engines
-    for text, n in (("<<a>> X match", 0), ("<<b>> X not match and s_1", 0),
-                    ("<<a, b>> X match", 1), ("<<a, b>> <> (terminal and goal(b, 100))", 2),
-                    # the start, and the two terminal states: dead ends, where the
-                    # empty coalition has all (none) of its actions (VACUOUS)
-                    ("<<>> X s_1", 3)):
+    for text, n in (
+        ("<<a>> X match", 0),
+        ("<<b>> X not match and s_1", 0),
+        ("<<a, b>> X match", 1),
+        ("<<a, b>> <> (terminal and goal(b, 100))", 2),
+        # the start, and the two terminal states: dead ends, where the
+        # empty coalition has all (none) of its actions (VACUOUS)
+        ("<<>> X s_1", 3),
+    ):
         f = parse_formula(text, m)
         got = [atl.evaluate(e, f, m.definitions).tuples() for e in engines]
         assert got[0] == got[1] and len(got[0]) == n, (text, got)
@@ -83,8 +100,10 @@ def test_the_turn_based_reading_refuses_and_the_check_command_answers(capsys):
         make_engine(m.game, "explicit", concurrent=False)
     with pytest.raises(ModelError, match="not a turn-based game"):
         GdlSymbolicGame(m.game)
-    assert main(["check", str(HERE / "pennies.kif"), "--query", "<<a>> X match",
-                 "--engine", "both"]) == 0
+    assert (
+        main(["check", str(HERE / "pennies.kif"), "--query", "<<a>> X match", "--engine", "both"])
+        == 0
+    )
     assert "count: 0" in capsys.readouterr().out
     assert main(["check", str(HERE / "pennies.kif"), "--query", "turn(a)"]) == 2
     assert "no meaning on a concurrent game" in capsys.readouterr().err
@@ -100,8 +119,10 @@ def test_every_form_of_the_symbolic_pre_agrees(good, actions):
     z = e.atom_set(("goal", ("a", "50")))
     for J in (set(), {1}, {2}, {1, 2}):
         for d in DeadEnds:
-            assert (e.pre(J, z, dead_ends=d).tuples()
-                    == x.pre(J, x.atom_set(("goal", ("a", "50"))), dead_ends=d).tuples()), J
+            assert (
+                e.pre(J, z, dead_ends=d).tuples()
+                == x.pre(J, x.atom_set(("goal", ("a", "50"))), dead_ends=d).tuples()
+            ), J
 
 
 def test_depth_bounds_and_the_position_limit():
@@ -165,12 +186,14 @@ def test_the_layered_until_is_the_until(name):
             assert got.tuples() == want.tuples() == other.tuples(), (name, J, d)
 
 
-@pytest.mark.parametrize("name", ["rps_static.kif", "pennies.kif", "sim_dead_end.kif",
-                                  "simultaneous.kif"])
+@pytest.mark.parametrize(
+    "name", ["rps_static.kif", "pennies.kif", "sim_dead_end.kif", "simultaneous.kif"]
+)
 def test_T_over_every_state_equals_T_from_the_sources(name, monkeypatch):
     """T over every state (the default when small) and T built from the sources on
     (FULL_T_MAX = 0 forces it) give the same positions, pre-images and table."""
     from symbolic.gdl import symbolic_concurrent
+
     m = load_model(HERE / name)
     full = GdlSymbolicConcurrentGame(m.game)
     monkeypatch.setattr(symbolic_concurrent, "FULL_T_MAX", 0)
@@ -182,8 +205,9 @@ def test_T_over_every_state_equals_T_from_the_sources(name, monkeypatch):
         for J in (set(), {1}, {2}, {1, 2}):
             for d in DeadEnds:
                 z, w = full.atom_set(goal), parts.atom_set(goal)
-                assert (full.pre(J, z, dead_ends=d).tuples()
-                        == parts.pre(J, w, dead_ends=d).tuples()), (name, goal, J, d)
+                assert (
+                    full.pre(J, z, dead_ends=d).tuples() == parts.pre(J, w, dead_ends=d).tuples()
+                ), (name, goal, J, d)
 
 
 #: the simultaneous corpus (ggp-org/ggp-repository files, not shipped with the project):
@@ -192,8 +216,10 @@ CORPUS = Path(os.environ.get("GDL_CORPUS", "/nonexistent"))
 
 
 @pytest.mark.gdl_slow
-@pytest.mark.skipif(not (CORPUS / "gt_prisoner.kif").exists(),
-                    reason="GDL_CORPUS does not name the simultaneous corpus")
+@pytest.mark.skipif(
+    not (CORPUS / "gt_prisoner.kif").exists(),
+    reason="GDL_CORPUS does not name the simultaneous corpus",
+)
 def test_gt_prisoner_on_both_engines():
     """The iterated prisoner's dilemma (20 rounds, 303 fluents, 5 781 states): both
     engines give the same table, the one argued in docs/gdl.md (alone a role forces
@@ -204,9 +230,13 @@ def test_gt_prisoner_on_both_engines():
     got = forced_values(m, sym)
     assert got == forced_values(m, GdlExplicitConcurrentGame(m.game)), got
     assert [(f["coalition"], f["role"], f["value"]) for f in got] == [
-        (["white"], "white", 20), (["white"], "black", 60), (["black"], "white", 60),
-        (["black"], "black", 20), (["white", "black"], "white", 100),
-        (["white", "black"], "black", 100)], got
+        (["white"], "white", 20),
+        (["white"], "black", 60),
+        (["black"], "white", 60),
+        (["black"], "black", 20),
+        (["white", "black"], "white", 100),
+        (["white", "black"], "black", 100),
+    ], got
 
 
 def test_the_explicit_joint_moves_match_the_successors():
@@ -228,12 +258,13 @@ def test_a_cut_exploration_on_both_engines(name, depth):
     """Turn-based files read as concurrent, cut at ``depth``: the frontier has no joint
     move, and pre(J, Z) agrees on both engines for every coalition and dead-end reading."""
     m = load_model(HERE / name)
-    e, x = (make_engine(m.game, k, depth=depth, concurrent=True)
-            for k in ("symbolic", "explicit"))
+    e, x = (make_engine(m.game, k, depth=depth, concurrent=True) for k in ("symbolic", "explicit"))
     assert x.frontier.tuples() == e.frontier.tuples() and len(x.frontier) > 0, name
     for J in (set(), {1}, {2}, {1, 2}):
         for d in DeadEnds:
-            for zs in ((e.positions(), x.positions()),
-                       (e.positions() - e.frontier, x.positions() - x.frontier)):
+            for zs in (
+                (e.positions(), x.positions()),
+                (e.positions() - e.frontier, x.positions() - x.frontier),
+            ):
                 got = [g.pre(J, z, dead_ends=d).tuples() for g, z in zip((e, x), zs)]
                 assert got[0] == got[1], (name, J, d, got)

@@ -2,6 +2,7 @@
 inferred set holds init and the reachable states and is closed under the moves, and
 the forced table solved over it is the one solved over the reachable states (both
 engines), entry by entry (``refine_by_invariant``, ``symbolic gdl --invariant``)."""
+
 from __future__ import annotations
 
 import functools
@@ -25,8 +26,13 @@ from symbolic.model import load_model
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent / "symbolic" / "models" / "gdl"
-SMALL = [CORPUS / "ticTacToe.kif", CORPUS / "nim1.kif", HERE / "gdl" / "corners.kif",
-         HERE / "gdl" / "forced.kif", HERE / "gdl" / "stuck.kif"]
+SMALL = [
+    CORPUS / "ticTacToe.kif",
+    CORPUS / "nim1.kif",
+    HERE / "gdl" / "corners.kif",
+    HERE / "gdl" / "forced.kif",
+    HERE / "gdl" / "stuck.kif",
+]
 
 
 @functools.cache
@@ -56,8 +62,11 @@ def test_the_invariant_holds_the_reachable_states_and_is_closed(path):
     post = eng.image(d)
     assert post <= d, post.count()
     # the reachable states (another engine, same variables in the same order) lie in D
-    inside = [pos for pos in reach.positions().tuples()
-              if mgr.is_false(mgr.and_(eng.encoder.position_cube(pos), inv.node))]
+    inside = [
+        pos
+        for pos in reach.positions().tuples()
+        if mgr.is_false(mgr.and_(eng.encoder.position_cube(pos), inv.node))
+    ]
     assert inside == [], inside[:3]
     assert inv.rounds >= 1 and inv.kept, inv
 
@@ -99,8 +108,11 @@ def test_a_counter_grades_the_invariant():
     assert eng.reach.graded and len(eng.reach.layers) == 4
     # the forward simulation fixes the control at each step: a moves at 0 and 2
     assert [f.split(",")[0] for f in eng.invariant.fixed] == [
-        "(step 0) → (control a) (mark 0)", "(step 1) → (control b)",
-        "(step 2) → (control a)", "(step 3) → (control b)"], eng.invariant.fixed
+        "(step 0) → (control a) (mark 0)",
+        "(step 1) → (control b)",
+        "(step 2) → (control a)",
+        "(step 3) → (control b)",
+    ], eng.invariant.fixed
     ctl = eng.rules.cur[("control", "a")]
     mgr = eng.manager
     for k, layer in enumerate(eng.reach.layers):
@@ -115,20 +127,23 @@ def test_a_budget_keeps_the_bounds():
     refined = refine_by_invariant(m, bounds, inv, budget=1e-3)
     assert {f["by"] for f in refined} == {"over budget"}, refined
     assert [(f["lower"], f["upper"]) for f in refined] == [
-        (f["lower"], f["upper"]) for f in bounds], refined
+        (f["lower"], f["upper"]) for f in bounds
+    ], refined
 
 
 def test_a_question_over_budget_is_not_asked_again(monkeypatch):
     """The same entry twice: the second asks nothing (the first ran out of budget)."""
     from symbolic.gdl import solve
+
     m = model(CORPUS / "ticTacToe.kif")
     bounds = forced_values(m, make_engine(m.game, "symbolic", depth=2))
     entry = next(f for f in bounds if not f["decided"])
     inv = GdlSymbolicGame(m.game, domain="invariant")
     calls = []
     real = solve._Forcing.forces
-    monkeypatch.setattr(solve._Forcing, "forces",
-                        lambda self, *a: calls.append(a) or real(self, *a))
+    monkeypatch.setattr(
+        solve._Forcing, "forces", lambda self, *a: calls.append(a) or real(self, *a)
+    )
     first, second = refine_by_invariant(m, [entry, entry], inv, budget=1e-3)
     assert first["by"] == second["by"] == "over budget" and len(calls) == 1, (first, calls)
 
@@ -137,6 +152,7 @@ def test_equal_targets_share_their_answers():
     """terminal ∧ goal(r, ·) ≥ its least value is every terminal state, for each role:
     one question, whoever r is (``_Forcing.seen`` is keyed by the set)."""
     from symbolic.gdl.solve import _Forcing
+
     m = model(CORPUS / "ticTacToe.kif")
     f = _Forcing(m, make_engine(m.game, "symbolic"))
     x, o = (f.at_least(r) for r in m.game.program.roles)
@@ -165,15 +181,22 @@ def test_gdl_command_invariant(capsys):
     assert main(["gdl", path, "--depth", "0", "--invariant", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [(f["role"], f["value"], f["by"]) for f in doc["forced"]] == [
-        ("a", 100, "invariant"), ("b", 0, "invariant"), ("a", None, "invariant"),
-        ("b", None, "invariant"), ("a", 100, "invariant"), ("b", 0, "invariant")], doc
+        ("a", 100, "invariant"),
+        ("b", 0, "invariant"),
+        ("a", None, "invariant"),
+        ("b", None, "invariant"),
+        ("a", 100, "invariant"),
+        ("b", 0, "invariant"),
+    ], doc
     assert doc["invariant"]["states"] == 3 and doc["invariant"]["counter"] is None, doc
     assert main(["gdl", path, "--depth", "0", "--invariant"]) == 0
     out = capsys.readouterr().out
     assert "solved over an inductive invariant of 3 states" in out and "(invariant, " in out
     assert all(f["seconds"] >= 0 for f in doc["forced"] if f["by"] != "bounds"), doc
-    for argv, message in [(["--invariant"], "give a depth too"),
-                          (["--depth", "1", "--budget", "5"], "--budget is the time")]:
+    for argv, message in [
+        (["--invariant"], "give a depth too"),
+        (["--depth", "1", "--budget", "5"], "--budget is the time"),
+    ]:
         assert main(["gdl", path] + argv) == 2
         assert message in capsys.readouterr().err
 
@@ -189,8 +212,9 @@ def test_random_graph_games_agree_over_the_invariant(text):
     assert sym == forced_values(m, make_engine(m.game, "explicit")), text
     inv = GdlSymbolicGame(m.game, domain="invariant")
     assert forced_values(m, inv) == sym, text
-    refined = refine_by_invariant(m, forced_values(m, make_engine(m.game, "symbolic", depth=1)),
-                                  inv)
+    refined = refine_by_invariant(
+        m, forced_values(m, make_engine(m.game, "symbolic", depth=1)), inv
+    )
     assert [f["value"] for f in refined] == [f["value"] for f in sym], text
 
 
@@ -210,12 +234,19 @@ def test_3pttc_invariant():
     # the forward simulation: the control of each step, the cells still empty early on
     movers = ["red", "yellow", "blue"]
     assert [f.split(",")[0].split(" → ")[1].split()[-1][:-1] for f in inv.fixed] == [
-        movers[k % 3] for k in range(31)], inv.fixed
+        movers[k % 3] for k in range(31)
+    ], inv.fixed
     assert inv.fixed[1].endswith(", 103 false"), inv.fixed[1]
     d = BddSet._make(eng, inv.node)
     assert eng.initial() <= d and eng.image(d) <= d
-    entry = {"coalition": ["red", "yellow"], "role": "blue", "value": None, "lower": 0,
-             "upper": 100, "decided": False}
+    entry = {
+        "coalition": ["red", "yellow"],
+        "role": "blue",
+        "value": None,
+        "lower": 0,
+        "upper": 100,
+        "decided": False,
+    }
     (out,) = refine_by_invariant(m, [entry], eng, budget=300)
     assert (out["value"], out["by"]) == (0, "invariant"), out
 
@@ -225,11 +256,13 @@ def test_a_simulation_cut_short_keeps_d():
     alternating (a cycle of two fixed sets), which refines D; cut short of that, it
     gives D back as it is, with nothing fixed and no counter."""
     from symbolic.gdl.invariant import _layers
+
     m = model(CORPUS / "ticTacToe.kif")
     eng = GdlSymbolicGame(m.game, explore=False)
     inv = infer_invariant(eng)
-    assert [f.split(" → ")[0] for f in inv.fixed] == [
-        f"after {k} moves" for k in range(4)], inv.fixed
+    assert [f.split(" → ")[0] for f in inv.fixed] == [f"after {k} moves" for k in range(4)], (
+        inv.fixed
+    )
     mgr = eng.manager
     assert _layers(eng, inv.node, [], 3) == (inv.node, None, ())
     assert _layers(eng, mgr.true, [], 2) == (mgr.true, None, ())

@@ -2,6 +2,7 @@
 mixed terms in a ground body, no terminal rule, an undefined relation, ever deeper terms,
 an empty file, deep nesting, ``--budget``, ``--depth`` output under a limit, and the
 two-player commands on GDL files."""
+
 from __future__ import annotations
 
 import json
@@ -18,18 +19,22 @@ from .conftest import run as _run
 HERE = Path(__file__).resolve().parent / "gdl"
 CORPUS = HERE.parent.parent / "symbolic" / "models" / "gdl"
 
-GAME = ("(role a) (init (s 0)) (<= (legal a go) (true (s 0)))\n"
-        "(<= (next (s 1)) (does a go))\n(<= terminal (true (s 1)))\n(goal a 100)\n")
+GAME = (
+    "(role a) (init (s 0)) (<= (legal a go) (true (s 0)))\n"
+    "(<= (next (s 1)) (does a go))\n(<= terminal (true (s 1)))\n(goal a 100)\n"
+)
 
 
 def test_a_body_mixing_compound_and_constant_fluents_grounds(capsys):
     """The reproducer of the TypeError ('<' between tuple and str) at gdl/ground.py."""
-    status, out, err = _run(capsys, "gdl", HERE / "mixed_terms.kif", "--engine", "both",
-                            "--json")
+    status, out, err = _run(capsys, "gdl", HERE / "mixed_terms.kif", "--engine", "both", "--json")
     assert (status, err) == (0, ""), err
     doc = json.loads(out)
-    assert doc["reachable"] == 2 and {(tuple(f["coalition"]), f["role"]): f["value"]
-                                      for f in doc["forced"]}[(("a",), "a")] == 100, doc
+    assert (
+        doc["reachable"] == 2
+        and {(tuple(f["coalition"]), f["role"]): f["value"] for f in doc["forced"]}[(("a",), "a")]
+        == 100
+    ), doc
 
 
 def test_an_empty_file_is_named(tmp_path, capsys):
@@ -50,12 +55,16 @@ def test_no_terminal_rule_is_refused(tmp_path, capsys):
 
 def test_an_undefined_relation_is_a_located_warning(tmp_path, capsys):
     path = tmp_path / "typo.kif"
-    path.write_text(GAME.replace("(<= (legal a go) (true (s 0)))",
-                                 "(<= (legal a go) (true (s 0)) (playable go))"))
+    path.write_text(
+        GAME.replace(
+            "(<= (legal a go) (true (s 0)))", "(<= (legal a go) (true (s 0)) (playable go))"
+        )
+    )
     status, out, err = _run(capsys, "gdl", path)
     assert status == 0, err
-    assert err.startswith(f"{path}:1:23: warning: relation 'playable' is defined by no rule "
-                          "or fact"), err
+    assert err.startswith(
+        f"{path}:1:23: warning: relation 'playable' is defined by no rule or fact"
+    ), err
     assert "dead ends: 1" in out, out  # read as GDL says: never true
 
 
@@ -90,8 +99,9 @@ def test_deep_nesting_is_located_and_a_symbolic_error(tmp_path, capsys):
 
 
 def test_a_negative_budget_is_called_a_budget(capsys):
-    status, out, err = _run(capsys, "gdl", CORPUS / "ticTacToe.kif", "--depth", "2",
-                            "--invariant", "--budget", "-1")
+    status, out, err = _run(
+        capsys, "gdl", CORPUS / "ticTacToe.kif", "--depth", "2", "--invariant", "--budget", "-1"
+    )
     assert (status, out) == (2, ""), err
     assert "--budget must be a positive number of seconds, got -1" in err, err
 
@@ -102,6 +112,7 @@ def test_a_limit_after_the_layers_leaves_stdout_empty(monkeypatch, capsys):
 
     def over(*_args, **_kw):
         raise LimitExceeded("time limit of 1 s reached while solving", "timeout", "solving")
+
     monkeypatch.setattr(cli_gdl, "forced_values", over)
     status, out, err = _run(capsys, "gdl", CORPUS / "ticTacToe.kif", "--depth", "3")
     assert (status, out) == (3, ""), (out, err)
@@ -116,6 +127,7 @@ def test_three_roles_are_refused_before_exploring(command, monkeypatch, capsys):
 
     def never(*_a, **_k):
         raise AssertionError("an engine was built")
+
     monkeypatch.setattr(symbolic.cli.common, "make_engine", never)  # every command's engines
     status, out, err = _run(capsys, command, HERE / "three.kif")
     assert (status, out) == (2, ""), err
@@ -131,30 +143,51 @@ def test_nimbers_of_gdl_nim_ignore_the_end_states_nominal_mover(capsys):
 
 
 def test_every_refusal_is_a_symbolic_error():
-    for text in ["", GAME.replace("(<= terminal (true (s 1)))", ""),
-                 "(succ 0 1) (<= (succ ?x (f ?x)) (succ ?y ?x))\n" + GAME]:
+    for text in [
+        "",
+        GAME.replace("(<= terminal (true (s 1)))", ""),
+        "(succ 0 1) (<= (succ ?x (f ?x)) (succ ?y ?x))\n" + GAME,
+    ]:
         with pytest.raises(SymbolicError):
             gdl_program(text, "x.kif")
     with pytest.raises(ModelError, match="x.kif:1:1"):
         gdl_program("", "x.kif")
 
 
-@pytest.mark.parametrize("extra, where, message", [
-    # issue 32: a goal of 101 was accepted (and reported)
-    ("(goal a 100)\n(goal a 101)\n", "6:1", "goal value 101 of a: expected a number 0..100"),
-    # an over-long value was located at the first goal rule of the role (line 5)
-    ("(goal a 0)\n(<= (goal a 12345678901234) (true (s 1)))\n", "6:1",
-     "goal value 12345678901234 of a: expected a number 0..100"),
-    # next is defined by heads only
-    ("(goal a 100)\n(<= (q) (next (s 0)))\n", "6:9",
-     "'next' may only appear in the head of a rule (GDL)"),
-    ("(goal a 100)\n(<= (q) (not (next (s 0))) (true (s 0)))\n", "6:14",
-     "'next' may only appear in the head of a rule (GDL)"),
-    ("(goal a 100)\n(<= (next (s 0)) (does b go))\n", "6:1",
-     "(does b ...): b is not a role (the roles: a)"),
-    ("(goal a 100)\n(role 42)\n", "6:1",
-     "a role is a constant symbol such as (role white), not 42"),
-])
+@pytest.mark.parametrize(
+    "extra, where, message",
+    [
+        # issue 32: a goal of 101 was accepted (and reported)
+        ("(goal a 100)\n(goal a 101)\n", "6:1", "goal value 101 of a: expected a number 0..100"),
+        # an over-long value was located at the first goal rule of the role (line 5)
+        (
+            "(goal a 0)\n(<= (goal a 12345678901234) (true (s 1)))\n",
+            "6:1",
+            "goal value 12345678901234 of a: expected a number 0..100",
+        ),
+        # next is defined by heads only
+        (
+            "(goal a 100)\n(<= (q) (next (s 0)))\n",
+            "6:9",
+            "'next' may only appear in the head of a rule (GDL)",
+        ),
+        (
+            "(goal a 100)\n(<= (q) (not (next (s 0))) (true (s 0)))\n",
+            "6:14",
+            "'next' may only appear in the head of a rule (GDL)",
+        ),
+        (
+            "(goal a 100)\n(<= (next (s 0)) (does b go))\n",
+            "6:1",
+            "(does b ...): b is not a role (the roles: a)",
+        ),
+        (
+            "(goal a 100)\n(role 42)\n",
+            "6:1",
+            "a role is a constant symbol such as (role white), not 42",
+        ),
+    ],
+)
 def test_gdl_that_the_spec_forbids_is_a_located_error(tmp_path, capsys, extra, where, message):
     path = tmp_path / "bad.kif"
     path.write_text("; issue 32\n" + GAME.replace("(goal a 100)\n", "") + extra)

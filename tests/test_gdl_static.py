@@ -2,6 +2,7 @@
 ``terminal`` and ``goal`` given as facts or as rules over static relations are kept by
 both GDL engines; a property test compares them with a plain interpreter
 (:mod:`tests.gdl_interp`) on random games mixing static and state-dependent rules."""
+
 from __future__ import annotations
 
 import json
@@ -26,25 +27,40 @@ HERE = Path(__file__).resolve().parent / "gdl"
 def _table(path: Path, capsys) -> dict:
     assert main(["gdl", str(path), "--engine", "both", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    return {"reachable": doc["reachable"], "dead_ends": doc["dead_ends"],
-            **{("+".join(f["coalition"]), f["role"]): f["value"] for f in doc["forced"]}}
+    return {
+        "reachable": doc["reachable"],
+        "dead_ends": doc["dead_ends"],
+        **{("+".join(f["coalition"]), f["role"]): f["value"] for f in doc["forced"]},
+    }
 
 
-@pytest.mark.parametrize("name, expected", [
-    # the issue's file: a forces 100 for a and 50 for b (goal and legal facts)
-    ("static_goal.kif", {"reachable": 2, "dead_ends": 0, ("a", "a"): 100, ("a", "b"): 50,
-                         ("b", "a"): 100, ("a+b", "b"): 50}),
-    # a legal fact: the start is no dead end
-    ("static_legal.kif", {"reachable": 3, "dead_ends": 0, ("a", "a"): 100}),
-    # terminal as a fact: the initial state is terminal, and its goal counts
-    ("static_terminal.kif", {"reachable": 1, "dead_ends": 0, ("a", "a"): 100}),
-    # terminal by a rule over a static fact
-    ("static_terminal_rule.kif", {"reachable": 1, "dead_ends": 0, ("a", "a"): 100}),
-    # a next fact: (done) holds after every move
-    ("static_next.kif", {"reachable": 2, "dead_ends": 0, ("a", "a"): 100}),
-    # a goal rule over facts, 70 everywhere, with a state-dependent 100
-    ("static_goal_rule.kif", {"reachable": 3, "dead_ends": 0, ("a", "a"): 100}),
-])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        # the issue's file: a forces 100 for a and 50 for b (goal and legal facts)
+        (
+            "static_goal.kif",
+            {
+                "reachable": 2,
+                "dead_ends": 0,
+                ("a", "a"): 100,
+                ("a", "b"): 50,
+                ("b", "a"): 100,
+                ("a+b", "b"): 50,
+            },
+        ),
+        # a legal fact: the start is no dead end
+        ("static_legal.kif", {"reachable": 3, "dead_ends": 0, ("a", "a"): 100}),
+        # terminal as a fact: the initial state is terminal, and its goal counts
+        ("static_terminal.kif", {"reachable": 1, "dead_ends": 0, ("a", "a"): 100}),
+        # terminal by a rule over a static fact
+        ("static_terminal_rule.kif", {"reachable": 1, "dead_ends": 0, ("a", "a"): 100}),
+        # a next fact: (done) holds after every move
+        ("static_next.kif", {"reachable": 2, "dead_ends": 0, ("a", "a"): 100}),
+        # a goal rule over facts, 70 everywhere, with a state-dependent 100
+        ("static_goal_rule.kif", {"reachable": 3, "dead_ends": 0, ("a", "a"): 100}),
+    ],
+)
 def test_static_relations_are_kept(name, expected, capsys):
     got = _table(HERE / name, capsys)
     assert {k: got[k] for k in expected} == expected, got
@@ -52,8 +68,12 @@ def test_static_relations_are_kept(name, expected, capsys):
 
 def test_a_static_goal_is_a_set_of_states(capsys):
     """``check --query 'goal(a, 100)'`` counts the reachable states (issue 23: it said 0)."""
-    assert main(["check", str(HERE / "static_goal.kif"), "--query", "goal(a, 100)",
-                 "--engine", "both"]) == 0
+    assert (
+        main(
+            ["check", str(HERE / "static_goal.kif"), "--query", "goal(a, 100)", "--engine", "both"]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "count: 2" in out, out
 
@@ -70,12 +90,15 @@ def _engine_view(model: Model, kind: str, concurrent: bool | None = None) -> dic
     for atom in prog.rules:
         if atom[0] == "goal":
             goal_counts[(atom[1][0], int(atom[1][1]))] = len(eng.atom_set(atom).tuples())
-    return {"reachable": len(eng.positions().tuples()),
-            "terminal": len(eng.atom_set(("terminal", ())).tuples()),
-            "dead_ends": len(dead_ends(model, eng).tuples()),
-            "goals": {k: v for k, v in goal_counts.items() if v},
-            "forced": {(tuple(f["coalition"]), f["role"]): f["value"]
-                       for f in forced_values(model, eng)}}
+    return {
+        "reachable": len(eng.positions().tuples()),
+        "terminal": len(eng.atom_set(("terminal", ())).tuples()),
+        "dead_ends": len(dead_ends(model, eng).tuples()),
+        "goals": {k: v for k, v in goal_counts.items() if v},
+        "forced": {
+            (tuple(f["coalition"]), f["role"]): f["value"] for f in forced_values(model, eng)
+        },
+    }
 
 
 def _interp_view(res) -> dict:
@@ -84,9 +107,13 @@ def _interp_view(res) -> dict:
         for r, vs in g.items():
             for v in vs:
                 goals[(r, v)] = goals.get((r, v), 0) + 1
-    return {"reachable": len(res.states),
-            "terminal": sum(1 for t, _, _, _ in res.states.values() if t),
-            "dead_ends": res.dead_ends, "goals": goals, "forced": res.forced}
+    return {
+        "reachable": len(res.states),
+        "terminal": sum(1 for t, _, _, _ in res.states.values() if t),
+        "dead_ends": res.dead_ends,
+        "goals": goals,
+        "forced": res.forced,
+    }
 
 
 def check_against_interpreter(rules, concurrent: bool | None = None) -> None:
@@ -111,8 +138,9 @@ def check_against_interpreter(rules, concurrent: bool | None = None) -> None:
         assert got == want, (kind, text, got, want)
 
 
-COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                    HealthCheck.data_too_large])
+COMMON = dict(
+    deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 
 @settings(max_examples=100, **COMMON)
@@ -150,6 +178,8 @@ def test_fuzz_random_games_with_static_relations():
         count += 1
 
     run()
-    print(f"\nfuzz: {count} random GDL games with static relations, both GDL engines == "
-          "the plain interpreter")
+    print(
+        f"\nfuzz: {count} random GDL games with static relations, both GDL engines == "
+        "the plain interpreter"
+    )
     assert count >= min(n, 1)

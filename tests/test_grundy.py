@@ -5,6 +5,7 @@ the explicit mex is the independent reference; both are compared with the
 Sprague–Grundy theorem (Nim's xor rule, sums) and with a recursive mex in
 Python on random acyclic games.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -17,7 +18,13 @@ from symbolic import atl
 from symbolic.errors import QueryError
 from symbolic.explicit import ExplicitGame
 from symbolic.seeds.games import arena, subtraction
-from symbolic.analysis.grundy import check_impartial, first_difference, layered_nimbers, mex, mex_nimbers
+from symbolic.analysis.grundy import (
+    check_impartial,
+    first_difference,
+    layered_nimbers,
+    mex,
+    mex_nimbers,
+)
 from symbolic.model import load_model, parse_model
 
 from .conftest import MODELS, build_engine
@@ -34,6 +41,7 @@ def test_mex():
 
 # --------------------------------------------------------------------------- Nim
 
+
 @pytest.mark.parametrize("n, K", [(1, 9), (2, 7), (3, 7), (4, 3)])
 def test_nim_nimber_is_the_xor_of_the_heaps_everywhere(engine_kind, n, K):
     if engine_kind == "autoref" and n * K > 12:
@@ -42,7 +50,9 @@ def test_nim_nimber_is_the_xor_of_the_heaps_everywhere(engine_kind, n, K):
     got = nimbers_on(model.game, engine_kind)
     assert len(got) == 2 * (K + 1) ** n
     wrong = {t: g for t, g in got.items() if g != xor(t[1:])}
-    assert not wrong, f"positions (j, heaps...) whose nimber is not the xor: {sorted(wrong.items())[:5]}"
+    assert not wrong, (
+        f"positions (j, heaps...) whose nimber is not the xor: {sorted(wrong.items())[:5]}"
+    )
 
 
 def test_nim_mex_reference_agrees():
@@ -60,13 +70,13 @@ def xor(xs) -> int:
 
 # --------------------------------------------------------------------------- random games
 
+
 @st.composite
 def acyclic_games(draw):
     """A random DAG over states 0..n-1 (edges go down), played by two alternating
     players: arena state 2s + (p - 1) is "state s, player p to move"."""
     n = draw(st.integers(1, 9))
-    edges = [(s, t) for s in range(n) for t in range(s)
-             if draw(st.booleans())]
+    edges = [(s, t) for s in range(n) for t in range(s) if draw(st.booleans())]
     controller = {2 * s + q: q + 1 for s in range(n) for q in (0, 1)}
     doubled = [(2 * s + q, 2 * t + 1 - q) for s, t in edges for q in (0, 1)]
     return n, edges, arena(controller, doubled)
@@ -91,6 +101,7 @@ def test_layered_and_mex_agree_with_a_recursive_mex_on_random_games(case):
 
 # --------------------------------------------------------------------------- the API
 
+
 def test_optimal_moves_lead_to_nimber_zero_and_exist_iff_nonzero(engine_kind):
     model = load_model(MODELS / "kayles.game", {"n": 6})
     N = layered_nimbers(build_engine(model.game, engine_kind))
@@ -100,10 +111,17 @@ def test_optimal_moves_lead_to_nimber_zero_and_exist_iff_nonzero(engine_kind):
         assert all(N.of(s) == 0 for s in moves), (t, moves.tuples())
 
 
-@pytest.mark.parametrize("name, params", [("kayles.game", {"n": 7}), ("dawson.game", {"n": 8}),
-                                          ("grundy_game.game", {"N": 10}),
-                                          ("subtraction_set.game", {"K": 9}),
-                                          ("hackendot.game", {}), ("chomp.game", {"R": 2, "C": 3})])
+@pytest.mark.parametrize(
+    "name, params",
+    [
+        ("kayles.game", {"n": 7}),
+        ("dawson.game", {"n": 8}),
+        ("grundy_game.game", {"N": 10}),
+        ("subtraction_set.game", {"K": 9}),
+        ("hackendot.game", {}),
+        ("chomp.game", {"R": 2, "C": 3}),
+    ],
+)
 def test_nimber_zero_is_where_the_mover_loses(name, params):
     # the ATL answer (the model's own formula) against the nimbers, both engines
     model = load_model(MODELS / name, params)
@@ -122,6 +140,7 @@ def test_counts_and_values_on_the_subtraction_game():
 
 
 # --------------------------------------------------------------------------- refusals
+
 
 def test_three_players_are_refused():
     model = load_model(MODELS / "ens2005.game", {"K": 3})
@@ -172,7 +191,6 @@ def test_a_disjoint_sum_of_two_different_games_has_the_xor_of_their_nimbers(engi
     k_n = layered_nimbers(build_engine(kayles.game, engine_kind)).table()
     h_n = layered_nimbers(build_engine(heap.game, engine_kind)).table()
     got = layered_nimbers(build_engine(whole.game, engine_kind)).table()
-    assert len(got) == 2 * 2 ** 5 * 9
-    wrong = [(t, g) for t, g in got.items()
-             if g != k_n[(t[0],) + t[1:6]] ^ h_n[(t[0], t[6])]]
+    assert len(got) == 2 * 2**5 * 9
+    wrong = [(t, g) for t, g in got.items() if g != k_n[(t[0],) + t[1:6]] ^ h_n[(t[0], t[6])]]
     assert not wrong, wrong[:3]

@@ -10,6 +10,7 @@ What the tests establish (docs/analyses.md, "Hackendot"):
 * testing the whole rip sequence of the candidate's result, as the prose says,
   makes the move right on every forest tried (CORRECTED).
 """
+
 from __future__ import annotations
 
 import json
@@ -29,6 +30,7 @@ from .conftest import MODELS, build_engine
 
 # --------------------------------------------------------------------------- the pieces
 
+
 def test_forest_from_word_and_back():
     f = H.Forest.from_word("(()(()))(())()")
     assert f.parent == (None, 0, 0, 2, None, 4, None)
@@ -41,14 +43,14 @@ def test_forest_from_word_and_back():
 
 def test_colouring_is_the_kernel():
     # a node is white iff none of its children is white; leaves are white
-    f = H.Forest.from_word("((()))(()())")   # a path of 3, and a root with 2 leaves
+    f = H.Forest.from_word("((()))(()())")  # a path of 3, and a root with 2 leaves
     assert H.colours(f) == [True, False, True, False, True, True]
-    assert H.rip(f) == 1                      # roots: 0 white, 3 black
+    assert H.rip(f) == 1  # roots: 0 white, 3 black
 
 
 def test_strip_kernel_reattaches_by_the_reading():
     # path a-b-c: c white, b black, a white; removing a and c leaves b alone.
-    f = H.Forest.from_word("(((()))())")     # 0 -> 1 -> 2 -> 3, and 0 -> 4
+    f = H.Forest.from_word("(((()))())")  # 0 -> 1 -> 2 -> 3, and 0 -> 4
     assert H.colours(f) == [False, True, False, True, True]
     # white: 1, 3, 4; survivors 0 and 2; 2's parent 1 is removed
     assert H.strip_kernel(f, "ancestor").parents == (None, 0)
@@ -57,7 +59,7 @@ def test_strip_kernel_reattaches_by_the_reading():
 
 def test_remove_path_is_the_hackendot_move():
     f = H.Forest.from_word("((())())")
-    g = f.remove_path(2)                      # node 2, its parent 1, the root 0 go
+    g = f.remove_path(2)  # node 2, its parent 1, the root 0 go
     assert g.nodes == (3,) and g.parents == (None,)
     with pytest.raises(QueryError):
         g.remove_path(0)
@@ -73,20 +75,21 @@ def test_random_dyck_follows_the_grammar():
             assert len(f) == size and f.word() == w
             seen.add((len(f.roots()) > 1, any(p is not None for p in f.parents)))
     assert seen == {(False, False), (False, True), (True, False), (True, True)}
-    assert len(H.random_dyck(3000, rng)) == 6000          # no recursion limit
+    assert len(H.random_dyck(3000, rng)) == 6000  # no recursion limit
     with pytest.raises(QueryError):
         H.random_dyck(0, rng)
 
 
 def test_all_dyck_counts_are_catalan():
-    assert [sum(1 for _ in H.all_dyck(n)) for n in range(1, 9)] == [1, 2, 5, 14, 42, 132,
-                                                                     429, 1430]
+    assert [sum(1 for _ in H.all_dyck(n)) for n in range(1, 9)] == [1, 2, 5, 14, 42, 132, 429, 1430]
 
 
 # --------------------------------------------------------------------------- nimbers
 
-@pytest.mark.parametrize("word", ["()", "((())())", "(()(()))(())()", "(())(()())",
-                                  "((()())(()))(()(()()))"])
+
+@pytest.mark.parametrize(
+    "word", ["()", "((())())", "(()(()))(())()", "(())(()())", "((()())(()))(()(()()))"]
+)
 def test_nimber_recursion_matches_both_engines_on_the_model(word):
     model = load_model(MODELS / "hackendot.game", {"word": word})
     start = (1,) + (0,) * model.consts["N"]
@@ -100,9 +103,13 @@ def test_nimber_recursion_matches_both_engines_on_the_model(word):
 def present_forest(f: H.Forest, gone: tuple) -> H.Forest:
     """The position of models/hackendot.game with removed flags ``gone`` as a forest."""
     nodes = [v for v in f.nodes if not gone[v]]
-    return H.Forest(tuple(nodes), tuple(
-        f.parents[v] if f.parents[v] is not None and not gone[f.parents[v]] else None
-        for v in nodes))
+    return H.Forest(
+        tuple(nodes),
+        tuple(
+            f.parents[v] if f.parents[v] is not None and not gone[f.parents[v]] else None
+            for v in nodes
+        ),
+    )
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -126,6 +133,7 @@ def test_corrected_method_on_every_position_of_random_forests(seed):
 
 # --------------------------------------------------------------------------- the readings
 
+
 def failures(words, reading):
     """(criterion wrong, move wrong) forests under ``reading``."""
     crit, move = [], []
@@ -142,7 +150,7 @@ def failures(words, reading):
 
 
 def small_and_random_forests():
-    words = [w for n in range(1, 8) for w in H.all_dyck(n)]          # all 625 of 1..7 nodes
+    words = [w for n in range(1, 8) for w in H.all_dyck(n)]  # all 625 of 1..7 nodes
     rng = random.Random(2016)
     return words + [H.random_dyck(rng.randint(8, 12), rng) for _ in range(300)]
 
@@ -189,16 +197,21 @@ def test_corrected_reading_on_thousands_of_random_forests():
     rng = random.Random(1979)
     words = [H.random_dyck(rng.randint(1, 16), rng) for _ in range(n)]
     crit, move = failures(words, H.CORRECTED)
-    print(f"\nUlehla (corrected) on {n} random forests of 1..16 nodes: "
-          f"{len(crit)} criterion and {len(move)} move failures")
+    print(
+        f"\nUlehla (corrected) on {n} random forests of 1..16 nodes: "
+        f"{len(crit)} criterion and {len(move)} move failures"
+    )
     assert (crit, move) == ([], [])
-    assert all(H.ulehla_value(H.Forest.from_word(w), H.CORRECTED)
-               == H.nimber(H.Forest.from_word(w)) for w in words)
+    assert all(
+        H.ulehla_value(H.Forest.from_word(w), H.CORRECTED) == H.nimber(H.Forest.from_word(w))
+        for w in words
+    )
 
 
 def _plain_nimber(f):
     """The mex recursion over the whole forest, without the sum of trees (issue 23)."""
     from functools import lru_cache
+
     nodes = f.nodes
     index = {v: i for i, v in enumerate(nodes)}
     paths = [sum(1 << index[a] for a in f.path(v)) for v in nodes]
@@ -207,6 +220,7 @@ def _plain_nimber(f):
     def g(present):
         seen = {g(present & ~paths[i]) for i in range(len(nodes)) if present >> i & 1}
         return next(n for n in range(len(seen) + 1) if n not in seen)
+
     return g((1 << len(nodes)) - 1)
 
 
@@ -220,6 +234,7 @@ def test_the_nimber_of_a_forest_is_the_xor_of_its_trees_on_every_forest_up_to_8_
 def test_a_flat_forest_of_10000_pairs_and_a_deep_path_get_their_nimbers(capsys):
     # issue 23: both ended in "input nests too deeply" (the recursion ran over 2^n sets)
     from symbolic.cli import main
+
     assert main(["hackendot", "()" * 10_000, "--engine", "none", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["nimber"] == 0
     assert H.nimber(H.Forest.from_word("(" * 300 + ")" * 300)) == 300  # a path is a Nim heap

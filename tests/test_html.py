@@ -1,5 +1,6 @@
 """The Jupyter views (``_repr_html_``, ``_repr_svg_``): a count and at most 20 rows,
 on both engines, for sets, fixpoints, strategies, values and nimbers."""
+
 from __future__ import annotations
 
 import re
@@ -20,7 +21,7 @@ from .conftest import MODELS
 
 
 def rows(html: str) -> int:
-    return html.count("<tr>") - 1          # the header row
+    return html.count("<tr>") - 1  # the header row
 
 
 @pytest.fixture(params=["symbolic", "explicit"])
@@ -43,7 +44,7 @@ def test_a_huge_set_is_never_listed():
     m = load_model(MODELS / "nim.game", {"n": 4, "K": 1023})
     e = make_engine(m.game)
     html = e.positions()._repr_html_()
-    assert str(2 * 1024 ** 4) in html and rows(html) == ROWS
+    assert str(2 * 1024**4) in html and rows(html) == ROWS
 
 
 def test_fixpoint_strategy_values_nimbers(nim):

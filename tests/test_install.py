@@ -7,6 +7,7 @@ from a directory outside the repository: the answer sheet (which reads
 ``ens2005.game``) must come out the same as from the checkout. Marked
 ``install`` (it runs in ``make test``; ``-m "not install"`` leaves it out).
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -56,14 +57,15 @@ def _cannot_build() -> str | None:
     version = metadata.version("setuptools")
     major_minor = tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", version).groups())
     if major_minor < (70, 1) and importlib.util.find_spec("wheel") is None:
-        return (f"setuptools {version} builds wheels only with the wheel package, which is "
-                "missing (pip install -e '.[test]' brings setuptools >= 70.1)")
+        return (
+            f"setuptools {version} builds wheels only with the wheel package, which is "
+            "missing (pip install -e '.[test]' brings setuptools >= 70.1)"
+        )
     return None
 
 
 def _run(args, cwd, env=None, timeout=300):
-    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
@@ -79,16 +81,21 @@ def installed(tmp_path_factory):
     src.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, src / name)
-    shutil.copytree(PACKAGE, src / "symbolic",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(
+        PACKAGE, src / "symbolic", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
     dist, site = tmp / "dist", tmp / "site"
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
-    r = _run(pip + ["wheel", "--no-deps", "--no-build-isolation", "--no-index",
-                    "-w", str(dist), str(src)], cwd=tmp)
+    r = _run(
+        pip
+        + ["wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(dist), str(src)],
+        cwd=tmp,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     (wheel,) = dist.glob("symbolic-*.whl")
-    r = _run(pip + ["install", "--no-deps", "--no-index", "--target", str(site), str(wheel)],
-             cwd=tmp)
+    r = _run(
+        pip + ["install", "--no-deps", "--no-index", "--target", str(site), str(wheel)], cwd=tmp
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     return site, wheel
 
@@ -106,8 +113,9 @@ def outside(tmp_path):
 def test_the_wheel_ships_every_model_once(installed):
     _, wheel = installed
     names = Counter(zipfile.ZipFile(wheel).namelist())
-    shipped = sorted(p.name for p in (PACKAGE / "models").iterdir()
-                     if p.suffix in (".game", ".json"))
+    shipped = sorted(
+        p.name for p in (PACKAGE / "models").iterdir() if p.suffix in (".game", ".json")
+    )
     assert "ens2005.game" in shipped
     for name in shipped:
         assert names[f"symbolic/models/{name}"] == 1, name
@@ -131,13 +139,13 @@ def test_python_m_symbolic_ens2005_runs_from_the_installed_copy(installed, outsi
     site, _ = installed
     cwd, env = outside
     env["PYTHONPATH"] = str(site)  # sys.path: cwd (empty), then site, then the venv
-    r = _run([sys.executable, "-m", "symbolic", "ens2005", "--u0", str(U0), "--json"],
-             cwd=cwd, env=env)
+    r = _run(
+        [sys.executable, "-m", "symbolic", "ens2005", "--u0", str(U0), "--json"], cwd=cwd, env=env
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == json.loads(json.dumps(answer_sheet(U0)))
     # the same interpreter set-up imports the installed copy, not the checkout
-    r = _run([sys.executable, "-c", "import symbolic; print(symbolic.__file__)"],
-             cwd=cwd, env=env)
+    r = _run([sys.executable, "-c", "import symbolic; print(symbolic.__file__)"], cwd=cwd, env=env)
     assert Path(r.stdout.strip()).resolve().is_relative_to(site.resolve()), r.stdout + r.stderr
 
 
@@ -163,10 +171,11 @@ def test_installed_shipped_models_are_found_by_name(installed, outside):
     r = _run(symbolic + ["models"], cwd=cwd, env=env)
     assert r.returncode == 0, r.stderr
     names = [line.split()[0] for line in r.stdout.splitlines()[1:-1]]
-    shipped = sorted(str(p.relative_to(PACKAGE / "models")).rsplit(".", 1)[0]
-                     .removesuffix(".arena")
-                     for p in (PACKAGE / "models").rglob("*")
-                     if p.suffix in (".game", ".json", ".kif"))
+    shipped = sorted(
+        str(p.relative_to(PACKAGE / "models")).rsplit(".", 1)[0].removesuffix(".arena")
+        for p in (PACKAGE / "models").rglob("*")
+        if p.suffix in (".game", ".json", ".kif")
+    )
     assert names == shipped, (names, shipped)
     assert str(site.resolve()) in r.stdout.splitlines()[-1], r.stdout
     r = _run(symbolic + ["check", "ens2005", "--limit", "1"], cwd=cwd, env=env)

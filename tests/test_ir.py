@@ -1,5 +1,6 @@
 """The IR's one traversal idiom: children, map_children, walk, substitute,
 free_names and substitute_exprs, on every node class."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -8,7 +9,7 @@ import pytest
 
 from symbolic import ir
 from symbolic.errors import Span
-from symbolic.ir import (Binary, Const, Elem, Item, Ite, Name, Quant, Sum, Unary, Var)
+from symbolic.ir import Binary, Const, Elem, Item, Ite, Name, Quant, Sum, Unary, Var
 
 SPAN = Span("t.game", 1, 1, "x")
 x, i, j = Var("x"), Name("i"), Name("j")
@@ -35,8 +36,9 @@ def test_samples_cover_every_node_class():
 @pytest.mark.parametrize("cls", list(SAMPLES), ids=lambda c: c.__name__)
 def test_children_are_the_expr_fields(cls):
     e = SAMPLES[cls]
-    want = tuple(getattr(e, f.name) for f in dataclasses.fields(e)
-                 if isinstance(getattr(e, f.name), ir.Expr))
+    want = tuple(
+        getattr(e, f.name) for f in dataclasses.fields(e) if isinstance(getattr(e, f.name), ir.Expr)
+    )
     assert ir.children(e) == want
     assert ir.map_children(e, lambda c: c) is e  # nothing changed: the same node
     bumped = ir.map_children(e, lambda c: Unary("-", c))
@@ -50,7 +52,15 @@ def test_children_are_the_expr_fields(cls):
 def test_walk_is_preorder_left_to_right():
     e = ir.ite(x > 0, i + 1, j)
     assert [type(n).__name__ for n in ir.walk(e)] == [
-        "Ite", "Binary", "Var", "Const", "Binary", "Name", "Const", "Name"]
+        "Ite",
+        "Binary",
+        "Var",
+        "Const",
+        "Binary",
+        "Name",
+        "Const",
+        "Name",
+    ]
     assert ir.has_primes(e.eq(Var("x", True))) and not ir.has_primes(e.eq(0))
 
 

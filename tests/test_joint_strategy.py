@@ -5,6 +5,7 @@ either engine's fixpoint wins from every position of the fixpoint, checked by th
 explicit verifier against every joint response; a table with a disabled action is
 refused; a strategy does not win outside its fixpoint.
 """
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from symbolic import atl
-from symbolic.analysis.joint_strategy import (JointStrategy, reach_joint_strategy,
-                                              safety_joint_strategy, verify_joint)
+from symbolic.analysis.joint_strategy import (
+    JointStrategy,
+    reach_joint_strategy,
+    safety_joint_strategy,
+    verify_joint,
+)
 from symbolic.engines import make_engine
 from symbolic.errors import QueryError, SymbolicError
 from symbolic.model import load_model
@@ -73,14 +78,30 @@ def test_strategies_win_on_random_games(data, kind):
 
 def test_the_strategy_command_on_a_concurrent_game(capsys):
     from symbolic.cli import main
+
     path = str(MODELS / "train_gate.game")
-    assert main(["strategy", path, "--query", "<<2>> [] out_of_gate", "--at", "s=0",
-                 "--verify", "--json"]) == 0
+    assert (
+        main(
+            [
+                "strategy",
+                path,
+                "--query",
+                "<<2>> [] out_of_gate",
+                "--at",
+                "s=0",
+                "--verify",
+                "--json",
+            ]
+        )
+        == 0
+    )
     doc = json.loads(capsys.readouterr().out)
     assert doc["verified"] and doc["start_won"] == 1
     assert [r["actions"] for r in doc["table"]] == [["idle"], ["delay"]]
     # a start that is not won: nothing to verify, a negative answer (exit 1)
-    assert main(["strategy", path, "--query", "<<1>> <> s == IN", "--at", "s=0",
-                 "--verify", "--json"]) == 1
+    assert (
+        main(["strategy", path, "--query", "<<1>> <> s == IN", "--at", "s=0", "--verify", "--json"])
+        == 1
+    )
     doc = json.loads(capsys.readouterr().out)
     assert doc["start_won"] == 0 and not doc["verified"], doc

@@ -1,5 +1,6 @@
 """The checker's dispatch tables cover every AST node class, so a node class
 added without a handler fails here rather than deep inside a model."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,8 +21,11 @@ SPAN = Span("t", 1, 1)
 
 def node_classes(base: type) -> set[type]:
     """The concrete node classes of :mod:`symbolic.lang.ast` deriving from ``base``."""
-    return {c for c in vars(ast).values()
-            if inspect.isclass(c) and issubclass(c, base) and c is not base}
+    return {
+        c
+        for c in vars(ast).values()
+        if inspect.isclass(c) and issubclass(c, base) and c is not base
+    }
 
 
 def test_the_expression_table_covers_every_expression_class():
@@ -37,8 +41,9 @@ def test_the_declaration_tables_cover_every_declaration_class():
     assert set(DECLARED_KINDS) == node_classes(ast.Decl)
 
 
-@pytest.mark.parametrize("table", [EXPR_HANDLERS, FORMULA_HANDLERS, DECL_HANDLERS],
-                         ids=["expr", "formula", "decl"])
+@pytest.mark.parametrize(
+    "table", [EXPR_HANDLERS, FORMULA_HANDLERS, DECL_HANDLERS], ids=["expr", "formula", "decl"]
+)
 def test_no_subclass_shadows_a_handler(table):
     """A handler is the method of that name on the final checker: a subclass
     method of the same name would be a trap (the table would bypass it)."""
@@ -53,6 +58,7 @@ def test_every_strategic_operator_has_a_constructor():
 @dataclasses.dataclass(frozen=True)
 class Unknown(ast.Expr):
     """An expression class no table knows."""
+
     arg: ast.Expr | None = None
     span: Span = SPAN
 
@@ -60,6 +66,7 @@ class Unknown(ast.Expr):
 @dataclasses.dataclass(frozen=True)
 class UnknownDecl(ast.Decl):
     """A declaration class no table knows."""
+
     span: Span = SPAN
 
 
@@ -69,8 +76,9 @@ def test_a_node_class_without_handler_fails_loudly():
     with pytest.raises(AssertionError):  # it holds ATL, so it goes to the formula table
         FormulaChecker(Scope()).formula(Unknown(ast.TurnOf((), SPAN)), EMPTY)
     with pytest.raises(AssertionError):
-        FormulaChecker(Scope()).formula(ast.Strategic("?", (), (ast.BoolLit(True, SPAN),), SPAN),
-                                        EMPTY)
+        FormulaChecker(Scope()).formula(
+            ast.Strategic("?", (), (ast.BoolLit(True, SPAN),), SPAN), EMPTY
+        )
     with pytest.raises(AssertionError):
         ModelChecker(ast.ModelAst((UnknownDecl(),), SPAN), "t.game", None).run()
 

@@ -2,6 +2,7 @@
 spans included, or gives up (Fallback) where the slow way reports an error: on every
 shipped and example model, on hostile mutations of them and random models, and on
 the generated files of bench/read_speed.py. Its time grows linearly with the text."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -76,12 +77,29 @@ def test_the_generated_files_read_the_same_both_ways(kind):
     assert _agree(make_file(kind, 20_000)[1]) == "ok"
 
 
-@pytest.mark.parametrize("text", [
-    "(x)", "((x)) + (y)", "x == (1) and (y < 2)", "<<1>> (x U y)", "<<>> [] ~x",
-    "f(a, e for x in D)", "{ x for x in 0..3 if x > 1 }", "-(-x)", "a[1][2] + b'",
-    "if x then (y) else z", "forall i, j in 0..2: (a[i] != a[j])", '"""\n  a\n  b"""',
-    "x /* c\n */ + // d\n y", "turn()", "()", "(1,)", "(1, 2, 3,)", "x ∧ ¬y ⇒ z",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(x)",
+        "((x)) + (y)",
+        "x == (1) and (y < 2)",
+        "<<1>> (x U y)",
+        "<<>> [] ~x",
+        "f(a, e for x in D)",
+        "{ x for x in 0..3 if x > 1 }",
+        "-(-x)",
+        "a[1][2] + b'",
+        "if x then (y) else z",
+        "forall i, j in 0..2: (a[i] != a[j])",
+        '"""\n  a\n  b"""',
+        "x /* c\n */ + // d\n y",
+        "turn()",
+        "()",
+        "(1,)",
+        "(1, 2, 3,)",
+        "x ∧ ¬y ⇒ z",
+    ],
+)
 def test_formulas_read_the_same_both_ways(text):
     assert _agree(text, "formula_start") == "ok"
 

@@ -1,5 +1,6 @@
 """The keyword policy: the temporal letters are soft keywords (names wherever the
 parser expects no operator), every other keyword is reserved."""
+
 from __future__ import annotations
 
 import pytest
@@ -49,12 +50,15 @@ def test_a_model_with_soft_keyword_names_evaluates():
     assert [stuck in h for h in holds] == [True, False, True]
 
 
-@pytest.mark.parametrize("text, op", [
-    ("<<1>> X x > 0", "X"),
-    ("<<1>> a U b", "U"),
-    ("<<1>> (a U b)", "U"),
-    ("<<1>> X X", "X"),  # the second X is a name
-])
+@pytest.mark.parametrize(
+    "text, op",
+    [
+        ("<<1>> X x > 0", "X"),
+        ("<<1>> a U b", "U"),
+        ("<<1>> (a U b)", "U"),
+        ("<<1>> X X", "X"),  # the second X is a name
+    ],
+)
 def test_temporal_letters_still_parse_as_operators(text, op):
     f = parse_formula_text(text)
     assert isinstance(f, ast.Strategic) and f.op == op
@@ -68,13 +72,16 @@ def test_a_soft_keyword_after_an_operator_is_a_name():
     assert parse_formula_text("R + U * X").op == "+"
 
 
-@pytest.mark.parametrize("text, column, word", [
-    ("var if : bool", 5, "if"),
-    ("const in = 3", 7, "in"),
-    ("set s(then) = true", 7, "then"),
-    ("var x : 0..3\nset s = x > mod", 13, "mod"),
-    ("move for then true", 6, "for"),
-])
+@pytest.mark.parametrize(
+    "text, column, word",
+    [
+        ("var if : bool", 5, "if"),
+        ("const in = 3", 7, "in"),
+        ("set s(then) = true", 7, "then"),
+        ("var x : 0..3\nset s = x > mod", 13, "mod"),
+        ("move for then true", 6, "for"),
+    ],
+)
 def test_a_reserved_word_is_not_a_name(text, column, word):
     with pytest.raises(ParseError) as info:
         parse_model("players 1\nturn 1\n" + text, "m.game")

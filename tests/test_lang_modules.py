@@ -1,4 +1,5 @@
 """The front end's module structure: symbolic.lang stands below symbolic.model."""
+
 from __future__ import annotations
 
 import subprocess
@@ -6,10 +7,8 @@ import sys
 
 
 def test_the_front_end_never_imports_the_model_module():
-    code = ("import sys, symbolic.lang, symbolic.lang.decls; "
-            "print('symbolic.model' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = "import sys, symbolic.lang, symbolic.lang.decls; print('symbolic.model' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
@@ -18,6 +17,7 @@ def _listed_modules() -> list[str]:
     import re
 
     import symbolic.lang
+
     # each item starts with its modules: "- :mod:`.calls`, :mod:`.exprs`: ..."
     heads = re.findall(r"^- ((?::mod:`\.\w+`(?:, )?)+)", symbolic.lang.__doc__, re.M)
     return [m for head in heads for m in re.findall(r"`\.(\w+)`", head)]
@@ -27,6 +27,7 @@ def _imported_lang_modules(path) -> set[str]:
     """The symbolic.lang modules a module imports, anywhere in it (function-level and
     TYPE_CHECKING imports included)."""
     import ast
+
     out = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
@@ -38,8 +39,9 @@ def _imported_lang_modules(path) -> set[str]:
             elif node.module and node.module.startswith("symbolic.lang."):
                 out.add(node.module.split(".")[2])
         elif isinstance(node, ast.Import):
-            out.update(a.name.split(".")[2] for a in node.names
-                       if a.name.startswith("symbolic.lang."))
+            out.update(
+                a.name.split(".")[2] for a in node.names if a.name.startswith("symbolic.lang.")
+            )
     return out
 
 
@@ -47,6 +49,7 @@ def test_each_module_imports_only_modules_listed_before_it():
     from pathlib import Path
 
     import symbolic.lang
+
     listed = _listed_modules()
     package = Path(symbolic.lang.__file__).parent
     present = sorted(p.stem for p in package.glob("*.py") if p.stem != "__init__")
@@ -62,6 +65,7 @@ def test_no_module_over_600_lines_nor_function_over_80():
     from pathlib import Path
 
     import symbolic.lang
+
     package = Path(symbolic.lang.__file__).parent
     for path in sorted(package.glob("*.py")):
         text = path.read_text(encoding="utf-8")

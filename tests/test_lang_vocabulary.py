@@ -1,4 +1,5 @@
 """The vocabulary table and the grammar spell the same language."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,8 +29,14 @@ def test_keywords_are_the_words_of_the_grammar():
 
 
 def test_a_shared_spelling_means_one_operator():
-    for group in (vocabulary.PREFIX, vocabulary.CONNECTIVES, vocabulary.COMPARISONS,
-                  vocabulary.ARITHMETIC, vocabulary.QUANTIFIERS, vocabulary.TEMPORAL):
+    for group in (
+        vocabulary.PREFIX,
+        vocabulary.CONNECTIVES,
+        vocabulary.COMPARISONS,
+        vocabulary.ARITHMETIC,
+        vocabulary.QUANTIFIERS,
+        vocabulary.TEMPORAL,
+    ):
         for spelling, canonical in group.items():
             assert vocabulary.OPERATORS[spelling] == canonical
 

@@ -8,6 +8,7 @@ games (issue 32): the reproducer g32_21 and matching pennies over three rounds, 
 = plain = explicit on every backend, the simultaneous GDL games, and ``check --engine
 both`` catching a wrong layered answer (the random graded concurrent games are in
 tests/test_layered_solve.py)."""
+
 from __future__ import annotations
 
 import json
@@ -19,9 +20,15 @@ from hypothesis import strategies as st
 
 from symbolic import atl
 from symbolic.analysis import layered
-from symbolic.analysis.layered import (LAYERED_MODES, LayeredEvaluator, anchor_of,
-                                       evaluate_queries, graded_layers, initial_set,
-                                       layer_outcomes)
+from symbolic.analysis.layered import (
+    LAYERED_MODES,
+    LayeredEvaluator,
+    anchor_of,
+    evaluate_queries,
+    graded_layers,
+    initial_set,
+    layer_outcomes,
+)
 from symbolic.api import DeadEnds, reachable, until_layered
 from symbolic.cli import main
 from symbolic.errors import QueryError
@@ -32,8 +39,10 @@ from .conftest import MODELS, build_engine
 from .strategies import formulas, graded_arenas
 
 # every shipped model at its default parameters, Connect Four on a 3 × 3 board
-SHIPPED = [(p.name, {"w": 3, "h": 3, "a": 3} if p.name.startswith("connect4") else {})
-           for p in sorted(MODELS.glob("*.game"))]
+SHIPPED = [
+    (p.name, {"w": 3, "h": 3, "a": 3} if p.name.startswith("connect4") else {})
+    for p in sorted(MODELS.glob("*.game"))
+]
 
 
 # oxidd managers allocate an 80 MB apply cache each: the per-model and random tests use
@@ -74,8 +83,11 @@ def test_layered_queries_on_tictactoe_and_connect4(kind):
 
 
 @settings(max_examples=25, deadline=None)
-@given(graded_arenas().flatmap(lambda case: formulas(arena(case[0], case[1]), 3).map(
-    lambda f: (case, f))))
+@given(
+    graded_arenas().flatmap(
+        lambda case: formulas(arena(case[0], case[1]), 3).map(lambda f: (case, f))
+    )
+)
 def test_layered_evaluator_is_the_plain_one_within_the_reachable_positions(case_f):
     (controller, edges, _target, _stay, start, _p), f = case_f
     game = arena(controller, edges)
@@ -94,10 +106,14 @@ def test_graded_layers_stops_at_a_move_into_a_layer_already_seen():
     assert graded_layers(g, g.from_tuples([(1,)])).result.count() == 2
 
 
-@pytest.mark.parametrize("name,params", [("tictactoe.game", {}),
-                                         ("connect4.game", {"w": 3, "h": 3, "a": 3}),
-                                         pytest.param("connect4.game", {"w": 4, "h": 3, "a": 3},
-                                                      marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "name,params",
+    [
+        ("tictactoe.game", {}),
+        ("connect4.game", {"w": 3, "h": 3, "a": 3}),
+        pytest.param("connect4.game", {"w": 4, "h": 3, "a": 3}, marks=pytest.mark.slow),
+    ],
+)
 def test_layer_outcomes_layered_plain_and_both_engines(name, params):
     model = load_model(MODELS / name, params)
     tables = {}
@@ -122,8 +138,23 @@ def test_tictactoe_by_layer_is_a_draw_from_the_empty_board(capsys):
 
 
 def test_connect4_4x4_by_layer_sums_to_the_reachable_count(capsys):
-    assert main(["values", "models/connect4.game", "-p", "w=4", "-p", "h=4", "--by-layer",
-                 "--json", "--backend", "oxidd"]) == 0
+    assert (
+        main(
+            [
+                "values",
+                "models/connect4.game",
+                "-p",
+                "w=4",
+                "-p",
+                "h=4",
+                "--by-layer",
+                "--json",
+                "--backend",
+                "oxidd",
+            ]
+        )
+        == 0
+    )
     rows = json.loads(capsys.readouterr().out)["layers"]
     assert len(rows) == 17 and sum(r["win"] + r["draw"] + r["loss"] for r in rows) == 161029
     assert rows[0] == {"layer": 0, "win": 0, "draw": 1, "loss": 0}, rows[0]
@@ -138,12 +169,27 @@ def test_layered_on_without_an_initial_set_is_an_error():
     model = load_model(MODELS / "nim.game")
     eng = build_engine(model.game, "cudd")
     with pytest.raises(QueryError, match="initial"):
-        evaluate_queries(model.definitions, [("mover_wins", model.formula("mover_wins"))], eng, "on")
+        evaluate_queries(
+            model.definitions, [("mover_wins", model.formula("mover_wins"))], eng, "on"
+        )
 
 
 def test_check_says_when_a_query_was_layered(capsys):
-    assert main(["check", "models/tictactoe.game", "--query", "empty and forces_win(1)",
-                 "--query", "forces_win(1)", "--layered", "on"]) == 0
+    assert (
+        main(
+            [
+                "check",
+                "models/tictactoe.game",
+                "--query",
+                "empty and forces_win(1)",
+                "--query",
+                "forces_win(1)",
+                "--layered",
+                "on",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     # the anchored answer is the plain one: stdout as with --layered off (a terminal
     # sees the note on stderr); the restricted one says so on stdout
@@ -182,13 +228,15 @@ set over = r == 3
 set initial = r == 0 and s == 0
 """
 # nobody alone keeps the pennies matching (or forces them apart), the two together can
-PENNIES_ANSWERS = {"initial and <<1>> over R s == 0": False,
-                   "initial and <<2>> over R s == 0": False,
-                   "initial and <<1, 2>> over R s == 0": True,
-                   "initial and <<1>> [] s == 0": False,
-                   "initial and <<2>> <> s == 3": False,
-                   "initial and <<1, 2>> <> s == 3": True,
-                   "initial and <<1>> <> over": True}
+PENNIES_ANSWERS = {
+    "initial and <<1>> over R s == 0": False,
+    "initial and <<2>> over R s == 0": False,
+    "initial and <<1, 2>> over R s == 0": True,
+    "initial and <<1>> [] s == 0": False,
+    "initial and <<2>> <> s == 3": False,
+    "initial and <<1, 2>> <> s == 3": True,
+    "initial and <<1>> <> over": True,
+}
 ALL_KINDS = ["explicit", "cudd", "autoref", "oxidd"]
 
 
@@ -217,10 +265,17 @@ def test_pennies_over_three_rounds_layered_plain_and_explicit(kind):
     reach = graded_layers(eng, initial_set(eng, model.definitions))
     assert reach is not None and len(reach.layers) == 4, reach
     for mode in LAYERED_MODES:
-        for (text, _), a, p in zip(queries, evaluate_queries(model.definitions, queries, eng, mode), plain):
+        for (text, _), a, p in zip(
+            queries, evaluate_queries(model.definitions, queries, eng, mode), plain
+        ):
             want = [(0, 0)] if PENNIES_ANSWERS[text] else []
             assert a.positions.tuples() == p.positions.tuples() == want, (
-                mode, text, a.positions.tuples(), p.positions.tuples(), want)
+                mode,
+                text,
+                a.positions.tuples(),
+                p.positions.tuples(),
+                want,
+            )
             assert (a.how is None) == (mode == "off"), (mode, text, a.how)
     # without the anchor, --layered on answers within the positions reachable from initial
     for text in PENNIES_ANSWERS:
@@ -233,22 +288,32 @@ def test_pennies_over_three_rounds_layered_plain_and_explicit(kind):
 def test_check_engine_both_catches_a_wrong_layered_answer(tmp_path, monkeypatch, capsys):
     path = tmp_path / "pennies_rounds.game"
     path.write_text(PENNIES_ROUNDS)
-    argv = ["check", str(path), "--engine", "both", "--query",
-            "initial and <<1>> over R s == 0"]
+    argv = ["check", str(path), "--engine", "both", "--query", "initial and <<1>> over R s == 0"]
     assert main(argv) == 0
     assert "agree on all 1 queries" in capsys.readouterr().out
 
     def dual(self, f, env):  # issue 32's release rule: the dual, wrong on concurrent games
         others = frozenset(self.engine.game.players) - self._J(f.coalition, env)
         left, right = self.eval(f.left, env), self.eval(f.right, env)
-        return self.within - until_layered(self.engine, 
-            others, self.within - left, self.within - right, self.reach,
-            dead_ends=self.dead_ends).result
+        return (
+            self.within
+            - until_layered(
+                self.engine,
+                others,
+                self.within - left,
+                self.within - right,
+                self.reach,
+                dead_ends=self.dead_ends,
+            ).result
+        )
+
     monkeypatch.setitem(layered._LAYERED, atl.Release, dual)
     assert main(argv) == 1
     err = capsys.readouterr().err
-    assert "MISMATCH on initial and <<1>> over R s == 0: position (0, 0) is only in the " \
-           "symbolic result" in err, err
+    assert (
+        "MISMATCH on initial and <<1>> over R s == 0: position (0, 0) is only in the "
+        "symbolic result" in err
+    ), err
 
 
 GDL = Path(__file__).resolve().parent / "gdl"
@@ -258,12 +323,17 @@ SIMULTANEOUS = ["pennies.kif", "rps_static.kif", "sim_dead_end.kif", "simultaneo
 def _gdl_release_formulas(model):
     """⟨⟨J⟩⟩ f R g for every coalition J and f, g among true, false, terminal and its
     negation (terminal: where every role is blocked, a dead end of both conventions)."""
-    sides = [atl.Truth(True), atl.Truth(False), model.formula("terminal"),
-             model.formula("not terminal")]
+    sides = [
+        atl.Truth(True),
+        atl.Truth(False),
+        model.formula("terminal"),
+        model.formula("not terminal"),
+    ]
     players = model.game.players
     coalitions = [(), (players[0],), (players[1],), tuple(players)]
-    return [atl.Release(atl.CoalitionLit(J), f, g) for J in coalitions for f in sides
-            for g in sides]
+    return [
+        atl.Release(atl.CoalitionLit(J), f, g) for J in coalitions for f in sides for g in sides
+    ]
 
 
 @settings(max_examples=40, deadline=None)

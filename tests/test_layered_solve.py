@@ -7,6 +7,7 @@ random graded games (a step counter every move increments, :func:`graded_games`)
 random ATL formulas, on the explicit engine and the symbolic one on every backend.
 ``make fuzz`` runs ``SYMBOLIC_FUZZ_EXAMPLES`` random cases and prints the count.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,12 +20,15 @@ from hypothesis import strategies as st
 from symbolic import atl
 from symbolic.analysis.grundy import layered_nimbers
 from symbolic.analysis.layered import LayeredEvaluator, initial_set, layer_outcomes
-from symbolic.analysis.layered_solve import (graded_reach, layered_nimbers_graded,
-                                             layered_strategy, layered_values)
+from symbolic.analysis.layered_solve import (
+    graded_reach,
+    layered_nimbers_graded,
+    layered_strategy,
+    layered_values,
+)
 from symbolic.analysis.strategy import strategy_for, verify
 from symbolic.analysis.values import two_player_values
-from symbolic.api import (DeadEnds, attractor, graded_layers, until_approximations,
-                          until_layered)
+from symbolic.api import DeadEnds, attractor, graded_layers, until_approximations, until_layered
 from symbolic.errors import QueryError, SymbolicError
 from symbolic.model import load_model
 
@@ -61,10 +65,10 @@ def same_strategy(engine, got, want, R):
 
 # --------------------------------------------------------------------------- shipped models
 
+
 @pytest.mark.parametrize("name,params", GRADED, ids=[n for n, _ in GRADED])
 @pytest.mark.parametrize("kind", ["explicit", "cudd"])
-def test_layered_values_and_ranks_are_the_plain_ones_on_the_reachable_positions(name, params,
-                                                                               kind):
+def test_layered_values_and_ranks_are_the_plain_ones_on_the_reachable_positions(name, params, kind):
     model = load_model(MODELS / name, params)
     e = build_engine(model.game, kind)
     reach = graded_reach(e, initial_set(e, model.definitions), "on")
@@ -72,23 +76,37 @@ def test_layered_values_and_ranks_are_the_plain_ones_on_the_reachable_positions(
     same_values(layered_values(e, reach), two_player_values(e), R)
     for p in model.game.players:
         goal = e.deadlocks() - e.turn_set({p})
-        same_layers(until_approximations(e, {p}, e.positions(), goal, reach, dead_ends=DeadEnds.STRICT),
-                    attractor(e, {p}, goal, keep_layers=True), R)
+        same_layers(
+            until_approximations(e, {p}, e.positions(), goal, reach, dead_ends=DeadEnds.STRICT),
+            attractor(e, {p}, goal, keep_layers=True),
+            R,
+        )
 
 
-@pytest.mark.parametrize("name,params,query", [
-    ("tictactoe.game", {}, "forces_win(1)"), ("tictactoe.game", {}, "<<2>> [] not win(1)"),
-    ("dawson.game", {}, "wins(1)"), ("dawson.game", {}, "<<2>> [] not turn({1})"),
-    ("connect4.game", {"w": 3, "h": 3, "a": 3}, "forces_win(1)")])
+@pytest.mark.parametrize(
+    "name,params,query",
+    [
+        ("tictactoe.game", {}, "forces_win(1)"),
+        ("tictactoe.game", {}, "<<2>> [] not win(1)"),
+        ("dawson.game", {}, "wins(1)"),
+        ("dawson.game", {}, "<<2>> [] not turn({1})"),
+        ("connect4.game", {"w": 3, "h": 3, "a": 3}, "forces_win(1)"),
+    ],
+)
 @pytest.mark.parametrize("kind", ["explicit", "cudd"])
-def test_layered_strategies_are_the_plain_ones_on_the_reachable_positions(name, params, query,
-                                                                         kind):
+def test_layered_strategies_are_the_plain_ones_on_the_reachable_positions(
+    name, params, query, kind
+):
     model = load_model(MODELS / name, params)
     e = build_engine(model.game, kind)
     reach = graded_reach(e, initial_set(e, model.definitions), "on")
     f = model.formula(query)
-    same_strategy(e, layered_strategy(e, f, reach, model.definitions),
-                  strategy_for(e, f, model.definitions), reach.result)
+    same_strategy(
+        e,
+        layered_strategy(e, f, reach, model.definitions),
+        strategy_for(e, f, model.definitions),
+        reach.result,
+    )
 
 
 @pytest.mark.parametrize("kind", ["explicit", "cudd", "oxidd"])
@@ -115,14 +133,37 @@ def test_graded_reach_modes():
 
 # --------------------------------------------------------------------------- the commands
 
+
 @pytest.mark.parametrize("engine", ["symbolic", "explicit"])
 @pytest.mark.parametrize("name,params", GRADED, ids=[n for n, _ in GRADED])
 def test_values_layered_on_against_off(capsys, engine, name, params):
     ps = [a for k, v in params.items() for a in ("-p", f"{k}={v}")]
-    st_on, on, _ = run(capsys, "values", str(MODELS / name), *ps, "--engine", engine,
-                       "--json", "--layered", "on", "--limit", "0")
-    st_off, off, _ = run(capsys, "values", str(MODELS / name), *ps, "--engine", engine,
-                         "--json", "--layered", "off", "--limit", "0")
+    st_on, on, _ = run(
+        capsys,
+        "values",
+        str(MODELS / name),
+        *ps,
+        "--engine",
+        engine,
+        "--json",
+        "--layered",
+        "on",
+        "--limit",
+        "0",
+    )
+    st_off, off, _ = run(
+        capsys,
+        "values",
+        str(MODELS / name),
+        *ps,
+        "--engine",
+        engine,
+        "--json",
+        "--layered",
+        "off",
+        "--limit",
+        "0",
+    )
     assert st_on == st_off == 0
     on, off = json.loads(on), json.loads(off)
     assert on["initial"] == off["initial"]  # the values from the initial positions
@@ -148,18 +189,21 @@ def test_values_at_a_position_layered_from_it(capsys):
     assert on == off and on[0] == 0, (on, off)
 
 
-@pytest.mark.parametrize("command", [["values"], ["nimbers"],
-                                     ["strategy", "--query", "wins(1)", "--from", "initial"]])
+@pytest.mark.parametrize(
+    "command", [["values"], ["nimbers"], ["strategy", "--query", "wins(1)", "--from", "initial"]]
+)
 def test_layered_on_a_game_that_is_not_graded_is_an_error(capsys, command):
     status, out, err = run(capsys, command[0], "kayles", *command[1:], "--layered", "on")
     assert status == 2 and out == "" and "not graded" in err, (status, err)
 
 
 def test_nimbers_layered_on_against_off(capsys):
-    on = json.loads(run(capsys, "nimbers", "dawson", "--json", "--engine", "both",
-                        "--layered", "on")[1])
-    off = json.loads(run(capsys, "nimbers", "dawson", "--json", "--engine", "both",
-                         "--layered", "off")[1])
+    on = json.loads(
+        run(capsys, "nimbers", "dawson", "--json", "--engine", "both", "--layered", "on")[1]
+    )
+    off = json.loads(
+        run(capsys, "nimbers", "dawson", "--json", "--engine", "both", "--layered", "off")[1]
+    )
     assert "mismatch" not in on and "mismatch" not in off
     assert on["layered"] == {"from": "initial", "positions": 89, "layers": 6}
     assert sum(on["counts"].values()) == 89 and sum(off["counts"].values()) == 2048
@@ -169,8 +213,19 @@ def test_nimbers_layered_on_against_off(capsys):
 def test_strategy_layered_on_against_off(capsys, query, won):
     docs = {}
     for mode in ("on", "off"):
-        status, out, _ = run(capsys, "strategy", "dawson", "--query", query, "--from",
-                             "initial", "--json", "--verify", "--layered", mode)
+        status, out, _ = run(
+            capsys,
+            "strategy",
+            "dawson",
+            "--query",
+            query,
+            "--from",
+            "initial",
+            "--json",
+            "--verify",
+            "--layered",
+            mode,
+        )
         docs[mode] = json.loads(out)
         # a start that is not won is not verified (exit 1), layered or not
         assert status == (0 if won else 1), (mode, status)
@@ -182,6 +237,7 @@ def test_strategy_layered_on_against_off(capsys, query, won):
 
 
 # --------------------------------------------------------------------------- random graded games
+
 
 def check_graded(data, kinds):
     """Every layered answer = the plain one ∩ R, on each engine of ``kinds``, and the
@@ -207,8 +263,12 @@ def check_graded(data, kinds):
         until = atl.Until(atl.CoalitionLit(tuple(sorted(J))), stay_e, target_e)
         release = atl.Release(until.coalition, until.left, until.right)
         for g in (until, release):
-            same_strategy(e, layered_strategy(e, g, reach, dead_ends=conv),
-                          strategy_for(e, g, dead_ends=conv), R)
+            same_strategy(
+                e,
+                layered_strategy(e, g, reach, dead_ends=conv),
+                strategy_for(e, g, dead_ends=conv),
+                R,
+            )
         if len(game.players) == 2:
             same_values(layered_values(e, reach), two_player_values(e), R)
             rows = layer_outcomes({}, e, reach).rows  # no definition read: reach given
@@ -246,12 +306,15 @@ def test_fuzz_random_graded_games():
         count += 1
 
     run_one()
-    print(f"\nfuzz: {count} random graded games, layered == plain ∩ reachable on explicit, "
-          f"cudd, autoref and oxidd")
+    print(
+        f"\nfuzz: {count} random graded games, layered == plain ∩ reachable on explicit, "
+        f"cudd, autoref and oxidd"
+    )
     assert count >= min(n, 1)
 
 
 # --------------------------------------------------------------------------- random concurrent games
+
 
 def check_graded_concurrent(data, kinds) -> bool:
     """On a random graded concurrent game (:func:`graded_concurrent_games`: dead ends,
@@ -280,8 +343,13 @@ def check_graded_concurrent(data, kinds) -> bool:
         R = reach.result
         got = LayeredEvaluator(e, reach, dead_ends=conv)(f)
         want = atl.evaluate(e, f, dead_ends=conv)
-        assert got == want & R, (kind, conv, f, (got - want).tuples()[:5],
-                                 ((want & R) - got).tuples()[:5])
+        assert got == want & R, (
+            kind,
+            conv,
+            f,
+            (got - want).tuples()[:5],
+            ((want & R) - got).tuples()[:5],
+        )
         anchored = atl.evaluate(e, atl.BoolOp("and", atl.Prop(start), f), dead_ends=conv)
         assert S & got == anchored, (kind, conv, f)
         stay, target = (atl.evaluate(e, g, dead_ends=conv) for g in (stay_e, target_e))
@@ -323,6 +391,8 @@ def test_fuzz_random_graded_concurrent_games():
             refused += 1
 
     run_one()
-    print(f"\nfuzz: {count} random graded concurrent games ({refused} more refused by "
-          f"every engine), layered == plain ∩ reachable on explicit, cudd, autoref and oxidd")
+    print(
+        f"\nfuzz: {count} random graded concurrent games ({refused} more refused by "
+        f"every engine), layered == plain ∩ reachable on explicit, cudd, autoref and oxidd"
+    )
     assert count >= min(n, 1) // 2, (count, refused)

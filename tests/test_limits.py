@@ -1,5 +1,6 @@
 """symbolic.limits and the hostile inputs of issue 8: time and memory limits (exit 3),
 exact counts, lazy enumeration, deep nesting, huge literals, Ctrl-C and closed pipes."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,14 @@ import pytest
 from symbolic import atl
 from symbolic.cli import main
 from symbolic.engines import make_engine, make_sets
-from symbolic.errors import (BadLimit, BadLimitType, LimitExceeded, OutOfMemory, ParseError,
-                             TooManyPositions)
+from symbolic.errors import (
+    BadLimit,
+    BadLimitType,
+    LimitExceeded,
+    OutOfMemory,
+    ParseError,
+    TooManyPositions,
+)
 from symbolic.ir import IntType, Space, Var, VarDecl
 from symbolic.limits import MAX_NESTING, Limits, int_text, usable_cores, using
 from symbolic.model import load_model, parse_model
@@ -35,17 +42,31 @@ def subprocess_env():
 
 # --------------------------------------------------------------------------- the Limits object
 
-@pytest.mark.parametrize("kw, cls", [
-    ({"timeout": -1}, BadLimit), ({"timeout": 0}, BadLimit), ({"timeout": float("nan")}, BadLimit),
-    ({"timeout": float("inf")}, BadLimit), ({"max_memory": -5}, BadLimit),
-    ({"timeout": "5"}, BadLimitType), ({"timeout": True}, BadLimitType),
-    ({"max_memory": [1]}, BadLimitType), ({"progress": 3}, BadLimitType),
-    ({"threads": 0}, BadLimit), ({"threads": 1025}, BadLimit), ({"threads": 2.0}, BadLimitType),
-    ({"threads": "2"}, BadLimitType), ({"threads": True}, BadLimitType),
-    ({"cache_bits": 9}, BadLimit), ({"cache_bits": 31}, BadLimit),
-    ({"cache_bits": 24.0}, BadLimitType), ({"cache_bits": "24"}, BadLimitType),
-    ({"cache_bits": True}, BadLimitType),
-])
+
+@pytest.mark.parametrize(
+    "kw, cls",
+    [
+        ({"timeout": -1}, BadLimit),
+        ({"timeout": 0}, BadLimit),
+        ({"timeout": float("nan")}, BadLimit),
+        ({"timeout": float("inf")}, BadLimit),
+        ({"max_memory": -5}, BadLimit),
+        ({"timeout": "5"}, BadLimitType),
+        ({"timeout": True}, BadLimitType),
+        ({"max_memory": [1]}, BadLimitType),
+        ({"progress": 3}, BadLimitType),
+        ({"threads": 0}, BadLimit),
+        ({"threads": 1025}, BadLimit),
+        ({"threads": 2.0}, BadLimitType),
+        ({"threads": "2"}, BadLimitType),
+        ({"threads": True}, BadLimitType),
+        ({"cache_bits": 9}, BadLimit),
+        ({"cache_bits": 31}, BadLimit),
+        ({"cache_bits": 24.0}, BadLimitType),
+        ({"cache_bits": "24"}, BadLimitType),
+        ({"cache_bits": True}, BadLimitType),
+    ],
+)
 def test_bad_limits_are_refused_with_errors_that_are_also_value_or_type_errors(kw, cls):
     with pytest.raises(cls) as exc:
         Limits(**kw)
@@ -78,7 +99,7 @@ def test_cache_bits_size_oxidds_apply_cache_and_leave_the_answers_unchanged():
     want = sorted(atl.evaluate(make_engine(m.game, "explicit"), f, m.definitions).tuples())
     for bits in (10, 16):
         e = make_engine(m.game, "symbolic", backend="oxidd", limits=Limits(cache_bits=bits))
-        assert e.manager.cache_entries == 2 ** bits, (bits, e.manager.cache_entries)
+        assert e.manager.cache_entries == 2**bits, (bits, e.manager.cache_entries)
         got = sorted(atl.evaluate(e, f, m.definitions).tuples())
         assert got == want, (bits, len(got), len(want))
 
@@ -87,30 +108,44 @@ def test_a_cache_larger_than_half_the_memory_cap_is_refused():
     pytest.importorskip("oxidd")
     m = load_model(NIM, {"n": 3, "K": 7})
     with pytest.raises(BadLimit, match="2\\^24 entries takes 176 MB, more than half"):
-        make_engine(m.game, "symbolic", backend="oxidd",
-                    limits=Limits(cache_bits=24, max_memory=200))
+        make_engine(
+            m.game, "symbolic", backend="oxidd", limits=Limits(cache_bits=24, max_memory=200)
+        )
 
 
 def test_only_fixpoint_work_gets_the_big_cache_and_given_sizes_win():
     from symbolic.bdd.oxidd_backend import cache_entries
+
     lim = Limits()
     assert lim.work is None
     lim.expect_work("layers")
     assert lim.work == "layers"
     with pytest.raises(BadLimit, match="fixpoints, layers"):
         lim.expect_work("both")
-    got = {(b, w): cache_entries(b, 16 << 30, None, w).bit_length() - 1
-           for b in (30, 41, 60) for w in (None, "layers", "fixpoints")}
-    assert got == {(30, None): 22, (30, "layers"): 22, (30, "fixpoints"): 22,
-                   (41, None): 24, (41, "layers"): 24, (41, "fixpoints"): 26,
-                   (60, None): 24, (60, "layers"): 24, (60, "fixpoints"): 26}, got
-    assert cache_entries(41, 16 << 30, 12, "fixpoints") == 2 ** 12
+    got = {
+        (b, w): cache_entries(b, 16 << 30, None, w).bit_length() - 1
+        for b in (30, 41, 60)
+        for w in (None, "layers", "fixpoints")
+    }
+    assert got == {
+        (30, None): 22,
+        (30, "layers"): 22,
+        (30, "fixpoints"): 22,
+        (41, None): 24,
+        (41, "layers"): 24,
+        (41, "fixpoints"): 26,
+        (60, None): 24,
+        (60, "layers"): 24,
+        (60, "fixpoints"): 26,
+    }, got
+    assert cache_entries(41, 16 << 30, 12, "fixpoints") == 2**12
 
 
 def test_a_big_board_gets_the_cache_of_the_work_announced():
     pytest.importorskip("oxidd")
     from symbolic.bdd.capacity import address_space_left
     from symbolic.bdd.oxidd_backend import cache_entries
+
     if address_space_left() is not None:
         pytest.skip("under ulimit -v the cache is also cut to the address space left")
     m = load_model(str(ROOT / "models" / "connect4.game"), {"w": 5, "h": 5})  # 40 bits
@@ -125,11 +160,13 @@ def test_a_big_board_gets_the_cache_of_the_work_announced():
         del e
 
 
-@pytest.mark.parametrize("mode, work", [("on", "layers"), ("auto", "fixpoints"),
-                                        ("off", "fixpoints")])
+@pytest.mark.parametrize(
+    "mode, work", [("on", "layers"), ("auto", "fixpoints"), ("off", "fixpoints")]
+)
 def test_commands_announce_layers_for_layered_on_and_fixpoints_otherwise(mode, work):
     import argparse
     from symbolic.cli.common import note_work
+
     with using(Limits()) as lim:
         note_work(argparse.Namespace(layered=mode))
         assert lim.work == work, (mode, lim.work)
@@ -140,16 +177,32 @@ def test_commands_announce_layers_for_layered_on_and_fixpoints_otherwise(mode, w
 
 def test_the_cache_rule_for_fixpoints_by_space_and_memory_cap():
     from symbolic.bdd.oxidd_backend import cache_entries
-    got = {(bits, cap_gb): cache_entries(bits, cap_gb << 30, None, "fixpoints").bit_length() - 1
-           for bits in (20, 36, 37, 60) for cap_gb in (1, 4, 16)}
-    assert got == {(20, 1): 22, (20, 4): 22, (20, 16): 22, (36, 1): 22, (36, 4): 22,
-                   (36, 16): 22, (37, 1): 22, (37, 4): 24, (37, 16): 26, (60, 1): 22,
-                   (60, 4): 24, (60, 16): 26}, got
+
+    got = {
+        (bits, cap_gb): cache_entries(bits, cap_gb << 30, None, "fixpoints").bit_length() - 1
+        for bits in (20, 36, 37, 60)
+        for cap_gb in (1, 4, 16)
+    }
+    assert got == {
+        (20, 1): 22,
+        (20, 4): 22,
+        (20, 16): 22,
+        (36, 1): 22,
+        (36, 4): 22,
+        (36, 16): 22,
+        (37, 1): 22,
+        (37, 4): 24,
+        (37, 16): 26,
+        (60, 1): 22,
+        (60, 4): 24,
+        (60, 16): 26,
+    }, got
 
 
 def test_oxidd_managers_have_one_thread_unless_more_are_asked_for():
     pytest.importorskip("oxidd")
     from symbolic.bdd import oxidd_backend as ob
+
     assert ob.OxiddManager(limits=Limits()).threads == 1
     n = usable_cores()
     assert ob.OxiddManager(limits=Limits(threads=n)).threads == n
@@ -172,11 +225,19 @@ def test_a_thread_pool_that_cannot_reserve_its_stacks_is_exit_3_not_an_abort(thr
     pytest.importorskip("oxidd")
     if threads > usable_cores():
         pytest.skip("fewer usable cores than threads: refused as an argument")
-    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (3 * 2**29,) * 2);"
-            "from symbolic.cli import main; sys.exit(main(['check', 'nim', '-p', 'n=3', "
-            f"'--backend', 'oxidd', '--threads', '{threads}', '--query', 'initial']))")
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=subprocess_env(),
-                       capture_output=True, text=True, timeout=120)
+    code = (
+        "import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (3 * 2**29,) * 2);"
+        "from symbolic.cli import main; sys.exit(main(['check', 'nim', '-p', 'n=3', "
+        f"'--backend', 'oxidd', '--threads', '{threads}', '--query', 'initial']))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == status, (r.returncode, r.stderr[-2000:])
     assert "Traceback" not in r.stderr and "panicked" not in r.stderr, r.stderr
     if status == 3:
@@ -185,8 +246,11 @@ def test_a_thread_pool_that_cannot_reserve_its_stacks_is_exit_3_not_an_abort(thr
         assert "count: 1" in r.stdout, r.stdout
 
 
-@pytest.mark.parametrize("flag, value", [("--threads", v) for v in ("0", "-2", "two", "1025")]
-                         + [("--cache-bits", v) for v in ("9", "31", "2.5", "big")])
+@pytest.mark.parametrize(
+    "flag, value",
+    [("--threads", v) for v in ("0", "-2", "two", "1025")]
+    + [("--cache-bits", v) for v in ("9", "31", "2.5", "big")],
+)
 def test_cli_refuses_impossible_thread_counts_and_cache_sizes(capsys, flag, value):
     with pytest.raises(SystemExit) as exc:
         main(["check", NIM, flag, value])
@@ -210,14 +274,15 @@ def test_the_time_limit_names_the_fixpoint_and_its_iteration():
         atl.evaluate(eng, m.formula("wins(1)"), m.definitions)
     assert exc.value.limit == "timeout"
     msg = str(exc.value)
-    assert msg.startswith("time limit of 3600 s reached while computing until (least fixpoint):"
-                          " iteration "), msg
+    assert msg.startswith(
+        "time limit of 3600 s reached while computing until (least fixpoint): iteration "
+    ), msg
     assert "positions" in msg and "BDD nodes" in msg, msg
     assert time.monotonic() - t0 < 30, "the limit was not checked between iterations"
 
 
 def test_the_time_limit_stops_the_explicit_engine_too():
-    m = load_model(NIM, {"n": 4, "K": 12})   # 57 122 positions: the graph takes a while
+    m = load_model(NIM, {"n": 4, "K": 12})  # 57 122 positions: the graph takes a while
     eng = make_engine(m.game, "explicit", limits=Limits(timeout=0.05))
     time.sleep(0.06)
     with pytest.raises(LimitExceeded) as exc:
@@ -245,6 +310,7 @@ def test_limits_set_by_using_reach_engines_built_without_them():
 
 def test_progress_is_told_the_stage_iteration_and_sizes(monkeypatch):
     import symbolic.limits as L
+
     monkeypatch.setattr(L, "_REFRESH", 0.0)
     seen = []
     m = load_model(NIM, {"n": 2, "K": 7})
@@ -264,9 +330,9 @@ def test_progress_shows_only_on_a_terminal_and_never_in_quiet_or_json_mode():
         def isatty(self):
             return True
 
-    assert progress_for(False, False, io.StringIO()) is None    # piped
-    assert progress_for(True, False, Tty()) is None              # --quiet
-    assert progress_for(False, True, Tty()) is None              # --json
+    assert progress_for(False, False, io.StringIO()) is None  # piped
+    assert progress_for(True, False, Tty()) is None  # --quiet
+    assert progress_for(False, True, Tty()) is None  # --json
     out = Tty()
     p = progress_for(False, False, out)
     assert isinstance(p, Progress)
@@ -280,18 +346,29 @@ def test_progress_shows_only_on_a_terminal_and_never_in_quiet_or_json_mode():
 
 # --------------------------------------------------------------------------- the command line
 
+
 def test_cli_timeout_exits_3_with_one_line_and_nothing_on_stdout(capsys):
     """Once, `check nim.game -p n=6 -p K=100` ran for minutes without a word."""
     for extra in ([], ["--json"]):
-        status, out, err = run(capsys, "check", NIM, "-p", "n=6", "-p", "K=100", "--timeout", "1",
-                               *extra)
+        status, out, err = run(
+            capsys, "check", NIM, "-p", "n=6", "-p", "K=100", "--timeout", "1", *extra
+        )
         assert status == 3, (status, err)
         assert out == "", out
         lines = err.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("symbolic: time limit of 1 s reached while"), err
+        assert len(lines) == 1 and lines[0].startswith(
+            "symbolic: time limit of 1 s reached while"
+        ), err
         # the stage depends on how loaded the machine is; it is always named
-        assert any(w in err for w in ("evaluating query 1 of", "building", "reading the model",
-                                      "making the BDD manager")), err
+        assert any(
+            w in err
+            for w in (
+                "evaluating query 1 of",
+                "building",
+                "reading the model",
+                "making the BDD manager",
+            )
+        ), err
 
 
 def test_cli_limits_also_go_before_the_command_name(capsys):
@@ -300,8 +377,9 @@ def test_cli_limits_also_go_before_the_command_name(capsys):
 
 
 def test_cli_max_memory_exits_3(capsys):
-    status, out, err = run(capsys, "check", NIM, "-p", "n=6", "-p", "K=100", "--max-memory", "20",
-                           "--json")
+    status, out, err = run(
+        capsys, "check", NIM, "-p", "n=6", "-p", "K=100", "--max-memory", "20", "--json"
+    )
     assert status == 3 and out == "", (status, out, err)
     assert err.startswith("symbolic: memory limit of 20 MB reached while"), err
 
@@ -309,8 +387,9 @@ def test_cli_max_memory_exits_3(capsys):
 def test_cli_max_memory_sets_the_explicit_position_limit(capsys):
     status, out, err = run(capsys, "check", NIM, "--engine", "explicit", "--max-memory", "0.1")
     assert status == 3 and "position limit reached" in err and "limit of 209" in err, err
-    status, out, err = run(capsys, "check", NIM, "--engine", "explicit", "--max-memory", "1",
-                           "--json")
+    status, out, err = run(
+        capsys, "check", NIM, "--engine", "explicit", "--max-memory", "1", "--json"
+    )
     assert status == 0, err
 
 
@@ -357,13 +436,16 @@ def test_counts_beyond_sys_maxsize_print_exactly(capsys, tmp_path):
     p.write_text(BIG.format(n=80))
     status, out, err = run(capsys, "check", str(p), "--limit", "2")
     assert status == 0, err
-    assert f"count: {2 ** 80}\n" in out and f"count: {2 ** 78}\n" in out, out
-    assert f"... ({2 ** 80 - 2} more; --limit 0 shows all)" in out, out
+    assert f"count: {2**80}\n" in out and f"count: {2**78}\n" in out, out
+    assert f"... ({2**80 - 2} more; --limit 0 shows all)" in out, out
     status, out, err = run(capsys, "check", str(p), "--limit", "3", "--json")
     doc = json.loads(out)
-    assert [r["count"] for r in doc["results"]] == [2 ** 80, 2 ** 78]
-    assert doc["results"][0]["positions"] == [[1] + [0] * 80, [1] + [0] * 79 + [1],
-                                              [1] + [0] * 78 + [1, 0]]
+    assert [r["count"] for r in doc["results"]] == [2**80, 2**78]
+    assert doc["results"][0]["positions"] == [
+        [1] + [0] * 80,
+        [1] + [0] * 79 + [1],
+        [1] + [0] * 78 + [1, 0],
+    ]
 
 
 def test_counts_beyond_4300_digits_print_exactly(capsys, tmp_path):
@@ -371,7 +453,7 @@ def test_counts_beyond_4300_digits_print_exactly(capsys, tmp_path):
     p.write_text(BIG.format(n=15000))
     status, out, err = run(capsys, "check", str(p), "--limit", "1", "--query", "true")
     assert status == 0, err
-    assert f"count: {int_text(2 ** 15000)}\n" in out
+    assert f"count: {int_text(2**15000)}\n" in out
 
 
 def test_show_prints_a_huge_parameter_exactly(capsys, tmp_path):
@@ -383,7 +465,7 @@ def test_show_prints_a_huge_parameter_exactly(capsys, tmp_path):
         assert ":2:" in err and "Traceback" not in err, err
         return
     assert status == 0, err
-    assert f"params: P = {int_text(2 ** 20000)}\n" in out
+    assert f"params: P = {int_text(2**20000)}\n" in out
 
 
 @pytest.mark.parametrize("engine", ["symbolic", "explicit"])
@@ -409,6 +491,7 @@ def test_take_on_a_huge_set_does_not_enumerate_it():
 
 # --------------------------------------------------------------------------- hostile text
 
+
 def test_a_5000_digit_literal_is_a_located_error(capsys, tmp_path):
     """Once, a 5 000-digit literal ended in lark's VisitError traceback."""
     p = tmp_path / "lit.game"
@@ -419,7 +502,7 @@ def test_a_5000_digit_literal_is_a_located_error(capsys, tmp_path):
     assert status == 2 and "5000 digits" in err and "Traceback" not in err, err
 
 
-DEEP = 'game "g"\nplayers 1, 2\nvar j : 1..2\nvar x : 0..3\nturn j\nmove m when {g} then x\' = 0; j\' = 3 - j\nset s = {g}\n'
+DEEP = "game \"g\"\nplayers 1, 2\nvar j : 1..2\nvar x : 0..3\nturn j\nmove m when {g} then x' = 0; j' = 3 - j\nset s = {g}\n"
 
 NESTINGS = {
     "not": lambda d: "not " * d + "x > 0",
@@ -449,8 +532,12 @@ def test_nesting_just_below_the_limit_works_on_both_engines(kind):
     for engine, backend in (("symbolic", "cudd"), ("explicit", "cudd")):
         eng = make_engine(m.game, engine, backend)
         f = m.formula("<<1>> X " * (MAX_NESTING - 20) + "s")
-        results.append((atl.evaluate(eng, m.formula("s"), m.definitions).tuples(),
-                        atl.evaluate(eng, f, m.definitions).tuples()))
+        results.append(
+            (
+                atl.evaluate(eng, m.formula("s"), m.definitions).tuples(),
+                atl.evaluate(eng, f, m.definitions).tuples(),
+            )
+        )
     assert results[0] == results[1], results
 
 
@@ -461,18 +548,25 @@ def test_a_deep_query_on_the_command_line_is_a_located_error(capsys):
 
 # --------------------------------------------------------------------------- signals and pipes
 
+
 def test_a_closed_pipe_ends_quietly():
-    cmd = (f"{sys.executable} -m symbolic check {NIM} --limit 0 | head -1")
-    r = subprocess.run(cmd, shell=True, cwd=ROOT, env=subprocess_env(), capture_output=True,
-                       text=True, timeout=300)
+    cmd = f"{sys.executable} -m symbolic check {NIM} --limit 0 | head -1"
+    r = subprocess.run(
+        cmd, shell=True, cwd=ROOT, env=subprocess_env(), capture_output=True, text=True, timeout=300
+    )
     assert r.stdout == "Nim(n, K) [n=3, K=7]\n", r.stdout
     assert r.stderr == "", r.stderr
 
 
 def test_ctrl_c_ends_with_status_130_and_no_traceback():
-    p = subprocess.Popen([sys.executable, "-m", "symbolic", "check", NIM, "-p", "n=6",
-                          "-p", "K=100"], cwd=ROOT, env=subprocess_env(),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "symbolic", "check", NIM, "-p", "n=6", "-p", "K=100"],
+        cwd=ROOT,
+        env=subprocess_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(4)  # well inside the BDD work, or (loaded) oxidd's constructor
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
@@ -485,16 +579,25 @@ def test_ctrl_c_ends_with_status_130_and_no_traceback():
 
 # --------------------------------------------------------------------------- CUDD's own allocator
 
+
 def test_cudd_gets_a_memory_cap_below_the_address_space_limit():
     """Once, a model whose BDDs outgrew memory ended with "CUDD: out of memory" and
     exit 1 (CUDD's allocator exits): now CUDD always has a cap, below `ulimit -v`."""
-    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (2**31, 2**31));"
-            "from symbolic.bdd.backend import DdManager, default_memory_cap;"
-            "m = DdManager('cudd'); print(default_memory_cap(), m.bdd.configure()['max_memory'])")
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=subprocess_env(),
-                       capture_output=True, text=True, timeout=120)
+    code = (
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (2**31, 2**31));"
+        "from symbolic.bdd.backend import DdManager, default_memory_cap;"
+        "m = DdManager('cudd'); print(default_memory_cap(), m.bdd.configure()['max_memory'])"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == [str(2 ** 30), str(2 ** 30)], r.stdout
+    assert r.stdout.split() == [str(2**30), str(2**30)], r.stdout
 
 
 @pytest.mark.slow
@@ -502,12 +605,22 @@ def test_bdds_outgrowing_the_address_space_exit_3_not_1(tmp_path):
     """The end-to-end version (about a minute): x * y = z over 24-bit values under
     `ulimit -v` 170 MB, without --max-memory."""
     p = tmp_path / "mul.game"
-    p.write_text('game "mul"\nplayers 1\nvar j : 1..1\nvar x : 0..16777215\n'
-                 'var y : 0..16777215\nvar z : 0..16777215\nturn j\nquery x * y = z\n')
-    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (170 * 2**20,) * 2);"
-            f"from symbolic.cli import main; sys.exit(main(['check', {str(p)!r}]))")
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=subprocess_env(),
-                       capture_output=True, text=True, timeout=600)
+    p.write_text(
+        'game "mul"\nplayers 1\nvar j : 1..1\nvar x : 0..16777215\n'
+        "var y : 0..16777215\nvar z : 0..16777215\nturn j\nquery x * y = z\n"
+    )
+    code = (
+        "import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (170 * 2**20,) * 2);"
+        f"from symbolic.cli import main; sys.exit(main(['check', {str(p)!r}]))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 3, (r.returncode, r.stderr)
     assert "symbolic: memory limit reached while evaluating query 1 of 1" in r.stderr, r.stderr
 
@@ -516,9 +629,14 @@ def test_the_alarm_never_fires_inside_a_gc_callback_or_finaliser():
     """Once, `ens2005 --timeout 0.01` printed "Exception ignored in <lambda>" and a
     traceback before the message: the alarm had fired inside the gc callback."""
     for t in ("0.01", "0.02", "0.05", "0.1"):
-        r = subprocess.run([sys.executable, "-m", "symbolic", "ens2005", "--u0", "1", "--timeout", t],
-                           cwd=ROOT, env=subprocess_env(), capture_output=True, text=True,
-                           timeout=300)
+        r = subprocess.run(
+            [sys.executable, "-m", "symbolic", "ens2005", "--u0", "1", "--timeout", t],
+            cwd=ROOT,
+            env=subprocess_env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         if r.returncode == 0:  # a fast machine finished first
             continue
         assert r.returncode == 3, r.stderr
@@ -528,15 +646,20 @@ def test_the_alarm_never_fires_inside_a_gc_callback_or_finaliser():
 
 # --------------------------------------------------------------------------- issue 23
 
-@pytest.mark.parametrize("kw, words", [
-    ({"max_memory": 10 ** 400}, "max_memory must be at most 8796093022208 MB, got 1000000"),
-    ({"max_memory": 1e300}, "max_memory must be at most"),
-    ({"timeout": 1e12}, "timeout must be at most 1000000000 seconds"),
-    ({"timeout": 10 ** 5000}, "(5001 digits)"),
-    ({"max_memory": float("inf")}, "positive number"),
-])
+
+@pytest.mark.parametrize(
+    "kw, words",
+    [
+        ({"max_memory": 10**400}, "max_memory must be at most 8796093022208 MB, got 1000000"),
+        ({"max_memory": 1e300}, "max_memory must be at most"),
+        ({"timeout": 1e12}, "timeout must be at most 1000000000 seconds"),
+        ({"timeout": 10**5000}, "(5001 digits)"),
+        ({"max_memory": float("inf")}, "positive number"),
+    ],
+)
 def test_huge_limits_are_refused_with_a_message_not_an_overflow(kw, words):
     from symbolic.errors import BadLimit
+
     with pytest.raises(BadLimit) as info:
         Limits(**kw)
     assert words in str(info.value), str(info.value)
@@ -544,31 +667,41 @@ def test_huge_limits_are_refused_with_a_message_not_an_overflow(kw, words):
 
 def test_the_largest_limits_still_work():
     from symbolic.limits import MAX_MEMORY_MB, MAX_TIMEOUT
+
     lim = Limits(timeout=MAX_TIMEOUT, max_memory=MAX_MEMORY_MB)
     with lim.enforced():  # the alarm is set without OverflowError
         lim.check("x")
-    assert lim.max_memory_bytes == 2 ** 63
+    assert lim.max_memory_bytes == 2**63
 
 
-@pytest.mark.parametrize("text", ["\u0661", "\u0663", "\uff13", "1_0", "0x1", "1e2", "", " ",
-                                  "\u00b2", "+", "9" * 1001])
+@pytest.mark.parametrize(
+    "text", ["\u0661", "\u0663", "\uff13", "1_0", "0x1", "1e2", "", " ", "\u00b2", "+", "9" * 1001]
+)
 def test_integers_on_the_command_line_are_ascii_digits_only(text):
     from symbolic.errors import QueryError
     from symbolic.limits import parse_int
+
     with pytest.raises(QueryError):
         parse_int(text, "x")
 
 
 def test_parse_int_reads_signs_and_blanks():
     from symbolic.limits import parse_int
-    assert [parse_int(t) for t in ("7", "-7", "+7", " 7 ", "9" * 1000)] == \
-        [7, -7, 7, 7, int("9" * 1000)]
+
+    assert [parse_int(t) for t in ("7", "-7", "+7", " 7 ", "9" * 1000)] == [
+        7,
+        -7,
+        7,
+        7,
+        int("9" * 1000),
+    ]
 
 
 def test_size_text_is_exact_when_short_and_a_magnitude_when_huge():
     from symbolic.limits import size_text
-    assert size_text(10 ** 29) == str(10 ** 29)
-    assert size_text(4 ** 20000) == "about 1.5e12041 (a number of 12042 digits)"
+
+    assert size_text(10**29) == str(10**29)
+    assert size_text(4**20000) == "about 1.5e12041 (a number of 12042 digits)"
 
 
 # --------------------------------------------------------------------------- BDD variables, autoref's memory
@@ -578,14 +711,16 @@ BIG_ARRAY = "players 1\nvar a : array[1..20000] of 0..3\nturn 1\nmove m when fal
 
 @pytest.mark.parametrize("backend,memory", [("cudd", "500"), ("autoref", "500"), ("oxidd", "1")])
 def test_a_space_beyond_the_backends_variable_bound_exits_3_before_declaring(
-        capsys, tmp_path, backend, memory):
+    capsys, tmp_path, backend, memory
+):
     """Once "RuntimeError: failed to add var" (CUDD) after 40 000 declarations; autoref
     recursed past Python's stack after 38 s: now refused before declaring, exit 3."""
     p = tmp_path / "big.game"
     p.write_text(BIG_ARRAY)
     t0 = time.monotonic()
-    status, out, err = run(capsys, "check", str(p), "--backend", backend,
-                           "--max-memory", memory, "--query", "true")
+    status, out, err = run(
+        capsys, "check", str(p), "--backend", backend, "--max-memory", memory, "--query", "true"
+    )
     assert status == 3 and out == "", (status, err)
     assert "needs 80000 BDD variables" in err and "40000 bits per position" in err, err
     assert f"the {backend} backend" in err and "Traceback" not in err, err
@@ -594,8 +729,21 @@ def test_a_space_beyond_the_backends_variable_bound_exits_3_before_declaring(
 
 def test_cli_max_memory_holds_on_autoref(capsys):
     """Once ignored (1.25 GB after 60 s): autoref's node table is capped too."""
-    status, out, err = run(capsys, "check", NIM, "-p", "n=5", "-p", "K=31", "--backend",
-                           "autoref", "--max-memory", "1", "--timeout", "120")
+    status, out, err = run(
+        capsys,
+        "check",
+        NIM,
+        "-p",
+        "n=5",
+        "-p",
+        "K=31",
+        "--backend",
+        "autoref",
+        "--max-memory",
+        "1",
+        "--timeout",
+        "120",
+    )
     assert status == 3 and out == "", (status, err)
     assert "memory limit of 1 MB" in err and "autoref manager" in err, err
 
@@ -604,11 +752,16 @@ def test_cli_max_memory_holds_on_autoref(capsys):
 def test_ctrl_c_acts_within_2_s_deep_in_a_fixpoint():
     """Once up to 16 s: one relational product of Nim n=6 K=100 held the GIL. Now a slow
     product is split by the slot its moves change, and SIGINT acts between pieces."""
-    p = subprocess.Popen([sys.executable, "-m", "symbolic", "check", NIM, "-p", "n=6",
-                          "-p", "K=100"], cwd=ROOT, env=subprocess_env(),
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         # a shell running pytest in the background ignores SIGINT
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    p = subprocess.Popen(
+        [sys.executable, "-m", "symbolic", "check", NIM, "-p", "n=6", "-p", "K=100"],
+        cwd=ROOT,
+        env=subprocess_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        # a shell running pytest in the background ignores SIGINT
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     time.sleep(30)  # deep in the fixpoint, where the products are largest
     t0 = time.monotonic()
     p.send_signal(signal.SIGINT)
@@ -625,11 +778,16 @@ NIM4 = str(ROOT / "bench" / "gdl" / "nim4.kif")  # four heaps, 139 248 states
 
 
 def _gdl(engine: str, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "symbolic", "gdl", NIM4, "--engine", engine,
-                             *extra], cwd=ROOT, env=subprocess_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            # a shell running pytest in the background ignores SIGINT
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    return subprocess.Popen(
+        [sys.executable, "-m", "symbolic", "gdl", NIM4, "--engine", engine, *extra],
+        cwd=ROOT,
+        env=subprocess_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # a shell running pytest in the background ignores SIGINT
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
 
 
 @pytest.mark.parametrize("engine", ["symbolic", "explicit"])
@@ -694,14 +852,16 @@ def test_a_check_without_detail_names_the_sizes_of_the_last_detail():
 
 # --------------------------------------------------------------------------- issue 32: oxidd's variables
 
+
 def test_oxidd_counts_what_a_variable_costs_against_max_memory(capsys, tmp_path):
     """Once `check` of a 100 000-slot array under --max-memory 500 answered through oxidd at
     880 MB and ran on; CUDD refused it in 4 s. oxidd now refuses it before declaring too."""
     pytest.importorskip("oxidd")
     p = tmp_path / "bigarr.game"
     p.write_text(BIG_ARRAY.replace("20000", "100000"))
-    status, out, err = run(capsys, "check", str(p), "--backend", "oxidd", "--max-memory", "500",
-                           "--query", "true")
+    status, out, err = run(
+        capsys, "check", str(p), "--backend", "oxidd", "--max-memory", "500", "--query", "true"
+    )
     assert status == 3 and out == "", (status, err)
     assert "needs 400000 BDD variables" in err and "about 2 KiB per variable" in err, err
     assert "a memory cap of 500 MB holds 256000" in err, err
@@ -715,8 +875,27 @@ def test_oxidd_with_one_thread_recurses_deep_without_crashing(tmp_path):
     pytest.importorskip("oxidd")
     p = tmp_path / "arr.game"
     p.write_text(BIG_ARRAY.replace("20000", "30000"))
-    r = subprocess.run([sys.executable, "-m", "symbolic", "check", str(p), "--backend", "oxidd",
-                        "--threads", "1", "--query", "true", "--limit", "1"], cwd=ROOT,
-                       env=subprocess_env(), capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "symbolic",
+            "check",
+            str(p),
+            "--backend",
+            "oxidd",
+            "--threads",
+            "1",
+            "--query",
+            "true",
+            "--limit",
+            "1",
+        ],
+        cwd=ROOT,
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
-    assert "count: " + int_text(4 ** 30000) in r.stdout, r.stdout[:200]
+    assert "count: " + int_text(4**30000) in r.stdout, r.stdout[:200]

@@ -15,6 +15,7 @@ Known-answer tests follow: each computes the answer independently in Python
 (brute force or a known theorem) and compares it with the model's sets, on the
 explicit engine (the corpus test already ties the other engines to it).
 """
+
 from __future__ import annotations
 
 import json
@@ -38,12 +39,24 @@ from .conftest import MODELS
 OVERRIDES: dict[str, list[dict]] = {
     "subtraction.game": [{"K": 0}, {"K": 5}, {"K": 9}],
     "nim.game": [{"n": 1, "K": 3}, {"n": 2, "K": 4}, {"n": 4, "K": 2}],
-    "chocolate.game": [{"m": 1, "n": 1, "i": 0, "j": 0}, {"m": 3, "n": 2, "i": 0, "j": 1},
-                       {"m": 5, "n": 4, "i": 2, "j": 1}],
-    "hackendot.game": [{"word": "((())())"}, {"word": "(())(()())"},
-                       {"word": "((()())(()))(()(()()))"}],
-    "chomp.game": [{"R": 1, "C": 1}, {"R": 2, "C": 2}, {"R": 2, "C": 3}, {"R": 1, "C": 5},
-                   {"R": 2, "C": 3, "edge": True}, {"R": 3, "C": 3, "edge": True}],
+    "chocolate.game": [
+        {"m": 1, "n": 1, "i": 0, "j": 0},
+        {"m": 3, "n": 2, "i": 0, "j": 1},
+        {"m": 5, "n": 4, "i": 2, "j": 1},
+    ],
+    "hackendot.game": [
+        {"word": "((())())"},
+        {"word": "(())(()())"},
+        {"word": "((()())(()))(()(()()))"},
+    ],
+    "chomp.game": [
+        {"R": 1, "C": 1},
+        {"R": 2, "C": 2},
+        {"R": 2, "C": 3},
+        {"R": 1, "C": 5},
+        {"R": 2, "C": 3, "edge": True},
+        {"R": 3, "C": 3, "edge": True},
+    ],
     "kayles.game": [{"n": 1}, {"n": 5}],
     "dawson.game": [{"n": 1}, {"n": 6}],
     "grundy_game.game": [{"N": 3}, {"N": 8}],
@@ -57,8 +70,11 @@ AUTOREF_MAX_POSITIONS = 10_000
 
 
 def model_files() -> list[Path]:
-    return sorted(p for p in MODELS.rglob("*")
-                  if p.is_file() and (p.name.endswith(".game") or p.name.endswith(".arena.json")))
+    return sorted(
+        p
+        for p in MODELS.rglob("*")
+        if p.is_file() and (p.name.endswith(".game") or p.name.endswith(".arena.json"))
+    )
 
 
 def load(path: Path, params: dict | None = None):
@@ -72,8 +88,11 @@ def cases():
         overrides = OVERRIDES.get(path.name, [])
         first = overrides[0] if overrides else None
         for params in [None] + overrides:
-            label = rel + ("" if params is None else
-                           "[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]")
+            label = rel + (
+                ""
+                if params is None
+                else "[" + ",".join(f"{k}={v}" for k, v in params.items()) + "]"
+            )
             out.append(pytest.param(path, params, params == first, id=label))
     return out
 
@@ -90,8 +109,10 @@ def test_engines_agree_on_model_queries(path, params, smallest):
     n = len(ref.positions())
     backends = ["cudd"] + (["autoref"] if smallest or n <= AUTOREF_MAX_POSITIONS else [])
     ev_ref = atl.Evaluator(ref, model.definitions)
-    others = [(b, atl.Evaluator(make_engine(model.game, "symbolic", b), model.definitions))
-              for b in backends]
+    others = [
+        (b, atl.Evaluator(make_engine(model.game, "symbolic", b), model.definitions))
+        for b in backends
+    ]
     for q in model.queries:
         expected = ev_ref(q.formula)
         for backend, ev in others:
@@ -101,7 +122,8 @@ def test_engines_agree_on_model_queries(path, params, smallest):
                 f"{path.name} {model.params}: query {q.text!r}: explicit has {len(expected)} "
                 f"positions, symbolic/{backend} has {len(got)}; they differ at "
                 f"({show(model.space, w)}), which only the "
-                f"{'explicit' if w in expected else 'symbolic'} result holds")
+                f"{'explicit' if w in expected else 'symbolic'} result holds"
+            )
 
 
 def test_every_game_file_starts_with_a_header_comment():
@@ -112,6 +134,7 @@ def test_every_game_file_starts_with_a_header_comment():
 
 
 # --------------------------------------------------------------------------- helpers
+
 
 def solve(path: str, params: dict | None = None):
     """(model, explicit engine, evaluator) for a model file of models/."""
@@ -136,6 +159,7 @@ def positions_where(eng, pred) -> set[tuple]:
 
 # --------------------------------------------------------------------------- subtraction
 
+
 @pytest.mark.parametrize("K", [20, 0, 7, 13])
 def test_subtraction_mover_wins_off_multiples_of_4(K):
     model, eng, ev = solve("subtraction.game", {"K": K})
@@ -145,6 +169,7 @@ def test_subtraction_mover_wins_off_multiples_of_4(K):
 
 
 # --------------------------------------------------------------------------- Nim
+
 
 def heaps(d: dict) -> list[int]:
     return [v for k, v in sorted(d.items()) if k.startswith("k[")]
@@ -164,18 +189,22 @@ def test_nim_mover_wins_iff_xor_nonzero(params):
     assert formula_set(model, ev, "mover_wins") == expected
     # the model's own statement of the rule holds everywhere
     assert len(ev(model.formula("mover_wins iff not nim_sum_zero"))) == len(eng.positions())
+
     # and the brute force agrees too
     @lru_cache(maxsize=None)
     def win(hs):
-        return any(not win(hs[:i] + (h - t,) + hs[i + 1:])
-                   for i, h in enumerate(hs) for t in range(1, h + 1))
+        return any(
+            not win(hs[:i] + (h - t,) + hs[i + 1 :])
+            for i, h in enumerate(hs)
+            for t in range(1, h + 1)
+        )
+
     assert expected == positions_where(eng, lambda d: win(tuple(heaps(d))))
 
 
 # --------------------------------------------------------------------------- tic-tac-toe
 
-TTT_LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
-             (0, 4, 8), (2, 4, 6)]
+TTT_LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 
 def ttt_winner(b) -> int:
@@ -189,7 +218,7 @@ def ttt_moves(b):
     if ttt_winner(b) or all(b):
         return []
     p = 1 if b.count(1) == b.count(2) else 2
-    return [b[:i] + (p,) + b[i + 1:] for i in range(9) if b[i] == 0]
+    return [b[:i] + (p,) + b[i + 1 :] for i in range(9) if b[i] == 0]
 
 
 def ttt_reachable() -> set[tuple]:
@@ -237,8 +266,10 @@ def test_tictactoe_forced_wins_and_empty_board_draw():
 
 # --------------------------------------------------------------------------- chocolate
 
-@pytest.mark.parametrize("params", [{}, {"m": 4, "n": 3, "i": 1, "j": 2},
-                                    {"m": 6, "n": 6, "i": 5, "j": 0}])
+
+@pytest.mark.parametrize(
+    "params", [{}, {"m": 4, "n": 3, "i": 1, "j": 2}, {"m": 6, "n": 6, "i": 5, "j": 0}]
+)
 def test_chocolate_is_four_heap_nim(params):
     model, eng, ev = solve("chocolate.game", params)
     mover = formula_set(model, ev, "mover_wins")
@@ -250,25 +281,27 @@ def test_chocolate_is_four_heap_nim(params):
 
     @lru_cache(maxsize=None)
     def win(x0, x1, y0, y1):
-        nxt = [(c, x1, y0, y1) for c in range(x0 + 1, i + 1)]      # break left of i
-        nxt += [(x0, c, y0, y1) for c in range(i, x1)]             # break right of i
-        nxt += [(x0, x1, c, y1) for c in range(y0 + 1, j + 1)]     # above j
-        nxt += [(x0, x1, y0, c) for c in range(j, y1)]             # below j
+        nxt = [(c, x1, y0, y1) for c in range(x0 + 1, i + 1)]  # break left of i
+        nxt += [(x0, c, y0, y1) for c in range(i, x1)]  # break right of i
+        nxt += [(x0, x1, c, y1) for c in range(y0 + 1, j + 1)]  # above j
+        nxt += [(x0, x1, y0, c) for c in range(j, y1)]  # below j
         return any(not win(*s) for s in nxt)
 
     assert mover == positions_where(
-        eng, lambda d: win(i - d["l"], i + d["r"], j - d["u"], j + d["d"]))
+        eng, lambda d: win(i - d["l"], i + d["r"], j - d["u"], j + d["d"])
+    )
     start = formula_set(model, ev, "initial and wins(1)")
     assert bool(start) == win(0, m - 1, 0, n - 1)
 
 
 def test_chocolate_seed_example_is_a_first_player_win():
-    model, eng, ev = solve("chocolate.game")   # 10 × 7, square at (7, 3)
+    model, eng, ev = solve("chocolate.game")  # 10 × 7, square at (7, 3)
     assert xor_all((7, 2, 3, 3)) != 0
     assert len(ev(model.formula("initial and wins(1)"))) == 1
 
 
 # --------------------------------------------------------------------------- Hackendot
+
 
 def parse_forest(word: str) -> list[int | None]:
     """Parents of the nodes of a Dyck word, nodes numbered 0.. in preorder."""
@@ -282,8 +315,9 @@ def parse_forest(word: str) -> list[int | None]:
     return parent
 
 
-@pytest.mark.parametrize("word", ["(()(()))(())()", "((())())", "(())(()())",
-                                  "((()())(()))(()(()()))", "()"])
+@pytest.mark.parametrize(
+    "word", ["(()(()))(())()", "((())())", "(())(()())", "((()())(()))(()(()()))", "()"]
+)
 def test_hackendot_by_brute_force(word):
     model, eng, ev = solve("hackendot.game", {"word": word})
     assert model.params["word"] == word
@@ -309,8 +343,9 @@ def test_hackendot_by_brute_force(word):
 
     assert formula_set(model, ev, "mover_wins") == positions_where(eng, lambda d: win(mask(d)))
     # the positions are exactly the upward-closed removed sets, for both players
-    closed = [g for g in range(1 << N)
-              if all(g & paths[v] == paths[v] for v in range(N) if g >> v & 1)]
+    closed = [
+        g for g in range(1 << N) if all(g & paths[v] == paths[v] for v in range(N) if g >> v & 1)
+    ]
     assert len(eng.positions()) == 2 * len(closed)
     assert bool(formula_set(model, ev, "initial and wins(1)")) == win(0)
 
@@ -322,6 +357,7 @@ def test_hackendot_forest_2_is_a_second_player_win():
 
 
 # --------------------------------------------------------------------------- Chomp revisité
+
 
 @pytest.mark.parametrize("R, C", [(3, 4), (2, 2), (2, 3), (1, 4), (3, 3)])
 def test_chomp_by_brute_force(R, C):
@@ -346,10 +382,10 @@ def test_chomp_by_brute_force(R, C):
 # --------------------------------------------------------------------------- nimbers
 
 #: published Sprague–Grundy sequences (OEIS), value for k = 0, 1, 2, ...
-KAYLES = (0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2)            # A002186
-DAWSON = (0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3)            # A002187
-GRUNDY = (0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0)         # A002188
-SUB_134 = (0, 1, 0, 1, 2, 3, 2) * 3                                                # period 7
+KAYLES = (0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2)  # A002186
+DAWSON = (0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3)  # A002187
+GRUNDY = (0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0)  # A002188
+SUB_134 = (0, 1, 0, 1, 2, 3, 2) * 3  # period 7
 
 
 def octal_nimbers(size: int, takes: tuple[int, ...]) -> list[int]:
@@ -399,8 +435,11 @@ def nimber_tables(model):
     """{position: nimber} from the layered computation on the explicit engine's
     sets and on cudd, and from the explicit mex; all three must agree."""
     exp = ExplicitGame(model.game)
-    tables = {"mex": mex_nimbers(exp), "layered/explicit": layered_nimbers(exp).table(),
-              "layered/cudd": layered_nimbers(SymbolicGame(model.game)).table()}
+    tables = {
+        "mex": mex_nimbers(exp),
+        "layered/explicit": layered_nimbers(exp).table(),
+        "layered/cudd": layered_nimbers(SymbolicGame(model.game)).table(),
+    }
     ref = tables["mex"]
     for name, t in tables.items():
         w = first_difference(ref, t)
@@ -416,14 +455,16 @@ def test_published_sequences_agree_with_the_recursions():
     assert subtraction_nimbers(20, (1, 3, 4)) == list(SUB_134)
 
 
-@pytest.mark.parametrize("file, takes, published, n", [("kayles.game", (1, 2), KAYLES, 12),
-                                                       ("dawson.game", (2,), DAWSON, 12)])
+@pytest.mark.parametrize(
+    "file, takes, published, n",
+    [("kayles.game", (1, 2), KAYLES, 12), ("dawson.game", (2,), DAWSON, 12)],
+)
 def test_pin_rows_nimbers_are_the_published_sequence_and_sums_xor(file, takes, published, n):
     model = load(MODELS / file, {"n": n})
     table = nimber_tables(model)
     space = model.space
     row = [table[(1,) + tuple(int(i < k) for i in range(n))] for k in range(n + 1)]
-    assert row == list(published[:n + 1])
+    assert row == list(published[: n + 1])
     # every position is the disjoint sum of its runs: the xor of their nimbers
     g = octal_nimbers(n, takes)
     wrong = [show(space, t) for t, v in table.items() if v != xor_all(g[r] for r in runs(t[1:]))]
@@ -455,15 +496,16 @@ def test_grundy_game_nimbers_are_the_published_sequence_and_sums_xor():
     assert [N.of((1, m if m >= 3 else 0) + (0,) * (M - 1)) for m in range(21)] == list(GRUNDY)
 
 
-@pytest.mark.parametrize("S, n, K", [("1,3,4", 1, 20), ("1,3,4", 2, 13), ("2,5,7", 2, 12),
-                                     ("1,2,3", 3, 6)])
+@pytest.mark.parametrize(
+    "S, n, K", [("1,3,4", 1, 20), ("1,3,4", 2, 13), ("2,5,7", 2, 12), ("1,2,3", 3, 6)]
+)
 def test_subtraction_set_nimbers_and_sums(S, n, K):
     model = load(MODELS / "subtraction_set.game", {"S": S, "n": n, "K": K})
     takes = tuple(int(x) for x in S.split(","))
     table = nimber_tables(model)
     g = subtraction_nimbers(K, takes)
     if S == "1,3,4":
-        assert g == list(SUB_134[:K + 1])
+        assert g == list(SUB_134[: K + 1])
     if S == "1,2,3":
         assert g == [k % 4 for k in range(K + 1)]
     wrong = [t for t, v in table.items() if v != xor_all(g[k] for k in t[1:])]
@@ -478,8 +520,12 @@ def test_chomp_edge_rule_by_brute_force(R, C):
     moves = []
     for r in range(R):
         for c in range(C):
-            for line in ([(r, x) for x in range(c, C)], [(r, x) for x in range(c + 1)],
-                         [(y, c) for y in range(r, R)], [(y, c) for y in range(r + 1)]):
+            for line in (
+                [(r, x) for x in range(c, C)],
+                [(r, x) for x in range(c + 1)],
+                [(y, c) for y in range(r, R)],
+                [(y, c) for y in range(r + 1)],
+            ):
                 moves.append((bit(r, c), sum(bit(*sq) for sq in line)))
 
     @lru_cache(maxsize=None)
@@ -494,11 +540,12 @@ def test_chomp_edge_rule_by_brute_force(R, C):
     eng = ExplicitGame(model.game)
     ev = atl.Evaluator(eng, model.definitions)
     assert formula_set(model, ev, "mover_wins") == {t for t, v in table.items() if v}
-    if R == 1:   # the report's "1 × m has nimber m" holds under this rule
+    if R == 1:  # the report's "1 × m has nimber m" holds under this rule
         assert [g((1 << m) - 1) for m in range(C + 1)] == list(range(C + 1))
 
 
 # --------------------------------------------------------------------------- the TD arena
+
 
 def test_td_arena_player_2_wins_and_player_1_does_not():
     path = MODELS / "td_example.arena.json"
@@ -506,11 +553,16 @@ def test_td_arena_player_2_wins_and_player_1_does_not():
     ctrl = {int(k): v for k, v in doc["controles"].items()}
     succ = {int(k): v for k, v in doc["transitions"].items()}
 
-    def td_attractor(p, target):   # the TD's Attr_p: a stuck opponent is not forced
+    def td_attractor(p, target):  # the TD's Attr_p: a stuck opponent is not forced
         a = set(target)
         while True:
-            new = {s for s in doc["etats"] if s not in a and succ.get(s) and (
-                any(t in a for t in succ[s]) if ctrl[s] == p else all(t in a for t in succ[s]))}
+            new = {
+                s
+                for s in doc["etats"]
+                if s not in a
+                and succ.get(s)
+                and (any(t in a for t in succ[s]) if ctrl[s] == p else all(t in a for t in succ[s]))
+            }
             if not new:
                 return a
             a |= new
@@ -561,6 +613,7 @@ def test_header_comments_name_their_source():
 
 # --------------------------------------------------------------------------- Connect Four
 
+
 def c4_lines(w: int, h: int, a: int) -> list[tuple[int, ...]]:
     """Every line of a cells (0-based column-major indices col*h + r), by brute force."""
     out = []
@@ -584,10 +637,14 @@ def c4_outcomes(w: int, h: int, a: int) -> dict[tuple, tuple[bool, bool]]:
     boards = [()]
     for _ in range(w * h):  # every colouring, then keep the legal ones
         boards = [b + (v,) for b in boards for v in (0, 1, 2)]
-    legal = [b for b in boards
-             if all(b[col * h + r] == 0 or b[col * h + r - 1] != 0
-                    for col in range(w) for r in range(1, h))
-             and 0 <= b.count(1) - b.count(2) <= 1]
+    legal = [
+        b
+        for b in boards
+        if all(
+            b[col * h + r] == 0 or b[col * h + r - 1] != 0 for col in range(w) for r in range(1, h)
+        )
+        and 0 <= b.count(1) - b.count(2) <= 1
+    ]
     memo: dict = {}
 
     def forces(b, p):
@@ -620,7 +677,9 @@ def test_connect4_forced_wins_by_backward_induction(params):
     truth = c4_outcomes(w, h, params["a"])
     assert len(eng.positions()) == len(truth), (len(eng.positions()), len(truth))
     for p in (1, 2):
-        got = {tuple(d[f"c[{i}]"] for i in range(1, w * h + 1))
-               for d in as_dicts(ev(model.formula(f"forces_win({p})")))}
+        got = {
+            tuple(d[f"c[{i}]"] for i in range(1, w * h + 1))
+            for d in as_dicts(ev(model.formula(f"forces_win({p})")))
+        }
         want = {b for b, wins in truth.items() if wins[p - 1]}
         assert got == want, (p, sorted(got ^ want)[:3])

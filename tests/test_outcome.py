@@ -3,6 +3,7 @@ and every way of asking who wins — values, values --by-layer, the model's forc
 formulas (check), play's evaluation, simulate's optimal and random players — give one
 answer, position by position, on both engines, on the shipped models and on random
 games with random outcomes."""
+
 from __future__ import annotations
 
 import random
@@ -89,8 +90,9 @@ def test_every_command_gives_one_answer(name, params, forcing, kind):
         if reach is not None:
             table = layer_outcomes(model.definitions, eng, reach)
             for (k, w, d, lo), layer in zip(table.rows, reach.layers):
-                got = tuple((layer & V.positions_of_result(r)).count()
-                            for r in ("win", "draw", "loss"))
+                got = tuple(
+                    (layer & V.positions_of_result(r)).count() for r in ("win", "draw", "loss")
+                )
                 assert got == (w, d, lo), (k, got, (w, d, lo))
 
 
@@ -112,8 +114,11 @@ def test_plays_end_as_the_values_say(name, params, forcing):
     rng = random.Random(7)
     for me in eng.game.players:
         players = {p: best[p] if p == me else random_player(rng) for p in eng.game.players}
-        mine = V.result(start) if me == mover else {"win": "loss", "loss": "win",
-                                                    "draw": "draw"}[V.result(start)]
+        mine = (
+            V.result(start)
+            if me == mover
+            else {"win": "loss", "loss": "win", "draw": "draw"}[V.result(start)]
+        )
         for _ in range(5):
             out = run_play(eng, referee, players, start, 200).outcome
             if mine == "win":
@@ -122,8 +127,11 @@ def test_plays_end_as_the_values_say(name, params, forcing):
                 assert out.draw or me in out.winners, out
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(outcome_games())
 def test_random_outcomes_values_agree_on_every_engine(game):
     ref = build_engine(game, "explicit").retrograde_values()
@@ -182,6 +190,7 @@ def test_outcome_normal_overrides_win_sets():
 
 def test_nimbers_refuse_misere_play_naming_why():
     from symbolic.analysis.grundy import check_normal_play
+
     eng = build_engine(parse_model(NIM_TEXT + "outcome misere\n").game, "explicit")
     with pytest.raises(QueryError, match="normal play.*misère play"):
         check_normal_play(eng)
@@ -198,6 +207,7 @@ def test_connect_four_small_boards_are_draws_by_values(capsys, w, h):
     """The known results: 4 × 4 and 5 × 4 Connect Four are draws (values and --by-layer)."""
     import json
     from symbolic.cli import main
+
     assert main(["values", "connect4", "-p", f"w={w}", "-p", f"h={h}", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["outcome"] == "win(p) sets"

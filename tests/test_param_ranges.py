@@ -2,6 +2,7 @@
 its queries on both engines with each parameter at each end of its declared
 range (the others at their defaults, sizes capped so the explicit engine can
 follow)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -38,20 +39,33 @@ def declared_ranges(path: Path) -> dict[str, tuple[int, int]]:
     out = {}
     for d in tree.decls:
         if isinstance(d, ast.ParamDecl) and isinstance(d.type, ast.RangeSpec):
-            out[d.name.name] = tuple(checker.value(b, EMPTY).value
-                                     for b in (d.type.lo, d.type.hi))
+            out[d.name.name] = tuple(checker.value(b, EMPTY).value for b in (d.type.lo, d.type.hi))
     return out
 
 
 #: ends whose queries take more than a few seconds (seconds measured on a loaded 2-core
 #: machine): checked by `make test-slow`, so that `make test` stays short
-SLOW = {("connect4", "w", 8): ">30", ("connect4", "h", 8): ">30",
-        ("grundy_game", "N", 40): ">30", ("subtraction", "K", 1_000_000): ">30",
-        ("kayles", "n", 40): "20", ("subtraction_set", "K", 200): "12"}
+SLOW = {
+    ("connect4", "w", 8): ">30",
+    ("connect4", "h", 8): ">30",
+    ("grundy_game", "N", 40): ">30",
+    ("subtraction", "K", 1_000_000): ">30",
+    ("kayles", "n", 40): "20",
+    ("subtraction_set", "K", 200): "12",
+}
 
-CASES = [pytest.param(p, name, end, id=f"{p.stem}-{name}={end}",
-                      marks=[pytest.mark.slow] if (p.stem, name, end) in SLOW else [])
-         for p in MODELS for name, (lo, hi) in declared_ranges(p).items() for end in (lo, hi)]
+CASES = [
+    pytest.param(
+        p,
+        name,
+        end,
+        id=f"{p.stem}-{name}={end}",
+        marks=[pytest.mark.slow] if (p.stem, name, end) in SLOW else [],
+    )
+    for p in MODELS
+    for name, (lo, hi) in declared_ranges(p).items()
+    for end in (lo, hi)
+]
 
 
 @pytest.mark.parametrize("path, name, value", CASES)
@@ -66,8 +80,11 @@ def test_every_model_works_at_the_ends_of_its_ranges(path, name, value):
     # and step of a fixpoint: followed only on small spaces (the race's and rps's ends
     # reach 10^4-10^5 positions, minutes of explicit fixpoints)
     concurrent = isinstance(model.game, ConcurrentGame)
-    if (size <= EXPLICIT_CONCURRENT if concurrent else
-            size <= EXPLICIT_LIMIT and ExplicitGame(model.game).edge_bound() <= EXPLICIT_EDGES):
+    if (
+        size <= EXPLICIT_CONCURRENT
+        if concurrent
+        else size <= EXPLICIT_LIMIT and ExplicitGame(model.game).edge_bound() <= EXPLICIT_EDGES
+    ):
         engines = all_engines(model.game)
     results = []
     for eng in engines:
@@ -84,6 +101,13 @@ def test_every_model_works_at_the_ends_of_its_ranges(path, name, value):
 
 def test_there_are_cases():
     assert {c.values[0].stem for c in CASES} >= {"ens2005", "nim", "chocolate", "subtraction"}
-    assert all(c.values[0].stem == stem for (stem, _, _), c in zip(sorted(SLOW), sorted(
-        (c for c in CASES if c.marks), key=lambda c: (c.values[0].stem, c.values[1],
-                                                        c.values[2]))))
+    assert all(
+        c.values[0].stem == stem
+        for (stem, _, _), c in zip(
+            sorted(SLOW),
+            sorted(
+                (c for c in CASES if c.marks),
+                key=lambda c: (c.values[0].stem, c.values[1], c.values[2]),
+            ),
+        )
+    )

@@ -2,6 +2,7 @@
 (one cell per grid point, the colours of the set's cells, the values written in the
 cells, the moves on a board, the nodes and bold edges of a strategy), compared with
 what the engines compute. No pixel is compared."""
+
 from __future__ import annotations
 
 import re
@@ -101,8 +102,9 @@ def test_chocolate_values_grid_writes_each_value_in_its_cell():
 def test_nimbers_grid_is_the_xor_of_the_heaps():
     m, e = nim("explicit", K=5)
     labels = groups(nimbers_grid(layered_nimbers(e), "k[1]", "k[2]", {"j": 2}).svg(), "label_")
-    assert {k: int(text(g)) for k, g in labels.items()} == \
-        {f"label_{a}_{b}": a ^ b for a in range(6) for b in range(6)}
+    assert {k: int(text(g)) for k, g in labels.items()} == {
+        f"label_{a}_{b}": a ^ b for a in range(6) for b in range(6)
+    }
 
 
 def test_grid_errors_name_the_variables():
@@ -117,19 +119,21 @@ def test_grid_errors_name_the_variables():
 def test_tictactoe_board_shows_every_legal_move_with_its_value(kind):
     m = load_model(MODELS / "tictactoe.game")
     e = make_engine(m.game, kind)
-    pos = (1, 0, 0, 2, 1, 0, 0, 0, 2)          # O, X, O on the board, X in a corner
+    pos = (1, 0, 0, 2, 1, 0, 0, 0, 2)  # O, X, O on the board, X in a corner
     pic = board(m, e, pos)
     moves = groups(pic.svg(), "move_")
     succ = e.successors(pos).tuples()
     assert len(moves) == len(succ) == 5
     for mv in pic.facts["moves"]:
-        cell = [i for i in range(9) if mv.target[i] != pos[i]][0]    # the cell played
+        cell = [i for i in range(9) if mv.target[i] != pos[i]][0]  # the cell played
         r, c = mv.cell
         assert (r, c // 2) == divmod(cell, 3), (mv, cell)
         assert text(moves[f"move_{r}_{c}"]) == ("=" if mv.value is None else f"{mv.value:+d}")
     # O wins in 3 moves by playing c[2] or c[3] (two threats), elsewhere a draw
-    played = {[i for i in range(9) if mv.target[i] != pos[i]][0] + 1: mv.value
-              for mv in pic.facts["moves"]}
+    played = {
+        [i for i in range(9) if mv.target[i] != pos[i]][0] + 1: mv.value
+        for mv in pic.facts["moves"]
+    }
     assert played == {2: 3, 3: 3, 6: None, 7: None, 8: None}, played
 
 
@@ -139,7 +143,7 @@ def test_connect4_board_writes_the_value_on_the_landing_cell():
     pos = (1, 2, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0)
     pic = board(m, e, pos)
     cells = {mv.cell: mv.value for mv in pic.facts["moves"]}
-    assert len(cells) == 4 and cells[(2, 4)] == 1      # column 3 completes O O O: +1
+    assert len(cells) == 4 and cells[(2, 4)] == 1  # column 3 completes O O O: +1
     assert len(groups(pic.svg(), "move_")) == 4
 
 
@@ -161,14 +165,20 @@ def test_strategy_graph_nodes_and_bold_edges_are_the_strategy_table():
     nodes = pic.facts["nodes"]
     reached = s.outcome(start)
     assert set(nodes) == set(reached.tuples()) and len(groups(svg, "node_")) == len(nodes)
-    bold = {(nodes[int(a)], nodes[int(b)])
-            for a, b in (k.split("_")[1:] for k in groups(svg, "move_"))}
+    bold = {
+        (nodes[int(a)], nodes[int(b)]) for a, b in (k.split("_")[1:] for k in groups(svg, "move_"))
+    }
     table = s.table(reached)
     assert bold == {(c, d) for c, d in table.items() if c not in s.objective.goal}
-    thin = {(nodes[int(a)], nodes[int(b)])
-            for a, b in (k.split("_")[1:] for k in groups(svg, "reply_"))}
-    assert thin == {(c, d) for c in reached.tuples() if c[0] == 2 and c in s.region
-                    and c not in s.objective.goal for d in e.successors(c).tuples()}
+    thin = {
+        (nodes[int(a)], nodes[int(b)]) for a, b in (k.split("_")[1:] for k in groups(svg, "reply_"))
+    }
+    assert thin == {
+        (c, d)
+        for c in reached.tuples()
+        if c[0] == 2 and c in s.region and c not in s.objective.goal
+        for d in e.successors(c).tuples()
+    }
 
 
 def test_strategy_graph_keeps_at_most_max_nodes_and_says_so():
@@ -181,25 +191,72 @@ def test_strategy_graph_keeps_at_most_max_nodes_and_says_so():
 
 def test_cli_draw_writes_the_default_file_and_prints_its_path(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    assert main(["draw", str(MODELS / "nim.game"), "-p", "n=2", "--query", "not mover_wins",
-                 "--x", "k[1]", "--y", "k[2]"]) == 0
+    assert (
+        main(
+            [
+                "draw",
+                str(MODELS / "nim.game"),
+                "-p",
+                "n=2",
+                "--query",
+                "not mover_wins",
+                "--x",
+                "k[1]",
+                "--y",
+                "k[2]",
+            ]
+        )
+        == 0
+    )
     assert capsys.readouterr().out == "nim-set.svg\n"
     cells = groups((tmp_path / "nim-set.svg").read_text(), "cell_")
     assert sum(fill(g) == SET_COLOUR for g in cells.values()) == 8
-    assert main(["draw", str(MODELS / "tictactoe.game"), "--board", "--at", "c[5]=2, c[1]=1",
-                 "-o", "b.png"]) == 0
+    assert (
+        main(
+            [
+                "draw",
+                str(MODELS / "tictactoe.game"),
+                "--board",
+                "--at",
+                "c[5]=2, c[1]=1",
+                "-o",
+                "b.png",
+            ]
+        )
+        == 0
+    )
     assert (tmp_path / "b.png").read_bytes()[:4] == b"\x89PNG"
-    assert main(["draw", str(MODELS / "nim.game"), "-p", "n=2", "-p", "K=3", "--strategy",
-                 "wins(1)", "--at", "k[2]=1", "-o", "s.svg"]) == 0
+    assert (
+        main(
+            [
+                "draw",
+                str(MODELS / "nim.game"),
+                "-p",
+                "n=2",
+                "-p",
+                "K=3",
+                "--strategy",
+                "wins(1)",
+                "--at",
+                "k[2]=1",
+                "-o",
+                "s.svg",
+            ]
+        )
+        == 0
+    )
     assert groups((tmp_path / "s.svg").read_text(), "move_")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--values", "--x", "k[1]"], "--x VAR --y VAR"),
-    (["--query", "true", "--x", "k[1]", "--y", "k[9]"], "no variable 'k[9]'"),
-    (["--board", "-o", "x.gif"], "written as .svg or .png"),
-    (["--board", "--at", "q=1"], "unknown 'q'"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--values", "--x", "k[1]"], "--x VAR --y VAR"),
+        (["--query", "true", "--x", "k[1]", "--y", "k[9]"], "no variable 'k[9]'"),
+        (["--board", "-o", "x.gif"], "written as .svg or .png"),
+        (["--board", "--at", "q=1"], "unknown 'q'"),
+    ],
+)
 def test_cli_draw_errors_are_messages(argv, message, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["draw", str(MODELS / "nim.game"), "-p", "n=2", *argv]) == 2

@@ -2,6 +2,7 @@
 solver's move choice (the same on every engine, optimal where it can win,
 checked against Bouton's rule and against every reply), and a person playing
 through a pipe."""
+
 from __future__ import annotations
 
 import io
@@ -15,7 +16,14 @@ from hypothesis import strategies as st
 
 from symbolic.cli import main
 from symbolic.model import load_model
-from symbolic.analysis.play import Planner, Referee, choose_move, random_player, run_play, solver_player
+from symbolic.analysis.play import (
+    Planner,
+    Referee,
+    choose_move,
+    random_player,
+    run_play,
+    solver_player,
+)
 
 from tests.conftest import ENGINE_KINDS, MODELS, build_engine
 from tests.strategies import games
@@ -39,18 +47,28 @@ def all_choices(name: str, kind: str, stride: int = 1, **params) -> dict:
 
 # --------------------------------------------------------------------------- the move choice
 
-@pytest.mark.parametrize("name, params", [("nim", {"n": 2, "K": 4}),
-                                          ("subtraction", {"K": 12}),
-                                          ("tictactoe", {}),
-                                          ("ens2005", {"N": 3, "K": 5})])
+
+@pytest.mark.parametrize(
+    "name, params",
+    [
+        ("nim", {"n": 2, "K": 4}),
+        ("subtraction", {"K": 12}),
+        ("tictactoe", {}),
+        ("ens2005", {"N": 3, "K": 5}),
+    ],
+)
 def test_every_engine_chooses_the_same_moves(name, params):
     # tic-tac-toe: one board in 5, on the faster backend (the others: everything)
     kinds, stride = (ENGINE_KINDS, 1) if name != "tictactoe" else (("explicit", "cudd"), 5)
     choices = [all_choices(name, k, stride, **params) for k in kinds]
     for kind, c in zip(kinds[1:], choices[1:]):
         diff = [p for p in choices[0] if c.get(p) != choices[0][p]]
-        assert not diff and set(c) == set(choices[0]), \
-            (kind, diff[:1], [choices[0][p] for p in diff[:1]], [c[p] for p in diff[:1]])
+        assert not diff and set(c) == set(choices[0]), (
+            kind,
+            diff[:1],
+            [choices[0][p] for p in diff[:1]],
+            [c[p] for p in diff[:1]],
+        )
 
 
 def test_the_nim_solver_follows_boutons_rule():
@@ -121,6 +139,7 @@ def test_tictactoe_optimal_players_draw_and_never_lose_to_random():
 
 # --------------------------------------------------------------------------- the rules
 
+
 def test_rules_of_tictactoe_come_from_its_win_sets():
     m, eng, rules, planner = setup("tictactoe")
     assert rules.kind == "win(p) sets"
@@ -145,6 +164,7 @@ def test_rules_of_normal_play_the_coalition_rule():
 
 # --------------------------------------------------------------------------- the command
 
+
 def play(capsys, monkeypatch, lines: str, *argv):
     monkeypatch.setattr("sys.stdin", io.StringIO(lines))
     status = main(["play", *argv])
@@ -157,8 +177,9 @@ SUB = str(MODELS / "subtraction.game")
 
 @pytest.mark.parametrize("engine", ["symbolic", "explicit"])
 def test_a_whole_game_through_a_pipe(capsys, monkeypatch, engine):
-    status, out, err = play(capsys, monkeypatch, "1\n3\nk=0, j=1\nfoo\n1\n",
-                            SUB, "-p", "K=7", "--engine", engine)
+    status, out, err = play(
+        capsys, monkeypatch, "1\n3\nk=0, j=1\nfoo\n1\n", SUB, "-p", "K=7", "--engine", engine
+    )
     assert status == 0, err
     assert "||||||| (7 left), player 1 to move" in out
     assert "evaluation: you can still win (you can force it within 3 moves)" in out
@@ -167,21 +188,34 @@ def test_a_whole_game_through_a_pipe(capsys, monkeypatch, engine):
     assert "no move 3: choose 1 to 1" in out
     assert "illegal move: j=1, k=0 is not reachable in one move" in out
     assert "not a move: position 'foo'" in out
-    assert out.rstrip().endswith("Game over after 3 moves: you win (player 1; player 2 "
-                                 "cannot move).")
+    assert out.rstrip().endswith(
+        "Game over after 3 moves: you win (player 1; player 2 cannot move)."
+    )
 
 
 def test_both_engines_print_the_same_game(capsys, monkeypatch):
     moves = "1\n" * 12
-    outs = [play(capsys, monkeypatch, moves, str(MODELS / "nim.game"), "-p", "K=3",
-                 "--engine", e)[1] for e in ("symbolic", "explicit")]
+    outs = [
+        play(capsys, monkeypatch, moves, str(MODELS / "nim.game"), "-p", "K=3", "--engine", e)[1]
+        for e in ("symbolic", "explicit")
+    ]
     assert outs[0] == outs[1]
     assert "Game over" in outs[0] and "the solver wins" in outs[0]
 
 
 def test_the_solver_plays_a_coalition_of_the_ens_game(capsys, monkeypatch):
-    status, out, err = play(capsys, monkeypatch, "", str(MODELS / "ens2005.game"),
-                            "-p", "K=6", "--as", "3", "--start", "j=1, k[1]=6, k[2]=6")
+    status, out, err = play(
+        capsys,
+        monkeypatch,
+        "",
+        str(MODELS / "ens2005.game"),
+        "-p",
+        "K=6",
+        "--as",
+        "3",
+        "--start",
+        "j=1, k[1]=6, k[2]=6",
+    )
     assert status == 0, err
     assert "you play 3; the solver plays 1, 2" in out
     assert "evaluation: the solver wins in at most 2 moves" in out
@@ -190,21 +224,27 @@ def test_the_solver_plays_a_coalition_of_the_ens_game(capsys, monkeypatch):
 
 
 def test_a_move_typed_as_a_position_and_a_drawn_board(capsys, monkeypatch):
-    status, out, err = play(capsys, monkeypatch, "c[1]=1, c[2]=0, c[3]=0, c[4]=0, c[5]=0, "
-                            "c[6]=0, c[7]=0, c[8]=0, c[9]=0\nquit\n",
-                            str(MODELS / "tictactoe.game"))
+    status, out, err = play(
+        capsys,
+        monkeypatch,
+        "c[1]=1, c[2]=0, c[3]=0, c[4]=0, c[5]=0, c[6]=0, c[7]=0, c[8]=0, c[9]=0\nquit\n",
+        str(MODELS / "tictactoe.game"),
+    )
     assert status == 0, err
     assert "O . .\n. . .\n. . .\nX to move" in out
     assert "Game left unfinished." in out
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--as", "5"], "unknown player 5"),
-    (["--as", "1,2"], "leave at least one to the solver"),
-    (["--as", "x"], "--as expects player numbers"),
-    (["--start", "j=1"], "no value for k"),
-    (["--goal", "nonsense +"], "<formula>:1:"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--as", "5"], "unknown player 5"),
+        (["--as", "1,2"], "leave at least one to the solver"),
+        (["--as", "x"], "--as expects player numbers"),
+        (["--start", "j=1"], "no value for k"),
+        (["--goal", "nonsense +"], "<formula>:1:"),
+    ],
+)
 def test_mistakes_exit_2_with_a_message(capsys, monkeypatch, argv, words):
     status, out, err = play(capsys, monkeypatch, "", SUB, *argv)
     assert status == 2 and words in err, err
@@ -220,8 +260,9 @@ def test_a_model_without_initial_needs_start(capsys, monkeypatch, tmp_path):
 
 
 def test_the_goal_option_sets_the_solvers_target(capsys, monkeypatch):
-    status, out, err = play(capsys, monkeypatch, "", SUB, "-p", "K=5", "--as", "2",
-                            "--goal", "k = 3")
+    status, out, err = play(
+        capsys, monkeypatch, "", SUB, "-p", "K=5", "--as", "2", "--goal", "k = 3"
+    )
     assert status == 0, err
     assert "its goal: reach k = 3" in out
     assert "evaluation: the solver reaches its goal in at most 1 move" in out
@@ -230,13 +271,15 @@ def test_the_goal_option_sets_the_solvers_target(capsys, monkeypatch):
 
 # --------------------------------------------------------------------------- random games
 
+
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(games(), st.integers(0, 2**16))
 def test_on_random_games_the_engines_play_alike_and_the_rank_drops_by_one(game, seed):
     engines = [build_engine(game, k) for k in ("explicit", "cudd")]
     players = game.players
-    coalitions = [frozenset(c) for c in
-                  ({p} for p in players)] + [frozenset(players[:-1])] * (len(players) > 1)
+    coalitions = [frozenset(c) for c in ({p} for p in players)] + [frozenset(players[:-1])] * (
+        len(players) > 1
+    )
     results = []
     for eng in engines:
         rules = Referee(eng)
@@ -251,8 +294,9 @@ def test_on_random_games_the_engines_play_alike_and_the_rank_drops_by_one(game, 
                     assert planner.rank(c, nxt) == r - 1, (pos, c, r, nxt)
                 moves[pos, c] = nxt
         rng = random.Random(seed)
-        kinds = {p: (solver_player(planner, {p}, rng) if p % 2 else random_player(rng))
-                 for p in players}
+        kinds = {
+            p: (solver_player(planner, {p}, rng) if p % 2 else random_player(rng)) for p in players
+        }
         starts = (eng.positions() - eng.deadlocks()).tuples()[:3]
         plays = [run_play(eng, rules, kinds, s, 12) for s in starts]
         results.append((moves, plays))
@@ -270,6 +314,7 @@ def test_standard_input_that_is_not_utf8_is_refused():
     import io
     from symbolic.cli.play import Terminal
     from symbolic.errors import QueryError
+
     stdin = io.TextIOWrapper(io.BytesIO(b"1\n\xff\n"), encoding="utf-8")
     term = Terminal(stdin, io.StringIO())
     with pytest.raises(QueryError, match="standard input is not UTF-8 text \\(byte 0xff\\)"):
@@ -279,7 +324,8 @@ def test_standard_input_that_is_not_utf8_is_refused():
 def test_a_megabyte_line_is_not_parsed_and_not_echoed_whole():
     import io
     from symbolic.cli.play import Terminal
+
     out = io.StringIO()
-    term = Terminal(io.StringIO("9" * 10 ** 6 + "\n"), out)
+    term = Terminal(io.StringIO("9" * 10**6 + "\n"), out)
     assert term.ask("> ") == ""
     assert len(out.getvalue()) < 1000 and "1000001 characters: not a move" in out.getvalue()

@@ -7,6 +7,7 @@ than ``and``/``or``/``implies``/``iff``, looser than comparisons and
 arithmetic). Spans are not part of AST equality, so ``(a) and b`` equals
 ``a and b``.
 """
+
 from __future__ import annotations
 
 import re
@@ -31,7 +32,7 @@ def same(a: str, b: str) -> bool:
 def doc_examples() -> list[tuple[str, str]]:
     text = DOC.read_text(encoding="utf-8")
     start = text.index("Operators, loosest first")
-    section = text[start:text.index("## ATL formulas", start)]
+    section = text[start : text.index("## ATL formulas", start)]
     return re.findall(r"`([^`]+)` is\s+`([^`]+)`", section)
 
 
@@ -46,15 +47,15 @@ def test_each_documented_example_parses_as_stated(text, meaning):
 
 # --------------------------------------------------------------------- the table
 
-LOOSE = ["iff", "implies", "or", "and"]            # levels 1-4, loosest first
-TIGHT = ["=", "..", "+", "*"]                        # levels 6-9, loosest first
+LOOSE = ["iff", "implies", "or", "and"]  # levels 1-4, loosest first
+TIGHT = ["=", "..", "+", "*"]  # levels 6-9, loosest first
 BINARY = LOOSE + TIGHT
 PREFIXES = ["not", "<<1>> X", "<<1>> <>", "<<1>> []", "<<1>> ○", "⟨⟨1⟩⟩ ◇", "<<1>> □"]
 
 
 @pytest.mark.parametrize("i", range(len(BINARY) - 1))
 def test_binary_levels_in_table_order(i):
-    for loose in BINARY[:i + 1]:
+    for loose in BINARY[: i + 1]:
         tight = BINARY[i + 1]
         assert same(f"a {loose} b {tight} c", f"a {loose} (b {tight} c)"), (loose, tight)
         assert same(f"a {tight} b {loose} c", f"(a {tight} b) {loose} c"), (loose, tight)

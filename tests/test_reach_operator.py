@@ -1,6 +1,7 @@
 """``reach(F)``: the positions reachable from [[F]] (the image fixpoint of the
 reachability-games TD), from model text, on every engine; ``reach`` is not a
 keyword: a model's own set or formula of that name wins."""
+
 from __future__ import annotations
 
 import pytest
@@ -35,8 +36,9 @@ def test_reach_from_a_position(engine_kind):
     e = build_engine(m.game, engine_kind)
     got = atl.evaluate(e, m.formula("reach(start)"), m.definitions).tuples()
     # from (1, 4): player 1 leaves 3 or 2, player 2 then 2, 1 or 0, player 1 1 or 0
-    expected = {(1, 4)} | {(2, k) for k in (2, 3)} | {(1, k) for k in (0, 1, 2)} \
-        | {(2, k) for k in (0, 1)}
+    expected = (
+        {(1, 4)} | {(2, k) for k in (2, 3)} | {(1, k) for k in (0, 1, 2)} | {(2, k) for k in (0, 1)}
+    )
     assert got == sorted(expected), got
     # the image fixpoint through the API, with its layers (moves)
     fp = reachable(e, e.from_tuples([(1, 4)]), keep_layers=True)
@@ -45,8 +47,12 @@ def test_reach_from_a_position(engine_kind):
 
 def test_reach_on_shipped_models_agrees_across_engines():
     m = load_model("models/tictactoe.game")
-    results = {k: atl.evaluate(build_engine(m.game, k), m.formula(
-        "reach(empty) and win(1)"), m.definitions) for k in ("explicit", "cudd")}
+    results = {
+        k: atl.evaluate(
+            build_engine(m.game, k), m.formula("reach(empty) and win(1)"), m.definitions
+        )
+        for k in ("explicit", "cudd")
+    }
     assert results["explicit"].tuples() == results["cudd"].tuples()
     assert len(results["cudd"]) == 626  # boards won by 'O' in play from the empty board
 

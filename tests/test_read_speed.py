@@ -1,5 +1,6 @@
 """bench/read_speed.py's generated files (issue 32: 10 MB files did not read in 100 s) read
 correctly at a small size: every declaration, query and fact is there. No time is asserted."""
+
 from __future__ import annotations
 
 import sys
@@ -29,8 +30,9 @@ def test_a_generated_model_reads_whole(kind):
     if kind in ("sets", "actions"):
         n = _count(text, "set")
         prefix = "s" if kind == "sets" else "at"
-        assert sorted(k for k in m.definitions if k.startswith(prefix)
-                      and k[len(prefix):].isdigit()) == sorted(f"{prefix}{i}" for i in range(n))
+        assert sorted(
+            k for k in m.definitions if k.startswith(prefix) and k[len(prefix) :].isdigit()
+        ) == sorted(f"{prefix}{i}" for i in range(n))
     if kind == "queries":
         assert len(m.queries) == _count(text, "query") > 1000, len(m.queries)
     if kind in ("long-line", "consts"):

@@ -6,6 +6,7 @@ check that identity on shipped models through the parser, and that every
 engine returns the same sets. ``R`` stays a soft keyword: a model may still
 name a constant ``R`` (the ENS model does).
 """
+
 from __future__ import annotations
 
 import pytest

@@ -4,6 +4,7 @@ Sources are cited in words (see the README's "Sources"), never as paths to
 files that only exist next to the checkout (``../shared/...``) nor by the
 numbers of the seed texts the project was written from.
 """
+
 from __future__ import annotations
 
 import os
@@ -40,8 +41,13 @@ def rel(p: Path) -> str:
 
 def test_the_scan_sees_the_repository():
     names = {rel(p) for p in FILES}
-    assert {"README.md", "docs/language.md", "symbolic/models/ens2005.game",
-            "symbolic/cli/__init__.py", "Makefile"} <= names
+    assert {
+        "README.md",
+        "docs/language.md",
+        "symbolic/models/ens2005.game",
+        "symbolic/cli/__init__.py",
+        "Makefile",
+    } <= names
 
 
 @pytest.mark.parametrize("path", FILES, ids=rel)

@@ -2,6 +2,7 @@
 the until layers and the release fixpoint, checked by the independent play search
 (verify), and the TD's tools: number of positional strategies (Q2), execution of
 two strategies (Q4)."""
+
 from __future__ import annotations
 
 import random
@@ -15,17 +16,41 @@ from symbolic.api import DeadEnds, reachable
 from symbolic.bdd.engine import BddRelation
 from symbolic.explicit.engine import ExplicitRelation
 from symbolic.seeds.games import arena, subtraction
-from symbolic.analysis.strategy import (IllegalMove, count_strategies, execute, reach_strategy,
-                               release_strategy, strategy_for, to_dot, to_json, verify)
+from symbolic.analysis.strategy import (
+    IllegalMove,
+    count_strategies,
+    execute,
+    reach_strategy,
+    release_strategy,
+    strategy_for,
+    to_dot,
+    to_json,
+    verify,
+)
 
 from .conftest import all_engines, build_engine
 from .strategies import bool_exprs, coalitions, games
 
 # The TD's example arena (models/td_example.arena.json): 0 is the initial state,
 # 5 is player 1's objective, 6 player 2's.
-TD = arena({0: 1, 1: 2, 2: 1, 3: 2, 4: 2, 5: 1, 6: 2},
-           [(0, 1), (0, 4), (1, 2), (1, 6), (2, 3), (2, 5), (3, 2), (3, 6), (4, 3), (4, 5),
-            (5, 5), (6, 6)], name="td")
+TD = arena(
+    {0: 1, 1: 2, 2: 1, 3: 2, 4: 2, 5: 1, 6: 2},
+    [
+        (0, 1),
+        (0, 4),
+        (1, 2),
+        (1, 6),
+        (2, 3),
+        (2, 5),
+        (3, 2),
+        (3, 6),
+        (4, 3),
+        (4, 5),
+        (5, 5),
+        (6, 6),
+    ],
+    name="td",
+)
 
 
 def states(ps):
@@ -36,8 +61,7 @@ def test_td_attractor_strategy_of_player_2(engine_kind):
     e = build_engine(TD, engine_kind)
     s = reach_strategy(e, {2}, e.positions(), e.from_tuples([(6,)]), DeadEnds.STRICT)
     assert states(s.region) == [0, 1, 3, 4, 6]
-    assert [states(layer) for layer in s.layers] == [[6], [1, 3, 6], [1, 3, 4, 6],
-                                                     [0, 1, 3, 4, 6]]
+    assert [states(layer) for layer in s.layers] == [[6], [1, 3, 6], [1, 3, 4, 6], [0, 1, 3, 4, 6]]
     assert {c[0]: d[0] for c, d in s.table().items()} == {1: 6, 3: 6, 4: 3}
     assert {c[0]: s.rank(c) for c in s.region} == {0: 3, 1: 1, 3: 1, 4: 2, 6: 0}
     assert s.rank((2,)) is None
@@ -88,8 +112,8 @@ def test_td_keep_away_strategy(engine_kind):
 
 def test_count_strategies_td_q2(engine_kind):
     e = build_engine(TD, engine_kind)
-    assert count_strategies(e, 1) == 4   # 2 choices at 0 and at 2, 1 at 5
-    assert count_strategies(e, 2) == 8   # 2 at 1 and at 3 and at 4, 1 at 6
+    assert count_strategies(e, 1) == 4  # 2 choices at 0 and at 2, 1 at 5
+    assert count_strategies(e, 2) == 8  # 2 at 1 and at 3 and at 4, 1 at 6
 
 
 def test_count_strategies_is_exact_beyond_floats(engine_kind):
@@ -97,13 +121,13 @@ def test_count_strategies_is_exact_beyond_floats(engine_kind):
     e = build_engine(subtraction(K=60), engine_kind)
     degrees = e.out_degrees(e.turn_set({1}))
     assert degrees == {0: 1, 1: 1, 2: 1, 3: 58}, degrees
-    assert count_strategies(e, 1) == 3 ** 58 * 2
+    assert count_strategies(e, 1) == 3**58 * 2
 
 
 def test_execute_td_q4(engine_kind):
     e = build_engine(TD, engine_kind)
     stop = e.from_tuples([(5,), (6,)])
-    s1 = {(0,): (1,), (2,): (3,)}        # the TD's sample strategy of player 1
+    s1 = {(0,): (1,), (2,): (3,)}  # the TD's sample strategy of player 1
     s2 = {(1,): (6,), (3,): (6,), (4,): (3,)}
     assert execute(e, (0,), {1: s1, 2: s2}, stop) == [(0,), (1,), (6,)]
     assert execute(e, (0,), {1: {(0,): (4,)}, 2: s2}, stop) == [(0,), (4,), (3,), (6,)]
@@ -118,6 +142,7 @@ def test_execute_td_q4(engine_kind):
 
 def test_strategy_for_formulas_and_errors(engine_kind):
     from symbolic.model import parse_model
+
     m = parse_model("""
         players 1, 2
         var j : 1..2
@@ -132,12 +157,14 @@ def test_strategy_for_formulas_and_errors(engine_kind):
     # the mover wins iff k mod 4 != 0, by taking k mod 4
     table = s.table(e.turn_set({1}))
     assert {c: d for c, d in table.items() if c[1] > 0} == {
-        (1, k): (2, k - k % 4) for k in range(1, 8) if k % 4}
+        (1, k): (2, k - k % 4) for k in range(1, 8) if k % 4
+    }
     assert verify(e, s.objective, s.table(), s.region).ok
     safe = strategy_for(e, m.formula("<<2>> [] not (turn(2) and k = 0)"), m.definitions)
     assert safe.objective.kind == "safety"
     assert verify(e, safe.objective, safe.table(), safe.region).ok
     from symbolic.errors import QueryError
+
     with pytest.raises(QueryError, match="until or a release"):
         strategy_for(e, m.formula("<<1>> X k = 0"), m.definitions)
 
@@ -192,8 +219,10 @@ def check_case(game, J, sigma, tau, conv) -> tuple[int, int]:
             assert s.out_degrees(s.turn_set({p})) == ref.out_degrees(ref.turn_set({p}))
             assert count_strategies(s, p) == count_strategies(ref, p)
         assert s.post(s.from_tuples(sigma)).tuples() == ref.post(ref.from_tuples(sigma)).tuples()
-        assert reachable(s, s.from_tuples(tau)).result.tuples() == \
-            reachable(ref, ref.from_tuples(tau)).result.tuples()
+        assert (
+            reachable(s, s.from_tuples(tau)).result.tuples()
+            == reachable(ref, ref.from_tuples(tau)).result.tuples()
+        )
     return len(pairs["reach"]), len(pairs["release"])
 
 

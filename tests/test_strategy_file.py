@@ -1,6 +1,7 @@
 """The strategy files of ``symbolic execute`` (symbolic/cli/strategy_file.py): the located
 JSON reader agrees with :func:`json.loads` on every document it accepts, and every error
 names FILE:LINE:COL (issue 23)."""
+
 from __future__ import annotations
 
 import json
@@ -15,10 +16,20 @@ from symbolic.model import load_model
 
 from .fuzz_inputs import MODELS
 
-_LEAVES = st.none() | st.booleans() | st.integers(-10 ** 30, 10 ** 30) | \
-    st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8)
-_JSON = st.recursive(_LEAVES, lambda kids: st.lists(kids, max_size=4)
-                     | st.dictionaries(st.text(max_size=5), kids, max_size=4), max_leaves=20)
+_LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**30), 10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+)
+_JSON = st.recursive(
+    _LEAVES,
+    lambda kids: (
+        st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=5), kids, max_size=4)
+    ),
+    max_leaves=20,
+)
 
 
 def plain(node: Node):
@@ -65,16 +76,19 @@ ARENA = load_model(MODELS / "td_example.arena.json").game.space
 NIM = load_model(MODELS / "nim.game").game.space
 
 
-@pytest.mark.parametrize("text, line, column, words", [
-    ('{"0": true}', 1, 7, "expected an integer, got true"),
-    ('{"0": 1,\n "0": 4}', 2, 2, "already has a move (line 1, column 2)"),
-    ('{"0": "\u0661"}', 1, 7, "expected LABEL=VALUE"),
-    ('{"0": ' + "1" * 5000 + "}", 1, 7, "5000 digits"),
-    ('{"moves": [1]}', 1, 12, '{"from": POSITION, "to": POSITION}'),
-    ('{"0": {"s": 1, "t": 2}}', 1, 16, "unknown slot 't'"),
-    ('{"0": 1.5}', 1, 7, "got 1.5"),
-    ("[]", 1, 1, "expected a JSON object"),
-])
+@pytest.mark.parametrize(
+    "text, line, column, words",
+    [
+        ('{"0": true}', 1, 7, "expected an integer, got true"),
+        ('{"0": 1,\n "0": 4}', 2, 2, "already has a move (line 1, column 2)"),
+        ('{"0": "\u0661"}', 1, 7, "expected LABEL=VALUE"),
+        ('{"0": ' + "1" * 5000 + "}", 1, 7, "5000 digits"),
+        ('{"moves": [1]}', 1, 12, '{"from": POSITION, "to": POSITION}'),
+        ('{"0": {"s": 1, "t": 2}}', 1, 16, "unknown slot 't'"),
+        ('{"0": 1.5}', 1, 7, "got 1.5"),
+        ("[]", 1, 1, "expected a JSON object"),
+    ],
+)
 def test_errors_about_an_arena_strategy_are_located(text, line, column, words):
     with pytest.raises(QueryError) as info:
         table_of(text, "s.json", ARENA)
@@ -85,8 +99,15 @@ def test_errors_about_an_arena_strategy_are_located(text, line, column, words):
 
 def test_the_forms_of_a_strategy_file():
     assert table_of('{"0": 1, "2": "3"}', "s.json", ARENA) == {(0,): (1,), (2,): (3,)}
-    doc = {"moves": [{"from": {"j": 1, "k[1]": 1, "k[2]": 0, "k[3]": 0},
-                      "to": {"j": 2, "k[1]": 0, "k[2]": 0, "k[3]": 0}}]}
+    doc = {
+        "moves": [
+            {
+                "from": {"j": 1, "k[1]": 1, "k[2]": 0, "k[3]": 0},
+                "to": {"j": 2, "k[1]": 0, "k[2]": 0, "k[3]": 0},
+            }
+        ]
+    }
     assert table_of(json.dumps(doc), "s.json", NIM) == {(1, 1, 0, 0): (2, 0, 0, 0)}
-    assert table_of('{"j=1, k[1]=1, k[2]=0, k[3]=0": "j=2, k[1]=0, k[2]=0, k[3]=0"}',
-                    "s.json", NIM) == {(1, 1, 0, 0): (2, 0, 0, 0)}
+    assert table_of(
+        '{"j=1, k[1]=1, k[2]=0, k[3]=0": "j=2, k[1]=0, k[2]=0, k[3]=0"}', "s.json", NIM
+    ) == {(1, 1, 0, 0): (2, 0, 0, 0)}

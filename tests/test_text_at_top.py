@@ -10,6 +10,7 @@ formulas, definitions and games: a call of a parser entry point there (``model.f
 this test finds, by reading every module's syntax tree (docstrings are not calls, so a
 doctest's ``m.formula(...)`` is not counted).
 """
+
 from __future__ import annotations
 
 import ast
@@ -23,9 +24,21 @@ TEXT_LAYERS = {"lang", "gdl-front", "model", "cli", "package", "seeds"}
 #: the entry points of the front ends: each turns text into an AST, a checked model or
 #: a formula (``formula`` and ``with_params`` are the Model's, ``parse`` the arena
 #: reader's)
-PARSERS = {"formula", "with_params", "parse_formula", "parse_model", "load_model",
-           "parse_state_expr", "parse_arena", "parse_formula_text", "parse_model_text",
-           "parse_kif", "gdl_program", "gdl_model", "read_arena"}
+PARSERS = {
+    "formula",
+    "with_params",
+    "parse_formula",
+    "parse_model",
+    "load_model",
+    "parse_state_expr",
+    "parse_arena",
+    "parse_formula_text",
+    "parse_model_text",
+    "parse_kif",
+    "gdl_program",
+    "gdl_model",
+    "read_arena",
+}
 
 
 def parser_uses(source: str) -> list[tuple[int, str]]:
@@ -41,32 +54,40 @@ def parser_uses(source: str) -> list[tuple[int, str]]:
         elif isinstance(node, ast.ImportFrom):
             if (node.module or "").split(".")[0] == "lark":
                 found.append((node.lineno, "imports lark"))
-            found += [(node.lineno, f"imports {a.name}") for a in node.names
-                      if a.name in PARSERS]
+            found += [(node.lineno, f"imports {a.name}") for a in node.names if a.name in PARSERS]
         elif isinstance(node, ast.Import):
-            found += [(node.lineno, "imports lark") for a in node.names
-                      if a.name.split(".")[0] == "lark"]
+            found += [
+                (node.lineno, "imports lark") for a in node.names if a.name.split(".")[0] == "lark"
+            ]
     return found
 
 
 def below_the_front_ends() -> dict[str, Path]:
-    return {name: path for name, path in MODULES.items()
-            if layer_of(name, LAYERS).name not in TEXT_LAYERS}
+    return {
+        name: path
+        for name, path in MODULES.items()
+        if layer_of(name, LAYERS).name not in TEXT_LAYERS
+    }
 
 
 def test_no_module_below_the_front_ends_calls_the_parser():
-    found = [f"{path.relative_to(path.parents[1])}:{line}: {what}"
-             for name, path in below_the_front_ends().items()
-             for line, what in parser_uses(path.read_text(encoding="utf-8"))]
+    found = [
+        f"{path.relative_to(path.parents[1])}:{line}: {what}"
+        for name, path in below_the_front_ends().items()
+        for line, what in parser_uses(path.read_text(encoding="utf-8"))
+    ]
     assert found == [], "\n".join(found)
 
 
 def test_the_scan_sees_what_it_looks_for():
     # what analysis/layered.py did before issue 33: parse again from the analysis layer
     assert parser_uses('def f(model, e):\n    return model.formula("initial")\n') == [
-        (2, "calls formula")]
+        (2, "calls formula")
+    ]
     assert parser_uses("from lark import Lark\nimport lark.exceptions\n") == [
-        (1, "imports lark"), (2, "imports lark")]
+        (1, "imports lark"),
+        (2, "imports lark"),
+    ]
     assert parser_uses("from ..model import load_model\n") == [(1, "imports load_model")]
     # a doctest is text, not a call
     assert parser_uses('def f():\n    """>>> m.formula("x")"""\n') == []
@@ -74,10 +95,21 @@ def test_the_scan_sees_what_it_looks_for():
 
 def test_the_scan_covers_the_analyses_and_the_engines():
     below = below_the_front_ends()
-    for name in ("symbolic.analysis.layered", "symbolic.analysis.layered_solve",
-                 "symbolic.api.layers", "symbolic.atl", "symbolic.engines",
-                 "symbolic.bdd.engine", "symbolic.gdl.solve", "symbolic.pictures.board"):
+    for name in (
+        "symbolic.analysis.layered",
+        "symbolic.analysis.layered_solve",
+        "symbolic.api.layers",
+        "symbolic.atl",
+        "symbolic.engines",
+        "symbolic.bdd.engine",
+        "symbolic.gdl.solve",
+        "symbolic.pictures.board",
+    ):
         assert name in below, name
-    for name in ("symbolic.model", "symbolic.lang.parser", "symbolic.gdl.kif",
-                 "symbolic.cli.check"):
+    for name in (
+        "symbolic.model",
+        "symbolic.lang.parser",
+        "symbolic.gdl.kif",
+        "symbolic.cli.check",
+    ):
         assert name not in below, name

@@ -1,6 +1,7 @@
 """The TD's tic-tac-toe answers (symbolic.seeds.tictactoe, ``symbolic tictactoe``): both
 engines agree, the published counts hold, and the attractors, the winner and the
 strategies are checked against a brute force over boards written here."""
+
 from __future__ import annotations
 
 import json
@@ -33,10 +34,10 @@ def test_keys_and_engines_agree(results):
 
 def test_published_figures(results):
     a = results["symbolic"]
-    assert a["boards"] == 3 ** 9 == 19683   # Q18
-    assert a["legal"] == 5478               # Q22
-    assert a["reachable"] == 5478           # Q27: the same boards (test_models checks it)
-    assert a["winner"] is None              # Q29: a draw with best play
+    assert a["boards"] == 3**9 == 19683  # Q18
+    assert a["legal"] == 5478  # Q22
+    assert a["reachable"] == 5478  # Q27: the same boards (test_models checks it)
+    assert a["winner"] is None  # Q29: a draw with best play
 
 
 @lru_cache(maxsize=None)
@@ -98,8 +99,16 @@ def test_keep_the_draw(results):
 def test_cli_json(capsys):
     assert main(["tictactoe", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert set(doc) >= {"boards", "legal", "reachable", "attractor1", "attractor2", "winner",
-                        "strategy1", "strategy2"}
+    assert set(doc) >= {
+        "boards",
+        "legal",
+        "reachable",
+        "attractor1",
+        "attractor2",
+        "winner",
+        "strategy1",
+        "strategy2",
+    }
     assert doc["winner"] is None and doc["boards"] == 19683
 
 

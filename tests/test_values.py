@@ -2,6 +2,7 @@
 engines, against the explicit references of symbolic.explicit.values (a
 retrograde sweep and the text's recurrence, memoized) on the shipped two-player
 models and on random games."""
+
 from __future__ import annotations
 
 
@@ -39,24 +40,29 @@ def first_difference(a: dict, b: dict):
 
 # --------------------------------------------------------------------------- the recurrence
 
+
 def test_recurrence_reproduces_the_texts_two_examples():
     assert recurrence_value([2, 6, 11]) == -12
     assert recurrence_value([-11, 3, -8, 17]) == 9
-    assert recurrence_value([]) == 0          # the lone square of death: lost
-    assert recurrence_value([0]) == 1         # hand over the lone square
+    assert recurrence_value([]) == 0  # the lone square of death: lost
+    assert recurrence_value([0]) == 1  # hand over the lone square
     assert recurrence_value([1, 1]) == -2
 
 
 # --------------------------------------------------------------------------- shipped models
 
-TWO_PLAYER = [("chocolate.game", {}), ("chocolate.game", {"m": 4, "n": 3, "i": 1, "j": 2}),
-              ("subtraction.game", {}), ("nim.game", {"n": 2, "K": 4}),
-              ("chomp.game", {"R": 2, "C": 3}), ("hackendot.game", {"word": "(())(()())"}),
-              ("tictactoe.game", {})]
+TWO_PLAYER = [
+    ("chocolate.game", {}),
+    ("chocolate.game", {"m": 4, "n": 3, "i": 1, "j": 2}),
+    ("subtraction.game", {}),
+    ("nim.game", {"n": 2, "K": 4}),
+    ("chomp.game", {"R": 2, "C": 3}),
+    ("hackendot.game", {"word": "(())(()())"}),
+    ("tictactoe.game", {}),
+]
 
 
-@pytest.mark.parametrize("name,params", TWO_PLAYER,
-                         ids=[f"{n}{p or ''}" for n, p in TWO_PLAYER])
+@pytest.mark.parametrize("name,params", TWO_PLAYER, ids=[f"{n}{p or ''}" for n, p in TWO_PLAYER])
 @pytest.mark.parametrize("kind", ["explicit", "cudd", "autoref"])
 def test_values_agree_with_the_explicit_references(name, params, kind):
     model = load_model(MODELS / name, params)
@@ -79,10 +85,10 @@ def test_values_agree_with_the_explicit_references(name, params, kind):
 
 
 def test_chocolate_values_match_the_nim_rule_and_the_first_page_example():
-    model = load_model(MODELS / "chocolate.game")           # 10 × 7, square at (7, 3)
+    model = load_model(MODELS / "chocolate.game")  # 10 × 7, square at (7, 3)
     V = two_player_values(build_engine(model.game, "cudd"))
     for v, ps in V.by_value.items():
-        for (_, l, r, u, d) in ps.tuples():
+        for _, l, r, u, d in ps.tuples():
             assert (v > 0) == (l ^ r ^ u ^ d != 0), (v, l, r, u, d)
     assert V.draws.is_empty()
     assert V.value((1, 7, 2, 3, 3)) == V.value((2, 7, 2, 3, 3)) == 11
@@ -98,13 +104,15 @@ def test_subtraction_values_by_hand():
 
 # --------------------------------------------------------------------------- cycles, ranks
 
+
 @pytest.mark.parametrize("kind", ["explicit", "cudd", "autoref"])
 def test_cycles_give_draws(kind):
     # 0 (player 1) can go to the dead end 1 (player 2 stuck: 1 wins) or to 2;
     # 2 (player 2) and 3 (player 1) can circle forever; 3 may also go to 4,
     # where player 2 wins at once (5: player 1 stuck) — player 1 avoids it.
-    g = arena({0: 1, 1: 2, 2: 2, 3: 1, 4: 2, 5: 1},
-              [(0, 1), (0, 2), (2, 3), (3, 2), (3, 4), (4, 5)])
+    g = arena(
+        {0: 1, 1: 2, 2: 2, 3: 1, 4: 2, 5: 1}, [(0, 1), (0, 2), (2, 3), (3, 2), (3, 4), (4, 5)]
+    )
     V = two_player_values(build_engine(g, kind))
     assert [V.value((s,)) for s in range(6)] == [1, 0, None, None, 1, 0]
     assert V.draws.tuples() == [(2,), (3,)]
@@ -130,7 +138,7 @@ def test_ranks_are_the_minimax_distance_to_the_goal(kind):
     R = ranks(G, {1}, goal)
     union = G.empty()
     for k, layer in enumerate(R.layers):
-        assert not (layer & union), k          # layers are disjoint
+        assert not (layer & union), k  # layers are disjoint
         union = union | layer
     assert union == R.attractor
     for pos in R.attractor.tuples():
@@ -153,6 +161,7 @@ def test_values_need_two_players():
 
 
 # --------------------------------------------------------------------------- random games
+
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(games())

@@ -2,6 +2,7 @@
 ``symbolic`` command within 2 s (status 130 / 3, one line, no traceback), at any moment:
 during the imports, in Python, and while the main thread is held in one long native call
 (an oxidd operation; here a stand-in that also releases Python's lock)."""
+
 from __future__ import annotations
 
 import os
@@ -35,9 +36,15 @@ def _env():
 
 def _start(argv):
     # Ctrl-C as a terminal sends it, even if this runner was started with SIGINT ignored
-    return subprocess.Popen(argv, cwd=ROOT, env=_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    return subprocess.Popen(
+        argv,
+        cwd=ROOT,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
 
 
 def _ended_within(p, seconds):
@@ -86,7 +93,7 @@ def _held(timeout):
 
 
 def test_ctrl_c_ends_a_process_held_in_a_native_call_within_2_s():
-    p = _held(10 ** 6)
+    p = _held(10**6)
     time.sleep(0.3)
     p.send_signal(signal.SIGINT)
     status, err, took = _ended_within(p, BOUND)
@@ -119,8 +126,11 @@ def _ended_by_ctrl_c(status, err):
     manager constructor (symbolic.interrupts), killed by SIGINT, with nothing written."""
     if status == -signal.SIGINT:
         return err == ""
-    return status == 130 and err.splitlines()[-1:] == ["symbolic: interrupted"] \
+    return (
+        status == 130
+        and err.splitlines()[-1:] == ["symbolic: interrupted"]
         and "Traceback" not in err
+    )
 
 
 @pytest.mark.parametrize("backend", ["cudd", "oxidd", "autoref"])
@@ -129,14 +139,16 @@ def test_the_timeout_ends_long_runs_within_2_s(backend):
         pytest.importorskip("oxidd")
     limit = 2
     t = time.monotonic()
-    p = _start([sys.executable, "-m", "symbolic", *LONG, "--backend", backend,
-                "--timeout", str(limit)])
+    p = _start(
+        [sys.executable, "-m", "symbolic", *LONG, "--backend", backend, "--timeout", str(limit)]
+    )
     status, err, _ = _ended_within(p, limit + BOUND)
     took = time.monotonic() - t
     assert status == 3 and took < limit + BOUND, (backend, status, took, err[-2000:])
     lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"symbolic: time limit of {limit} s reached "
-                                                   f"while "), (backend, err[-2000:])
+    assert len(lines) == 1 and lines[0].startswith(
+        f"symbolic: time limit of {limit} s reached while "
+    ), (backend, err[-2000:])
 
 
 def _rss(pid):
@@ -154,10 +166,12 @@ def test_ctrl_c_while_oxidd_allocates_its_cache_kills_the_process_at_once():
     seconds long: neither Python's handler nor the watchdog can act, the kernel does."""
     pytest.importorskip("oxidd")
     from symbolic.bdd.capacity import default_memory_cap
+
     if default_memory_cap() < 4 << 30:
         pytest.skip("a cache of 2^26 entries needs more memory")
-    p = _start([sys.executable, "-m", "symbolic", *LONG, "--backend", "oxidd",
-                "--cache-bits", "26"])
+    p = _start(
+        [sys.executable, "-m", "symbolic", *LONG, "--backend", "oxidd", "--cache-bits", "26"]
+    )
     # the process holds about 100 MB until the cache grows; stop in the middle of it
     while (rss := _rss(p.pid)) is not None and rss < 400 << 20:
         time.sleep(0.005)
@@ -173,16 +187,29 @@ def test_an_explicit_cache_yields_to_a_near_deadline():
     the deadline cannot wait for (symbolic.bdd.oxidd_backend._cache_in_time)."""
     pytest.importorskip("oxidd")
     from symbolic.bdd.oxidd_backend import OxiddManager
+
     m = OxiddManager(limits=Limits(timeout=5, cache_bits=26), space_bits=41)
-    assert m.cache_entries == 2 ** 22, m.cache_entries
+    assert m.cache_entries == 2**22, m.cache_entries
 
 
 def test_the_timeout_ends_a_run_asking_for_a_big_cache_within_2_s():
     pytest.importorskip("oxidd")
     limit = 5
     t = time.monotonic()
-    p = _start([sys.executable, "-m", "symbolic", *LONG, "--backend", "oxidd",
-                "--cache-bits", "26", "--timeout", str(limit)])
+    p = _start(
+        [
+            sys.executable,
+            "-m",
+            "symbolic",
+            *LONG,
+            "--backend",
+            "oxidd",
+            "--cache-bits",
+            "26",
+            "--timeout",
+            str(limit),
+        ]
+    )
     status, err, _ = _ended_within(p, limit + BOUND)
     took = time.monotonic() - t
     assert status == 3 and took < limit + BOUND, (status, took, err[-2000:])
@@ -202,11 +229,16 @@ print(switched, inside is signal.SIG_DFL, signal.getsignal(signal.SIGINT) is han
 """
 
 
-@pytest.mark.parametrize("enable, want", [(True, "True True True"),
-                                          (False, "False False True")])
+@pytest.mark.parametrize("enable, want", [(True, "True True True"), (False, "False False True")])
 def test_only_the_symbolic_command_gives_ctrl_c_to_the_kernel(enable, want):
     """The Python API leaves its caller's handler alone; the command switches it for the
     block, and restores it after."""
-    out = subprocess.run([sys.executable, "-c", _SWITCH.format(enable=enable)], cwd=ROOT,
-                         env=_env(), capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", _SWITCH.format(enable=enable)],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert out.split("\n")[0] == want, out

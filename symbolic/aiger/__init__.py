@@ -10,9 +10,19 @@ simulation), ``text`` (lines, fields, located errors), ``checks``
 >>> parse_aiger("aag 1 1 0 1 0\\n2\\n3\\ni0 u\\n").output_names
 ('',)
 """
+
 from .circuit import CONTROLLABLE, Circuit, literal_value, simulate
 from .reader import parse_aiger, read_aiger
 from .writer import canonical, to_aag, to_aig
 
-__all__ = ["CONTROLLABLE", "Circuit", "canonical", "literal_value", "parse_aiger", "read_aiger",
-           "simulate", "to_aag", "to_aig"]
+__all__ = [
+    "CONTROLLABLE",
+    "Circuit",
+    "canonical",
+    "literal_value",
+    "parse_aiger",
+    "read_aiger",
+    "simulate",
+    "to_aag",
+    "to_aig",
+]

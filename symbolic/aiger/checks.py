@@ -7,6 +7,7 @@ cycle is a located error). A failing item is located through its section
 (``sections[name] = (first line, start offset)``, None in a binary file whose
 items have no line of their own).
 """
+
 from __future__ import annotations
 
 from array import array
@@ -49,29 +50,50 @@ def check_circuit(text: Text, sections: dict, c: Circuit) -> Circuit:
     order = _topological(at, c)
     if order is None:
         return c
-    return replace(c, and_lhs=tuple(c.and_lhs[j] for j in order),
-                   and_rhs0=tuple(c.and_rhs0[j] for j in order),
-                   and_rhs1=tuple(c.and_rhs1[j] for j in order))
+    return replace(
+        c,
+        and_lhs=tuple(c.and_lhs[j] for j in order),
+        and_rhs0=tuple(c.and_rhs0[j] for j in order),
+        and_rhs1=tuple(c.and_rhs1[j] for j in order),
+    )
 
 
-def _defined_lit(at: _Locate, lit: int, top: int, what: str, section: str, index: int,
-                 field: int) -> None:
+def _defined_lit(
+    at: _Locate, lit: int, top: int, what: str, section: str, index: int, field: int
+) -> None:
     if lit & 1:
-        raise at(f"{what} must be an even literal (a variable, not its negation), found {lit}",
-                 section, index, field)
+        raise at(
+            f"{what} must be an even literal (a variable, not its negation), found {lit}",
+            section,
+            index,
+            field,
+        )
     if lit < 2:
-        raise at(f"{what} must be at least 2 (literals 0 and 1 are the constants), found {lit}",
-                 section, index, field)
+        raise at(
+            f"{what} must be at least 2 (literals 0 and 1 are the constants), found {lit}",
+            section,
+            index,
+            field,
+        )
     if lit > top:
-        raise at(f"{what} {lit} is out of range: M = {top // 2} allows literals up to {top}",
-                 section, index, field)
+        raise at(
+            f"{what} {lit} is out of range: M = {top // 2} allows literals up to {top}",
+            section,
+            index,
+            field,
+        )
 
 
-def _used_lit(at: _Locate, lit: int, top: int, what: str, section: str, index: int,
-              field: int) -> None:
+def _used_lit(
+    at: _Locate, lit: int, top: int, what: str, section: str, index: int, field: int
+) -> None:
     if lit > top:
-        raise at(f"{what} {lit} is out of range: M = {top // 2} allows literals up to {top}",
-                 section, index, field)
+        raise at(
+            f"{what} {lit} is out of range: M = {top // 2} allows literals up to {top}",
+            section,
+            index,
+            field,
+        )
 
 
 def _ranges(at: _Locate, c: Circuit, top: int) -> None:
@@ -83,8 +105,13 @@ def _ranges(at: _Locate, c: Circuit, top: int) -> None:
         if lit & 1 or lit < 2 or lit > top or nxt > top or reset not in (0, 1, lit):
             _defined_lit(at, lit, top, "a latch", "latches", j, 0)
             _used_lit(at, nxt, top, "the next-state literal", "latches", j, 1)
-            raise at(f"a reset value must be 0, 1 or the latch's literal {lit} (left open), "
-                     f"found {reset}", "latches", j, 2)
+            raise at(
+                f"a reset value must be 0, 1 or the latch's literal {lit} (left open), "
+                f"found {reset}",
+                "latches",
+                j,
+                2,
+            )
     for j, lit in enumerate(c.outputs):
         _used_lit(at, lit, top, "the output literal", "outputs", j, 0)
     for j, (lit, a, b) in enumerate(zip(c.and_lhs, c.and_rhs0, c.and_rhs1)):
@@ -104,8 +131,13 @@ def _definitions(at: _Locate, c: Circuit) -> bytearray:
             v = lit >> 1
             if kind[v]:
                 first = _first_definition(at, c, v)
-                raise at(f"variable {v} (literal {lit}) is defined twice: it is already "
-                         f"{_KIND[kind[v]]}, at {first}", section, j, 0)
+                raise at(
+                    f"variable {v} (literal {lit}) is defined twice: it is already "
+                    f"{_KIND[kind[v]]}, at {first}",
+                    section,
+                    j,
+                    0,
+                )
             kind[v] = code
     return kind
 
@@ -122,15 +154,24 @@ def _uses(at: _Locate, c: Circuit, kind: bytearray) -> None:
     """Every literal read (next states, outputs, operands) is a constant or defined."""
     kind = bytearray(kind)
     kind[0] = 1  # the constants
-    uses = [("latches", 1, c.next_state), ("outputs", 0, c.outputs),
-            ("ands", 1, c.and_rhs0), ("ands", 2, c.and_rhs1)]
+    uses = [
+        ("latches", 1, c.next_state),
+        ("outputs", 0, c.outputs),
+        ("ands", 1, c.and_rhs0),
+        ("ands", 2, c.and_rhs1),
+    ]
     for section, field, lits in uses:
         if all(kind[lit >> 1] for lit in lits):
             continue
         for j, lit in enumerate(lits):
             if not kind[lit >> 1]:
-                raise at(f"literal {lit} reads variable {lit >> 1}, which is never defined "
-                         "(no input, latch or AND gate has it)", section, j, field)
+                raise at(
+                    f"literal {lit} reads variable {lit >> 1}, which is never defined "
+                    "(no input, latch or AND gate has it)",
+                    section,
+                    j,
+                    field,
+                )
 
 
 def _topological(at: _Locate, c: Circuit) -> list[int] | None:
@@ -166,8 +207,9 @@ def _topological(at: _Locate, c: Circuit) -> list[int] | None:
     return order
 
 
-def _cycle(at: _Locate, c: Circuit, stack: list[int], state: bytearray, child: int,
-           j: int) -> ParseError:
+def _cycle(
+    at: _Locate, c: Circuit, stack: list[int], state: bytearray, child: int, j: int
+) -> ParseError:
     """The error for a cycle closed by gate ``j`` reading gate ``child`` (on the path)."""
     path, seen = [], set()
     for g in reversed(stack):  # a gate's expanded copy is its highest on the stack
@@ -175,8 +217,13 @@ def _cycle(at: _Locate, c: Circuit, stack: list[int], state: bytearray, child: i
             seen.add(g)
             path.append(g)
     path.reverse()
-    cycle = path[path.index(child):]
+    cycle = path[path.index(child) :]
     lits = [c.and_lhs[g] for g in cycle] + [c.and_lhs[child]]
     shown = " -> ".join(map(str, lits if len(lits) <= 9 else lits[:4] + ["…"] + lits[-4:]))
-    return at(f"the AND gates form a cycle ({shown}): gate {c.and_lhs[j]} reads gate "
-              f"{c.and_lhs[child]}, which depends on it", "ands", j, 0)
+    return at(
+        f"the AND gates form a cycle ({shown}): gate {c.and_lhs[j]} reads gate "
+        f"{c.and_lhs[child]}, which depends on it",
+        "ands",
+        j,
+        0,
+    )

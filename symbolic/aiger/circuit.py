@@ -5,6 +5,7 @@ variable other than 0 is defined exactly once, as an input, a latch or the
 output of an AND gate; the gates are stored in a topological order (each
 gate's operands are inputs, latches, constants or gates stored before it).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -64,8 +65,13 @@ class Circuit:
         >>> Circuit(0, (), (), (), (), (0,), (), (), (), (), (), ("e",)).counts
         (0, 0, 0, 1, 0)
         """
-        return (self.maxvar, len(self.inputs), len(self.latches), len(self.outputs),
-                len(self.and_lhs))
+        return (
+            self.maxvar,
+            len(self.inputs),
+            len(self.latches),
+            len(self.outputs),
+            len(self.and_lhs),
+        )
 
 
 def simulate(circuit: Circuit, state: dict[int, int], inputs: dict[int, int]) -> dict[int, int]:

@@ -17,6 +17,7 @@ definitions, the uses and the gates' order); every malformed line is a located
 >>> c.inputs, c.error, c.controllable
 ((2, 4), 6, (False, True))
 """
+
 from __future__ import annotations
 
 import re
@@ -28,12 +29,22 @@ from .circuit import Circuit
 from .text import Text
 
 _HEADER_NAMES = ("M", "I", "L", "O", "A", "B", "C", "J", "F")
-_WHAT = {"B": "bad-state properties", "C": "invariant constraints",
-         "J": "justice properties", "F": "fairness constraints"}
+_WHAT = {
+    "B": "bad-state properties",
+    "C": "invariant constraints",
+    "J": "justice properties",
+    "F": "fairness constraints",
+}
 _SYMBOL = re.compile(rb"([ilobcjf])(\d{1,18}) (.*?)\r?")
-_SYMBOL_KIND = {b"i": "input", b"l": "latch", b"o": "output", b"b": "bad-state property",
-                b"c": "invariant constraint", b"j": "justice property",
-                b"f": "fairness constraint"}
+_SYMBOL_KIND = {
+    b"i": "input",
+    b"l": "latch",
+    b"o": "output",
+    b"b": "bad-state property",
+    b"c": "invariant constraint",
+    b"j": "justice property",
+    b"f": "fairness constraint",
+}
 
 
 def read_aiger(path: str | Path) -> Circuit:
@@ -77,15 +88,31 @@ def parse_aiger(data: bytes | str, file: str = "<aiger>") -> Circuit:
         sections["ands"] = None
     else:
         first, start, lines = text.take_lines(n_and, "AND gate")
-        ands = text.numbers(lines, first, start, ("an AND gate's literal", "its first operand",
-                                                  "its second operand"))
+        ands = text.numbers(
+            lines,
+            first,
+            start,
+            ("an AND gate's literal", "its first operand", "its second operand"),
+        )
         sections["ands"] = (first, start)
     names, comments = _symbols(text, n_in, n_latch, n_out)
-    return check_circuit(text, sections, Circuit(
-        maxvar, tuple(inputs), tuple(columns[0]), tuple(columns[1]),
-        tuple(0 if r is None else r for r in columns[2]),
-        tuple(outputs), tuple(ands[0]), tuple(ands[1]), tuple(ands[2]),
-        *names, comments))
+    return check_circuit(
+        text,
+        sections,
+        Circuit(
+            maxvar,
+            tuple(inputs),
+            tuple(columns[0]),
+            tuple(columns[1]),
+            tuple(0 if r is None else r for r in columns[2]),
+            tuple(outputs),
+            tuple(ands[0]),
+            tuple(ands[1]),
+            tuple(ands[2]),
+            *names,
+            comments,
+        ),
+    )
 
 
 def _header(text: Text) -> tuple[bool, tuple[int, int, int, int, int]]:
@@ -95,8 +122,9 @@ def _header(text: Text) -> tuple[bool, tuple[int, int, int, int, int]]:
     first, start, (raw,) = text.take_lines(1, "header")
     magic = raw[:3]
     if magic not in (b"aag", b"aig") or raw[3:4] not in (b" ", b"\t"):
-        raise text.fail("expected 'aag' or 'aig' and the counts M I L O A (an AIGER header)",
-                        first, start, 1, 3)
+        raise text.fail(
+            "expected 'aag' or 'aig' and the counts M I L O A (an AIGER header)", first, start, 1, 3
+        )
     values = text.fields(b"   " + raw[3:], first, start, _HEADER_NAMES, optional=4)
 
     def at(i: int, message: str):
@@ -105,8 +133,11 @@ def _header(text: Text) -> tuple[bool, tuple[int, int, int, int, int]]:
     for i in range(5, 9):
         name = _HEADER_NAMES[i]
         if values[i]:
-            raise at(i, f"{values[i]} {_WHAT[name]} ({name}): a safety game has none "
-                        "(its one output is the error)")
+            raise at(
+                i,
+                f"{values[i]} {_WHAT[name]} ({name}): a safety game has none "
+                "(its one output is the error)",
+            )
     maxvar, n_in, n_latch, n_out, n_and = values[:5]
     if n_out != 1:
         raise at(3, f"O = {n_out} outputs: a safety game has exactly one output, the error")
@@ -114,11 +145,15 @@ def _header(text: Text) -> tuple[bool, tuple[int, int, int, int, int]]:
     if magic == b"aig" and maxvar != defined:
         raise at(0, f"M = {maxvar}, but a binary file must have M = I + L + A = {defined}")
     if maxvar < defined:
-        raise at(0, f"M = {maxvar} is below I + L + A = {defined}: some variable would be "
-                    "defined twice")
+        raise at(
+            0, f"M = {maxvar} is below I + L + A = {defined}: some variable would be defined twice"
+        )
     if maxvar > 16 * defined + 1024:
-        raise at(0, f"M = {maxvar} is far above I + L + A = {defined}: this reader takes "
-                    f"variable indices up to 16 (I + L + A) + 1024")
+        raise at(
+            0,
+            f"M = {maxvar} is far above I + L + A = {defined}: this reader takes "
+            f"variable indices up to 16 (I + L + A) + 1024",
+        )
     return magic == b"aig", (maxvar, n_in, n_latch, n_out, n_and)
 
 
@@ -134,8 +169,9 @@ def _binary_ands(text: Text, first_var: int, count: int) -> list[list[int]]:
             start, x, shift = pos, 0, 0
             while True:
                 if pos >= end:
-                    raise text.fail_at_byte(f"the file ends inside AND gate {k + 1} of "
-                                            f"{count} (literal {lhs})", pos)
+                    raise text.fail_at_byte(
+                        f"the file ends inside AND gate {k + 1} of {count} (literal {lhs})", pos
+                    )
                 byte = data[pos]
                 pos += 1
                 x |= (byte & 0x7F) << shift
@@ -143,17 +179,22 @@ def _binary_ands(text: Text, first_var: int, count: int) -> list[list[int]]:
                     break
                 shift += 7
                 if shift > 63:
-                    raise text.fail_at_byte(f"the delta of AND gate {lhs} does not end "
-                                            "within 10 bytes", start)
+                    raise text.fail_at_byte(
+                        f"the delta of AND gate {lhs} does not end within 10 bytes", start
+                    )
             deltas.append((x, start))
         (d0, at0), (d1, at1) = deltas
         if d0 == 0 or d0 > lhs:
-            raise text.fail_at_byte(f"AND gate {lhs}: its first delta must be in 1..{lhs} "
-                                    f"(operands below the gate), found {d0}", at0)
+            raise text.fail_at_byte(
+                f"AND gate {lhs}: its first delta must be in 1..{lhs} "
+                f"(operands below the gate), found {d0}",
+                at0,
+            )
         rhs0 = lhs - d0
         if d1 > rhs0:
-            raise text.fail_at_byte(f"AND gate {lhs}: its second delta must be in 0..{rhs0}, "
-                                    f"found {d1}", at1)
+            raise text.fail_at_byte(
+                f"AND gate {lhs}: its second delta must be in 0..{rhs0}, found {d1}", at1
+            )
         lhs_list.append(lhs)
         rhs0_list.append(rhs0)
         rhs1_list.append(rhs0 - d1)
@@ -165,7 +206,7 @@ def _binary_ands(text: Text, first_var: int, count: int) -> list[list[int]]:
 def _symbols(text: Text, n_in: int, n_latch: int, n_out: int):
     """((input names, latch names, output names), comment lines) after the gates."""
     names = {b"i": [""] * n_in, b"l": [""] * n_latch, b"o": [""] * n_out}
-    rest = text.data[text.pos:]
+    rest = text.data[text.pos :]
     if not rest:
         return tuple(tuple(v) for v in names.values()), ()
     lines = rest.split(b"\n")
@@ -173,11 +214,12 @@ def _symbols(text: Text, n_in: int, n_latch: int, n_out: int):
     for index, raw in enumerate(lines):
         line = text.line + index
         if raw.rstrip(b" \t\r") == b"c":
-            comments = b"\n".join(lines[index + 1:]).decode("utf-8", "replace")
+            comments = b"\n".join(lines[index + 1 :]).decode("utf-8", "replace")
             comments = comments[:-1] if comments.endswith("\n") else comments
-            return (tuple(tuple(v) for v in names.values()),
-                    tuple(line.removesuffix("\r") for line in comments.split("\n"))
-                    if comments else ())
+            return (
+                tuple(tuple(v) for v in names.values()),
+                tuple(line.removesuffix("\r") for line in comments.split("\n")) if comments else (),
+            )
         if not raw and index == len(lines) - 1:
             break
         _symbol(text, raw, line, offset, names)
@@ -189,18 +231,33 @@ def _symbol(text: Text, raw: bytes, line: int, offset: int, names: dict) -> None
     """Read one symbol line into ``names`` (a located error if it is none)."""
     match = _SYMBOL.fullmatch(raw)
     if match is None:
-        raise text.fail("expected a symbol ('i', 'l' or 'o', a position, a space and a name), "
-                        "a line 'c' starting the comments, or the end of the file",
-                        line, offset, 1, max(1, len(raw.rstrip(b"\r"))))
+        raise text.fail(
+            "expected a symbol ('i', 'l' or 'o', a position, a space and a name), "
+            "a line 'c' starting the comments, or the end of the file",
+            line,
+            offset,
+            1,
+            max(1, len(raw.rstrip(b"\r"))),
+        )
     kind, index = match.group(1), int(match.group(2))
     name = match.group(3).decode("utf-8", "replace")
     table = names.get(kind, [])
     if index >= len(table):
-        raise text.fail(f"{_SYMBOL_KIND[kind]} {index} does not exist: the header declares "
-                        f"{len(table)}", line, offset, 2, len(match.group(2)))
+        raise text.fail(
+            f"{_SYMBOL_KIND[kind]} {index} does not exist: the header declares {len(table)}",
+            line,
+            offset,
+            2,
+            len(match.group(2)),
+        )
     if not name:
         raise text.fail("expected a name after the space", line, offset, match.end(2) + 2)
     if table[index]:
-        raise text.fail(f"{_SYMBOL_KIND[kind]} {index} already has a name, "
-                        f"{table[index]!r}", line, offset, 1, match.end(2))
+        raise text.fail(
+            f"{_SYMBOL_KIND[kind]} {index} already has a name, {table[index]!r}",
+            line,
+            offset,
+            1,
+            match.end(2),
+        )
     table[index] = name

@@ -4,6 +4,7 @@ Every error names ``FILE:LINE:COL`` and what was expected there; in the binary
 section of an ``.aig`` file, whose bytes are no text, the line and column are
 those of the byte (lines counted by newline bytes) and the message gives its offset.
 """
+
 from __future__ import annotations
 
 import re
@@ -46,11 +47,12 @@ class Text:
         """The offset of the first byte of the line holding ``offset``."""
         return self.data.rfind(b"\n", 0, offset) + 1
 
-    def fail(self, message: str, line: int, start: int, column: int = 1,
-             length: int = 1) -> ParseError:
+    def fail(
+        self, message: str, line: int, start: int, column: int = 1, length: int = 1
+    ) -> ParseError:
         """A located error on the text line starting at byte ``start``."""
         end = self.data.find(b"\n", start)
-        raw = self.data[start:end if end >= 0 else len(self.data)]
+        raw = self.data[start : end if end >= 0 else len(self.data)]
         text = raw.decode("utf-8", "replace").rstrip("\r")
         return ParseError(message, Span(self.file, line, column, text, length))
 
@@ -58,17 +60,18 @@ class Text:
         """A located error on byte ``offset`` of the binary section (no source line shown)."""
         line = self.data.count(b"\n", 0, offset) + 1
         column = offset - self.line_start(offset) + 1
-        return ParseError(f"{message} (byte {offset} of the file)",
-                          Span(self.file, line, column))
+        return ParseError(f"{message} (byte {offset} of the file)", Span(self.file, line, column))
 
-    def fail_field(self, message: str, first: int, start: int, index: int, field: int) -> ParseError:
+    def fail_field(
+        self, message: str, first: int, start: int, index: int, field: int
+    ) -> ParseError:
         """A located error on field ``field`` of line ``index`` of a section whose
         first line is number ``first`` and starts at byte ``start``."""
         offset = start
         for _ in range(index):
             offset = self.data.index(b"\n", offset) + 1
         end = self.data.find(b"\n", offset)
-        raw = self.data[offset:end if end >= 0 else len(self.data)]
+        raw = self.data[offset : end if end >= 0 else len(self.data)]
         tokens = list(_TOKEN.finditer(raw))
         column, length = 1, 1
         if field < len(tokens):
@@ -92,14 +95,18 @@ class Text:
         else:
             got = len(parts) - (0 if parts[-1] else 1)
             last = self.line_start(len(self.data))
-            raise self.fail(f"the file ends after {got} of the {count} {what} lines the header "
-                            "announces", self.data.count(b"\n") + 1, last,
-                            len(self.data) - last + 1)
+            raise self.fail(
+                f"the file ends after {got} of the {count} {what} lines the header announces",
+                self.data.count(b"\n") + 1,
+                last,
+                len(self.data) - last + 1,
+            )
         self.line += count
         return first, start, parts[:count]
 
-    def numbers(self, lines: list[bytes], first: int, start: int, names: tuple[str, ...],
-                optional: int = 0) -> list[list[int | None]]:
+    def numbers(
+        self, lines: list[bytes], first: int, start: int, names: tuple[str, ...], optional: int = 0
+    ) -> list[list[int | None]]:
         """The fields of ``lines`` (each ``names``' numbers, the last ``optional``
         of them may be missing: None), as one list per field."""
         n = len(names)
@@ -116,22 +123,38 @@ class Text:
             offset += len(raw) + 1
         return columns
 
-    def fields(self, raw: bytes, line: int, start: int, names: tuple[str, ...],
-               optional: int = 0) -> list[int | None]:
+    def fields(
+        self, raw: bytes, line: int, start: int, names: tuple[str, ...], optional: int = 0
+    ) -> list[int | None]:
         """The numbers of one line: ``names`` in order, the last ``optional`` may be
         missing (None); anything else is a located error."""
         tokens = list(_TOKEN.finditer(raw))
         for i, match in enumerate(tokens):
             token, column = match.group(), match.start() + 1
             if i >= len(names):
-                raise self.fail(f"expected the end of the line after {names[-1]}, found "
-                                f"{_show(token)}", line, start, column, len(token))
+                raise self.fail(
+                    f"expected the end of the line after {names[-1]}, found {_show(token)}",
+                    line,
+                    start,
+                    column,
+                    len(token),
+                )
             if not token.isdigit():
-                raise self.fail(f"expected {names[i]} (an unsigned decimal number), found "
-                                f"{_show(token)}", line, start, column, len(token))
+                raise self.fail(
+                    f"expected {names[i]} (an unsigned decimal number), found {_show(token)}",
+                    line,
+                    start,
+                    column,
+                    len(token),
+                )
             if len(token) > DIGITS:
-                raise self.fail(f"{names[i]} is too large ({len(token)} digits)", line, start,
-                                column, len(token))
+                raise self.fail(
+                    f"{names[i]} is too large ({len(token)} digits)",
+                    line,
+                    start,
+                    column,
+                    len(token),
+                )
         if len(tokens) < len(names) - optional:
             column = len(raw.rstrip(b"\r")) + 1
             raise self.fail(f"expected {names[len(tokens)]} here", line, start, column)

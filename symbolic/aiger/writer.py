@@ -9,6 +9,7 @@ order), so reading it back gives the same circuit up to that renumbering.
 >>> parse_aiger(to_aig(c)) == canonical(c), canonical(c).and_rhs0
 (True, (5,))
 """
+
 from __future__ import annotations
 
 from .circuit import Circuit
@@ -54,12 +55,21 @@ def canonical(c: Circuit) -> Circuit:
         return 2 * new[x >> 1] + (x & 1)
 
     rhs = [sorted((lit(a), lit(b)), reverse=True) for a, b in zip(c.and_rhs0, c.and_rhs1)]
-    return Circuit(len(defined), tuple(map(lit, c.inputs)), tuple(map(lit, c.latches)),
-                   tuple(map(lit, c.next_state)),
-                   tuple(r if r < 2 else lit(r) for r in c.reset), tuple(map(lit, c.outputs)),
-                   tuple(map(lit, c.and_lhs)), tuple(r[0] for r in rhs),
-                   tuple(r[1] for r in rhs), c.input_names, c.latch_names, c.output_names,
-                   c.comments)
+    return Circuit(
+        len(defined),
+        tuple(map(lit, c.inputs)),
+        tuple(map(lit, c.latches)),
+        tuple(map(lit, c.next_state)),
+        tuple(r if r < 2 else lit(r) for r in c.reset),
+        tuple(map(lit, c.outputs)),
+        tuple(map(lit, c.and_lhs)),
+        tuple(r[0] for r in rhs),
+        tuple(r[1] for r in rhs),
+        c.input_names,
+        c.latch_names,
+        c.output_names,
+        c.comments,
+    )
 
 
 def _delta(x: int, out: bytearray) -> None:
@@ -73,8 +83,7 @@ def to_aig(c: Circuit) -> bytes:
     """The binary AIGER bytes of ``c`` (renumbered: see :func:`canonical`)."""
     c = canonical(c)
     head = f"aig {c.maxvar} {len(c.inputs)} {len(c.latches)} {len(c.outputs)} {len(c.and_lhs)}"
-    lines = [head, *[_latch_line(c, k, "") for k in range(len(c.latches))],
-             *map(str, c.outputs)]
+    lines = [head, *[_latch_line(c, k, "") for k in range(len(c.latches))], *map(str, c.outputs)]
     out = bytearray(("\n".join(lines) + "\n").encode())
     for lhs, a, b in zip(c.and_lhs, c.and_rhs0, c.and_rhs1):
         _delta(lhs - a, out)

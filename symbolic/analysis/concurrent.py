@@ -19,12 +19,12 @@ every ATL formula without turn(J) has the same set on both games.
 >>> g.action_labels(2)[:3]
 ('wait', 'take(t=1) -> j=1, k=0', 'take(t=1) -> j=1, k=1')
 """
+
 from __future__ import annotations
 
 from ..errors import QueryError
 from ..explicit import ExplicitGame
-from ..ir import (Action, BoolType, ConcurrentGame, Const, Elem, Expr, Game, Update, Var, conj,
-                  disj)
+from ..ir import Action, BoolType, ConcurrentGame, Const, Elem, Expr, Game, Update, Var, conj, disj
 
 __all__ = ["as_concurrent"]
 
@@ -57,8 +57,9 @@ def as_concurrent(game: Game, *, max_positions: int = 20_000) -> ConcurrentGame:
     """The concurrent reading of the turn-based ``game`` (module docstring)."""
     G = ExplicitGame(game)
     if len(G.positions()) > max_positions:
-        raise QueryError(f"as_concurrent lists positions: {game.name!r} has more than "
-                         f"{max_positions}")
+        raise QueryError(
+            f"as_concurrent lists positions: {game.name!r} has more than {max_positions}"
+        )
     G.check_turns()
     labels = [s.label for s in game.space.slots]
     actions: list[Action] = [Action(p, "wait", ~game.turn.eq(Const(p))) for p in game.players]
@@ -74,10 +75,18 @@ def as_concurrent(game: Game, *, max_positions: int = 20_000) -> ConcurrentGame:
             label = f"{name}({args}) -> " + ", ".join(f"{labels[s]}={v}" for s, v in zip(P, w))
             actions.append(Action(p, label, disj(_at(game, c) for c in sources)))
             pending.append((p, label, P, w))
-    cg = ConcurrentGame(game.name, game.space, game.players, tuple(actions), (),
-                        game.invariant, game.description)
+    cg = ConcurrentGame(
+        game.name, game.space, game.players, tuple(actions), (), game.invariant, game.description
+    )
     for p, label, P, w in pending:
         then = conj(_slot_expr(game, s, True).eq(_value(game, s, v)) for s, v in zip(P, w))
         updates.append(Update(then, cg.does(p, label)))
-    return ConcurrentGame(game.name, game.space, game.players, cg.actions, tuple(updates),
-                          game.invariant, game.description)
+    return ConcurrentGame(
+        game.name,
+        game.space,
+        game.players,
+        cg.actions,
+        tuple(updates),
+        game.invariant,
+        game.description,
+    )

@@ -39,6 +39,7 @@ nimber of a disjoint sum of games is the xor of the parts' nimbers
 >>> mex_nimbers(E) == N.table()
 True
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -51,8 +52,16 @@ from .. import ir
 from .outcome import Referee
 
 
-__all__ = ["Nimbers", "check_impartial", "check_normal_play", "check_players", "layered_nimbers", "mex_nimbers", "mex",
-           "first_difference"]
+__all__ = [
+    "Nimbers",
+    "check_impartial",
+    "check_normal_play",
+    "check_players",
+    "layered_nimbers",
+    "mex_nimbers",
+    "mex",
+    "first_difference",
+]
 
 
 def mex(values) -> int:
@@ -104,9 +113,13 @@ class Nimbers:
     def _repr_html_(self) -> str:
         """Jupyter: the number of positions of each nimber."""
         from ..html import counts_html
+
         counts = self.counts()
-        return counts_html("nimber", counts, f"nimbers of {sum(counts.values())} positions "
-                           f"(0: the player to move loses)")
+        return counts_html(
+            "nimber",
+            counts,
+            f"nimbers of {sum(counts.values())} positions (0: the player to move loses)",
+        )
 
     def table(self) -> dict[tuple, int]:
         """{position: nimber} for every position (enumerates: small games only)."""
@@ -133,14 +146,17 @@ def check_impartial(engine: GameEngine) -> None:
             raise QueryError(
                 f"nimbers need the players to alternate, but at "
                 f"{engine.space.as_dict(again.first())} player {p} moves to a position "
-                f"where player {p} moves again")
-    ends = engine.until((), engine.positions(), engine.deadlocks(),
-                        dead_ends=DeadEnds.VACUOUS).result
+                f"where player {p} moves again"
+            )
+    ends = engine.until(
+        (), engine.positions(), engine.deadlocks(), dead_ends=DeadEnds.VACUOUS
+    ).result
     endless = engine.positions() - ends
     if endless:
         raise QueryError(
             f"nimbers need every play to end, but {endless.count()} position(s) start a "
-            f"play that can last forever, e.g. {engine.space.as_dict(endless.first())}")
+            f"play that can last forever, e.g. {engine.space.as_dict(endless.first())}"
+        )
 
 
 def check_normal_play(engine: GameEngine) -> None:
@@ -162,9 +178,11 @@ def check_normal_play(engine: GameEngine) -> None:
     if isinstance(rule, ir.NormalPlay):
         return
     if isinstance(rule, ir.MiserePlay):
-        raise QueryError(f"nimbers are Sprague-Grundy values of normal play (the player who "
-                         f"cannot move loses), but this game's outcome is {rule.kind}. "
-                         f"{advice}")
+        raise QueryError(
+            f"nimbers are Sprague-Grundy values of normal play (the player who "
+            f"cannot move loses), but this game's outcome is {rule.kind}. "
+            f"{advice}"
+        )
     referee = Referee(engine)
     dead = engine.deadlocks()
     by = "win(p)" if isinstance(rule, ir.WinSets) else "its goal values"
@@ -180,15 +198,17 @@ def check_normal_play(engine: GameEngine) -> None:
                 f"move loses), but this game declares its own outcome ({rule.kind}), and "
                 f"the two differ at {engine.space.as_dict(after)}: player {p} moved there "
                 f"last (from {engine.space.as_dict(before)}), so player {p} wins under "
-                f"normal play, but player {p} has not won there by {by}. {advice}")
+                f"normal play, but player {p} has not won there by {by}. {advice}"
+            )
 
 
 def check_players(game) -> None:
     """QueryError unless ``game`` (an IR game) has two players: asked before an engine
     is built, so that a GDL game of three roles is refused without exploring it."""
     if len(game.players) != 2:
-        raise QueryError(f"nimbers need a two-player game; this one has players "
-                         f"{list(game.players)}")
+        raise QueryError(
+            f"nimbers need a two-player game; this one has players {list(game.players)}"
+        )
 
 
 def layered_nimbers(engine: GameEngine, *, check: bool = True) -> Nimbers:
@@ -214,7 +234,7 @@ def layered_nimbers(engine: GameEngine, *, check: bool = True) -> Nimbers:
 
     layers: list[PositionSet] = []
     steps = 0
-    at_least = engine.positions()          # A_g
+    at_least = engine.positions()  # A_g
     while at_least:
         below = engine.positions() - at_least
 
@@ -236,8 +256,12 @@ def mex_nimbers(engine: CountingGame, *, check: bool = True) -> dict[tuple, int]
     predecessors count down (a topological order from the dead ends up).
     ``check`` first runs :func:`check_impartial`.
     """
-    need(engine, CountingGame, "the engine", hint=" (the explicit engine: make_engine(game, "
-         "\"explicit\"))")
+    need(
+        engine,
+        CountingGame,
+        "the engine",
+        hint=' (the explicit engine: make_engine(game, "explicit"))',
+    )
     need(check, bool, "check")
     if check:
         check_impartial(engine)
@@ -254,9 +278,11 @@ def mex_nimbers(engine: CountingGame, *, check: bool = True) -> dict[tuple, int]
                 ready.append(p)
     missing = [i for i in range(n) if value[i] is None]
     if missing:
-        raise QueryError(f"nimbers need every play to end, but {len(missing)} position(s) "
-                         f"start a play that can last forever, e.g. "
-                         f"{engine.space.as_dict(engine.position_at(missing[0]))}")
+        raise QueryError(
+            f"nimbers need every play to end, but {len(missing)} position(s) "
+            f"start a play that can last forever, e.g. "
+            f"{engine.space.as_dict(engine.position_at(missing[0]))}"
+        )
     return {engine.position_at(i): v for i, v in enumerate(value)}
 
 

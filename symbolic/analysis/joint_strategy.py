@@ -27,6 +27,7 @@ positions by its own fixpoint over the explicit joint moves.
 >>> verify_joint(m.game, s, [(0,)])
 True
 """
+
 from __future__ import annotations
 
 import itertools
@@ -48,6 +49,7 @@ class JointStrategy:
     position to the action indices of those players; ``labels`` the same as labels.
     ``kind`` is ``"reach"`` (with ``stay`` and ``target``) or ``"safety"`` (``target``
     is the set kept)."""
+
     game: ConcurrentGame
     coalition: tuple[int, ...]
     kind: str
@@ -66,8 +68,10 @@ def _concurrent(engine) -> ConcurrentGame:
     strategies: :mod:`symbolic.analysis.strategy`)."""
     game = check_engine(engine).game
     if not isinstance(game, ConcurrentGame):
-        raise QueryError("joint strategies are for concurrent games; a turn-based game's "
-                         "strategy: symbolic.analysis.strategy.strategy_for")
+        raise QueryError(
+            "joint strategies are for concurrent games; a turn-based game's "
+            "strategy: symbolic.analysis.strategy.strategy_for"
+        )
     return game
 
 
@@ -89,13 +93,16 @@ def _choice(moves: dict, mine: list[int], ok) -> tuple | None:
 def _vacuous_choice(engine, c, mine: list[int]) -> tuple | None:
     """At a dead end where only an opponent is blocked: J's smallest enabled actions."""
     en = engine.game  # the enabled sets are read through the guards
-    per = [[k for k, a in enumerate(en.actions_of(en.players[i]))
-            if c in engine.from_expr(a.guard)] for i in mine]
+    per = [
+        [k for k, a in enumerate(en.actions_of(en.players[i])) if c in engine.from_expr(a.guard)]
+        for i in mine
+    ]
     return tuple(p[0] for p in per) if all(per) else None
 
 
-def reach_joint_strategy(engine: GameEngine, coalition: Iterable[int], stay: PositionSet,
-                         target: PositionSet) -> JointStrategy:
+def reach_joint_strategy(
+    engine: GameEngine, coalition: Iterable[int], stay: PositionSet, target: PositionSet
+) -> JointStrategy:
     """J's strategy for ⟨⟨J⟩⟩ σ U τ (module docstring), on any concurrent engine."""
     game = _concurrent(engine)
     check_set(engine, stay, "stay")
@@ -108,17 +115,27 @@ def reach_joint_strategy(engine: GameEngine, coalition: Iterable[int], stay: Pos
         below = set(layers[k - 1].tuples())
         for c in (layers[k] - layers[k - 1]).tuples():
             moves = engine.joint_moves(c)
-            a = _choice(moves, mine, lambda s: s <= below) if moves else \
-                _vacuous_choice(engine, c, mine)
+            a = (
+                _choice(moves, mine, lambda s: s <= below)
+                if moves
+                else _vacuous_choice(engine, c, mine)
+            )
             if a is None:
                 raise AssertionError((c, k))
             table[c] = a
-    return JointStrategy(game, tuple(game.players[i] for i in mine), "reach", table,
-                         frozenset(target.tuples()), frozenset(stay.tuples()))
+    return JointStrategy(
+        game,
+        tuple(game.players[i] for i in mine),
+        "reach",
+        table,
+        frozenset(target.tuples()),
+        frozenset(stay.tuples()),
+    )
 
 
-def safety_joint_strategy(engine: GameEngine, coalition: Iterable[int],
-                          keep: PositionSet) -> JointStrategy:
+def safety_joint_strategy(
+    engine: GameEngine, coalition: Iterable[int], keep: PositionSet
+) -> JointStrategy:
     """J's strategy for ⟨⟨J⟩⟩□ Z (module docstring), on any concurrent engine."""
     game = _concurrent(engine)
     check_set(engine, keep, "the set kept")
@@ -129,13 +146,17 @@ def safety_joint_strategy(engine: GameEngine, coalition: Iterable[int],
     table = {}
     for c in sorted(inside):
         moves = engine.joint_moves(c)
-        a = _choice(moves, mine, lambda s: s <= inside) if moves else \
-            _vacuous_choice(engine, c, mine)
+        a = (
+            _choice(moves, mine, lambda s: s <= inside)
+            if moves
+            else _vacuous_choice(engine, c, mine)
+        )
         if a is None:
             raise AssertionError(c)
         table[c] = a
-    return JointStrategy(game, tuple(game.players[i] for i in mine), "safety", table,
-                         frozenset(keep.tuples()))
+    return JointStrategy(
+        game, tuple(game.players[i] for i in mine), "safety", table, frozenset(keep.tuples())
+    )
 
 
 def _forced(E: ExplicitConcurrentGame, s: JointStrategy, c: tuple, into: set) -> bool:
@@ -171,8 +192,7 @@ def verify_joint(game: ConcurrentGame, s: JointStrategy, start: Iterable) -> boo
     if s.kind == "reach":
         won = set(s.target)
         while True:
-            more = {c for c in s.table if c not in won and c in s.stay
-                    and _forced(E, s, c, won)}
+            more = {c for c in s.table if c not in won and c in s.stay and _forced(E, s, c, won)}
             if not more:
                 break
             won |= more

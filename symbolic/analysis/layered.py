@@ -38,21 +38,40 @@ again: the caller (the command line, a script) parses.
 >>> len(r.layers), r.result.count()
 (10, 5478)
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping
 
 from .. import atl
-from ..api import (DeadEnds, GameEngine, PositionSet, ReachLayers, check_engine, check_reach,
-                   graded_layers, layer_turns, until_layered)
+from ..api import (
+    DeadEnds,
+    GameEngine,
+    PositionSet,
+    ReachLayers,
+    check_engine,
+    check_reach,
+    graded_layers,
+    layer_turns,
+    until_layered,
+)
 from ..arguments import need, need_iterable, need_mapping
 from ..errors import ArgumentTypeError, Hint, QueryError
 from ..limits import NO_LIMITS
 from .outcome import Referee
 
-__all__ = ["LayeredEvaluator", "is_state_formula", "anchor_of", "Outcomes", "layer_outcomes",
-           "initial_set", "evaluate_queries", "Answer", "LAYERED_MODES"]
+__all__ = [
+    "LayeredEvaluator",
+    "is_state_formula",
+    "anchor_of",
+    "Outcomes",
+    "layer_outcomes",
+    "initial_set",
+    "evaluate_queries",
+    "Answer",
+    "LAYERED_MODES",
+]
 
 
 class LayeredEvaluator(atl.Evaluator):
@@ -70,18 +89,23 @@ class LayeredEvaluator(atl.Evaluator):
     True
     """
 
-    def __init__(self, engine: GameEngine, reach: ReachLayers,
-                 definitions: Mapping[str, atl.Definition] | None = None,
-                 sets: Mapping[str, PositionSet] | None = None,
-                 dead_ends: DeadEnds = DeadEnds.VACUOUS):
+    def __init__(
+        self,
+        engine: GameEngine,
+        reach: ReachLayers,
+        definitions: Mapping[str, atl.Definition] | None = None,
+        sets: Mapping[str, PositionSet] | None = None,
+        dead_ends: DeadEnds = DeadEnds.VACUOUS,
+    ):
         if not isinstance(reach, ReachLayers) or not reach.graded:
             raise QueryError(f"a layered evaluation needs graded layers, got {reach!r}")
         check_reach(check_engine(engine), reach)
         need_mapping(sets if sets is not None else {}, "sets")
         self.reach = reach
         self.within = reach.result
-        super().__init__(engine, definitions,
-                         {k: s & reach.result for k, s in (sets or {}).items()}, dead_ends)
+        super().__init__(
+            engine, definitions, {k: s & reach.result for k, s in (sets or {}).items()}, dead_ends
+        )
         # reach(ψ) looks backward (from where a position is reached): over every position
         self._plain = atl.Evaluator(engine, definitions, sets, dead_ends)
 
@@ -110,9 +134,14 @@ class LayeredEvaluator(atl.Evaluator):
         raise AssertionError(f.op)
 
     def _until(self, f, env):
-        return until_layered(self.engine, self._J(f.coalition, env), self.eval(f.left, env),
-                             self.eval(f.right, env), self.reach,
-                             dead_ends=self.dead_ends).result
+        return until_layered(
+            self.engine,
+            self._J(f.coalition, env),
+            self.eval(f.left, env),
+            self.eval(f.right, env),
+            self.reach,
+            dead_ends=self.dead_ends,
+        ).result
 
     def _reach(self, f, env):
         return self._plain.eval(f, env) & self.within
@@ -124,15 +153,26 @@ class LayeredEvaluator(atl.Evaluator):
         # which a concurrent game, not determined, and a position whose joint actions
         # all lead nowhere break)
         left, right = self.eval(f.left, env), self.eval(f.right, env)
-        return until_layered(self.engine, self._J(f.coalition, env), right, left & right,
-                             self.reach, dead_ends=self.dead_ends).result
+        return until_layered(
+            self.engine,
+            self._J(f.coalition, env),
+            right,
+            left & right,
+            self.reach,
+            dead_ends=self.dead_ends,
+        ).result
 
 
 # the rules that differ from the plain evaluator's; the others are intersected with R
 # (pre, reach, turn, prop and refs already stay inside R when their arguments do)
-_LAYERED = {atl.Truth: LayeredEvaluator._truth, atl.Not: LayeredEvaluator._not,
-            atl.BoolOp: LayeredEvaluator._bool_op, atl.Until: LayeredEvaluator._until,
-            atl.Release: LayeredEvaluator._release, atl.Reach: LayeredEvaluator._reach}
+_LAYERED = {
+    atl.Truth: LayeredEvaluator._truth,
+    atl.Not: LayeredEvaluator._not,
+    atl.BoolOp: LayeredEvaluator._bool_op,
+    atl.Until: LayeredEvaluator._until,
+    atl.Release: LayeredEvaluator._release,
+    atl.Reach: LayeredEvaluator._reach,
+}
 
 
 def is_state_formula(f: atl.Formula, definitions: Mapping[str, atl.Definition]) -> bool:
@@ -159,11 +199,13 @@ def is_state_formula(f: atl.Formula, definitions: Mapping[str, atl.Definition]) 
                 if not state(d.body):
                     return False
         return all(state(c) for c in atl.formula_children(g))
+
     return state(f)
 
 
-def anchor_of(f: atl.Formula, definitions: Mapping[str, atl.Definition]
-              ) -> tuple[atl.Formula, atl.Formula] | None:
+def anchor_of(
+    f: atl.Formula, definitions: Mapping[str, atl.Definition]
+) -> tuple[atl.Formula, atl.Formula] | None:
     """(S, φ) when ``f`` is ``S and φ`` or ``φ and S`` with S a state formula (the
     left one when both are), else None."""
     _check_formula(f, definitions)
@@ -193,8 +235,10 @@ def initial_set(engine: GameEngine, definitions: Mapping[str, atl.Definition]) -
     need_mapping(definitions, "definitions")
     d = definitions.get("initial")
     if d is None:
-        raise QueryError("the model names no 'initial' set, which layered solving starts "
-                         "from (add e.g. 'set initial = ...')")
+        raise QueryError(
+            "the model names no 'initial' set, which layered solving starts "
+            "from (add e.g. 'set initial = ...')"
+        )
     # the checked definition itself, through a Ref bound to it: no text parsed again
     return atl.evaluate(engine, atl.Ref(d.name, (), d.span, d), definitions)
 
@@ -204,11 +248,12 @@ class Outcomes:
     """Win / draw / loss counts of the player to move, for each layer k of the
     positions reachable from the initial ones."""
 
-    rows: tuple[tuple[int, int, int, int], ...]   # (k, win, draw, loss)
+    rows: tuple[tuple[int, int, int, int], ...]  # (k, win, draw, loss)
 
     def as_json(self) -> dict:
-        return {"layers": [{"layer": k, "win": w, "draw": d, "loss": lo}
-                           for k, w, d, lo in self.rows]}
+        return {
+            "layers": [{"layer": k, "win": w, "draw": d, "loss": lo} for k, w, d, lo in self.rows]
+        }
 
     @property
     def total(self) -> int:
@@ -222,8 +267,13 @@ def goals(engine: GameEngine) -> dict[int, PositionSet]:
     return {p: referee.won(p) for p in engine.game.players}
 
 
-def layer_outcomes(definitions: Mapping[str, atl.Definition], engine: GameEngine,
-                   reach: ReachLayers | None = None, *, layered: bool = True) -> Outcomes:
+def layer_outcomes(
+    definitions: Mapping[str, atl.Definition],
+    engine: GameEngine,
+    reach: ReachLayers | None = None,
+    *,
+    layered: bool = True,
+) -> Outcomes:
     """For each layer F_k reachable from the ``initial`` positions of the model's
     checked ``definitions`` (or of ``reach``, graded layers, when given), how many
     positions the player to move wins, draws and loses with perfect play.
@@ -246,8 +296,10 @@ def layer_outcomes(definitions: Mapping[str, atl.Definition], engine: GameEngine
     if reach is None:
         reach = graded_layers(engine, initial_set(engine, definitions))
         if reach is None:
-            raise QueryError("the game is not graded from its initial positions (a move "
-                             "reaches a layer already seen): no ply-by-ply table")
+            raise QueryError(
+                "the game is not graded from its initial positions (a move "
+                "reaches a layer already seen): no ply-by-ply table"
+            )
     stay = engine.positions() - engine.deadlocks()
     goal = goals(engine)
     turns = {p: engine.turn_set({p}) for p in players}
@@ -263,9 +315,19 @@ def layer_outcomes(definitions: Mapping[str, atl.Definition], engine: GameEngine
         with lim.stage("computing until layer by layer, both players"):
             for k in reversed(range(len(reach.layers))):
                 lim.check(f"layer {k}")
-                won = {p: engine.until_layer_step(coalition[p], reach, k, ours[p], won[p],
-                                                  stay, goal[p], dead_ends=DeadEnds.VACUOUS)
-                       for p in players}
+                won = {
+                    p: engine.until_layer_step(
+                        coalition[p],
+                        reach,
+                        k,
+                        ours[p],
+                        won[p],
+                        stay,
+                        goal[p],
+                        dead_ends=DeadEnds.VACUOUS,
+                    )
+                    for p in players
+                }
                 rows.append(_row(k, reach.layers[k], won, turns))
         return Outcomes(tuple(reversed(rows)))
     u = {p: engine.until([p], stay, goal[p], dead_ends=DeadEnds.VACUOUS).result for p in players}
@@ -320,13 +382,19 @@ class Answer:
             return None
         if self.how[0] == "anchored":
             return f"  layered: from {self.how[1]}, {self.how[2]} layers"
-        return (f"  layered: over the {self.how[1]} positions reachable from initial "
-                f"({self.how[2]} layers), not over every position")
+        return (
+            f"  layered: over the {self.how[1]} positions reachable from initial "
+            f"({self.how[2]} layers), not over every position"
+        )
 
 
-def evaluate_queries(definitions: Mapping[str, atl.Definition], queries, engine: GameEngine,
-                     mode: str = "auto", dead_ends: DeadEnds = DeadEnds.VACUOUS
-                     ) -> list[Answer]:
+def evaluate_queries(
+    definitions: Mapping[str, atl.Definition],
+    queries,
+    engine: GameEngine,
+    mode: str = "auto",
+    dead_ends: DeadEnds = DeadEnds.VACUOUS,
+) -> list[Answer]:
     """Each ``(text, formula)`` query's :class:`Answer`, layered as ``mode`` says
     (every universal step under the convention ``dead_ends``):
 
@@ -345,8 +413,9 @@ def evaluate_queries(definitions: Mapping[str, atl.Definition], queries, engine:
         if not (isinstance(q, tuple) and len(q) == 2 and isinstance(q[1], atl.Formula)):
             raise ArgumentTypeError(f"a query is a pair (text, formula), got {str(q)[:60]}")
     if mode not in LAYERED_MODES:
-        raise QueryError((Hint("choose", "layered"), f" must be one of "
-                          f"{', '.join(LAYERED_MODES)}, got {mode!r}"))
+        raise QueryError(
+            (Hint("choose", "layered"), f" must be one of {', '.join(LAYERED_MODES)}, got {mode!r}")
+        )
     plain = atl.Evaluator(engine, definitions, dead_ends=dead_ends)
     lim = getattr(engine, "limits", None) or NO_LIMITS
     reaches: dict = {}
@@ -354,8 +423,12 @@ def evaluate_queries(definitions: Mapping[str, atl.Definition], queries, engine:
     def layered_from(key, source):
         if key not in reaches:
             r = graded_layers(engine, source)
-            reaches[key] = (r, None if r is None else LayeredEvaluator(engine, r, definitions,
-                                                                       dead_ends=dead_ends))
+            reaches[key] = (
+                r,
+                None
+                if r is None
+                else LayeredEvaluator(engine, r, definitions, dead_ends=dead_ends),
+            )
         return reaches[key]
 
     out = []
@@ -381,9 +454,14 @@ def _answer(definitions, f, engine, mode, plain, layered_from) -> Answer:
         return Answer(plain(f))
     reach, ev = layered_from("initial", initial_set(engine, definitions))
     if reach is None:
-        raise QueryError((Hint("given", "layered", ("on",)), ": the game is not graded from "
-                          "its initial positions (a move reaches a layer already seen); use ",
-                          Hint("choose", "layered", ("auto", "off"))))
+        raise QueryError(
+            (
+                Hint("given", "layered", ("on",)),
+                ": the game is not graded from "
+                "its initial positions (a move reaches a layer already seen); use ",
+                Hint("choose", "layered", ("auto", "off")),
+            )
+        )
     return Answer(ev(f), ("reachable", reach.result.count(), len(reach.layers)))
 
 

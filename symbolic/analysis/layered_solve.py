@@ -20,14 +20,25 @@ are the plain ones, position for position on R.
 >>> sum(V.counts().values()) + V.draws.count() == r.result.count()
 True
 """
+
 from __future__ import annotations
 
 from typing import Iterable, Mapping
 
 from .. import atl
-from ..api import (DeadEnds, GameEngine, PositionSet, ReachLayers, check_dead_ends,
-                   check_engine, check_reach, check_set, graded_layers, until_approximations,
-                   until_layered)
+from ..api import (
+    DeadEnds,
+    GameEngine,
+    PositionSet,
+    ReachLayers,
+    check_dead_ends,
+    check_engine,
+    check_reach,
+    check_set,
+    graded_layers,
+    until_approximations,
+    until_layered,
+)
 from ..arguments import need, need_mapping
 from ..errors import Hint, QueryError
 from ..limits import NO_LIMITS
@@ -36,19 +47,27 @@ from .strategy import Objective, Strategy
 from .grundy import Nimbers
 from .values import Ranks, Values, check_two_players, values_from_ranks
 
-__all__ = ["layered_ranks", "layered_values", "layered_strategy",
-           "layered_nimbers_graded", "graded_reach", "layered_source"]
+__all__ = [
+    "layered_ranks",
+    "layered_values",
+    "layered_strategy",
+    "layered_nimbers_graded",
+    "graded_reach",
+    "layered_source",
+]
 
 
-def layered_source(definitions: Mapping[str, atl.Definition], engine: GameEngine,
-                   at: tuple | None, mode: str) -> PositionSet | None:
+def layered_source(
+    definitions: Mapping[str, atl.Definition], engine: GameEngine, at: tuple | None, mode: str
+) -> PositionSet | None:
     """The positions ``values`` and ``nimbers`` solve from, layer by layer: the one
     position ``at``, else the ``initial`` set of the model's checked ``definitions``;
     None for ``off``, and for ``auto`` when they name no initial set (``on``:
     QueryError then)."""
     if mode not in LAYERED_MODES:
-        raise QueryError((Hint("choose", "layered"), f" must be one of "
-                          f"{', '.join(LAYERED_MODES)}, got {mode!r}"))
+        raise QueryError(
+            (Hint("choose", "layered"), f" must be one of {', '.join(LAYERED_MODES)}, got {mode!r}")
+        )
     need_mapping(definitions, "definitions")
     if at is not None:
         at = check_engine(engine).space.check_position(at)
@@ -67,24 +86,31 @@ def graded_reach(engine: GameEngine, source: PositionSet, mode: str) -> ReachLay
     QueryError when the game is not graded from ``source``."""
     check_set(check_engine(engine), source, "the source")
     if mode not in LAYERED_MODES:
-        raise QueryError((Hint("choose", "layered"), f" must be one of "
-                          f"{', '.join(LAYERED_MODES)}, got {mode!r}"))
+        raise QueryError(
+            (Hint("choose", "layered"), f" must be one of {', '.join(LAYERED_MODES)}, got {mode!r}")
+        )
     if mode == "off":
         return None
     reach = graded_layers(engine, source)
     if reach is None and mode == "on":
-        raise QueryError((Hint("given", "layered", ("on",)), ": the game is not graded from "
-                          "the positions it starts from (a move reaches a layer already seen); "
-                          "use ", Hint("choose", "layered", ("auto", "off"))))
+        raise QueryError(
+            (
+                Hint("given", "layered", ("on",)),
+                ": the game is not graded from "
+                "the positions it starts from (a move reaches a layer already seen); "
+                "use ",
+                Hint("choose", "layered", ("auto", "off")),
+            )
+        )
     return reach
 
 
-def layered_ranks(engine: GameEngine, coalition: Iterable[int], goal: PositionSet,
-                  reach: ReachLayers) -> Ranks:
+def layered_ranks(
+    engine: GameEngine, coalition: Iterable[int], goal: PositionSet, reach: ReachLayers
+) -> Ranks:
     """:func:`symbolic.analysis.values.ranks` ∩ R: rank_J over Attr_J(goal) ∩ R (STRICT)."""
     J = check_engine(engine).game.coalition(coalition)
-    fp = until_approximations(engine, J, engine.positions(), goal, reach,
-                              dead_ends=DeadEnds.STRICT)
+    fp = until_approximations(engine, J, engine.positions(), goal, reach, dead_ends=DeadEnds.STRICT)
     cumulative = fp.layers
     layers = [cumulative[0]] + [b - a for a, b in zip(cumulative, cumulative[1:])]
     return Ranks(J, tuple(layers), fp.result)
@@ -96,12 +122,18 @@ def layered_values(engine: GameEngine, reach: ReachLayers) -> Values:
     attractors)."""
     check_two_players(engine)
     check_reach(engine, reach)
-    return values_from_ranks(engine, lambda J, goal: layered_ranks(engine, J, goal, reach),
-                             reach.result)
+    return values_from_ranks(
+        engine, lambda J, goal: layered_ranks(engine, J, goal, reach), reach.result
+    )
 
 
-def layered_strategy(engine: GameEngine, formula: atl.Formula, reach: ReachLayers,
-                     definitions=None, dead_ends: DeadEnds = DeadEnds.VACUOUS) -> Strategy:
+def layered_strategy(
+    engine: GameEngine,
+    formula: atl.Formula,
+    reach: ReachLayers,
+    definitions=None,
+    dead_ends: DeadEnds = DeadEnds.VACUOUS,
+) -> Strategy:
     """:func:`symbolic.analysis.strategy.strategy_for` over the positions R of a graded
     ``reach``: the same moves at every position of R, from the layered until (a
     release: Z ∩ R = until(J, right, left ∧ right) ∩ R, the greatest fixpoint being
@@ -113,6 +145,7 @@ def layered_strategy(engine: GameEngine, formula: atl.Formula, reach: ReachLayer
     f, env = ev.resolve(formula)
     if not isinstance(f, (atl.Until, atl.Release)):
         from .strategy import strategy_for
+
         return strategy_for(engine, formula, definitions, dead_ends)  # its error
     J = ev.coalition_of(f.coalition, env)
     left, right = ev.eval(f.left, env), ev.eval(f.right, env)
@@ -122,8 +155,9 @@ def layered_strategy(engine: GameEngine, formula: atl.Formula, reach: ReachLayer
         rel = engine.moves_between(engine.empty(), engine.empty())
         for prev, cur in zip(fp.layers, fp.layers[1:]):
             rel = rel | engine.moves_between((cur - prev) & mine, prev)
-        return Strategy(engine, Objective("reach", J, left, right, dead_ends), fp.result,
-                        rel, fp.layers)
+        return Strategy(
+            engine, Objective("reach", J, left, right, dead_ends), fp.result, rel, fp.layers
+        )
     goal = left & right
     z = until_layered(engine, J, right, goal, reach, dead_ends=dead_ends).result  # ⊆ R
     rel = engine.moves_between((z - goal) & engine.turn_set(J), z)
@@ -145,8 +179,8 @@ def layered_nimbers_graded(engine: GameEngine, reach: ReachLayers) -> Nimbers:
     players = check_engine(engine).game.players
     check_reach(engine, reach)
     lim = getattr(engine, "limits", None) or NO_LIMITS
-    below: list[PositionSet] = []      # G^{k+1}_0, G^{k+1}_1, ...
-    total: list[PositionSet] = []      # ⋃_k G^k_g
+    below: list[PositionSet] = []  # G^{k+1}_0, G^{k+1}_1, ...
+    total: list[PositionSet] = []  # ⋃_k G^k_g
     steps = 0
     with lim.stage("computing nimbers layer by layer"):
         for k in reversed(range(len(reach.layers))):

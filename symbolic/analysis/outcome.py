@@ -23,6 +23,7 @@ is stuck). A dead end in no G_p (win sets, goals) is a draw.
 >>> ref.result((1, 2, 1, 1, 2, 2, 2, 1, 1), last_mover=1)
 Outcome(winners=(), losers=(), reason='the play is over in no win(p) set: a draw', goals=())
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -49,8 +50,10 @@ def rule_text(rule: ir.OutcomeRule) -> str:
     if isinstance(rule, ir.WinSets):
         return "the model's win(p) sets (a finished play in no player's win(p) is a draw)"
     if isinstance(rule, ir.GoalValues):
-        return ("GDL goal values (a role wins with a goal above every other role's; "
-                "equal goals: a draw)")
+        return (
+            "GDL goal values (a role wins with a goal above every other role's; "
+            "equal goals: a draw)"
+        )
     raise AssertionError(rule)
 
 
@@ -58,6 +61,7 @@ def rule_text(rule: ir.OutcomeRule) -> str:
 class Outcome:
     """How a play ended: the winners, the losers (both empty for a draw), why, and
     the goal values of a GDL game (``((player, goal), ...)``, else empty)."""
+
     winners: tuple[int, ...]
     losers: tuple[int, ...]
     reason: str
@@ -118,7 +122,8 @@ class Referee:
             return self._turn[p]
         if isinstance(r, ir.WinSets):  # p's alone: a board in two win sets is a draw
             return e.from_expr(r.expr, {r.param: p}) - union_all(
-                e, [e.from_expr(r.expr, {r.param: q}) for q in self.players if q != p])
+                e, [e.from_expr(r.expr, {r.param: q}) for q in self.players if q != p]
+            )
         if isinstance(r, ir.GoalValues):
             return self._goal_won(r, p)
         raise AssertionError(r)
@@ -128,8 +133,11 @@ class Referee:
         r = self.rule
         if not isinstance(r, ir.GoalValues):
             raise QueryError(f"the game's outcome is {r.kind}, not GDL goal values")
-        return self._dead & self.engine.from_expr(r.terminal) & self.engine.from_expr(
-            r.goal, {r.role: player, r.value: value})
+        return (
+            self._dead
+            & self.engine.from_expr(r.terminal)
+            & self.engine.from_expr(r.goal, {r.role: player, r.value: value})
+        )
 
     def _goal_won(self, r: ir.GoalValues, p: int) -> PositionSet:
         others = [q for q in self.players if q != p]
@@ -139,8 +147,9 @@ class Referee:
         for v in r.values_of(p):
             s = self.goal_set(p, v)
             for q in others:
-                s = s & union_all(self.engine, [self.goal_set(q, w) for w in r.values_of(q)
-                                                if w < v])
+                s = s & union_all(
+                    self.engine, [self.goal_set(q, w) for w in r.values_of(q) if w < v]
+                )
             parts.append(s)
         return union_all(self.engine, parts)
 
@@ -182,25 +191,39 @@ class Referee:
         moved into it, only checked: the rule decides, not the last move)."""
         pos = self.engine.space.check_position(pos)
         if last_mover is not None and need_int(last_mover, "last_mover") not in self.players:
-            raise QueryError(f"last_mover {last_mover} is not a player: the players are "
-                             f"{list(self.players)}")
+            raise QueryError(
+                f"last_mover {last_mover} is not a player: the players are {list(self.players)}"
+            )
         if pos not in self._dead:
-            raise QueryError(f"{self.engine.space.as_dict(pos)} has a move: the play is "
-                             f"not over")
+            raise QueryError(f"{self.engine.space.as_dict(pos)} has a move: the play is not over")
         winners = tuple(p for p in self.players if pos in self.won(p))
         losers = tuple(p for p in self.players if p not in winners) if winners else ()
         r = self.rule
         if isinstance(r, (ir.NormalPlay, ir.MiserePlay)):
             stuck = self.mover(pos)
-            return Outcome(winners, losers, f"player {stuck} cannot move"
-                           + (" (misère play: the stuck player wins)"
-                              if isinstance(r, ir.MiserePlay) else ""))
+            return Outcome(
+                winners,
+                losers,
+                f"player {stuck} cannot move"
+                + (" (misère play: the stuck player wins)" if isinstance(r, ir.MiserePlay) else ""),
+            )
         if isinstance(r, ir.WinSets):
-            return Outcome(winners, losers, "win(" + ", ".join(map(str, winners)) + ")"
-                           if winners else "the play is over in no win(p) set: a draw")
-        goals = tuple((p, v) for p in self.players for v in r.values_of(p)
-                      if pos in self.goal_set(p, v))
+            return Outcome(
+                winners,
+                losers,
+                "win(" + ", ".join(map(str, winners)) + ")"
+                if winners
+                else "the play is over in no win(p) set: a draw",
+            )
+        goals = tuple(
+            (p, v) for p in self.players for v in r.values_of(p) if pos in self.goal_set(p, v)
+        )
         text = ", ".join(f"player {p} gets {v}" for p, v in goals)
-        return Outcome(winners, losers, f"goals: {text}" if goals else
-                       "the play is over in a state that is not terminal: no goal values",
-                       goals)
+        return Outcome(
+            winners,
+            losers,
+            f"goals: {text}"
+            if goals
+            else "the play is over in a state that is not terminal: no goal values",
+            goals,
+        )

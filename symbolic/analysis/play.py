@@ -28,6 +28,7 @@ the engines' order (positions sorted as tuples), so both engines choose alike.
 >>> choose_move(planner, (1, 6), frozenset({1}))
 (2, 4)
 """
+
 from __future__ import annotations
 
 import random
@@ -43,8 +44,19 @@ from ..explicit.display import Renderer
 from ..ir import Space
 from .outcome import Outcome, Referee
 
-__all__ = ["Outcome", "Referee", "Planner", "choose_move", "solver_player", "random_player",
-           "PLAYER_KINDS", "Play", "run_play", "start_positions", "drawer"]
+__all__ = [
+    "Outcome",
+    "Referee",
+    "Planner",
+    "choose_move",
+    "solver_player",
+    "random_player",
+    "PLAYER_KINDS",
+    "Play",
+    "run_play",
+    "start_positions",
+    "drawer",
+]
 
 Coalition = frozenset
 
@@ -54,8 +66,12 @@ class Planner:
     :class:`~symbolic.analysis.outcome.Referee`; computed once per coalition, with
     the layers of the until fixpoint)."""
 
-    def __init__(self, engine: GameEngine, rules: Referee,
-                 targets: Mapping[Coalition, PositionSet] | None = None):
+    def __init__(
+        self,
+        engine: GameEngine,
+        rules: Referee,
+        targets: Mapping[Coalition, PositionSet] | None = None,
+    ):
         self.engine = check_engine(engine)
         self.rules = need(rules, Referee, "the rules (a Referee)")
         if rules.engine is not engine:
@@ -72,8 +88,9 @@ class Planner:
             target = self.targets.get(c)
             if target is None:
                 target = self.rules.target(c)
-            self._regions[c] = self.engine.until(c, self.engine.positions(), target,
-                                                 dead_ends=DeadEnds.STRICT, keep_layers=True)
+            self._regions[c] = self.engine.until(
+                c, self.engine.positions(), target, dead_ends=DeadEnds.STRICT, keep_layers=True
+            )
         return self._regions[c]
 
     def rank(self, coalition: Coalition, pos: tuple) -> int | None:
@@ -90,8 +107,9 @@ class Planner:
         return Coalition(set(self.rules.players) - set(coalition))
 
 
-def choose_move(planner: Planner, pos: tuple, coalition: Coalition,
-                rng: random.Random | None = None) -> tuple:
+def choose_move(
+    planner: Planner, pos: tuple, coalition: Coalition, rng: random.Random | None = None
+) -> tuple:
     """The solver's move for ``coalition`` at ``pos`` (module docstring): the
     fastest way into its target inside W_C, else a move outside the others'
     region W_O (seeded random when ``rng`` is given, else the first), else the
@@ -119,8 +137,9 @@ def choose_move(planner: Planner, pos: tuple, coalition: Coalition,
 Player = Callable[[tuple, list], tuple]
 
 
-def solver_player(planner: Planner, coalition: Iterable[int],
-                  rng: random.Random | None = None) -> Player:
+def solver_player(
+    planner: Planner, coalition: Iterable[int], rng: random.Random | None = None
+) -> Player:
     """A player that moves with :func:`choose_move` for ``coalition``."""
     need(planner, Planner, "the planner")
     need(rng, random.Random, "rng", none=True)
@@ -142,13 +161,15 @@ PLAYER_KINDS = ("optimal", "random")
 class Play:
     """A finished (or cut) play: its positions, movers, and outcome (None when
     the move cap stopped it)."""
+
     positions: tuple[tuple, ...]
     movers: tuple[int, ...]
     outcome: Outcome | None
 
 
-def run_play(engine: GameEngine, rules: Referee, players: Mapping[int, Player], start: tuple,
-             max_moves: int) -> Play:
+def run_play(
+    engine: GameEngine, rules: Referee, players: Mapping[int, Player], start: tuple, max_moves: int
+) -> Play:
     """Play from ``start`` until a dead end, or stop after ``max_moves`` moves."""
     pos = check_engine(engine).space.check_position(start)
     need(rules, Referee, "the rules (a Referee)")
@@ -172,25 +193,31 @@ def run_play(engine: GameEngine, rules: Referee, players: Mapping[int, Player], 
     else:
         if engine.successors(pos):
             return Play(tuple(positions), tuple(movers), None)
-    return Play(tuple(positions), tuple(movers),
-                rules.result(pos, movers[-1] if movers else None))
+    return Play(tuple(positions), tuple(movers), rules.result(pos, movers[-1] if movers else None))
 
 
-def start_positions(engine: GameEngine, definitions: Mapping[str, atl.Definition],
-                    start_set: PositionSet | None = None) -> PositionSet:
+def start_positions(
+    engine: GameEngine,
+    definitions: Mapping[str, atl.Definition],
+    start_set: PositionSet | None = None,
+) -> PositionSet:
     """Where plays start: ``start_set``, else the model's set ``initial``, else
     every position; dead ends left out (a play there has no move)."""
     check_engine(engine)
     need_mapping(definitions, "definitions")
     if start_set is None:
-        start_set = (atl.Evaluator(engine, definitions)(atl.Ref("initial"))
-                     if "initial" in definitions else engine.positions())
+        start_set = (
+            atl.Evaluator(engine, definitions)(atl.Ref("initial"))
+            if "initial" in definitions
+            else engine.positions()
+        )
     check_set(engine, start_set, "the start set")
     return start_set - engine.deadlocks()
 
 
-def drawer(display: Drawing | None, space: Space,
-           fallback: Callable[[tuple], str]) -> Callable[[tuple], str]:
+def drawer(
+    display: Drawing | None, space: Space, fallback: Callable[[tuple], str]
+) -> Callable[[tuple], str]:
     """position -> its text: the model's ``display`` drawing, else ``fallback``."""
     need(display, Drawing, "display", none=True)
     need(space, Space, "the space")

@@ -35,6 +35,7 @@ picks one move per position (the smallest successor), the TD's dictionaries.
 >>> count_strategies(G, 1)   # 2 moves at 0, 2 at 2, 1 at 5
 4
 """
+
 from __future__ import annotations
 
 import json
@@ -42,14 +43,33 @@ from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from .. import atl
-from ..api import (DeadEnds, GameEngine, MoveRelation, PositionSet, check_dead_ends,
-                  check_engine, check_set, least_fixpoint)
+from ..api import (
+    DeadEnds,
+    GameEngine,
+    MoveRelation,
+    PositionSet,
+    check_dead_ends,
+    check_engine,
+    check_set,
+    least_fixpoint,
+)
 from ..arguments import need, need_int, need_mapping
 from ..errors import ArgumentValueError, Hint, QueryError
 
-__all__ = ["Objective", "Strategy", "Verdict", "IllegalMove", "reach_strategy",
-           "release_strategy", "strategy_for", "verify", "count_strategies", "execute",
-           "to_json", "to_dot"]
+__all__ = [
+    "Objective",
+    "Strategy",
+    "Verdict",
+    "IllegalMove",
+    "reach_strategy",
+    "release_strategy",
+    "strategy_for",
+    "verify",
+    "count_strategies",
+    "execute",
+    "to_json",
+    "to_dot",
+]
 
 KINDS = ("reach", "safety")
 
@@ -76,7 +96,9 @@ class Objective:
 
     def __post_init__(self):
         if self.kind not in KINDS:
-            raise ArgumentValueError(f"an objective's kind is one of {KINDS}, got {self.kind!r:.60}")
+            raise ArgumentValueError(
+                f"an objective's kind is one of {KINDS}, got {self.kind!r:.60}"
+            )
         need(self.coalition, frozenset, "the coalition (engine.game.coalition(...))")
         need(self.stay, PositionSet, "stay")
         check_set(self.stay.engine, self.goal, "goal")
@@ -114,24 +136,32 @@ class Strategy:
     def table(self, over: PositionSet | None = None) -> dict[tuple, tuple]:
         """{c: c'} for the coalition's positions of ``over`` (default: all) where the
         strategy moves: the smallest allowed successor (the TD's dictionary)."""
-        rel = self.relation if over is None else \
-            self.relation.restrict(check_set(self.engine, over, "over"))
+        rel = (
+            self.relation
+            if over is None
+            else self.relation.restrict(check_set(self.engine, over, "over"))
+        )
         return rel.table()
 
     def _repr_html_(self) -> str:
         """Jupyter: the objective, the winning region's size and the first moves of
         the table (at most 20, found without listing the others)."""
         from ..html import ROWS, table_html
+
         e, obj = self.engine, self.objective
         sources = self.relation.sources()
         first = e.from_tuples(list(sources.take(ROWS)))
         moves = sorted(self.relation.restrict(first).table().items())
         J = "{" + ", ".join(map(str, sorted(obj.coalition))) + "}"
         label = lambda c: ", ".join(f"{k}={v}" for k, v in e.space.as_dict(c).items())
-        return table_html(["from", "to"], [(label(c), label(d)) for c, d in moves],
-                          sources.count(), f"strategy of {J} ({obj.kind}, dead ends "
-                          f"{obj.dead_ends.value}): wins from {self.region.count()} positions; "
-                          f"moves from {sources.count()} positions")
+        return table_html(
+            ["from", "to"],
+            [(label(c), label(d)) for c, d in moves],
+            sources.count(),
+            f"strategy of {J} ({obj.kind}, dead ends "
+            f"{obj.dead_ends.value}): wins from {self.region.count()} positions; "
+            f"moves from {sources.count()} positions",
+        )
 
     def outcome(self, start: PositionSet) -> PositionSet:
         """The positions met by plays from ``start ∩ region`` where the coalition
@@ -150,8 +180,13 @@ class Strategy:
         return least_fixpoint(step, start & self.region).result
 
 
-def reach_strategy(engine: GameEngine, coalition: Iterable[int], stay: PositionSet,
-                   target: PositionSet, dead_ends: DeadEnds) -> Strategy:
+def reach_strategy(
+    engine: GameEngine,
+    coalition: Iterable[int],
+    stay: PositionSet,
+    target: PositionSet,
+    dead_ends: DeadEnds,
+) -> Strategy:
     """The rank-lowering strategy of ⟨⟨J⟩⟩ stay U target (``until`` with its layers)."""
     J = check_engine(engine).game.coalition(coalition)
     check_set(engine, stay, "stay")
@@ -161,12 +196,18 @@ def reach_strategy(engine: GameEngine, coalition: Iterable[int], stay: PositionS
     rel = engine.moves_between(engine.empty(), engine.empty())
     for prev, cur in zip(fp.layers, fp.layers[1:]):
         rel = rel | engine.moves_between((cur - prev) & mine, prev)
-    return Strategy(engine, Objective("reach", J, stay, target, dead_ends), fp.result, rel,
-                    fp.layers)
+    return Strategy(
+        engine, Objective("reach", J, stay, target, dead_ends), fp.result, rel, fp.layers
+    )
 
 
-def release_strategy(engine: GameEngine, coalition: Iterable[int], left: PositionSet,
-                     right: PositionSet, dead_ends: DeadEnds) -> Strategy:
+def release_strategy(
+    engine: GameEngine,
+    coalition: Iterable[int],
+    left: PositionSet,
+    right: PositionSet,
+    dead_ends: DeadEnds,
+) -> Strategy:
     """The strategy of ⟨⟨J⟩⟩ left R right (``left`` empty: ⟨⟨J⟩⟩□right): from J's
     positions of Z ∖ left, the moves into Z, Z the greatest fixpoint."""
     J = check_engine(engine).game.coalition(coalition)
@@ -178,9 +219,12 @@ def release_strategy(engine: GameEngine, coalition: Iterable[int], left: Positio
     return Strategy(engine, Objective("safety", J, right, goal, dead_ends), z, rel)
 
 
-def strategy_for(engine: GameEngine, formula: atl.Formula,
-                 definitions: Mapping[str, atl.Definition] | None = None,
-                 dead_ends: DeadEnds = DeadEnds.VACUOUS) -> Strategy:
+def strategy_for(
+    engine: GameEngine,
+    formula: atl.Formula,
+    definitions: Mapping[str, atl.Definition] | None = None,
+    dead_ends: DeadEnds = DeadEnds.VACUOUS,
+) -> Strategy:
     """The strategy of the coalition of ``formula``: an until (``<<J>> f U g``,
     ``<<J>> <> g``) or a release (``<<J>> f R g``, ``<<J>> [] g``), maybe behind
     named formulas (``forces_win(1)``); its operands are evaluated as usual."""
@@ -188,20 +232,44 @@ def strategy_for(engine: GameEngine, formula: atl.Formula,
     need(formula, atl.Formula, "the formula", hint=" (parse text with model.formula(text))")
     f, env = ev.resolve(formula)
     if isinstance(f, atl.Until):
-        return reach_strategy(engine, ev.coalition_of(f.coalition, env), ev.eval(f.left, env),
-                              ev.eval(f.right, env), dead_ends)
+        return reach_strategy(
+            engine,
+            ev.coalition_of(f.coalition, env),
+            ev.eval(f.left, env),
+            ev.eval(f.right, env),
+            dead_ends,
+        )
     if isinstance(f, atl.Release):
-        return release_strategy(engine, ev.coalition_of(f.coalition, env),
-                                ev.eval(f.left, env), ev.eval(f.right, env), dead_ends)
-    hint = (" (for the strategy from a set of positions, query the until or release formula "
-            "alone and give the set as the start, ", Hint("give", "start"), ")") \
-        if isinstance(f, atl.BoolOp) else ()
-    raise QueryError(("a strategy is read from an until or a release formula: <<J>> f U g, "
-                      "<<J>> <> g, <<J>> f R g or <<J>> [] g (maybe through a named formula); "
-                      f"this one is {atl.describe(f)}", *hint), getattr(f, "span", None))
+        return release_strategy(
+            engine,
+            ev.coalition_of(f.coalition, env),
+            ev.eval(f.left, env),
+            ev.eval(f.right, env),
+            dead_ends,
+        )
+    hint = (
+        (
+            " (for the strategy from a set of positions, query the until or release formula "
+            "alone and give the set as the start, ",
+            Hint("give", "start"),
+            ")",
+        )
+        if isinstance(f, atl.BoolOp)
+        else ()
+    )
+    raise QueryError(
+        (
+            "a strategy is read from an until or a release formula: <<J>> f U g, "
+            "<<J>> <> g, <<J>> f R g or <<J>> [] g (maybe through a named formula); "
+            f"this one is {atl.describe(f)}",
+            *hint,
+        ),
+        getattr(f, "span", None),
+    )
 
 
 # --------------------------------------------------------------------------- checking
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -228,8 +296,9 @@ def _check_verify(engine, objective, table, start) -> None:
     check_set(engine, start, "the start")
 
 
-def verify(engine: GameEngine, objective: Objective, table: Mapping[tuple, tuple],
-           start: PositionSet) -> Verdict:
+def verify(
+    engine: GameEngine, objective: Objective, table: Mapping[tuple, tuple], start: PositionSet
+) -> Verdict:
     """Does the memoryless strategy ``table`` of ``objective.coalition`` win from every
     position of ``start``, whatever the other players do?
 
@@ -296,8 +365,12 @@ def verify(engine: GameEngine, objective: Objective, table: Mapping[tuple, tuple
                 continue
             elif child in grey:
                 if reach:
-                    return Verdict(False, "a consistent play loops without reaching the goal",
-                                   child, visited=len(value))
+                    return Verdict(
+                        False,
+                        "a consistent play loops without reaching the goal",
+                        child,
+                        visited=len(value),
+                    )
             else:
                 grey.add(child)
                 stack.append((child, None, None))
@@ -305,6 +378,7 @@ def verify(engine: GameEngine, objective: Objective, table: Mapping[tuple, tuple
 
 
 # --------------------------------------------------------------------------- the reachability-games TD
+
 
 def count_strategies(engine: GameEngine, player: int) -> int:
     """The number of positional strategies of ``player`` (TD Q2): ∏ |δ(c)| over the
@@ -315,12 +389,17 @@ def count_strategies(engine: GameEngine, player: int) -> int:
     out = 1
     for k, n in degrees.items():
         if k > 0:
-            out *= k ** n
+            out *= k**n
     return out
 
 
-def execute(engine: GameEngine, start, tables: Mapping[int, Mapping[tuple, tuple]],
-            stop: PositionSet, max_moves: int | None = None) -> list[tuple]:
+def execute(
+    engine: GameEngine,
+    start,
+    tables: Mapping[int, Mapping[tuple, tuple]],
+    stop: PositionSet,
+    max_moves: int | None = None,
+) -> list[tuple]:
     """The play from ``start`` where each player p follows ``tables[p]`` (TD Q4).
 
     It stops at a position of ``stop`` (the objectives), at a dead end, or when a
@@ -347,12 +426,15 @@ def execute(engine: GameEngine, start, tables: Mapping[int, Mapping[tuple, tuple
         sp = engine.space
         legal = "; ".join(_label(sp, t) for t in succ.tuples()[:8])
         if d is None:
-            raise IllegalMove(f"player {p}'s strategy has no move at {_label(sp, c)} "
-                              f"(legal: {legal})")
+            raise IllegalMove(
+                f"player {p}'s strategy has no move at {_label(sp, c)} (legal: {legal})"
+            )
         d = sp.check_position(d)  # a tuple, list or dict of ints, as everywhere
         if d not in succ:
-            raise IllegalMove(f"player {p}'s strategy plays {_label(sp, c)} -> "
-                              f"{_label(sp, d)}, not a legal move (legal: {legal})")
+            raise IllegalMove(
+                f"player {p}'s strategy plays {_label(sp, c)} -> "
+                f"{_label(sp, d)}, not a legal move (legal: {legal})"
+            )
         play.append(d)
         if d in seen:
             break
@@ -363,6 +445,7 @@ def execute(engine: GameEngine, start, tables: Mapping[int, Mapping[tuple, tuple
 
 # --------------------------------------------------------------------------- export
 
+
 def _label(space, pos: tuple) -> str:
     return ", ".join(f"{s.label}={v}" for s, v in zip(space.slots, pos))
 
@@ -372,8 +455,13 @@ def _export(strategy: Strategy, start: PositionSet) -> tuple:
     T_J, the goal): what :func:`to_json` and :func:`to_dot` both read."""
     need(strategy, Strategy, "the strategy")
     reached = strategy.outcome(start)
-    return (strategy.engine.space, reached, strategy.table(reached),
-            strategy.engine.turn_set(strategy.objective.coalition), strategy.objective.goal)
+    return (
+        strategy.engine.space,
+        reached,
+        strategy.table(reached),
+        strategy.engine.turn_set(strategy.objective.coalition),
+        strategy.objective.goal,
+    )
 
 
 def to_json(strategy: Strategy, start: PositionSet) -> dict:
@@ -388,7 +476,7 @@ def to_json(strategy: Strategy, start: PositionSet) -> dict:
         if strategy.layers is not None:
             item["rank"] = strategy.rank(c)
         positions.append(item)
-    layers = ([len(x) for x in strategy.layers] if strategy.layers is not None else None)
+    layers = [len(x) for x in strategy.layers] if strategy.layers is not None else None
     return {
         "objective": strategy.objective.kind,
         "layers": layers,
@@ -413,9 +501,11 @@ def to_dot(strategy: Strategy, start: PositionSet) -> str:
     sp, reached, table, mine, goal = _export(strategy, start)
     live = strategy.region - goal
     J = ", ".join(map(str, sorted(strategy.objective.coalition)))
-    lines = ["digraph strategy {",
-             f"  label={_dot_id(f'strategy of {{{J}}} ({strategy.objective.kind})')};",
-             "  node [fontsize=10];"]
+    lines = [
+        "digraph strategy {",
+        f"  label={_dot_id(f'strategy of {{{J}}} ({strategy.objective.kind})')};",
+        "  node [fontsize=10];",
+    ]
     starts = start & strategy.region
     for c in reached.tuples():
         attrs = ["shape=box" if c in mine else "shape=ellipse"]
@@ -433,8 +523,9 @@ def to_dot(strategy: Strategy, start: PositionSet) -> str:
             continue
         if c in mine:
             if c in table:
-                lines.append(f"  {_dot_id(_label(sp, c))} -> {_dot_id(_label(sp, table[c]))} "
-                             f"[style=bold];")
+                lines.append(
+                    f"  {_dot_id(_label(sp, c))} -> {_dot_id(_label(sp, table[c]))} [style=bold];"
+                )
         else:
             for d in strategy.engine.successors(c).tuples():
                 lines.append(f"  {_dot_id(_label(sp, c))} -> {_dot_id(_label(sp, d))};")

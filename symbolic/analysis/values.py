@@ -48,6 +48,7 @@ positions. :mod:`symbolic.explicit.values` recomputes it independently.
 >>> V.counts()
 {-2: 2, 0: 2, 1: 6, 3: 4}
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -57,8 +58,16 @@ from ..api import GameEngine, PositionSet, attractor, check_engine, check_set
 from ..errors import QueryError
 from .outcome import Referee
 
-__all__ = ["Ranks", "Values", "ranks", "two_player_values", "values_from_ranks",
-           "check_two_players", "game_players", "recurrence_value"]
+__all__ = [
+    "Ranks",
+    "Values",
+    "ranks",
+    "two_player_values",
+    "values_from_ranks",
+    "check_two_players",
+    "game_players",
+    "recurrence_value",
+]
 
 
 @dataclass(frozen=True)
@@ -131,7 +140,7 @@ class Values:
         return None if k is None else -k
 
     def result(self, pos) -> str:
-        """"win", "loss" or "draw": the player to move's result at ``pos`` with
+        """ "win", "loss" or "draw": the player to move's result at ``pos`` with
         perfect play (a value 0 is a win of the mover in misère play, a loss in
         normal play)."""
         p = _turn_of(self.engine, pos)
@@ -159,11 +168,16 @@ class Values:
     def _repr_html_(self) -> str:
         """Jupyter: the number of positions of each value, and the draws."""
         from ..html import counts_html
+
         counts = {(f"+{v}" if v > 0 else str(v)): n for v, n in self.counts().items()}
         n = sum(counts.values()) + self.draws.count()
-        return counts_html("value", counts, f"values of {n} positions (+k: the player to "
-                           f"move wins within k moves; -k: loses, holds out k moves)",
-                           [("draw", self.draws.count())] if self.draws else [])
+        return counts_html(
+            "value",
+            counts,
+            f"values of {n} positions (+k: the player to "
+            f"move wins within k moves; -k: loses, holds out k moves)",
+            [("draw", self.draws.count())] if self.draws else [],
+        )
 
     def positions_of(self, value: int) -> PositionSet:
         """The positions of the given value (empty when none has it)."""
@@ -192,8 +206,10 @@ def game_players(game) -> tuple[int, int]:
     is built, so that a GDL game of three roles is refused without exploring it."""
     players = tuple(game.players)
     if len(players) != 2:
-        raise QueryError(f"values are defined for two-player games; {game.name!r} "
-                         f"has {len(players)} player(s): {list(players)}")
+        raise QueryError(
+            f"values are defined for two-player games; {game.name!r} "
+            f"has {len(players)} player(s): {list(players)}"
+        )
     return players
 
 
@@ -205,8 +221,7 @@ def two_player_values(engine: GameEngine) -> Values:
     value +k = ⋃ₚ layerₖ(Aₚ) ∩ tour_p, value −k = ⋃ₚ layerₖ(Aₚ) ∖ tour_p.
     """
     check_two_players(engine)  # checks the engine too
-    return values_from_ranks(engine, lambda J, goal: ranks(engine, J, goal),
-                             engine.positions())
+    return values_from_ranks(engine, lambda J, goal: ranks(engine, J, goal), engine.positions())
 
 
 def values_from_ranks(engine: GameEngine, rank_of, within: PositionSet) -> Values:

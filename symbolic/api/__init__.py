@@ -12,20 +12,55 @@ implements :class:`GameEngine`; their results are :class:`PositionSet` objects, 
 differential test is one equality after :meth:`SetEngine.convert`. The fixpoint idiom
 lives in :mod:`symbolic.fixpoint`, re-exported here.
 """
+
 from __future__ import annotations
 
-from ..fixpoint import (Fixpoint, ReachLayers, check_layer, check_reach, greatest_fixpoint,
-                        least_fixpoint, union_all)
+from ..fixpoint import (
+    Fixpoint,
+    ReachLayers,
+    check_layer,
+    check_reach,
+    greatest_fixpoint,
+    least_fixpoint,
+    union_all,
+)
 from .algorithms import always, attractor, reachable
 from .engine import DeadEnds, GameEngine, check_dead_ends, check_engine
-from .layers import (graded_layers, layer_turns, reach_layers, until_approximations,
-                     until_by_layer, until_layered)
-from .sets import (MoveRelation, PositionSet, SetEngine, check_set, difference_witness,
-                   same_sets)
+from .layers import (
+    graded_layers,
+    layer_turns,
+    reach_layers,
+    until_approximations,
+    until_by_layer,
+    until_layered,
+)
+from .sets import MoveRelation, PositionSet, SetEngine, check_set, difference_witness, same_sets
 
-__all__ = ["DeadEnds", "check_dead_ends", "check_engine", "check_layer", "check_reach",
-           "check_set", "Fixpoint", "ReachLayers", "least_fixpoint", "greatest_fixpoint",
-           "PositionSet", "SetEngine", "MoveRelation", "GameEngine", "difference_witness",
-           "same_sets", "union_all", "reachable", "attractor", "always", "reach_layers",
-           "graded_layers", "until_layered", "until_by_layer", "until_approximations",
-           "layer_turns"]
+__all__ = [
+    "DeadEnds",
+    "check_dead_ends",
+    "check_engine",
+    "check_layer",
+    "check_reach",
+    "check_set",
+    "Fixpoint",
+    "ReachLayers",
+    "least_fixpoint",
+    "greatest_fixpoint",
+    "PositionSet",
+    "SetEngine",
+    "MoveRelation",
+    "GameEngine",
+    "difference_witness",
+    "same_sets",
+    "union_all",
+    "reachable",
+    "attractor",
+    "always",
+    "reach_layers",
+    "graded_layers",
+    "until_layered",
+    "until_by_layer",
+    "until_approximations",
+    "layer_turns",
+]

@@ -9,6 +9,7 @@ The layered family has its own module, :mod:`symbolic.api.layers`.
 >>> reachable(G, G.from_tuples([(1,)])).result.tuples()
 [(1,), (2,)]
 """
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -20,8 +21,7 @@ from .sets import PositionSet, check_set
 __all__ = ["reachable", "attractor", "always"]
 
 
-def reachable(engine: GameEngine, source: PositionSet, *, keep_layers: bool = False
-              ) -> Fixpoint:
+def reachable(engine: GameEngine, source: PositionSet, *, keep_layers: bool = False) -> Fixpoint:
     """reach(S) = μX. S ∪ post(X): the positions reachable from S in zero or
     more moves (the image fixpoint). Layer n holds those reachable within n moves.
 
@@ -44,13 +44,19 @@ def reachable(engine: GameEngine, source: PositionSet, *, keep_layers: bool = Fa
         y = x | engine.post(frontier)
         last[0] = y
         return y
-    return least_fixpoint(step, source, keep_layers=keep_layers,
-                          limits=getattr(engine, "limits", None),
-                          name="computing reach (image fixpoint)")
+
+    return least_fixpoint(
+        step,
+        source,
+        keep_layers=keep_layers,
+        limits=getattr(engine, "limits", None),
+        name="computing reach (image fixpoint)",
+    )
 
 
-def attractor(engine: GameEngine, coalition: Iterable[int], target: PositionSet, *,
-              keep_layers: bool = False) -> Fixpoint:
+def attractor(
+    engine: GameEngine, coalition: Iterable[int], target: PositionSet, *, keep_layers: bool = False
+) -> Fixpoint:
     """Attr_J(target) as in the reachability-games TD: until with σ = all positions
     and the ``STRICT`` dead-end convention.
 
@@ -60,12 +66,14 @@ def attractor(engine: GameEngine, coalition: Iterable[int], target: PositionSet,
     >>> attractor(G, {1}, G.from_tuples([(2,)])).result.tuples()
     [(2,)]
     """
-    return check_engine(engine).until(coalition, engine.positions(), target,
-                                      dead_ends=DeadEnds.STRICT, keep_layers=keep_layers)
+    return check_engine(engine).until(
+        coalition, engine.positions(), target, dead_ends=DeadEnds.STRICT, keep_layers=keep_layers
+    )
 
 
-def always(engine: GameEngine, coalition: Iterable[int], invariant: PositionSet, *,
-           dead_ends: DeadEnds) -> Fixpoint:
+def always(
+    engine: GameEngine, coalition: Iterable[int], invariant: PositionSet, *, dead_ends: DeadEnds
+) -> Fixpoint:
     """⟨⟨J⟩⟩□F = release(J, ∅, F) = νZ. F ∩ pre(J, Z).
 
     ``iterations`` counts the strict decreases of Z_0 = F,
@@ -77,5 +85,4 @@ def always(engine: GameEngine, coalition: Iterable[int], invariant: PositionSet,
     >>> always(G, {1}, G.positions(), dead_ends=DeadEnds.VACUOUS).result.tuples()
     [(0,), (1,)]
     """
-    return check_engine(engine).release(coalition, engine.empty(), invariant,
-                                        dead_ends=dead_ends)
+    return check_engine(engine).release(coalition, engine.empty(), invariant, dead_ends=dead_ends)

@@ -11,6 +11,7 @@ any engine: :mod:`symbolic.api.algorithms` (reachability, attractors, □) and
 :mod:`symbolic.api.layers` (the layered family), as :mod:`symbolic.fixpoint` holds the
 fixpoint idiom.
 """
+
 from __future__ import annotations
 
 import enum
@@ -53,8 +54,9 @@ def check_dead_ends(dead_ends) -> DeadEnds:
     symbolic.errors.QueryError: dead_ends must be DeadEnds.VACUOUS or DeadEnds.STRICT, got 'vacuous'
     """
     if not isinstance(dead_ends, DeadEnds):
-        raise QueryError(f"dead_ends must be DeadEnds.VACUOUS or DeadEnds.STRICT, "
-                         f"got {dead_ends!r}")
+        raise QueryError(
+            f"dead_ends must be DeadEnds.VACUOUS or DeadEnds.STRICT, got {dead_ends!r}"
+        )
     return dead_ends
 
 
@@ -90,20 +92,34 @@ class GameEngine(SetEngine):
         """pre∃(J, τ) = {c | t(c) ∈ J and ∃c' ∈ δ(c). c' ∈ τ}."""
 
     @abstractmethod
-    def pre_forall(self, coalition: Iterable[int], target: PositionSet, *,
-                   dead_ends: DeadEnds) -> PositionSet:
+    def pre_forall(
+        self, coalition: Iterable[int], target: PositionSet, *, dead_ends: DeadEnds
+    ) -> PositionSet:
         """pre∀(J, τ) = {c | t(c) ∉ J and ∀c' ∈ δ(c). c' ∈ τ}; with
         ``DeadEnds.STRICT`` also δ(c) ≠ ∅."""
 
     @abstractmethod
-    def until(self, coalition: Iterable[int], stay: PositionSet, target: PositionSet, *,
-              dead_ends: DeadEnds, keep_layers: bool = False) -> Fixpoint:
+    def until(
+        self,
+        coalition: Iterable[int],
+        stay: PositionSet,
+        target: PositionSet,
+        *,
+        dead_ends: DeadEnds,
+        keep_layers: bool = False,
+    ) -> Fixpoint:
         """until(J, σ, τ) = ⋃ until_n, until_0 = τ,
         until_{n+1} = until_n ∪ (pre(J, until_n) ∩ σ)."""
 
     @abstractmethod
-    def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
-                dead_ends: DeadEnds) -> Fixpoint:
+    def release(
+        self,
+        coalition: Iterable[int],
+        left: PositionSet,
+        right: PositionSet,
+        *,
+        dead_ends: DeadEnds,
+    ) -> Fixpoint:
         """release(J, f, g) = ⟨⟨J⟩⟩ f R g = νZ. g ∩ (f ∪ pre(J, Z)), the dual of until.
 
         J can keep g true up to and including the first position where f holds,
@@ -136,11 +152,13 @@ class GameEngine(SetEngine):
         """{k: number of positions of S with exactly k successors}, for k ≥ 0
         (absent keys: no such position)."""
 
-    def pre(self, coalition: Iterable[int], target: PositionSet, *,
-            dead_ends: DeadEnds) -> PositionSet:
+    def pre(
+        self, coalition: Iterable[int], target: PositionSet, *, dead_ends: DeadEnds
+    ) -> PositionSet:
         """pre(J, τ) = pre∃(J, τ) ∪ pre∀(J, τ)."""
-        return (self.pre_exists(coalition, target)
-                | self.pre_forall(coalition, target, dead_ends=dead_ends))
+        return self.pre_exists(coalition, target) | self.pre_forall(
+            coalition, target, dead_ends=dead_ends
+        )
 
     def deadlocks(self) -> PositionSet:
         """Positions with no successor."""
@@ -152,14 +170,25 @@ class GameEngine(SetEngine):
         outside. Each engine calls it once its turn sets are known."""
         pos = (self.positions() - self.turn_set(self.game.players)).first()
         if pos is not None:
-            raise ModelError(f"at position {self.space.as_dict(pos)} the turn is not a player "
-                             f"(players: {list(self.game.players)})",
-                             getattr(self.game.turn, "span", None))
+            raise ModelError(
+                f"at position {self.space.as_dict(pos)} the turn is not a player "
+                f"(players: {list(self.game.players)})",
+                getattr(self.game.turn, "span", None),
+            )
 
     # the layered hooks: symbolic.api.layers runs them layer by layer, from the farthest
-    def until_layer_step(self, J: frozenset, reach: ReachLayers, k: int,
-                         ours: PositionSet | None, won: PositionSet, stay: PositionSet,
-                         target: PositionSet, *, dead_ends: DeadEnds) -> PositionSet:
+    def until_layer_step(
+        self,
+        J: frozenset,
+        reach: ReachLayers,
+        k: int,
+        ours: PositionSet | None,
+        won: PositionSet,
+        stay: PositionSet,
+        target: PositionSet,
+        *,
+        dead_ends: DeadEnds,
+    ) -> PositionSet:
         """One layer of the layered until (:func:`symbolic.api.layers.until_by_layer`), J
         validated, ``ours`` = :func:`~symbolic.api.layers.layer_turns` (J):
         U_k = F_k ∩ (τ ∪ (σ ∩ (pre∃(J, U_{k+1}) ∪ pre∀(J, U_{k+1} ∪ ¬F_{k+1})))) from
@@ -193,8 +222,17 @@ class GameEngine(SetEngine):
                 check_set(self, s, what)
         check_dead_ends(dead_ends)
 
-    def layer_pre(self, J: frozenset, reach: ReachLayers, k: int, ours: PositionSet,
-                  won: PositionSet, above: PositionSet, *, dead_ends: DeadEnds) -> PositionSet:
+    def layer_pre(
+        self,
+        J: frozenset,
+        reach: ReachLayers,
+        k: int,
+        ours: PositionSet,
+        won: PositionSet,
+        above: PositionSet,
+        *,
+        dead_ends: DeadEnds,
+    ) -> PositionSet:
         """pre(J, U_{k+1}) on the positions of layer k of a graded ``reach`` (what
         :meth:`until_layer_step` needs; ``ours`` = T_J, ``won`` = U_{k+1}, ``above`` =
         F_{k+1}): only its intersection with F_k is read, so an engine may restrict

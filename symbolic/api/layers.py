@@ -23,6 +23,7 @@ One name per concept:
 >>> [f.tuples() for f in r.layers]
 [[(0,)], [(1,), (2,)], [(3,), (4,)]]
 """
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -33,8 +34,14 @@ from ..limits import NO_LIMITS
 from .engine import DeadEnds, GameEngine, check_dead_ends, check_engine
 from .sets import PositionSet, check_set
 
-__all__ = ["reach_layers", "graded_layers", "until_layered", "until_by_layer",
-           "until_approximations", "layer_turns"]
+__all__ = [
+    "reach_layers",
+    "graded_layers",
+    "until_layered",
+    "until_by_layer",
+    "until_approximations",
+    "layer_turns",
+]
 
 
 def reach_layers(engine: GameEngine, source: PositionSet) -> ReachLayers:
@@ -95,8 +102,15 @@ def graded_layers(engine: GameEngine, source: PositionSet) -> ReachLayers | None
             frontier = image
 
 
-def until_layered(engine: GameEngine, coalition: Iterable[int], stay: PositionSet,
-                  target: PositionSet, reach: ReachLayers, *, dead_ends: DeadEnds) -> Fixpoint:
+def until_layered(
+    engine: GameEngine,
+    coalition: Iterable[int],
+    stay: PositionSet,
+    target: PositionSet,
+    reach: ReachLayers,
+    *,
+    dead_ends: DeadEnds,
+) -> Fixpoint:
     """until(J, σ, τ) ∩ R over the reachable positions R of a graded
     :class:`~symbolic.fixpoint.ReachLayers` (from :func:`reach_layers`), one step per
     layer from the farthest one down, instead of a fixpoint over all positions:
@@ -125,9 +139,15 @@ def until_layered(engine: GameEngine, coalition: Iterable[int], stay: PositionSe
     return Fixpoint(union_all(engine, wons), len(reach.layers))
 
 
-def until_by_layer(engine: GameEngine, coalition: Iterable[int], stay: PositionSet,
-                   target: PositionSet, reach: ReachLayers, *, dead_ends: DeadEnds
-                   ) -> tuple[PositionSet, ...]:
+def until_by_layer(
+    engine: GameEngine,
+    coalition: Iterable[int],
+    stay: PositionSet,
+    target: PositionSet,
+    reach: ReachLayers,
+    *,
+    dead_ends: DeadEnds,
+) -> tuple[PositionSet, ...]:
     """(U_0, …, U_n) of :func:`until_layered` (U_k = its result ∩ F_k), without
     their union: a caller that works layer by layer (the ply-by-ply table) never
     needs it. Same checks as :func:`until_layered`."""
@@ -143,8 +163,7 @@ def until_by_layer(engine: GameEngine, coalition: Iterable[int], stay: PositionS
     with lim.stage("computing until layer by layer"):
         for k in reversed(range(len(reach.layers))):
             lim.check(f"layer {k}")
-            won = engine.until_layer_step(J, reach, k, ours, won, stay, target,
-                                          dead_ends=dead_ends)
+            won = engine.until_layer_step(J, reach, k, ours, won, stay, target, dead_ends=dead_ends)
             wons.append(won)
     return tuple(reversed(wons))
 
@@ -157,9 +176,15 @@ def layer_turns(engine: GameEngine, J: Iterable[int]) -> PositionSet | None:
     return None if getattr(engine, "concurrent", False) else engine.turn_set(J)
 
 
-def until_approximations(engine: GameEngine, coalition: Iterable[int], stay: PositionSet,
-                         target: PositionSet, reach: ReachLayers, *, dead_ends: DeadEnds
-                         ) -> Fixpoint:
+def until_approximations(
+    engine: GameEngine,
+    coalition: Iterable[int],
+    stay: PositionSet,
+    target: PositionSet,
+    reach: ReachLayers,
+    *,
+    dead_ends: DeadEnds,
+) -> Fixpoint:
     """until(J, σ, τ) ∩ R with its approximations until_n ∩ R: ``layers`` as
     ``engine.until`` with ``keep_layers`` gives them (strictly increasing, the last one
     the result), over R only. A position of F_k has all its successors in F_{k+1}, so

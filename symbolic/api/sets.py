@@ -3,6 +3,7 @@
 :class:`MoveRelation`, sets of moves. Both engines implement them, so a differential
 test is one equality after :meth:`SetEngine.convert`.
 """
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -13,8 +14,14 @@ from ..errors import ArgumentTypeError, EngineMismatch, QueryError
 from ..ir import Expr, Space, Value
 from ..validate import check_expr
 
-__all__ = ["PositionSet", "SetEngine", "MoveRelation", "check_set", "difference_witness",
-           "same_sets"]
+__all__ = [
+    "PositionSet",
+    "SetEngine",
+    "MoveRelation",
+    "check_set",
+    "difference_witness",
+    "same_sets",
+]
 
 
 def check_set(engine: "SetEngine", s, what: str = "the set") -> "PositionSet":
@@ -22,8 +29,9 @@ def check_set(engine: "SetEngine", s, what: str = "the set") -> "PositionSet":
     anything else, EngineMismatch for a set of another engine."""
     need(s, PositionSet, what, hint=" (a PositionSet of the engine)")
     if s.engine is not engine:
-        raise EngineMismatch(f"{what} is a set of {s.engine!r}, not of {engine!r}: convert it "
-                             f"first (engine.convert)")
+        raise EngineMismatch(
+            f"{what} is a set of {s.engine!r}, not of {engine!r}: convert it first (engine.convert)"
+        )
     return s
 
 
@@ -75,13 +83,21 @@ class PositionSet(ABC):
     def _check(self, other) -> "PositionSet":
         if not isinstance(other, PositionSet) or other.engine is not self.engine:
             raise EngineMismatch(
-                f"cannot combine a set of {self.engine!r} with {other!r}: convert it first")
+                f"cannot combine a set of {self.engine!r} with {other!r}: convert it first"
+            )
         return other
 
-    def __or__(self, other): return self._union(self._check(other))
-    def __and__(self, other): return self._inter(self._check(other))
-    def __sub__(self, other): return self._diff(self._check(other))
-    def __invert__(self): return self.engine.positions() - self
+    def __or__(self, other):
+        return self._union(self._check(other))
+
+    def __and__(self, other):
+        return self._inter(self._check(other))
+
+    def __sub__(self, other):
+        return self._diff(self._check(other))
+
+    def __invert__(self):
+        return self.engine.positions() - self
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, PositionSet):
@@ -135,6 +151,7 @@ class PositionSet(ABC):
 
     def _repr_html_(self) -> str:
         from ..html import positions_html  # Jupyter: a count and at most 20 rows
+
         return positions_html(self)
 
     def __repr__(self) -> str:
@@ -167,8 +184,11 @@ class SetEngine(ABC):
         (:func:`symbolic.validate.check_expr`: no primed variable, ...), so each
         engine's :meth:`_from_expr` only evaluates."""
         if not isinstance(expr, Expr):
-            hint = (": parse text first with parse_state_expr(text, model)"
-                    if isinstance(expr, str) else "")
+            hint = (
+                ": parse text first with parse_state_expr(text, model)"
+                if isinstance(expr, str)
+                else ""
+            )
             raise ArgumentTypeError(f"from_expr needs an IR expression, got {expr!r}{hint}")
         env = dict(need_mapping(env, "env (name -> constant)") if env is not None else {})
         for k, v in env.items():
@@ -239,7 +259,8 @@ class MoveRelation(ABC):
             raise EngineMismatch(f"cannot combine a relation of {self.engine!r} with {other!r}")
         return other
 
-    def __or__(self, other): return self._union(self._check(other))
+    def __or__(self, other):
+        return self._union(self._check(other))
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, MoveRelation):

@@ -28,6 +28,7 @@ The modules, from the bottom up:
 >>> S.from_expr(Var("x") * Var("x") < 10).tuples()
 [(0,), (1,), (2,), (3,)]
 """
+
 from .contract import BACKENDS, Manager
 from .bitvec import BV
 from .encode import Encoder
@@ -35,5 +36,17 @@ from .engine import PARTITIONS, BddRelation, BddSet, SymbolicGame, SymbolicSets
 from .layout import ORDERS, BitLayout
 from .managers import make_manager
 
-__all__ = ["BACKENDS", "ORDERS", "PARTITIONS", "BV", "BddRelation", "BddSet", "BitLayout",
-           "Encoder", "Manager", "SymbolicGame", "SymbolicSets", "make_manager"]
+__all__ = [
+    "BACKENDS",
+    "ORDERS",
+    "PARTITIONS",
+    "BV",
+    "BddRelation",
+    "BddSet",
+    "BitLayout",
+    "Encoder",
+    "Manager",
+    "SymbolicGame",
+    "SymbolicSets",
+    "make_manager",
+]

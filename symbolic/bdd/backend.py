@@ -17,6 +17,7 @@ opaque value and combine nodes only through the manager's methods.
 >>> m.exact_count(m.or_(m.var("a"), m.var("b")), 2)
 3
 """
+
 from __future__ import annotations
 
 import gc
@@ -44,7 +45,7 @@ DD_BACKENDS = ("cudd", "autoref")
 # down to the constants, so every intermediate value is a sub-count scaled by
 # a power of two, never larger (in significant bits) than the final count:
 # a result below 2**50 is exact. Anything larger is recounted exactly.
-_FLOAT_EXACT_BELOW = 2 ** 50
+_FLOAT_EXACT_BELOW = 2**50
 
 
 # dd's managers protest when the cycle collector frees one in the same batch as
@@ -79,8 +80,10 @@ gc.callbacks.append(lambda phase, info: _release_unused() if phase == "stop" els
 def unknown_backend(backend) -> str:
     """The message for a backend name that is not one of :data:`BACKENDS`."""
     if backend in BACKENDS:
-        return (f"the {backend} backend is not a dd manager: make it with "
-                f"symbolic.bdd.make_manager({backend!r})")
+        return (
+            f"the {backend} backend is not a dd manager: make it with "
+            f"symbolic.bdd.make_manager({backend!r})"
+        )
     return f"unknown BDD backend {backend!r}: the choices are {list(BACKENDS)}"
 
 
@@ -119,8 +122,9 @@ class DdManager(BaseManager):
     whose message names the stage of ``limits`` (a :class:`symbolic.limits.Limits`).
     """
 
-    def __init__(self, backend: str = "cudd", *, max_memory: int | None = None,
-                 limits: Limits | None = None):
+    def __init__(
+        self, backend: str = "cudd", *, max_memory: int | None = None, limits: Limits | None = None
+    ):
         if backend not in DD_BACKENDS:
             raise QueryError(unknown_backend(backend))
         super().__init__(backend, limits)
@@ -131,11 +135,13 @@ class DdManager(BaseManager):
             # imported on demand: dd.cudd is a C extension that a dd installed
             # without CUDD lacks, and autoref must work without it
             import dd.cudd as mod
+
             self._mod = mod
             self.bdd = mod.BDD()
             self.bdd.configure(reordering=False, max_memory=cap)
         else:
             import dd.autoref as mod  # on demand, like dd.cudd above
+
             self._mod = mod
             self.bdd = mod.BDD()
             self.bdd.configure(reordering=False)
@@ -163,10 +169,13 @@ class DdManager(BaseManager):
         if cap is not None and len(self.bdd) > cap:
             self.bdd.collect_garbage()
             if len(self.bdd) > cap:
-                raise OutOfMemory(self.limits.out_of_memory(
-                    f"{len(self.bdd)} BDD nodes in the autoref manager, about "
-                    f"{AUTOREF_BYTES_PER_NODE} bytes each, over its cap of {cap}"),
-                    stage=self.limits.where())
+                raise OutOfMemory(
+                    self.limits.out_of_memory(
+                        f"{len(self.bdd)} BDD nodes in the autoref manager, about "
+                        f"{AUTOREF_BYTES_PER_NODE} bytes each, over its cap of {cap}"
+                    ),
+                    stage=self.limits.where(),
+                )
         return u
 
     # ------------------------------------------------------------------ variables

@@ -17,6 +17,7 @@ implements the abstract primitives below and the rest of
 >>> m.is_true(m.conj([m.iff(m.var("a"), m.var("a")), m.true]))
 True
 """
+
 from __future__ import annotations
 
 import abc
@@ -49,6 +50,7 @@ def guarded(operands: int = 0, what: Callable[..., str] | None = None):
     ...     print(type(e).__name__, str(e).split(" (")[0])
     EngineMismatch a BDD node of another manager
     """
+
     def decorate(method):
         # Up to three positional arguments, no *args: a call through ``*args`` cost
         # the smallest operations more than the operation itself.
@@ -66,12 +68,15 @@ def guarded(operands: int = 0, what: Callable[..., str] | None = None):
             except SymbolicError:
                 raise
             except Exception as e:  # noqa: BLE001 - each backend has its own error types
-                error = self._translate(e, (a, b, c)[:operands],
-                                        None if what is None else what(self, a))
+                error = self._translate(
+                    e, (a, b, c)[:operands], None if what is None else what(self, a)
+                )
                 if error is None:
                     raise
                 raise error from e
+
         return guarded_method
+
     return decorate
 
 
@@ -166,11 +171,14 @@ class BaseManager(abc.ABC):
         return u
 
     def _mismatch(self, u) -> EngineMismatch:
-        return EngineMismatch(f"a BDD node of another manager (or not a node: "
-                              f"{type(u).__name__}) was given to {self!r}")
+        return EngineMismatch(
+            f"a BDD node of another manager (or not a node: "
+            f"{type(u).__name__}) was given to {self!r}"
+        )
 
-    def _translate(self, exc: BaseException, nodes: Sequence, what: str | None
-                   ) -> SymbolicError | None:
+    def _translate(
+        self, exc: BaseException, nodes: Sequence, what: str | None
+    ) -> SymbolicError | None:
         """The error to raise for a backend failure ``exc`` on operands ``nodes``
         (None: ``exc`` itself)."""
         if self._out_of_memory(exc):
@@ -198,9 +206,15 @@ class BaseManager(abc.ABC):
             other = "oxidd" if self.backend != "oxidd" else "cudd"
             advice = ("raise ", Hint("raise", "max_memory"), " or ") if by_memory else ()
             raise TooManyVariables(
-                (f"{what} needs {total} BDD variables, more than the {self.backend} backend "
-                 f"can declare: {why}; ", *advice, "try ", Hint("choose", "backend", (other,))),
-                stage=self.limits.where())
+                (
+                    f"{what} needs {total} BDD variables, more than the {self.backend} backend "
+                    f"can declare: {why}; ",
+                    *advice,
+                    "try ",
+                    Hint("choose", "backend", (other,)),
+                ),
+                stage=self.limits.where(),
+            )
 
     def declare(self, names: Sequence[VariableName], what: str = "this request") -> None:
         """Declare ``names`` as new variables at the next levels, in this order
@@ -274,9 +288,11 @@ class BaseManager(abc.ABC):
         ors of large BDDs can each take long)."""
         op = self.or_
         if check is not None:
+
             def op(u, v):
                 check()
                 return self.or_(u, v)
+
         return _balanced(list(nodes), op, self.false)
 
 

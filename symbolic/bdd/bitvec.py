@@ -20,6 +20,7 @@ Every function takes the BDD manager explicitly, first (never a global one).
 >>> m.is_true(m.iff(lt(m, y, const(m, 0)), lt(m, x, const(m, 2))))
 True
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -33,9 +34,11 @@ def signed_width(lo: int, hi: int) -> int:
     >>> [signed_width(lo, hi) for lo, hi in [(0, 0), (0, 1), (-1, 0), (-3, 5), (0, 14)]]
     [1, 2, 1, 4, 5]
     """
+
     def one(v: int) -> int:
         """Bits of v alone: magnitude bits plus the sign bit."""
         return (v if v >= 0 else ~v).bit_length() + 1
+
     return max(one(lo), one(hi))
 
 
@@ -147,9 +150,9 @@ def mul(m: Manager, a: BV, b: BV) -> BV:
         if m.is_false(bi):
             continue
         if m.is_true(bi):
-            part = (m.false,) * i + A[:W - i]
+            part = (m.false,) * i + A[: W - i]
         else:
-            part = (m.false,) * i + tuple(m.and_(bi, x) for x in A[:W - i])
+            part = (m.false,) * i + tuple(m.and_(bi, x) for x in A[: W - i])
         acc = part if acc is None else add_bits(m, acc, part, W)
     if acc is None:
         return const(m, 0)

@@ -10,19 +10,28 @@ failure deep inside the backend.
 >>> autoref_variable_bound(2**20)[:1], autoref_node_cap(2**20)
 ((2048,), 2048)
 """
+
 from __future__ import annotations
 
 from ..limits import RECURSION_LIMIT
 
-__all__ = ["default_memory_cap", "cudd_variable_bound", "autoref_variable_bound",
-           "autoref_node_cap", "CUDD_MAX_VARIABLES", "AUTOREF_MAX_VARIABLES",
-           "AUTOREF_BYTES_PER_NODE", "OXIDD_THREAD_ADDRESS_SPACE",
-           "OXIDD_BYTES_PER_VARIABLE", "grow_main_stack"]
+__all__ = [
+    "default_memory_cap",
+    "cudd_variable_bound",
+    "autoref_variable_bound",
+    "autoref_node_cap",
+    "CUDD_MAX_VARIABLES",
+    "AUTOREF_MAX_VARIABLES",
+    "AUTOREF_BYTES_PER_NODE",
+    "OXIDD_THREAD_ADDRESS_SPACE",
+    "OXIDD_BYTES_PER_VARIABLE",
+    "grow_main_stack",
+]
 
 # The number of variables each backend can declare, checked before declaring them
 # (BaseManager.require_variables). CUDD numbers variables below CUDD_MAXINDEX = 2^31 − 1 on
 # 64-bit machines (cudd.h: (DdHalfWord) ~0 >> 1, also the index of the constants).
-CUDD_MAX_VARIABLES = 2 ** 31 - 1
+CUDD_MAX_VARIABLES = 2**31 - 1
 # Long before that index, memory binds: each variable costs CUDD a unique subtable and
 # per-level arrays. Measured by declaring variables one by one until add_var failed
 # under a cap (dd 0.6.0, CUDD 3.0): a little under 8 KiB each beyond the start-up
@@ -79,6 +88,7 @@ def grow_main_stack() -> int:
     """
     try:
         import resource
+
         soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
         want = MAIN_STACK if hard == resource.RLIM_INFINITY else min(hard, MAIN_STACK)
         if soft != resource.RLIM_INFINITY and soft < want:
@@ -99,18 +109,20 @@ def default_memory_cap() -> int:
     is raised.
     """
     from dd import _utils
+
     caps = []
     total = _utils.total_memory()
     if total:
         caps.append(total * 3 // 4)
     try:
         import resource
+
         soft, _ = resource.getrlimit(resource.RLIMIT_AS)
         if soft != resource.RLIM_INFINITY:
             caps.append(soft // 2)
     except (ImportError, ValueError, OSError):  # not POSIX
         pass
-    return min(caps) if caps else 2 ** 33
+    return min(caps) if caps else 2**33
 
 
 def address_space_left() -> int | None:
@@ -120,6 +132,7 @@ def address_space_left() -> int | None:
     takes CUDD when little is left."""
     try:
         import resource
+
         soft, _ = resource.getrlimit(resource.RLIMIT_AS)
         if soft == resource.RLIM_INFINITY:
             return None
@@ -140,8 +153,14 @@ def cudd_variable_bound(cap: int) -> tuple[int, str, bool]:
     n = max(CUDD_MIN_VARIABLES, (cap - CUDD_BASE_BYTES) // CUDD_BYTES_PER_VARIABLE)
     if n >= CUDD_MAX_VARIABLES:
         return CUDD_MAX_VARIABLES, "CUDD's variable indices stop there", False
-    return n, (f"CUDD takes about {CUDD_BYTES_PER_VARIABLE >> 10} KiB per variable, "
-               f"so a memory cap of {_mb(cap)} holds {n}"), True
+    return (
+        n,
+        (
+            f"CUDD takes about {CUDD_BYTES_PER_VARIABLE >> 10} KiB per variable, "
+            f"so a memory cap of {_mb(cap)} holds {n}"
+        ),
+        True,
+    )
 
 
 def autoref_node_cap(cap: int) -> int:
@@ -153,8 +172,20 @@ def autoref_variable_bound(cap: int) -> tuple[int, str, bool]:
     """(n, why, by_memory) for an autoref manager capped at ``cap`` bytes."""
     nodes = autoref_node_cap(cap)
     if nodes < AUTOREF_MAX_VARIABLES:
-        return nodes, (f"autoref takes about {AUTOREF_BYTES_PER_NODE} bytes per node and "
-                       f"each variable is a node, so a memory cap of {_mb(cap)} holds "
-                       f"{nodes}"), True
-    return AUTOREF_MAX_VARIABLES, (f"autoref recurses once per variable, and Python's "
-                                   f"stack holds {AUTOREF_MAX_VARIABLES} levels"), False
+        return (
+            nodes,
+            (
+                f"autoref takes about {AUTOREF_BYTES_PER_NODE} bytes per node and "
+                f"each variable is a node, so a memory cap of {_mb(cap)} holds "
+                f"{nodes}"
+            ),
+            True,
+        )
+    return (
+        AUTOREF_MAX_VARIABLES,
+        (
+            f"autoref recurses once per variable, and Python's "
+            f"stack holds {AUTOREF_MAX_VARIABLES} levels"
+        ),
+        False,
+    )

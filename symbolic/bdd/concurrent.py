@@ -21,6 +21,7 @@ and 1 at one (x, act) with every A_p true: pre reads Good only there),
 ``"above"`` moves them to the top of the order (see docs/concurrent.md for
 the measurements).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -35,8 +36,7 @@ from .encode import Encoder
 from .forward import BddRelation, out_degrees
 from .sets import BddSet, SymbolicSets
 
-__all__ = ["SymbolicConcurrentGame", "ACTION_ORDERS", "Extension", "JointActions",
-           "JointForward"]
+__all__ = ["SymbolicConcurrentGame", "ACTION_ORDERS", "Extension", "JointActions", "JointForward"]
 
 ACTION_ORDERS = ("below", "above")
 
@@ -74,8 +74,9 @@ class JointActions:
         self.bits = bits
         self.enabled = enabled
         self.trans = trans
-        self.alive = (m.conj(m.exist(a, bits[p]) for p, a in enabled.items())
-                      if alive is None else alive)
+        self.alive = (
+            m.conj(m.exist(a, bits[p]) for p, a in enabled.items()) if alive is None else alive
+        )
 
     def all_bits(self) -> frozenset:
         """The action bits of every player."""
@@ -139,15 +140,24 @@ class SymbolicConcurrentGame(JointForward, SymbolicSets, ConcurrentEngine):
     """A :class:`~symbolic.ir.ConcurrentGame` as BDDs (module docstring): its sets (the
     base :class:`SymbolicSets`) and its joint actions (:class:`JointActions`, ``actions``)."""
 
-    def __init__(self, game: ConcurrentGame, backend: str = "auto", *, order: str = "auto",
-                 actions: str = "below", max_memory: int | None = None,
-                 limits: Limits | None = None):
+    def __init__(
+        self,
+        game: ConcurrentGame,
+        backend: str = "auto",
+        *,
+        order: str = "auto",
+        actions: str = "below",
+        max_memory: int | None = None,
+        limits: Limits | None = None,
+    ):
         if actions not in ACTION_ORDERS:
-            raise QueryError(f"unknown action order {actions!r}: the choices are "
-                             f"{list(ACTION_ORDERS)}")
+            raise QueryError(
+                f"unknown action order {actions!r}: the choices are {list(ACTION_ORDERS)}"
+            )
         check_concurrent_game(game)
-        super().__init__(game.space, backend, game.invariant, order=order,
-                         max_memory=max_memory, limits=limits)
+        super().__init__(
+            game.space, backend, game.invariant, order=order, max_memory=max_memory, limits=limits
+        )
         self.game = game
         m = self.manager
         self.joint = Encoder(game.joint_space, Extension(m), order)
@@ -161,11 +171,14 @@ class SymbolicConcurrentGame(JointForward, SymbolicSets, ConcurrentEngine):
             self.actions = JointActions(m, game.players, bits, enabled, self._transition())
             # pre reads Good only where every player's action is enabled
             self.deterministic = self._is_function(
-                m.and_(self.actions.trans, m.conj(enabled.values())))
+                m.and_(self.actions.trans, m.conj(enabled.values()))
+            )
 
     def __repr__(self) -> str:
-        return (f"<SymbolicConcurrentGame {self.game.name!r} {self.manager.backend}: "
-                f"{len(self.manager.names)} BDD variables>")
+        return (
+            f"<SymbolicConcurrentGame {self.game.name!r} {self.manager.backend}: "
+            f"{len(self.manager.names)} BDD variables>"
+        )
 
     # ---------------------------------------------------------------- building
 
@@ -173,9 +186,13 @@ class SymbolicConcurrentGame(JointForward, SymbolicSets, ConcurrentEngine):
         """A_p(x, act_p) = ⋁_k (act_p = k ∧ guard_k(x)) ∧ D."""
         m, enc = self.manager, self.joint
         act = enc.integer(Var(self.game.action_var(p)))
-        return m.and_(self._domain, m.disj(
-            m.and_(enc.int_equals(act, k), self.encoder.boolean(a.guard, care=self._domain))
-            for k, a in enumerate(self.game.actions_of(p))))
+        return m.and_(
+            self._domain,
+            m.disj(
+                m.and_(enc.int_equals(act, k), self.encoder.boolean(a.guard, care=self._domain))
+                for k, a in enumerate(self.game.actions_of(p))
+            ),
+        )
 
     def _transition(self):
         """T(x, act, x') (module docstring)."""
@@ -229,15 +246,22 @@ class SymbolicConcurrentGame(JointForward, SymbolicSets, ConcurrentEngine):
         enabled = []
         for p in self.game.players:
             act = self.joint.integer(Var(self.game.action_var(p)))
-            enabled.append([(k, self.joint.int_equals(act, k))
-                            for k in range(len(self.game.actions_of(p)))
-                            if not m.is_false(m.and_(self.actions.enabled[p], m.and_(
-                                cube, self.joint.int_equals(act, k))))])
+            enabled.append(
+                [
+                    (k, self.joint.int_equals(act, k))
+                    for k in range(len(self.game.actions_of(p)))
+                    if not m.is_false(
+                        m.and_(self.actions.enabled[p], m.and_(cube, self.joint.int_equals(act, k)))
+                    )
+                ]
+            )
         out = {}
         for combo in itertools.product(*enabled):
             sel = m.conj([cube] + [u for _, u in combo])
-            nxt = m.rename(m.exist(m.and_(self.actions.trans, sel),
-                                   enc.current_set | self.actions.all_bits()), enc.to_current)
+            nxt = m.rename(
+                m.exist(m.and_(self.actions.trans, sel), enc.current_set | self.actions.all_bits()),
+                enc.to_current,
+            )
             out[tuple(k for k, _ in combo)] = frozenset(BddSet._make(self, nxt).tuples())
         return out
 
@@ -247,4 +271,3 @@ class SymbolicConcurrentGame(JointForward, SymbolicSets, ConcurrentEngine):
         out = {"domain": m.size(self._domain), "T": m.size(self.actions.trans)}
         out.update({f"A_{p}": m.size(a) for p, a in self.actions.enabled.items()})
         return out
-

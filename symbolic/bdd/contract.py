@@ -18,15 +18,34 @@ Python ints; a node of another manager given to a method raises
 >>> isinstance(make_manager("autoref"), Manager)
 True
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeAlias, \
-    runtime_checkable
+from typing import (
+    Any,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Protocol,
+    Sequence,
+    TypeAlias,
+    runtime_checkable,
+)
 
 from ..limits import Limits
 
-__all__ = ["BACKENDS", "Node", "Level", "VariableName", "Assignment", "Renaming",
-           "Substitution", "VariableBound", "Manager"]
+__all__ = [
+    "BACKENDS",
+    "Node",
+    "Level",
+    "VariableName",
+    "Assignment",
+    "Renaming",
+    "Substitution",
+    "VariableBound",
+    "Manager",
+]
 
 #: the backend names, one per way of keeping the contract (the default first)
 BACKENDS = ("cudd", "autoref", "oxidd")
@@ -170,8 +189,9 @@ class Manager(Protocol):
     def exact_count(self, u: Node, nvars: int) -> int:
         """The exact number of models of ``u`` over ``nvars`` variables including its support."""
 
-    def assignments(self, u: Node, bits: Sequence[VariableName]
-                    ) -> Iterator[dict[VariableName, bool]]:
+    def assignments(
+        self, u: Node, bits: Sequence[VariableName]
+    ) -> Iterator[dict[VariableName, bool]]:
         """Each assignment to exactly ``bits`` (a superset of the support) satisfying u, once."""
 
     # ------------------------------------------------------------------ sizes, housekeeping

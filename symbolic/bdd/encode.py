@@ -14,23 +14,49 @@ within its range); callers conjoin the domain, as the engine does.
 >>> sorted(enc.decode(a) for a in enc.m.assignments(enc.m.and_(u, enc.domain()), enc.current_bits))
 [(4,), (5,)]
 """
+
 from __future__ import annotations
 
 import contextlib
 from typing import Any, Mapping
 
 from ..errors import ModelError, RangeError, WrongType
-from ..ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, Binary, BoolType, Const, Elem, Expr, Ite,
-                  Item, Name, Quant, Space, Sum, Unary, Var, bound_var, children, free_names,
-                  op_text)
+from ..ir import (
+    ARITH_OPS,
+    BOOL_OPS,
+    COMPARE_OPS,
+    Binary,
+    BoolType,
+    Const,
+    Elem,
+    Expr,
+    Ite,
+    Item,
+    Name,
+    Quant,
+    Space,
+    Sum,
+    Unary,
+    Var,
+    bound_var,
+    children,
+    free_names,
+    op_text,
+)
 from . import bitvec as bv
 from .contract import Manager
 from .bitvec import BV
-from .layout import (AUTO_SLICED_MAX, CONCRETE_ORDERS, ORDERS, BitLayout, choose_order,
-                     slot_sequence)
+from .layout import AUTO_SLICED_MAX, CONCRETE_ORDERS, ORDERS, BitLayout, choose_order, slot_sequence
 
-__all__ = ["Encoder", "ORDERS", "CONCRETE_ORDERS", "AUTO_SLICED_MAX", "BitLayout",
-           "choose_order", "slot_sequence"]
+__all__ = [
+    "Encoder",
+    "ORDERS",
+    "CONCRETE_ORDERS",
+    "AUTO_SLICED_MAX",
+    "BitLayout",
+    "choose_order",
+    "slot_sequence",
+]
 
 
 def _span(e) -> Any:
@@ -87,8 +113,9 @@ class Encoder(BitLayout):
 
     # ------------------------------------------------------------------ entry points
 
-    def compile(self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False,
-                care=None):
+    def compile(
+        self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False, care=None
+    ):
         """The term of ``e``, validated by :func:`symbolic.validate.check_expr`, with
         bound names from ``env``; ``primed`` says ``e`` may read the next bits (an effect).
 
@@ -116,8 +143,9 @@ class Encoder(BitLayout):
             self._raise_reached(errors, care)
         return t
 
-    def boolean(self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False,
-                care=None):
+    def boolean(
+        self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False, care=None
+    ):
         """The BDD of the bool expression ``e`` (WrongType for any other type)."""
         t = self.compile(e, env, primed=primed, care=care)
         if isinstance(t, (BV, tuple)):
@@ -139,8 +167,9 @@ class Encoder(BitLayout):
             raise WrongType(f"expected a bool, got {_type_name(t)} ({_describe(e)})", _span(e))
         return t if clean else None
 
-    def integer(self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False,
-                care=None) -> BV:
+    def integer(
+        self, e: Expr, env: Mapping[str, Any] | None = None, *, primed: bool = False, care=None
+    ) -> BV:
         """The bit-vector of the int expression ``e`` (WrongType for any other type)."""
         t = self.compile(e, env, primed=primed, care=care)
         if not isinstance(t, BV):
@@ -225,8 +254,12 @@ class Encoder(BitLayout):
         f = _DISPATCH.get(type(e))
         if f is None:
             raise AssertionError(e)
-        if (not self._memo_on or type(e) in _LEAVES or not self.is_closed(e)
-                or id(e) in self._erring):
+        if (
+            not self._memo_on
+            or type(e) in _LEAVES
+            or not self.is_closed(e)
+            or id(e) in self._erring
+        ):
             return f(self, e, env)
         hit = self._memo.get(id(e))
         if hit is not None:
@@ -254,9 +287,9 @@ class Encoder(BitLayout):
         hit = self._closed.get(id(e))
         if hit is None:
             v = bound_var(e)
-            closed = (not isinstance(e, Name)
-                      and all(self.is_closed(c) or (v is not None and free_names(c) <= {v})
-                              for c in children(e)))
+            closed = not isinstance(e, Name) and all(
+                self.is_closed(c) or (v is not None and free_names(c) <= {v}) for c in children(e)
+            )
             hit = self._closed[id(e)] = (e, closed)
         return hit[1]
 
@@ -278,15 +311,19 @@ class Encoder(BitLayout):
         t = self._c(e, env)
         if isinstance(t, (BV, tuple)):
             # the caret goes under the operand when it has a span, else its operator
-            raise WrongType(f"{what or 'expected a bool'}: got {_type_name(t)} "
-                             f"({_describe(e)})", _span(e) or _span(parent))
+            raise WrongType(
+                f"{what or 'expected a bool'}: got {_type_name(t)} ({_describe(e)})",
+                _span(e) or _span(parent),
+            )
         return t
 
     def _int(self, e: Expr, env: dict, what: str = "", parent=None) -> BV:
         t = self._c(e, env)
         if not isinstance(t, BV):
-            raise WrongType(f"{what or 'expected an int'}: got {_type_name(t)} "
-                             f"({_describe(e)})", _span(e) or _span(parent))
+            raise WrongType(
+                f"{what or 'expected an int'}: got {_type_name(t)} ({_describe(e)})",
+                _span(e) or _span(parent),
+            )
         return t
 
     def _value(self, v, e: Expr):
@@ -379,7 +416,8 @@ class Encoder(BitLayout):
         if len(kinds) != 1 or "tuple" in kinds:
             raise WrongType(
                 f"cannot select among values of types {sorted(kinds)} with a variable index",
-                _span(e))
+                _span(e),
+            )
         acc = terms[-1]
         for v, t in zip(reversed(values[:-1]), reversed(terms[:-1])):
             c = self.int_equals(idx, v)
@@ -399,8 +437,9 @@ class Encoder(BitLayout):
         terms = [self._value(x, e) for x in base]
         kinds = {_type_name(t) for t in terms}
         if len(kinds) != 1:
-            raise WrongType(f"a computed index into a tuple of {sorted(kinds)} has no "
-                             "single type", _span(e))
+            raise WrongType(
+                f"a computed index into a tuple of {sorted(kinds)} has no single type", _span(e)
+            )
         if idx.is_const:
             self._record(RangeError, f"tuple index {idx.lo} outside 0..{n - 1}", e)
             return terms[0]
@@ -434,8 +473,11 @@ class Encoder(BitLayout):
             else:
                 b = self._under(m.not_(a) if op == "or" else a, e.right, env)
             if isinstance(b, (BV, tuple)):
-                raise WrongType(f"the right operand of {op_text(op)}: got {_type_name(b)} "
-                                f"({_describe(e.right)})", _span(e.right) or _span(e))
+                raise WrongType(
+                    f"the right operand of {op_text(op)}: got {_type_name(b)} "
+                    f"({_describe(e.right)})",
+                    _span(e.right) or _span(e),
+                )
             return getattr(m, _CONNECTIVES[op])(a, b)
         if op in COMPARE_OPS:
             a = self._c(e.left, env)
@@ -443,10 +485,18 @@ class Encoder(BitLayout):
             ka, kb = _type_name(a), _type_name(b)
             if op in ("==", "!="):
                 if ka != kb:
-                    raise WrongType(f"{op_text(op)} compares two ints, two bools or two tuples, "
-                                    f"got {ka} and {kb}", _span(e))
-                r = (bv.eq(m, a, b) if ka == "int" else m.iff(a, b) if ka == "bool"
-                     else m.const(a == b))
+                    raise WrongType(
+                        f"{op_text(op)} compares two ints, two bools or two tuples, "
+                        f"got {ka} and {kb}",
+                        _span(e),
+                    )
+                r = (
+                    bv.eq(m, a, b)
+                    if ka == "int"
+                    else m.iff(a, b)
+                    if ka == "bool"
+                    else m.const(a == b)
+                )
                 return r if op == "==" else m.not_(r)
             if ka != "int" or kb != "int":
                 raise WrongType(f"{op_text(op)} compares ints, got {ka} and {kb}", _span(e))
@@ -461,8 +511,11 @@ class Encoder(BitLayout):
             if not b.is_const:
                 raise AssertionError(e)  # validated: the divisor reads no state, so it folds
             if b.lo <= 0:
-                self._record(ModelError, f"the right operand of {op_text(op)} must be a positive "
-                             f"constant, got {b.lo}", e.right if _span(e.right) else e)
+                self._record(
+                    ModelError,
+                    f"the right operand of {op_text(op)} must be a positive constant, got {b.lo}",
+                    e.right if _span(e.right) else e,
+                )
                 return bv.const(m, 0)
             q, r = bv.divmod_const(m, a, b.lo)
             return q if op == "//" else r
@@ -475,8 +528,7 @@ class Encoder(BitLayout):
         b = self._under(m.not_(c), e.other, env)
         ka, kb = _type_name(a), _type_name(b)
         if ka != kb:
-            raise WrongType(f"the branches of 'if' have different types: {ka} and {kb}",
-                             _span(e))
+            raise WrongType(f"the branches of 'if' have different types: {ka} and {kb}", _span(e))
         if m.is_true(c):
             return a
         if m.is_false(c):
@@ -510,6 +562,7 @@ class Encoder(BitLayout):
             acc = bv.add(self.m, acc, t if isinstance(t, BV) else bv.bool_to_int(self.m, t))
         return acc
 
+
 # The operators of symbolic.ir, by kind (tests/test_dispatch.py checks they
 # cover ir's vocabulary): connectives, order comparisons as (swap, negate) of
 # a < b, and the ring operations (// and % are divmod_const). The connectives are
@@ -523,9 +576,16 @@ _RINGS = {"+": bv.add, "-": bv.sub, "*": bv.mul}
 # cycle would leave BDD nodes to the cycle collector, which may free the
 # manager before its nodes.
 _DISPATCH = {
-    Const: Encoder._const, Name: Encoder._name, Var: Encoder._var, Elem: Encoder._elem,
-    Item: Encoder._item, Unary: Encoder._unary, Binary: Encoder._binary, Ite: Encoder._ite,
-    Quant: Encoder._quant, Sum: Encoder._sum,
+    Const: Encoder._const,
+    Name: Encoder._name,
+    Var: Encoder._var,
+    Elem: Encoder._elem,
+    Item: Encoder._item,
+    Unary: Encoder._unary,
+    Binary: Encoder._binary,
+    Ite: Encoder._ite,
+    Quant: Encoder._quant,
+    Sum: Encoder._sum,
 }
 
 # Nodes compiled without the memo (their terms are cached elsewhere or trivial).
@@ -533,8 +593,14 @@ _LEAVES = (Const, Name, Var)
 
 # Which slots an effect primes, per node class (Encoder.primed_slots).
 _PRIMED = {
-    Const: Encoder._primed_none, Name: Encoder._primed_none, Var: Encoder._primed_var,
-    Elem: Encoder._primed_elem, Item: Encoder._primed_children, Unary: Encoder._primed_children,
-    Binary: Encoder._primed_children, Ite: Encoder._primed_children,
-    Quant: Encoder._primed_binder, Sum: Encoder._primed_binder,
+    Const: Encoder._primed_none,
+    Name: Encoder._primed_none,
+    Var: Encoder._primed_var,
+    Elem: Encoder._primed_elem,
+    Item: Encoder._primed_children,
+    Unary: Encoder._primed_children,
+    Binary: Encoder._primed_children,
+    Ite: Encoder._primed_children,
+    Quant: Encoder._primed_binder,
+    Sum: Encoder._primed_binder,
 }

@@ -21,6 +21,7 @@ variable layout) and :mod:`symbolic.bdd.forward` (post-images, moves between set
 out-degrees). This module builds δ from the IR moves and fills in the hooks with
 relational products; it re-exports the names callers import from here.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -31,15 +32,33 @@ from ..ir import Game, conj, conjuncts
 from ..limits import Limits
 from ..validate import check_game
 from .forward import BddRelation
-from .probe import (PROBE_MARGIN, PROBE_MAX_BITS, PROBE_MAX_NODES, PROBE_MIN_BITS,
-                    PROBE_SLICED_RAGGED, PROBE_STEPS, LayoutProbe)
+from .probe import (
+    PROBE_MARGIN,
+    PROBE_MAX_BITS,
+    PROBE_MAX_NODES,
+    PROBE_MIN_BITS,
+    PROBE_SLICED_RAGGED,
+    PROBE_STEPS,
+    LayoutProbe,
+)
 from .relation import Coalition, DeltaParts, Products
 from .sets import BddSet, SymbolicSets
 from .turnbased import PARTITIONS, TurnBasedGame, check_partition
 
-__all__ = ["PARTITIONS", "BddRelation", "BddSet", "Coalition", "SymbolicGame", "SymbolicSets",
-           "PROBE_MARGIN", "PROBE_MAX_BITS", "PROBE_MAX_NODES", "PROBE_MIN_BITS",
-           "PROBE_SLICED_RAGGED", "PROBE_STEPS"]
+__all__ = [
+    "PARTITIONS",
+    "BddRelation",
+    "BddSet",
+    "Coalition",
+    "SymbolicGame",
+    "SymbolicSets",
+    "PROBE_MARGIN",
+    "PROBE_MAX_BITS",
+    "PROBE_MAX_NODES",
+    "PROBE_MIN_BITS",
+    "PROBE_SLICED_RAGGED",
+    "PROBE_STEPS",
+]
 
 # Renamed targets kept per game (a few nodes: bounded memory).
 _RENAME_CACHE = 8
@@ -57,18 +76,25 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
     relational products (:class:`~symbolic.bdd.relation.Products`) on δ's parts.
     """
 
-    def __init__(self, game: Game, backend: str = "auto", partition: str = "moves", *,
-                 order: str = "auto", max_memory: int | None = None,
-                 limits: Limits | None = None):
+    def __init__(
+        self,
+        game: Game,
+        backend: str = "auto",
+        partition: str = "moves",
+        *,
+        order: str = "auto",
+        max_memory: int | None = None,
+        limits: Limits | None = None,
+    ):
         check_partition(partition)
         check_game(game)
-        super().__init__(game, backend, partition, order=order, max_memory=max_memory,
-                         limits=limits)
+        super().__init__(
+            game, backend, partition, order=order, max_memory=max_memory, limits=limits
+        )
         m, enc, limits = self.manager, self.encoder, self.limits
         with limits.stage("building the turn sets"):
             turn = enc.integer(game.turn, care=self._domain)
-            self._turn_of = {p: m.and_(enc.int_equals(turn, p), self._domain)
-                             for p in game.players}
+            self._turn_of = {p: m.and_(enc.int_equals(turn, p), self._domain) for p in game.players}
             self.check_turns()
         with limits.stage("building δ"), enc.closed_terms_kept():
             moves, sources = [], {}
@@ -81,8 +107,9 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
             limits.check(f"{len(moves)} moves built")
             delta = DeltaParts(m, moves, sources, enc.next_set)
             if partition == "monolithic":
-                delta = DeltaParts(m, [("delta", m.disj(r for _, r in delta.full()))], {},
-                                   enc.next_set)
+                delta = DeltaParts(
+                    m, [("delta", m.disj(r for _, r in delta.full()))], {}, enc.next_set
+                )
             self._transitions = delta
             delta.has_successor()
         self.products = Products(m, enc, len(self.space.slots))
@@ -92,8 +119,11 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
         # measured lazily, before the first predecessor computation: a caller that
         # only asks for successors or counts (the ENS sheet's δ(c) on a 27-bit game,
         # where probing would cost more than the answer) never pays for it
-        self._layout_pending = (order == "auto" and m.backend in ("cudd", "oxidd")
-                                and len(enc.current_bits) > PROBE_MIN_BITS)
+        self._layout_pending = (
+            order == "auto"
+            and m.backend in ("cudd", "oxidd")
+            and len(enc.current_bits) > PROBE_MIN_BITS
+        )
 
     # ------------------------------------------------------------------ construction
 
@@ -125,8 +155,9 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
         for p in move.params:
             total *= len(p.domain)
         for k, values in enumerate(itertools.product(*(p.domain for p in move.params)), 1):
-            self.limits.check(f"move {move.name}, valuation {k} of {total}",
-                              lambda: {"BDD nodes": m.size(rel)})
+            self.limits.check(
+                f"move {move.name}, valuation {k} of {total}", lambda: {"BDD nodes": m.size(rel)}
+            )
             env = dict(zip(names, values))
             # The guard is evaluated at every position; the effect only at pairs
             # (c, c') of positions where the guard holds and the frame keeps the
@@ -139,11 +170,9 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
             primed = enc.primed_slots(move.effect, env)
             frame = enc.frame(i for i in all_slots if i not in primed)
             care = m.and_(m.and_(g, frame), both)
-            eff = enc.boolean(move.effect, env, primed=True,
-                              care=lambda: m.and_(care, s))
+            eff = enc.boolean(move.effect, env, primed=True, care=lambda: m.and_(care, s))
             rel = m.or_(rel, m.and_(eff, care if s is source else m.and_(care, s)))
         return source, rel
-
 
     # ------------------------------------------------------------------ relation access
 
@@ -177,27 +206,31 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
     def _exists_node(self, groups, target_next):
         """⋁_(S, Rs) S ∧ ⋁_{R ∈ Rs} ∃x'. (R ∧ τ')."""
         m, exists = self.manager, self.products.exists
-        return m.disj(m.and_(s, m.disj(exists(r, target_next) for r in rs))
-                      for s, rs in groups)
+        return m.disj(m.and_(s, m.disj(exists(r, target_next) for r in rs)) for s, rs in groups)
 
     def layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds) -> BddSet:
         """pre(J, U_{k+1}) ∩ F_k (:meth:`symbolic.api.GameEngine.layer_pre`):
         :meth:`_pre_within` the layer (``above`` is empty above the last layer)."""
         key = self._coalition(J)
         self._tick()
-        return BddSet._make(self, self._pre_within(key, reach.layers[k].node, ours, won,
-                                                   self.manager.is_false(above.node),
-                                                   dead_ends))
+        return BddSet._make(
+            self,
+            self._pre_within(
+                key, reach.layers[k].node, ours, won, self.manager.is_false(above.node), dead_ends
+            ),
+        )
 
-    def until_layer_step(self, J, reach, k, ours, won, stay, target, *,
-                         dead_ends: DeadEnds) -> BddSet:
+    def until_layer_step(
+        self, J, reach, k, ours, won, stay, target, *, dead_ends: DeadEnds
+    ) -> BddSet:
         """U_k of :meth:`symbolic.api.GameEngine.until_layer_step` = (F_k ∩ τ) ∪
         :meth:`_pre_within` L, with σ cut to F_k once, L = F_k ∩ σ (remembered by
         :meth:`_cut`: both players' passes of a ply-by-ply table read it)."""
         self.check_layer_step(J, reach, k, ours, won, stay, target, dead_ends)
         if ours is None or reach.result.engine is not self:
-            return super().until_layer_step(J, reach, k, ours, won, stay, target,
-                                            dead_ends=dead_ends)
+            return super().until_layer_step(
+                J, reach, k, ours, won, stay, target, dead_ends=dead_ends
+            )
         key = self._coalition(J)
         self._tick()
         m = self.manager
@@ -236,8 +269,10 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
         (Connect Four's `not over`, a BDD over every position) are cut to ``within``
         before they meet the products."""
         m, exists = self.manager, self.products.exists
-        return m.disj(m.and_(self._cut(within, s), m.disj(exists(r, target_next) for r in rs))
-                      for s, rs in groups)
+        return m.disj(
+            m.and_(self._cut(within, s), m.disj(exists(r, target_next) for r in rs))
+            for s, rs in groups
+        )
 
     def _cut(self, within, factor):
         """within ∧ factor, remembered for the last :data:`_CUTS` pairs: a layered solve
@@ -264,8 +299,10 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
         a fused dual product (:meth:`Manager.implies_forall`: on oxidd, which has no
         complement edges, ¬τ' would be a copy of τ' at every step)."""
         m, forall = self.manager, self.products.forall
-        u = m.and_(key.others, m.conj(m.implies(s, m.conj(forall(r, tnext) for r in rs))
-                                      for s, rs in key.theirs))
+        u = m.and_(
+            key.others,
+            m.conj(m.implies(s, m.conj(forall(r, tnext) for r in rs)) for s, rs in key.theirs),
+        )
         if dead_ends is DeadEnds.STRICT:
             u = m.and_(u, self._has_succ)
         return u
@@ -281,4 +318,3 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
                 cache.pop(next(iter(cache)))  # oldest first: dicts keep insertion order
             cache[node] = hit
         return hit
-

@@ -13,6 +13,7 @@ the hooks that class declares (``transitions()``, ``_has_succ``, ``_next``) and 
 ``manager``, ``encoder`` and ``_domain``. :func:`out_degrees` is written over any engine's
 ``moves_between`` (the concurrent engines use it too).
 """
+
 from __future__ import annotations
 
 from ..api import MoveRelation, PositionSet
@@ -95,8 +96,11 @@ class ForwardOps:
         cube = enc.position_cube(c)
         if m.is_false(m.and_(cube, self._domain)):
             raise RangeError(f"{c} is not a position: the invariant is false there")
-        nxt = m.disj(m.and_exists(r, m.and_(cube, s), enc.current_set)
-                     for s, rs in self.transitions().grouped() for r in rs)
+        nxt = m.disj(
+            m.and_exists(r, m.and_(cube, s), enc.current_set)
+            for s, rs in self.transitions().grouped()
+            for r in rs
+        )
         return BddSet._make(self, m.rename(nxt, enc.to_current))
 
     def post(self, source: PositionSet) -> BddSet:
@@ -104,17 +108,25 @@ class ForwardOps:
         m, enc = self.manager, self.encoder
         s = self._node_of(source)
         self._tick()  # a layer of a forward search: garbage collection (TurnBasedGame._tick)
-        u = m.disj(m.and_exists(r, src, enc.current_set)
-                   for src, rs in ((m.and_(f, s), rs) for f, rs in self.transitions().grouped())
-                   for r in rs)
+        u = m.disj(
+            m.and_exists(r, src, enc.current_set)
+            for src, rs in ((m.and_(f, s), rs) for f, rs in self.transitions().grouped())
+            for r in rs
+        )
         return BddSet._make(self, m.rename(u, enc.to_current))
 
     def moves_between(self, source: PositionSet, target: PositionSet) -> BddRelation:
         """δ ∧ S(x) ∧ T(x')."""
         m = self.manager
         s, t = self._node_of(source), self._next(self._node_of(target))
-        return BddRelation(self, m.disj(m.and_(r, m.and_(m.and_(f, s), t))
-                                        for f, rs in self.transitions().grouped() for r in rs))
+        return BddRelation(
+            self,
+            m.disj(
+                m.and_(r, m.and_(m.and_(f, s), t))
+                for f, rs in self.transitions().grouped()
+                for r in rs
+            ),
+        )
 
     def out_degrees(self, source: PositionSet) -> dict[int, int]:
         """{k: |{c ∈ S | |δ(c)| = k}|} (:func:`out_degrees`)."""

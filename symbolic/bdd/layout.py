@@ -33,6 +33,7 @@ expressions on top of it.
 >>> b.order, b.decode({"x.2": True, "x.1": False, "x.0": True})
 (('x.2', "x.2'", 'x.1', "x.1'", 'x.0', "x.0'"), (5,))
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterable, Mapping, Sequence
@@ -98,16 +99,19 @@ class BitLayout:
         self.bit_order = choose_order(space, order)
         slots = space.slots
         self.widths: tuple[int, ...] = tuple(
-            max(1, (s.type.hi - s.type.lo).bit_length()) for s in slots)
+            max(1, (s.type.hi - s.type.lo).bit_length()) for s in slots
+        )
         # refused before any name is made: an array of 10^6 slots needs millions
         bits = sum(self.widths)
         what = f"the position space ({len(slots)} slots, {bits} bits per position)"
         manager.require_variables(2 * bits, what)
         # cur[i][k] / nxt[i][k]: bit of weight 2^k of slot i
         self.cur: tuple[tuple[str, ...], ...] = tuple(
-            tuple(f"{s.label}.{k}" for k in range(w)) for s, w in zip(slots, self.widths))
+            tuple(f"{s.label}.{k}" for k in range(w)) for s, w in zip(slots, self.widths)
+        )
         self.nxt: tuple[tuple[str, ...], ...] = tuple(
-            tuple(f"{s.label}.{k}'" for k in range(w)) for s, w in zip(slots, self.widths))
+            tuple(f"{s.label}.{k}'" for k in range(w)) for s, w in zip(slots, self.widths)
+        )
         self.slot_order: tuple[int, ...] = tuple(slot_sequence(space, self.bit_order))
         order = self.layout(self.bit_order, self.slot_order)
         manager.declare(order, what)
@@ -122,7 +126,8 @@ class BitLayout:
         self.to_current: dict[str, str] = dict(zip(nxt, current))
         # bit name -> (slot, weight) for decoding assignments
         self._bit_info: dict[str, tuple[int, int]] = {
-            self.cur[i][k]: (i, 1 << k) for i, w in enumerate(self.widths) for k in range(w)}
+            self.cur[i][k]: (i, 1 << k) for i, w in enumerate(self.widths) for k in range(w)
+        }
         self._los = [s.type.lo for s in slots]
         self._domain_cache: dict[bool, Any] = {}
         self._slot_frame: dict[int, Any] = {}
@@ -140,8 +145,12 @@ class BitLayout:
         ``"sliced…"``: weight after weight) with the slots taken in ``slot_order``;
         MSB first, each current bit followed by its next bit."""
         if kind.startswith("sliced"):
-            pairs = [(i, k) for k in reversed(range(max(self.widths, default=0)))
-                     for i in slot_order if k < self.widths[i]]
+            pairs = [
+                (i, k)
+                for k in reversed(range(max(self.widths, default=0)))
+                for i in slot_order
+                if k < self.widths[i]
+            ]
         else:
             pairs = [(i, k) for i in slot_order for k in reversed(range(self.widths[i]))]
         return [b for i, k in pairs for b in (self.cur[i][k], self.nxt[i][k])]
@@ -209,7 +218,8 @@ class BitLayout:
             for i in key:
                 if i not in self._slot_frame:
                     self._slot_frame[i] = m.conj(
-                        m.iff(m.var(c), m.var(n)) for c, n in zip(self.cur[i], self.nxt[i]))
+                        m.iff(m.var(c), m.var(n)) for c, n in zip(self.cur[i], self.nxt[i])
+                    )
             self._frame_cache[key] = m.conj(self._slot_frame[i] for i in sorted(key))
         return self._frame_cache[key]
 

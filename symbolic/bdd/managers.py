@@ -10,6 +10,7 @@ modules are siblings that import nothing of each other; this module imports both
 >>> m.backend, m.exact_count(m.var("a"), 1)
 ('autoref', 1)
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -22,8 +23,15 @@ from .capacity import OXIDD_THREAD_ADDRESS_SPACE, address_space_left
 from .contract import BACKENDS, Manager
 from .oxidd_backend import OxiddManager
 
-__all__ = ["BACKENDS", "BACKEND_CHOICES", "AUTO_OXIDD_BITS", "make_manager", "manager_class",
-           "choose_backend", "resolve_backend"]
+__all__ = [
+    "BACKENDS",
+    "BACKEND_CHOICES",
+    "AUTO_OXIDD_BITS",
+    "make_manager",
+    "manager_class",
+    "choose_backend",
+    "resolve_backend",
+]
 
 #: the backends a caller may name: ``auto`` (the default) picks one by :func:`choose_backend`
 BACKEND_CHOICES = ("auto",) + BACKENDS
@@ -73,8 +81,13 @@ def manager_class(backend: str) -> type[BaseManager]:
     raise QueryError(unknown_backend(backend))
 
 
-def make_manager(backend: str = "cudd", *, max_memory: int | None = None,
-                 limits: Limits | None = None, space_bits: int | None = None) -> Manager:
+def make_manager(
+    backend: str = "cudd",
+    *,
+    max_memory: int | None = None,
+    limits: Limits | None = None,
+    space_bits: int | None = None,
+) -> Manager:
     """A new manager of backend ``backend`` (see :data:`BACKENDS`), with memory cap
     ``max_memory`` (bytes; None: :func:`~symbolic.bdd.backend.default_memory_cap`) and
     the stage and time limits of ``limits``; ``space_bits`` (log2 of the value vectors

@@ -28,6 +28,7 @@ where BCDDs negate it for nothing and solve the tables faster
 >>> m.exact_count(m.or_(m.var("a"), m.var("b")), 2)
 3
 """
+
 from __future__ import annotations
 
 import threading
@@ -38,14 +39,25 @@ from ..errors import BadLimit, Hint, OutOfMemory, QueryError
 from ..interrupts import kernel_ends_on_ctrl_c
 from ..limits import Limits
 from .base import BaseManager, guarded
-from .capacity import (OXIDD_BYTES_PER_VARIABLE, OXIDD_STACK_BYTES_PER_LEVEL,
-                       OXIDD_THREAD_ADDRESS_SPACE, address_space_left, default_memory_cap,
-                       grow_main_stack)
+from .capacity import (
+    OXIDD_BYTES_PER_VARIABLE,
+    OXIDD_STACK_BYTES_PER_LEVEL,
+    OXIDD_THREAD_ADDRESS_SPACE,
+    address_space_left,
+    default_memory_cap,
+    grow_main_stack,
+)
 from .contract import Assignment, Renaming, Substitution, VariableBound
 from .transfer import copy_function
 
-__all__ = ["OxiddManager", "cache_entries", "fit_address_space", "OXIDD_MAX_VARIABLES",
-           "BIG_CACHE_BITS", "CACHE_MIN_SECONDS"]
+__all__ = [
+    "OxiddManager",
+    "cache_entries",
+    "fit_address_space",
+    "OXIDD_MAX_VARIABLES",
+    "BIG_CACHE_BITS",
+    "CACHE_MIN_SECONDS",
+]
 
 #: bytes per inner node assumed when sizing the node store from a memory cap
 _BYTES_PER_NODE = 32
@@ -54,7 +66,7 @@ _BYTES_PER_NODE = 32
 #: store, and declaring failed with DDMemoryError exactly when the store was full
 #: (measured: a 1 MiB cap, 32 768 nodes, failed between 30 000 and 40 000 variables;
 #: 4 MiB at 130 000–140 000; 16 MiB at 520 000–530 000).
-OXIDD_MAX_VARIABLES = 2 ** 32 - 1
+OXIDD_MAX_VARIABLES = 2**32 - 1
 #: apply-cache entries, allocated at once: a larger cache costs every process its memory
 #: at start-up, a smaller one made the large ENS Nim fixpoints several times slower
 #: (bench/journal/2026-11-23-issue-9-rounds-1-2.md, "Another BDD package: oxidd")
@@ -76,8 +88,9 @@ BIG_CACHE_BITS = 36
 CACHE_MIN_SECONDS = {_BIG_CACHE: 60, _LARGE_CACHE: 10}
 
 
-def cache_entries(space_bits: int | None, cap: int, bits: int | None = None,
-                  work: str | None = None) -> int:
+def cache_entries(
+    space_bits: int | None, cap: int, bits: int | None = None, work: str | None = None
+) -> int:
     """The apply-cache entries of a manager for a space of 2^space_bits value vectors
     under a memory cap of ``cap`` bytes: 2^bits when ``bits`` is given (``--cache-bits``),
     else 2^22 up to 2^36 vectors and, above, the largest of 2^26 (for ``work`` =
@@ -140,8 +153,9 @@ def _seconds_for(cache: int) -> float:
 _MIN_HEAP = 64 << 20
 
 
-def fit_address_space(left: int | None, threads: int, cache: int, cap: int,
-                      limits: Limits) -> tuple[int, int]:
+def fit_address_space(
+    left: int | None, threads: int, cache: int, cap: int, limits: Limits
+) -> tuple[int, int]:
     """(cache entries, memory cap) of a manager with ``threads`` workers when ``left``
     bytes of address space remain (None: no ``ulimit -v``): each worker reserves
     :data:`~symbolic.bdd.capacity.OXIDD_THREAD_ADDRESS_SPACE` for its stack, the cache
@@ -160,13 +174,19 @@ def fit_address_space(left: int | None, threads: int, cache: int, cap: int,
     if rest < _MIN_HEAP:
         fewer = ("ask for fewer ", Hint("lower", "threads"), ", ") if threads > 1 else ()
         raise OutOfMemory(
-            (f"the address space left under ulimit -v ({left >> 20} MB) is too small for "
-             f"oxidd's {threads} worker thread{'s' if threads > 1 else ''} (each reserves "
-             f"{OXIDD_THREAD_ADDRESS_SPACE >> 20} MB for its stack) and its node store: ",
-             *fewer, "raise ulimit -v or use ", Hint("choose", "backend", ("cudd",))),
-            stage=limits.where())
-    cache = max(1 << 10, min(cache, 1 << max(0, (rest // (4 * _BYTES_PER_CACHE_ENTRY))
-                                             .bit_length() - 1)))
+            (
+                f"the address space left under ulimit -v ({left >> 20} MB) is too small for "
+                f"oxidd's {threads} worker thread{'s' if threads > 1 else ''} (each reserves "
+                f"{OXIDD_THREAD_ADDRESS_SPACE >> 20} MB for its stack) and its node store: ",
+                *fewer,
+                "raise ulimit -v or use ",
+                Hint("choose", "backend", ("cudd",)),
+            ),
+            stage=limits.where(),
+        )
+    cache = max(
+        1 << 10, min(cache, 1 << max(0, (rest // (4 * _BYTES_PER_CACHE_ENTRY)).bit_length() - 1))
+    )
     return cache, min(cap, max(0, rest // 2 - cache * _BYTES_PER_CACHE_ENTRY))
 
 
@@ -184,16 +204,23 @@ class OxiddManager(BaseManager):
     #: Ctrl-C and the time limit act while one runs: the engine need not split them
     interruptible_products = True
 
-    def __init__(self, backend: str = "oxidd", *, max_memory: int | None = None,
-                 limits: Limits | None = None, space_bits: int | None = None):
+    def __init__(
+        self,
+        backend: str = "oxidd",
+        *,
+        max_memory: int | None = None,
+        limits: Limits | None = None,
+        space_bits: int | None = None,
+    ):
         if backend != "oxidd":
             raise AssertionError(backend)
         try:  # on demand: an optional dependency
             import oxidd.bcdd as ob
             from oxidd.util import BooleanOperator, DDMemoryError
         except ImportError:
-            raise QueryError("the oxidd backend needs the oxidd package "
-                             "(pip install oxidd)") from None
+            raise QueryError(
+                "the oxidd backend needs the oxidd package (pip install oxidd)"
+            ) from None
         super().__init__("oxidd", limits)
         self._ob = ob
         self._and_op = BooleanOperator.AND
@@ -201,15 +228,18 @@ class OxiddManager(BaseManager):
         self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
         cache = cache_entries(space_bits, cap, self.limits.cache_bits, self.limits.work)
         if self.limits.cache_bits is not None and cache * _BYTES_PER_CACHE_ENTRY > cap // 2:
-            raise BadLimit((f"an apply cache of 2^{cache.bit_length() - 1} entries takes "
-                            f"{cache * _BYTES_PER_CACHE_ENTRY >> 20} MB, more than half the "
-                            f"memory cap ({cap >> 20} MB): ask for fewer ",
-                            Hint("lower", "cache_bits")))
+            raise BadLimit(
+                (
+                    f"an apply cache of 2^{cache.bit_length() - 1} entries takes "
+                    f"{cache * _BYTES_PER_CACHE_ENTRY >> 20} MB, more than half the "
+                    f"memory cap ({cap >> 20} MB): ask for fewer ",
+                    Hint("lower", "cache_bits"),
+                )
+            )
         cache = _cache_in_time(cache, self.limits.deadline)
         self.threads = self.limits.worker_threads
         # oxidd aborts the process when an allocation or its thread pool fails
-        cache, cap = fit_address_space(address_space_left(), self.threads, cache, cap,
-                                       self.limits)
+        cache, cap = fit_address_space(address_space_left(), self.threads, cache, cap, self.limits)
         self._store = nodes = max(1 << 12, min(cap // _BYTES_PER_NODE, (1 << 32) - 2))
         self.cache_entries = cache
         with kernel_ends_on_ctrl_c():  # it holds Python's lock, for seconds
@@ -241,16 +271,34 @@ class OxiddManager(BaseManager):
         levels = self._stack // OXIDD_STACK_BYTES_PER_LEVEL
         held = self._cap // OXIDD_BYTES_PER_VARIABLE
         if levels < min(held, self._store, OXIDD_MAX_VARIABLES):
-            return levels, (f"oxidd's operations recurse once per variable, and the stack "
-                            f"holds {levels} levels"), False
+            return (
+                levels,
+                (
+                    f"oxidd's operations recurse once per variable, and the stack "
+                    f"holds {levels} levels"
+                ),
+                False,
+            )
         if held < min(self._store, OXIDD_MAX_VARIABLES):
-            return held, (f"oxidd and the engine take about {OXIDD_BYTES_PER_VARIABLE >> 10} "
-                          f"KiB per variable, so a memory cap of {self._cap >> 20} MB holds "
-                          f"{held}"), True
+            return (
+                held,
+                (
+                    f"oxidd and the engine take about {OXIDD_BYTES_PER_VARIABLE >> 10} "
+                    f"KiB per variable, so a memory cap of {self._cap >> 20} MB holds "
+                    f"{held}"
+                ),
+                True,
+            )
         if self._store >= OXIDD_MAX_VARIABLES:
             return OXIDD_MAX_VARIABLES, "oxidd numbers variables with 32-bit integers", False
-        return self._store, (f"oxidd stores each variable as a node, and a memory cap of "
-                             f"{self._cap >> 20} MB makes a store of {self._store} nodes"), True
+        return (
+            self._store,
+            (
+                f"oxidd stores each variable as a node, and a memory cap of "
+                f"{self._cap >> 20} MB makes a store of {self._store} nodes"
+            ),
+            True,
+        )
 
     @guarded()
     def _add_variables(self, names: list[str]) -> None:
@@ -386,7 +434,8 @@ class OxiddManager(BaseManager):
         sub = self._substitutions.get(key)
         if sub is None:
             sub = self._ob.BCDDFunction.make_substitution(
-                [(self._index[x], self._vars[y]) for x, y in key])
+                [(self._index[x], self._vars[y]) for x, y in key]
+            )
             if len(self._substitutions) > 64:
                 self._substitutions.clear()
             self._substitutions[key] = sub
@@ -398,7 +447,8 @@ class OxiddManager(BaseManager):
         if not mapping:
             return self.check(u)
         sub = self._ob.BCDDFunction.make_substitution(
-            [(self._index[x], self.check(f)) for x, f in mapping.items()])
+            [(self._index[x], self.check(f)) for x, f in mapping.items()]
+        )
         return u.substitute(sub)
 
     @guarded(1)
@@ -407,7 +457,8 @@ class OxiddManager(BaseManager):
         if not assignment:
             return self.check(u)
         sub = self._ob.BCDDFunction.make_substitution(
-            [(self._index[x], self._true if b else self._false) for x, b in assignment.items()])
+            [(self._index[x], self._true if b else self._false) for x, b in assignment.items()]
+        )
         return u.substitute(sub)
 
     def _nodes(self, roots) -> set:

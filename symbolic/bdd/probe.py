@@ -12,6 +12,7 @@ the game's ``manager``, ``encoder``, ``space``, ``game``, ``limits``, ``transiti
 ``_domain``, ``_turn_of``, ``_has_succ`` and ``_renamed``, and keeps ``order_probe`` and
 ``_layout_pending``, which the game sets.
 """
+
 from __future__ import annotations
 
 from .contract import Manager
@@ -44,8 +45,7 @@ class LayoutProbe:
     """The layout measurement of :class:`~symbolic.bdd.engine.SymbolicGame` (a mixin)."""
 
     @staticmethod
-    def _probe_sets(m: Manager, parts: list, tp, dom, has, to_next, next_set,
-                    budget: int) -> list:
+    def _probe_sets(m: Manager, parts: list, tp, dom, has, to_next, next_set, budget: int) -> list:
         """The first :data:`PROBE_STEPS` iterates of the first player's attractor
         towards "an opponent to move and stuck" (the shape of every win query), in
         manager ``m``: X_0 = D ∧ ¬T_p ∧ ¬∃x'.δ,
@@ -82,11 +82,17 @@ class LayoutProbe:
         m, enc, space = self.manager, self.encoder, self.space
         delta = self.delta()
         nbits = 2 * len(enc.current_bits)
-        changed = [m.exact_count(m.diff(delta, enc.frame([i])), nbits)
-                   for i in range(len(space.slots))]
-        seqs = [tuple(slot_sequence(space, "slots")), tuple(slot_sequence(space, "slots-reversed")),
-                tuple(sorted(range(len(space.slots)), key=lambda i: -changed[i]))]
-        ragged = sum(1 for sl in space.slots if (sl.type.hi - sl.type.lo + 1) & (sl.type.hi - sl.type.lo))
+        changed = [
+            m.exact_count(m.diff(delta, enc.frame([i])), nbits) for i in range(len(space.slots))
+        ]
+        seqs = [
+            tuple(slot_sequence(space, "slots")),
+            tuple(slot_sequence(space, "slots-reversed")),
+            tuple(sorted(range(len(space.slots)), key=lambda i: -changed[i])),
+        ]
+        ragged = sum(
+            1 for sl in space.slots if (sl.type.hi - sl.type.lo + 1) & (sl.type.hi - sl.type.lo)
+        )
         kinds = ["slots"] + (["sliced"] if ragged <= PROBE_SLICED_RAGGED else [])
         out: list = []
         for kind in kinds:
@@ -129,9 +135,16 @@ class LayoutProbe:
         by_delta = measure(parts)
         layout(*min(candidates, key=by_delta.__getitem__))
         tp = scratch.copy_from(self._turn_of[self.game.players[0]])
-        probe = self._probe_sets(scratch, parts, tp, scratch.copy_from(self._domain),
-                                 scratch.copy_from(self._has_succ), enc.to_next, enc.next_set,
-                                 PROBE_MAX_NODES - in_parts)
+        probe = self._probe_sets(
+            scratch,
+            parts,
+            tp,
+            scratch.copy_from(self._domain),
+            scratch.copy_from(self._has_succ),
+            enc.to_next,
+            enc.next_set,
+            PROBE_MAX_NODES - in_parts,
+        )
         sizes = measure(parts + probe)
         best = min(candidates, key=sizes.__getitem__)  # first of the smallest: stable
         # The probe sees only the first steps: the encoder's rule (candidates[0] or
@@ -142,8 +155,10 @@ class LayoutProbe:
         del parts, probe, tp
         enc.relayout(*best)
         self._renamed.clear()
-        return {f"{kind}:{','.join(self.space.slots[i].label for i in seq)}": n
-                for (kind, seq), n in sizes.items()}
+        return {
+            f"{kind}:{','.join(self.space.slots[i].label for i in seq)}": n
+            for (kind, seq), n in sizes.items()
+        }
 
     def settle_layout(self) -> dict[str, int]:
         """Run the pending ``order="auto"`` measurement (:meth:`_choose_layout`) now, if

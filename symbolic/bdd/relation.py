@@ -14,6 +14,7 @@ relational products.
 >>> m.is_true(d.has_successor()), len(d.grouped())
 (True, 1)
 """
+
 from __future__ import annotations
 
 import time
@@ -52,8 +53,16 @@ class DeltaParts:
     S = true), over the next bits ``next_set``. The parts are fixed once made: the
     conjunctions and the groupings below are computed on first use and kept."""
 
-    __slots__ = ("manager", "parts", "sources", "next_set", "_full", "_whole", "_grouped",
-                 "_has_succ")
+    __slots__ = (
+        "manager",
+        "parts",
+        "sources",
+        "next_set",
+        "_full",
+        "_whole",
+        "_grouped",
+        "_has_succ",
+    )
 
     def __init__(self, manager, parts: list, sources: dict, next_set):
         self.manager = manager
@@ -69,8 +78,10 @@ class DeltaParts:
         """[(name, S ∧ R)]: the parts whose disjunction is δ."""
         if self._full is None:
             m = self.manager
-            self._full = [(name, r if name not in self.sources else m.and_(self.sources[name], r))
-                          for name, r in self.parts]
+            self._full = [
+                (name, r if name not in self.sources else m.and_(self.sources[name], r))
+                for name, r in self.parts
+            ]
         return self._full
 
     def whole(self):
@@ -105,8 +116,9 @@ class DeltaParts:
         """∃x'. δ = ⋁_(S, Rs) S ∧ ∃x'. ⋁ Rs: the positions with a successor."""
         if self._has_succ is None:
             m = self.manager
-            self._has_succ = m.disj(m.and_(s, m.exist(m.disj(rs), self.next_set))
-                                    for s, rs in self.grouped())
+            self._has_succ = m.disj(
+                m.and_(s, m.exist(m.disj(rs), self.next_set)) for s, rs in self.grouped()
+            )
         return self._has_succ
 
 
@@ -164,4 +176,4 @@ class Products:
         if not m.is_false(rest):
             pieces.append(rest)
         size = -(-len(pieces) // _PIECES)  # consecutive pieces merged: at most _PIECES
-        return [m.disj(pieces[i:i + size]) for i in range(0, len(pieces), size)]
+        return [m.disj(pieces[i : i + size]) for i in range(0, len(pieces), size)]

@@ -10,6 +10,7 @@ counts and enumerations range over D only.
 >>> (~S.from_expr(Var("x") > 2)).tuples()
 [(0,), (1,), (2,)]
 """
+
 from __future__ import annotations
 
 from typing import Iterable, Iterator
@@ -43,7 +44,8 @@ class BddSet(PositionSet):
         extra = m.support(node) - engine.encoder.current_set
         if extra:
             raise QueryError(
-                f"a position set may only mention current bits, not {sorted(extra)[:5]}")
+                f"a position set may only mention current bits, not {sorted(extra)[:5]}"
+            )
         self.engine = engine
         self.node = m.and_(node, engine._domain)
 
@@ -115,8 +117,7 @@ class BddSet(PositionSet):
         n = self.count()
         shown = self.tuples()[:5] if n <= 10_000 else [self.first()]
         more = ", ..." if n > len(shown) else ""
-        return (f"<{self.engine.kind} PositionSet of {n}: "
-                f"{', '.join(map(str, shown))}{more}>")
+        return f"<{self.engine.kind} PositionSet of {n}: {', '.join(map(str, shown))}{more}>"
 
 
 class SymbolicSets(SetEngine):
@@ -131,31 +132,45 @@ class SymbolicSets(SetEngine):
 
     kind = "symbolic"
 
-    def __init__(self, space: Space, backend: str = "auto", invariant: Expr = TRUE, *,
-                 order: str = "auto", max_memory: int | None = None,
-                 limits: Limits | None = None):
+    def __init__(
+        self,
+        space: Space,
+        backend: str = "auto",
+        invariant: Expr = TRUE,
+        *,
+        order: str = "auto",
+        max_memory: int | None = None,
+        limits: Limits | None = None,
+    ):
         self.space = need(space, Space, "the space (model.game.space)")
         need(invariant, Expr, "the invariant (a symbolic.ir expression)")
         self.limits = limits = need(limits, Limits, "limits", none=True) or Limits()
         # bytes, as CUDD counts them (a size_t)
-        need_int(max_memory, "max_memory (bytes)", low=1, high=2 ** 64 - 1, none=True)
+        need_int(max_memory, "max_memory (bytes)", low=1, high=2**64 - 1, none=True)
         if max_memory is None:
             max_memory = limits.max_memory_bytes
         # a stage of its own: oxidd's apply cache of 2^26 entries takes seconds to allocate
         with limits.stage("making the BDD manager"):
-            self.manager = make_manager(resolve_backend(backend, space), max_memory=max_memory,
-                                        limits=limits, space_bits=space.size.bit_length() - 1)
+            self.manager = make_manager(
+                resolve_backend(backend, space),
+                max_memory=max_memory,
+                limits=limits,
+                space_bits=space.size.bit_length() - 1,
+            )
         self.encoder = Encoder(space, self.manager, order)
         self.invariant = invariant
         enc = self.encoder
         with limits.stage("building the domain"):
-            self._domain = self.manager.and_(enc.domain(),
-                                             enc.boolean(check_expr(invariant, space)))
+            self._domain = self.manager.and_(
+                enc.domain(), enc.boolean(check_expr(invariant, space))
+            )
         self._domain_next = None
 
     def __repr__(self) -> str:
-        return (f"<SymbolicSets {self.manager.backend}: "
-                f"{len(self.space.slots)} slots, {len(self.encoder.order)} BDD variables>")
+        return (
+            f"<SymbolicSets {self.manager.backend}: "
+            f"{len(self.space.slots)} slots, {len(self.encoder.order)} BDD variables>"
+        )
 
     @property
     def backend(self) -> str:
@@ -183,8 +198,7 @@ class SymbolicSets(SetEngine):
     def _node_of(self, s: PositionSet):
         """The BDD of a set of this engine (EngineMismatch for anything else)."""
         if not isinstance(s, BddSet) or s.engine is not self:
-            raise EngineMismatch(
-                f"{s!r} is not a set of this engine {self!r}: convert it first")
+            raise EngineMismatch(f"{s!r} is not a set of this engine {self!r}: convert it first")
         return self.manager.check(s.node)
 
     def empty(self) -> BddSet:

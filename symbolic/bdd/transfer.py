@@ -13,7 +13,9 @@ so both backend modules can use it.
 >>> b.exact_count(u, 2), b.support(u) == {"x", "y"}
 (1, True)
 """
+
 from __future__ import annotations
+
 
 def copy_function(u, target):
     """``u`` (a dd.cudd, dd.autoref or oxidd node) rebuilt in ``target`` by Shannon
@@ -31,8 +33,7 @@ def copy_function(u, target):
             return f.manager.var_name(v), None, f.cofactor_true(), f.cofactor_false()
         if f.var is None:
             return None, f == f.bdd.true, None, None
-        return f.var, None, f.high if not f.negated else ~f.high, \
-            f.low if not f.negated else ~f.low
+        return f.var, None, f.high if not f.negated else ~f.high, f.low if not f.negated else ~f.low
 
     stack = [u]
     while stack:

@@ -21,6 +21,7 @@ With these, pre(J, τ) = pre∃ ∪ pre∀ (τ renamed once), until by rounds ch
 mover, and release are the same for both engines (:mod:`symbolic.bdd.engine` for their
 definitions); the forward operators come from :class:`~symbolic.bdd.forward.ForwardOps`.
 """
+
 from __future__ import annotations
 
 from abc import abstractmethod
@@ -65,10 +66,19 @@ class TurnBasedGame(ForwardOps, SymbolicSets, GameEngine):
     ``partition`` is kept for the subclasses (one part of δ per move, or one in all);
     they check it (:func:`check_partition`) and the game before building anything."""
 
-    def __init__(self, game: Game, backend: str, partition: str, *, order: str,
-                 max_memory: int | None, limits: Limits | None):
-        super().__init__(game.space, backend, game.invariant, order=order,
-                         max_memory=max_memory, limits=limits)
+    def __init__(
+        self,
+        game: Game,
+        backend: str,
+        partition: str,
+        *,
+        order: str,
+        max_memory: int | None,
+        limits: Limits | None,
+    ):
+        super().__init__(
+            game.space, backend, game.invariant, order=order, max_memory=max_memory, limits=limits
+        )
         self.game = game
         self.partition = partition
         self._steps = 0  # fixpoint steps, for the garbage collections of _tick
@@ -151,16 +161,16 @@ class TurnBasedGame(ForwardOps, SymbolicSets, GameEngine):
         t = self._node_of(target)
         return BddSet._make(self, self._pre_exists_node(key, self._next(t)))
 
-    def pre_forall(self, coalition: Iterable[int], target: PositionSet, *,
-                   dead_ends: DeadEnds) -> BddSet:
+    def pre_forall(
+        self, coalition: Iterable[int], target: PositionSet, *, dead_ends: DeadEnds
+    ) -> BddSet:
         """pre∀(J, τ) = {c | t(c) ∉ J ∧ ∀c' ∈ δ(c). c' ∈ τ} (STRICT: and δ(c) ≠ ∅)."""
         check_dead_ends(dead_ends)
         key = self._coalition(coalition)
         t = self._node_of(target)
         return BddSet._make(self, self._pre_forall_node(key, self._next(t), dead_ends))
 
-    def pre(self, coalition: Iterable[int], target: PositionSet, *,
-            dead_ends: DeadEnds) -> BddSet:
+    def pre(self, coalition: Iterable[int], target: PositionSet, *, dead_ends: DeadEnds) -> BddSet:
         """pre(J, τ) = pre∃(J, τ) ∪ pre∀(J, τ), renaming τ once."""
         check_dead_ends(dead_ends)
         key = self._coalition(coalition)
@@ -168,8 +178,9 @@ class TurnBasedGame(ForwardOps, SymbolicSets, GameEngine):
 
     def _pre_node(self, key: Coalition, t, dead_ends: DeadEnds):
         tn = self._next(t)
-        return self.manager.or_(self._pre_exists_node(key, tn),
-                                self._pre_forall_node(key, tn, dead_ends))
+        return self.manager.or_(
+            self._pre_exists_node(key, tn), self._pre_forall_node(key, tn, dead_ends)
+        )
 
     def _tick(self) -> None:
         """One fixpoint step or layer: a garbage collection every few steps (autoref), or
@@ -179,8 +190,15 @@ class TurnBasedGame(ForwardOps, SymbolicSets, GameEngine):
         if self._steps % _AUTOREF_GC_EVERY == 0 or self.manager.backend == "oxidd":
             self.manager.collect_garbage()
 
-    def until(self, coalition: Iterable[int], stay: PositionSet, target: PositionSet, *,
-              dead_ends: DeadEnds, keep_layers: bool = False) -> Fixpoint:
+    def until(
+        self,
+        coalition: Iterable[int],
+        stay: PositionSet,
+        target: PositionSet,
+        *,
+        dead_ends: DeadEnds,
+        keep_layers: bool = False,
+    ) -> Fixpoint:
         """until(J, σ, τ) = μX. τ ∪ (σ ∩ pre(J, X)): until_0 = τ,
         until_{n+1} = until_n ∪ (pre(J, until_n) ∩ σ) (ENS 2005, Q10).
 
@@ -201,9 +219,14 @@ class TurnBasedGame(ForwardOps, SymbolicSets, GameEngine):
             new = m.and_(self._pre_node(key, x.node, dead_ends), sigma)
             return BddSet._make(self, m.or_(x.node, new))
 
-        return api.least_fixpoint(step, BddSet._make(self, tau), keep_layers=keep_layers,
-                                  limits=self.limits, name="computing until (least fixpoint)",
-                                  sizes=self._sizes)
+        return api.least_fixpoint(
+            step,
+            BddSet._make(self, tau),
+            keep_layers=keep_layers,
+            limits=self.limits,
+            name="computing until (least fixpoint)",
+            sizes=self._sizes,
+        )
 
     def _chained_until(self, J: frozenset, sigma, tau, dead_ends: DeadEnds) -> Fixpoint:
         """μX. τ ∪ (σ ∩ pre(J, X)) by rounds: for each mover p in :meth:`_chain_order`,
@@ -231,14 +254,21 @@ class TurnBasedGame(ForwardOps, SymbolicSets, GameEngine):
             node = x.node
             for key, ours in updates:
                 tn = self._next(node)
-                new = (self._pre_exists_node(key, tn) if ours
-                       else self._pre_forall_node(key, tn, dead_ends))
+                new = (
+                    self._pre_exists_node(key, tn)
+                    if ours
+                    else self._pre_forall_node(key, tn, dead_ends)
+                )
                 node = m.or_(node, m.and_(new, sigma))
             return BddSet._make(self, node)
 
-        return api.least_fixpoint(step, BddSet._make(self, tau), limits=self.limits,
-                                  name="computing until (least fixpoint)",
-                                  sizes=self._sizes)
+        return api.least_fixpoint(
+            step,
+            BddSet._make(self, tau),
+            limits=self.limits,
+            name="computing until (least fixpoint)",
+            sizes=self._sizes,
+        )
 
     def _chain_order(self) -> list:
         """The players, each one followed when possible by one that can move into its
@@ -251,13 +281,20 @@ class TurnBasedGame(ForwardOps, SymbolicSets, GameEngine):
             while len(order) < len(players):
                 last = self.turn_set({order[-1]})
                 rest = [q for q in players if q not in order]
-                order.append(next((q for q in rest
-                                   if not self.pre_exists({q}, last).is_empty()), rest[0]))
+                order.append(
+                    next((q for q in rest if not self.pre_exists({q}, last).is_empty()), rest[0])
+                )
             self._chain = order
         return self._chain
 
-    def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
-                dead_ends: DeadEnds) -> Fixpoint:
+    def release(
+        self,
+        coalition: Iterable[int],
+        left: PositionSet,
+        right: PositionSet,
+        *,
+        dead_ends: DeadEnds,
+    ) -> Fixpoint:
         """⟨⟨J⟩⟩ f R g = νZ. g ∩ (f ∪ pre(J, Z)), iterated from Z_0 = g (each step stays
         below g, so this reaches the same greatest fixpoint as starting from all positions)."""
         check_dead_ends(dead_ends)
@@ -267,20 +304,27 @@ class TurnBasedGame(ForwardOps, SymbolicSets, GameEngine):
         g = self._node_of(right)
 
         if m.is_false(f):  # ⟨⟨J⟩⟩□g: one conjunction per step
+
             def step(z: BddSet) -> BddSet:
                 """Z ↦ g ∩ pre(J, Z)."""
                 self._tick()
                 return BddSet._make(self, m.and_(g, self._pre_node(key, z.node, dead_ends)))
         else:
+
             def step(z: BddSet) -> BddSet:
                 """Z ↦ g ∩ (f ∪ pre(J, Z))."""
                 self._tick()
                 return BddSet._make(
-                    self, m.and_(g, m.or_(f, self._pre_node(key, z.node, dead_ends))))
+                    self, m.and_(g, m.or_(f, self._pre_node(key, z.node, dead_ends)))
+                )
 
-        return api.greatest_fixpoint(step, BddSet._make(self, g), limits=self.limits,
-                                     name="computing release (greatest fixpoint)",
-                                     sizes=self._sizes)
+        return api.greatest_fixpoint(
+            step,
+            BddSet._make(self, g),
+            limits=self.limits,
+            name="computing release (greatest fixpoint)",
+            sizes=self._sizes,
+        )
 
     def _sizes(self, s: BddSet) -> dict:
         """Sizes of a fixpoint approximation, for progress and limit messages."""

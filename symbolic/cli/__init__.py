@@ -20,6 +20,7 @@ half a document on stdout.
 Adding a command: write ``symbolic/cli/NAME.py`` with ``register(sub)`` (see
 :mod:`symbolic.cli.common`) and list the module in ``COMMANDS``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,14 +33,48 @@ from typing import Sequence
 from .. import limits as limits_mod
 from ..errors import LimitExceeded, SymbolicError
 from ..progress import progress_for
-from . import (check, chocolate, chomp, draw, ens2005, execute, gdl, hackendot, models, nimbers,
-               play, show, simulate, strategy, successors, tictactoe, values)
+from . import (
+    check,
+    chocolate,
+    chomp,
+    draw,
+    ens2005,
+    execute,
+    gdl,
+    hackendot,
+    models,
+    nimbers,
+    play,
+    show,
+    simulate,
+    strategy,
+    successors,
+    tictactoe,
+    values,
+)
 from .common import error_text, limit_args
 from .watchdog import Watchdog, enable as enable_watchdog
 
 #: the command modules, in the order ``symbolic --help`` lists them
-COMMANDS = (models, check, show, successors, ens2005, strategy, execute, tictactoe, values,
-            chocolate, play, simulate, nimbers, hackendot, chomp, gdl, draw)
+COMMANDS = (
+    models,
+    check,
+    show,
+    successors,
+    ens2005,
+    strategy,
+    execute,
+    tictactoe,
+    values,
+    chocolate,
+    play,
+    simulate,
+    nimbers,
+    hackendot,
+    chomp,
+    gdl,
+    draw,
+)
 
 #: exit statuses
 OK, MISMATCH, BAD_INPUT, LIMIT, NO_OUTPUT, INTERRUPTED = 0, 1, 2, 3, 4, 130
@@ -50,8 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="symbolic",
         description="Solve finite multi-player turn-based games and ATL queries with BDDs.",
         epilog="Exit statuses: 0 ok, 1 a negative answer (engines differ, a start not won), "
-               "2 bad input, 3 limit reached, "
-               "4 output not written, 130 interrupted.")
+        "2 bad input, 3 limit reached, "
+        "4 output not written, 130 interrupted.",
+    )
     limit_args(p, top=True)
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
@@ -117,12 +153,16 @@ def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
     progress = None
     try:
         progress = progress_for(args.quiet, json_mode)
-        lim = limits_mod.Limits(timeout=args.timeout, max_memory=args.max_memory,
-                                threads=args.threads, cache_bits=args.cache_bits,
-                                progress=progress, started=started)
+        lim = limits_mod.Limits(
+            timeout=args.timeout,
+            max_memory=args.max_memory,
+            threads=args.threads,
+            cache_bits=args.cache_bits,
+            progress=progress,
+            started=started,
+        )
         held = io.StringIO() if json_mode else None
-        with limits_mod.using(lim), lim.enforced(), limits_mod.deferred_interrupts(), \
-                Watchdog(lim):
+        with limits_mod.using(lim), lim.enforced(), limits_mod.deferred_interrupts(), Watchdog(lim):
             if held is None:
                 status = args.func(args)
             else:
@@ -150,13 +190,18 @@ def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
         return BAD_INPUT
     except MemoryError:
         _close(progress)
-        print("symbolic: out of memory (Python could not allocate more); "
-              "--max-memory sets a cap", file=sys.stderr)
+        print(
+            "symbolic: out of memory (Python could not allocate more); --max-memory sets a cap",
+            file=sys.stderr,
+        )
         return LIMIT
     except RecursionError:
         _close(progress)
-        print(f"symbolic: error: the input nests too deeply (at most "
-              f"{limits_mod.MAX_NESTING} levels are supported)", file=sys.stderr)
+        print(
+            f"symbolic: error: the input nests too deeply (at most "
+            f"{limits_mod.MAX_NESTING} levels are supported)",
+            file=sys.stderr,
+        )
         return BAD_INPUT
     except BaseException:
         _close(progress)
@@ -198,8 +243,11 @@ class _Output:
         except (OSError, ValueError) as err:  # ValueError: a closed file object
             if self._lossy:
                 return None
-            raise _OutputFailed(err if isinstance(err, OSError) else
-                                OSError(errno.EBADF, "standard output is closed")) from err
+            raise _OutputFailed(
+                err
+                if isinstance(err, OSError)
+                else OSError(errno.EBADF, "standard output is closed")
+            ) from err
 
     def write(self, text: str) -> int:
         return self._call("write", text)

@@ -1,4 +1,5 @@
 """``symbolic check``: evaluate ATL queries on a model, with either engine or both."""
+
 from __future__ import annotations
 
 import sys
@@ -9,9 +10,23 @@ from ..limits import int_text
 from ..analysis.layered import evaluate_queries, initial_set
 from .dead_ends import dead_end_note
 from .strategy import DEAD_ENDS
-from .common import (ENGINE_CHOICES, backend_text, build_engines, engine_arg, format_positions,
-                     json_arg, json_text, layered_arg, limit_arg, load, model_args, note_work,
-                     queries_of, shown_positions, value_text)
+from .common import (
+    ENGINE_CHOICES,
+    backend_text,
+    build_engines,
+    engine_arg,
+    format_positions,
+    json_arg,
+    json_text,
+    layered_arg,
+    limit_arg,
+    load,
+    model_args,
+    note_work,
+    queries_of,
+    shown_positions,
+    value_text,
+)
 
 
 def cmd_check(args) -> int:
@@ -27,19 +42,23 @@ def cmd_check(args) -> int:
         # of the symbolic engine's layered answers (a restricted one is compared with the
         # plain answer ∩ the positions reachable from initial)
         mode = "off" if args.engine == "both" and kind == "explicit" else args.layered
-        answers[kind] = evaluate_queries(model.definitions, queries, engines[kind], mode,
-                                         DEAD_ENDS[args.dead_ends])
+        answers[kind] = evaluate_queries(
+            model.definitions, queries, engines[kind], mode, DEAD_ENDS[args.dead_ends]
+        )
         results[kind] = [a.positions for a in answers[kind]]
         timings[kind] += time.perf_counter() - t0
     main = results[kinds[0]]
-    notes = [dead_end_note(model, f, engines[kinds[0]], a, DEAD_ENDS[args.dead_ends])
-             for (_, f), a in zip(queries, answers[kinds[0]])]
+    notes = [
+        dead_end_note(model, f, engines[kinds[0]], a, DEAD_ENDS[args.dead_ends])
+        for (_, f), a in zip(queries, answers[kinds[0]])
+    ]
     status = 0
     mismatches = []
     if args.engine == "both":
         ex, reach = engines["explicit"], []
-        for (text, _), a, b, how in zip(queries, results["symbolic"], results["explicit"],
-                                        answers["symbolic"]):
+        for (text, _), a, b, how in zip(
+            queries, results["symbolic"], results["explicit"], answers["symbolic"]
+        ):
             if how.restricted:
                 reach = reach or [reachable(ex, initial_set(ex, model.definitions)).result]
                 b = b & reach[0]
@@ -49,26 +68,42 @@ def cmd_check(args) -> int:
                 where = "symbolic" if w in a else "explicit"
                 mismatches.append((text, w, where))
     if args.json:
-        doc = {"model": model.name, "params": model.params, "engine": args.engine,
-               "results": [{"query": text, "count": a.positions.count(),
-                            "positions": [list(t) for t in shown_positions(a.positions,
-                                                                           args.limit)]}
-                           | ({"layered": list(a.how)} if a.restricted else {})
-                           | ({"dead_ends_decide": note.strip()} if note else {})
-                           for (text, _), a, note in zip(queries, answers[kinds[0]], notes)]}
+        doc = {
+            "model": model.name,
+            "params": model.params,
+            "engine": args.engine,
+            "results": [
+                {
+                    "query": text,
+                    "count": a.positions.count(),
+                    "positions": [list(t) for t in shown_positions(a.positions, args.limit)],
+                }
+                | ({"layered": list(a.how)} if a.restricted else {})
+                | ({"dead_ends_decide": note.strip()} if note else {})
+                for (text, _), a, note in zip(queries, answers[kinds[0]], notes)
+            ],
+        }
         if args.engine == "both":
-            doc["mismatches"] = [{"query": t, "position": list(w), "only_in": k}
-                                 for t, w, k in mismatches]
+            doc["mismatches"] = [
+                {"query": t, "position": list(w), "only_in": k} for t, w, k in mismatches
+            ]
         print(json_text(doc))
     else:
         params = ", ".join(f"{k}={value_text(v)}" for k, v in model.params.items())
         print(f"{model.name}" + (f" [{params}]" if params else ""))
         # the timings go to stderr: stdout is the same at every run (tests compare it)
-        print(f"engine: {args.engine}" + (f" ({backend_text(engines['symbolic'], args.backend)})"
-                                          if args.engine != "explicit" else ""))
+        print(
+            f"engine: {args.engine}"
+            + (
+                f" ({backend_text(engines['symbolic'], args.backend)})"
+                if args.engine != "explicit"
+                else ""
+            )
+        )
         if not args.quiet and sys.stderr.isatty():
-            print("time: " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()),
-                  file=sys.stderr)
+            print(
+                "time: " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()), file=sys.stderr
+            )
         for (text, _), ps, a, note in zip(queries, main, answers[kinds[0]], notes):
             print(f"\n{text}\n  count: {int_text(ps.count())}")
             if note:
@@ -82,30 +117,47 @@ def cmd_check(args) -> int:
                 print(a.note(), file=sys.stderr)
             print("\n".join(format_positions(model.game.space, ps, args.limit)))
         for text, w, where in mismatches:
-            print(f"\nMISMATCH on {text}: position {w} is only in the {where} result",
-                  file=sys.stderr)
+            print(
+                f"\nMISMATCH on {text}: position {w} is only in the {where} result", file=sys.stderr
+            )
         if args.engine == "both" and not mismatches:
             print(f"\nsymbolic and explicit agree on all {len(queries)} queries")
     return status
 
 
 def register(sub) -> None:
-    c = sub.add_parser("check", help="evaluate the model's queries (or --query ones)",
-                       description="Evaluate ATL queries on a model and print each with its "
-                                   "count and positions.")
+    c = sub.add_parser(
+        "check",
+        help="evaluate the model's queries (or --query ones)",
+        description="Evaluate ATL queries on a model and print each with its count and positions.",
+    )
     model_args(c)
-    c.add_argument("--query", action="append", metavar="TEXT",
-                   help="an ATL formula to evaluate instead of the model's queries (repeatable)")
-    engine_arg(c, ENGINE_CHOICES, "symbolic (BDDs), explicit (enumeration) or both "
-                                  "(cross-check; exit 1 on any difference)")
+    c.add_argument(
+        "--query",
+        action="append",
+        metavar="TEXT",
+        help="an ATL formula to evaluate instead of the model's queries (repeatable)",
+    )
+    engine_arg(
+        c,
+        ENGINE_CHOICES,
+        "symbolic (BDDs), explicit (enumeration) or both (cross-check; exit 1 on any difference)",
+    )
     limit_arg(c, "positions per query", 10)
     json_arg(c)
-    c.add_argument("--dead-ends", choices=sorted(DEAD_ENDS), default="vacuous",
-                   help="vacuous (ENS, ATL's default: a stuck opponent counts as beaten) or "
-                        "strict (the TD's attractor); a line under the count says when dead "
-                        "ends decide an answer")
-    layered_arg(c, "solve one layer at a time over the reachable positions: auto (a query "
-                   "'S and f' of a game graded from the set S: the same answer; default), on "
-                   "(also the other queries, over the positions reachable from the model's "
-                   "initial set, and said so), off (plain fixpoints)")
+    c.add_argument(
+        "--dead-ends",
+        choices=sorted(DEAD_ENDS),
+        default="vacuous",
+        help="vacuous (ENS, ATL's default: a stuck opponent counts as beaten) or "
+        "strict (the TD's attractor); a line under the count says when dead "
+        "ends decide an answer",
+    )
+    layered_arg(
+        c,
+        "solve one layer at a time over the reachable positions: auto (a query "
+        "'S and f' of a game graded from the set S: the same answer; default), on "
+        "(also the other queries, over the positions reachable from the model's "
+        "initial set, and said so), off (plain fixpoints)",
+    )
     c.set_defaults(func=cmd_check)

@@ -1,4 +1,5 @@
 """``symbolic chocolate``: Q9 and Q10 of the chocolate-bar exercise."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,10 @@ def cmd_chocolate(args) -> int:
         print(json.dumps(doc))
         return 0
     side = 2 * HALF + 1
-    print(f"chocolate bar: values from one layered attractor on a {side} x {side} "
-          f"bar, distances l, r, u, d in 0..{HALF} ({values.engine.manager.backend}, {elapsed:.2f} s)")
+    print(
+        f"chocolate bar: values from one layered attractor on a {side} x {side} "
+        f"bar, distances l, r, u, d in 0..{HALF} ({values.engine.manager.backend}, {elapsed:.2f} s)"
+    )
     q9 = doc["Q9"]
     print(f"Q9   value(100, 100, 50, 50) = {q9['a']:+d}")
     print(f"     value(100, 100, 48, 52) = {q9['b']:+d}")
@@ -28,13 +31,15 @@ def cmd_chocolate(args) -> int:
 
 
 def register(sub) -> None:
-    c = sub.add_parser("chocolate", help="the chocolate-bar exercise: Q9 and Q10",
-                       description="Values of the chocolate bar with the square of death "
-                                   "(the French exercise): Q9, the values of (100, 100, 50, 50) and "
-                                   "(100, 100, 48, 52); Q10, every (i, j) with value "
-                                   "(127, 127, i, j) = 127. A configuration (m, n, i, j) is an "
-                                   "m x n bar with the square of death in column i, row j.")
-    backend_arg(c, "BDD backend (default: auto, see symbolic check --help; autoref is far "
-                   "slower)")
+    c = sub.add_parser(
+        "chocolate",
+        help="the chocolate-bar exercise: Q9 and Q10",
+        description="Values of the chocolate bar with the square of death "
+        "(the French exercise): Q9, the values of (100, 100, 50, 50) and "
+        "(100, 100, 48, 52); Q10, every (i, j) with value "
+        "(127, 127, i, j) = 127. A configuration (m, n, i, j) is an "
+        "m x n bar with the square of death in column i, row j.",
+    )
+    backend_arg(c, "BDD backend (default: auto, see symbolic check --help; autoref is far slower)")
     json_arg(c, 'print {"Q9": {"a": int, "b": int}, "Q10": [[i, j], ...]}')
     c.set_defaults(func=cmd_chocolate)

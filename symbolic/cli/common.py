@@ -7,6 +7,7 @@ the modules in ``COMMANDS``. Errors are raised as :class:`SymbolicError` and
 turned into messages and exit statuses in one place, :func:`symbolic.cli.main`,
 their hints spelled as this command line's flags (:func:`error_text`).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,8 +23,17 @@ from ..api import GameEngine, PositionSet
 from ..engines import BACKEND_CHOICES, ENGINES, ORDERS, PARTITIONS, make_engine
 from ..errors import Hint, QueryError, SymbolicError, spelled
 from ..ir import ConcurrentGame
-from ..limits import (CACHE_BITS_RANGE, MAX_MEMORY_MB, MAX_THREADS, MAX_TIMEOUT, int_text,
-                      parse_int, short_text, threads_above_cores, usable_cores)
+from ..limits import (
+    CACHE_BITS_RANGE,
+    MAX_MEMORY_MB,
+    MAX_THREADS,
+    MAX_TIMEOUT,
+    int_text,
+    parse_int,
+    short_text,
+    threads_above_cores,
+    usable_cores,
+)
 from ..limits import current as current_limits
 from ..model import Model, load_model, parse_formula
 
@@ -31,9 +41,17 @@ from ..model import Model, load_model, parse_formula
 #: the flag of each setting a :class:`~symbolic.errors.Hint` may name (``start``: the
 #: flag with its argument, as the advice to give a set reads)
 FLAGS = {
-    "max_memory": "--max-memory", "threads": "--threads", "cache_bits": "--cache-bits",
-    "timeout": "--timeout", "backend": "--backend", "layered": "--layered", "at": "--at",
-    "x": "--x", "y": "--y", "params": "-p", "start": "--from SET",
+    "max_memory": "--max-memory",
+    "threads": "--threads",
+    "cache_bits": "--cache-bits",
+    "timeout": "--timeout",
+    "backend": "--backend",
+    "layered": "--layered",
+    "at": "--at",
+    "x": "--x",
+    "y": "--y",
+    "params": "-p",
+    "start": "--from SET",
 }
 
 
@@ -88,21 +106,26 @@ def load(args) -> Model:
 
 def _positive_number(what: str, most: int):
     """An argparse type: a positive number of ``what`` (ASCII text of a float), at most ``most``."""
+
     def read(text: str) -> float:
         try:
             if not text.isascii():
                 raise ValueError(text)
             v = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number of {what}, got "
-                                             f"{short_text(text)}") from None
+            raise argparse.ArgumentTypeError(
+                f"expected a number of {what}, got {short_text(text)}"
+            ) from None
         if not (v > 0 and not math.isnan(v)):
-            raise argparse.ArgumentTypeError(f"expected a positive number of {what}, got "
-                                             f"{short_text(text)}")
+            raise argparse.ArgumentTypeError(
+                f"expected a positive number of {what}, got {short_text(text)}"
+            )
         if v > most:
-            raise argparse.ArgumentTypeError(f"expected at most {most} {what}, got "
-                                             f"{short_text(text)}")
+            raise argparse.ArgumentTypeError(
+                f"expected at most {most} {what}, got {short_text(text)}"
+            )
         return int(v) if v.is_integer() else v
+
     return read
 
 
@@ -117,18 +140,22 @@ def int_arg(low: int | None = None, high: int | None = None):
     ...
     argparse.ArgumentTypeError: expected an integer >= 0, got '-1'
     """
+
     def read(text: str) -> int:
         try:
             v = parse_int(text)
         except QueryError as err:
             raise argparse.ArgumentTypeError(err.message) from None
         if low is not None and v < low:
-            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got "
-                                             f"{short_text(text)}")
+            raise argparse.ArgumentTypeError(
+                f"expected an integer >= {low}, got {short_text(text)}"
+            )
         if high is not None and v > high:
-            raise argparse.ArgumentTypeError(f"expected an integer <= {high}, got "
-                                             f"{short_text(text)}")
+            raise argparse.ArgumentTypeError(
+                f"expected an integer <= {high}, got {short_text(text)}"
+            )
         return v
+
     read.__name__ = "integer"  # argparse names the type in some messages
     return read
 
@@ -154,22 +181,46 @@ def limit_args(sp: argparse.ArgumentParser, top: bool = False) -> None:
     them (:func:`symbolic.cli.main` applies them), and so does the top-level
     parser (``top``), so they may come before or after the command name."""
     d = None if top else argparse.SUPPRESS  # a subcommand's default must not hide the top's
-    sp.add_argument("--timeout", type=_positive_number("seconds", MAX_TIMEOUT), metavar="S", default=d,
-                    help="stop with exit status 3 after S seconds (from the start of the "
-                         "process), naming the stage reached")
-    sp.add_argument("--max-memory", type=_positive_number("MB", MAX_MEMORY_MB), metavar="MB", default=d,
-                    help="cap the BDD manager's memory at MB megabytes (2^20 bytes) and the "
-                         "explicit engine's positions at MB*2^20/500; past it: exit status 3")
-    sp.add_argument("--threads", type=threads_arg, metavar="N", default=d,
-                    help="worker threads of the oxidd backend, at most the usable cores "
-                         "(default: 1; several can hang on busy cores, docs/limits.md; "
-                         "CUDD and autoref use one)")
-    sp.add_argument("--cache-bits", type=int_arg(*CACHE_BITS_RANGE), metavar="E", default=d,
-                    help="oxidd's apply cache holds 2^E entries of 11 bytes (default: 2^22; "
-                         "above 2^36 value vectors, 2^26 when check, values, strategy or "
-                         "nimbers solve by fixpoints, else 2^24; bench/README.md)")
-    sp.add_argument("--quiet", action="store_true", default=False if top else argparse.SUPPRESS,
-                    help="no progress line on stderr (it only shows on a terminal, after ~1 s)")
+    sp.add_argument(
+        "--timeout",
+        type=_positive_number("seconds", MAX_TIMEOUT),
+        metavar="S",
+        default=d,
+        help="stop with exit status 3 after S seconds (from the start of the "
+        "process), naming the stage reached",
+    )
+    sp.add_argument(
+        "--max-memory",
+        type=_positive_number("MB", MAX_MEMORY_MB),
+        metavar="MB",
+        default=d,
+        help="cap the BDD manager's memory at MB megabytes (2^20 bytes) and the "
+        "explicit engine's positions at MB*2^20/500; past it: exit status 3",
+    )
+    sp.add_argument(
+        "--threads",
+        type=threads_arg,
+        metavar="N",
+        default=d,
+        help="worker threads of the oxidd backend, at most the usable cores "
+        "(default: 1; several can hang on busy cores, docs/limits.md; "
+        "CUDD and autoref use one)",
+    )
+    sp.add_argument(
+        "--cache-bits",
+        type=int_arg(*CACHE_BITS_RANGE),
+        metavar="E",
+        default=d,
+        help="oxidd's apply cache holds 2^E entries of 11 bytes (default: 2^22; "
+        "above 2^36 value vectors, 2^26 when check, values, strategy or "
+        "nimbers solve by fixpoints, else 2^24; bench/README.md)",
+    )
+    sp.add_argument(
+        "--quiet",
+        action="store_true",
+        default=False if top else argparse.SUPPRESS,
+        help="no progress line on stderr (it only shows on a terminal, after ~1 s)",
+    )
 
 
 def model_args(sp: argparse.ArgumentParser) -> None:
@@ -177,23 +228,41 @@ def model_args(sp: argparse.ArgumentParser) -> None:
     symbolic engine's tuning (--backend, --order, --partition) and the limits
     (--timeout, --max-memory, --quiet; see :func:`limit_args`)."""
     limit_args(sp)
-    sp.add_argument("model", metavar="MODEL", help="a model file, or the name of a shipped model "
-                                                      "(`symbolic models` lists them)")
-    sp.add_argument("-p", "--param", action="append", metavar="NAME=VALUE",
-                    help="override a parameter of the model (repeatable)")
+    sp.add_argument(
+        "model",
+        metavar="MODEL",
+        help="a model file, or the name of a shipped model (`symbolic models` lists them)",
+    )
+    sp.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="override a parameter of the model (repeatable)",
+    )
     backend_arg(sp)
-    sp.add_argument("--order", choices=ORDERS, default="auto",
-                    help="bit order of the symbolic engine: sliced (bits of equal "
-                         "significance side by side), slots (variable after variable) or "
-                         "auto (sliced unless many ranges are not powers of two)")
-    sp.add_argument("--partition", choices=PARTITIONS, default="moves",
-                    help="keep the transition relation as one BDD per move (default) "
-                         "or as one monolithic BDD")
+    sp.add_argument(
+        "--order",
+        choices=ORDERS,
+        default="auto",
+        help="bit order of the symbolic engine: sliced (bits of equal "
+        "significance side by side), slots (variable after variable) or "
+        "auto (sliced unless many ranges are not powers of two)",
+    )
+    sp.add_argument(
+        "--partition",
+        choices=PARTITIONS,
+        default="moves",
+        help="keep the transition relation as one BDD per move (default) or as one monolithic BDD",
+    )
 
 
-def backend_arg(sp, help: str | None = "BDD backend of the symbolic engine (default: auto, "
-                "i.e. oxidd above 2^20 value vectors when installed, else cudd; measured in "
-                "bench/README.md)") -> None:
+def backend_arg(
+    sp,
+    help: str | None = "BDD backend of the symbolic engine (default: auto, "
+    "i.e. oxidd above 2^20 value vectors when installed, else cudd; measured in "
+    "bench/README.md)",
+) -> None:
     """``--backend``: the BDD backend of the symbolic engine (default auto)."""
     sp.add_argument("--backend", choices=BACKEND_CHOICES, default="auto", help=help)
 
@@ -211,8 +280,13 @@ def json_arg(sp, help: str = "print one JSON document") -> None:
 
 def limit_arg(sp, what: str, default: int) -> None:
     """``--limit N``: show at most N ``what`` (0: all)."""
-    sp.add_argument("--limit", type=int_arg(0), default=default, metavar="N",
-                    help=f"show at most N {what} (0: all; default {default})")
+    sp.add_argument(
+        "--limit",
+        type=int_arg(0),
+        default=default,
+        metavar="N",
+        help=f"show at most N {what} (0: all; default {default})",
+    )
 
 
 def layered_arg(sp, help: str) -> None:
@@ -242,8 +316,10 @@ def refuse_concurrent(what: str, game=None, engine=None) -> None:
     symbolic.errors.QueryError: values is not supported for concurrent games (every player chooses an action at every position, nobody has the turn)
     """
     if is_concurrent(game, engine):
-        raise QueryError(f"{what} is not supported for concurrent games (every player "
-                         f"chooses an action at every position, nobody has the turn)")
+        raise QueryError(
+            f"{what} is not supported for concurrent games (every player "
+            f"chooses an action at every position, nobody has the turn)"
+        )
 
 
 def note_work(args, layered: bool | None = None) -> None:
@@ -270,9 +346,17 @@ def engine_kinds(choice: str) -> list[str]:
     return [] if choice == "none" else ["symbolic", "explicit"] if choice == "both" else [choice]
 
 
-def build_engine(game, kind: str, backend: str = "auto", *, order: str = "auto",
-                 partition: str = "moves", check: bool = True, refuse: str | None = None,
-                 **extra) -> GameEngine:
+def build_engine(
+    game,
+    kind: str,
+    backend: str = "auto",
+    *,
+    order: str = "auto",
+    partition: str = "moves",
+    check: bool = True,
+    refuse: str | None = None,
+    **extra,
+) -> GameEngine:
     """:func:`symbolic.engines.make_engine` as every command calls it: ``kind`` for ``game``
     (``extra``: its other keywords). A command ``refuse`` that needs a player to move
     refuses an engine that reads the game as concurrent (:func:`refuse_concurrent`: a GDL
@@ -347,8 +431,10 @@ def start_set(model: Model, engine: GameEngine, args, *, note: str = "") -> Posi
     """The start given as ``--from SET`` (a formula of the model) or ``--at POSITION``:
     exactly one of them, else a QueryError (``note`` qualifies --from in it)."""
     if (args.start is None) == (args.at is None):
-        raise QueryError(f"give the start as --from SET{note} or as --at POSITION"
-                         + ("" if note else " (one of them)"))
+        raise QueryError(
+            f"give the start as --from SET{note} or as --at POSITION"
+            + ("" if note else " (one of them)")
+        )
     if args.at is not None:
         return engine.singleton(parse_position(model.game.space, args.at))
     return atl.Evaluator(engine, model.definitions)(parse_formula(args.start, model))
@@ -397,12 +483,14 @@ def parse_assignments(space, text: str) -> dict[str, int]:
         label, sep, value = item.partition("=")
         label, value = label.replace(" ", ""), value.strip()
         if not sep or not label:
-            raise QueryError(f"position {shown}: expected LABEL=VALUE, got "
-                             f"{short_text(item.strip())}")
+            raise QueryError(
+                f"position {shown}: expected LABEL=VALUE, got {short_text(item.strip())}"
+            )
         if label not in known:
             some = ", ".join(labels[:12]) + (", ..." if len(labels) > 12 else "")
-            raise QueryError(f"position {shown}: unknown {short_text(label)} (the slots are "
-                             f"{some})")
+            raise QueryError(
+                f"position {shown}: unknown {short_text(label)} (the slots are {some})"
+            )
         if label in values:
             raise QueryError(f"position {shown}: {label} is given twice")
         low = value.lower()

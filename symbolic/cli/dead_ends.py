@@ -33,11 +33,11 @@ dead end where an opponent is stuck).
 >>> print(dead_end_note(m, q[0][1], E, a))
   note: dead ends decide this answer at 1 position(s), e.g. c[1]=0, c[2]=0, c[3]=0, c[4]=0, c[5]=0, c[6]=0, c[7]=0, c[8]=0, c[9]=0: out of the answer; in if a player without a move kept its position
 """
+
 from __future__ import annotations
 
 from .. import atl
-from ..analysis.layered import (Answer, LayeredEvaluator, anchor_of, evaluate_queries,
-                                initial_set)
+from ..analysis.layered import Answer, LayeredEvaluator, anchor_of, evaluate_queries, initial_set
 from ..api import DeadEnds, PositionSet, graded_layers
 from .common import position_text
 
@@ -61,14 +61,21 @@ def _any_node(f: atl.Formula, definitions, hit) -> bool:
             if walk(definitions[g.name].body):
                 return True
         return any(walk(c) for c in atl.formula_children(g))
+
     return walk(f)
 
 
 def strategic(f: atl.Formula, definitions) -> bool:
     """True when ``f`` (named formulas expanded) has U, R or ⟨⟨J⟩⟩○φ with φ not a
     constant: a formula whose answer a dead end may decide unasked."""
-    return _any_node(f, definitions, lambda g: isinstance(g, (atl.Until, atl.Release)) or (
-        isinstance(g, atl.Next) and not isinstance(g.arg, atl.Truth)))
+    return _any_node(
+        f,
+        definitions,
+        lambda g: (
+            isinstance(g, (atl.Until, atl.Release))
+            or (isinstance(g, atl.Next) and not isinstance(g.arg, atl.Truth))
+        ),
+    )
 
 
 class _KeptDeadEnds:
@@ -80,8 +87,9 @@ class _KeptDeadEnds:
             dead = self.eval(_DEAD_REF, env)
             return (super()._eval(f, env) - dead) | (dead & self.eval(f.arg, env))
         if isinstance(f, atl.Until):
-            f = atl.Until(f.coalition, atl.BoolOp("and", f.left, atl.Not(_DEAD_REF)), f.right,
-                          f.span)
+            f = atl.Until(
+                f.coalition, atl.BoolOp("and", f.left, atl.Not(_DEAD_REF)), f.right, f.span
+            )
         elif isinstance(f, atl.Release):
             f = atl.Release(f.coalition, atl.BoolOp("or", f.left, _DEAD_REF), f.right, f.span)
         return super()._eval(f, env)
@@ -115,12 +123,17 @@ class _Probe(atl.Evaluator):
             return super()._eval(f, env)
         if not isinstance(f, (atl.Next, atl.Until, atl.Release)):
             return super()._eval(f, env)
-        if any(strategic(c, self.definitions) or _has_reach(c, self.definitions)
-               for c in atl.formula_children(f)):
+        if any(
+            strategic(c, self.definitions) or _has_reach(c, self.definitions)
+            for c in atl.formula_children(f)
+        ):
             raise _Deep
         d = self.dead
-        o = (d - self.engine.turn_set(self._J(f.coalition, env))
-             if self.dead_ends is DeadEnds.VACUOUS else self.engine.empty())
+        o = (
+            d - self.engine.turn_set(self._J(f.coalition, env))
+            if self.dead_ends is DeadEnds.VACUOUS
+            else self.engine.empty()
+        )
         if isinstance(f, atl.Next):
             orig, kept = o, d & self.eval(f.arg, env)
         elif isinstance(f, atl.Until):
@@ -155,8 +168,9 @@ class _Layered(_KeptDeadEnds, LayeredEvaluator):
     pass
 
 
-def _kept(model, f: atl.Formula, engine, answer: Answer, dead: PositionSet,
-          dead_ends: DeadEnds) -> PositionSet:
+def _kept(
+    model, f: atl.Formula, engine, answer: Answer, dead: PositionSet, dead_ends: DeadEnds
+) -> PositionSet:
     """The answer of ``f`` with the dead ends kept, computed as ``answer`` was."""
     sets = {DEAD: dead}
     how = answer.how[0] if answer.how else None
@@ -171,8 +185,9 @@ def _kept(model, f: atl.Formula, engine, answer: Answer, dead: PositionSet,
     return _Layered(engine, reach, model.definitions, sets, dead_ends)(f)
 
 
-def dead_end_note(model, f: atl.Formula, engine, answer: Answer,
-                  dead_ends: DeadEnds = DeadEnds.VACUOUS) -> str | None:
+def dead_end_note(
+    model, f: atl.Formula, engine, answer: Answer, dead_ends: DeadEnds = DeadEnds.VACUOUS
+) -> str | None:
     """The line ``symbolic check`` prints when dead ends decide ``answer`` (the module
     docstring), else None."""
     if not strategic(f, model.definitions):
@@ -186,6 +201,8 @@ def dead_end_note(model, f: atl.Formula, engine, answer: Answer,
         return None
     w = differ.first()
     now, then = ("in", "out") if w in answer.positions else ("out of", "in")
-    return (f"  note: dead ends decide this answer at {differ.count()} position(s), e.g. "
-            f"{position_text(model.game.space, w)}: {now} the answer; "
-            f"{then.split()[0]} if a player without a move kept its position")
+    return (
+        f"  note: dead ends decide this answer at {differ.count()} position(s), e.g. "
+        f"{position_text(model.game.space, w)}: {now} the answer; "
+        f"{then.split()[0]} if a player without a move kept its position"
+    )

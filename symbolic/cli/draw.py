@@ -9,6 +9,7 @@ must fix them all, and the error names those left. Without ``-o`` the picture
 is written to ``MODEL-WHAT.svg`` in the current directory (WHAT: set, values,
 nimbers, board or strategy); the path is printed.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -24,8 +25,18 @@ from ..errors import QueryError
 from ..limits import current as current_limits, int_text
 from ..model import parse_formula
 from ..pictures.figure import FORMATS
-from .common import (NOT_ANSWERED, build_engine, engine_arg, int_arg, load, model_args,
-                     parse_assignments, position_text, refuse_concurrent, tuning)
+from .common import (
+    NOT_ANSWERED,
+    build_engine,
+    engine_arg,
+    int_arg,
+    load,
+    model_args,
+    parse_assignments,
+    position_text,
+    refuse_concurrent,
+    tuning,
+)
 
 MODES = ("query", "values", "nimbers", "board", "strategy")
 
@@ -35,8 +46,9 @@ def _pictures():
     installed (they are imported only when a picture is drawn)."""
     missing = [m for m in ("matplotlib", "networkx") if importlib.util.find_spec(m) is None]
     if missing:
-        raise QueryError(f"symbolic draw needs {' and '.join(missing)}: "
-                         f"pip install 'symbolic[draw]'")
+        raise QueryError(
+            f"symbolic draw needs {' and '.join(missing)}: pip install 'symbolic[draw]'"
+        )
     return pictures
 
 
@@ -68,10 +80,12 @@ def _grid(model, engine, args, mode: str):
         ps = atl.evaluate(engine, parse_formula(args.query, model), model.definitions)
         return pics.set_grid(ps, args.x, args.y, at, base, title=args.query)
     if mode == "values":
-        return pics.values_grid(two_player_values(engine), args.x, args.y, at, base,
-                                title=f"{model.name}: values")
-    return pics.nimbers_grid(layered_nimbers(engine), args.x, args.y, at, base,
-                             title=f"{model.name}: nimbers")
+        return pics.values_grid(
+            two_player_values(engine), args.x, args.y, at, base, title=f"{model.name}: values"
+        )
+    return pics.nimbers_grid(
+        layered_nimbers(engine), args.x, args.y, at, base, title=f"{model.name}: nimbers"
+    )
 
 
 def _strategy(model, engine, args):
@@ -89,9 +103,11 @@ def _strategy(model, engine, args):
         strategy = strategy_for(engine, formula, model.definitions)
     lost = start - strategy.region
     if not lost.is_empty():
-        text = (f"the start is not won at {int_text(lost.count())} of "
-                f"{int_text(start.count())} position(s) (e.g. "
-                f"{position_text(model.game.space, lost.first())})")
+        text = (
+            f"the start is not won at {int_text(lost.count())} of "
+            f"{int_text(start.count())} position(s) (e.g. "
+            f"{position_text(model.game.space, lost.first())})"
+        )
         if lost == start:
             raise NotWon(f"{text}: no strategy to draw")
         print(f"symbolic: note: {text}: drawn from the others", file=sys.stderr)
@@ -104,6 +120,7 @@ def _strategy(model, engine, args):
         if len(labels) <= 4:
             return "\n".join(f"{a}={v}" for a, v in zip(labels, c))
         return ",".join(map(str, c))
+
     return pics.strategy_graph(strategy, start, args.max_nodes, label)
 
 
@@ -153,33 +170,57 @@ def cmd_draw(args) -> int:
 
 def register(sub) -> None:
     d = sub.add_parser(
-        "draw", help="a picture (SVG/PNG) of a set, values, nimbers, a board or a strategy",
+        "draw",
+        help="a picture (SVG/PNG) of a set, values, nimbers, a board or a strategy",
         description="Draw a set of positions (--query), the +k/-k values (--values) or the "
-                    "nimbers (--nimbers) as a coloured grid over two variables (--x, --y), "
-                    "a position as a board with the value of each move (--board; models "
-                    "with a display), or a strategy as a graph (--strategy). Variables not "
-                    "varied take their --at value, else their value in the first position "
-                    "of the model's set 'initial'. Writes MODEL-WHAT.svg unless -o is given "
-                    "and prints the path.")
+        "nimbers (--nimbers) as a coloured grid over two variables (--x, --y), "
+        "a position as a board with the value of each move (--board; models "
+        "with a display), or a strategy as a graph (--strategy). Variables not "
+        "varied take their --at value, else their value in the first position "
+        "of the model's set 'initial'. Writes MODEL-WHAT.svg unless -o is given "
+        "and prints the path.",
+    )
     model_args(d)
     what = d.add_mutually_exclusive_group(required=True)
     what.add_argument("--query", metavar="FORMULA", help="draw the set of this formula")
     what.add_argument("--values", action="store_true", help="draw the +k/-k values")
     what.add_argument("--nimbers", action="store_true", help="draw the Sprague-Grundy values")
-    what.add_argument("--board", action="store_true",
-                      help="draw the --at position with the value of each legal move")
-    what.add_argument("--strategy", metavar="FORMULA",
-                      help="draw the strategy of this until/release formula as a graph")
+    what.add_argument(
+        "--board",
+        action="store_true",
+        help="draw the --at position with the value of each legal move",
+    )
+    what.add_argument(
+        "--strategy",
+        metavar="FORMULA",
+        help="draw the strategy of this until/release formula as a graph",
+    )
     d.add_argument("--x", metavar="VAR", help="the variable along the horizontal axis")
     d.add_argument("--y", metavar="VAR", help="the variable along the vertical axis")
-    d.add_argument("--at", metavar="POSITION",
-                   help="values of the other variables, e.g. 'j=1, k[3]=0' (default: "
-                        "those of the first initial position)")
-    d.add_argument("--from", dest="start", metavar="SET",
-                   help="--strategy: the start set (default: --at, else the set initial)")
-    d.add_argument("--max-nodes", type=int_arg(1), default=40, metavar="N",
-                   help="--strategy: draw at most N positions (default 40)")
+    d.add_argument(
+        "--at",
+        metavar="POSITION",
+        help="values of the other variables, e.g. 'j=1, k[3]=0' (default: "
+        "those of the first initial position)",
+    )
+    d.add_argument(
+        "--from",
+        dest="start",
+        metavar="SET",
+        help="--strategy: the start set (default: --at, else the set initial)",
+    )
+    d.add_argument(
+        "--max-nodes",
+        type=int_arg(1),
+        default=40,
+        metavar="N",
+        help="--strategy: draw at most N positions (default 40)",
+    )
     engine_arg(d)
-    d.add_argument("-o", "--output", metavar="FILE",
-                   help="the picture file, .svg or .png (default: MODEL-WHAT.svg)")
+    d.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="the picture file, .svg or .png (default: MODEL-WHAT.svg)",
+    )
     d.set_defaults(func=cmd_draw)

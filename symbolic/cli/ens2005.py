@@ -1,4 +1,5 @@
 """``symbolic ens2005``: the ENS 2005 answer sheet for one u0."""
+
 from __future__ import annotations
 
 import json
@@ -16,11 +17,14 @@ def cmd_ens2005(args) -> int:
 
 
 def register(sub) -> None:
-    e = sub.add_parser("ens2005", help="the whole ENS 2005 answer sheet for one u0",
-                       description="Answer Questions 1 and 3-12 of the ENS 2005 exam "
-                                   "'Jeux à plusieurs et coalitions' for a given u0, from "
-                                   "the model ens2005.game shipped with symbolic "
-                                   "(models/ens2005.game in a checkout).")
+    e = sub.add_parser(
+        "ens2005",
+        help="the whole ENS 2005 answer sheet for one u0",
+        description="Answer Questions 1 and 3-12 of the ENS 2005 exam "
+        "'Jeux à plusieurs et coalitions' for a given u0, from "
+        "the model ens2005.game shipped with symbolic "
+        "(models/ens2005.game in a checkout).",
+    )
     e.add_argument("--u0", type=int_arg(), required=True, help="the candidate's number u_0")
     json_arg(e)
     engine_arg(e)

@@ -1,5 +1,6 @@
 """``symbolic execute``: the play where each player follows a given memoryless
 strategy (the reachability-games TD, Q4), with an error on an illegal move."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,17 @@ from ..errors import QueryError
 from ..limits import is_int_text, short_text
 from ..model import parse_formula
 from ..analysis.strategy import execute
-from .common import (build_engine, engine_arg, int_arg, json_arg, load, model_args, position_text,
-                     start_set, tuning)
+from .common import (
+    build_engine,
+    engine_arg,
+    int_arg,
+    json_arg,
+    load,
+    model_args,
+    position_text,
+    start_set,
+    tuning,
+)
 from .strategy_file import load_table
 
 
@@ -31,46 +41,69 @@ def cmd_execute(args) -> int:
     ev = atl.Evaluator(engine, model.definitions)
     starts = start_set(model, engine, args, note=" (one position)")
     if len(starts) != 1:
-        raise QueryError(f"--from {args.start}: {len(starts)} positions, the play needs "
-                         f"exactly one (use --at POSITION)")
+        raise QueryError(
+            f"--from {args.start}: {len(starts)} positions, the play needs "
+            f"exactly one (use --at POSITION)"
+        )
     start = starts.first()
     stop = ev(parse_formula(args.stop, model)) if args.stop else engine.empty()
     play = execute(engine, start, tables, stop, max_moves=args.max_moves)
-    end = ("goal" if play[-1] in stop else
-           "loop" if play[-1] in play[:-1] else
-           "dead end" if engine.successors(play[-1]).is_empty() else "move limit")
+    end = (
+        "goal"
+        if play[-1] in stop
+        else "loop"
+        if play[-1] in play[:-1]
+        else "dead end"
+        if engine.successors(play[-1]).is_empty()
+        else "move limit"
+    )
     out = None
     if end == "dead end" and isinstance(model.game, ir.Game):  # the game's own outcome
         out = Referee(engine).result(play[-1])
     if args.json:
         doc = {"play": [sp.as_dict(c) for c in play], "end": end}
         if out is not None:
-            doc["outcome"] = {"winners": list(out.winners), "losers": list(out.losers),
-                              "reason": out.reason}
+            doc["outcome"] = {
+                "winners": list(out.winners),
+                "losers": list(out.losers),
+                "reason": out.reason,
+            }
         print(json.dumps(doc))
         return 0
     for n, c in enumerate(play):
         print(f"{n:4d}  {position_text(sp, c)}")
-    verdict = "" if out is None else (
-        f": a draw ({out.reason})" if out.draw else
-        f": player{'s' if len(out.winners) > 1 else ''} {', '.join(map(str, out.winners))} "
-        f"won ({out.reason})")
+    verdict = (
+        ""
+        if out is None
+        else (
+            f": a draw ({out.reason})"
+            if out.draw
+            else f": player{'s' if len(out.winners) > 1 else ''} {', '.join(map(str, out.winners))} "
+            f"won ({out.reason})"
+        )
+    )
     print(f"end: {end} after {len(play) - 1} move(s){verdict}")
     return 0
 
 
 def register(sub) -> None:
-    e = sub.add_parser("execute", help="play given strategies from a start (illegal moves "
-                                       "are errors)",
-                       description="Play from one start position where each player follows "
-                                   "a memoryless strategy read from a JSON file (the output "
-                                   "of 'symbolic strategy --json', or {position: next}); "
-                                   "stop at --stop, at a dead end, or when a position comes "
-                                   "back. A move outside δ, or none where the player must "
-                                   "move, is an error.")
+    e = sub.add_parser(
+        "execute",
+        help="play given strategies from a start (illegal moves are errors)",
+        description="Play from one start position where each player follows "
+        "a memoryless strategy read from a JSON file (the output "
+        "of 'symbolic strategy --json', or {position: next}); "
+        "stop at --stop, at a dead end, or when a position comes "
+        "back. A move outside δ, or none where the player must "
+        "move, is an error.",
+    )
     model_args(e)
-    e.add_argument("--strategy", action="append", metavar="PLAYER=FILE",
-                   help="the strategy of a player (repeatable)")
+    e.add_argument(
+        "--strategy",
+        action="append",
+        metavar="PLAYER=FILE",
+        help="the strategy of a player (repeatable)",
+    )
     e.add_argument("--from", dest="start", metavar="SET", help="a set holding one position")
     e.add_argument("--at", metavar="POSITION", help="the start position, 'x=1, y=2'")
     e.add_argument("--stop", metavar="SET", help="stop on reaching this set (e.g. 'Obj1 or Obj2')")

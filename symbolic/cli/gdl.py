@@ -1,4 +1,5 @@
 """``symbolic gdl``: a GDL game's roles, reachable states and forced goal values."""
+
 from __future__ import annotations
 
 import itertools
@@ -14,8 +15,16 @@ from ..gdl.symbolic import GdlSymbolicGame
 from ..gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
 from ..gdl.turns import NotTurnBased
 from ..limits import current as current_limits
-from .common import (ENGINE_CHOICES, build_engine, engine_arg, engine_kinds, json_arg, load,
-                     model_args, tuning)
+from .common import (
+    ENGINE_CHOICES,
+    build_engine,
+    engine_arg,
+    engine_kinds,
+    json_arg,
+    load,
+    model_args,
+    tuning,
+)
 
 
 def cmd_gdl(args) -> int:
@@ -26,8 +35,10 @@ def cmd_gdl(args) -> int:
     kinds = engine_kinds(args.engine)
     bounded = args.depth is not None
     if args.invariant and not bounded:
-        raise QueryError("--invariant decides the entries that the bounds of --depth N leave "
-                         "open: give a depth too (--depth 0 explores nothing but init)")
+        raise QueryError(
+            "--invariant decides the entries that the bounds of --depth N leave "
+            "open: give a depth too (--depth 0 explores nothing but init)"
+        )
     if args.budget is not None and not args.invariant:
         raise QueryError("--budget is the time of each entry solved by --invariant")
     if args.budget is not None and not (args.budget > 0 and math.isfinite(args.budget)):
@@ -40,17 +51,18 @@ def cmd_gdl(args) -> int:
         eng = _engine(model, kind, args, t0, layer_lines)
         layers = list(itertools.accumulate(eng.layers))
         stuck = dead_ends(model, eng)
-        results[kind] = (layers, eng.complete, forced_values(model, eng), len(stuck),
-                         stuck.first())
+        results[kind] = (layers, eng.complete, forced_values(model, eng), len(stuck), stuck.first())
         concurrent = getattr(eng, "concurrent", False)
         times[kind] = time.perf_counter() - t0
     layers, complete, forced, n_stuck, stuck_at = results[kinds[0]]
     reachable = layers[-1]
     status = 0
     if args.engine == "both" and results["symbolic"] != results["explicit"]:
-        print("MISMATCH between the symbolic and explicit engines:\n"
-              f"  symbolic {results['symbolic']}\n  explicit {results['explicit']}",
-              file=sys.stderr)
+        print(
+            "MISMATCH between the symbolic and explicit engines:\n"
+            f"  symbolic {results['symbolic']}\n  explicit {results['explicit']}",
+            file=sys.stderr,
+        )
         status = 1
     if not bounded:  # the whole game: the bounds met
         forced = [{k: f[k] for k in ("coalition", "role", "value")} for f in forced]
@@ -61,8 +73,12 @@ def cmd_gdl(args) -> int:
         for line in layer_lines:
             print(line)
     if args.json:
-        doc = {"roles": list(prog.roles), "reachable": reachable, "dead_ends": n_stuck,
-               "forced": forced}
+        doc = {
+            "roles": list(prog.roles),
+            "reachable": reachable,
+            "dead_ends": n_stuck,
+            "forced": forced,
+        }
         if bounded:
             doc.update(depth=args.depth, layers=layers, complete=complete)
         if inv_doc is not None:
@@ -77,41 +93,57 @@ def cmd_gdl(args) -> int:
     return status
 
 
-def _print_text(model, args, result: tuple, times: dict, forced: list, inv_doc,
-                concurrent: bool) -> None:
+def _print_text(
+    model, args, result: tuple, times: dict, forced: list, inv_doc, concurrent: bool
+) -> None:
     """The text output of ``symbolic gdl`` after the layers."""
     prog, bounded = model.game.program, args.depth is not None
     layers, complete, _, n_stuck, stuck_at = result
     reachable = layers[-1]
     if bounded:
-        print("all reachable states found" if complete else
-              f"not all: more states after {len(layers) - 1} moves (raise --depth)")
+        print(
+            "all reachable states found"
+            if complete
+            else f"not all: more states after {len(layers) - 1} moves (raise --depth)"
+        )
     else:
         print(f"{model.name}: roles {', '.join(prog.roles)}")
-    print(f"fluents: {len(prog.fluents)}; {'' if complete else 'explored '}"
-          f"reachable states: {reachable}")
+    print(
+        f"fluents: {len(prog.fluents)}; {'' if complete else 'explored '}"
+        f"reachable states: {reachable}"
+    )
     if n_stuck:
         state = " ".join(term_text(f) for f, v in zip(prog.fluents, stuck_at) if v)
-        print(f"dead ends: {n_stuck} reachable non-terminal states where a role has no legal "
-              f"move (no joint move: no successor), e.g. {{{state}}}")
+        print(
+            f"dead ends: {n_stuck} reachable non-terminal states where a role has no legal "
+            f"move (no joint move: no successor), e.g. {{{state}}}"
+        )
     print("engine: " + ", ".join(f"{k} {t:.2f} s" for k, t in times.items()))
     if concurrent:
-        print("simultaneous moves (several roles choose at once in a reachable state): at "
-              "each step C chooses its moves, then the others answer (concurrent pre-image)")
+        print(
+            "simultaneous moves (several roles choose at once in a reachable state): at "
+            "each step C chooses its moves, then the others answer (concurrent pre-image)"
+        )
     print("best goal value each coalition C forces for each role r:")
-    print("  max V with initial |= <<C>> (not terminal and not dead_end) U "
-          "(terminal and goal(r, V') for some V' >= V)")
+    print(
+        "  max V with initial |= <<C>> (not terminal and not dead_end) U "
+        "(terminal and goal(r, V') for some V' >= V)"
+    )
     if not complete:
-        print(f"  bounded from the first {len(layers) - 1} moves: L..U when undecided; L is "
-              f"forced within them, U is what C could force if every state after them "
-              f"counted as a win")
+        print(
+            f"  bounded from the first {len(layers) - 1} moves: L..U when undecided; L is "
+            f"forced within them, U is what C could force if every state after them "
+            f"counted as a win"
+        )
     if inv_doc is not None:
-        print(f"  then each open entry solved over an inductive invariant of "
-              f"{inv_doc['states']} states ({inv_doc['nodes']} BDD nodes, "
-              + (f"layered by {inv_doc['counter']}, " if inv_doc["counter"] else "")
-              + f"found in {inv_doc['seconds']:.1f} s; "
-              + (f"{inv_doc['budget']:g} s" if inv_doc["budget"] is not None else "no")
-              + " budget per entry): marked 'invariant', or 'over budget'")
+        print(
+            f"  then each open entry solved over an inductive invariant of "
+            f"{inv_doc['states']} states ({inv_doc['nodes']} BDD nodes, "
+            + (f"layered by {inv_doc['counter']}, " if inv_doc["counter"] else "")
+            + f"found in {inv_doc['seconds']:.1f} s; "
+            + (f"{inv_doc['budget']:g} s" if inv_doc["budget"] is not None else "no")
+            + " budget per entry): marked 'invariant', or 'over budget'"
+        )
     width = max(len("{" + ", ".join(f["coalition"]) + "}") for f in forced)
     for f in forced:
         c = "{" + ", ".join(f["coalition"]) + "}"
@@ -127,9 +159,14 @@ def _refine(model, args, forced: list) -> tuple[list, dict | None]:
     if all(f["decided"] for f in forced):
         return [dict(f, by="bounds") for f in forced], None
     t0 = time.perf_counter()
-    eng = GdlSymbolicGame(model.game, backend=args.backend, order=args.order,
-                          partition=args.partition, limits=current_limits(),
-                          domain="invariant")
+    eng = GdlSymbolicGame(
+        model.game,
+        backend=args.backend,
+        order=args.order,
+        partition=args.partition,
+        limits=current_limits(),
+        domain="invariant",
+    )
     inv = eng.invariant
     found = time.perf_counter() - t0
     counter = None
@@ -137,15 +174,23 @@ def _refine(model, args, forced: list) -> tuple[list, dict | None]:
         counter = f"({term_text(inv.counter[0])} ... {term_text(inv.counter[-1])})"
     out = refine_by_invariant(model, forced, eng, args.budget)
     domain = eng.positions()
-    doc = {"states": domain.count(), "nodes": eng.manager.size(domain.node),
-           "kept": list(inv.kept), "fixed": list(inv.fixed), "counter": counter, "seconds": found,
-           "budget": args.budget, "solve_seconds": time.perf_counter() - t0 - found}
+    doc = {
+        "states": domain.count(),
+        "nodes": eng.manager.size(domain.node),
+        "kept": list(inv.kept),
+        "fixed": list(inv.fixed),
+        "counter": counter,
+        "seconds": found,
+        "budget": args.budget,
+        "solve_seconds": time.perf_counter() - t0 - found,
+    }
     return out, doc
 
 
 def _value(f: dict) -> str:
     def show(v):
         return "none" if v is None else str(v)
+
     if f.get("decided", True):
         return show(f["value"])
     return f"{show(f['lower'])}..{show(f['upper'])}"
@@ -155,49 +200,84 @@ def _engine(model, kind: str, args, t0: float, lines: list):
     """The engine of ``kind``; with ``--depth``, the symbolic one adds a line to ``lines``
     for each layer as it is found (text output only)."""
     if kind == "symbolic" and args.depth is not None and not args.json:
+
         def show(depth: int, n: int, nodes: int) -> None:
-            lines.append(f"  states reachable in at most {depth} moves: {n} ({nodes} BDD "
-                         f"nodes, {time.perf_counter() - t0:.1f} s)")
+            lines.append(
+                f"  states reachable in at most {depth} moves: {n} ({nodes} BDD "
+                f"nodes, {time.perf_counter() - t0:.1f} s)"
+            )
+
         kept = len(lines)
         try:
-            return GdlSymbolicGame(model.game, backend=args.backend, order=args.order,
-                                   partition=args.partition, limits=current_limits(),
-                                   depth=args.depth, on_layer=show)
+            return GdlSymbolicGame(
+                model.game,
+                backend=args.backend,
+                order=args.order,
+                partition=args.partition,
+                limits=current_limits(),
+                depth=args.depth,
+                on_layer=show,
+            )
         except NotTurnBased:  # several roles choose at once: the concurrent reading
             del lines[kept:]
-            return GdlSymbolicConcurrentGame(model.game, backend=args.backend,
-                                             order=args.order, limits=current_limits(),
-                                             depth=args.depth, on_layer=show)
+            return GdlSymbolicConcurrentGame(
+                model.game,
+                backend=args.backend,
+                order=args.order,
+                limits=current_limits(),
+                depth=args.depth,
+                on_layer=show,
+            )
     # the turn-based explicit GDL engine checks its size as it is made
     return build_engine(model.game, kind, **tuning(args), check=False, depth=args.depth)
 
 
 def register(sub) -> None:
-    g = sub.add_parser("gdl", help="a GDL game (.kif): roles, reachable states, who wins",
-                       description="Load a GDL game description and print its roles, the "
-                                   "number of states reachable from init, and for each "
-                                   "coalition of roles and each role the best goal value the "
-                                   "coalition can force from the initial state.")
+    g = sub.add_parser(
+        "gdl",
+        help="a GDL game (.kif): roles, reachable states, who wins",
+        description="Load a GDL game description and print its roles, the "
+        "number of states reachable from init, and for each "
+        "coalition of roles and each role the best goal value the "
+        "coalition can force from the initial state.",
+    )
     model_args(g)
-    engine_arg(g, ENGINE_CHOICES,
-               help="symbolic (BDDs), explicit (the ground rules on each state: measured "
-                    "at 0.07 ms of CPU and 0.5 KB of memory a reachable state, edges "
-                    "included: 139 248 states of four-heap Nim in 10 s and 76 MB; "
-                    "bench/README.md) or both (cross-check; exit 1 on any difference)")
-    g.add_argument("--depth", type=int, metavar="N",
-                   help="keep only the states reachable in at most N moves: count them "
-                        "layer by layer and bound each forced value from them (for games "
-                        "too large to solve whole)")
-    g.add_argument("--invariant", action="store_true",
-                   help="with --depth: solve each entry the bounds leave open over an "
-                        "inductive invariant of the game (inferred from the rules; it holds "
-                        "the reachable states, which are not needed): exact at init")
-    g.add_argument("--budget", type=float, metavar="S",
-                   help="with --invariant: at most S seconds per entry (then it keeps its "
-                        "bounds, marked 'over budget')")
-    json_arg(g, help="print one JSON document with keys roles, reachable, dead_ends, "
-                     "forced (concurrent: true for a simultaneous-move game; with --depth: "
-                     "depth, layers, complete, and lower, upper, decided in each forced "
-                     "entry; with --invariant: by (and seconds) in each entry, and "
-                     "invariant)")
+    engine_arg(
+        g,
+        ENGINE_CHOICES,
+        help="symbolic (BDDs), explicit (the ground rules on each state: measured "
+        "at 0.07 ms of CPU and 0.5 KB of memory a reachable state, edges "
+        "included: 139 248 states of four-heap Nim in 10 s and 76 MB; "
+        "bench/README.md) or both (cross-check; exit 1 on any difference)",
+    )
+    g.add_argument(
+        "--depth",
+        type=int,
+        metavar="N",
+        help="keep only the states reachable in at most N moves: count them "
+        "layer by layer and bound each forced value from them (for games "
+        "too large to solve whole)",
+    )
+    g.add_argument(
+        "--invariant",
+        action="store_true",
+        help="with --depth: solve each entry the bounds leave open over an "
+        "inductive invariant of the game (inferred from the rules; it holds "
+        "the reachable states, which are not needed): exact at init",
+    )
+    g.add_argument(
+        "--budget",
+        type=float,
+        metavar="S",
+        help="with --invariant: at most S seconds per entry (then it keeps its "
+        "bounds, marked 'over budget')",
+    )
+    json_arg(
+        g,
+        help="print one JSON document with keys roles, reachable, dead_ends, "
+        "forced (concurrent: true for a simultaneous-move game; with --depth: "
+        "depth, layers, complete, and lower, upper, decided in each forced "
+        "entry; with --invariant: by (and seconds) in each entry, and "
+        "invariant)",
+    )
     g.set_defaults(func=cmd_gdl)

@@ -1,5 +1,6 @@
 """``symbolic hackendot``: Ulehla's method on a forest, checked against the nimbers;
 or on many random forests from the report's grammar."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,15 @@ from ..errors import QueryError
 from ..analysis.grundy import layered_nimbers, mex_nimbers
 from ..limits import is_int_text, short_text
 from ..model import load_model
-from .common import (ENGINE_CHOICES, backend_arg, build_engine, engine_arg, engine_kinds, int_arg,
-                     json_arg)
+from .common import (
+    ENGINE_CHOICES,
+    backend_arg,
+    build_engine,
+    engine_arg,
+    engine_kinds,
+    int_arg,
+    json_arg,
+)
 
 MODEL = resources.files("symbolic") / "models" / "hackendot.game"
 
@@ -43,33 +51,57 @@ def _one(args) -> int:
         engine_nimbers[kind] = _model_nimber(args.word, kind, args.backend)
     after = H.nimber(f.remove_path(move)) if move is not None else None
     if args.json:
-        print(json.dumps({
-            "word": f.word(), "reading": reading.name,
-            "sequence": [{"nodes": [v + 1 for v in g.nodes], "word": g.word(),
-                          "white": [v + 1 for v, w in zip(g.nodes, H.colours(g)) if w],
-                          "rip": r} for g, r in zip(seq, rips)],
-            "criterion_wins": H.wins(f, reading), "ulehla_value": H.ulehla_value(f, reading),
-            "winning_move": None if move is None else move + 1,
-            "nimber": truth, "nimber_after_move": after,
-            "engine_nimbers": engine_nimbers}))
+        print(
+            json.dumps(
+                {
+                    "word": f.word(),
+                    "reading": reading.name,
+                    "sequence": [
+                        {
+                            "nodes": [v + 1 for v in g.nodes],
+                            "word": g.word(),
+                            "white": [v + 1 for v, w in zip(g.nodes, H.colours(g)) if w],
+                            "rip": r,
+                        }
+                        for g, r in zip(seq, rips)
+                    ],
+                    "criterion_wins": H.wins(f, reading),
+                    "ulehla_value": H.ulehla_value(f, reading),
+                    "winning_move": None if move is None else move + 1,
+                    "nimber": truth,
+                    "nimber_after_move": after,
+                    "engine_nimbers": engine_nimbers,
+                }
+            )
+        )
     else:
-        print(f"forest {f.word()}: {len(f)} node{'s' if len(f) != 1 else ''}, numbered "
-              f"1..{len(f)} in preorder "
-              f"(node v is gone[v] of models/hackendot.game)")
-        print(f"reading: {reading.name} (rip(f0) counts: {reading.count_start}; "
-              f"children of removed white nodes go to: {reading.reattach}; "
-              f"a candidate move must zero: {reading.move_check})")
+        print(
+            f"forest {f.word()}: {len(f)} node{'s' if len(f) != 1 else ''}, numbered "
+            f"1..{len(f)} in preorder "
+            f"(node v is gone[v] of models/hackendot.game)"
+        )
+        print(
+            f"reading: {reading.name} (rip(f0) counts: {reading.count_start}; "
+            f"children of removed white nodes go to: {reading.reattach}; "
+            f"a candidate move must zero: {reading.move_check})"
+        )
         for i, (g, r) in enumerate(zip(seq, rips)):
             white = [v + 1 for v, w in zip(g.nodes, H.colours(g)) if w]
-            print(f"  f{i} = {g.word() or '(empty)':<24} nodes {[v + 1 for v in g.nodes]}, "
-                  f"white {white}, rip {r}")
-        print(f"criterion: the player to move {'wins' if H.wins(f, reading) else 'loses'}; "
-              f"rips as a binary number (f0 lowest): {H.ulehla_value(f, reading)}")
+            print(
+                f"  f{i} = {g.word() or '(empty)':<24} nodes {[v + 1 for v in g.nodes]}, "
+                f"white {white}, rip {r}"
+            )
+        print(
+            f"criterion: the player to move {'wins' if H.wins(f, reading) else 'loses'}; "
+            f"rips as a binary number (f0 lowest): {H.ulehla_value(f, reading)}"
+        )
         if move is None:
             print("winning move: none (the criterion says the player to move loses)")
         else:
-            print(f"winning move: node {move + 1}; nimber after it: {after}"
-                  + ("" if after == 0 else "  (NOT a winning move)"))
+            print(
+                f"winning move: node {move + 1}; nimber after it: {after}"
+                + ("" if after == 0 else "  (NOT a winning move)")
+            )
         print(f"nimber (mex over all moves): {truth}")
         for kind, g in engine_nimbers.items():
             print(f"nimber ({kind} engine, models/hackendot.game): {g}")
@@ -90,9 +122,16 @@ def check_words(words) -> dict:
     ``words``: how often each reading's criterion, value (Σ rip·2ⁱ) and move are
     wrong, and the first forest where it goes wrong."""
     words = list(words)
-    out = {name: {"criterion_wrong": 0, "move_wrong": 0, "value_wrong": 0,
-                  "first_criterion_counterexample": None, "first_move_counterexample": None}
-           for name in H.READINGS}
+    out = {
+        name: {
+            "criterion_wrong": 0,
+            "move_wrong": 0,
+            "value_wrong": 0,
+            "first_criterion_counterexample": None,
+            "first_move_counterexample": None,
+        }
+        for name in H.READINGS
+    }
     losing = 0
     for w in words:
         f = H.Forest.from_word(w)
@@ -102,8 +141,7 @@ def check_words(words) -> dict:
             o = out[name]
             if H.wins(f, reading) != (g != 0):
                 o["criterion_wrong"] += 1
-                o["first_criterion_counterexample"] = (o["first_criterion_counterexample"]
-                                                       or w)
+                o["first_criterion_counterexample"] = o["first_criterion_counterexample"] or w
             o["value_wrong"] += H.ulehla_value(f, reading) != g
             if g != 0:
                 m = H.winning_move(f, reading)
@@ -125,14 +163,16 @@ def _many(args) -> int:
     if args.json:
         print(json.dumps(doc))
         return 0
-    print(f"{title}; {doc['first_player_loses']} have nimber 0; "
-          f"{time.perf_counter() - t0:.1f} s")
-    print(f"{'reading':<16}{'criterion wrong':>16}{'value wrong':>13}{'move wrong':>12}"
-          f"  first counterexample")
+    print(f"{title}; {doc['first_player_loses']} have nimber 0; {time.perf_counter() - t0:.1f} s")
+    print(
+        f"{'reading':<16}{'criterion wrong':>16}{'value wrong':>13}{'move wrong':>12}"
+        f"  first counterexample"
+    )
     for name, o in doc["readings"].items():
         ex = o["first_criterion_counterexample"] or o["first_move_counterexample"] or "-"
-        print(f"{name:<16}{o['criterion_wrong']:>16}{o['value_wrong']:>13}"
-              f"{o['move_wrong']:>12}  {ex}")
+        print(
+            f"{name:<16}{o['criterion_wrong']:>16}{o['value_wrong']:>13}{o['move_wrong']:>12}  {ex}"
+        )
     return 0
 
 
@@ -146,8 +186,10 @@ def _random_doc(args):
     if args.random < 1:
         raise QueryError("--random: give a positive number of forests")
     doc = check_random(args.random, low, high, args.seed)
-    return doc, (f"{doc['forests']} random forests of {low}..{high} nodes from the grammar "
-                 f"S -> () | ()S | (S) | (S)S (seed {args.seed})")
+    return doc, (
+        f"{doc['forests']} random forests of {low}..{high} nodes from the grammar "
+        f"S -> () | ()S | (S) | (S)S (seed {args.seed})"
+    )
 
 
 def cmd_hackendot(args) -> int:
@@ -158,24 +200,41 @@ def cmd_hackendot(args) -> int:
 
 def register(sub) -> None:
     c = sub.add_parser(
-        "hackendot", help="Ulehla's method for Hackendot (report's reading or corrected), "
-                          "checked against the nimbers",
+        "hackendot",
+        help="Ulehla's method for Hackendot (report's reading or corrected), "
+        "checked against the nimbers",
         description="Hackendot on a forest given as a Dyck word: Ulehla's colouring, the "
-                    "sequence f0, f1 = l(f0), ..., rip of each, the criterion, the winning move, "
-                    "and the true nimber (mex recursion, and the engines on "
-                    "models/hackendot.game). With --random N: the method under every reading "
-                    "on N random forests from the report's grammar.")
+        "sequence f0, f1 = l(f0), ..., rip of each, the criterion, the winning move, "
+        "and the true nimber (mex recursion, and the engines on "
+        "models/hackendot.game). With --random N: the method under every reading "
+        "on N random forests from the report's grammar.",
+    )
     c.add_argument("word", nargs="?", metavar="WORD", help="a Dyck word, e.g. '((())())'")
-    c.add_argument("--reading", choices=list(H.READINGS), default="corrected",
-                   help="how to read the report (default: corrected; literal: as written)")
-    engine_arg(c, ENGINE_CHOICES + ("none",),
-               "also compute the nimber with this engine on models/hackendot.game")
+    c.add_argument(
+        "--reading",
+        choices=list(H.READINGS),
+        default="corrected",
+        help="how to read the report (default: corrected; literal: as written)",
+    )
+    engine_arg(
+        c,
+        ENGINE_CHOICES + ("none",),
+        "also compute the nimber with this engine on models/hackendot.game",
+    )
     backend_arg(c, "BDD backend of the symbolic engine")
     c.add_argument("--random", type=int_arg(), metavar="N", help="check N random forests")
-    c.add_argument("--all", type=int_arg(), metavar="MAX",
-                   help="check every forest of 1..MAX nodes (MAX <= 12)")
-    c.add_argument("--nodes", default="1..14", metavar="MIN..MAX",
-                   help="sizes of the random forests (default 1..14)")
+    c.add_argument(
+        "--all",
+        type=int_arg(),
+        metavar="MAX",
+        help="check every forest of 1..MAX nodes (MAX <= 12)",
+    )
+    c.add_argument(
+        "--nodes",
+        default="1..14",
+        metavar="MIN..MAX",
+        help="sizes of the random forests (default 1..14)",
+    )
     c.add_argument("--seed", type=int_arg(), default=0, help="seed of the random forests")
     json_arg(c)
     c.set_defaults(func=cmd_hackendot)

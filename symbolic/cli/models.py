@@ -5,6 +5,7 @@ declaration) and its parameters with their defaults and ranges; an arena's
 description; a GDL description's roles. Any command that takes a MODEL also
 takes these names (:func:`symbolic.model.shipped_model`).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -24,16 +25,19 @@ def describe(name: str, path: Path) -> dict:
     text = path.read_text(encoding="utf-8-sig")
     if path.suffix == ".kif":
         entry["title"] = "GDL game description"
-        entry["roles"] = [str(f.items[1]) for f in parse_kif(text, str(path))
-                          if isinstance(f, SList) and len(f.items) == 2
-                          and f.items[0] == Sym("role")]
+        entry["roles"] = [
+            str(f.items[1])
+            for f in parse_kif(text, str(path))
+            if isinstance(f, SList) and len(f.items) == 2 and f.items[0] == Sym("role")
+        ]
         return entry
     model = load_model(path)
     entry["title"] = model.name if model.name != name else _first_sentence(model.description)
     if path.suffix == ".game":
         ranges = _declared_ranges(text, str(path))
-        entry["params"] = {p: {"default": v, "range": ranges.get(p)}
-                           for p, v in model.params.items()}
+        entry["params"] = {
+            p: {"default": v, "range": ranges.get(p)} for p, v in model.params.items()
+        }
     return entry
 
 
@@ -44,7 +48,7 @@ def _declared_ranges(text: str, filename: str) -> dict[str, str | None]:
     for d in parse_model_text(text, filename).decls:
         if isinstance(d, ast.ParamDecl):
             s = d.type.span if d.type is not None else None
-            out[d.name.name] = s.text[s.column - 1:s.column - 1 + s.length] if s else None
+            out[d.name.name] = s.text[s.column - 1 : s.column - 1 + s.length] if s else None
     return out
 
 
@@ -57,15 +61,18 @@ def _first_sentence(text: str, width: int = 40) -> str:
     first = " ".join(text.split()).split(". ")[0].rstrip(".")
     if len(first) <= width:
         return first
-    return first[:width - 1].rsplit(" ", 1)[0] + "…"
+    return first[: width - 1].rsplit(" ", 1)[0] + "…"
 
 
 def _params_text(params: dict) -> str:
     parts = []
     for p, d in params.items():
         v = d["default"]
-        shown = f'"{v}"' if isinstance(v, str) else ("true" if v is True else "false"
-                                                      if v is False else value_text(v))
+        shown = (
+            f'"{v}"'
+            if isinstance(v, str)
+            else ("true" if v is True else "false" if v is False else value_text(v))
+        )
         parts.append(f"{p}={shown}" + (f" ({d['range']})" if d["range"] else ""))
     return ", ".join(parts)
 
@@ -77,8 +84,7 @@ def cmd_models(args) -> int:
         return 0
     width = max(len(e["name"]) for e in entries) + 2
     title_width = max(len(e["title"]) for e in entries if not e["roles"]) + 2
-    print("The models shipped with symbolic; any command that takes a MODEL takes these "
-          "names.")
+    print("The models shipped with symbolic; any command that takes a MODEL takes these names.")
     for e in entries:
         if e["roles"]:
             print(f"{e['name']:<{width}}{e['title']}, roles {', '.join(e['roles'])}")
@@ -90,10 +96,13 @@ def cmd_models(args) -> int:
 
 
 def register(sub) -> None:
-    m = sub.add_parser("models", help="list the shipped models (usable by name as MODEL)",
-                       description="The models shipped with symbolic, one line each: "
-                                   "name, title, parameters with their default and range "
-                                   "(GDL descriptions: their roles). Any command that takes "
-                                   "a MODEL takes these names, e.g. `symbolic check ens2005`.")
+    m = sub.add_parser(
+        "models",
+        help="list the shipped models (usable by name as MODEL)",
+        description="The models shipped with symbolic, one line each: "
+        "name, title, parameters with their default and range "
+        "(GDL descriptions: their roles). Any command that takes "
+        "a MODEL takes these names, e.g. `symbolic check ens2005`.",
+    )
     json_arg(m, "a JSON list instead of text")
     m.set_defaults(func=cmd_models)

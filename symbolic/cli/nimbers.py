@@ -1,4 +1,5 @@
 """``symbolic nimbers``: Sprague–Grundy values of an impartial two-player game."""
+
 from __future__ import annotations
 
 import json
@@ -6,12 +7,31 @@ import sys
 import time
 from collections import Counter
 
-from ..analysis.grundy import (check_impartial, check_normal_play, check_players,
-                               first_difference, layered_nimbers, mex_nimbers)
+from ..analysis.grundy import (
+    check_impartial,
+    check_normal_play,
+    check_players,
+    first_difference,
+    layered_nimbers,
+    mex_nimbers,
+)
 from ..analysis.layered_solve import graded_reach, layered_nimbers_graded, layered_source
-from .common import (ENGINE_CHOICES, backend_text, build_engine, engine_arg, engine_kinds,
-                     json_arg, layered_arg, load, model_args, note_work, parse_position,
-                     position_text, refuse_concurrent, tuning)
+from .common import (
+    ENGINE_CHOICES,
+    backend_text,
+    build_engine,
+    engine_arg,
+    engine_kinds,
+    json_arg,
+    layered_arg,
+    load,
+    model_args,
+    note_work,
+    parse_position,
+    position_text,
+    refuse_concurrent,
+    tuning,
+)
 
 
 class _Answer:
@@ -78,30 +98,50 @@ def cmd_nimbers(args) -> int:
             mismatch = (w, sym.get(w), answers["explicit"].table.get(w))
     if args.json:
         if at is not None:
-            doc = {"nimber": main.of(at),
-                   "optimal_moves": [position_text(space, s) for s in main.optimal_moves(at)]}
+            doc = {
+                "nimber": main.of(at),
+                "optimal_moves": [position_text(space, s) for s in main.optimal_moves(at)],
+            }
         else:
             doc = {"counts": {str(g): n for g, n in main.counts().items()}}
             if reach is not None:
-                doc["layered"] = {"from": "initial", "positions": reach.result.count(),
-                                  "layers": len(reach.layers)}
+                doc["layered"] = {
+                    "from": "initial",
+                    "positions": reach.result.count(),
+                    "layers": len(reach.layers),
+                }
         if mismatch is not None:
-            doc["mismatch"] = {"position": position_text(space, mismatch[0]),
-                               "symbolic": mismatch[1], "explicit": mismatch[2]}
+            doc["mismatch"] = {
+                "position": position_text(space, mismatch[0]),
+                "symbolic": mismatch[1],
+                "explicit": mismatch[2],
+            }
         print(json.dumps(doc))
     else:
         params = ", ".join(f"{k}={v}" for k, v in model.params.items())
         print(f"{model.name}" + (f" [{params}]" if params else ""))
-        steps = (f", {main.nimbers.iterations} "
-                 + ("pre-images" if reach is not None else "fixpoint steps")
-                 if main.nimbers is not None else "")
-        print(f"engine: {args.engine}"
-              + (f" ({backend_text(answers['symbolic'].engine, args.backend)})"
-                 if args.engine != "explicit" else "") + "; "
-              + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()) + steps)
+        steps = (
+            f", {main.nimbers.iterations} "
+            + ("pre-images" if reach is not None else "fixpoint steps")
+            if main.nimbers is not None
+            else ""
+        )
+        print(
+            f"engine: {args.engine}"
+            + (
+                f" ({backend_text(answers['symbolic'].engine, args.backend)})"
+                if args.engine != "explicit"
+                else ""
+            )
+            + "; "
+            + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items())
+            + steps
+        )
         if reach is not None and at is None:
-            print(f"layered: over the {reach.result.count()} positions reachable from "
-                  f"initial ({len(reach.layers)} layers), not over every position")
+            print(
+                f"layered: over the {reach.result.count()} positions reachable from "
+                f"initial ({len(reach.layers)} layers), not over every position"
+            )
         if at is not None:
             g = main.of(at)
             print(f"\n{position_text(space, at)}\n  nimber: {g}")
@@ -110,8 +150,9 @@ def cmd_nimbers(args) -> int:
                 print("  moves to a nimber-0 position (winning moves):")
                 print("\n".join("    " + position_text(space, s) for s in moves))
             else:
-                print("  no move to a nimber-0 position: the player to move loses "
-                      "against best play")
+                print(
+                    "  no move to a nimber-0 position: the player to move loses against best play"
+                )
         else:
             counts = main.counts()
             total = sum(counts.values())
@@ -120,8 +161,11 @@ def cmd_nimbers(args) -> int:
                 print(f"{g:>8}  {n}")
             print(f"{'total':>8}  {total}")
         if mismatch is not None:
-            print(f"\nMISMATCH at {position_text(space, mismatch[0])}: symbolic "
-                  f"{mismatch[1]}, explicit {mismatch[2]}", file=sys.stderr)
+            print(
+                f"\nMISMATCH at {position_text(space, mismatch[0])}: symbolic "
+                f"{mismatch[1]}, explicit {mismatch[2]}",
+                file=sys.stderr,
+            )
         elif args.engine == "both":
             print("\nsymbolic and explicit agree on every position's nimber")
     return status
@@ -129,24 +173,39 @@ def cmd_nimbers(args) -> int:
 
 def register(sub) -> None:
     c = sub.add_parser(
-        "nimbers", help="Sprague–Grundy values (nimbers) of an impartial two-player game",
+        "nimbers",
+        help="Sprague–Grundy values (nimbers) of an impartial two-player game",
         description="The nimber of every position of an impartial two-player game under "
-                    "normal play (the player who cannot move loses; a model whose win(p) sets "
-                    "say otherwise is refused): counts per value, or "
-                    "one position's nimber and its winning moves (to nimber-0 positions). "
-                    "The symbolic engine computes the positions of each value as a BDD "
-                    "fixpoint; the explicit engine applies the mex rule position by position.")
+        "normal play (the player who cannot move loses; a model whose win(p) sets "
+        "say otherwise is refused): counts per value, or "
+        "one position's nimber and its winning moves (to nimber-0 positions). "
+        "The symbolic engine computes the positions of each value as a BDD "
+        "fixpoint; the explicit engine applies the mex rule position by position.",
+    )
     model_args(c)
-    c.add_argument("--at", metavar="POSITION",
-                   help="one position, written as the CLI prints it: 'j=1, k[1]=3, k[2]=5'")
-    engine_arg(c, ENGINE_CHOICES, "symbolic (BDD layers), explicit (mex on enumerated "
-                                  "positions) or both (cross-check every position; exit 1 on "
-                                  "any difference)")
-    json_arg(c, 'print {"nimber": g, "optimal_moves": [...]} with --at, '
-                'else {"counts": {"0": n0, "1": n1, ...}}')
-    layered_arg(c, "solve one graded layer at a time, from the farthest: auto (default: when "
-                   "the game is graded from the model's initial set, the counts cover the "
-                   "positions reachable from it; with --at, from that position: the same "
-                   "nimber), on (the same, an error when not graded), off (every position, "
-                   "one fixpoint per nimber)")
+    c.add_argument(
+        "--at",
+        metavar="POSITION",
+        help="one position, written as the CLI prints it: 'j=1, k[1]=3, k[2]=5'",
+    )
+    engine_arg(
+        c,
+        ENGINE_CHOICES,
+        "symbolic (BDD layers), explicit (mex on enumerated "
+        "positions) or both (cross-check every position; exit 1 on "
+        "any difference)",
+    )
+    json_arg(
+        c,
+        'print {"nimber": g, "optimal_moves": [...]} with --at, '
+        'else {"counts": {"0": n0, "1": n1, ...}}',
+    )
+    layered_arg(
+        c,
+        "solve one graded layer at a time, from the farthest: auto (default: when "
+        "the game is graded from the model's initial set, the counts cover the "
+        "positions reachable from it; with --at, from that position: the same "
+        "nimber), on (the same, an error when not graded), off (every position, "
+        "one fixpoint per nimber)",
+    )
     c.set_defaults(func=cmd_nimbers)

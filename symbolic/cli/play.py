@@ -7,6 +7,7 @@ pipe works): a number from the menu of legal moves, or the position to move
 to written as the CLI prints it (``j=2, k[1]=3``); ``list`` shows the menu
 again, ``quit`` stops.
 """
+
 from __future__ import annotations
 
 import sys
@@ -16,8 +17,16 @@ from ..api import union_all
 from ..errors import QueryError, SymbolicError
 from ..limits import is_int_text, short_text
 from ..analysis.play import Planner, Referee, choose_move, drawer as make_drawer, start_positions
-from .common import (build_engine, engine_arg, load, model_args, parse_position, position_text,
-                     refuse_concurrent, tuning)
+from .common import (
+    build_engine,
+    engine_arg,
+    load,
+    model_args,
+    parse_position,
+    position_text,
+    refuse_concurrent,
+    tuning,
+)
 
 #: ``--engine`` of play and simulate
 ENGINE_HELP = "the engine computing successors and winning regions (both choose the same moves)"
@@ -35,11 +44,13 @@ def players_of(text: str, players: tuple[int, ...]) -> frozenset:
     for item in text.split(","):
         item = item.strip()
         if not is_int_text(item) or len(item) > 20:
-            raise QueryError(f"--as expects player numbers separated by commas, got "
-                             f"{short_text(text)}")
+            raise QueryError(
+                f"--as expects player numbers separated by commas, got {short_text(text)}"
+            )
         if int(item) not in players:
-            raise QueryError(f"unknown player {item}: the players are "
-                             f"{', '.join(map(str, players))}")
+            raise QueryError(
+                f"unknown player {item}: the players are {', '.join(map(str, players))}"
+            )
         out.add(int(item))
     return frozenset(out)
 
@@ -49,8 +60,10 @@ def change_text(space, before: tuple, after: tuple, skip=frozenset()) -> str:
     ``skip`` left out, unless nothing else changes)."""
     changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
     shown = [i for i in changed if i not in skip] or changed
-    return ", ".join(f"{space.slots[i].label}: {before[i]} -> {after[i]}"
-                     for i in shown) or "no change"
+    return (
+        ", ".join(f"{space.slots[i].label}: {before[i]} -> {after[i]}" for i in shown)
+        or "no change"
+    )
 
 
 def start_of(model, engine, text: str | None) -> tuple:
@@ -60,16 +73,19 @@ def start_of(model, engine, text: str | None) -> tuple:
     if text is not None:
         pos = parse_position(space, text)
         if pos not in engine.positions():
-            raise QueryError(f"--start {text!r} is not a position of the game "
-                             f"(it breaks an invariant)")
+            raise QueryError(
+                f"--start {text!r} is not a position of the game (it breaks an invariant)"
+            )
         return pos
     if "initial" not in model.definitions:
-        raise QueryError(f"{model.source}: the model declares no set 'initial': "
-                         f"pass --start POSITION")
+        raise QueryError(
+            f"{model.source}: the model declares no set 'initial': pass --start POSITION"
+        )
     first = start_positions(engine, model.definitions).first()
     if first is None:
-        raise QueryError(f"{model.source}: every position of 'initial' is a dead end: "
-                         f"pass --start POSITION")
+        raise QueryError(
+            f"{model.source}: every position of 'initial' is a dead end: pass --start POSITION"
+        )
     return first
 
 
@@ -90,8 +106,10 @@ class Terminal:
         self.stdin = stdin if stdin is not None else sys.stdin
         self.stdout = stdout if stdout is not None else sys.stdout
         if self.stdin is None:  # the shell closed it: sys.stdin is None
-            raise QueryError("play reads the moves from standard input, which is closed "
-                             "(give it a terminal or a pipe)")
+            raise QueryError(
+                "play reads the moves from standard input, which is closed "
+                "(give it a terminal or a pipe)"
+            )
         self.echo = not getattr(self.stdin, "isatty", lambda: False)()
         self.lines = 0
 
@@ -105,8 +123,9 @@ class Terminal:
             line = self.stdin.readline()
         except UnicodeDecodeError as err:
             # decoded by blocks: the line of the byte is not known
-            raise QueryError(f"standard input is not UTF-8 text (byte "
-                             f"{err.object[err.start]:#04x})") from None
+            raise QueryError(
+                f"standard input is not UTF-8 text (byte {err.object[err.start]:#04x})"
+            ) from None
         except (OSError, ValueError) as err:  # a closed or unreadable descriptor
             raise QueryError(f"cannot read the moves from standard input: {err}") from None
         if not line:
@@ -117,8 +136,9 @@ class Terminal:
             shown = line.rstrip("\n")
             self.stdout.write((shown if len(shown) <= 200 else short_text(shown, 200)) + "\n")
         if len(line) > MAX_LINE:
-            self.say(f"line {self.lines} has {len(line)} characters: not a move (at most "
-                     f"{MAX_LINE})")
+            self.say(
+                f"line {self.lines} has {len(line)} characters: not a move (at most {MAX_LINE})"
+            )
             return ""
         return line.strip()
 
@@ -131,8 +151,10 @@ def evaluation(planner: Planner, solver, person, pos, wins: str = "wins") -> str
         return f"evaluation: the solver {wins} in at most {r} move{'s' if r != 1 else ''}"
     r = planner.rank(person, pos)
     if r is not None:
-        return (f"evaluation: you can still win (you can force it within {r} "
-                f"move{'s' if r != 1 else ''})")
+        return (
+            f"evaluation: you can still win (you can force it within {r} "
+            f"move{'s' if r != 1 else ''})"
+        )
     if wins != "wins":
         return "evaluation: neither side can force its goal from here"
     return "evaluation: neither side can force a win from here (a draw with best play)"
@@ -148,14 +170,17 @@ def goal_planners(engine, rules: Referee, side: frozenset) -> dict[int, Planner]
         return {}
     (r,) = side
     vals = rule.values_of(r)
-    return {v: Planner(engine, rules, {side: union_all(
-        engine, [rules.goal_set(r, w) for w in vals if w >= v])}) for v in vals}
+    return {
+        v: Planner(
+            engine, rules, {side: union_all(engine, [rules.goal_set(r, w) for w in vals if w >= v])}
+        )
+        for v in vals
+    }
 
 
 def forced_goal(planners: dict[int, Planner], side: frozenset, pos) -> int | None:
     """The largest goal value the side forces from ``pos`` (None: none)."""
-    return max((v for v, pl in planners.items() if pl.rank(side, pos) is not None),
-               default=None)
+    return max((v for v, pl in planners.items() if pl.rank(side, pos) is not None), default=None)
 
 
 def cmd_play(args) -> int:
@@ -164,8 +189,11 @@ def cmd_play(args) -> int:
     refuse_concurrent("play", model.game)
     game, space = model.game, model.game.space
     engine = build_engine(game, args.engine, **tuning(args), refuse="play")
-    person = players_of(args.as_players, game.players) if args.as_players is not None \
+    person = (
+        players_of(args.as_players, game.players)
+        if args.as_players is not None
         else frozenset({game.players[0]})
+    )
     solver = frozenset(game.players) - person
     if not solver:
         raise QueryError("--as takes every player: leave at least one to the solver")
@@ -183,10 +211,14 @@ def cmd_play(args) -> int:
     draw = drawer(model)
     pos = start_of(model, engine, args.start)
     who = lambda ps: ", ".join(map(str, sorted(ps)))  # noqa: E731
-    term.say(f"{model.name}: you play {who(person)}; the solver plays {who(solver)} "
-             f"(its goal: {goal_text}).")
-    term.say("Type the number of a move, or the position to move to; 'list' shows the "
-             "moves, 'quit' stops.")
+    term.say(
+        f"{model.name}: you play {who(person)}; the solver plays {who(solver)} "
+        f"(its goal: {goal_text})."
+    )
+    term.say(
+        "Type the number of a move, or the position to move to; 'list' shows the "
+        "moves, 'quit' stops."
+    )
     term.say()
     term.say(draw(pos))
     last = None
@@ -194,9 +226,11 @@ def cmd_play(args) -> int:
     while True:
         succ = engine.successors(pos).tuples()
         if succ:
-            term.say(goal_evaluation(by_goal, solver, person, pos)
-                     if by_goal.get(solver) and by_goal.get(person)
-                     else evaluation(planner, solver, person, pos, wins))
+            term.say(
+                goal_evaluation(by_goal, solver, person, pos)
+                if by_goal.get(solver) and by_goal.get(person)
+                else evaluation(planner, solver, person, pos, wins)
+            )
         else:
             term.say()
             term.say(verdict(rules.result(pos, last), person, solver, moves))
@@ -208,8 +242,9 @@ def cmd_play(args) -> int:
             term.say()
             term.say(f"The solver (player {mover}) plays {change_text(space, pos, nxt)}.")
         else:
-            menu = sorted(succ, key=lambda s: [(i, b) for i, (a, b) in enumerate(zip(pos, s))
-                                               if a != b])
+            menu = sorted(
+                succ, key=lambda s: [(i, b) for i, (a, b) in enumerate(zip(pos, s)) if a != b]
+            )
             nxt = _ask_move(term, space, pos, menu, mover)
             if nxt is None:
                 term.say("Game left unfinished.")
@@ -223,8 +258,9 @@ def goal_evaluation(by_goal: dict, solver, person, pos) -> str:
     """GDL: the goal values each side forces from ``pos`` (as ``symbolic gdl`` computes
     them from the initial state)."""
     s, p = forced_goal(by_goal[solver], solver, pos), forced_goal(by_goal[person], person, pos)
-    return (f"evaluation: with best play the solver gets at least {s}, you at least {p} "
-            f"(goal values)")
+    return (
+        f"evaluation: with best play the solver gets at least {s}, you at least {p} (goal values)"
+    )
 
 
 def verdict(out, person, solver, moves: int) -> str:
@@ -232,8 +268,11 @@ def verdict(out, person, solver, moves: int) -> str:
     after = f"after {moves} move{'s' if moves != 1 else ''}"
     if out.goals:
         got = ", ".join(f"player {p} {v}" for p, v in out.goals)
-        return f"Game over {after}: goal values {got}" + (
-            "" if out.draw else f": {_side(out, person, solver)}") + "."
+        return (
+            f"Game over {after}: goal values {got}"
+            + ("" if out.draw else f": {_side(out, person, solver)}")
+            + "."
+        )
     if out.draw:
         return f"Game over {after}: a draw ({out.reason})."
     won = "player" + ("s " if len(out.winners) > 1 else " ") + ", ".join(map(str, out.winners))
@@ -246,15 +285,17 @@ def _side(out, person, solver) -> str:
         return "you win"
     if out.side_wins(solver):
         return "the solver wins"
-    return "both sides have a winner and a loser: players " + ", ".join(
-        map(str, out.winners)) + " win"
+    return (
+        "both sides have a winner and a loser: players " + ", ".join(map(str, out.winners)) + " win"
+    )
 
 
 def _menu(term: Terminal, space, pos, succ) -> None:
     """The numbered legal moves; a change every move makes (the turn passing
     on) is said once, above."""
-    common = frozenset(i for i in range(len(pos))
-                       if all(s[i] != pos[i] and s[i] == succ[0][i] for s in succ))
+    common = frozenset(
+        i for i in range(len(pos)) if all(s[i] != pos[i] and s[i] == succ[0][i] for s in succ)
+    )
     if len(succ) == 1:
         common = frozenset()
     said = ", ".join(f"{space.slots[i].label}: {pos[i]} -> {succ[0][i]}" for i in sorted(common))
@@ -289,23 +330,38 @@ def _ask_move(term: Terminal, space, pos, succ, mover) -> tuple | None:
             continue
         if target in succ:
             return target
-        term.say(f"illegal move: {position_text(space, target)} is not reachable in one "
-                 f"move (type 'list' to see the legal moves)")
+        term.say(
+            f"illegal move: {position_text(space, target)} is not reachable in one "
+            f"move (type 'list' to see the legal moves)"
+        )
 
 
 def register(sub) -> None:
-    p = sub.add_parser("play", help="play a model in the terminal against the solver",
-                       description="Play a model against the solver, which plays for every "
-                                   "player not given to --as, as one coalition. Moves are "
-                                   "read line by line from stdin (a pipe works).")
+    p = sub.add_parser(
+        "play",
+        help="play a model in the terminal against the solver",
+        description="Play a model against the solver, which plays for every "
+        "player not given to --as, as one coalition. Moves are "
+        "read line by line from stdin (a pipe works).",
+    )
     model_args(p)
     engine_arg(p, help=ENGINE_HELP)
-    p.add_argument("--as", dest="as_players", metavar="PLAYERS",
-                   help="the players you play, e.g. 1 or 1,3 (default: the first player)")
-    p.add_argument("--start", metavar="POSITION",
-                   help="the starting position, e.g. 'j=1, k[1]=3, k[2]=3' (default: the "
-                        "first position of the model's set 'initial' that has a move)")
-    p.add_argument("--goal", metavar="FORMULA",
-                   help="the solver's goal, a formula it tries to reach (default: the "
-                        "model's win(p) sets, else leaving one of your players stuck)")
+    p.add_argument(
+        "--as",
+        dest="as_players",
+        metavar="PLAYERS",
+        help="the players you play, e.g. 1 or 1,3 (default: the first player)",
+    )
+    p.add_argument(
+        "--start",
+        metavar="POSITION",
+        help="the starting position, e.g. 'j=1, k[1]=3, k[2]=3' (default: the "
+        "first position of the model's set 'initial' that has a move)",
+    )
+    p.add_argument(
+        "--goal",
+        metavar="FORMULA",
+        help="the solver's goal, a formula it tries to reach (default: the "
+        "model's win(p) sets, else leaving one of your players stuck)",
+    )
     p.set_defaults(func=cmd_play)

@@ -1,4 +1,5 @@
 """``symbolic show``: describe a model."""
+
 from __future__ import annotations
 
 from .. import atl
@@ -7,8 +8,16 @@ from ..limits import int_text
 from ..analysis.layered import initial_set
 from ..api import graded_layers
 from ..analysis.play import drawer
-from .common import (build_engine, count_text, load, model_args, parse_position, position_text,
-                     tuning, value_text)
+from .common import (
+    build_engine,
+    count_text,
+    load,
+    model_args,
+    parse_position,
+    position_text,
+    tuning,
+    value_text,
+)
 
 
 def cmd_show(args) -> int:
@@ -22,7 +31,11 @@ def cmd_show(args) -> int:
     print(f"players: {', '.join(map(str, g.players))}")
     print("variables:")
     for d in g.space.vars:
-        rng = "bool" if d.type.__class__.__name__ == "BoolType" else f"{int_text(d.type.lo)}..{int_text(d.type.hi)}"
+        rng = (
+            "bool"
+            if d.type.__class__.__name__ == "BoolType"
+            else f"{int_text(d.type.lo)}..{int_text(d.type.hi)}"
+        )
         if d.index is not None:
             rng = f"array[{int_text(d.index.lo)}..{int_text(d.index.hi)}] of {rng}"
         print(f"  {d.name} : {rng}")
@@ -67,8 +80,7 @@ def graded_text(model, eng) -> str:
     reach = graded_layers(eng, initial_set(eng, model.definitions))
     if reach is None:
         return "no (from initial, a move reaches a layer already seen)"
-    return (f"yes, from initial: {count_text(reach.result)} positions in "
-            f"{len(reach.layers)} layers")
+    return f"yes, from initial: {count_text(reach.result)} positions in {len(reach.layers)} layers"
 
 
 def show_position(model, eng, pos: tuple) -> None:
@@ -93,11 +105,17 @@ def show_position(model, eng, pos: tuple) -> None:
 
 
 def register(sub) -> None:
-    s = sub.add_parser("show", help="describe a model: players, variables, moves, sets, queries",
-                       description="Describe a model: players, variables with ranges, number of "
-                                   "positions, moves, named sets, formulas and queries.")
+    s = sub.add_parser(
+        "show",
+        help="describe a model: players, variables, moves, sets, queries",
+        description="Describe a model: players, variables with ranges, number of "
+        "positions, moves, named sets, formulas and queries.",
+    )
     model_args(s)
-    s.add_argument("--at", metavar="POSITION",
-                   help="also show one position, e.g. 'j=1, k[1]=3, k[2]=3', drawn as the "
-                        "model's display declaration says")
+    s.add_argument(
+        "--at",
+        metavar="POSITION",
+        help="also show one position, e.g. 'j=1, k[1]=3, k[2]=3', drawn as the "
+        "model's display declaration says",
+    )
     s.set_defaults(func=cmd_show)

@@ -9,6 +9,7 @@ the same seed gives the same games, on either engine. Who wins is decided by
 loses and the last mover wins); a game still running after ``--max-moves``
 moves is stopped and counted as a draw.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,10 +17,26 @@ import random
 
 from .. import atl
 from ..errors import QueryError
-from ..analysis.play import PLAYER_KINDS, Planner, Referee, random_player, run_play, solver_player, \
-    start_positions
-from .common import (build_engine, engine_arg, int_arg, json_arg, load, model_args,
-                     position_text, refuse_concurrent, tuning)
+from ..analysis.play import (
+    PLAYER_KINDS,
+    Planner,
+    Referee,
+    random_player,
+    run_play,
+    solver_player,
+    start_positions,
+)
+from .common import (
+    build_engine,
+    engine_arg,
+    int_arg,
+    json_arg,
+    load,
+    model_args,
+    position_text,
+    refuse_concurrent,
+    tuning,
+)
 from .play import ENGINE_HELP, change_text, drawer
 
 
@@ -28,25 +45,37 @@ def player_kinds(text: str, players: tuple[int, ...]) -> dict[int, str]:
     kinds = [k.strip() for k in text.split(",")]
     bad = [k for k in kinds if k not in PLAYER_KINDS]
     if bad:
-        raise QueryError(f"unknown player kind {bad[0]!r}: choose among "
-                         f"{', '.join(PLAYER_KINDS)}")
+        raise QueryError(f"unknown player kind {bad[0]!r}: choose among {', '.join(PLAYER_KINDS)}")
     if len(kinds) != len(players):
-        raise QueryError(f"--players gives {len(kinds)} kind(s) for {len(players)} players "
-                         f"({', '.join(map(str, players))})")
+        raise QueryError(
+            f"--players gives {len(kinds)} kind(s) for {len(players)} players "
+            f"({', '.join(map(str, players))})"
+        )
     return dict(zip(players, kinds))
 
 
-def simulate(model, engine, kinds: dict[int, str], games: int, seed: int, *,
-             random_start: bool = False, start_formula: str | None = None,
-             max_moves: int = 1000, trace=None) -> dict:
+def simulate(
+    model,
+    engine,
+    kinds: dict[int, str],
+    games: int,
+    seed: int,
+    *,
+    random_start: bool = False,
+    start_formula: str | None = None,
+    max_moves: int = 1000,
+    trace=None,
+) -> dict:
     """The results of ``games`` seeded plays (the JSON document of the command).
 
     ``trace(number, play)`` is called on each play, if given."""
     rng = random.Random(seed)
     rules = Referee(engine)
     planner = Planner(engine, rules)
-    players = {p: solver_player(planner, {p}, rng) if k == "optimal" else random_player(rng)
-               for p, k in kinds.items()}
+    players = {
+        p: solver_player(planner, {p}, rng) if k == "optimal" else random_player(rng)
+        for p, k in kinds.items()
+    }
     start_set = engine.positions() if random_start else None
     if start_formula is not None:
         start_set = atl.Evaluator(engine, model.definitions)(model.formula(start_formula))
@@ -73,15 +102,24 @@ def simulate(model, engine, kinds: dict[int, str], games: int, seed: int, *,
         if trace is not None:
             trace(n + 1, play)
     return {
-        "model": model.name, "params": model.params, "engine": engine.kind, "seed": seed,
-        "games": games, "players": {str(p): k for p, k in kinds.items()},
+        "model": model.name,
+        "params": model.params,
+        "engine": engine.kind,
+        "seed": seed,
+        "games": games,
+        "players": {str(p): k for p, k in kinds.items()},
         "rules": rules.kind,
         "start": "random" if random_start else position_text(model.game.space, fixed),
         "start_positions": starts.count(),
-        "wins": {str(p): w for p, w in wins.items()}, "draws": draws, "capped": capped,
+        "wins": {str(p): w for p, w in wins.items()},
+        "draws": draws,
+        "capped": capped,
         "max_moves": max_moves,
-        "moves": {"mean": round(sum(lengths) / games, 2) if games else 0,
-                  "min": min(lengths, default=0), "max": max(lengths, default=0)},
+        "moves": {
+            "mean": round(sum(lengths) / games, 2) if games else 0,
+            "min": min(lengths, default=0),
+            "max": max(lengths, default=0),
+        },
     }
 
 
@@ -102,23 +140,44 @@ def cmd_simulate(args) -> int:
             print(f"player {mover} ({kinds[mover]}) plays {change_text(space, before, after)}")
             print(draw(after))
         out = play.outcome
-        print("stopped at the move cap (a draw)" if out is None else
-              f"a draw ({out.reason})" if out.draw else
-              f"player{'s' if len(out.winners) > 1 else ''} "
-              f"{', '.join(map(str, out.winners))} win{'' if len(out.winners) > 1 else 's'} "
-              f"({out.reason})")
+        print(
+            "stopped at the move cap (a draw)"
+            if out is None
+            else f"a draw ({out.reason})"
+            if out.draw
+            else f"player{'s' if len(out.winners) > 1 else ''} "
+            f"{', '.join(map(str, out.winners))} win{'' if len(out.winners) > 1 else 's'} "
+            f"({out.reason})"
+        )
 
-    doc = simulate(model, engine, kinds, args.games, args.seed, random_start=args.random_start,
-                   start_formula=args.start_from, max_moves=args.max_moves,
-                   trace=None if args.json else trace)
+    doc = simulate(
+        model,
+        engine,
+        kinds,
+        args.games,
+        args.seed,
+        random_start=args.random_start,
+        start_formula=args.start_from,
+        max_moves=args.max_moves,
+        trace=None if args.json else trace,
+    )
     if args.json:
         print(json.dumps(doc))
         return 0
     params = ", ".join(f"{k}={v}" for k, v in model.params.items())
-    print(f"{model.name}" + (f" [{params}]" if params else "")
-          + f": {args.games} games, seed {args.seed}, engine {engine.kind}, {doc['rules']}")
-    print("start: " + (f"random among {doc['start_positions']} positions" if args.random_start
-                       else doc["start"]))
+    print(
+        f"{model.name}"
+        + (f" [{params}]" if params else "")
+        + f": {args.games} games, seed {args.seed}, engine {engine.kind}, {doc['rules']}"
+    )
+    print(
+        "start: "
+        + (
+            f"random among {doc['start_positions']} positions"
+            if args.random_start
+            else doc["start"]
+        )
+    )
     for p, k in kinds.items():
         print(f"player {p} ({k}): {doc['wins'][str(p)]} wins")
     print(f"draws: {doc['draws']} ({doc['capped']} stopped at the cap of {args.max_moves} moves)")
@@ -128,27 +187,50 @@ def cmd_simulate(args) -> int:
 
 
 def register(sub) -> None:
-    s = sub.add_parser("simulate", help="seeded games between optimal and random players",
-                       description="Play seeded games between optimal and random players and "
-                                   "count the wins of each player. The same seed gives the "
-                                   "same output on either engine.")
+    s = sub.add_parser(
+        "simulate",
+        help="seeded games between optimal and random players",
+        description="Play seeded games between optimal and random players and "
+        "count the wins of each player. The same seed gives the "
+        "same output on either engine.",
+    )
     model_args(s)
     engine_arg(s, help=ENGINE_HELP)
-    s.add_argument("--players", required=True, metavar="KINDS",
-                   help="one kind per player, in order: optimal or random (e.g. "
-                        "optimal,random)")
+    s.add_argument(
+        "--players",
+        required=True,
+        metavar="KINDS",
+        help="one kind per player, in order: optimal or random (e.g. optimal,random)",
+    )
     s.add_argument("--games", type=int_arg(0), default=100, metavar="G", help="games (default 100)")
     s.add_argument("--seed", type=int_arg(), default=0, metavar="S", help="random seed (default 0)")
-    s.add_argument("--random-start", action="store_true",
-                   help="draw each game's start uniformly among the positions of --from "
-                        "(default: all positions) that are not dead ends")
-    s.add_argument("--from", dest="start_from", metavar="FORMULA",
-                   help="the start positions; without --random-start every game starts at "
-                        "the first of them that is not a dead end (default: the model's set "
-                        "'initial', else all positions)")
-    s.add_argument("--max-moves", type=int_arg(0), default=1000, metavar="N",
-                   help="stop a game after N moves and count it as a draw (default 1000)")
-    s.add_argument("--trace", type=int_arg(0), default=0, metavar="N",
-                   help="print the first N games move by move, drawn")
+    s.add_argument(
+        "--random-start",
+        action="store_true",
+        help="draw each game's start uniformly among the positions of --from "
+        "(default: all positions) that are not dead ends",
+    )
+    s.add_argument(
+        "--from",
+        dest="start_from",
+        metavar="FORMULA",
+        help="the start positions; without --random-start every game starts at "
+        "the first of them that is not a dead end (default: the model's set "
+        "'initial', else all positions)",
+    )
+    s.add_argument(
+        "--max-moves",
+        type=int_arg(0),
+        default=1000,
+        metavar="N",
+        help="stop a game after N moves and count it as a draw (default 1000)",
+    )
+    s.add_argument(
+        "--trace",
+        type=int_arg(0),
+        default=0,
+        metavar="N",
+        help="print the first N games move by move, drawn",
+    )
     json_arg(s)
     s.set_defaults(func=cmd_simulate)

@@ -24,6 +24,7 @@ Traceback (most recent call last):
 ...
 symbolic.errors.QueryError: s.json:1:9: error: invalid JSON: expected a string (a key) ...
 """
+
 from __future__ import annotations
 
 import json
@@ -74,8 +75,12 @@ class _Reader:
         line = self.text.count("\n", 0, offset) + 1
         start = self.text.rfind("\n", 0, offset) + 1
         end = self.text.find("\n", offset)
-        return Span(self.file, line, offset - start + 1,
-                    self.text[start:end if end >= 0 else len(self.text)])
+        return Span(
+            self.file,
+            line,
+            offset - start + 1,
+            self.text[start : end if end >= 0 else len(self.text)],
+        )
 
     def fail(self, message: str, offset: int | None = None) -> QueryError:
         return QueryError(message, self.span(self.i if offset is None else offset))
@@ -88,11 +93,12 @@ class _Reader:
 
     def value(self, depth: int) -> Node:
         self.blank()
-        start, ch = self.i, self.text[self.i:self.i + 1]
+        start, ch = self.i, self.text[self.i : self.i + 1]
         if ch in ("{", "["):
             if depth >= MAX_DEPTH:
-                raise self.fail(f"the JSON nests deeper than {MAX_DEPTH} levels (a strategy "
-                                f"needs 3)")
+                raise self.fail(
+                    f"the JSON nests deeper than {MAX_DEPTH} levels (a strategy needs 3)"
+                )
             return self.container(depth + 1)
         if ch == '"':
             return self.node(start, self.string())
@@ -117,8 +123,9 @@ class _Reader:
         self.i = m.end()
         digits = len(m.group(0).lstrip("-"))
         if digits > MAX_INT_DIGITS:
-            raise self.fail(f"a number of {digits} digits, at most {MAX_INT_DIGITS} are "
-                            f"allowed", m.start())
+            raise self.fail(
+                f"a number of {digits} digits, at most {MAX_INT_DIGITS} are allowed", m.start()
+            )
         if m.group(1) or m.group(2):
             return float(m.group(0))
         return int(m.group(0))
@@ -147,14 +154,13 @@ class _Reader:
             else:
                 elements.append(self.value(depth))
             self.blank()
-            ch = self.text[self.i:self.i + 1]
+            ch = self.text[self.i : self.i + 1]
             self.i += 1
             if ch == close:
                 break
             if ch != ",":
                 got = "the end of the file" if not ch else f"{ch!r}"
-                raise self.fail(f"invalid JSON: expected ',' or '{close}', got {got}",
-                                self.i - 1)
+                raise self.fail(f"invalid JSON: expected ',' or '{close}', got {got}", self.i - 1)
         out.value = elements if close == "]" else None
         return out
 
@@ -175,19 +181,20 @@ def read_text(path: str) -> str:
     try:
         data = Path(path).read_bytes()
     except OSError as err:
-        raise QueryError(f"{path}: cannot read the strategy file: "
-                         f"{err.strerror or err}") from None
+        raise QueryError(f"{path}: cannot read the strategy file: {err.strerror or err}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        before = data[:err.start].decode("utf-8", "replace")
+        before = data[: err.start].decode("utf-8", "replace")
         line = before.count("\n") + 1
         column = len(before) - (before.rfind("\n") + 1) + 1
-        raise QueryError(f"not UTF-8 text (byte {data[err.start]:#04x})",
-                         Span(path, line, column)) from None
+        raise QueryError(
+            f"not UTF-8 text (byte {data[err.start]:#04x})", Span(path, line, column)
+        ) from None
 
 
 # --------------------------------------------------------------------------- positions
+
 
 def _located(node: Node, message: str) -> QueryError:
     return QueryError(message, node.span)
@@ -231,10 +238,13 @@ def position_of(space, node: Node) -> tuple:
         if err.span is not None:
             raise
         raise _located(node, err.message) from None
-    raise _located(node, "expected a position (an object by slot label, a text such "
-                               "as 'j=1, k[1]=3'"
-                               + (", or a state number" if len(space.slots) == 1 else "")
-                               + f"), got {_shown(node)}")
+    raise _located(
+        node,
+        "expected a position (an object by slot label, a text such "
+        "as 'j=1, k[1]=3'"
+        + (", or a state number" if len(space.slots) == 1 else "")
+        + f"), got {_shown(node)}",
+    )
 
 
 def _labelled(space, node: Node) -> tuple:
@@ -243,8 +253,11 @@ def _labelled(space, node: Node) -> tuple:
     given = {}
     for key, val in node.items:
         if key.value not in slots:
-            raise _located(key, f"unknown slot {short_text(key.value)} (the slots are "
-                                      f"{', '.join(list(slots)[:12])})")
+            raise _located(
+                key,
+                f"unknown slot {short_text(key.value)} (the slots are "
+                f"{', '.join(list(slots)[:12])})",
+            )
         if key.value in given:
             raise _located(key, f"{key.value} is given twice")
         given[key.value] = _slot_value(slots[key.value], val)
@@ -275,8 +288,9 @@ def table_of(text: str, path: str, space) -> dict[tuple, tuple]:
         for m in moves[-1].value:
             ends = {k.value: v for k, v in m.items} if m.kind == "object" else {}
             if "from" not in ends or "to" not in ends:
-                raise _located(m, 'expected a move {"from": POSITION, "to": POSITION}, '
-                                        f"got {_shown(m)}")
+                raise _located(
+                    m, f'expected a move {{"from": POSITION, "to": POSITION}}, got {_shown(m)}'
+                )
             pairs.append((ends["from"], ends["to"]))
     else:
         pairs = list(doc.items)
@@ -286,7 +300,8 @@ def table_of(text: str, path: str, space) -> dict[tuple, tuple]:
         pos = position_of(space, a)
         if pos in table:
             first = where[pos]
-            raise _located(a, f"this position already has a move (line {first.line}, "
-                                    f"column {first.column})")
+            raise _located(
+                a, f"this position already has a move (line {first.line}, column {first.column})"
+            )
         table[pos], where[pos] = position_of(space, b), a
     return table

@@ -1,4 +1,5 @@
 """``symbolic tictactoe``: the TD's tic-tac-toe questions (Q18–Q30)."""
+
 from __future__ import annotations
 
 import json
@@ -35,18 +36,26 @@ def cmd_tictactoe(args) -> int:
         if args.engine == "both" and not differ:
             print("symbolic and explicit engines agree")
     for k in differ:
-        print(f"MISMATCH on {k}: " + ", ".join(f"{e} {r[k]}" for e, r in results.items()),
-              file=sys.stderr)
+        print(
+            f"MISMATCH on {k}: " + ", ".join(f"{e} {r[k]}" for e, r in results.items()),
+            file=sys.stderr,
+        )
     return 1 if differ else 0
 
 
 def register(sub) -> None:
-    t = sub.add_parser("tictactoe", help="the TD's tic-tac-toe questions (Q18-Q30)",
-                       description="Count the boards, legal boards and boards reached from "
-                                   "the empty board, the players' attractors, the winner and "
-                                   "the strategy tables, from models/tictactoe.game.")
+    t = sub.add_parser(
+        "tictactoe",
+        help="the TD's tic-tac-toe questions (Q18-Q30)",
+        description="Count the boards, legal boards and boards reached from "
+        "the empty board, the players' attractors, the winner and "
+        "the strategy tables, from models/tictactoe.game.",
+    )
     engine_arg(t, ENGINE_CHOICES)
     backend_arg(t, None)
-    json_arg(t, "one JSON object: boards, legal, reachable, attractor1, attractor2, "
-                "winner (1, 2 or null), strategy1, strategy2, draw1, draw2")
+    json_arg(
+        t,
+        "one JSON object: boards, legal, reachable, attractor1, attractor2, "
+        "winner (1, 2 or null), strategy1, strategy2, draw1, draw2",
+    )
     t.set_defaults(func=cmd_tictactoe)

@@ -9,6 +9,7 @@ won), and none (a draw) where neither player can force a win. The symbolic engin
 from two layered attractors; the explicit engine from its own retrograde sweep
 (:mod:`symbolic.explicit.values`); ``--engine both`` compares the two.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,9 +24,24 @@ from ..analysis.layered_solve import graded_reach, layered_source, layered_value
 from ..analysis.outcome import rule_text
 from .. import ir
 from ..errors import QueryError
-from .common import (ENGINE_CHOICES, backend_text, build_engine, build_engines, engine_arg,
-                     engine_kinds, json_arg, layered_arg, limit_arg, load, model_args,
-                     note_work, parse_position, position_text, refuse_concurrent, tuning)
+from .common import (
+    ENGINE_CHOICES,
+    backend_text,
+    build_engine,
+    build_engines,
+    engine_arg,
+    engine_kinds,
+    json_arg,
+    layered_arg,
+    limit_arg,
+    load,
+    model_args,
+    note_work,
+    parse_position,
+    position_text,
+    refuse_concurrent,
+    tuning,
+)
 
 
 class _Table:
@@ -35,8 +51,9 @@ class _Table:
         self.kind = kind
         self.engine = engine
         if kind == "symbolic":
-            self._values = (two_player_values(engine) if reach is None
-                            else layered_values(engine, reach))
+            self._values = (
+                two_player_values(engine) if reach is None else layered_values(engine, reach)
+            )
             self.counts = self._values.counts()
             self.draws = self._values.draws.count()
         else:
@@ -68,8 +85,10 @@ def _first_mismatch(sym: _Table, exp: _Table, space) -> str | None:
         mine = values.draws if v is None else values.positions_of(v)
         w = difference_witness(mine, sym.engine.from_tuples(groups.get(v, [])))
         if w is not None:
-            return (f"at {position_text(space, w)}: symbolic {value_text(sym.value(w))}, "
-                    f"explicit {value_text(exp.value(w))}")
+            return (
+                f"at {position_text(space, w)}: symbolic {value_text(sym.value(w))}, "
+                f"explicit {value_text(exp.value(w))}"
+            )
     return None
 
 
@@ -88,7 +107,7 @@ def _zero_won(model) -> bool:
 
 
 def result_of(model, v: int | None) -> str:
-    """"win", "loss" or "draw" for the player to move, from the value."""
+    """ "win", "loss" or "draw" for the player to move, from the value."""
     if v is None:
         return "draw"
     return "win" if v > 0 or (v == 0 and _zero_won(model)) else "loss"
@@ -123,16 +142,20 @@ def _by_layer(args, model) -> int:
     status = 0
     if args.engine == "both" and tables["symbolic"] != tables["explicit"]:
         status = 1
-        print(f"MISMATCH: symbolic {tables['symbolic'].rows}, explicit {tables['explicit'].rows}",
-              file=sys.stderr)
+        print(
+            f"MISMATCH: symbolic {tables['symbolic'].rows}, explicit {tables['explicit'].rows}",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps({"outcome": model.game.outcome.kind, **main.as_json()}))
         return status
     shown = ", ".join(f"{k}={v}" for k, v in model.params.items())
     print(model.name + (f" [{shown}]" if shown else ""))
     print(f"outcome: {rule_text(model.game.outcome)}")
-    print(f"{main.total} positions reachable from initial, by number of moves played "
-          f"(the player to move wins, draws, loses with perfect play):")
+    print(
+        f"{main.total} positions reachable from initial, by number of moves played "
+        f"(the player to move wins, draws, loses with perfect play):"
+    )
     print(f"\n{'layer':>5} {'win':>14} {'draw':>14} {'loss':>14}")
     for k, w, d, lo in main.rows:
         print(f"{k:>5} {w:>14} {d:>14} {lo:>14}")
@@ -153,8 +176,11 @@ def _tables(args, model, at) -> tuple[dict, dict, dict, object]:
     reach = None
     for kind in kinds:
         t0 = time.perf_counter()
-        source = None if args.layered == "off" else layered_source(
-            model.definitions, engines[kind], at, args.layered)
+        source = (
+            None
+            if args.layered == "off"
+            else layered_source(model.definitions, engines[kind], at, args.layered)
+        )
         r = None if source is None else graded_reach(engines[kind], source, args.layered)
         reach = r if kind == kinds[0] else reach
         tables[kind] = _Table(kind, engines[kind], r)
@@ -166,8 +192,10 @@ def _layered_note(reach, at) -> str | None:
     """The line under the engine line when the table covers the reachable positions only."""
     if reach is None or at is not None:
         return None
-    return (f"layered: over the {reach.result.count()} positions reachable from initial "
-            f"({len(reach.layers)} layers), not over every position")
+    return (
+        f"layered: over the {reach.result.count()} positions reachable from initial "
+        f"({len(reach.layers)} layers), not over every position"
+    )
 
 
 def cmd_values(args) -> int:
@@ -196,10 +224,19 @@ def cmd_values(args) -> int:
         if args.engine == "both" and tables["explicit"].value(at) != v:
             status = 1
         if args.json:
-            print(json.dumps({"model": model.name, "params": params, "engine": args.engine,
-                              "outcome": model.game.outcome.kind,
-                              "position": space.as_dict(at), "value": v,
-                              "result": result_of(model, v)}))
+            print(
+                json.dumps(
+                    {
+                        "model": model.name,
+                        "params": params,
+                        "engine": args.engine,
+                        "outcome": model.game.outcome.kind,
+                        "position": space.as_dict(at),
+                        "value": v,
+                        "result": result_of(model, v),
+                    }
+                )
+            )
         else:
             print(f"{position_text(space, at)}: {value_text(v, _zero_won(model))}")
         return status
@@ -209,8 +246,10 @@ def cmd_values(args) -> int:
         return status
     _print_table(model, args, main, engines, timings, initial, reach)
     if args.engine == "both" and mismatch is None:
-        print("\nsymbolic and explicit agree on every position"
-              + (" reachable from initial" if reach is not None else ""))
+        print(
+            "\nsymbolic and explicit agree on every position"
+            + (" reachable from initial" if reach is not None else "")
+        )
     return status
 
 
@@ -218,17 +257,30 @@ def _json_doc(model, args, main, initial, mismatch, reach) -> dict:
     """``values --json`` (the whole table)."""
     space = model.game.space
     won, lost = _won_lost(model, main)
-    doc = {"model": model.name, "params": model.params, "engine": args.engine,
-           "outcome": model.game.outcome.kind,
-           "positions": won + lost + main.draws,
-           "counts": {str(v): n for v, n in main.counts.items()},
-           "draws": main.draws}
+    doc = {
+        "model": model.name,
+        "params": model.params,
+        "engine": args.engine,
+        "outcome": model.game.outcome.kind,
+        "positions": won + lost + main.draws,
+        "counts": {str(v): n for v, n in main.counts.items()},
+        "draws": main.draws,
+    }
     if reach is not None:
-        doc["layered"] = {"from": "initial", "positions": reach.result.count(),
-                          "layers": len(reach.layers)}
+        doc["layered"] = {
+            "from": "initial",
+            "positions": reach.result.count(),
+            "layers": len(reach.layers),
+        }
     if initial is not None:
-        doc["initial"] = [{"position": space.as_dict(p), "value": main.value(p),
-                           "result": result_of(model, main.value(p))} for p in initial]
+        doc["initial"] = [
+            {
+                "position": space.as_dict(p),
+                "value": main.value(p),
+                "result": result_of(model, main.value(p)),
+            }
+            for p in initial
+        ]
     if args.engine == "both":
         doc["agree"] = mismatch is None
     return doc
@@ -241,15 +293,23 @@ def _print_table(model, args, main, engines, timings, initial, reach) -> None:
     shown = ", ".join(f"{k}={v}" for k, v in model.params.items())
     print(model.name + (f" [{shown}]" if shown else ""))
     print(f"outcome: {rule_text(model.game.outcome)}")
-    print(f"engine: {args.engine}"
-          + (f" ({backend_text(engines['symbolic'], args.backend)})"
-             if args.engine != "explicit" else "")
-          + "; " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()))
+    print(
+        f"engine: {args.engine}"
+        + (
+            f" ({backend_text(engines['symbolic'], args.backend)})"
+            if args.engine != "explicit"
+            else ""
+        )
+        + "; "
+        + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items())
+    )
     note = _layered_note(reach, None)
     if note:
         print(note)
-    print(f"{won + lost + main.draws} positions: {won} won by the player to move, "
-          f"{lost} lost, {main.draws} drawn")
+    print(
+        f"{won + lost + main.draws} positions: {won} won by the player to move, "
+        f"{lost} lost, {main.draws} drawn"
+    )
     print("\n value  positions")
     for v, n in main.counts.items():
         print(f"{value_text(v, _zero_won(model)):>6}  {n:>9}")
@@ -259,36 +319,53 @@ def _print_table(model, args, main, engines, timings, initial, reach) -> None:
         print("\ninitial positions:")
         for p in initial:
             v = main.value(p)
-            print(f"    {position_text(space, p)}: {value_text(v, _zero_won(model))}"
-                  + ("" if v is None else f" ({result_of(model, v)})"))
+            print(
+                f"    {position_text(space, p)}: {value_text(v, _zero_won(model))}"
+                + ("" if v is None else f" ({result_of(model, v)})")
+            )
 
 
 def register(sub) -> None:
     c = sub.add_parser(
-        "values", help="the +k/-k value of each position of a two-player game",
+        "values",
+        help="the +k/-k value of each position of a two-player game",
         description="Values of a two-player game by the outcome it declares (normal play: "
-                    "the player left without a move loses; the model's win(p) sets; misere "
-                    "play; GDL goals): +k when the player to move wins within k moves "
-                    "whatever the other does, -k when they lose but can hold out k moves, 0 "
-                    "at a finished play someone has won, 'draw' where neither player can "
-                    "force a win.")
+        "the player left without a move loses; the model's win(p) sets; misere "
+        "play; GDL goals): +k when the player to move wins within k moves "
+        "whatever the other does, -k when they lose but can hold out k moves, 0 "
+        "at a finished play someone has won, 'draw' where neither player can "
+        "force a win.",
+    )
     model_args(c)
-    c.add_argument("--at", metavar="POSITION",
-                   help="print the value of one position, written as the CLI prints it "
-                        "(e.g. 'mover=1, l=7, r=2, u=3, d=3')")
-    engine_arg(c, ENGINE_CHOICES, "symbolic (layered BDD fixpoints), explicit (retrograde "
-                                  "sweep) or both (cross-check; exit 1 on any difference)")
+    c.add_argument(
+        "--at",
+        metavar="POSITION",
+        help="print the value of one position, written as the CLI prints it "
+        "(e.g. 'mover=1, l=7, r=2, u=3, d=3')",
+    )
+    engine_arg(
+        c,
+        ENGINE_CHOICES,
+        "symbolic (layered BDD fixpoints), explicit (retrograde "
+        "sweep) or both (cross-check; exit 1 on any difference)",
+    )
     limit_arg(c, "initial positions", 10)
     json_arg(c)
-    c.add_argument("--by-layer", action="store_true",
-                   help="instead: for each layer k of the positions reachable from the "
-                        "model's initial set (k moves played; the game must be graded), how "
-                        "many the player to move wins, draws and loses with perfect play "
-                        "(by the outcome the game declares, as without --by-layer)")
-    layered_arg(c, "solve one layer at a time: auto (default: when the game is graded from "
-                   "the model's initial set, the table covers the positions reachable from "
-                   "it, with the plain values; with --at, layered from that position when "
-                   "graded from it: the same value), on (the same, an error when not graded), "
-                   "off (every position, plain fixpoints; --by-layer: the plain until "
-                   "intersected with the reachable set)")
+    c.add_argument(
+        "--by-layer",
+        action="store_true",
+        help="instead: for each layer k of the positions reachable from the "
+        "model's initial set (k moves played; the game must be graded), how "
+        "many the player to move wins, draws and loses with perfect play "
+        "(by the outcome the game declares, as without --by-layer)",
+    )
+    layered_arg(
+        c,
+        "solve one layer at a time: auto (default: when the game is graded from "
+        "the model's initial set, the table covers the positions reachable from "
+        "it, with the plain values; with --at, layered from that position when "
+        "graded from it: the same value), on (the same, an error when not graded), "
+        "off (every position, plain fixpoints; --by-layer: the plain until "
+        "intersected with the reachable set)",
+    )
     c.set_defaults(func=cmd_values)

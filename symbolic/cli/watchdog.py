@@ -20,6 +20,7 @@ for the ``symbolic`` process only (:func:`symbolic.cli.console` calls :func:`ena
 ...     dog.running()
 False
 """
+
 from __future__ import annotations
 
 import os
@@ -131,11 +132,13 @@ class Watchdog:
 def _flush_stdout(seconds: float) -> None:
     """Flush sys.stdout from a helper thread, waiting at most ``seconds`` (the main thread
     may hold its lock, blocked in a write)."""
+
     def flush():
         try:
             sys.stdout.flush()
         except Exception:  # noqa: BLE001 - the process ends anyway; the message matters
             pass
+
     t = threading.Thread(target=flush, daemon=True)
     t.start()
     t.join(seconds)

@@ -16,9 +16,17 @@ engine, so that each can check the other (both rely on the same IR validation,
 >>> G.kind, len(G.positions()), sorted(G.deadlocks())
 ('explicit', 10, [(1, 0), (2, 0)])
 """
+
 from .engine import ExplicitGame
 from .sets import DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets
 from .interp import Compiled, compile_expr, evaluate
 
-__all__ = ["ExplicitGame", "ExplicitSets", "ExplicitSet", "DEFAULT_MAX_POSITIONS",
-           "Compiled", "compile_expr", "evaluate"]
+__all__ = [
+    "ExplicitGame",
+    "ExplicitSets",
+    "ExplicitSet",
+    "DEFAULT_MAX_POSITIONS",
+    "Compiled",
+    "compile_expr",
+    "evaluate",
+]

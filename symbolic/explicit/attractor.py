@@ -16,6 +16,7 @@ counter-based least fixpoint over the predecessor lists.
 >>> sorted(pre_exists(g, mine, [2])), pre_forall(g, mine, [1, 2], vacuous=True)
 ([1], [0, 2])
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -32,8 +33,7 @@ def pre_exists(graph: IndexedGraph, mine: bytearray, tau: list[int]) -> set[int]
     return {p for q in tau for p in pred[q] if mine[p]}
 
 
-def pre_forall(graph: IndexedGraph, mine: bytearray, tau: list[int], *,
-               vacuous: bool) -> list[int]:
+def pre_forall(graph: IndexedGraph, mine: bytearray, tau: list[int], *, vacuous: bool) -> list[int]:
     """{p | not mine[p] and every successor of p in τ, at least one} (with ``vacuous``:
     also the positions not mine without successors).
 
@@ -52,9 +52,15 @@ def pre_forall(graph: IndexedGraph, mine: bytearray, tau: list[int], *,
     return out
 
 
-def until_layers(graph: IndexedGraph, mine: bytearray, stay: list[int] | None,
-                 tau: list[int], *, vacuous: bool, check: Callable | None = None
-                 ) -> list[list[int]]:
+def until_layers(
+    graph: IndexedGraph,
+    mine: bytearray,
+    stay: list[int] | None,
+    tau: list[int],
+    *,
+    vacuous: bool,
+    check: Callable | None = None,
+) -> list[list[int]]:
     """The layers of until(J, σ, τ) (:func:`attract` with J's positions ∃): ``stay``
     the indices of σ, None for every position; with ``vacuous`` the opponent
     positions without successors join in layer 1."""
@@ -69,16 +75,23 @@ def until_layers(graph: IndexedGraph, mine: bytearray, stay: list[int] | None,
     return attract(graph.pred, graph.outdeg, mine, closed, tau, extras, check)
 
 
-def release_layers(graph: IndexedGraph, mine: bytearray, left: list[int], right: list[int],
-                   *, vacuous: bool, check: Callable | None = None) -> list[list[int]]:
+def release_layers(
+    graph: IndexedGraph,
+    mine: bytearray,
+    left: list[int],
+    right: list[int],
+    *,
+    vacuous: bool,
+    check: Callable | None = None,
+) -> list[list[int]]:
     """The layers of the dual attractor of release(J, f, g) (``left``, ``right``: the
     indices of f and g): until(J̄, ¬f, ¬g) in which the positions of J ∖ f without
     successors join at step 1, and with STRICT (not ``vacuous``) those of J̄ ∖ f too.
     Its union is the complement of the release
     (:meth:`~symbolic.explicit.counting.CountingGame.release` has the argument)."""
     n = len(graph)
-    theirs = bytearray(1 - b for b in mine)   # ∃-positions of the dual coalition J̄
-    closed = bytearray(n)                     # outside σ = ¬f: the positions of f
+    theirs = bytearray(1 - b for b in mine)  # ∃-positions of the dual coalition J̄
+    closed = bytearray(n)  # outside σ = ¬f: the positions of f
     for i in left:
         closed[i] = 1
     in_g = bytearray(n)
@@ -89,9 +102,15 @@ def release_layers(graph: IndexedGraph, mine: bytearray, left: list[int], right:
     return attract(graph.pred, graph.outdeg, theirs, closed, bad, extras, check)
 
 
-def attract(pred: list[list[int]], outdeg: list[int], exists: bytearray, closed: bytearray,
-            target: list[int], extras: list[int], check: Callable | None = None
-            ) -> list[list[int]]:
+def attract(
+    pred: list[list[int]],
+    outdeg: list[int],
+    exists: bytearray,
+    closed: bytearray,
+    target: list[int],
+    extras: list[int],
+    check: Callable | None = None,
+) -> list[list[int]]:
     """Layers of the least fixpoint X₀ = target, Xₙ₊₁ = Xₙ ∪ step(Xₙ).
 
     step(X) holds, among the positions p with ``closed[p] == 0``, those with

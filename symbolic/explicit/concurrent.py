@@ -37,6 +37,7 @@ exactly before the table is built, and refused past the limit.
 >>> G.pre({1, 2}, same, dead_ends=DeadEnds.VACUOUS).tuples()  # together they match
 [(0, 0), (0, 1), (1, 1)]
 """
+
 from __future__ import annotations
 
 import itertools
@@ -69,21 +70,36 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
     :class:`~.graph.JointTable`, every ATL operator through the pre-image
     (:class:`~symbolic.concurrent.ConcurrentEngine`)."""
 
-    def __init__(self, game: ConcurrentGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
-                 max_edges: int = DEFAULT_MAX_EDGES, limits: Limits | None = None):
+    def __init__(
+        self,
+        game: ConcurrentGame,
+        *,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        max_edges: int = DEFAULT_MAX_EDGES,
+        limits: Limits | None = None,
+    ):
         check_concurrent_game(game)
         super().__init__(game.space, game.invariant, max_positions=max_positions, limits=limits)
         self.game = game
         self.max_edges = need_int(max_edges, "max_edges", low=1)
-        self._guards = {p: [self._bool(a.guard, game.space, f"the guard of {a.label!r}")
-                            for a in game.actions_of(p)] for p in game.players}
+        self._guards = {
+            p: [
+                self._bool(a.guard, game.space, f"the guard of {a.label!r}")
+                for a in game.actions_of(p)
+            ]
+            for p in game.players
+        }
         joint = game.joint_space
-        self._updates = [(self._bool(u.when, joint, "an update's condition"),
-                          compile_expr(u.then, joint)) for u in game.updates]
+        self._updates = [
+            (self._bool(u.when, joint, "an update's condition"), compile_expr(u.then, joint))
+            for u in game.updates
+        ]
         for (_, then), u in zip(self._updates, game.updates):
             if then.type != BOOL:
-                raise WrongType(f"an update must be bool, got {type_name(then.type)}",
-                                getattr(u.then, "span", u.span))
+                raise WrongType(
+                    f"an update must be bool, got {type_name(then.type)}",
+                    getattr(u.then, "span", u.span),
+                )
         self._fixers = [_fixers(u.then, joint) for u in game.updates]
         self._table: JointTable | None = None  # δ(c, a), built by _build()
 
@@ -104,14 +120,16 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
         bound = self.table_bound()
         # past the limit, the table is counted exactly (every guard at every position)
         # when that costs at most COUNT_BUDGET guard evaluations, else refused now
-        if bound > self.max_edges and \
-                self.space.size * len(self.game.actions) > COUNT_BUDGET:
+        if bound > self.max_edges and self.space.size * len(self.game.actions) > COUNT_BUDGET:
             joint = bound // max(self.space.size, 1)
             raise TooManyPositions(
                 f"joint-action limit reached: the game may have up to {bound} pairs (position, "
                 f"joint action) ({self.space.size} value vectors times {joint} joint actions), "
                 f"more than the explicit engine's limit of {self.max_edges}: use the symbolic "
-                "engine", limit="edges", stage="before enumerating the joint actions")
+                "engine",
+                limit="edges",
+                stage="before enumerating the joint actions",
+            )
 
     def _enabled_all(self, dom: list) -> list:
         """A_p(c) for every position, the table's entries counted (TooManyPositions
@@ -127,24 +145,28 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
                 raise TooManyPositions(
                     f"joint-action limit reached: the game has {total} pairs (position, "
                     f"enabled joint action), more than the explicit engine's limit of "
-                    f"{self.max_edges}: use the symbolic engine", limit="edges",
-                    stage="before building the joint actions")
+                    f"{self.max_edges}: use the symbolic engine",
+                    limit="edges",
+                    stage="before building the joint actions",
+                )
         return enabled
 
     @staticmethod
     def _bool(e, space, what: str):
         c = compile_expr(e, space)
         if c.type != BOOL:
-            raise WrongType(f"{what} must be bool, got {type_name(c.type)}",
-                            getattr(e, "span", None))
+            raise WrongType(
+                f"{what} must be bool, got {type_name(c.type)}", getattr(e, "span", None)
+            )
         return c.fn
 
     # ---------------------------------------------------------------- δ(c, a)
 
     def enabled(self, c: tuple) -> tuple[tuple[int, ...], ...]:
         """(A_p(c))_p in player order, as action indices."""
-        return tuple(tuple(k for k, g in enumerate(self._guards[p]) if g(c, None))
-                     for p in self.game.players)
+        return tuple(
+            tuple(k for k, g in enumerate(self._guards[p]) if g(c, None)) for p in self.game.players
+        )
 
     def joint_successors(self, c: tuple, a: tuple[int, ...]) -> frozenset:
         """δ(c, a) for a joint action ``a`` (action indices in player order)."""
@@ -163,7 +185,7 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
             for s, v in zip(primed, vals):
                 buf[s] = v
             nxt = tuple(buf)
-            cand = nxt[:len(c)]
+            cand = nxt[: len(c)]
             if self._is_position(cand) and all(t.fn(state, nxt) for t in active):
                 out.add(cand)
         return frozenset(out)
@@ -202,8 +224,10 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
                 for i, (c, en) in enumerate(zip(dom, self._enabled_all(dom))):
                     if not i & 255:
                         self.limits.check(f"position {i} of {len(dom)}")
-                    moves = {a: frozenset(self._index[t] for t in self.joint_successors(c, a))
-                             for a in itertools.product(*en)}
+                    moves = {
+                        a: frozenset(self._index[t] for t in self.joint_successors(c, a))
+                        for a in itertools.product(*en)
+                    }
                     table.append((en, moves))
                 self._table = JointTable(table)
         return self._table
@@ -237,15 +261,22 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
         return self._from_indices(self._succ_of(self._index[c]))
 
     def post(self, source: PositionSet) -> ExplicitSet:
-        return self._from_indices(j for i in self._indices(self._own(source))
-                                  for j in self._succ_of(i))
+        return self._from_indices(
+            j for i in self._indices(self._own(source)) for j in self._succ_of(i)
+        )
 
     def moves_between(self, source: PositionSet, target: PositionSet) -> MoveRelation:
         dom = self._domain()
         t = set(self._indices(self._own(target)))
-        return ExplicitRelation(self, frozenset(
-            (dom[i], dom[j]) for i in self._indices(self._own(source))
-            for j in self._succ_of(i) if j in t))
+        return ExplicitRelation(
+            self,
+            frozenset(
+                (dom[i], dom[j])
+                for i in self._indices(self._own(source))
+                for j in self._succ_of(i)
+                if j in t
+            ),
+        )
 
     def out_degrees(self, source: PositionSet) -> dict[int, int]:
         out: dict[int, int] = {}
@@ -258,9 +289,11 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
         """δ(c) labelled by joint action: (action labels in player order, successor)."""
         c = self._position(pos)
         labels = [self.game.action_labels(p) for p in self.game.players]
-        return [(tuple(labels[k][v] for k, v in enumerate(a)), t)
-                for a in itertools.product(*self.enabled(c))
-                for t in sorted(self.joint_successors(c, a))]
+        return [
+            (tuple(labels[k][v] for k, v in enumerate(a)), t)
+            for a in itertools.product(*self.enabled(c))
+            for t in sorted(self.joint_successors(c, a))
+        ]
 
     def joint_moves(self, pos) -> dict[tuple[int, ...], frozenset]:
         """{a: δ(c, a)} over the enabled joint actions a (index tuples in player order)."""
@@ -285,6 +318,5 @@ def _fixers(then: Expr, joint: Space) -> list[tuple]:
             conjuncts(e.right, env, inner)
             stack.extend((x, en, both) for x, en in reversed(inner))
             continue
-        out.extend((guard, slot, fn) for slot, fn, reads in equations(joint, e, env)
-                   if not reads)
+        out.extend((guard, slot, fn) for slot, fn, reads in equations(joint, e, env) if not reads)
     return out

@@ -24,6 +24,7 @@ it, so a field added here reaches every engine.
 >>> isinstance(G, CountingGame), G.index_graph().edge_count, G.turn_table().turns[:4]
 (True, 12, [1, 1, 1, 1])
 """
+
 from __future__ import annotations
 
 from abc import abstractmethod
@@ -168,8 +169,9 @@ class CountingGame(IndexedEngine):
         graph = self.index_graph()
         return self._from_indices(pre_exists(graph, self.turn_table().mask(J), tau))
 
-    def pre_forall(self, coalition: Iterable[int], target: PositionSet, *,
-                   dead_ends: DeadEnds) -> PositionSet:
+    def pre_forall(
+        self, coalition: Iterable[int], target: PositionSet, *, dead_ends: DeadEnds
+    ) -> PositionSet:
         """pre∀(J, τ) = {c | t(c) ∉ J and ∀c' ∈ δ(c). c' ∈ τ} (with STRICT: and δ(c) ≠ ∅).
 
         Counts, for each opponent predecessor of τ, its successors in τ
@@ -180,11 +182,19 @@ class CountingGame(IndexedEngine):
         J = self.game.coalition(coalition)
         tau = self._indices(self._own(target))
         graph = self.index_graph()
-        return self._from_indices(pre_forall(graph, self.turn_table().mask(J), tau,
-                                             vacuous=dead_ends is DeadEnds.VACUOUS))
+        return self._from_indices(
+            pre_forall(graph, self.turn_table().mask(J), tau, vacuous=dead_ends is DeadEnds.VACUOUS)
+        )
 
-    def until(self, coalition: Iterable[int], stay: PositionSet, target: PositionSet, *,
-              dead_ends: DeadEnds, keep_layers: bool = False) -> Fixpoint:
+    def until(
+        self,
+        coalition: Iterable[int],
+        stay: PositionSet,
+        target: PositionSet,
+        *,
+        dead_ends: DeadEnds,
+        keep_layers: bool = False,
+    ) -> Fixpoint:
         """until(J, σ, τ) = ⋃ₙ untilₙ, until₀ = τ, untilₙ₊₁ = untilₙ ∪ (pre(J, untilₙ) ∩ σ).
 
         The linear-time attractor (:func:`~.attractor.until_layers`): each opponent
@@ -202,12 +212,24 @@ class CountingGame(IndexedEngine):
         mine = self.turn_table().mask(J)
         inside = None if len(sigma) == len(graph) else self._indices(sigma)
         with self.limits.stage("computing until (attractor)"):
-            layers = until_layers(graph, mine, inside, tau, vacuous=dead_ends is DeadEnds.VACUOUS,
-                                  check=self.limits.check)
+            layers = until_layers(
+                graph,
+                mine,
+                inside,
+                tau,
+                vacuous=dead_ends is DeadEnds.VACUOUS,
+                check=self.limits.check,
+            )
         return self._fixpoint(layers, keep_layers)
 
-    def release(self, coalition: Iterable[int], left: PositionSet, right: PositionSet, *,
-                dead_ends: DeadEnds) -> Fixpoint:
+    def release(
+        self,
+        coalition: Iterable[int],
+        left: PositionSet,
+        right: PositionSet,
+        *,
+        dead_ends: DeadEnds,
+    ) -> Fixpoint:
         """⟨⟨J⟩⟩ f R g = νZ. g ∩ (f ∪ pre(J, Z)), by duality with an attractor of the
         other players (:func:`~.attractor.release_layers`).
 
@@ -244,9 +266,14 @@ class CountingGame(IndexedEngine):
         n = len(graph)
         mine = self.turn_table().mask(J)
         with self.limits.stage("computing release (dual attractor)"):
-            layers = release_layers(graph, mine, self._indices(f), self._indices(g),
-                                    vacuous=dead_ends is DeadEnds.VACUOUS,
-                                    check=self.limits.check)
+            layers = release_layers(
+                graph,
+                mine,
+                self._indices(f),
+                self._indices(g),
+                vacuous=dead_ends is DeadEnds.VACUOUS,
+                check=self.limits.check,
+            )
         lost = bytearray(n)
         for layer in layers:
             for i in layer:

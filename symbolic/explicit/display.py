@@ -10,6 +10,7 @@ The semantics is the one of :mod:`symbolic.display`'s docstring.
 >>> render(d, sp, (3,))
 'k=3 |||'
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -60,8 +61,11 @@ class Renderer:
     def _pick(self, d: Pick, pos, out):
         i = self.value(d.index, pos)
         if not 0 <= i < len(d.options):
-            raise RangeError(f"index {i} is outside 0..{len(d.options) - 1} while drawing "
-                             f"the position {self.space.as_dict(pos)}", d.span)
+            raise RangeError(
+                f"index {i} is outside 0..{len(d.options) - 1} while drawing "
+                f"the position {self.space.as_dict(pos)}",
+                d.span,
+            )
         out.append(d.options[i])
 
     def _repeat(self, d: Repeat, pos, out):

@@ -20,6 +20,7 @@ game costs only that position's moves.
 >>> G.successors((1, 3)).tuples(), G.edge_count
 ([(2, 0), (2, 1), (2, 2)], 12)
 """
+
 from __future__ import annotations
 
 from ..arguments import need_int
@@ -74,8 +75,12 @@ class ExplicitRelation(MoveRelation):
                 best[c] = d
         return ExplicitRelation(self.engine, frozenset(best.items()))
 
-    def _union(self, other): return ExplicitRelation(self.engine, self.items | other.items)
-    def _same(self, other) -> bool: return self.items == other.items
+    def _union(self, other):
+        return ExplicitRelation(self.engine, self.items | other.items)
+
+    def _same(self, other) -> bool:
+        return self.items == other.items
+
 
 class ExplicitGame(ExplicitSets, CountingGame):
     """A game by explicit enumeration of positions and successors (ENS 2005, §3–4).
@@ -96,20 +101,30 @@ class ExplicitGame(ExplicitSets, CountingGame):
     [(1, 1), (1, 2), (1, 3), (1, 5), (2, 0), (2, 4)]
     """
 
-    def __init__(self, game: Game, *, max_positions: int = DEFAULT_MAX_POSITIONS,
-                 max_edges: int = DEFAULT_MAX_EDGES, limits: Limits | None = None):
+    def __init__(
+        self,
+        game: Game,
+        *,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        max_edges: int = DEFAULT_MAX_EDGES,
+        limits: Limits | None = None,
+    ):
         check_game(game)
-        ExplicitSets.__init__(self, game.space, game.invariant, max_positions=max_positions,
-                              limits=limits)
+        ExplicitSets.__init__(
+            self, game.space, game.invariant, max_positions=max_positions, limits=limits
+        )
         CountingGame.__init__(self)
         self.game = game
         self.max_edges = need_int(max_edges, "max_edges", low=1)
         turn = compile_expr(game.turn, game.space)
         if turn.type != INT:
-            raise WrongType(f"the turn must be an int expression, got {type_name(turn.type)}",
-                             getattr(game.turn, "span", None))
+            raise WrongType(
+                f"the turn must be an int expression, got {type_name(turn.type)}",
+                getattr(game.turn, "span", None),
+            )
         self._turn_fn = turn.fn
         self._plans = compile_moves(game)
+
     def __repr__(self) -> str:
         n = "?" if self._dom is None else len(self._dom)
         return f"<ExplicitGame {self.game.name!r}: {n} positions>"
@@ -128,7 +143,9 @@ class ExplicitGame(ExplicitSets, CountingGame):
                 f"edge limit reached: the game may have up to {bound} edges ({self.space.size} value vectors "
                 f"times up to {bound // max(self.space.size, 1)} successors each), more than the "
                 f"explicit engine's limit of {self.max_edges}: use the symbolic engine",
-                limit="edges", stage="before enumerating the positions")
+                limit="edges",
+                stage="before enumerating the positions",
+            )
 
     # ---------------------------------------------------------------- the parts
 
@@ -161,8 +178,9 @@ class ExplicitGame(ExplicitSets, CountingGame):
         c = self._position(pos)
         if self.graph_built:
             return self._from_indices(self.index_graph().succ[self._index[c]])
-        member = (lambda t: t) if self._inv is None else (
-            lambda t: t if self._inv(t, None) else None)
+        member = (
+            (lambda t: t) if self._inv is None else (lambda t: t if self._inv(t, None) else None)
+        )
         return ExplicitSet(self, frozenset(successors(self._plans, c, member)))
 
     def transitions(self, pos) -> list[tuple[str, dict, tuple]]:
@@ -184,5 +202,6 @@ class ExplicitGame(ExplicitSets, CountingGame):
         t = self._own(target).items
         succ = self.index_graph().succ
         dom = self._dom
-        return ExplicitRelation(self, frozenset(
-            (dom[i], dom[j]) for i in s for j in succ[i] if dom[j] in t))
+        return ExplicitRelation(
+            self, frozenset((dom[i], dom[j]) for i in s for j in succ[i] if dom[j] in t)
+        )

@@ -24,6 +24,7 @@ read by the counting algorithms of :mod:`~.attractor`:
 >>> sorted(j.successors(0)), j.rows(frozenset({1}), (1, 2))
 ([0, 1], [((frozenset({1}),), (frozenset({0, 1}),)), False])
 """
+
 from __future__ import annotations
 
 import itertools
@@ -69,8 +70,9 @@ class TurnTable:
 
     __slots__ = ("turns", "by_player", "_masks")
 
-    def __init__(self, turns: Sequence[int], players: Sequence[int],
-                 row: Callable[[], list] = list):
+    def __init__(
+        self, turns: Sequence[int], players: Sequence[int], row: Callable[[], list] = list
+    ):
         by_player = {p: row() for p in players}
         for i, t in enumerate(turns):
             if t in by_player:

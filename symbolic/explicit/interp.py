@@ -35,13 +35,32 @@ Semantics (module docstring of :mod:`symbolic.ir`):
 >>> evaluate(Var("x") // 2 + Var("y") % 3, (-5, 3), space=sp)
 -3
 """
+
 from __future__ import annotations
 
 from typing import Callable, Mapping, NamedTuple
 
 from ..errors import ModelError, RangeError, SymbolicError, WrongType
-from ..ir import (ARITH_OPS, BOOL_OPS, COMPARE_OPS, Binary, BoolType, Const, Elem, Expr, Item,
-                  Ite, Name, Quant, Space, Sum, Unary, Value, Var, op_text)
+from ..ir import (
+    ARITH_OPS,
+    BOOL_OPS,
+    COMPARE_OPS,
+    Binary,
+    BoolType,
+    Const,
+    Elem,
+    Expr,
+    Item,
+    Ite,
+    Name,
+    Quant,
+    Space,
+    Sum,
+    Unary,
+    Value,
+    Var,
+    op_text,
+)
 from ..validate import check_expr
 
 __all__ = ["INT", "BOOL", "Compiled", "compile_expr", "evaluate", "value_type", "type_name"]
@@ -68,8 +87,9 @@ def value_type(v, span=None):
         return INT
     if t is tuple:
         return tuple(value_type(x, span) for x in v)
-    raise WrongType(f"unsupported constant {v!r} ({t.__name__}): values are int, bool or tuple",
-                     span)
+    raise WrongType(
+        f"unsupported constant {v!r} ({t.__name__}): values are int, bool or tuple", span
+    )
 
 
 def type_name(t) -> str:
@@ -112,12 +132,18 @@ def compile_expr(expr: Expr, space: Space, env: Mapping[str, Value] | None = Non
     """
     comp = _Compiler(space)
     node = comp.compile(expr, dict(env or {}))
-    return Compiled(node.fn, node.type, frozenset(comp.primed),
-                    node.value is not _UNKNOWN, None if node.value is _UNKNOWN else node.value)
+    return Compiled(
+        node.fn,
+        node.type,
+        frozenset(comp.primed),
+        node.value is not _UNKNOWN,
+        None if node.value is _UNKNOWN else node.value,
+    )
 
 
-def evaluate(expr: Expr, state, next_state=None, env: Mapping[str, Value] | None = None, *,
-             space: Space) -> Value:
+def evaluate(
+    expr: Expr, state, next_state=None, env: Mapping[str, Value] | None = None, *, space: Space
+) -> Value:
     """The value of ``expr`` at position ``state`` (and ``next_state`` for primed variables).
 
     Positions are tuples (or dicts by slot label) of ``space``; ``env`` binds
@@ -139,6 +165,7 @@ def evaluate(expr: Expr, state, next_state=None, env: Mapping[str, Value] | None
 
 # --------------------------------------------------------------------------- node closures
 
+
 class _Node:
     """A compiled node: closure, static type, whether it reads no state, folded value."""
 
@@ -157,11 +184,16 @@ def _raiser(cls, message, span):
     # the positions (and in the branches) where evaluation reaches them.
     def fn(s, n):
         raise cls(message, span)
+
     return fn
 
 
-def _floordiv(a, b): return a // b
-def _mod(a, b): return a % b
+def _floordiv(a, b):
+    return a // b
+
+
+def _mod(a, b):
+    return a % b
 
 
 # Specialised closures: generic op(a(s, n), b(s, n)) would cost an extra call per node.
@@ -212,6 +244,7 @@ def _all_fn(fs):
             if not f(s, n):
                 return False
         return True
+
     return fn
 
 
@@ -221,6 +254,7 @@ def _any_fn(fs):
             if f(s, n):
                 return True
         return False
+
     return fn
 
 
@@ -230,6 +264,7 @@ def _sum_fn(fs):
         for f in fs:
             total += f(s, n)  # a true bool adds 1, and 0 + True is the int 1
         return total
+
     return fn
 
 
@@ -325,6 +360,7 @@ class _Compiler:
                 v = (n if primed else s)[base + i - lo]
                 return v != 0 if is_bool else v
             raise RangeError(f"index {i} outside {where}", span)
+
         return _Node(fn, typ, False)
 
     def _item(self, e: Item, env) -> _Node:
@@ -343,8 +379,7 @@ class _Compiler:
         elif not elems:
             raise RangeError("index into an empty tuple", e.span)
         else:
-            raise WrongType(f"a computed index into {type_name(b.type)} has no single type",
-                             e.span)
+            raise WrongType(f"a computed index into {type_name(b.type)} has no single type", e.span)
         bf, kf, span = b.fn, k.fn, e.span
 
         def fn(s, n):
@@ -353,6 +388,7 @@ class _Compiler:
             if 0 <= i < len(t):
                 return t[i]
             raise RangeError(f"tuple index {i} outside 0..{len(t) - 1}", span)
+
         return _Node(fn, typ, k.static)
 
     # ---------------------------------------------------------------- operators
@@ -402,10 +438,16 @@ class _Compiler:
             typ = INT
         elif op in COMPARE_OPS:
             if op in ("==", "!="):
-                if not (a.type == b.type in (INT, BOOL)
-                        or isinstance(a.type, tuple) and isinstance(b.type, tuple)):
-                    raise WrongType(f"{op_text(op)} compares two ints, two bools or two tuples, got "
-                                     f"{type_name(a.type)} and {type_name(b.type)}", e.span)
+                if not (
+                    a.type == b.type in (INT, BOOL)
+                    or isinstance(a.type, tuple)
+                    and isinstance(b.type, tuple)
+                ):
+                    raise WrongType(
+                        f"{op_text(op)} compares two ints, two bools or two tuples, got "
+                        f"{type_name(a.type)} and {type_name(b.type)}",
+                        e.span,
+                    )
             else:
                 self._want(a, INT, e.left, f"the left operand of {op_text(op)}", e)
                 self._want(b, INT, e.right, f"the right operand of {op_text(op)}", e)
@@ -429,9 +471,16 @@ class _Compiler:
             bf, af, op = b.fn, a.fn, (_floordiv if e.op == "//" else _mod)
             return _Node(lambda s, n: op(af(s, n), bf(s, n)), INT, a.static)
         if b.value <= 0:
-            return _Node(_raiser(ModelError, f"the right operand of {op_text(e.op)} must be a positive "
-                                             f"constant, got {b.value}", e.right.span or e.span),
-                         INT, False)
+            return _Node(
+                _raiser(
+                    ModelError,
+                    f"the right operand of {op_text(e.op)} must be a positive "
+                    f"constant, got {b.value}",
+                    e.right.span or e.span,
+                ),
+                INT,
+                False,
+            )
         return _Node(_BIN_FC[e.op](a.fn, b.value), INT, a.static)
 
     def _ite(self, e: Ite, env) -> _Node:
@@ -440,13 +489,19 @@ class _Compiler:
         a = self.compile(e.then, env)
         b = self.compile(e.other, env)
         if a.type != b.type:
-            raise WrongType(f"the branches of 'if' have different types: "
-                             f"{type_name(a.type)} and {type_name(b.type)}", e.span)
+            raise WrongType(
+                f"the branches of 'if' have different types: "
+                f"{type_name(a.type)} and {type_name(b.type)}",
+                e.span,
+            )
         if c.value is not _UNKNOWN:  # both branches type-checked; only one is ever evaluated
             return a if c.value else b
         cf, af, bf = c.fn, a.fn, b.fn
-        return _Node(lambda s, n: af(s, n) if cf(s, n) else bf(s, n), a.type,
-                     c.static and a.static and b.static)
+        return _Node(
+            lambda s, n: af(s, n) if cf(s, n) else bf(s, n),
+            a.type,
+            c.static and a.static and b.static,
+        )
 
     def _bodies(self, e, env) -> list[_Node]:
         out = []
@@ -471,15 +526,24 @@ class _Compiler:
         bodies = self._bodies(e, env)
         for b in bodies:
             if b.type not in (INT, BOOL):
-                raise WrongType(f"the body of sum must be int or bool, got {type_name(b.type)}",
-                                 e.body.span or e.span)
+                raise WrongType(
+                    f"the body of sum must be int or bool, got {type_name(b.type)}",
+                    e.body.span or e.span,
+                )
         return _Node(_sum_fn(tuple(b.fn for b in bodies)), INT, all(b.static for b in bodies))
 
 
 # Exhaustive dispatch over the expression node classes (tests/test_dispatch.py
 # checks that every class of symbolic.ir has a rule).
 _COMPILE = {
-    Const: _Compiler._const, Name: _Compiler._name, Var: _Compiler._var, Elem: _Compiler._elem,
-    Item: _Compiler._item, Unary: _Compiler._unary, Binary: _Compiler._binary,
-    Ite: _Compiler._ite, Quant: _Compiler._quant, Sum: _Compiler._sum,
+    Const: _Compiler._const,
+    Name: _Compiler._name,
+    Var: _Compiler._var,
+    Elem: _Compiler._elem,
+    Item: _Compiler._item,
+    Unary: _Compiler._unary,
+    Binary: _Compiler._binary,
+    Ite: _Compiler._ite,
+    Quant: _Compiler._quant,
+    Sum: _Compiler._sum,
 }

@@ -21,14 +21,29 @@ so the effect's own lazy errors are the ones reported.
 >>> sorted(successors([plan], (1, 0), lambda t: t))
 [(2, 3)]
 """
+
 from __future__ import annotations
 
 import itertools
 from typing import Callable
 
 from ..errors import SymbolicError, WrongType
-from ..ir import (Binary, BoolType, Const, Elem, Expr, Game, Item, Ite, Name, Quant, Space, Sum,
-                  Unary, Var)
+from ..ir import (
+    Binary,
+    BoolType,
+    Const,
+    Elem,
+    Expr,
+    Game,
+    Item,
+    Ite,
+    Name,
+    Quant,
+    Space,
+    Sum,
+    Unary,
+    Var,
+)
 from .interp import BOOL, compile_expr, type_name
 
 __all__ = ["Plan", "compile_moves", "apply", "successors", "conjuncts", "equations"]
@@ -85,22 +100,35 @@ def compile_moves(game: Game) -> list[Plan]:
             env = dict(zip(names, values))
             guard = compile_expr(m.guard, space, env)
             if guard.type != BOOL:
-                raise WrongType(f"the guard of move {m.name!r} must be bool, got "
-                                f"{type_name(guard.type)}", getattr(m.guard, "span", m.span))
+                raise WrongType(
+                    f"the guard of move {m.name!r} must be bool, got {type_name(guard.type)}",
+                    getattr(m.guard, "span", m.span),
+                )
             effect = compile_expr(m.effect, space, env)
             if effect.type != BOOL:
-                raise WrongType(f"the effect of move {m.name!r} must be bool, got "
-                                f"{type_name(effect.type)}", getattr(m.effect, "span", m.span))
+                raise WrongType(
+                    f"the effect of move {m.name!r} must be bool, got {type_name(effect.type)}",
+                    getattr(m.effect, "span", m.span),
+                )
             if guard.folded and not guard.value or effect.folded and not effect.value:
                 continue  # checked for errors above, but never yields a successor
             primed = tuple(sorted(effect.primed))
-            plans.append(Plan(m.name, env, None if guard.folded else guard.fn, effect.fn, primed,
-                              tuple(space.slots[s].type.values() for s in primed),
-                              _solve(space, m.effect, env, effect.primed)))
+            plans.append(
+                Plan(
+                    m.name,
+                    env,
+                    None if guard.folded else guard.fn,
+                    effect.fn,
+                    primed,
+                    tuple(space.slots[s].type.values() for s in primed),
+                    _solve(space, m.effect, env, effect.primed),
+                )
+            )
     return plans
 
 
 # --------------------------------------------------------------------------- solving effects
+
 
 def conjuncts(e: Expr, env: dict, out: list) -> None:
     """Flatten ``and`` and ``forall`` (binding its variable) into (expr, env) pairs."""
@@ -128,8 +156,18 @@ def _conj_quant(e: Quant, env: dict, out: list) -> None:
         conjuncts(e.body, {**env, e.var: v}, out)
 
 
-_CONJUNCTS = {Const: _leaf, Name: _leaf, Var: _leaf, Elem: _leaf, Item: _leaf, Unary: _leaf,
-              Binary: _conj_binary, Ite: _leaf, Quant: _conj_quant, Sum: _leaf}
+_CONJUNCTS = {
+    Const: _leaf,
+    Name: _leaf,
+    Var: _leaf,
+    Elem: _leaf,
+    Item: _leaf,
+    Unary: _leaf,
+    Binary: _conj_binary,
+    Ite: _leaf,
+    Quant: _conj_quant,
+    Sum: _leaf,
+}
 
 
 def _target(space: Space, e: Expr, env: dict) -> int | None:
@@ -176,9 +214,18 @@ def _eq_not(space: Space, e: Unary, env: dict) -> list:
     return [] if slot is None else [(slot, lambda s, n: False, frozenset())]
 
 
-_EQUATIONS = {Const: _no_equation, Name: _no_equation, Var: _eq_bare, Elem: _eq_bare,
-              Item: _no_equation, Unary: _eq_not, Binary: _eq_binary, Ite: _no_equation,
-              Quant: _no_equation, Sum: _no_equation}
+_EQUATIONS = {
+    Const: _no_equation,
+    Name: _no_equation,
+    Var: _eq_bare,
+    Elem: _eq_bare,
+    Item: _no_equation,
+    Unary: _eq_not,
+    Binary: _eq_binary,
+    Ite: _no_equation,
+    Quant: _no_equation,
+    Sum: _no_equation,
+}
 
 
 def _solve(space: Space, effect: Expr, env: dict, primed: frozenset) -> tuple:
@@ -205,6 +252,7 @@ def _solve(space: Space, effect: Expr, env: dict, primed: frozenset) -> tuple:
 
 
 # --------------------------------------------------------------------------- successors
+
 
 def apply(plan: Plan, c: tuple, member: Member, out: set) -> None:
     """Add member(c') to ``out`` for every successor c' of ``c`` by ``plan``.

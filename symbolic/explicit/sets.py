@@ -13,6 +13,7 @@ enumerated on first use, and refused beyond a position limit.
 >>> len(~E.from_expr(Var("x").eq(Var("y"))))
 6
 """
+
 from __future__ import annotations
 
 import heapq
@@ -27,8 +28,16 @@ from ..limits import Limits, size_text
 from ..validate import check_expr
 from .interp import BOOL, compile_expr, type_name
 
-__all__ = ["ExplicitSet", "ExplicitSets", "DEFAULT_MAX_POSITIONS", "BYTES_PER_POSITION",
-           "position_limit", "checked_position", "checked_positions", "predicate"]
+__all__ = [
+    "ExplicitSet",
+    "ExplicitSets",
+    "DEFAULT_MAX_POSITIONS",
+    "BYTES_PER_POSITION",
+    "position_limit",
+    "checked_position",
+    "checked_positions",
+    "predicate",
+]
 
 #: Spaces larger than this (before the invariant) are refused rather than
 #: enumerated: a tuple costs about 100 bytes, so this is already gigabytes.
@@ -76,8 +85,10 @@ def predicate(expr: Expr, space: Space, env: dict):
     function (position, next position) -> bool; WrongType for a non-bool one."""
     c = compile_expr(expr, space, env)
     if c.type != BOOL:
-        raise WrongType(f"a set is defined by a bool expression, got {type_name(c.type)}",
-                         getattr(expr, "span", None))
+        raise WrongType(
+            f"a set is defined by a bool expression, got {type_name(c.type)}",
+            getattr(expr, "span", None),
+        )
     return bool(c.value) if c.folded else c.fn
 
 
@@ -101,7 +112,7 @@ class ExplicitSet(PositionSet):
         #: the positions, as a frozenset of tuples (read-only by convention)
         self.items = items
         self._sorted = None  # cached sorted list
-        self._idx = None     # cached engine indices (see ExplicitSets._indices)
+        self._idx = None  # cached engine indices (see ExplicitSets._indices)
 
     def count(self) -> int:
         return len(self.items)
@@ -120,11 +131,17 @@ class ExplicitSet(PositionSet):
             return iter(self.tuples()[:n])
         return iter(heapq.nsmallest(n, self.items))
 
-    def _union(self, other): return ExplicitSet(self.engine, self.items | other.items)
-    def _inter(self, other): return ExplicitSet(self.engine, self.items & other.items)
-    def _diff(self, other): return ExplicitSet(self.engine, self.items - other.items)
-    def _same(self, other) -> bool: return self.items == other.items
+    def _union(self, other):
+        return ExplicitSet(self.engine, self.items | other.items)
 
+    def _inter(self, other):
+        return ExplicitSet(self.engine, self.items & other.items)
+
+    def _diff(self, other):
+        return ExplicitSet(self.engine, self.items - other.items)
+
+    def _same(self, other) -> bool:
+        return self.items == other.items
 
 
 class ExplicitSets(SetEngine):
@@ -144,15 +161,23 @@ class ExplicitSets(SetEngine):
 
     kind = "explicit"
 
-    def __init__(self, space: Space, invariant: Expr = TRUE, *,
-                 max_positions: int = DEFAULT_MAX_POSITIONS, limits: Limits | None = None):
+    def __init__(
+        self,
+        space: Space,
+        invariant: Expr = TRUE,
+        *,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        limits: Limits | None = None,
+    ):
         self.space = need(space, Space, "the space (model.game.space)")
         self.invariant = need(invariant, Expr, "the invariant (a symbolic.ir expression)")
         self.max_positions, self.limits = position_limit(max_positions, limits)
         inv = compile_expr(check_expr(invariant, space), space)
         if inv.type != BOOL:
-            raise WrongType(f"the invariant must be bool, got {type_name(inv.type)}",
-                             getattr(invariant, "span", None))
+            raise WrongType(
+                f"the invariant must be bool, got {type_name(inv.type)}",
+                getattr(invariant, "span", None),
+            )
         # None means "always true": most games have no invariant, skip the calls.
         self._inv = None if inv.folded and inv.value is True else inv.fn
         self._dom: list[tuple] | None = None
@@ -171,11 +196,15 @@ class ExplicitSets(SetEngine):
         size = self.space.size
         if size > self.max_positions:
             raise TooManyPositions(
-                (f"position limit reached: the space has {size_text(size)} value vectors, "
-                 f"more than the explicit engine's limit of {self.max_positions} (",
-                 Hint("raise", "max_memory"), f" raises or lowers it, at {BYTES_PER_POSITION} "
-                 f"bytes a position): use the symbolic engine"),
-                stage="enumerating the positions")
+                (
+                    f"position limit reached: the space has {size_text(size)} value vectors, "
+                    f"more than the explicit engine's limit of {self.max_positions} (",
+                    Hint("raise", "max_memory"),
+                    f" raises or lowers it, at {BYTES_PER_POSITION} "
+                    f"bytes a position): use the symbolic engine",
+                ),
+                stage="enumerating the positions",
+            )
 
     def _domain(self) -> list[tuple]:
         """The positions in lexicographic order (enumerated once)."""
@@ -272,4 +301,3 @@ class ExplicitSets(SetEngine):
         t = self._position(pos)
         self._domain()
         return self._index[t]
-

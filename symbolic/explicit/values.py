@@ -23,6 +23,7 @@ Two computations, neither using position sets or fixpoint layers:
 >>> retrograde_values(G) == recurrence_values(G)
 True
 """
+
 from __future__ import annotations
 
 from typing import Protocol
@@ -54,8 +55,10 @@ def check_two_players(g: IndexedGame) -> tuple[int, int]:
     """The two players of ``g``, or QueryError."""
     players = tuple(g.game.players)
     if len(players) != 2:
-        raise QueryError(f"values are defined for two-player games; {g.game.name!r} "
-                         f"has {len(players)} player(s): {list(players)}")
+        raise QueryError(
+            f"values are defined for two-player games; {g.game.name!r} "
+            f"has {len(players)} player(s): {list(players)}"
+        )
     return players
 
 
@@ -97,18 +100,35 @@ def won_dead_ends(g: IndexedGame, dom: list, turns: list, succ: list) -> dict[in
         return {p: [i for i in dead if turns[i] == p] for p in players}
     if isinstance(rule, ir.WinSets):  # in p's win set and nobody else's
         wins = {p: g.from_expr(rule.expr, {rule.param: p}) for p in players}
-        return {p: [i for i in dead if [q for q in players if dom[i] in wins[q]] == [p]]
-                for p in players}
+        return {
+            p: [i for i in dead if [q for q in players if dom[i] in wins[q]] == [p]]
+            for p in players
+        }
     if isinstance(rule, ir.GoalValues):
         terminal = g.from_expr(rule.terminal)
-        goal = {p: {v: g.from_expr(rule.goal, {rule.role: p, rule.value: v})
-                    for v in rule.values_of(p)} for p in players}
-        got = {i: {p: max((v for v, s in goal[p].items() if dom[i] in s), default=None)
-                   for p in players} for i in dead if dom[i] in terminal}
+        goal = {
+            p: {v: g.from_expr(rule.goal, {rule.role: p, rule.value: v}) for v in rule.values_of(p)}
+            for p in players
+        }
+        got = {
+            i: {
+                p: max((v for v, s in goal[p].items() if dom[i] in s), default=None)
+                for p in players
+            }
+            for i in dead
+            if dom[i] in terminal
+        }
         if len(players) == 1:
             return {p: [i for i, gv in got.items() if gv[p] == 100] for p in players}
-        return {p: [i for i, gv in got.items() if gv[p] is not None and all(
-            gv[q] is not None and gv[q] < gv[p] for q in players if q != p)] for p in players}
+        return {
+            p: [
+                i
+                for i, gv in got.items()
+                if gv[p] is not None
+                and all(gv[q] is not None and gv[q] < gv[p] for q in players if q != p)
+            ]
+            for p in players
+        }
     raise AssertionError(rule)
 
 
@@ -154,14 +174,18 @@ def recurrence_values(g: IndexedGame) -> dict[tuple, int]:
     is not normal play (the recurrence's 0 is a loss of the stuck mover)."""
     check_two_players(g)
     if not isinstance(g.game.outcome, ir.NormalPlay):
-        raise QueryError(f"the recurrence is the value of normal play; this game's outcome "
-                         f"is {g.game.outcome.kind}")
+        raise QueryError(
+            f"the recurrence is the value of normal play; this game's outcome "
+            f"is {g.game.outcome.kind}"
+        )
     n, dom, turns, succ = _graph(g)
     for i in range(n):
         for j in succ[i]:
             if turns[j] == turns[i]:
-                raise QueryError(f"the recurrence needs alternating players: "
-                                 f"{dom[i]} -> {dom[j]} keeps player {turns[i]} to move")
+                raise QueryError(
+                    f"the recurrence needs alternating players: "
+                    f"{dom[i]} -> {dom[j]} keeps player {turns[i]} to move"
+                )
     value: list[int | None] = [None] * n
     on_stack = bytearray(n)
     for root in range(n):
@@ -175,8 +199,10 @@ def recurrence_values(g: IndexedGame) -> dict[tuple, int]:
             if todo:
                 for j in todo:
                     if on_stack[j]:
-                        raise QueryError(f"the recurrence needs a game without cycles: "
-                                         f"{dom[j]} can be reached again")
+                        raise QueryError(
+                            f"the recurrence needs a game without cycles: "
+                            f"{dom[j]} can be reached again"
+                        )
                 j = todo[0]
                 on_stack[j] = 1
                 stack.append(j)

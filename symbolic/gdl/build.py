@@ -35,6 +35,7 @@ The model (documented in docs/gdl.md, "Using GDL files"):
 >>> sorted(m.definitions)[:4], m.queries[0].text
 (['choice_a', 'dead_end', 'goal', 'goal_a_100'], '<<a>> (not terminal and not dead_end) U (terminal and goal(a, 100))')
 """
+
 from __future__ import annotations
 
 import re
@@ -51,8 +52,23 @@ from .turns import NOOP
 
 __all__ = ["build_model"]
 
-_BUILTINS = {"lcg", "len", "min", "max", "sum", "count", "abs", "pow", "int", "tuple",
-             "sorted", "range", "xor", "dyck", "players"}
+_BUILTINS = {
+    "lcg",
+    "len",
+    "min",
+    "max",
+    "sum",
+    "count",
+    "abs",
+    "pow",
+    "int",
+    "tuple",
+    "sorted",
+    "range",
+    "xor",
+    "dyck",
+    "players",
+}
 
 
 class _Names:
@@ -86,6 +102,7 @@ def _flat(term) -> str:
 # --------------------------------------------------------------------------- boolean terms
 # A term is a Python bool (a constant) or an IR expression; sub-terms are shared objects,
 # compared by identity (structural equality would walk the shared subtrees again).
+
 
 def _fold(items, unit: bool, combine):
     """``combine`` of ``items`` without the ``unit`` constants and repeated terms;
@@ -157,8 +174,9 @@ class DoesReads:
             return frozenset()
         hit = self.memo.get(atom)
         if hit is None:
-            hit = frozenset().union(*(self.reads(a) for body in self.prog.rules.get(atom, ())
-                                      for _, a in body))
+            hit = frozenset().union(
+                *(self.reads(a) for body in self.prog.rules.get(atom, ()) for _, a in body)
+            )
             self.memo[atom] = hit
         return hit
 
@@ -202,9 +220,13 @@ class _Terms:
         hit = self.memo.get(key)
         if hit is None:
             ctx = key[1]
-            hit = _or(_and(self.atom(a, ctx) if kind == "pos" else _not(self.atom(a, ctx))
-                           for kind, a in body)
-                      for body in self.prog.rules.get(atom, ()))
+            hit = _or(
+                _and(
+                    self.atom(a, ctx) if kind == "pos" else _not(self.atom(a, ctx))
+                    for kind, a in body
+                )
+                for body in self.prog.rules.get(atom, ())
+            )
             self.memo[key] = hit
         return hit
 
@@ -238,29 +260,61 @@ def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel
     legal = {(r, m): terms.atom(("legal", (r, m))) for r in prog.roles for m in prog.moves[r]}
     one, mover, turn = _turns(prog, legal, names, role_name, role_id, defs)
     moves, move_of = _moves(prog, terms, names, role_name, var_of, (mover, legal, terminal))
-    defs.define("initial", _and(terms.var[f] if f in prog.init else _not(terms.var[f])
-                                for f in prog.fluents))
+    defs.define(
+        "initial",
+        _and(terms.var[f] if f in prog.init else _not(terms.var[f]) for f in prog.fluents),
+    )
     defs.define("reachable", True)
     defs.define("dead_end", _and([_not(terminal), _or(_not(one[r]) for r in prog.roles)]))
     r_, v_ = ir.Name("r"), ir.Name("v")
-    defs.define("goal", _or(_and([r_.eq(role_id[r]), v_.eq(v),
-                                  terms.atom(("goal", (r, str(v))))])
-                            for r in prog.roles for v in prog.goals[r]), ("r", "v"))
+    defs.define(
+        "goal",
+        _or(
+            _and([r_.eq(role_id[r]), v_.eq(v), terms.atom(("goal", (r, str(v))))])
+            for r in prog.roles
+            for v in prog.goals[r]
+        ),
+        ("r", "v"),
+    )
     _role_fluent_sets(prog, terms, names, role_id, defs)
 
-    description = (f"GDL game description {name}: roles "
-                   + ", ".join(f"{r} = player {i}" for i, r in enumerate(prog.roles, 1))
-                   + f"; {len(prog.fluents)} fluents as bool variables")
+    description = (
+        f"GDL game description {name}: roles "
+        + ", ".join(f"{r} = player {i}" for i, r in enumerate(prog.roles, 1))
+        + f"; {len(prog.fluents)} fluents as bool variables"
+    )
     space = ir.Space(tuple(ir.VarDecl(var_of[f], ir.BoolType()) for f in prog.fluents))
     gdl_names = GdlNames(var_of, role_id, role_name, move_of, set_of)
-    outcome = ir.GoalValues(_expr(terminal), defs["goal"].body.expr, "r", "v",
-                            tuple((role_id[r], tuple(prog.goals[r])) for r in prog.roles))
-    game = GdlGame(name, space, tuple(role_id[r] for r in prog.roles), turn, tuple(moves),
-                   ir.TRUE, description, outcome, program=prog, names=gdl_names)
-    return CheckedModel(name=name, description=description, source=filename, params={},
-                        consts={role_name[r]: role_id[r] for r in prog.roles}, game=game,
-                        definitions=dict(defs), queries=_queries(prog, role_name, role_id, defs),
-                        scope=_scope(game, space, role_name, role_id, defs, filename))
+    outcome = ir.GoalValues(
+        _expr(terminal),
+        defs["goal"].body.expr,
+        "r",
+        "v",
+        tuple((role_id[r], tuple(prog.goals[r])) for r in prog.roles),
+    )
+    game = GdlGame(
+        name,
+        space,
+        tuple(role_id[r] for r in prog.roles),
+        turn,
+        tuple(moves),
+        ir.TRUE,
+        description,
+        outcome,
+        program=prog,
+        names=gdl_names,
+    )
+    return CheckedModel(
+        name=name,
+        description=description,
+        source=filename,
+        params={},
+        consts={role_name[r]: role_id[r] for r in prog.roles},
+        game=game,
+        definitions=dict(defs),
+        queries=_queries(prog, role_name, role_id, defs),
+        scope=_scope(game, space, role_name, role_id, defs, filename),
+    )
 
 
 def _atom_sets(prog: GroundProgram, terms: _Terms, names: _Names, defs: _Definitions) -> dict:
@@ -273,8 +327,9 @@ def _atom_sets(prog: GroundProgram, terms: _Terms, names: _Names, defs: _Definit
         body = terms.atom(atom)
         if isinstance(body, bool) and atom != ("terminal", ()):
             continue
-        set_name = ("terminal" if atom == ("terminal", ())
-                    else names.take(_flat((atom[0],) + atom[1])))
+        set_name = (
+            "terminal" if atom == ("terminal", ()) else names.take(_flat((atom[0],) + atom[1]))
+        )
         set_of[atom] = set_name
         defs.define(set_name, body)
     if ("terminal", ()) not in set_of:
@@ -288,8 +343,12 @@ def _turns(prog, legal, names, role_name, role_id, defs) -> tuple:
     and the sets ``choice_ROLE`` and ``mover_ROLE``."""
     one, choice, busy = {}, {}, {}
     for r in prog.roles:
-        one[r], choice[r] = one_two((legal[(r, m)] for m in prog.moves[r]),
-                                    lambda a, b: _or([a, b]), lambda a, b: _and([a, b]), False)
+        one[r], choice[r] = one_two(
+            (legal[(r, m)] for m in prog.moves[r]),
+            lambda a, b: _or([a, b]),
+            lambda a, b: _and([a, b]),
+            False,
+        )
         single = _and([one[r], _not(choice[r])])
         busy[r] = _and([single, _not(legal[(r, NOOP)])]) if NOOP in prog.moves[r] else single
     nobody_chooses = _and(_not(choice[q]) for q in prog.roles)
@@ -297,8 +356,10 @@ def _turns(prog, legal, names, role_name, role_id, defs) -> tuple:
     mover = {}
     for i, r in enumerate(prog.roles):
         earlier = prog.roles[:i]
-        cases = [_and([choice[r]] + [_not(choice[q]) for q in earlier]),
-                 _and([nobody_chooses, busy[r]] + [_not(busy[q]) for q in earlier])]
+        cases = [
+            _and([choice[r]] + [_not(choice[q]) for q in earlier]),
+            _and([nobody_chooses, busy[r]] + [_not(busy[q]) for q in earlier]),
+        ]
         if i == 0:
             cases.append(_and([nobody_chooses, nobody_busy]))
         mover[r] = _or(cases)
@@ -360,15 +421,26 @@ def _scope(game, space, role_name, role_id, defs, filename) -> Scope:
 def _queries(prog, role_name, role_id, defs) -> tuple:
     """One query per role with goals: C = {r} forces its best goal value."""
     terminal_ref = atl.Ref("terminal", (), None, defs["terminal"])
-    going_on = atl.BoolOp("and", atl.Not(terminal_ref),
-                          atl.Not(atl.Ref("dead_end", (), None, defs["dead_end"])))
+    going_on = atl.BoolOp(
+        "and", atl.Not(terminal_ref), atl.Not(atl.Ref("dead_end", (), None, defs["dead_end"]))
+    )
     queries = []
     for r in prog.roles:
         if prog.goals[r]:
             top = max(prog.goals[r])
-            text = (f"<<{role_name[r]}>> (not terminal and not dead_end) U "
-                    f"(terminal and goal({role_name[r]}, {top}))")
+            text = (
+                f"<<{role_name[r]}>> (not terminal and not dead_end) U "
+                f"(terminal and goal({role_name[r]}, {top}))"
+            )
             goal = atl.Ref("goal", (ir.Const(role_id[r]), ir.Const(top)), None, defs["goal"])
-            queries.append(Query(text, atl.Until(atl.CoalitionLit((role_id[r],)), going_on,
-                                                 atl.BoolOp("and", terminal_ref, goal))))
+            queries.append(
+                Query(
+                    text,
+                    atl.Until(
+                        atl.CoalitionLit((role_id[r],)),
+                        going_on,
+                        atl.BoolOp("and", terminal_ref, goal),
+                    ),
+                )
+            )
     return tuple(queries)

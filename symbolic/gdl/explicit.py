@@ -24,6 +24,7 @@ cap, which ``--max-memory`` sets).
 >>> len(G.positions()), G.successors((1, 0)).tuples()
 (2, [(0, 1)])
 """
+
 from __future__ import annotations
 
 import bisect
@@ -36,8 +37,13 @@ from ..errors import EngineMismatch
 from ..explicit.counting import CountingGame
 from ..explicit.engine import ExplicitRelation
 from ..explicit.graph import IndexedGraph, TurnTable
-from ..explicit.sets import (DEFAULT_MAX_POSITIONS, checked_position, checked_positions,
-                             position_limit, predicate)
+from ..explicit.sets import (
+    DEFAULT_MAX_POSITIONS,
+    checked_position,
+    checked_positions,
+    position_limit,
+    predicate,
+)
 from ..limits import NO_LIMITS, Limits
 from .explicit_graph import StateGraph, bits_of, explore, indices
 from .explicit_rules import CompiledRules
@@ -77,8 +83,7 @@ class GdlEvaluator:
 
     def goals(self, state: frozenset, role) -> list[int]:
         s = self._int(state)
-        return [v for v in self.prog.goals[role]
-                if self.rules.holds(("goal", (role, str(v))), s)]
+        return [v for v in self.prog.goals[role] if self.rules.holds(("goal", (role, str(v))), s)]
 
     def next_state(self, state: frozenset, joint: dict) -> frozenset:
         c = self.rules
@@ -112,19 +117,25 @@ class GdlEvaluator:
         if not self.concurrent and sum(len(legal[r]) >= 2 for r in roles) >= 2:
             self.mover(c.fluents_of(s), legal)  # raises: not turn-based
         who = None if self.concurrent else mover(roles, legal)
-        return who, {c.next_state(v, tuple(zip(roles, combo)))
-                     for combo in itertools.product(*(legal[r] for r in roles))}
+        return who, {
+            c.next_state(v, tuple(zip(roles, combo)))
+            for combo in itertools.product(*(legal[r] for r in roles))
+        }
 
-    def graph(self, limit: int | None = None, limits: Limits = NO_LIMITS,
-              depth: int | None = None) -> StateGraph:
+    def graph(
+        self, limit: int | None = None, limits: Limits = NO_LIMITS, depth: int | None = None
+    ) -> StateGraph:
         """The compact graph of the states reachable from init in at most ``depth`` moves
         (:func:`~.explicit_graph.explore`: states as ints, edges in arrays)."""
+
         def refuse(state, legal):
             self.mover(state, legal)  # raises: not turn-based
+
         return explore(self.rules, refuse, limit, limits, depth, self.concurrent)
 
-    def reachable(self, limit: int | None = None, limits: Limits = NO_LIMITS,
-                  depth: int | None = None) -> tuple[dict, list[int], set]:
+    def reachable(
+        self, limit: int | None = None, limits: Limits = NO_LIMITS, depth: int | None = None
+    ) -> tuple[dict, list[int], set]:
         """({state: (mover, successors)}, the number of states first reached at each
         depth, the frontier) for the states reachable from init in at most ``depth``
         moves (all when None), breadth-first, layer by layer, states as frozensets of
@@ -135,8 +146,11 @@ class GdlEvaluator:
         g = self.graph(limit, limits, depth)
         fs = [self.rules.fluents_of(s) for s in g.states]
         roles = self.prog.roles
-        return ({fs[i]: (roles[g.movers[i]], {fs[j] for j in g.succ[i]})
-                 for i in range(len(fs))}, g.layers, {fs[i] for i in indices(g.frontier)})
+        return (
+            {fs[i]: (roles[g.movers[i]], {fs[j] for j in g.succ[i]}) for i in range(len(fs))},
+            g.layers,
+            {fs[i] for i in indices(g.frontier)},
+        )
 
 
 class GdlSet(PositionSet):
@@ -166,10 +180,17 @@ class GdlSet(PositionSet):
         """The positions as a frozenset of tuples (as :class:`ExplicitSet` has them)."""
         return frozenset(self.tuples())
 
-    def _union(self, other): return GdlSet(self.engine, self.bits | other.bits)
-    def _inter(self, other): return GdlSet(self.engine, self.bits & other.bits)
-    def _diff(self, other): return GdlSet(self.engine, self.bits & ~other.bits)
-    def _same(self, other) -> bool: return self.bits == other.bits
+    def _union(self, other):
+        return GdlSet(self.engine, self.bits | other.bits)
+
+    def _inter(self, other):
+        return GdlSet(self.engine, self.bits & other.bits)
+
+    def _diff(self, other):
+        return GdlSet(self.engine, self.bits & ~other.bits)
+
+    def _same(self, other) -> bool:
+        return self.bits == other.bits
 
 
 class GdlPositions(SetEngine):
@@ -186,9 +207,15 @@ class GdlPositions(SetEngine):
 
     kind = "explicit"
 
-    def __init__(self, game: GdlGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
-                 limits: Limits | None = None, depth: int | None = None,
-                 concurrent: bool = False):
+    def __init__(
+        self,
+        game: GdlGame,
+        *,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        limits: Limits | None = None,
+        depth: int | None = None,
+        concurrent: bool = False,
+    ):
         if not isinstance(game, GdlGame) or game.program is None:
             raise AssertionError(game)
         self.space, self.invariant, self.game = game.space, game.invariant, game
@@ -298,8 +325,9 @@ class GdlPositions(SetEngine):
             acc |= bits_of(layer, n)
             if keep_layers:
                 cumulative.append(GdlSet(self, acc))
-        return Fixpoint(GdlSet(self, acc), len(layers) - 1,
-                        tuple(cumulative) if keep_layers else None)
+        return Fixpoint(
+            GdlSet(self, acc), len(layers) - 1, tuple(cumulative) if keep_layers else None
+        )
 
     # ------------------------------------------------------------ the explored graph
 
@@ -320,8 +348,9 @@ class GdlPositions(SetEngine):
         t = self._own(target).bits
         succ = self._explore().succ
         at = self.position_at
-        return ExplicitRelation(self, frozenset(
-            (at(i), at(j)) for i in s for j in succ[i] if t >> j & 1))
+        return ExplicitRelation(
+            self, frozenset((at(i), at(j)) for i in s for j in succ[i] if t >> j & 1)
+        )
 
 
 class GdlExplicitGame(GdlPositions, CountingGame):
@@ -330,10 +359,15 @@ class GdlExplicitGame(GdlPositions, CountingGame):
     :class:`GdlPositions`; the queries are :class:`~symbolic.explicit.counting.CountingGame`'s
     on the explored graph, the turn being the mover of :mod:`~.turns`."""
 
-    def __init__(self, game: GdlGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
-                 limits: Limits | None = None, depth: int | None = None):
-        GdlPositions.__init__(self, game, max_positions=max_positions, limits=limits,
-                              depth=depth)
+    def __init__(
+        self,
+        game: GdlGame,
+        *,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        limits: Limits | None = None,
+        depth: int | None = None,
+    ):
+        GdlPositions.__init__(self, game, max_positions=max_positions, limits=limits, depth=depth)
         CountingGame.__init__(self)
 
     def _build_graph(self) -> IndexedGraph:
@@ -362,6 +396,11 @@ class GdlExplicitGame(GdlPositions, CountingGame):
         for m in legal[mover]:
             # the other roles play their single (forced) legal move
             joint = {r: (m if r == mover else legal[r][0]) for r in self.evaluator.prog.roles}
-            out.append((self.game.names.move_of[(mover, m)], {},
-                        tuple(int(f in ev.next_state(state, joint)) for f in self._fluents)))
+            out.append(
+                (
+                    self.game.names.move_of[(mover, m)],
+                    {},
+                    tuple(int(f in ev.next_state(state, joint)) for f in self._fluents),
+                )
+            )
         return out

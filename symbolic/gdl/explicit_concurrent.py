@@ -34,6 +34,7 @@ a dead end is in pre(J, Z) iff every role of J has a move there, with
 >>> [len(G.pre(J, same, dead_ends=DeadEnds.VACUOUS)) for J in ({1}, {2}, {1, 2})]
 [0, 0, 1]
 """
+
 from __future__ import annotations
 
 import itertools
@@ -57,10 +58,17 @@ class GdlExplicitConcurrentGame(GdlPositions, IndexedEngine, ConcurrentEngine):
     and the concurrent pre-image, every ATL operator following from it
     (:class:`~symbolic.concurrent.ConcurrentEngine`)."""
 
-    def __init__(self, game: GdlGame, *, max_positions: int = DEFAULT_MAX_POSITIONS,
-                 limits: Limits | None = None, depth: int | None = None):
-        GdlPositions.__init__(self, game, max_positions=max_positions, limits=limits,
-                              depth=depth, concurrent=True)
+    def __init__(
+        self,
+        game: GdlGame,
+        *,
+        max_positions: int = DEFAULT_MAX_POSITIONS,
+        limits: Limits | None = None,
+        depth: int | None = None,
+    ):
+        GdlPositions.__init__(
+            self, game, max_positions=max_positions, limits=limits, depth=depth, concurrent=True
+        )
         IndexedEngine.__init__(self)
         self._plans: dict = {}  # _plan: how pre(J, ·) reads each A(c)
 
@@ -97,7 +105,7 @@ class GdlExplicitConcurrentGame(GdlPositions, IndexedEngine, ConcurrentEngine):
             if plan is True:
                 out.append(i)
             elif plan:
-                row = [z[j] for j in flat[start[i]:start[i + 1]]]
+                row = [z[j] for j in flat[start[i] : start[i + 1]]]
                 if any(all(row[f] for f in g) for g in plan):
                     out.append(i)
         return self._from_indices(out)
@@ -107,11 +115,15 @@ class GdlExplicitConcurrentGame(GdlPositions, IndexedEngine, ConcurrentEngine):
         i = self.index(pos)
         jm = self._explore().joint
         row = jm.moves[i]
-        return {a: frozenset((self.position_at(row[f]),))
-                for f, a in enumerate(itertools.product(*jm.kinds[jm.kind[i]]))}
+        return {
+            a: frozenset((self.position_at(row[f]),))
+            for f, a in enumerate(itertools.product(*jm.kinds[jm.kind[i]]))
+        }
 
     def transitions(self, pos) -> list[tuple[tuple[str, ...], tuple]]:
         """δ(c) labelled by joint move: (each role's move in GDL text, successor)."""
         prog = self.game.program
-        return [(tuple(term_text(prog.moves[r][k]) for r, k in zip(prog.roles, a)),
-                 next(iter(t))) for a, t in sorted(self.joint_moves(pos).items())]
+        return [
+            (tuple(term_text(prog.moves[r][k]) for r, k in zip(prog.roles, a)), next(iter(t)))
+            for a, t in sorted(self.joint_moves(pos).items())
+        ]

@@ -30,6 +30,7 @@ bytes of tables (bench/journal/2026-11-24-issue-23-gdl.md has the figures).
 >>> indices(bits_of([0, 9, 3], 12)), bin(bits_of([0, 9, 3], 12))
 ([0, 3, 9], '0b1000001001')
 """
+
 from __future__ import annotations
 
 import itertools
@@ -88,7 +89,7 @@ class Rows:
         return len(self.start) - 1
 
     def __getitem__(self, i: int) -> array:
-        return self.flat[self.start[i]:self.start[i + 1]]
+        return self.flat[self.start[i] : self.start[i + 1]]
 
     def degrees(self) -> array:
         s = self.start
@@ -105,7 +106,7 @@ class Rows:
         out = array("i", bytes(4 * len(flat)))
         fill = array("q", count)
         for i in range(n):
-            for j in flat[start[i]:start[i + 1]]:
+            for j in flat[start[i] : start[i + 1]]:
                 out[fill[j]] = i
                 fill[j] += 1
         return Rows(count, out)
@@ -117,6 +118,7 @@ class JointMoves:
     A(i) = ``kinds[kind[i]]`` (per role, its enabled move indices in ``prog.moves[r]``;
     ``kinds[0]`` = no move for anyone: a terminal state, a state of the frontier) and
     ``moves[i]``, δ(i, a) for a in ``itertools.product(*A(i))``, in that order."""
+
     kinds: list
     kind: array
     moves: Rows
@@ -125,6 +127,7 @@ class JointMoves:
 @dataclass
 class StateGraph:
     """The reachable states and their moves, in the domain order (the module docstring)."""
+
     states: list
     movers: bytes
     succ: Rows
@@ -133,8 +136,14 @@ class StateGraph:
     joint: JointMoves | None = None
 
 
-def explore(rules: CompiledRules, turn_error, limit: int | None, limits: Limits,
-            depth: int | None, concurrent: bool = False) -> StateGraph:
+def explore(
+    rules: CompiledRules,
+    turn_error,
+    limit: int | None,
+    limits: Limits,
+    depth: int | None,
+    concurrent: bool = False,
+) -> StateGraph:
     """The :class:`StateGraph` of the states reachable from init in at most ``depth``
     moves (all when None). ``turn_error(state, legal)`` raises the ModelError of a
     state that is not turn-based; ``concurrent`` reads every state as concurrent
@@ -193,8 +202,15 @@ def explore(rules: CompiledRules, turn_error, limit: int | None, limits: Limits,
                 layers.append(len(states) - end)
             begin = end
     del index
-    return _renumbered(states, movers, Rows(start, flat), layers, frontier, limits,
-                       None if joint is None else joint.done())
+    return _renumbered(
+        states,
+        movers,
+        Rows(start, flat),
+        layers,
+        frontier,
+        limits,
+        None if joint is None else joint.done(),
+    )
 
 
 def _joint_successors(c: CompiledRules, v: int, legal: list) -> list:
@@ -228,8 +244,9 @@ class _JointRecorder:
         if terminal:
             self.kind.append(0)
         else:
-            en = tuple(tuple(ix[mv] for mv in legal[r])
-                       for r, ix in zip(self.roles, self.move_index))
+            en = tuple(
+                tuple(ix[mv] for mv in legal[r]) for r, ix in zip(self.roles, self.move_index)
+            )
             k = self.kind_of.get(en)
             if k is None:
                 k = self.kind_of[en] = len(self.kinds)
@@ -241,8 +258,8 @@ class _JointRecorder:
 
     def clear(self, begin: int, end: int) -> None:
         """The states ``begin``..``end`` - 1 (the last ones recorded) are the frontier."""
-        del self.flat[self.start[begin]:]
-        del self.start[begin + 1:]
+        del self.flat[self.start[begin] :]
+        del self.start[begin + 1 :]
         self.start.extend([len(self.flat)] * (end - begin))
         self.kind[begin:end] = array("i", bytes(4 * (end - begin)))
 
@@ -252,14 +269,28 @@ class _JointRecorder:
 
 def _too_many(limit: int, limits: Limits) -> TooManyPositions:
     from ..explicit.sets import BYTES_PER_POSITION
+
     return TooManyPositions(
-        (f"position limit reached: more than {limit} reachable states, the explicit "
-         f"engine's limit (", Hint("raise", "max_memory"), f" raises or lowers it, at "
-         f"{BYTES_PER_POSITION} bytes a state): use the symbolic engine"), stage=limits.where())
+        (
+            f"position limit reached: more than {limit} reachable states, the explicit "
+            f"engine's limit (",
+            Hint("raise", "max_memory"),
+            f" raises or lowers it, at "
+            f"{BYTES_PER_POSITION} bytes a state): use the symbolic engine",
+        ),
+        stage=limits.where(),
+    )
 
 
-def _renumbered(states: list, movers: bytearray, succ: Rows, layers: list, frontier,
-                limits: Limits, joint: JointMoves | None = None) -> StateGraph:
+def _renumbered(
+    states: list,
+    movers: bytearray,
+    succ: Rows,
+    layers: list,
+    frontier,
+    limits: Limits,
+    joint: JointMoves | None = None,
+) -> StateGraph:
     """The graph found breadth-first, renumbered in the order of the states' ints."""
     n = len(states)
     with limits.stage("sorting the reachable states (explicit)"):
@@ -272,13 +303,18 @@ def _renumbered(states: list, movers: bytearray, succ: Rows, layers: list, front
         for k, i in enumerate(order):
             if k % 4096 == 0:
                 limits.check(f"{k} of {n} states")
-            flat.extend(sorted([rank[j] for j in old_flat[old_start[i]:old_start[i + 1]]]))
+            flat.extend(sorted([rank[j] for j in old_flat[old_start[i] : old_start[i + 1]]]))
             start.append(len(flat))
         if joint is not None:
             joint = _renumbered_joint(joint, order, rank)
-        return StateGraph([states[i] for i in order], bytes(movers[i] for i in order),
-                          Rows(start, flat), layers, bits_of((rank[i] for i in frontier), n),
-                          joint)
+        return StateGraph(
+            [states[i] for i in order],
+            bytes(movers[i] for i in order),
+            Rows(start, flat),
+            layers,
+            bits_of((rank[i] for i in frontier), n),
+            joint,
+        )
 
 
 def _renumbered_joint(joint: JointMoves, order, rank: array) -> JointMoves:
@@ -287,6 +323,6 @@ def _renumbered_joint(joint: JointMoves, order, rank: array) -> JointMoves:
     start, flat = array("q", [0]), array("i")
     old_start, old_flat = joint.moves.start, joint.moves.flat
     for i in order:
-        flat.extend([rank[j] for j in old_flat[old_start[i]:old_start[i + 1]]])
+        flat.extend([rank[j] for j in old_flat[old_start[i] : old_start[i + 1]]])
         start.append(len(flat))
     return JointMoves(joint.kinds, array("i", [joint.kind[i] for i in order]), Rows(start, flat))

@@ -29,6 +29,7 @@ successor is then ``(v >> n) & (2^n - 1)`` (the ``next`` bits) with those bits a
 >>> c.legal(v), c.terminal(v), c.fluents_of(c.next_state(v, (("a", "go"),)))
 ({'a': ['go']}, False, frozenset({('s', '1')}))
 """
+
 from __future__ import annotations
 
 from .ground import GroundProgram
@@ -82,8 +83,12 @@ class CompiledRules:
                 if atom in level:
                     stack.pop()
                     continue
-                subs = [a for body in rules[atom] for _, a in body
-                        if a[0] not in ("true", "does") and a in rules and a not in level]
+                subs = [
+                    a
+                    for body in rules[atom]
+                    for _, a in body
+                    if a[0] not in ("true", "does") and a in rules and a not in level
+                ]
                 if subs:
                     stack.extend(subs)
                     continue
@@ -137,8 +142,14 @@ class CompiledRules:
             for b in self.bodies[a]:
                 (free if a[0] == "next" and not (b[1] | b[2]) & reads else mine).append(b)
         self.state_levels = self._keyed(list(groups.values()) + [free])
-        self.legal_bits = {r: [(m, 1 << bit[("legal", (r, m))]) for m in self.prog.moves[r]
-                               if ("legal", (r, m)) in rules] for r in self.prog.roles}
+        self.legal_bits = {
+            r: [
+                (m, 1 << bit[("legal", (r, m))])
+                for m in self.prog.moves[r]
+                if ("legal", (r, m)) in rules
+            ]
+            for r in self.prog.roles
+        }
         t = ("terminal", ())
         self.terminal_bit = (1 << bit[t]) if t in rules else 0
 

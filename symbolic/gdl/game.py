@@ -1,5 +1,6 @@
 """The IR game of a GDL description, keeping its ground program and the names
 the model gives to its fluents, roles, moves and ground atoms."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ class GdlNames:
     variable), ``role_id[role]`` (a player id), ``role_name[role]`` (the constant holding
     it), ``move_of[(role, move)]`` (an IR move) and ``set_of[atom]`` (the named set of a
     ground atom that does not depend on ``does``)."""
+
     var_of: dict
     role_id: dict
     role_name: dict
@@ -33,5 +35,6 @@ class GdlGame(Game):
     """An :class:`~symbolic.ir.Game` built from GDL. ``program`` is the ground
     program (read by both GDL engines), ``names`` the model's names.
     :func:`symbolic.engines.make_engine` builds the GDL engines for it."""
+
     program: GroundProgram | None = field(default=None, compare=False, repr=False)
     names: GdlNames | None = field(default=None, compare=False, repr=False)

@@ -27,6 +27,7 @@ atoms (static literals are decided and dropped).
 >>> g.rules[("next", (("c", "1"),))]
 ((('pos', ('true', (('c', '0'),))),),)
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -88,6 +89,7 @@ class GroundProgram:
     ``warnings`` the located texts of what is suspicious but legal GDL (a relation
     that a rule reads but nothing defines), for the command line to print.
     """
+
     roles: tuple
     fluents: tuple
     init: frozenset
@@ -98,6 +100,7 @@ class GroundProgram:
 
 
 # --------------------------------------------------------------------------- matching
+
 
 def _subst(t, b):
     if not b:
@@ -171,13 +174,18 @@ class _Db:
         if args in self.sets[name]:
             return False
         if any(not isinstance(a, str) and term_depth(a) > self.max_depth for a in args):
-            raise ModelError(f"this rule builds ever deeper terms: {atom_text((name, args))[:120]}"
-                             f"... nests more than {self.max_depth} levels (grounding would "
-                             "not end; GDL needs a finite set of ground atoms)", rule.span)
+            raise ModelError(
+                f"this rule builds ever deeper terms: {atom_text((name, args))[:120]}"
+                f"... nests more than {self.max_depth} levels (grounding would "
+                "not end; GDL needs a finite set of ground atoms)",
+                rule.span,
+            )
         if self.size >= MAX_GROUND_ATOMS:
-            raise ModelError(f"grounding derives more than {MAX_GROUND_ATOMS} atoms (the "
-                             f"last by this rule, for '{name}'): too large to ground",
-                             rule.span)
+            raise ModelError(
+                f"grounding derives more than {MAX_GROUND_ATOMS} atoms (the "
+                f"last by this rule, for '{name}'): too large to ground",
+                rule.span,
+            )
         if self.size % 4096 == 0:
             current_limits().check(f"grounding: {self.size} ground atoms")
         return self.add(name, args)
@@ -222,7 +230,7 @@ def _solve(body, db, b, decided):
             best, best_score = i, score
     if best is None:
         raise AssertionError(body)
-    lit, rest = body[best], body[:best] + body[best + 1:]
+    lit, rest = body[best], body[:best] + body[best + 1 :]
     kind = lit[0]
     if kind == "distinct":
         if _subst(lit[1], b) != _subst(lit[2], b):
@@ -246,6 +254,7 @@ def _solve(body, db, b, decided):
 
 
 # --------------------------------------------------------------------------- strata
+
 
 def _relation_graph(rules: list[Rule]):
     deps: dict[str, set] = defaultdict(set)  # head relation -> (relation, negated)
@@ -294,11 +303,13 @@ def _strata(deps, names, rules) -> dict:
             return level
     bad = max(names, key=lambda n: level[n])
     span = next((r.span for r in rules if r.head[0] == bad), None)
-    raise ModelError(f"relation '{bad}' depends on its own negation: the rules are not "
-                     "stratified", span)
+    raise ModelError(
+        f"relation '{bad}' depends on its own negation: the rules are not stratified", span
+    )
 
 
 # --------------------------------------------------------------------------- grounding
+
 
 def _check_shapes(rules: list[Rule], dyn: set) -> None:
     for r in rules:
@@ -307,13 +318,15 @@ def _check_shapes(rules: list[Rule], dyn: set) -> None:
             raise ModelError(f"'{name}' must not depend on the state (true/does)", r.span)
         if name in ("legal", "goal", "terminal", "next") or name in dyn:
             for lit in r.body:
-                if lit[0] in ("pos", "neg") and lit[1][0] == "does" and name in (
-                        "legal", "goal", "terminal"):
+                if (
+                    lit[0] in ("pos", "neg")
+                    and lit[1][0] == "does"
+                    and name in ("legal", "goal", "terminal")
+                ):
                     raise ModelError(f"'{name}' must not depend on 'does'", r.span)
         want = {"role": 1, "init": 1, "legal": 2, "next": 1, "goal": 2, "terminal": 0}
         if name in want and len(args) != want[name]:
-            raise ModelError(f"'{name}' takes {want[name]} argument(s), got {len(args)}",
-                             r.span)
+            raise ModelError(f"'{name}' takes {want[name]} argument(s), got {len(args)}", r.span)
 
 
 def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
@@ -324,8 +337,10 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
     dyn = _dynamic(deps)
     _check_shapes(rules, dyn)
     if not any(r.head[0] == "role" for r in rules):
-        raise ModelError("no (role ...) in the game description"
-                         + (" (the file is empty)" if not rules else ""), whole)
+        raise ModelError(
+            "no (role ...) in the game description" + (" (the file is empty)" if not rules else ""),
+            whole,
+        )
     warnings = _undefined(rules, deps)
     limits = current_limits()
     limits.check("grounding: the static relations")
@@ -335,28 +350,37 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
     dyn_rules = [r for r in rules if r.head[0] in dyn]
     _strata(deps, sorted(dyn - set(STATE)), rules)  # dynamic negation is stratified too
     if "terminal" not in deps:
-        raise ModelError("no terminal rule: GDL requires one, (<= terminal ...), saying "
-                         "when the game ends", whole)
+        raise ModelError(
+            "no terminal rule: GDL requires one, (<= terminal ...), saying when the game ends",
+            whole,
+        )
     limits.check("grounding: the atoms possibly true")
     _possible(dyn_rules, db, dyn)
     possible_true = set(db.sets.get("true", ()))
     limits.check("grounding: the rule instances")
     ground_rules = _instances(dyn_rules, db, dyn)
     fluents = tuple(sorted((a[0] for a in possible_true), key=term_key))
-    moves = {r: tuple(sorted({a[1] for a in db.sets.get("legal", ()) if a[0] == r}, key=term_key))
-             for r in roles}
+    moves = {
+        r: tuple(sorted({a[1] for a in db.sets.get("legal", ()) if a[0] == r}, key=term_key))
+        for r in roles
+    }
     goals = _goal_values(ground_rules, roles, rules)
-    for (name, args) in list(ground_rules):
+    for name, args in list(ground_rules):
         if name == "legal" and args[0] not in moves:
-            raise ModelError(f"legal move for {term_text(args[0])}, which is not a role",
-                             _rule_span(rules, "legal", args[0]))
+            raise ModelError(
+                f"legal move for {term_text(args[0])}, which is not a role",
+                _rule_span(rules, "legal", args[0]),
+            )
     _check_acyclic(ground_rules)
     return GroundProgram(
-        roles=roles, fluents=fluents,
+        roles=roles,
+        fluents=fluents,
         init=frozenset(a[0] for a in db.sets.get("init", ())),
         moves=moves,
         rules={k: tuple(sorted(v, key=repr)) for k, v in ground_rules.items()},
-        goals={r: tuple(sorted(v)) for r, v in goals.items()}, warnings=warnings)
+        goals={r: tuple(sorted(v)) for r, v in goals.items()},
+        warnings=warnings,
+    )
 
 
 def _undefined(rules: list[Rule], deps) -> tuple:
@@ -366,11 +390,12 @@ def _undefined(rules: list[Rule], deps) -> tuple:
     for r in rules:
         for lit in r.body:
             if lit[0] in ("pos", "neg") and lit[1][0] not in deps and lit[1][0] not in STATE:
-                what = f"relation '{lit[1][0]}' is defined by no rule or fact: it is never " \
-                       f"true, so this rule for '{r.head[0]}' " + \
-                       ("never applies" if lit[0] == "pos" else "reads (not ...) as always true")
-                text = r.span.render(what, "warning") if r.span is not None else \
-                    f"warning: {what}"
+                what = (
+                    f"relation '{lit[1][0]}' is defined by no rule or fact: it is never "
+                    f"true, so this rule for '{r.head[0]}' "
+                    + ("never applies" if lit[0] == "pos" else "reads (not ...) as always true")
+                )
+                text = r.span.render(what, "warning") if r.span is not None else f"warning: {what}"
                 if text not in out:
                     out.append(text)
     return tuple(out)
@@ -456,7 +481,8 @@ def _instances(dyn_rules: list[Rule], db: _Db, dyn: set) -> dict:
             if ok:
                 # repr: a total order (terms mix constants and compound terms)
                 ground_rules[(r.head[0], _subst(r.head[1], b))].add(
-                    tuple(sorted(set(body), key=repr)))
+                    tuple(sorted(set(body), key=repr))
+                )
     return ground_rules
 
 
@@ -464,8 +490,10 @@ def _rule_span(rules, name: str, *args):
     """The span of the first rule defining ``name`` whose head's first arguments match
     ``args`` (each equal, or a variable), preferring a rule where they are all equal
     (ground rules keep no span: this locates a message about one of them)."""
+
     def var(t) -> bool:
         return isinstance(t, str) and t.startswith("?")
+
     heads = [r for r in rules if r.head[0] == name and len(r.head[1]) >= len(args)]
     for exact in (True, False):
         for r in heads:
@@ -483,19 +511,27 @@ def _goal_values(ground_rules: dict, roles, rules=()) -> dict:
     """{role: the goal values (ints) that occur}; a ModelError, located at the rule, for
     a goal of a non-role or a value that is not a number 0..100."""
     goals: dict = {r: set() for r in roles}
-    for (name, args) in ground_rules:
+    for name, args in ground_rules:
         if name == "goal":
             role, value = args
             if role not in goals:
-                raise ModelError(f"goal of {term_text(role)}, which is not a role",
-                                 _rule_span(rules, "goal", role))
-            if not (isinstance(value, str) and value.isdigit()
-                    and len(value) <= _GOAL_DIGITS and int(value) <= 100):
+                raise ModelError(
+                    f"goal of {term_text(role)}, which is not a role",
+                    _rule_span(rules, "goal", role),
+                )
+            if not (
+                isinstance(value, str)
+                and value.isdigit()
+                and len(value) <= _GOAL_DIGITS
+                and int(value) <= 100
+            ):
                 shown = term_text(value)
                 shown = shown if len(shown) <= 40 else f"{shown[:20]}... ({len(shown)} characters)"
-                raise ModelError(f"goal value {shown} of {term_text(role)}: expected a number "
-                                 "0..100 (GDL's goal values)",
-                                 _rule_span(rules, "goal", role, value))
+                raise ModelError(
+                    f"goal value {shown} of {term_text(role)}: expected a number "
+                    "0..100 (GDL's goal values)",
+                    _rule_span(rules, "goal", role, value),
+                )
             goals[role].add(int(value))
     return goals
 
@@ -521,8 +557,10 @@ def _ordered_roles(rules, db) -> tuple:
         raise ModelError("no (role ...) in the game description")
     for v in roles:
         if not isinstance(v, str) or _is_number(v):
-            raise ModelError(f"a role is a constant symbol such as (role white), not "
-                             f"{term_text(v)}", _rule_span(rules, "role", v))
+            raise ModelError(
+                f"a role is a constant symbol such as (role white), not {term_text(v)}",
+                _rule_span(rules, "role", v),
+            )
     return tuple(roles)
 
 
@@ -534,9 +572,11 @@ def _check_does_roles(rules: list[Rule], roles: tuple) -> None:
             if lit[0] in ("pos", "neg") and lit[1][0] == "does" and lit[1][1]:
                 who = lit[1][1][0]
                 if not (isinstance(who, str) and who.startswith("?")) and who not in roles:
-                    raise ModelError(f"(does {term_text(who)} ...): {term_text(who)} is not a "
-                                     f"role (the roles: {', '.join(map(term_text, roles))})",
-                                     r.span)
+                    raise ModelError(
+                        f"(does {term_text(who)} ...): {term_text(who)} is not a "
+                        f"role (the roles: {', '.join(map(term_text, roles))})",
+                        r.span,
+                    )
 
 
 def _check_acyclic(ground_rules) -> None:
@@ -559,8 +599,10 @@ def _check_acyclic(ground_rules) -> None:
                 continue
             s = state.get(nxt)
             if s == 1:
-                raise ModelError(f"recursion through the state: {atom_text(nxt)} depends on "
-                                 "itself (not supported)")
+                raise ModelError(
+                    f"recursion through the state: {atom_text(nxt)} depends on "
+                    "itself (not supported)"
+                )
             if s is None:
                 state[nxt] = 1
                 stack.append((nxt, iter([lit[1] for body in ground_rules[nxt] for lit in body])))

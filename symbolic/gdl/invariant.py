@@ -37,6 +37,7 @@ it grades D into layers D_k = D ∧ g_k (a layered solution applies).
 >>> inv.counter is None, "at most one (control ·)" in inv.kept
 (True, True)
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -70,7 +71,7 @@ def _groups(fluents) -> dict:
         if not isinstance(f, tuple) or len(f) < 2:
             continue
         for i in range(1, len(f)):
-            out.setdefault((f[0], i, f[1:i] + f[i + 1:]), []).append(f)
+            out.setdefault((f[0], i, f[1:i] + f[i + 1 :]), []).append(f)
     return {k: v for k, v in out.items() if len(v) >= 2}
 
 
@@ -99,12 +100,14 @@ def infer_invariant(engine) -> Invariant:
     for f in prog.fluents:
         if f not in counted or f in init:
             cands[f"{term_text(f)} stays {'true' if f in init else 'false'}"] = (
-                cur[f] if f in init else m.not_(cur[f]))
+                cur[f] if f in init else m.not_(cur[f])
+            )
     exactly_one = []
     for key, fs in groups.items():
         text = _group_text(key)
-        at_most = m.conj(m.not_(m.and_(cur[a], cur[b]))
-                         for i, a in enumerate(fs) for b in fs[i + 1:])
+        at_most = m.conj(
+            m.not_(m.and_(cur[a], cur[b])) for i, a in enumerate(fs) for b in fs[i + 1 :]
+        )
         on = [f for f in fs if f in init]
         if len(on) <= 1:
             cands[f"at most one {text}"] = at_most
@@ -140,9 +143,11 @@ def _turn_based(engine, d) -> None:
     if not m.is_false(bad):
         pos = BddSet._make(engine, bad).first()
         state = " ".join(term_text(f) for f, v in zip(engine.game.program.fluents, pos) if v)
-        raise QueryError("no turn-based inductive invariant: the candidates left hold a state "
-                         f"where several roles have a choice, {{{state}}}, which may not be "
-                         "reachable; solve from the reachable states instead")
+        raise QueryError(
+            "no turn-based inductive invariant: the candidates left hold a state "
+            f"where several roles have a choice, {{{state}}}, which may not be "
+            "reachable; solve from the reachable states instead"
+        )
 
 
 def _layers(engine, d, exactly_one, cap: int) -> tuple:

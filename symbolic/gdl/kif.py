@@ -13,6 +13,7 @@ symbolic.errors.ParseError: t.kif:1:1: error: unclosed '(': no matching ')' befo
     (role x
     ^
 """
+
 from __future__ import annotations
 
 import re
@@ -27,6 +28,7 @@ __all__ = ["Sym", "Variable", "SList", "Form", "parse_kif"]
 @dataclass(frozen=True)
 class Sym:
     """A constant symbol (a relation or function name, or an object constant)."""
+
     name: str
     span: Span | None = field(default=None, compare=False, repr=False)
 
@@ -37,6 +39,7 @@ class Sym:
 @dataclass(frozen=True)
 class Variable:
     """A variable ``?name``."""
+
     name: str
     span: Span | None = field(default=None, compare=False, repr=False)
 
@@ -47,6 +50,7 @@ class Variable:
 @dataclass(frozen=True)
 class SList:
     """A parenthesised list of forms."""
+
     items: tuple
     span: Span | None = field(default=None, compare=False, repr=False)
 
@@ -86,16 +90,20 @@ def _balance(text: str, src: _Lines) -> None:
         elif ch == "(":
             stack.append((line, col))
             if len(stack) > MAX_NESTING:
-                raise ParseError(f"the forms nest too deeply here: at most {MAX_NESTING} "
-                                 "levels of parentheses are supported", src.span(line, col))
+                raise ParseError(
+                    f"the forms nest too deeply here: at most {MAX_NESTING} "
+                    "levels of parentheses are supported",
+                    src.span(line, col),
+                )
         elif ch == ")":
             if not stack:
                 raise ParseError("unmatched ')': no '(' is open here", src.span(line, col))
             stack.pop()
     if stack:
         ln, cl = stack[-1]
-        raise ParseError("unclosed '(': no matching ')' before the end of the file",
-                         src.span(ln, cl))
+        raise ParseError(
+            "unclosed '(': no matching ')' before the end of the file", src.span(ln, cl)
+        )
 
 
 #: one token: blanks or a comment (group 1), '(' (2), ')' (3), a ?variable (4), a symbol (5);
@@ -116,8 +124,10 @@ def _forms(text: str, src: _Lines) -> list[Form]:
         m = match(text, pos)
         if m is None:
             _balance(text, src)
-            raise ParseError(f"unexpected character {text[pos]!r}: expected a symbol, a "
-                             "?variable, '(' or ')'", src.span(line, pos - line_start + 1))
+            raise ParseError(
+                f"unexpected character {text[pos]!r}: expected a symbol, a ?variable, '(' or ')'",
+                src.span(line, pos - line_start + 1),
+            )
         kind, tok = m.lastindex, m.group()
         col = pos - line_start + 1
         if kind == 1:

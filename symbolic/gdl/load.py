@@ -9,6 +9,7 @@ this point everything is objects.
 >>> m.players, [s.label for s in m.space.slots], [mv.name for mv in m.game.moves]
 ((1,), ['s_0', 's_1'], ['a_go'])
 """
+
 from __future__ import annotations
 
 from ..lang.decls import CheckedModel

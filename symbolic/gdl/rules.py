@@ -16,6 +16,7 @@ whose body has a disjunction becomes one rule per disjunct.
 >>> [(x.head, x.body) for x in r]
 [(('p', ('?x',)), (('pos', ('q', ('?x',))), ('pos', ('r', ('?x',))))), (('p', ('?x',)), (('pos', ('q', ('?x',))), ('neg', ('s', ('?x',)))))]
 """
+
 from __future__ import annotations
 
 import itertools
@@ -33,6 +34,7 @@ KEYWORDS = ("true", "does", "not", "distinct", "or", "and", "<=")
 @dataclass(frozen=True)
 class Rule:
     """``head :- body`` (a fact has an empty body)."""
+
     head: tuple
     body: tuple
     span: Span | None = field(default=None, compare=False, repr=False)
@@ -78,8 +80,9 @@ def _atom(f: Form, role: str):
 
 def _arity(f: SList, n: int, what: str) -> None:
     if len(f.items) != n + 1:
-        raise ModelError(f"({what} ...) takes {n} argument{'s' if n > 1 else ''}, "
-                         f"got {len(f.items) - 1}", f.span)
+        raise ModelError(
+            f"({what} ...) takes {n} argument{'s' if n > 1 else ''}, got {len(f.items) - 1}", f.span
+        )
 
 
 def _literal(f: Form) -> list[tuple]:
@@ -89,13 +92,22 @@ def _literal(f: Form) -> list[tuple]:
         if key == "not":
             _arity(f, 1, "not")
             inner = f.items[1]
-            if isinstance(inner, SList) and inner.items and isinstance(inner.items[0], Sym) \
-                    and inner.items[0].name in ("or", "and", "not", "distinct"):
+            if (
+                isinstance(inner, SList)
+                and inner.items
+                and isinstance(inner.items[0], Sym)
+                and inner.items[0].name in ("or", "and", "not", "distinct")
+            ):
                 if inner.items[0].name == "distinct":
                     _arity(inner, 2, "distinct")
-                    return [(("neg", ("distinct", (_term(inner.items[1]), _term(inner.items[2])))),)]
-                raise ModelError(f"(not ({inner.items[0].name} ...)) is not supported: "
-                                 "negate an atom (define a helper relation)", inner.span)
+                    return [
+                        (("neg", ("distinct", (_term(inner.items[1]), _term(inner.items[2])))),)
+                    ]
+                raise ModelError(
+                    f"(not ({inner.items[0].name} ...)) is not supported: "
+                    "negate an atom (define a helper relation)",
+                    inner.span,
+                )
             return [(("neg", _body_atom(inner)),)]
         if key == "distinct":
             _arity(f, 2, "distinct")
@@ -117,8 +129,11 @@ def _body_atom(f: Form):
     """The atom of a body literal; ``next`` is refused there (GDL: only in rule heads)."""
     atom = _atom(f, "literal")
     if atom[0] == "next":
-        raise ModelError("'next' may only appear in the head of a rule (GDL): it defines the "
-                         "next state; read the current one with (true ...) in a body", f.span)
+        raise ModelError(
+            "'next' may only appear in the head of a rule (GDL): it defines the "
+            "next state; read the current one with (true ...) in a body",
+            f.span,
+        )
     return atom
 
 
@@ -134,12 +149,17 @@ def _check_safe(head, body, span) -> None:
     occurs in a positive literal of the body."""
     bound = set().union(*(variables(lit[1]) for lit in body if lit[0] == "pos")) if body else set()
     for what, part in [("the head", head)] + [
-            ("a negation" if lit[0] == "neg" else "a distinct", lit[1:])
-            for lit in body if lit[0] != "pos"]:
+        ("a negation" if lit[0] == "neg" else "a distinct", lit[1:])
+        for lit in body
+        if lit[0] != "pos"
+    ]:
         free = sorted(variables(part) - bound)
         if free:
-            raise ModelError(f"unsafe rule: variable {free[0]} of {what} occurs in no positive "
-                             "literal of the body", span)
+            raise ModelError(
+                f"unsafe rule: variable {free[0]} of {what} occurs in no positive "
+                "literal of the body",
+                span,
+            )
 
 
 def read_rules(forms: list[Form]) -> list[Rule]:
@@ -147,8 +167,12 @@ def read_rules(forms: list[Form]) -> list[Rule]:
     ModelErrors for constructs GDL does not allow or this reader does not support."""
     rules = []
     for f in forms:
-        if isinstance(f, SList) and f.items and isinstance(f.items[0], Sym) \
-                and f.items[0].name == "<=":
+        if (
+            isinstance(f, SList)
+            and f.items
+            and isinstance(f.items[0], Sym)
+            and f.items[0].name == "<="
+        ):
             if len(f.items) < 2:
                 raise ModelError("a rule (<= head body...) needs a head", f.span)
             head = _atom(f.items[1], "rule head")
@@ -160,8 +184,10 @@ def read_rules(forms: list[Form]) -> list[Rule]:
             raise ModelError(f"'{head[0]}' cannot be defined by a rule or a fact", f.span)
         for body in bodies:
             # (not (distinct a b)) is a = b: kept as its own literal kind
-            body = tuple(("same",) + lit[1][1] if lit[0] == "neg" and lit[1][0] == "distinct"
-                         else lit for lit in body)
+            body = tuple(
+                ("same",) + lit[1][1] if lit[0] == "neg" and lit[1][0] == "distinct" else lit
+                for lit in body
+            )
             _check_safe(head, body, f.span)
             rules.append(Rule(head, body, f.span))
     return rules

@@ -32,6 +32,7 @@ when F = ∅, and a table of bounds is decided wherever they meet. When the
 layers are graded (every move goes one layer up, as with a step counter), the
 until is solved layer by layer (:func:`~symbolic.api.layers.until_layered`).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -69,8 +70,11 @@ def forced_formula(model: Model, coalition, role, values) -> atl.Formula:
     reached = goals[0]
     for g in goals[1:]:
         reached = atl.BoolOp("or", reached, g)
-    return atl.Until(atl.CoalitionLit(tuple(ids[r] for r in coalition)), going_on,
-                     atl.BoolOp("and", terminal, reached))
+    return atl.Until(
+        atl.CoalitionLit(tuple(ids[r] for r in coalition)),
+        going_on,
+        atl.BoolOp("and", terminal, reached),
+    )
 
 
 def _frontier(engine: GameEngine) -> PositionSet:
@@ -147,8 +151,9 @@ class _Forcing:
         engine = self.engine
         # every state of ``stay`` has a successor: the convention does not matter
         if self.reach is not None:
-            won = until_layered(engine, J, self.stay, target, self.reach,
-                                dead_ends=DeadEnds.VACUOUS)
+            won = until_layered(
+                engine, J, self.stay, target, self.reach, dead_ends=DeadEnds.VACUOUS
+            )
         else:
             won = engine.until(J, self.stay, target, dead_ends=DeadEnds.VACUOUS)
         seen[C] = ok = self.start in won.result
@@ -187,8 +192,9 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
             values = prog.goals[r]
             at_least = f.at_least(r)
             upper = lower = None
-            i = _largest(lambda i: f.forces(coalition, at_least[i] | f.beyond, "upper"),
-                         len(values) - 1)
+            i = _largest(
+                lambda i: f.forces(coalition, at_least[i] | f.beyond, "upper"), len(values) - 1
+            )
             if i is not None:
                 upper = values[i]
                 if f.beyond.is_empty():
@@ -196,14 +202,22 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
                 else:
                     k = _largest(lambda i: f.forces(coalition, at_least[i], "lower"), i)
                     lower = None if k is None else values[k]
-            out.append({"coalition": list(coalition), "role": r,
-                        "value": upper if lower == upper else None,
-                        "lower": lower, "upper": upper, "decided": lower == upper})
+            out.append(
+                {
+                    "coalition": list(coalition),
+                    "role": r,
+                    "value": upper if lower == upper else None,
+                    "lower": lower,
+                    "upper": upper,
+                    "decided": lower == upper,
+                }
+            )
     return out
 
 
-def refine_by_invariant(model: Model, table: list[dict], engine: GameEngine,
-                        budget: float | None = None) -> list[dict]:
+def refine_by_invariant(
+    model: Model, table: list[dict], engine: GameEngine, budget: float | None = None
+) -> list[dict]:
     """``table`` (from :func:`forced_values` with a frontier) with each undecided entry
     decided on ``engine``, a GDL symbolic engine whose domain is an inductive
     invariant (:mod:`~.invariant`): there the until is exact at ``init``, so the
@@ -231,12 +245,12 @@ def refine_by_invariant(model: Model, table: list[dict], engine: GameEngine,
         r, coalition = entry["role"], entry["coalition"]
         values = prog.goals[r]
         low = entry["lower"]
-        tried = [i for i, v in enumerate(values)
-                 if (low is None or v > low) and v <= entry["upper"]]
+        tried = [
+            i for i, v in enumerate(values) if (low is None or v > low) and v <= entry["upper"]
+        ]
         left = None if outer.deadline is None else max(1e-3, outer.deadline - time.monotonic())
         cap = min((x for x in (budget, left) if x is not None), default=None)
-        engine.limits = Limits(timeout=cap, max_memory=outer.max_memory,
-                               progress=outer.progress)
+        engine.limits = Limits(timeout=cap, max_memory=outer.max_memory, progress=outer.progress)
         t0, asked = time.monotonic(), None
         try:
             with engine.limits.stage(f"{'{' + ', '.join(coalition) + '}'} forcing {r}"):

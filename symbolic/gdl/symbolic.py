@@ -38,6 +38,7 @@ invariant D ⊇ R (:mod:`~.invariant`), layered by its step counter when it has
 one; every fixpoint then has its reachable value at ``init`` (what
 :func:`~.solve.refine_by_invariant` reads), but D is not R: ``layers`` stays empty.
 """
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -85,22 +86,39 @@ class GdlSymbolicGame(TurnBasedGame):
     move's is mostly constants (a cofactor).
     """
 
-    def __init__(self, game: GdlGame, backend: str = "auto", partition: str = "moves", *,
-                 order: str = "auto", max_memory: int | None = None,
-                 limits: Limits | None = None, explore: bool = True,
-                 depth: int | None = None, on_layer=None, domain: str = "reachable"):
+    def __init__(
+        self,
+        game: GdlGame,
+        backend: str = "auto",
+        partition: str = "moves",
+        *,
+        order: str = "auto",
+        max_memory: int | None = None,
+        limits: Limits | None = None,
+        explore: bool = True,
+        depth: int | None = None,
+        on_layer=None,
+        domain: str = "reachable",
+    ):
         check_partition(partition)
         if depth is not None and depth < 0:
             raise QueryError(f"the depth must be 0 or more, got {depth}")
         if domain not in DOMAINS:
             raise QueryError(f"unknown domain {domain!r}: the choices are {list(DOMAINS)}")
         if domain == "invariant" and depth is not None:
-            raise QueryError("a depth bounds the reachable states: it does not apply to the "
-                             "invariant domain")
+            raise QueryError(
+                "a depth bounds the reachable states: it does not apply to the invariant domain"
+            )
         # fluents are bools: every order is the slot order; no layout probe (it measures δ,
         # which this engine builds only on demand)
-        super().__init__(game, backend, partition, order="slots" if order == "auto" else order,
-                         max_memory=max_memory, limits=limits)
+        super().__init__(
+            game,
+            backend,
+            partition,
+            order="slots" if order == "auto" else order,
+            max_memory=max_memory,
+            limits=limits,
+        )
         self._transitions: DeltaParts | None = None  # transitions(), on demand
         self._has_succ_node = None
         self._moves_of = None
@@ -128,6 +146,7 @@ class GdlSymbolicGame(TurnBasedGame):
         its layers D ∧ g_k, graded; ``layers`` stays empty: D is not the set of
         reachable states and its states are not counted as such."""
         from .invariant import infer_invariant  # only this domain needs it
+
         m = self.manager
         inv = infer_invariant(self)
         node = inv.node
@@ -135,8 +154,7 @@ class GdlSymbolicGame(TurnBasedGame):
         self._restrict(node)
         whole = BddSet._make(self, node)
         if inv.counter is not None:
-            layers = tuple(BddSet._make(self, m.and_(node, self.rules.cur[g]))
-                           for g in inv.counter)
+            layers = tuple(BddSet._make(self, m.and_(node, self.rules.cur[g])) for g in inv.counter)
             self.reach = ReachLayers(whole, layers, True)
 
     def atom_set(self, atom) -> BddSet:
@@ -144,15 +162,18 @@ class GdlSymbolicGame(TurnBasedGame):
         bodies evaluated inside the domain one literal at a time: ``terminal`` and the
         goals of a large game are never built over all states."""
         m, rules = self.manager, self.rules
-        return BddSet._make(self, m.disj(rules.body_within(b, self._domain)
-                                         for b in self.game.program.rules.get(atom, ())))
+        return BddSet._make(
+            self,
+            m.disj(
+                rules.body_within(b, self._domain) for b in self.game.program.rules.get(atom, ())
+            ),
+        )
 
     def _expanded(self):
         """The expanded non-terminal positions, D ∖ F ∖ terminal (cached): the sources of
         δ, of the pre-images and of the dead-end test."""
         if self._live is None:
-            self._live = self.rules.minus_terminal(self.manager.diff(self._domain,
-                                                                     self._frontier))
+            self._live = self.rules.minus_terminal(self.manager.diff(self._domain, self._frontier))
         return self._live
 
     @property
@@ -172,9 +193,10 @@ class GdlSymbolicGame(TurnBasedGame):
             on_layer(0, reached.count(), m.size(reached.node))
         with self.limits.stage("exploring the reachable states"):
             while True:
-                self.limits.check(f"depth {len(layers)}",
-                                  lambda: {"positions": reached.count(),
-                                           "BDD nodes": m.size(reached.node)})
+                self.limits.check(
+                    f"depth {len(layers)}",
+                    lambda: {"positions": reached.count(), "BDD nodes": m.size(reached.node)},
+                )
                 image = self.image(layer)
                 new = image - reached
                 if depth is not None and len(layers) > depth and not new.is_empty():
@@ -199,8 +221,9 @@ class GdlSymbolicGame(TurnBasedGame):
     def initial(self) -> BddSet:
         """The initial state."""
         prog, enc = self.game.program, self.encoder
-        return BddSet._make(self, enc.position_cube(tuple(int(f in prog.init)
-                                                          for f in prog.fluents)))
+        return BddSet._make(
+            self, enc.position_cube(tuple(int(f in prog.init) for f in prog.fluents))
+        )
 
     def image(self, layer: BddSet) -> BddSet:
         """post(L): the successors of the states of ``layer`` (see the module docstring);
@@ -226,8 +249,10 @@ class GdlSymbolicGame(TurnBasedGame):
         prog, rules, m = self.game.program, self.rules, self.manager
         state = frozenset(f for f, v in zip(prog.fluents, pos) if v)
         cube = self.encoder.assignment(pos)
-        legal = {r: [mv for mv in prog.moves[r]
-                     if m.is_true(m.restrict(rules.legal(r, mv), cube))] for r in prog.roles}
+        legal = {
+            r: [mv for mv in prog.moves[r] if m.is_true(m.restrict(rules.legal(r, mv), cube))]
+            for r in prog.roles
+        }
         err = turn_error(prog.roles, state, legal, prog.fluents)
         if err is None:
             raise AssertionError(pos)
@@ -264,8 +289,9 @@ class GdlSymbolicGame(TurnBasedGame):
                     r, mv = self.game.names.move_named[move.name]
                     self.limits.check(f"move {move.name}")
                     rel = m.false
-                    for forced, lf in rules.by_forced_moves(m.and_(movers[r],
-                                                                   rules.legal(r, mv)), r):
+                    for forced, lf in rules.by_forced_moves(
+                        m.and_(movers[r], rules.legal(r, mv)), r
+                    ):
                         ch = rules.changed(r, mv, forced)
                         keep = enc.frame(i for i, f in enumerate(fluents) if f not in ch)
                         rel = m.or_(rel, m.conj([lf, rules.step(r, mv, forced)[0], keep]))
@@ -284,7 +310,6 @@ class GdlSymbolicGame(TurnBasedGame):
             live = self._expanded()
             self._has_succ_node = self.manager.diff(live, self.rules.turns(live)[2])
         return self._has_succ_node
-
 
     # ------------------------------------------------------------------ pre-images, composed
 
@@ -325,8 +350,12 @@ class GdlSymbolicGame(TurnBasedGame):
                     self.limits.check(f"move {r} {term_text(mv)}")
                     src = m.and_(lf, rules.legal(r, mv))
                     if not m.is_false(src):
-                        raw[r].append((src, {rules.bit[f]: e for f, e in
-                                             rules.changed(r, mv, forced).items()}))
+                        raw[r].append(
+                            (
+                                src,
+                                {rules.bit[f]: e for f, e in rules.changed(r, mv, forced).items()},
+                            )
+                        )
         return raw
 
     def _groups(self, raw: dict) -> dict:

@@ -40,6 +40,7 @@ a role has no legal move are dead ends: some A_r is empty there.
 >>> [len(G.pre(J, match, dead_ends=DeadEnds.VACUOUS)) for J in ({1}, {2}, {1, 2})]
 [0, 0, 1]
 """
+
 from __future__ import annotations
 
 from .. import ir
@@ -70,25 +71,46 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, JointForward, GdlSymbolicGame)
     operators of its joint actions (``actions``, a
     :class:`~symbolic.bdd.concurrent.JointActions`)."""
 
-    def __init__(self, game: GdlGame, backend: str = "cudd", *, order: str = "auto",
-                 max_memory: int | None = None, limits: Limits | None = None,
-                 depth: int | None = None, on_layer=None, good: str = "relational",
-                 actions: str = "above"):
+    def __init__(
+        self,
+        game: GdlGame,
+        backend: str = "cudd",
+        *,
+        order: str = "auto",
+        max_memory: int | None = None,
+        limits: Limits | None = None,
+        depth: int | None = None,
+        on_layer=None,
+        good: str = "relational",
+        actions: str = "above",
+    ):
         if good not in GOODS:
             raise QueryError(f"unknown form of Good {good!r}: the choices are {list(GOODS)}")
         if actions not in ACTION_ORDERS:
-            raise QueryError(f"unknown action order {actions!r}: the choices are "
-                             f"{list(ACTION_ORDERS)}")
-        super().__init__(game, backend, order=order, max_memory=max_memory, limits=limits,
-                         explore=False, depth=depth)
+            raise QueryError(
+                f"unknown action order {actions!r}: the choices are {list(ACTION_ORDERS)}"
+            )
+        super().__init__(
+            game,
+            backend,
+            order=order,
+            max_memory=max_memory,
+            limits=limits,
+            explore=False,
+            depth=depth,
+        )
         self.good = good
         m, prog = self.manager, game.program
         ids = game.names.role_id
-        extra = tuple(ir.VarDecl(ir.ConcurrentGame.action_var(ids[r]),
-                                 ir.IntType(0, max(1, len(prog.moves[r])) - 1))
-                      for r in prog.roles)
-        self.joint = Encoder(ir.Space(tuple(game.space.vars) + extra), Extension(m),
-                             self.encoder.bit_order)
+        extra = tuple(
+            ir.VarDecl(
+                ir.ConcurrentGame.action_var(ids[r]), ir.IntType(0, max(1, len(prog.moves[r])) - 1)
+            )
+            for r in prog.roles
+        )
+        self.joint = Encoder(
+            ir.Space(tuple(game.space.vars) + extra), Extension(m), self.encoder.bit_order
+        )
         base = len(game.space.slots)
         bits = {ids[r]: frozenset(self.joint.cur[base + k]) for k, r in enumerate(prog.roles)}
         if actions == "above":
@@ -101,16 +123,21 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, JointForward, GdlSymbolicGame)
                 self._does[(r, mv)] = self.joint.int_equals(act, i)
         self._joint_memo: dict = {}
         with self.limits.stage("building the joint moves (symbolic, concurrent GDL)"):
-            self._any = {ids[r]: m.disj(m.and_(self._does[(r, mv)], self.rules.legal(r, mv))
-                                        for mv in prog.moves[r]) for r in prog.roles}
+            self._any = {
+                ids[r]: m.disj(
+                    m.and_(self._does[(r, mv)], self.rules.legal(r, mv)) for mv in prog.moves[r]
+                )
+                for r in prog.roles
+            }
             self._sigma = {}
             for f in prog.fluents:
                 self.limits.check(f"next of {f!r}")
                 e = self.joint_atom(("next", (f,)))
                 if e != self.rules.cur[f]:
                     self._sigma[self.rules.bit[f]] = e
-            self._iffs = [m.iff(self.rules.nxt[f], self.joint_atom(("next", (f,))))
-                          for f in prog.fluents]
+            self._iffs = [
+                m.iff(self.rules.nxt[f], self.joint_atom(("next", (f,)))) for f in prog.fluents
+            ]
         self._full = self._full_relation()  # T over every state, or None when too large
         # until explored: every state's moves, T not built yet (exploring reads neither)
         self.actions = JointActions(m, game.players, bits, dict(self._any), m.false, m.true)
@@ -118,8 +145,10 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, JointForward, GdlSymbolicGame)
         self._explore(depth, on_layer)
 
     def __repr__(self) -> str:
-        return (f"<GdlSymbolicConcurrentGame {self.game.name!r} {self.manager.backend}: "
-                f"{len(self.manager.names)} BDD variables>")
+        return (
+            f"<GdlSymbolicConcurrentGame {self.game.name!r} {self.manager.backend}: "
+            f"{len(self.manager.names)} BDD variables>"
+        )
 
     def joint_atom(self, atom):
         """The BDD over (x, act) of a ground atom, ``does(r, m)`` read as act_r = index(m)
@@ -134,9 +163,13 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, JointForward, GdlSymbolicGame)
             return rules.atom(atom)
         hit = self._joint_memo.get(atom)
         if hit is None:
-            hit = m.disj(m.conj(self.joint_atom(a) if kind == "pos" else
-                                m.not_(self.joint_atom(a)) for kind, a in body)
-                         for body in self.game.program.rules.get(atom, ()))
+            hit = m.disj(
+                m.conj(
+                    self.joint_atom(a) if kind == "pos" else m.not_(self.joint_atom(a))
+                    for kind, a in body
+                )
+                for body in self.game.program.rules.get(atom, ())
+            )
             self._joint_memo[atom] = hit
         return hit
 
@@ -216,11 +249,11 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, JointForward, GdlSymbolicGame)
         if hit is None:
             hit = self._layer_parts[k] = (
                 acts.trans if self._full is not None else m.and_(acts.trans, layer),
-                {p: m.and_(a, layer) for p, a in acts.enabled.items()})
+                {p: m.and_(a, layer) for p, a in acts.enabled.items()},
+            )
         trans, enabled = hit
         good = m.and_exists(trans, m.rename(won.node, enc.to_next), enc.next_set)
-        return BddSet._make(self, acts.pre(J, good, layer, dead_ends is DeadEnds.STRICT,
-                                           enabled))
+        return BddSet._make(self, acts.pre(J, good, layer, dead_ends is DeadEnds.STRICT, enabled))
 
     def deadlocks(self):
         """The positions without an enabled joint move (terminal, frontier, a role stuck)."""
@@ -229,7 +262,10 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, JointForward, GdlSymbolicGame)
     def bdd_sizes(self) -> dict:
         """Node counts of the domain, T and each role's A_r."""
         m = self.manager
-        out = {"domain": m.size(self._domain), "T": m.size(self.actions.trans),
-               "sigma": sum(m.size(e) for e in self._sigma.values())}
+        out = {
+            "domain": m.size(self._domain),
+            "T": m.size(self.actions.trans),
+            "sigma": sum(m.size(e) for e in self._sigma.values()),
+        }
         out.update({f"A_{p}": m.size(a) for p, a in self.actions.enabled.items()})
         return out

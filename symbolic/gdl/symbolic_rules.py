@@ -2,6 +2,7 @@
 engine's bits), the turn rule of :mod:`.turns` as BDDs, and each joint move's
 transition relation: what :class:`~.symbolic.GdlSymbolicGame` builds from.
 """
+
 from __future__ import annotations
 
 from ..ir import Var
@@ -27,14 +28,16 @@ class RuleBdds:
         self.prog = game.program
         names = game.names
         self.cur = {f: encoder.boolean(Var(names.var_of[f])) for f in self.prog.fluents}
-        self.nxt = {f: encoder.boolean(Var(names.var_of[f], primed=True), primed=True)
-                    for f in self.prog.fluents}
+        self.nxt = {
+            f: encoder.boolean(Var(names.var_of[f], primed=True), primed=True)
+            for f in self.prog.fluents
+        }
         self.bit = {f: encoder.slot_bits(i)[0] for i, f in enumerate(self.prog.fluents)}
-        self.bit_next = {f: encoder.slot_bits(i, True)[0]
-                         for i, f in enumerate(self.prog.fluents)}
+        self.bit_next = {f: encoder.slot_bits(i, True)[0] for i, f in enumerate(self.prog.fluents)}
         # moves named noop first: usually every waiting role's forced move
-        self.waiting_order = {r: sorted(self.prog.moves[r], key=lambda x: x != NOOP)
-                              for r in self.prog.roles}
+        self.waiting_order = {
+            r: sorted(self.prog.moves[r], key=lambda x: x != NOOP) for r in self.prog.roles
+        }
         self.memo: dict = {}
         self.does = DoesReads(self.prog)
         self._steps: dict = {}
@@ -60,8 +63,9 @@ class RuleBdds:
 
     def body(self, body, ctx=None):
         m = self.m
-        return m.conj(self.atom(a, ctx) if kind == "pos" else m.not_(self.atom(a, ctx))
-                      for kind, a in body)
+        return m.conj(
+            self.atom(a, ctx) if kind == "pos" else m.not_(self.atom(a, ctx)) for kind, a in body
+        )
 
     def body_within(self, body, u):
         """The states of u where every literal of ``body`` holds, and-ed one by one."""
@@ -93,8 +97,9 @@ class RuleBdds:
         key = ("counts", role)
         if key not in self.memo:
             m = self.m
-            one, two = one_two([self.legal(role, mv) for mv in self.prog.moves[role]],
-                               m.or_, m.and_, m.false)
+            one, two = one_two(
+                [self.legal(role, mv) for mv in self.prog.moves[role]], m.or_, m.and_, m.false
+            )
             busy = m.diff(one, two)
             if NOOP in self.prog.moves[role]:
                 busy = m.diff(busy, self.legal(role, NOOP))
@@ -166,10 +171,12 @@ class RuleBdds:
         if hit is None:
             m = self.m
             ch = self.changed(role, move, forced)
-            rel = m.conj([self.legal(role, move)]
-                         + [m.iff(self.nxt[f], e) for f, e in ch.items()])
-            hit = (rel, frozenset(self.bit[f] for f in ch),
-                   {self.bit_next[f]: self.bit[f] for f in ch})
+            rel = m.conj([self.legal(role, move)] + [m.iff(self.nxt[f], e) for f, e in ch.items()])
+            hit = (
+                rel,
+                frozenset(self.bit[f] for f in ch),
+                {self.bit_next[f]: self.bit[f] for f in ch},
+            )
             self._steps[key] = hit
         return hit
 

@@ -36,6 +36,7 @@ True
 >>> turn_error(("a", "b"), frozenset(), {"a": ["x", "y"], "b": []}) is None
 True
 """
+
 from __future__ import annotations
 
 from ..errors import ModelError
@@ -58,8 +59,9 @@ def describe_state(roles, state: frozenset, legal: dict, fluents=None) -> str:
     """A state and its legal moves, for messages."""
     order = fluents if fluents is not None else sorted(state, key=repr)
     fl = " ".join(term_text(f) for f in order if f in state) or "(no fluent)"
-    moves = "; ".join(f"{r}: {', '.join(term_text(m) for m in legal[r]) or 'no legal move'}"
-                      for r in roles)
+    moves = "; ".join(
+        f"{r}: {', '.join(term_text(m) for m in legal[r]) or 'no legal move'}" for r in roles
+    )
     return f"state {{{fl}}}, legal moves {moves}"
 
 
@@ -76,6 +78,8 @@ def turn_error(roles, state: frozenset, legal: dict, fluents=None) -> NotTurnBas
     choosers = [r for r in roles if len(legal[r]) >= 2]
     if len(choosers) > 1:
         where = describe_state(roles, state, legal, fluents)
-        return NotTurnBased("not a turn-based game: several roles have a choice of move in a "
-                          f"reachable state ({', '.join(choosers)}); {where}")
+        return NotTurnBased(
+            "not a turn-based game: several roles have a choice of move in a "
+            f"reachable state ({', '.join(choosers)}); {where}"
+        )
     return None

@@ -37,6 +37,7 @@ For a coalition J the concurrent pre-image is
 >>> g.does(1, "rest").op
 '=='
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -58,6 +59,7 @@ ACTION_PREFIX = "action@"
 @dataclass(frozen=True)
 class Action:
     """A ground action instance of ``player``: enabled where ``guard`` holds."""
+
     player: int
     label: str
     guard: Expr = TRUE
@@ -68,6 +70,7 @@ class Action:
 class Update:
     """Where ``when`` holds (over the position and the action variables), the
     next position satisfies ``then`` (over x, x' and the action variables)."""
+
     then: Expr
     when: Expr = TRUE
     span: Span | None = field(default=None, compare=False, repr=False)
@@ -76,6 +79,7 @@ class Update:
 @dataclass(frozen=True)
 class ConcurrentGame:
     """A concurrent game ``(players, positions, A, δ)`` (module docstring)."""
+
     name: str
     space: Space
     players: tuple[int, ...]
@@ -88,16 +92,21 @@ class ConcurrentGame:
         check_players(self.name, self.players)
         for a in self.actions:
             if a.player not in self.players:
-                raise ModelError(f"action {a.label!r} of player {a.player}: not a player "
-                                 f"(players: {list(self.players)})", a.span)
+                raise ModelError(
+                    f"action {a.label!r} of player {a.player}: not a player "
+                    f"(players: {list(self.players)})",
+                    a.span,
+                )
         for p in self.players:
             labels = self.action_labels(p)
             if not labels:
                 raise ModelError(f"game {self.name!r}: player {p} has no action")
             if len(self._index[p]) < len(labels):
                 dup = sorted(n for n, k in Counter(labels).items() if k > 1)
-                raise ModelError(f"game {self.name!r}: actions of player {p} declared twice: "
-                                 f"{dup}", self.actions_of(p)[labels.index(dup[0], 1)].span)
+                raise ModelError(
+                    f"game {self.name!r}: actions of player {p} declared twice: {dup}",
+                    self.actions_of(p)[labels.index(dup[0], 1)].span,
+                )
         clash = [v.name for v in self.space.vars if v.name.startswith(ACTION_PREFIX)]
         if clash:
             raise ModelError(f"variable {clash[0]!r}: the prefix {ACTION_PREFIX!r} is reserved")
@@ -140,16 +149,21 @@ class ConcurrentGame:
         index = self._index.get(player, {}) if player in self.players else {}
         if label not in index:
             labels = self.action_labels(player) if player in self.players else ()
-            raise UnknownName(f"player {player} has no action {label!r}"
-                              + (f" (its actions: {', '.join(labels)})" if labels else ""), span)
+            raise UnknownName(
+                f"player {player} has no action {label!r}"
+                + (f" (its actions: {', '.join(labels)})" if labels else ""),
+                span,
+            )
         return Var(self.action_var(player), span=span).eq(Const(index[label]))
 
     @cached_property
     def joint_space(self) -> Space:
         """The position slots followed by one action variable per player (in player
         order): the space over which ``when`` and ``then`` are read."""
-        extra = tuple(VarDecl(self.action_var(p), IntType(0, len(self.actions_of(p)) - 1))
-                      for p in self.players)
+        extra = tuple(
+            VarDecl(self.action_var(p), IntType(0, len(self.actions_of(p)) - 1))
+            for p in self.players
+        )
         return Space(tuple(self.space.vars) + extra)
 
     def joint_actions(self, players: Iterable[int]) -> list[tuple[int, ...]]:

@@ -12,6 +12,7 @@ stated once, in :mod:`symbolic.ir`.
 >>> (x * x + y * y).eq(Const(25)).op
 '=='
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ def op_text(op: str) -> str:
 
 # --------------------------------------------------------------------------- expressions
 
+
 class Expr:
     """Base of expression nodes. Operators build nodes (``==`` stays structural:
     use :meth:`eq` / :meth:`ne` for the equality *expression*)."""
@@ -49,27 +51,68 @@ class Expr:
     def _wrap(self, other) -> "Expr":
         return other if isinstance(other, Expr) else Const(other)
 
-    def __add__(self, o): return Binary("+", self, self._wrap(o))
-    def __radd__(self, o): return Binary("+", self._wrap(o), self)
-    def __sub__(self, o): return Binary("-", self, self._wrap(o))
-    def __rsub__(self, o): return Binary("-", self._wrap(o), self)
-    def __mul__(self, o): return Binary("*", self, self._wrap(o))
-    def __rmul__(self, o): return Binary("*", self._wrap(o), self)
-    def __floordiv__(self, o): return Binary("//", self, self._wrap(o))
-    def __mod__(self, o): return Binary("%", self, self._wrap(o))
-    def __neg__(self): return Unary("-", self)
-    def __lt__(self, o): return Binary("<", self, self._wrap(o))
-    def __le__(self, o): return Binary("<=", self, self._wrap(o))
-    def __gt__(self, o): return Binary(">", self, self._wrap(o))
-    def __ge__(self, o): return Binary(">=", self, self._wrap(o))
-    def __and__(self, o): return Binary("and", self, self._wrap(o))
-    def __or__(self, o): return Binary("or", self, self._wrap(o))
-    def __invert__(self): return Unary("not", self)
-    def eq(self, o) -> "Expr": return Binary("==", self, self._wrap(o))
-    def ne(self, o) -> "Expr": return Binary("!=", self, self._wrap(o))
-    def implies(self, o) -> "Expr": return Binary("implies", self, self._wrap(o))
-    def iff(self, o) -> "Expr": return Binary("iff", self, self._wrap(o))
-    def __getitem__(self, index): return Item(self, self._wrap(index))
+    def __add__(self, o):
+        return Binary("+", self, self._wrap(o))
+
+    def __radd__(self, o):
+        return Binary("+", self._wrap(o), self)
+
+    def __sub__(self, o):
+        return Binary("-", self, self._wrap(o))
+
+    def __rsub__(self, o):
+        return Binary("-", self._wrap(o), self)
+
+    def __mul__(self, o):
+        return Binary("*", self, self._wrap(o))
+
+    def __rmul__(self, o):
+        return Binary("*", self._wrap(o), self)
+
+    def __floordiv__(self, o):
+        return Binary("//", self, self._wrap(o))
+
+    def __mod__(self, o):
+        return Binary("%", self, self._wrap(o))
+
+    def __neg__(self):
+        return Unary("-", self)
+
+    def __lt__(self, o):
+        return Binary("<", self, self._wrap(o))
+
+    def __le__(self, o):
+        return Binary("<=", self, self._wrap(o))
+
+    def __gt__(self, o):
+        return Binary(">", self, self._wrap(o))
+
+    def __ge__(self, o):
+        return Binary(">=", self, self._wrap(o))
+
+    def __and__(self, o):
+        return Binary("and", self, self._wrap(o))
+
+    def __or__(self, o):
+        return Binary("or", self, self._wrap(o))
+
+    def __invert__(self):
+        return Unary("not", self)
+
+    def eq(self, o) -> "Expr":
+        return Binary("==", self, self._wrap(o))
+
+    def ne(self, o) -> "Expr":
+        return Binary("!=", self, self._wrap(o))
+
+    def implies(self, o) -> "Expr":
+        return Binary("implies", self, self._wrap(o))
+
+    def iff(self, o) -> "Expr":
+        return Binary("iff", self, self._wrap(o))
+
+    def __getitem__(self, index):
+        return Item(self, self._wrap(index))
 
 
 def _span():
@@ -79,6 +122,7 @@ def _span():
 @dataclass(frozen=True, eq=True)
 class Const(Expr):
     """A constant value: int, bool or tuple."""
+
     value: Value
     span: Span | None = _span()
 
@@ -86,6 +130,7 @@ class Const(Expr):
 @dataclass(frozen=True, eq=True)
 class Name(Expr):
     """A bound constant: a quantifier variable or a move parameter."""
+
     name: str
     span: Span | None = _span()
 
@@ -93,6 +138,7 @@ class Name(Expr):
 @dataclass(frozen=True, eq=True)
 class Var(Expr):
     """A scalar state variable; ``primed`` means its value after the move."""
+
     name: str
     primed: bool = False
     span: Span | None = _span()
@@ -101,6 +147,7 @@ class Var(Expr):
 @dataclass(frozen=True, eq=True)
 class Elem(Expr):
     """An element ``a[i]`` of an array state variable (``a'[i]`` when primed)."""
+
     array: str
     index: Expr
     primed: bool = False
@@ -110,6 +157,7 @@ class Elem(Expr):
 @dataclass(frozen=True, eq=True)
 class Item(Expr):
     """Indexing into a tuple value: ``d[i]`` with ``d`` a bound tuple, 0-based."""
+
     base: Expr
     index: Expr
     span: Span | None = _span()
@@ -118,6 +166,7 @@ class Item(Expr):
 @dataclass(frozen=True, eq=True)
 class Unary(Expr):
     """``-e`` or ``not e``."""
+
     op: str
     arg: Expr
     span: Span | None = _span()
@@ -126,6 +175,7 @@ class Unary(Expr):
 @dataclass(frozen=True, eq=True)
 class Binary(Expr):
     """Arithmetic (+ - * // %), comparison, or boolean connective."""
+
     op: str
     left: Expr
     right: Expr
@@ -135,6 +185,7 @@ class Binary(Expr):
 @dataclass(frozen=True, eq=True)
 class Ite(Expr):
     """``if cond then a else b`` (both branches int, or both bool)."""
+
     cond: Expr
     then: Expr
     other: Expr
@@ -147,6 +198,7 @@ class Quant(Expr):
 
     ``domain`` is a tuple of constant values; ``var`` is bound as a :class:`Name`.
     """
+
     kind: str  # one of QUANTIFIERS
     var: str
     domain: tuple
@@ -158,6 +210,7 @@ class Quant(Expr):
 class Sum(Expr):
     """A finite sum ``sum(body for var in domain)`` of int expressions
     (booleans count 1 when true)."""
+
     var: str
     domain: tuple
     body: Expr
@@ -177,8 +230,10 @@ def _balanced(op: str, items: list[Expr]) -> Expr:
     """
     level = items
     while len(level) > 1:
-        level = [Binary(op, level[i], level[i + 1]) if i + 1 < len(level) else level[i]
-                 for i in range(0, len(level), 2)]
+        level = [
+            Binary(op, level[i], level[i + 1]) if i + 1 < len(level) else level[i]
+            for i in range(0, len(level), 2)
+        ]
     return level[0]
 
 
@@ -233,7 +288,12 @@ def const_value(e: Expr) -> Value:
     """The value of a constant node (``Const`` or ``-Const``), else WrongType."""
     if isinstance(e, Const):
         return e.value
-    if isinstance(e, Unary) and e.op == "-" and isinstance(e.arg, Const) \
-            and isinstance(e.arg.value, int) and not isinstance(e.arg.value, bool):
+    if (
+        isinstance(e, Unary)
+        and e.op == "-"
+        and isinstance(e.arg, Const)
+        and isinstance(e.arg.value, int)
+        and not isinstance(e.arg.value, bool)
+    ):
         return -e.arg.value
     raise WrongType("expected a constant", getattr(e, "span", None))

@@ -7,6 +7,7 @@
 >>> g.coalition(1)
 frozenset({1})
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from ..errors import ArgumentTypeError, ModelError, QueryError, Span
 from .exprs import TRUE, Expr
 from .outcome import NormalPlay, OutcomeRule
 from .spaces import Space
+
 
 def check_players(name: str, players: tuple) -> None:
     """ModelError unless ``players`` (of the game ``name``) is a non-empty tuple of distinct
@@ -29,6 +31,7 @@ def check_players(name: str, players: tuple) -> None:
 @dataclass(frozen=True)
 class Param:
     """A move parameter ranging over a finite tuple of constant values."""
+
     name: str
     domain: tuple
 
@@ -40,6 +43,7 @@ class Move:
     and primed variables). Slots whose variable is never primed in ``effect``
     keep their value (for arrays: per element, after expanding quantifiers; a
     primed array element needs a constant index)."""
+
     name: str
     params: tuple[Param, ...] = ()
     guard: Expr = TRUE
@@ -57,6 +61,7 @@ class Game:
     (always inside the positions). ``outcome`` says who has won when a play is
     over (:mod:`symbolic.ir.outcome`; normal play unless the model declares another).
     """
+
     name: str
     space: Space
     players: tuple[int, ...]
@@ -78,16 +83,17 @@ class Game:
         if isinstance(players, int) and not isinstance(players, bool):
             players = (players,)
         if isinstance(players, (str, bytes)) or not isinstance(players, Iterable):
-            raise ArgumentTypeError(f"a coalition is a player id or a collection of player "
-                                    f"ids, got {players!r}")
+            raise ArgumentTypeError(
+                f"a coalition is a player id or a collection of player ids, got {players!r}"
+            )
         players = tuple(players)
         bad = [p for p in players if not isinstance(p, int) or isinstance(p, bool)]
         if bad:
-            raise ArgumentTypeError(f"coalition {players!r}: {bad[0]!r} is not a player id "
-                                    f"(an int)")
+            raise ArgumentTypeError(
+                f"coalition {players!r}: {bad[0]!r} is not a player id (an int)"
+            )
         J = frozenset(players)
         unknown = sorted(J - set(self.players))
         if unknown:
-            raise QueryError(
-                f"unknown player(s) {unknown}: the players are {list(self.players)}")
+            raise QueryError(f"unknown player(s) {unknown}: the players are {list(self.players)}")
         return J

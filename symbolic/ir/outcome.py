@@ -21,6 +21,7 @@ game (``game.outcome``), never from the text again.
 >>> NormalPlay().kind, MiserePlay().kind
 ('normal play', 'misère play')
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,8 +29,7 @@ from typing import Union
 
 from .exprs import Expr
 
-__all__ = ["NormalPlay", "MiserePlay", "WinSets", "GoalValues", "OutcomeRule",
-           "OUTCOME_CLASSES"]
+__all__ = ["NormalPlay", "MiserePlay", "WinSets", "GoalValues", "OutcomeRule", "OUTCOME_CLASSES"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,7 @@ class MiserePlay:
 @dataclass(frozen=True)
 class WinSets:
     """Player p wins at a dead end where ``expr``[``param`` := p] holds; none: a draw."""
+
     param: str
     expr: Expr
 
@@ -65,11 +66,12 @@ class WinSets:
 class GoalValues:
     """GDL goals: at a terminal dead end (``terminal``), role r gets v where
     ``goal``[``role`` := r, ``value`` := v] holds, v among ``values[r]``."""
+
     terminal: Expr
     goal: Expr
     role: str
     value: str
-    values: tuple[tuple[int, tuple[int, ...]], ...]   # (player id, its goal values)
+    values: tuple[tuple[int, tuple[int, ...]], ...]  # (player id, its goal values)
 
     @property
     def kind(self) -> str:

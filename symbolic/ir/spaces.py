@@ -7,6 +7,7 @@ declaration order, an array's elements in index order.
 >>> s.as_dict((1, 3, 0))
 {'b': 1, 'k[1]': 3, 'k[2]': 0}
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -14,9 +15,11 @@ from typing import Iterable, Union
 
 from ..errors import ArgumentTypeError, ModelError, RangeError, Span, UnknownName, WrongType
 
+
 @dataclass(frozen=True)
 class IntType:
     """Integers ``lo..hi`` inclusive."""
+
     lo: int
     hi: int
 
@@ -31,6 +34,7 @@ class IntType:
 @dataclass(frozen=True)
 class BoolType:
     """Booleans, stored in positions as 0 (false) and 1 (true)."""
+
     lo: int = 0
     hi: int = 1
 
@@ -44,6 +48,7 @@ Type = Union[IntType, BoolType]
 @dataclass(frozen=True)
 class VarDecl:
     """A state variable: a scalar (``index is None``) or an array indexed ``index.lo..index.hi``."""
+
     name: str
     type: Type
     index: IntType | None = None
@@ -57,6 +62,7 @@ class VarDecl:
 @dataclass(frozen=True)
 class Slot:
     """One scalar cell of the position vector: a scalar variable or one array element."""
+
     var: str
     index: int | None
     type: Type
@@ -78,6 +84,7 @@ class Space:
     >>> s.size
     32
     """
+
     vars: tuple[VarDecl, ...]
     slots: tuple[Slot, ...] = field(init=False, compare=False, repr=False)
     _slot_of: dict = field(init=False, compare=False, repr=False)
@@ -119,8 +126,7 @@ class Space:
         try:
             return self._slot_of[(name, index)]
         except KeyError:
-            raise RangeError(
-                f"index {index} outside {name}[{d.index.lo}..{d.index.hi}]") from None
+            raise RangeError(f"index {index} outside {name}[{d.index.lo}..{d.index.hi}]") from None
 
     @property
     def size(self) -> int:
@@ -155,18 +161,22 @@ class Space:
         # a bool is refused too: booleans are stored as 0/1, and True is never read as 1
         bad = [v for v in pos if not isinstance(v, int) or isinstance(v, bool)]
         if bad:
-            raise ArgumentTypeError(f"position {pos!r}: {bad[0]!r} is not an int (values are "
-                                    f"never converted; a bool variable holds 0 or 1)")
+            raise ArgumentTypeError(
+                f"position {pos!r}: {bad[0]!r} is not an int (values are "
+                f"never converted; a bool variable holds 0 or 1)"
+            )
         if len(pos) != len(self.slots):
             raise RangeError(
                 f"position {pos} has {len(pos)} values, expected {len(self.slots)} "
-                f"({', '.join(s.label for s in self.slots)})")
+                f"({', '.join(s.label for s in self.slots)})"
+            )
         for v, s in zip(pos, self.slots):
             if not s.type.lo <= v <= s.type.hi:
-                raise RangeError(f"position {pos}: {s.label} = {v} outside {s.type.lo}..{s.type.hi}")
+                raise RangeError(
+                    f"position {pos}: {s.label} = {v} outside {s.type.lo}..{s.type.hi}"
+                )
         return pos
 
     def as_dict(self, pos: tuple) -> dict:
         """``{label: value}`` for a position tuple."""
         return {s.label: v for s, v in zip(self.slots, pos)}
-

@@ -8,6 +8,7 @@ bind ``var`` in their ``body``.
 >>> [type(n).__name__ for n in walk(Var("x") + 1)]
 ['Binary', 'Var', 'Const']
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -95,7 +96,6 @@ def free_names(e: Expr) -> set[str]:
     return out
 
 
-
 def substitute(e: Expr, env: Mapping[str, Value]) -> Expr:
     """``e`` with every free ``Name`` bound in ``env`` replaced by its constant.
 
@@ -140,4 +140,3 @@ def substitute_exprs(e: Expr, env: Mapping[str, Expr]) -> Expr:
         body = substitute_exprs(body, {v: Name(fresh)})
         v = fresh
     return dataclasses.replace(e, var=v, body=substitute_exprs(body, inner))
-

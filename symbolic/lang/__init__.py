@@ -28,10 +28,19 @@ Each module imports only modules listed before it, and none imports
 ``parse_model``, ``parse_formula``, ``parse_state_expr``). See
 ``docs/language.md``.
 """
+
 from .decls import CheckedModel, Query, check_model
 from .formulas import check_formula, check_state_expr
 from .parser import parse_formula_text, parse_model_text
 from .vocabulary import KEYWORDS
 
-__all__ = ["CheckedModel", "KEYWORDS", "Query", "check_formula", "check_model",
-           "check_state_expr", "parse_formula_text", "parse_model_text"]
+__all__ = [
+    "CheckedModel",
+    "KEYWORDS",
+    "Query",
+    "check_formula",
+    "check_model",
+    "check_state_expr",
+    "parse_formula_text",
+    "parse_model_text",
+]

@@ -41,6 +41,7 @@ on arenas without dead ends, such as ``models/td_example.arena.json``.
 >>> m.name, m.players, [s.label for s in m.space.slots], [q.text for q in m.queries][:2]
 ('a', (5, 7), ['s'], ['<<5>> <> Obj1', 'initial and <<5>> <> Obj1'])
 """
+
 from __future__ import annotations
 
 import functools
@@ -56,8 +57,14 @@ from ..errors import ModelError, Span
 from . import ast
 
 #: English key -> the TD's key; either spelling is accepted, not both
-KEYS = {"states": "etats", "initial": "init", "controller": "controles",
-        "edges": "transitions", "objective1": "objectifs1", "objective2": "objectifs2"}
+KEYS = {
+    "states": "etats",
+    "initial": "init",
+    "controller": "controles",
+    "edges": "transitions",
+    "objective1": "objectifs1",
+    "objective2": "objectifs2",
+}
 OPTIONAL = ("name", "description")
 #: optional keys holding states: English -> the TD's key
 OPTIONAL_STATES = {"objective3": "objectifs3"}
@@ -88,6 +95,7 @@ def _json_parser() -> Lark:
     # built on first use: a start-up cost that a command reading no arena should not pay
     return Lark(_JSON_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
+
 _INT = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
 
 
@@ -109,8 +117,13 @@ def _describe(v: Located) -> str:
         return f"the number {v.value if len(v.value) <= 20 else v.value[:20] + '...'}"
     if v.kind == "string":
         return f"the string {json.dumps(v.value)[:40]}"
-    return {"object": "an object", "array": "a list", "true": "true", "false": "false",
-            "null": "null"}[v.kind]
+    return {
+        "object": "an object",
+        "array": "a list",
+        "true": "true",
+        "false": "false",
+        "null": "null",
+    }[v.kind]
 
 
 class _Reader:
@@ -135,18 +148,27 @@ class _Reader:
             tree = _json_parser().parse(self.text)
         except UnexpectedEOF:
             n = len(self.lines)
-            raise self.error("the JSON ends too early", self.span(max(n, 1), len(self.lines[-1]) + 1
-                                                                   if self.lines else 1))
+            raise self.error(
+                "the JSON ends too early",
+                self.span(max(n, 1), len(self.lines[-1]) + 1 if self.lines else 1),
+            )
         except UnexpectedCharacters as err:
-            raise self.error("not JSON here (expected a value, a comma, a colon or a bracket)",
-                             self.span(err.line, err.column))
+            raise self.error(
+                "not JSON here (expected a value, a comma, a colon or a bracket)",
+                self.span(err.line, err.column),
+            )
         except UnexpectedToken as err:
             if err.token.type == "$END":
-                raise self.error("the JSON ends too early",
-                                 self.span(max(len(self.lines), 1),
-                                           len(self.lines[-1]) + 1 if self.lines else 1))
-            raise self.error(f"unexpected {err.token.value!r} in JSON",
-                             self.span(err.line, err.column, len(err.token.value)))
+                raise self.error(
+                    "the JSON ends too early",
+                    self.span(
+                        max(len(self.lines), 1), len(self.lines[-1]) + 1 if self.lines else 1
+                    ),
+                )
+            raise self.error(
+                f"unexpected {err.token.value!r} in JSON",
+                self.span(err.line, err.column, len(err.token.value)),
+            )
         except UnexpectedInput as err:  # pragma: no cover - the three above are all lark raises
             raise self.error("not JSON", self.span(err.line, err.column))
         return self._located(tree)
@@ -170,8 +192,9 @@ class _Reader:
             elif ch in "[{":
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise self.error(f"JSON nested deeper than {MAX_DEPTH} levels",
-                                     self.span(line, col))
+                    raise self.error(
+                        f"JSON nested deeper than {MAX_DEPTH} levels", self.span(line, col)
+                    )
             elif ch in "]}":
                 depth -= 1
 
@@ -197,8 +220,7 @@ class _Reader:
                     key = json.loads(key_tok.value)
                     where = self.span(key_tok.line, key_tok.column, len(key_tok.value))
                     if key in items:
-                        raise self.error(f"key {key_tok.value} appears twice in this object",
-                                         where)
+                        raise self.error(f"key {key_tok.value} appears twice in this object", where)
                     items[key] = (where, done[id(value)])
                 v = Located("object", items, span)
             elif t.data == "pair":
@@ -213,8 +235,7 @@ class _Reader:
         if v.kind != "number" or not _INT.match(v.value):
             raise self.error(f"{what} must be an integer, got {_describe(v)}", v.span)
         if len(v.value.lstrip("-")) > MAX_DIGITS:
-            raise self.error(f"{what}: {_describe(v)} has more than {MAX_DIGITS} digits",
-                             v.span)
+            raise self.error(f"{what}: {_describe(v)} has more than {MAX_DIGITS} digits", v.span)
         return int(v.value)
 
     def state(self, v: Located, n: int, what: str) -> int:
@@ -225,19 +246,27 @@ class _Reader:
 
     def state_key(self, key: str, where: Span, n: int, what: str) -> int:
         if not _INT.match(key) or len(key) > MAX_DIGITS or not 0 <= int(key) < n:
-            raise self.error(f"{what}: key {json.dumps(key)} is not a state (the states are "
-                             f"0..{n - 1}, written as strings: \"0\", \"1\", ...)", where)
+            raise self.error(
+                f"{what}: key {json.dumps(key)} is not a state (the states are "
+                f'0..{n - 1}, written as strings: "0", "1", ...)',
+                where,
+            )
         return int(key)
 
     def expect(self, v: Located, kind: str, what: str) -> Located:
         if v.kind != kind:
-            raise self.error(f"{what} must be {'a list' if kind == 'array' else 'an object'}, "
-                             f"got {_describe(v)}", v.span)
+            raise self.error(
+                f"{what} must be {'a list' if kind == 'array' else 'an object'}, "
+                f"got {_describe(v)}",
+                v.span,
+            )
         return v
 
     def states_list(self, v: Located, n: int, what: str) -> list[int]:
-        return [self.state(x, n, f"{what}[{i}]")
-                for i, x in enumerate(self.expect(v, "array", what).value)]
+        return [
+            self.state(x, n, f"{what}[{i}]")
+            for i, x in enumerate(self.expect(v, "array", what).value)
+        ]
 
 
 @dataclass(frozen=True)
@@ -264,8 +293,11 @@ def read_arena(text: str, filename: str) -> Arena:
     doc = r.parse()
     top = r.span(doc.span.line, doc.span.column)
     if doc.kind != "object":
-        raise r.error(f"expected a JSON object with the keys {', '.join(KEYS.values())}, "
-                      f"got {_describe(doc)}", top)
+        raise r.error(
+            f"expected a JSON object with the keys {', '.join(KEYS.values())}, "
+            f"got {_describe(doc)}",
+            top,
+        )
     fields: dict[str, Located] = {}
     english = {v: k for k, v in KEYS.items()}
     for key, (where, value) in doc.value.items():
@@ -279,16 +311,24 @@ def read_arena(text: str, filename: str) -> Arena:
         if key in optional_states or key in OPTIONAL_STATES:
             canonical = optional_states.get(key, key)
             if canonical in fields:
-                raise r.error(f"{json.dumps(key)} repeats {json.dumps(OPTIONAL_STATES[canonical])} "
-                              f"(give one spelling)", where)
+                raise r.error(
+                    f"{json.dumps(key)} repeats {json.dumps(OPTIONAL_STATES[canonical])} "
+                    f"(give one spelling)",
+                    where,
+                )
             fields[canonical] = value
             continue
         if canonical not in KEYS:
-            raise r.error(f"unknown key {json.dumps(key)} (expected "
-                          f"{', '.join(KEYS.values())}, or objectifs3, name, description)", where)
+            raise r.error(
+                f"unknown key {json.dumps(key)} (expected "
+                f"{', '.join(KEYS.values())}, or objectifs3, name, description)",
+                where,
+            )
         if canonical in fields:
-            raise r.error(f"{json.dumps(key)} repeats {json.dumps(KEYS[canonical])} "
-                          f"(give one spelling)", where)
+            raise r.error(
+                f"{json.dumps(key)} repeats {json.dumps(KEYS[canonical])} (give one spelling)",
+                where,
+            )
         fields[canonical] = value
     for key, td in KEYS.items():
         if key not in fields:
@@ -314,8 +354,11 @@ def read_arena(text: str, filename: str) -> Arena:
         controller[s] = r.integer(v, f"the controller of state {s}")
     missing = [s for s in range(n) if s not in controller]
     if missing:
-        raise r.error(f"states without a controller in controles: {missing[:10]}"
-                      + (" ..." if len(missing) > 10 else ""), ctrl_doc.span)
+        raise r.error(
+            f"states without a controller in controles: {missing[:10]}"
+            + (" ..." if len(missing) > 10 else ""),
+            ctrl_doc.span,
+        )
 
     edges = set()
     for key, (where, v) in r.expect(fields["edges"], "object", "transitions").value.items():
@@ -324,14 +367,26 @@ def read_arena(text: str, filename: str) -> Arena:
             edges.add((s, t))
 
     initial = r.state(fields["initial"], n, "init")
-    objectives = tuple(tuple(sorted(set(r.states_list(fields[k], n, KEYS[k]))))
-                       for k in ("objective1", "objective2"))
-    draws = (tuple(sorted(set(r.states_list(fields["objective3"], n, "objectifs3"))))
-             if "objective3" in fields else None)
+    objectives = tuple(
+        tuple(sorted(set(r.states_list(fields[k], n, KEYS[k]))))
+        for k in ("objective1", "objective2")
+    )
+    draws = (
+        tuple(sorted(set(r.states_list(fields["objective3"], n, "objectifs3"))))
+        if "objective3" in fields
+        else None
+    )
     name = fields["name"].value if "name" in fields else Path(filename).name.split(".")[0]
     desc = fields["description"].value if "description" in fields else ""
-    return Arena(str(name), str(desc), tuple(controller[s] for s in range(n)),
-                 tuple(sorted(edges)), initial, objectives, draws)  # type: ignore[arg-type]
+    return Arena(
+        str(name),
+        str(desc),
+        tuple(controller[s] for s in range(n)),
+        tuple(sorted(edges)),
+        initial,
+        objectives,
+        draws,
+    )  # type: ignore[arg-type]
 
 
 def arena_model_ast(arena: Arena, filename: str) -> ast.ModelAst:
@@ -371,24 +426,39 @@ def arena_model_ast(arena: Arena, filename: str) -> ast.ModelAst:
         ast.DescriptionDecl(a.description, at),
         ast.PlayersDecl(tuple(num(p) for p in players), at),
         ast.VarDecl((ident("s"),), ast.RangeSpec(num(0), num(n - 1), at), at),
-        ast.TurnDecl(turn, at)]
+        ast.TurnDecl(turn, at),
+    ]
     if a.edges:
         e0 = ast.Index(name("e"), num(0), at)
         e1 = ast.Index(name("e"), num(1), at)
         decls += [
-            ast.ConstDecl(ident("E"), ast.SetLit(tuple(
-                ast.TupleLit((num(x), num(y)), at) for x, y in a.edges), at), at),
-            ast.MoveDecl(ident("edge"), (ast.Binder((ident("e"),), name("E"), at),),
-                         ast.Binary("==", name("s"), e0, at),
-                         (ast.Binary("==", name("s", True), e1, at),), at)]
-    sets = [("initial", ast.Binary("==", name("s"), num(a.initial), at)),
-            ("Obj1", member(a.objectives[0])), ("Obj2", member(a.objectives[1]))]
+            ast.ConstDecl(
+                ident("E"),
+                ast.SetLit(tuple(ast.TupleLit((num(x), num(y)), at) for x, y in a.edges), at),
+                at,
+            ),
+            ast.MoveDecl(
+                ident("edge"),
+                (ast.Binder((ident("e"),), name("E"), at),),
+                ast.Binary("==", name("s"), e0, at),
+                (ast.Binary("==", name("s", True), e1, at),),
+                at,
+            ),
+        ]
+    sets = [
+        ("initial", ast.Binary("==", name("s"), num(a.initial), at)),
+        ("Obj1", member(a.objectives[0])),
+        ("Obj2", member(a.objectives[1])),
+    ]
     if a.draws is not None:  # Ω₃, the draw states: optional
         sets.append(("Obj3", member(a.draws)))
     decls += [ast.SetDecl(ident(x), (), body, at) for x, body in sets]
     for k, p in enumerate(players[:2], 1):
         reach = ast.Strategic("<>", (num(p),), (name(f"Obj{k}"),), at)
-        decls += [ast.QueryDecl(reach, f"<<{p}>> <> Obj{k}", at),
-                  ast.QueryDecl(ast.Binary("and", name("initial"), reach, at),
-                                f"initial and <<{p}>> <> Obj{k}", at)]
+        decls += [
+            ast.QueryDecl(reach, f"<<{p}>> <> Obj{k}", at),
+            ast.QueryDecl(
+                ast.Binary("and", name("initial"), reach, at), f"initial and <<{p}>> <> Obj{k}", at
+            ),
+        ]
     return ast.ModelAst(tuple(decls), at)

@@ -12,6 +12,7 @@ are stored in a canonical spelling (``=`` is ``"=="``, ``&&``-like symbols are
 >>> Binary("+", IntLit(1, s), Name("x", False, s), s).op
 '+'
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
@@ -26,20 +27,24 @@ def _span():
 
 class Node:
     """Base of every AST node; each has a ``span``."""
+
     __slots__ = ()
     span: Span
 
 
 # --------------------------------------------------------------------------- expressions
 
+
 class Expr(Node):
     """Base of expression nodes (state expressions, constants and ATL formulas)."""
+
     __slots__ = ()
 
 
 @dataclass(frozen=True)
 class IntLit(Expr):
     """An integer literal ``42``."""
+
     value: int
     span: Span = _span()
 
@@ -47,6 +52,7 @@ class IntLit(Expr):
 @dataclass(frozen=True)
 class BoolLit(Expr):
     """``true`` or ``false``."""
+
     value: bool
     span: Span = _span()
 
@@ -54,6 +60,7 @@ class BoolLit(Expr):
 @dataclass(frozen=True)
 class StrLit(Expr):
     """A string literal (only builtins such as ``dyck`` take strings)."""
+
     value: str
     span: Span = _span()
 
@@ -61,6 +68,7 @@ class StrLit(Expr):
 @dataclass(frozen=True)
 class Name(Expr):
     """A name, maybe primed: ``x``, ``x'``."""
+
     name: str
     primed: bool
     span: Span = _span()
@@ -69,6 +77,7 @@ class Name(Expr):
 @dataclass(frozen=True)
 class Index(Expr):
     """Indexing ``base[index]`` (arrays by their declared range, tuples from 0)."""
+
     base: Expr
     index: Expr
     span: Span = _span()
@@ -77,6 +86,7 @@ class Index(Expr):
 @dataclass(frozen=True)
 class Unary(Expr):
     """``-e`` (op ``"-"``) or ``not e`` (op ``"not"``)."""
+
     op: str
     arg: Expr
     span: Span = _span()
@@ -86,6 +96,7 @@ class Unary(Expr):
 class Binary(Expr):
     """A binary operator. ``op`` is one of ``+ - * // % \\ / == != < <= > >= in
     notin and or & | implies iff``."""
+
     op: str
     left: Expr
     right: Expr
@@ -95,6 +106,7 @@ class Binary(Expr):
 @dataclass(frozen=True)
 class Range(Expr):
     """``lo..hi``: the set of integers from lo to hi inclusive."""
+
     lo: Expr
     hi: Expr
     span: Span = _span()
@@ -103,6 +115,7 @@ class Range(Expr):
 @dataclass(frozen=True)
 class IfThenElse(Expr):
     """``if cond then a else b``."""
+
     cond: Expr
     then: Expr
     other: Expr
@@ -112,6 +125,7 @@ class IfThenElse(Expr):
 @dataclass(frozen=True)
 class Ident(Node):
     """A declared or bound name with its own span."""
+
     name: str
     span: Span = _span()
 
@@ -119,6 +133,7 @@ class Ident(Node):
 @dataclass(frozen=True)
 class Binder(Node):
     """``x, y in D``: names bound to the values of a constant domain."""
+
     names: tuple[Ident, ...]
     domain: Expr
     span: Span = _span()
@@ -127,6 +142,7 @@ class Binder(Node):
 @dataclass(frozen=True)
 class Quantifier(Expr):
     """``forall x in D, y in E: body`` (kind ``"forall"``) or ``exists ...``."""
+
     kind: str
     binders: tuple[Binder, ...]
     body: Expr
@@ -136,6 +152,7 @@ class Quantifier(Expr):
 @dataclass(frozen=True)
 class ForClause(Node):
     """``for x in D`` inside a comprehension."""
+
     var: Ident
     domain: Expr
     span: Span = _span()
@@ -144,6 +161,7 @@ class ForClause(Node):
 @dataclass(frozen=True)
 class IfClause(Node):
     """``if cond`` inside a comprehension."""
+
     cond: Expr
     span: Span = _span()
 
@@ -154,6 +172,7 @@ Clause = Union[ForClause, IfClause]
 @dataclass(frozen=True)
 class Generator(Expr):
     """``elem for x in D if c ...``: the sole argument of ``sum(...)``, ``tuple(...)``..."""
+
     elem: Expr
     clauses: tuple[Clause, ...]
     span: Span = _span()
@@ -162,6 +181,7 @@ class Generator(Expr):
 @dataclass(frozen=True)
 class Call(Expr):
     """``f(a, b)``: a builtin, or a parameterised set or formula."""
+
     name: str
     args: tuple[Expr, ...]
     span: Span = _span()
@@ -170,6 +190,7 @@ class Call(Expr):
 @dataclass(frozen=True)
 class TupleLit(Expr):
     """``(a, b, c)``, ``(a,)`` or ``()``."""
+
     items: tuple[Expr, ...]
     span: Span = _span()
 
@@ -177,6 +198,7 @@ class TupleLit(Expr):
 @dataclass(frozen=True)
 class SetLit(Expr):
     """``{a, b, c}`` or ``{}``."""
+
     items: tuple[Expr, ...]
     span: Span = _span()
 
@@ -184,6 +206,7 @@ class SetLit(Expr):
 @dataclass(frozen=True)
 class SetComp(Expr):
     """``{ elem for x in D if c }``."""
+
     elem: Expr
     clauses: tuple[Clause, ...]
     span: Span = _span()
@@ -192,12 +215,14 @@ class SetComp(Expr):
 @dataclass(frozen=True)
 class Players(Expr):
     """``players``: the set of all players (a coalition in formulas)."""
+
     span: Span = _span()
 
 
 @dataclass(frozen=True)
 class TurnOf(Expr):
     """``turn(J)``: it is the turn of a player of the coalition J (ATL tour_J)."""
+
     coalition: tuple[Expr, ...]
     span: Span = _span()
 
@@ -207,6 +232,7 @@ class Strategic(Expr):
     """``<<J>> X f`` (op ``"X"``), ``<<J>> f U g`` (``"U"``), ``<<J>> <> f``
     (``"<>"``) or ``<<J>> [] f`` (``"[]"``). ``coalition`` holds the
     comma-separated members between the brackets (their union)."""
+
     op: str
     coalition: tuple[Expr, ...]
     args: tuple[Expr, ...]
@@ -215,14 +241,17 @@ class Strategic(Expr):
 
 # --------------------------------------------------------------------------- declarations
 
+
 class Decl(Node):
     """Base of top-level declarations."""
+
     __slots__ = ()
 
 
 @dataclass(frozen=True)
 class GameDecl(Decl):
     """``game "name" ["description"]``."""
+
     name: str
     description: str | None
     span: Span = _span()
@@ -231,24 +260,28 @@ class GameDecl(Decl):
 @dataclass(frozen=True)
 class DescriptionDecl(Decl):
     """``description "text"``."""
+
     text: str
     span: Span = _span()
 
 
 class TypeSpec(Node):
     """Base of variable and parameter types."""
+
     __slots__ = ()
 
 
 @dataclass(frozen=True)
 class BoolSpec(TypeSpec):
     """``bool``."""
+
     span: Span = _span()
 
 
 @dataclass(frozen=True)
 class RangeSpec(TypeSpec):
     """``lo..hi`` (bounds are constant expressions)."""
+
     lo: Expr
     hi: Expr
     span: Span = _span()
@@ -257,6 +290,7 @@ class RangeSpec(TypeSpec):
 @dataclass(frozen=True)
 class ArraySpec(TypeSpec):
     """``array[lo..hi] of T``."""
+
     lo: Expr
     hi: Expr
     elem: TypeSpec
@@ -266,6 +300,7 @@ class ArraySpec(TypeSpec):
 @dataclass(frozen=True)
 class ParamDecl(Decl):
     """``param N = 3`` or ``param N : 1..9 = 3`` (one per name)."""
+
     name: Ident
     type: TypeSpec | None
     default: Expr
@@ -275,6 +310,7 @@ class ParamDecl(Decl):
 @dataclass(frozen=True)
 class ConstDecl(Decl):
     """``const NAME = expr`` (one per name)."""
+
     name: Ident
     expr: Expr
     span: Span = _span()
@@ -283,6 +319,7 @@ class ConstDecl(Decl):
 @dataclass(frozen=True)
 class PlayersDecl(Decl):
     """``players 1..N`` or ``players 1, 2, 3``."""
+
     items: tuple[Expr, ...]
     span: Span = _span()
 
@@ -290,6 +327,7 @@ class PlayersDecl(Decl):
 @dataclass(frozen=True)
 class VarDecl(Decl):
     """``var x, y : T``."""
+
     names: tuple[Ident, ...]
     type: TypeSpec
     span: Span = _span()
@@ -298,6 +336,7 @@ class VarDecl(Decl):
 @dataclass(frozen=True)
 class TurnDecl(Decl):
     """``turn expr``: the player to move."""
+
     expr: Expr
     span: Span = _span()
 
@@ -305,6 +344,7 @@ class TurnDecl(Decl):
 @dataclass(frozen=True)
 class InvariantDecl(Decl):
     """``invariant expr``: restricts the positions."""
+
     expr: Expr
     span: Span = _span()
 
@@ -312,6 +352,7 @@ class InvariantDecl(Decl):
 @dataclass(frozen=True)
 class MoveDecl(Decl):
     """``move NAME(p in D, ...) when guard then e1; e2``."""
+
     name: Ident
     params: tuple[Binder, ...]
     guard: Expr | None
@@ -322,6 +363,7 @@ class MoveDecl(Decl):
 @dataclass(frozen=True)
 class ConcurrentDecl(Decl):
     """``concurrent``: every player chooses an action at once (instead of ``turn``)."""
+
     span: Span = _span()
 
 
@@ -329,6 +371,7 @@ class ConcurrentDecl(Decl):
 class ActionDecl(Decl):
     """``action PLAYERS NAME(p in D, ...) when guard``: an action of each player of
     PLAYERS (a player id or a set of them), one instance per parameter valuation."""
+
     players: Expr
     name: Ident
     params: tuple[Binder, ...]
@@ -340,6 +383,7 @@ class ActionDecl(Decl):
 class UpdateDecl(Decl):
     """``update when cond then e1; e2``: the effect of the joint action where cond
     holds (cond and the effects may use ``does(p, action)``)."""
+
     guard: Expr | None
     effects: tuple[Expr, ...]
     span: Span = _span()
@@ -349,6 +393,7 @@ class UpdateDecl(Decl):
 class Formal(Node):
     """A parameter of a set or formula, with an optional kind annotation
     (``int``, ``player`` or ``coalition``)."""
+
     name: Ident
     kind: Ident | None
     span: Span = _span()
@@ -357,6 +402,7 @@ class Formal(Node):
 @dataclass(frozen=True)
 class SetDecl(Decl):
     """``set NAME(j) = state expression``."""
+
     name: Ident
     params: tuple[Formal, ...]
     body: Expr
@@ -366,6 +412,7 @@ class SetDecl(Decl):
 @dataclass(frozen=True)
 class FormulaDecl(Decl):
     """``formula NAME(J) = ATL formula``."""
+
     name: Ident
     params: tuple[Formal, ...]
     body: Expr
@@ -375,6 +422,7 @@ class FormulaDecl(Decl):
 @dataclass(frozen=True)
 class QueryDecl(Decl):
     """``query formula`` with the formula's source text."""
+
     formula: Expr
     text: str
     span: Span = _span()
@@ -384,6 +432,7 @@ class QueryDecl(Decl):
 class OutcomeDecl(Decl):
     """``outcome normal | misere | win``: who has won when a play is over
     (:mod:`symbolic.ir.outcome`)."""
+
     rule: Ident
     span: Span = _span()
 
@@ -391,6 +440,7 @@ class OutcomeDecl(Decl):
 @dataclass(frozen=True)
 class DisplayDecl(Decl):
     """``display text``: how a position is drawn (see :mod:`symbolic.lang.display`)."""
+
     expr: Expr
     span: Span = _span()
 
@@ -398,11 +448,13 @@ class DisplayDecl(Decl):
 @dataclass(frozen=True)
 class ModelAst(Node):
     """A whole model file: its declarations in source order."""
+
     decls: tuple[Decl, ...]
     span: Span = _span()
 
 
 # --------------------------------------------------------------------------- traversal
+
 
 def expr_children(e: Expr) -> tuple[Expr, ...]:
     """The sub-expressions of ``e`` in field order, binder domains and clause
@@ -439,8 +491,7 @@ _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 def _collect_children(node: Node, out: list) -> None:
     names = _FIELD_NAMES.get(type(node))
     if names is None:
-        names = _FIELD_NAMES[type(node)] = tuple(f.name for f in fields(node)
-                                                 if f.name != "span")
+        names = _FIELD_NAMES[type(node)] = tuple(f.name for f in fields(node) if f.name != "span")
     for name in names:
         _collect_value(getattr(node, name), out)
 

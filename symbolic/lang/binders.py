@@ -17,6 +17,7 @@ Known(value=True, type=BoolT())
 ...     "exists a, b in 1..2, c in 1..3: a < c").binders)]
 [('a', 2), ('b', 2), ('c', 3)]
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -27,8 +28,21 @@ from ..errors import RangeError, Span, SymbolicError, WrongType
 from . import ast
 from .builtins import MAX_BINDINGS, canonical_key
 from .scope import Ctx
-from .types import BOOL, STR, Known, SetT, StrT, Sym, TupleT, Type, Typed, article, known, \
-    mentions_state, uniform
+from .types import (
+    BOOL,
+    STR,
+    Known,
+    SetT,
+    StrT,
+    Sym,
+    TupleT,
+    Type,
+    Typed,
+    article,
+    known,
+    mentions_state,
+    uniform,
+)
 
 
 class BinderChecks:
@@ -41,11 +55,17 @@ class BinderChecks:
             t = self.expr(node, ctx)
             if isinstance(t, Sym):
                 free = sorted(ir.free_names(t.expr))
-                why = (f"it reads the state variable '{mentions_state(t.expr)}'"
-                       if mentions_state(t.expr) else
-                       f"it depends on the bound name '{free[0]}'" if free else "")
-                raise WrongType(f"the domain of '{var}' must be a constant set, range or "
-                                f"tuple, but {why}", node.span)
+                why = (
+                    f"it reads the state variable '{mentions_state(t.expr)}'"
+                    if mentions_state(t.expr)
+                    else f"it depends on the bound name '{free[0]}'"
+                    if free
+                    else ""
+                )
+                raise WrongType(
+                    f"the domain of '{var}' must be a constant set, range or tuple, but {why}",
+                    node.span,
+                )
         d = self.value(node, ctx, what=f"the domain of '{var}'")
         if isinstance(d.type, SetT):
             return tuple(sorted(d.value, key=canonical_key)), d.type.elem
@@ -53,8 +73,9 @@ class BinderChecks:
             return d.value, (uniform(d.type) if d.value else None)
         if isinstance(d.type, StrT):
             return tuple(d.value), STR
-        raise WrongType(f"the domain of '{var}' must be a set, range or tuple, "
-                        f"got {article(d.type)}", node.span)
+        raise WrongType(
+            f"the domain of '{var}' must be a set, range or tuple, got {article(d.type)}", node.span
+        )
 
     def _quantifier(self, node: ast.Quantifier, ctx: Ctx) -> Typed:
         pairs = flat_binders(node.binders)
@@ -62,8 +83,15 @@ class BinderChecks:
             return Known(self._const_quant(node.kind, pairs, node.body, ctx), BOOL)
         return self._sym_quant(node, pairs, ctx)
 
-    def _const_quant(self, kind: str, pairs, body: ast.Expr, ctx: Ctx,
-                     budget: list[int] | None = None, times: int = 1) -> bool:
+    def _const_quant(
+        self,
+        kind: str,
+        pairs,
+        body: ast.Expr,
+        ctx: Ctx,
+        budget: list[int] | None = None,
+        times: int = 1,
+    ) -> bool:
         budget = self._bindings if budget is None else budget
         if not pairs:
             return self.value(body, ctx, BOOL, "as the quantifier's body").value
@@ -75,10 +103,12 @@ class BinderChecks:
         inner = [times * max(len(values), 1)]
 
         def run(v):
-            out = self._const_quant(kind, rest, body, ctx.bind(ident.name, known(v)), budget,
-                                    inner[0])
+            out = self._const_quant(
+                kind, rest, body, ctx.bind(ident.name, known(v)), budget, inner[0]
+            )
             inner[0] = 0  # later runs of the inner binders were counted already
             return out
+
         results = (run(v) for v in values)
         return all(results) if kind == "forall" else any(results)
 
@@ -90,8 +120,10 @@ class BinderChecks:
             if not values:  # an empty domain: the body is never instantiated
                 return Known(node.kind == "forall", BOOL)
             layers.append((ident.name, tuple(sorted(set(values), key=canonical_key))))
-            ctx = replace(ctx.bind(ident.name, Sym(ir.Name(ident.name, ident.span), elem)),
-                          domains={**ctx.domains, ident.name: layers[-1][1]})
+            ctx = replace(
+                ctx.bind(ident.name, Sym(ir.Name(ident.name, ident.span), elem)),
+                domains={**ctx.domains, ident.name: layers[-1][1]},
+            )
         body = self.expr(node.body, ctx)
         self.expect(body, BOOL, node.body.span, "as the quantifier's body")
         if isinstance(body, Known):
@@ -101,9 +133,14 @@ class BinderChecks:
             out = ir.Quant(node.kind, var, values, out, node.span)
         return Sym(out, BOOL)
 
-    def iterate(self, clauses: tuple[ast.Clause, ...], ctx: Ctx,
-                budget: list[int] | None = None, times: int = 1,
-                seen: set | None = None) -> Iterator[Ctx]:
+    def iterate(
+        self,
+        clauses: tuple[ast.Clause, ...],
+        ctx: Ctx,
+        budget: list[int] | None = None,
+        times: int = 1,
+        seen: set | None = None,
+    ) -> Iterator[Ctx]:
         """The contexts binding a comprehension's variables, in order (constant
         domains). The bindings are counted up front: the first time a clause
         runs, its domain size times the number of times it will run (``times``)
@@ -121,8 +158,9 @@ class BinderChecks:
                 seen.add(id(c))
                 spend(budget, len(values) * times, c.domain.span)
             for v in values:
-                yield from self.iterate(rest, ctx.bind(c.var.name, known(v)), budget,
-                                        times * max(len(values), 1), seen)
+                yield from self.iterate(
+                    rest, ctx.bind(c.var.name, known(v)), budget, times * max(len(values), 1), seen
+                )
         elif isinstance(c, ast.IfClause):
             if self.value(c.cond, ctx, BOOL, "as a comprehension condition").value:
                 yield from self.iterate(rest, ctx, budget, times, seen)
@@ -131,9 +169,10 @@ class BinderChecks:
 
     def comprehension(self, elem: ast.Expr, clauses: tuple[ast.Clause, ...], ctx: Ctx) -> list:
         """The values of ``elem`` for each binding of the clauses, in order."""
-        return [self.value(elem, inner, what="a comprehension element").value
-                for inner in self.iterate(clauses, ctx)]
-
+        return [
+            self.value(elem, inner, what="a comprehension element").value
+            for inner in self.iterate(clauses, ctx)
+        ]
 
     def _constant_bindings(self, pairs, ctx: Ctx, limit: int = 10_000) -> list[Ctx] | None:
         """Every context binding ``pairs`` to constant values, or None when a
@@ -154,9 +193,11 @@ def spend(budget: list[int], n: int, span: Span) -> None:
     """Take ``n`` bindings from ``budget``; a located RangeError when it runs out."""
     budget[0] -= n
     if budget[0] < 0:
-        raise RangeError(f"too many constant bindings: with this comprehension or quantifier "
-                         f"the model visits more than {MAX_BINDINGS} (use smaller domains)",
-                         span)
+        raise RangeError(
+            f"too many constant bindings: with this comprehension or quantifier "
+            f"the model visits more than {MAX_BINDINGS} (use smaller domains)",
+            span,
+        )
 
 
 def mentions_primed(e: ir.Expr) -> bool:
@@ -167,4 +208,3 @@ def mentions_primed(e: ir.Expr) -> bool:
 def flat_binders(binders: tuple[ast.Binder, ...]) -> list[tuple[ast.Ident, ast.Expr]]:
     """``x, y in D, z in E`` as ``[(x, D), (y, D), (z, E)]``."""
     return [(name, b.domain) for b in binders for name in b.names]
-

@@ -10,6 +10,7 @@ digits is refused.
 >>> ToAst(Source("0 < x <= 3", "f")).transform(tree).op
 'and'
 """
+
 from __future__ import annotations
 
 import inspect
@@ -171,7 +172,7 @@ class ToAst(Transformer_NonRecursive):
         return list(children)
 
     def query_item(self, meta, children):
-        text = self.src.text[meta.start_pos:meta.end_pos]
+        text = self.src.text[meta.start_pos : meta.end_pos]
         return ast.QueryDecl(children[0], text, self._span(meta))
 
     def display_decl(self, meta, children):
@@ -215,8 +216,10 @@ class ToAst(Transformer_NonRecursive):
     def int_lit(self, meta, children):
         digits = str(children[0])
         if len(digits) > MAX_INT_DIGITS:
-            raise ParseError(f"integer literal of {len(digits)} digits: at most "
-                             f"{MAX_INT_DIGITS} are allowed", self._span(meta))
+            raise ParseError(
+                f"integer literal of {len(digits)} digits: at most {MAX_INT_DIGITS} are allowed",
+                self._span(meta),
+            )
         return ast.IntLit(int(digits), self._span(meta))
 
     def true_lit(self, meta, children):
@@ -301,4 +304,3 @@ class ToAst(Transformer_NonRecursive):
     def strategic_infix(self, meta, children):
         coalition, left, op, right = children
         return ast.Strategic(TEMPORAL[op], coalition, (left, right), self._span(meta))
-

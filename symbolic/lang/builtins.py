@@ -14,6 +14,7 @@ Errors are raised without a span; the checker adds the span of the call.
 >>> BUILTINS["xor"].call((3, 5, 6))
 0
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ STATE_BUILTINS = frozenset({"abs", "min", "max", "sum", "count", "int"})
 @dataclass(frozen=True)
 class Builtin:
     """A constant function: its name, arity bounds and implementation."""
+
     name: str
     func: Callable
     min_args: int
@@ -39,8 +41,9 @@ class Builtin:
         """Apply to already evaluated arguments (arity is checked here)."""
         n = len(args)
         if n < self.min_args or (self.max_args is not None and n > self.max_args):
-            raise WrongType(f"{self.signature} takes "
-                             f"{_arity_text(self.min_args, self.max_args)}, got {n}")
+            raise WrongType(
+                f"{self.signature} takes {_arity_text(self.min_args, self.max_args)}, got {n}"
+            )
         return self.func(*args)
 
 
@@ -53,6 +56,7 @@ def _arity_text(lo: int, hi: int | None) -> str:
 
 
 # --------------------------------------------------------------------------- argument checks
+
 
 def kind_name(v) -> str:
     """The language's name for the type of value ``v``.
@@ -128,19 +132,22 @@ MAX_POW_BITS = 10_000
 
 # --------------------------------------------------------------------------- the functions
 
+
 def lcg(u0, a, c, m, count) -> tuple[int, ...]:
     """(u_0, ..., u_{count-1}) with u_{n+1} = (a*u_n + c) mod m (ENS 2005, section 1).
 
     >>> lcg(1, 101, 269, 4890367, 2)
     (1, 370)
     """
-    u0, a, c, m, count = (_int(x, "lcg", w) for x, w in
-                          zip((u0, a, c, m, count), ("u0", "a", "c", "m", "count")))
+    u0, a, c, m, count = (
+        _int(x, "lcg", w) for x, w in zip((u0, a, c, m, count), ("u0", "a", "c", "m", "count"))
+    )
     if m <= 0:
         raise RangeError(f"lcg: the modulus must be positive, got {m}")
     if count > MAX_ELEMENTS:
-        raise RangeError(f"lcg: {count} terms asked, more than the {MAX_ELEMENTS} a constant "
-                         f"may hold")
+        raise RangeError(
+            f"lcg: {count} terms asked, more than the {MAX_ELEMENTS} a constant may hold"
+        )
     return lcg_terms(u0, count, a, c, m)
 
 
@@ -236,9 +243,11 @@ def power(a, b) -> int:
     if b < 0:
         raise RangeError(f"pow: negative exponent {b}")
     if abs(a) > 1 and b * (abs(a).bit_length() - 1) > MAX_POW_BITS:
-        raise RangeError(f"pow({a}, {b}) would have more than {MAX_POW_BITS} bits (about "
-                         f"{MAX_POW_BITS * 3 // 10} digits), the most a constant may have")
-    return a ** b
+        raise RangeError(
+            f"pow({a}, {b}) would have more than {MAX_POW_BITS} bits (about "
+            f"{MAX_POW_BITS * 3 // 10} digits), the most a constant may have"
+        )
+    return a**b
 
 
 def to_int(v) -> int:
@@ -282,7 +291,7 @@ def int_set(text) -> frozenset:
     [1, 3, 4]
     """
     if not isinstance(text, str):
-        raise WrongType(f"ints: expected a string such as \"1,3,4\", got {kind_name(text)}")
+        raise WrongType(f'ints: expected a string such as "1,3,4", got {kind_name(text)}')
     out = set()
     for item in text.replace(",", " ").split():
         if not item.lstrip("-").isdigit() or len(item) > 40:
@@ -291,23 +300,44 @@ def int_set(text) -> frozenset:
     return frozenset(out)
 
 
-BUILTINS: dict[str, Builtin] = {b.name: b for b in (
-    Builtin("lcg", lcg, 5, 5, "lcg(u0, a, c, m, count)",
-            "the tuple (u_0..u_{count-1}) of u_{n+1} = (a*u_n + c) mod m"),
-    Builtin("len", length, 1, 1, "len(collection)", "number of items"),
-    Builtin("min", minimum, 1, None, "min(a, b, ...) or min(collection)", "smallest int"),
-    Builtin("max", maximum, 1, None, "max(a, b, ...) or max(collection)", "largest int"),
-    Builtin("abs", absolute, 1, 1, "abs(n)", "absolute value"),
-    Builtin("sum", total, 1, 1, "sum(collection)", "sum of ints (true counts 1)"),
-    Builtin("count", count, 1, 1, "count(collection of booleans)", "number of true items"),
-    Builtin("tuple", to_tuple, 1, 1, "tuple(collection)", "the items as a tuple"),
-    Builtin("sorted", sort, 1, 1, "sorted(collection)", "the items sorted, as a tuple"),
-    Builtin("range", int_range, 1, 2, "range(n) or range(a, b)", "(a, ..., b-1) as a tuple"),
-    Builtin("xor", xor, 1, None, "xor(a, b, ...) or xor(collection)", "bitwise xor (Nim sum)"),
-    Builtin("pow", power, 2, 2, "pow(a, b)", "a to the power b"),
-    Builtin("int", to_int, 1, 1, "int(b)", "1 if b else 0"),
-    Builtin("dyck", dyck, 1, 1, "dyck(word)",
-            "(open, close) positions of the nodes of a Dyck word, in preorder"),
-    Builtin("ints", int_set, 1, 1, "ints(text)",
-            "the set of the integers written in text, separated by commas or spaces"),
-)}
+BUILTINS: dict[str, Builtin] = {
+    b.name: b
+    for b in (
+        Builtin(
+            "lcg",
+            lcg,
+            5,
+            5,
+            "lcg(u0, a, c, m, count)",
+            "the tuple (u_0..u_{count-1}) of u_{n+1} = (a*u_n + c) mod m",
+        ),
+        Builtin("len", length, 1, 1, "len(collection)", "number of items"),
+        Builtin("min", minimum, 1, None, "min(a, b, ...) or min(collection)", "smallest int"),
+        Builtin("max", maximum, 1, None, "max(a, b, ...) or max(collection)", "largest int"),
+        Builtin("abs", absolute, 1, 1, "abs(n)", "absolute value"),
+        Builtin("sum", total, 1, 1, "sum(collection)", "sum of ints (true counts 1)"),
+        Builtin("count", count, 1, 1, "count(collection of booleans)", "number of true items"),
+        Builtin("tuple", to_tuple, 1, 1, "tuple(collection)", "the items as a tuple"),
+        Builtin("sorted", sort, 1, 1, "sorted(collection)", "the items sorted, as a tuple"),
+        Builtin("range", int_range, 1, 2, "range(n) or range(a, b)", "(a, ..., b-1) as a tuple"),
+        Builtin("xor", xor, 1, None, "xor(a, b, ...) or xor(collection)", "bitwise xor (Nim sum)"),
+        Builtin("pow", power, 2, 2, "pow(a, b)", "a to the power b"),
+        Builtin("int", to_int, 1, 1, "int(b)", "1 if b else 0"),
+        Builtin(
+            "dyck",
+            dyck,
+            1,
+            1,
+            "dyck(word)",
+            "(open, close) positions of the nodes of a Dyck word, in preorder",
+        ),
+        Builtin(
+            "ints",
+            int_set,
+            1,
+            1,
+            "ints(text)",
+            "the set of the integers written in text, separated by commas or spaces",
+        ),
+    )
+}

@@ -14,6 +14,7 @@ because calls are a job of their own; its methods use the checker's ``scope``,
 >>> ExprChecker(Scope()).expr(parse_formula_text("xor(3, 5) + max({2, 7})"), EMPTY)
 Known(value=13, type=IntT())
 """
+
 from __future__ import annotations
 
 from .. import ir
@@ -44,8 +45,9 @@ class BuiltinCalls:
             raise self.scope.unknown_name(n, node.span, ctx, functions=True)
         if len(node.args) > 1 and isinstance(node.args[-1], ast.Generator):
             # the grammar reads f(a, e for x in D) for a display's join(sep, ...)
-            raise WrongType(f"a generator 'e for x in D' must be the only argument of {n}",
-                            node.args[-1].span)
+            raise WrongType(
+                f"a generator 'e for x in D' must be the only argument of {n}", node.args[-1].span
+            )
         if n in STATE_BUILTINS and not self.is_constant(node, ctx):
             return self._state_builtin(node, ctx)
         if n == "len" and len(node.args) == 1 and not self.is_constant(node, ctx):
@@ -69,20 +71,27 @@ class BuiltinCalls:
     def _does(self, node: ast.Call, ctx: Ctx) -> Typed:
         """``does(p, a)`` outside a concurrent game's updates (the model checker
         overrides this there)."""
-        raise WrongType("does(p, action) may appear only in the updates of a concurrent game",
-                        node.span)
+        raise WrongType(
+            "does(p, action) may appear only in the updates of a concurrent game", node.span
+        )
 
     def _state_builtin(self, node: ast.Call, ctx: Ctx) -> Typed:
         """``abs``, ``min``, ``max``, ``int``, ``sum``, ``count`` over state expressions."""
         n, args = node.name, node.args
         if n in ("sum", "count"):
             if len(args) != 1 or not isinstance(args[0], ast.Generator):
-                raise WrongType(f"{n}(...) over state expressions needs a generator, "
-                                f"as in {n}(k[i] for i in 1..n)", node.span)
+                raise WrongType(
+                    f"{n}(...) over state expressions needs a generator, "
+                    f"as in {n}(k[i] for i in 1..n)",
+                    node.span,
+                )
             return self._sym_sum(args[0], ctx, n == "count")
         if any(isinstance(a, ast.Generator) for a in args):
-            raise WrongType(f"{n}(... for ...) needs constant elements; over state "
-                            f"expressions list the arguments: {n}(a, b)", node.span)
+            raise WrongType(
+                f"{n}(... for ...) needs constant elements; over state "
+                f"expressions list the arguments: {n}(a, b)",
+                node.span,
+            )
         parts = [self.expr(a, ctx) for a in args]
         if n == "int":
             if len(parts) != 1:
@@ -100,12 +109,12 @@ class BuiltinCalls:
             if len(irs) != 1:
                 raise WrongType("abs(n) takes 1 argument", node.span)
             x = irs[0]
-            return Sym(ir.Ite(ir.Binary("<", x, ir.Const(0)), ir.Unary("-", x), x, node.span),
-                       INT)
+            return Sym(ir.Ite(ir.Binary("<", x, ir.Const(0)), ir.Unary("-", x), x, node.span), INT)
         if n in ("min", "max"):
             if len(irs) < 2:
-                raise WrongType(f"{n}(a, b, ...) over state expressions needs at least two "
-                                f"arguments", node.span)
+                raise WrongType(
+                    f"{n}(a, b, ...) over state expressions needs at least two arguments", node.span
+                )
             cmp = "<=" if n == "min" else ">="
             out = irs[0]
             for x in irs[1:]:
@@ -123,20 +132,25 @@ class BuiltinCalls:
                 if counting:
                     self.expect(t, BOOL, gen.elem.span, "in count(...)")
                 elif t.type not in (INT, BOOL):
-                    raise WrongType(f"sum(...) adds ints (or counts bools), got "
-                                    f"{article(t.type)}", gen.elem.span)
+                    raise WrongType(
+                        f"sum(...) adds ints (or counts bools), got {article(t.type)}",
+                        gen.elem.span,
+                    )
                 return self.to_ir(t, gen.elem.span), t.type
             c = gen.clauses[i]
             if isinstance(c, ast.ForClause):
                 ctx.check_unbound(c.var)
                 values, elem = self.domain(c.domain, ctx, c.var.name)
                 if len(set(values)) != len(values):
-                    raise RangeError(f"{fn} over a tuple with repeated values: iterate over "
-                                     f"its indices instead", c.domain.span)
+                    raise RangeError(
+                        f"{fn} over a tuple with repeated values: iterate over its indices instead",
+                        c.domain.span,
+                    )
                 if not values:
                     return ir.Const(0), INT
-                body, _ = build(i + 1, ctx.bind(c.var.name,
-                                                Sym(ir.Name(c.var.name, c.var.span), elem)))
+                body, _ = build(
+                    i + 1, ctx.bind(c.var.name, Sym(ir.Name(c.var.name, c.var.span), elem))
+                )
                 return ir.Sum(c.var.name, values, body, gen.span), INT
             if isinstance(c, ast.IfClause):
                 cond = self.state(c.cond, ctx, BOOL, "as a condition")

@@ -13,6 +13,7 @@ make the state space, moves become :class:`ir.Move`, sets and formulas become
 >>> m.game.turn
 Binary(op='+', left=Const(value=1), right=Binary(op='%', left=Var(name='x', primed=False), right=Const(value=2)))
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
@@ -34,7 +35,6 @@ from .types import BOOL, INT, STR, SetT, Sym, Type, article, exported_value, typ
 from .vocabulary import OUTCOME_RULES, PARAMETER_KINDS
 
 
-
 #: the most elements an array variable may have: each is at least one BDD variable
 #: and one slot of every explicit position, so more is refused, not attempted
 MAX_ARRAY_LENGTH = 100_000
@@ -43,6 +43,7 @@ MAX_ARRAY_LENGTH = 100_000
 @dataclass(frozen=True)
 class Query:
     """A ``query`` of a model file: its source text, formula and place."""
+
     text: str
     formula: atl.Formula
     span: Span | None = field(default=None, compare=False, repr=False)
@@ -58,6 +59,7 @@ class CheckedModel:
     source order, ``scope`` the top-level names (to check formulas later),
     ``display`` how a position is drawn (None when the model does not say).
     """
+
     name: str
     description: str
     source: str
@@ -73,8 +75,7 @@ class CheckedModel:
 class ModelChecker(ActionDecls, FormulaChecker):
     """Checks a whole model: declarations in order, then the game."""
 
-    def __init__(self, tree: ast.ModelAst, filename: str,
-                 overrides: Mapping[str, object] | None):
+    def __init__(self, tree: ast.ModelAst, filename: str, overrides: Mapping[str, object] | None):
         super().__init__(Scope())
         self.tree = tree
         self.filename = filename
@@ -111,14 +112,19 @@ class ModelChecker(ActionDecls, FormulaChecker):
             for ident, kind in declared_names(d):
                 if kind == "move":
                     if ident.name in moves:
-                        raise ModelError(f"move '{ident.name}' is already declared at line "
-                                         f"{moves[ident.name].line}", ident.span)
+                        raise ModelError(
+                            f"move '{ident.name}' is already declared at line "
+                            f"{moves[ident.name].line}",
+                            ident.span,
+                        )
                     moves[ident.name] = ident.span
                     continue
                 if ident.name in declared:
                     k, where = declared[ident.name]
-                    raise ModelError(f"'{ident.name}' is already declared at line {where.line} "
-                                     f"(as a {k})", ident.span)
+                    raise ModelError(
+                        f"'{ident.name}' is already declared at line {where.line} (as a {k})",
+                        ident.span,
+                    )
                 declared[ident.name] = (kind, ident.span)
 
     # ------------------------------------------------------------------ parameter overrides
@@ -139,10 +145,14 @@ class ModelChecker(ActionDecls, FormulaChecker):
         for name in self.overrides:
             if name not in params:
                 hint = did_you_mean(name, params)
-                known = f"; the parameters are {', '.join(params)}" if params else \
-                    "; this model has no parameters"
-                raise UnknownName(f"unknown parameter '{name}'{hint}{known}",
-                                  self._override_span(name))
+                known = (
+                    f"; the parameters are {', '.join(params)}"
+                    if params
+                    else "; this model has no parameters"
+                )
+                raise UnknownName(
+                    f"unknown parameter '{name}'{hint}{known}", self._override_span(name)
+                )
 
     # ------------------------------------------------------------------ declarations
 
@@ -171,8 +181,11 @@ class ModelChecker(ActionDecls, FormulaChecker):
         if self.turn is not None:
             raise ModelError("the turn is declared twice", d.span)
         self.turn = self.state(d.expr, EMPTY, INT, "for the player whose turn it is")
-        if isinstance(self.turn, ir.Const) and self.scope.players is not None \
-                and self.turn.value not in self.scope.players:
+        if (
+            isinstance(self.turn, ir.Const)
+            and self.scope.players is not None
+            and self.turn.value not in self.scope.players
+        ):
             raise RangeError(f"turn {self.turn.value} is not a player", d.expr.span)
 
     def _invariant(self, d: ast.InvariantDecl) -> None:
@@ -183,11 +196,15 @@ class ModelChecker(ActionDecls, FormulaChecker):
 
     def _outcome_decl(self, d: ast.OutcomeDecl) -> None:
         if self.outcome_decl is not None:
-            raise ModelError(f"the outcome is declared twice (first at line "
-                             f"{self.outcome_decl.span.line})", d.span)
+            raise ModelError(
+                f"the outcome is declared twice (first at line {self.outcome_decl.span.line})",
+                d.span,
+            )
         if d.rule.name not in OUTCOME_RULES:
-            raise ModelError(f"unknown outcome {d.rule.name!r}: expected one of "
-                             f"{', '.join(OUTCOME_RULES)}", d.rule.span)
+            raise ModelError(
+                f"unknown outcome {d.rule.name!r}: expected one of {', '.join(OUTCOME_RULES)}",
+                d.rule.span,
+            )
         self.outcome_decl = d
 
     def _outcome(self) -> ir.OutcomeRule:
@@ -195,11 +212,18 @@ class ModelChecker(ActionDecls, FormulaChecker):
         defines ``set win(p)`` with one parameter, else normal play."""
         rule = self.outcome_decl.rule.name if self.outcome_decl is not None else None
         win = self.definitions.get("win")
-        usable = (win is not None and len(win.params) == 1 and win.params[0][1] == "int"
-                  and isinstance(win.body, atl.Prop))
+        usable = (
+            win is not None
+            and len(win.params) == 1
+            and win.params[0][1] == "int"
+            and isinstance(win.body, atl.Prop)
+        )
         if rule == "win" and not usable:
-            raise ModelError("'outcome win' needs a set win(p) with one parameter, the "
-                             "player (e.g. set win(p) = ...)", self.outcome_decl.span)
+            raise ModelError(
+                "'outcome win' needs a set win(p) with one parameter, the "
+                "player (e.g. set win(p) = ...)",
+                self.outcome_decl.span,
+            )
         if rule == "misere":
             return ir.MiserePlay()
         if rule in (None, "win") and usable:
@@ -208,8 +232,9 @@ class ModelChecker(ActionDecls, FormulaChecker):
 
     def _display(self, d: ast.DisplayDecl) -> None:
         if self.display is not None:
-            raise ModelError(f"the display is declared twice (first at line "
-                             f"{self.display_span.line})", d.span)
+            raise ModelError(
+                f"the display is declared twice (first at line {self.display_span.line})", d.span
+            )
         self.display = DrawingChecker(self).draw(d.expr, EMPTY)
         self.display_span = d.span
 
@@ -224,8 +249,7 @@ class ModelChecker(ActionDecls, FormulaChecker):
             lo = self.int_value(d.type.lo, EMPTY, "a parameter bound")
             hi = self.int_value(d.type.hi, EMPTY, "a parameter bound")
             if lo > hi:
-                raise RangeError(f"empty range {lo}..{hi} for the parameter '{name}'",
-                                 d.type.span)
+                raise RangeError(f"empty range {lo}..{hi} for the parameter '{name}'", d.type.span)
         elif isinstance(d.type, ast.ArraySpec):
             raise WrongType("a parameter is an int or a bool, not an array", d.type.span)
         elif d.type is not None:
@@ -236,24 +260,29 @@ class ModelChecker(ActionDecls, FormulaChecker):
             want = want or default.type
             raw = self.overrides[name]
             # a string parameter takes the override text as it is
-            v = raw if want == STR and isinstance(raw, str) else \
-                _override_value(name, raw, span)
+            v = raw if want == STR and isinstance(raw, str) else _override_value(name, raw, span)
             if type_of(v) != want:
-                raise WrongType(f"parameter '{name}' is {article(want)}, got "
-                                f"{article(type_of(v))} ({_show(v)})", span)
+                raise WrongType(
+                    f"parameter '{name}' is {article(want)}, got "
+                    f"{article(type_of(v))} ({_show(v)})",
+                    span,
+                )
         else:
             span = d.default.span
             t = self.value(d.default, EMPTY, what=f"the parameter '{name}'")
             if t.type not in (INT, BOOL, STR):
-                raise WrongType(f"a parameter is an int, a bool or a string, not "
-                                f"{article(t.type)}; use const for other values",
-                                d.default.span)
+                raise WrongType(
+                    f"a parameter is an int, a bool or a string, not "
+                    f"{article(t.type)}; use const for other values",
+                    d.default.span,
+                )
             if want is not None:
                 self.expect(t, want, d.default.span, f"for the parameter '{name}'")
             v = t.value
         if lo is not None and not lo <= v <= hi:
-            raise RangeError(f"parameter '{name}' = {v} is outside its declared range "
-                             f"{lo}..{hi}", span)
+            raise RangeError(
+                f"parameter '{name}' = {v} is outside its declared range {lo}..{hi}", span
+            )
         self.scope.entries[name] = Entry("param", d.name.span, value=v)
 
     def _players_decl(self, d: ast.PlayersDecl) -> None:
@@ -267,8 +296,9 @@ class ModelChecker(ActionDecls, FormulaChecker):
             elif isinstance(v.type, SetT) and v.type.elem in (INT, None):
                 ids.update(v.value)
             else:
-                raise WrongType(f"players are ints (1..N, or a list), got {article(v.type)}",
-                                item.span)
+                raise WrongType(
+                    f"players are ints (1..N, or a list), got {article(v.type)}", item.span
+                )
         if not ids:
             raise RangeError("the game has no players", d.span)
         self.scope.players = tuple(sorted(ids))
@@ -283,8 +313,11 @@ class ModelChecker(ActionDecls, FormulaChecker):
                 raise RangeError(f"empty range {lo}..{hi} for {what}", spec.span)
             return ir.IntType(lo, hi)
         if isinstance(spec, ast.ArraySpec):
-            raise WrongType("arrays of arrays are not supported: use one array per row, "
-                            "or index a flat array by i*width + j", spec.span)
+            raise WrongType(
+                "arrays of arrays are not supported: use one array per row, "
+                "or index a flat array by i*width + j",
+                spec.span,
+            )
         raise AssertionError(spec)
 
     def _var(self, d: ast.VarDecl) -> None:
@@ -294,14 +327,19 @@ class ModelChecker(ActionDecls, FormulaChecker):
                 lo = self.int_value(d.type.lo, EMPTY, "an index bound")
                 hi = self.int_value(d.type.hi, EMPTY, "an index bound")
                 if lo > hi:
-                    raise RangeError(f"empty index range {lo}..{hi} for the array "
-                                     f"'{ident.name}'", d.type.span)
+                    raise RangeError(
+                        f"empty index range {lo}..{hi} for the array '{ident.name}'", d.type.span
+                    )
                 if hi - lo + 1 > MAX_ARRAY_LENGTH:
-                    raise RangeError(f"the array '{ident.name}' would have {hi - lo + 1} "
-                                     f"elements, more than the {MAX_ARRAY_LENGTH} a variable "
-                                     f"may have", d.type.span)
-                decl = ir.VarDecl(ident.name, self._type(d.type.elem, what), ir.IntType(lo, hi),
-                                  ident.span)
+                    raise RangeError(
+                        f"the array '{ident.name}' would have {hi - lo + 1} "
+                        f"elements, more than the {MAX_ARRAY_LENGTH} a variable "
+                        f"may have",
+                        d.type.span,
+                    )
+                decl = ir.VarDecl(
+                    ident.name, self._type(d.type.elem, what), ir.IntType(lo, hi), ident.span
+                )
             else:
                 decl = ir.VarDecl(ident.name, self._type(d.type, what), None, ident.span)
             self.vars.append(decl)
@@ -321,14 +359,20 @@ class ModelChecker(ActionDecls, FormulaChecker):
             ctx = ctx.bind(ident.name, Sym(ir.Name(ident.name, ident.span), elem))
         if any(not p.domain for p in params):  # no instance: nothing to check
             return ir.Move(d.name.name, tuple(params), ir.FALSE, ir.TRUE, d.span)
-        guard = ir.TRUE if d.guard is None else \
-            self.state(d.guard, ctx, BOOL, "as the guard (after 'when')")
-        effect = ir.conj(self.state(e, replace(ctx, primes=True), BOOL,
-                                    "as the effect (after 'then')") for e in d.effects)
+        guard = (
+            ir.TRUE
+            if d.guard is None
+            else self.state(d.guard, ctx, BOOL, "as the guard (after 'when')")
+        )
+        effect = ir.conj(
+            self.state(e, replace(ctx, primes=True), BOOL, "as the effect (after 'then')")
+            for e in d.effects
+        )
         return ir.Move(d.name.name, tuple(params), guard, effect, d.span)
 
-    def _formals(self, formals: tuple[ast.Formal, ...],
-                 allowed: tuple[str, ...]) -> list[FormulaParam]:
+    def _formals(
+        self, formals: tuple[ast.Formal, ...], allowed: tuple[str, ...]
+    ) -> list[FormulaParam]:
         out, seen = [], set()
         for f in formals:
             n = f.name.name
@@ -340,9 +384,12 @@ class ModelChecker(ActionDecls, FormulaChecker):
                 kind = PARAMETER_KINDS.get(f.kind.name)
                 if kind is None or kind not in allowed:
                     names = [k for k, v in PARAMETER_KINDS.items() if v in allowed]
-                    raise WrongType(f"unknown parameter kind '{f.kind.name}': write "
-                                    + (", ".join(names[:-1]) + " or " if len(names) > 1
-                                       else "") + names[-1], f.kind.span)
+                    raise WrongType(
+                        f"unknown parameter kind '{f.kind.name}': write "
+                        + (", ".join(names[:-1]) + " or " if len(names) > 1 else "")
+                        + names[-1],
+                        f.kind.span,
+                    )
             out.append(FormulaParam(n, kind, f.name.span))
         return out
 
@@ -359,11 +406,15 @@ class ModelChecker(ActionDecls, FormulaChecker):
         for p in params:
             ctx = ctx.bind(p.name, Sym(ir.Name(p.name, p.span), INT))
         if self.is_temporal(d.body, ctx):
-            raise WrongType(f"the body of set '{d.name.name}' is an ATL formula; declare it "
-                            f"with 'formula' instead", d.body.span)
+            raise WrongType(
+                f"the body of set '{d.name.name}' is an ATL formula; declare it "
+                f"with 'formula' instead",
+                d.body.span,
+            )
         body = self.state(d.body, ctx, BOOL, f"as the body of set '{d.name.name}'")
-        defn = atl.Definition(d.name.name, tuple((p.name, "int") for p in params),
-                              atl.Prop(body, d.body.span), d.span)
+        defn = atl.Definition(
+            d.name.name, tuple((p.name, "int") for p in params), atl.Prop(body, d.body.span), d.span
+        )
         self._check_depth(defn, d)
         self.definitions[defn.name] = defn
         self.scope.entries[defn.name] = Entry("set", d.name.span, definition=defn)
@@ -379,8 +430,7 @@ class ModelChecker(ActionDecls, FormulaChecker):
         params = self._formals(d.params, ("int", "coalition"))
         ctx = Ctx(fparams={p.name: p for p in params})
         body = self.formula(d.body, ctx)
-        kinds = tuple((p.name, p.kind or ("int" if p.used_as_int else "coalition"))
-                      for p in params)
+        kinds = tuple((p.name, p.kind or ("int" if p.used_as_int else "coalition")) for p in params)
         defn = atl.Definition(d.name.name, kinds, body, d.span)
         self._check_depth(defn, d)
         self.definitions[defn.name] = defn
@@ -395,10 +445,13 @@ class ModelChecker(ActionDecls, FormulaChecker):
         depth = expanded_depth(defn.body, self.depths, self._depth_memo)
         if depth > MAX_EXPANDED_NESTING:
             kind = "set" if isinstance(d, ast.SetDecl) else "formula"
-            raise ModelError(f"{kind} '{defn.name}' nests {depth} levels deep once the sets "
-                             f"and formulas it names are expanded (at most "
-                             f"{MAX_EXPANDED_NESTING}): a chain of definitions, each naming "
-                             f"the previous one, adds up their depths", d.name.span)
+            raise ModelError(
+                f"{kind} '{defn.name}' nests {depth} levels deep once the sets "
+                f"and formulas it names are expanded (at most "
+                f"{MAX_EXPANDED_NESTING}): a chain of definitions, each naming "
+                f"the previous one, adds up their depths",
+                d.name.span,
+            )
         self.depths[defn.name] = depth
 
     # ------------------------------------------------------------------ the result
@@ -412,27 +465,43 @@ class ModelChecker(ActionDecls, FormulaChecker):
             raise self._missing("players")
         if self.turn is None and self.concurrent_span is None:
             raise self._missing("turn")
-        name = self.name or (Path(self.filename).stem if not self.filename.startswith("<")
-                             else "game")
+        name = self.name or (
+            Path(self.filename).stem if not self.filename.startswith("<") else "game"
+        )
         if self.concurrent_span is not None:
             if self.outcome_decl is not None:
-                raise ModelError("a concurrent game has no player to move at its end: "
-                                 "'outcome' is for turn-based games", self.outcome_decl.span)
-            game = self.concurrent_game(name, ir.Space(tuple(self.vars)),
-                                        ir.conj(self.invariants))
+                raise ModelError(
+                    "a concurrent game has no player to move at its end: "
+                    "'outcome' is for turn-based games",
+                    self.outcome_decl.span,
+                )
+            game = self.concurrent_game(name, ir.Space(tuple(self.vars)), ir.conj(self.invariants))
         else:
-            game = ir.Game(name, ir.Space(tuple(self.vars)), self.scope.players, self.turn,
-                           tuple(self.moves), ir.conj(self.invariants), self.description,
-                           self._outcome())
+            game = ir.Game(
+                name,
+                ir.Space(tuple(self.vars)),
+                self.scope.players,
+                self.turn,
+                tuple(self.moves),
+                ir.conj(self.invariants),
+                self.description,
+                self._outcome(),
+            )
         for e in display.exprs(self.display) if self.display is not None else ():
             check_expr(e, game.space, {})
         entries = self.scope.entries
         return CheckedModel(
-            name=name, description=self.description, source=self.filename,
+            name=name,
+            description=self.description,
+            source=self.filename,
             params={n: e.value for n, e in entries.items() if e.kind == "param"},
             consts={n: exported_value(e.value) for n, e in entries.items() if e.kind == "const"},
-            game=game, definitions=dict(self.definitions), queries=tuple(self.queries),
-            scope=self.scope, display=self.display)
+            game=game,
+            definitions=dict(self.definitions),
+            queries=tuple(self.queries),
+            scope=self.scope,
+            display=self.display,
+        )
 
 
 #: declaration class -> the method checking it; a class missing here fails loudly
@@ -495,13 +564,14 @@ def declared_names(d: ast.Decl) -> list[tuple[ast.Ident, str]]:
     out = []
     for f in fields(d):
         v = getattr(d, f.name)
-        for item in (v if isinstance(v, tuple) else (v,)):
+        for item in v if isinstance(v, tuple) else (v,):
             if isinstance(item, ast.Ident):
                 out.append((item, kind))
     return out
 
 
 # --------------------------------------------------------------------------- override values
+
 
 def _show(v) -> str:
     if isinstance(v, bool):
@@ -519,8 +589,11 @@ def _override_value(name: str, v, span: Span):
             return s == "true"
         if is_int_text(s):  # ASCII digits only, as every integer on the command line
             if len(s.lstrip("+-")) > MAX_INT_DIGITS:  # int() refuses beyond 4300 digits
-                raise RangeError(f"parameter '{name}': a value of {len(s.lstrip('+-'))} "
-                                 f"digits, at most {MAX_INT_DIGITS} are allowed", span)
+                raise RangeError(
+                    f"parameter '{name}': a value of {len(s.lstrip('+-'))} "
+                    f"digits, at most {MAX_INT_DIGITS} are allowed",
+                    span,
+                )
             return int(s)
         raise WrongType(f"parameter '{name}': cannot read {v!r} as an int or a boolean", span)
     raise WrongType(f"parameter '{name}' must be an int or a bool, got {v!r:.60}", span)
@@ -528,8 +601,10 @@ def _override_value(name: str, v, span: Span):
 
 # --------------------------------------------------------------------------- entry point
 
-def expanded_depth(root: atl.Formula, depths: Mapping[str, int],
-                   memo: dict[int, tuple[object, int]]) -> int:
+
+def expanded_depth(
+    root: atl.Formula, depths: Mapping[str, int], memo: dict[int, tuple[object, int]]
+) -> int:
     """The depth of a checked body: its ATL and IR nodes, a named formula it uses
     counting its own depth (``depths``). Iterative (bodies may be deep), and linear
     in the nodes of the DAG (``memo``, by node id, is shared by the definitions).
@@ -569,16 +644,20 @@ def _kids(node) -> tuple:
     names = _KID_FIELDS.get(type(node))
     if names is None:
         names = _KID_FIELDS[type(node)] = (
-            ("expr",) if isinstance(node, atl.Prop) else
-            nodes.child_fields(type(node), ir.Expr) if isinstance(node, ir.Expr) else
-            nodes.child_fields(type(node), atl.Formula))
+            ("expr",)
+            if isinstance(node, atl.Prop)
+            else nodes.child_fields(type(node), ir.Expr)
+            if isinstance(node, ir.Expr)
+            else nodes.child_fields(type(node), atl.Formula)
+        )
     return tuple([getattr(node, n) for n in names])
 
 
 _KID_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def check_model(tree: ast.ModelAst, filename: str,
-                params: Mapping[str, object] | None = None) -> CheckedModel:
+def check_model(
+    tree: ast.ModelAst, filename: str, params: Mapping[str, object] | None = None
+) -> CheckedModel:
     """The :class:`CheckedModel` of a parsed model file; ``params`` override its parameters."""
     return ModelChecker(tree, filename, params).run()

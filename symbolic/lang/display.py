@@ -23,6 +23,7 @@ from text. A mistake is a located :class:`~symbolic.errors.WrongType`.
 >>> render(m.display, m.game.space, (2,))
 'k=2 ||'
 """
+
 from __future__ import annotations
 
 from .. import display as dr
@@ -35,9 +36,11 @@ from .types import BOOL, INT, Known, StrT, TupleT, article
 #: not builtins of ordinary expressions)
 DISPLAY_FUNCTIONS = ("str", "repeat", "join")
 
-_EXPECTED = ("expected text in a display: a string, str(e), T[e] (T a constant tuple of "
-             "strings), repeat(text, n), join(sep, text for x in D), text + text, or "
-             "if c then text else text")
+_EXPECTED = (
+    "expected text in a display: a string, str(e), T[e] (T a constant tuple of "
+    "strings), repeat(text, n), join(sep, text for x in D), text + text, or "
+    "if c then text else text"
+)
 
 
 class DrawingChecker:
@@ -50,8 +53,12 @@ class DrawingChecker:
     def draw(self, node: ast.Expr, ctx: Ctx) -> dr.Drawing:
         """The drawing of the text expression ``node``."""
         c = self.checker
-        if isinstance(node, ast.Call) and node.name in DISPLAY_FUNCTIONS \
-                and not ctx.is_local(node.name) and node.name not in c.scope.entries:
+        if (
+            isinstance(node, ast.Call)
+            and node.name in DISPLAY_FUNCTIONS
+            and not ctx.is_local(node.name)
+            and node.name not in c.scope.entries
+        ):
             return _CALLS[node.name](self, node, ctx)
         handler = DRAW_HANDLERS.get(type(node), DrawingChecker._other)
         return handler(self, node, ctx)
@@ -78,20 +85,27 @@ class DrawingChecker:
         if not c.is_constant(node.base, ctx):
             return self._other(node, ctx)
         base = c.value(node.base, ctx, what="a tuple of texts indexed in a display")
-        if not (isinstance(base.type, TupleT) and base.value
-                and all(isinstance(t, StrT) for t in base.type.items)):
-            raise WrongType(f"a display indexes a constant tuple of strings, got "
-                            f"{article(base.type)}", node.base.span)
+        if not (
+            isinstance(base.type, TupleT)
+            and base.value
+            and all(isinstance(t, StrT) for t in base.type.items)
+        ):
+            raise WrongType(
+                f"a display indexes a constant tuple of strings, got {article(base.type)}",
+                node.base.span,
+            )
         index = c.state(node.index, ctx, INT, "as an index")
         return dr.Pick(tuple(base.value), index, node.span)
 
     # ------------------------------------------------------------------ functions
 
     def _arity(self, node: ast.Call, n: int, usage: str) -> None:
-        if len(node.args) != n or (node.args and isinstance(node.args[0], ast.Generator)
-                                   and n != 1):
-            raise WrongType(f"{node.name} takes {n} argument{'s' if n > 1 else ''}: "
-                            f"{usage}", node.span)
+        if len(node.args) != n or (
+            node.args and isinstance(node.args[0], ast.Generator) and n != 1
+        ):
+            raise WrongType(
+                f"{node.name} takes {n} argument{'s' if n > 1 else ''}: {usage}", node.span
+            )
 
     def _str(self, node: ast.Call, ctx: Ctx) -> dr.Drawing:
         self._arity(node, 1, "str(e) writes an int or bool")
@@ -106,17 +120,18 @@ class DrawingChecker:
         self._arity(node, 2, "join(sep, text for x in D)")
         sep = self.checker.value(node.args[0], ctx, what="the separator of join")
         if not isinstance(sep.value, str):
-            raise WrongType(f"the separator of join is a string, got {article(sep.type)}",
-                            node.args[0].span)
+            raise WrongType(
+                f"the separator of join is a string, got {article(sep.type)}", node.args[0].span
+            )
         gen = node.args[1]
         if isinstance(gen, ast.Generator):
-            items = [self.draw(gen.elem, inner)
-                     for inner in self.checker.iterate(gen.clauses, ctx)]
+            items = [self.draw(gen.elem, inner) for inner in self.checker.iterate(gen.clauses, ctx)]
         elif isinstance(gen, ast.TupleLit):
             items = [self.draw(item, ctx) for item in gen.items]
         else:
-            raise WrongType("join's second argument is 'text for x in D' or a tuple of texts",
-                            gen.span)
+            raise WrongType(
+                "join's second argument is 'text for x in D' or a tuple of texts", gen.span
+            )
         parts: list[dr.Drawing] = []
         for i, item in enumerate(items):
             if i:
@@ -129,7 +144,7 @@ def _concat(parts: list[dr.Drawing]) -> dr.Drawing:
     """One drawing for the parts: nested concatenations flattened, adjacent texts merged."""
     flat: list[dr.Drawing] = []
     for p in parts:
-        for q in (p.parts if isinstance(p, dr.Concat) else (p,)):
+        for q in p.parts if isinstance(p, dr.Concat) else (p,):
             if isinstance(q, dr.Text) and flat and isinstance(flat[-1], dr.Text):
                 flat[-1] = dr.Text(flat[-1].text + q.text)
             else:
@@ -137,8 +152,11 @@ def _concat(parts: list[dr.Drawing]) -> dr.Drawing:
     return flat[0] if len(flat) == 1 else dr.Concat(tuple(flat))
 
 
-_CALLS = {"str": DrawingChecker._str, "repeat": DrawingChecker._repeat,
-          "join": DrawingChecker._join}
+_CALLS = {
+    "str": DrawingChecker._str,
+    "repeat": DrawingChecker._repeat,
+    "join": DrawingChecker._join,
+}
 
 #: expression class -> how it draws when it reads the state; every other class
 #: is refused with a located message

@@ -18,6 +18,7 @@ the stack and the lookahead, is looked up once and remembered.
 >>> fast_parse(_parser(), "x + (1)", "f", "formula_start").span.length
 7
 """
+
 from __future__ import annotations
 
 import itertools
@@ -42,6 +43,7 @@ class Fallback(Exception):
 class _Meta:
     """A node's position, as lark's ``propagate_positions`` sets it (what
     :meth:`.source.Source.of_meta` and :mod:`.builder` read)."""
+
     __slots__ = ("empty", "line", "column", "start_pos", "end_line", "end_column", "end_pos")
 
     def __init__(self, first, last):
@@ -50,8 +52,11 @@ class _Meta:
         else:
             self.empty = False
             self.line, self.column, self.start_pos = first.line, first.column, first.start_pos
-            self.end_line, self.end_column, self.end_pos = (last.end_line, last.end_column,
-                                                            last.end_pos)
+            self.end_line, self.end_column, self.end_pos = (
+                last.end_line,
+                last.end_column,
+                last.end_pos,
+            )
 
 
 # the kinds of rules
@@ -87,20 +92,44 @@ def _plans(lark) -> dict:
         trailing = pending + nones[len(expansion)]
         origin = rule.origin.name
         expand1 = bool(rule.options.expand1 and not rule.alias)
-        if (expand1 and len(expansion) == 1 and len(include) == 1 and not include[0][1]
-                and not trailing and not include[0][2]):
+        if (
+            expand1
+            and len(expansion) == 1
+            and len(include) == 1
+            and not include[0][1]
+            and not trailing
+            and not include[0][2]
+        ):
             plans[rule] = (_UNIT, origin)
         elif origin.startswith("_"):
-            plans[rule] = (_INLINE, origin, len(expansion), tuple(include), trailing, False,
-                           None, False)
+            plans[rule] = (
+                _INLINE,
+                origin,
+                len(expansion),
+                tuple(include),
+                trailing,
+                False,
+                None,
+                False,
+            )
         else:
             name = rule.alias or rule.options.template_source or origin
             method = getattr(ToAst, name, None)  # None: only ever a single child stands
-            simple = (len(expansion) > 0 and not trailing
-                      and include == [(i, False, 0) for i in range(len(expansion))])
-            plans[rule] = (_BUILD, origin, len(expansion), tuple(include), trailing, expand1,
-                           getattr(method, "base_func", method) if method else _no_method,
-                           simple)
+            simple = (
+                len(expansion) > 0
+                and not trailing
+                and include == [(i, False, 0) for i in range(len(expansion))]
+            )
+            plans[rule] = (
+                _BUILD,
+                origin,
+                len(expansion),
+                tuple(include),
+                trailing,
+                expand1,
+                getattr(method, "base_func", method) if method else _no_method,
+                simple,
+            )
     return plans
 
 
@@ -150,8 +179,12 @@ class _Lexers(dict):
         lexer = self.lexers[state]
         got = self.seen.get(id(lexer))
         if got is None:
-            got = self.seen[id(lexer)] = (tuple(lexer.scanner._mres), lexer.ignore_types,
-                                          lexer.newline_types, _keywords(lexer.callback))
+            got = self.seen[id(lexer)] = (
+                tuple(lexer.scanner._mres),
+                lexer.ignore_types,
+                lexer.newline_types,
+                _keywords(lexer.callback),
+            )
         self[state] = got
         return got
 
@@ -163,8 +196,11 @@ def _keywords(callbacks: dict) -> dict:
     out = {}
     for type_, f in callbacks.items():
         terms = getattr(getattr(f, "scanner", None), "terminals", None)
-        if (type(f) is UnlessCallback and terms
-                and all(t.pattern.type == "str" and not t.pattern.flags for t in terms)):
+        if (
+            type(f) is UnlessCallback
+            and terms
+            and all(t.pattern.type == "str" and not t.pattern.flags for t in terms)
+        ):
             out[type_] = {t.pattern.value: t.name for t in terms}
         else:
             out[type_] = f
@@ -205,8 +241,9 @@ def _tokens(lexers: dict, text: str, stack: list):
             if f is None:
                 yield new(type_, value, pos, tok_line, tok_col, line, end_col, pos + n)
             elif f.__class__ is dict:
-                yield new(f.get(value, type_), value, pos, tok_line, tok_col, line, end_col,
-                          pos + n)
+                yield new(
+                    f.get(value, type_), value, pos, tok_line, tok_col, line, end_col, pos + n
+                )
             else:
                 yield f(new(type_, value, pos, tok_line, tok_col, line, end_col, pos + n))
         pos += n
@@ -221,10 +258,16 @@ def fast_parse(lark, text: str, filename: str, start: str):
     values: list = []
     toast = ToAst(Source(text, filename))
     try:
-        _run(_tokens(lexers(), text, stack), rows, stack, values, toast,
-             table.end_states[start])
-    except (AssertionError, AttributeError, IndexError, KeyError, TypeError, ValueError,
-            SymbolicError) as err:
+        _run(_tokens(lexers(), text, stack), rows, stack, values, toast, table.end_states[start])
+    except (
+        AssertionError,
+        AttributeError,
+        IndexError,
+        KeyError,
+        TypeError,
+        ValueError,
+        SymbolicError,
+    ) as err:
         raise Fallback(repr(err)) from None
     value, height = values[-1][0], values[-1][1]
     if height > MAX_NESTING + DECL_LEVELS:
@@ -240,8 +283,9 @@ def _tables(lark):
         plans = _plans(lark)
         rows = {}
         for state, row in lark.parser.parser.parser.parse_table.states.items():
-            rows[state] = {sym: (arg if action is Shift else plans[arg])
-                           for sym, (action, arg) in row.items()}
+            rows[state] = {
+                sym: (arg if action is Shift else plans[arg]) for sym, (action, arg) in row.items()
+            }
         lexers = lark.parser.lexer.lexer.lexers
         got = _TABLES[id(lark)] = (lark, rows, lambda: _Lexers(lexers))
     return got[1], got[2]

@@ -19,6 +19,7 @@ base classes.
 >>> ExprChecker(Scope()).expr(parse_formula_text("sum(i * i for i in 1..3)"), EMPTY)
 Known(value=14, type=IntT())
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -31,8 +32,23 @@ from .builtins import BUILTINS, MAX_BINDINGS, MAX_ELEMENTS
 from .calls import BuiltinCalls
 from .operators import OperatorChecks
 from .scope import Ctx, Scope, arity_message, inlinable
-from .types import (BOOL, INT, Known, SetT, Sym, TupleT, Type, Typed, article, compatible,
-                    ir_value, known, make_set, mentions_state, var_type)
+from .types import (
+    BOOL,
+    INT,
+    Known,
+    SetT,
+    Sym,
+    TupleT,
+    Type,
+    Typed,
+    article,
+    compatible,
+    ir_value,
+    known,
+    make_set,
+    mentions_state,
+    var_type,
+)
 from .vocabulary import FORMULA_FUNCTION_NAMES
 
 
@@ -77,9 +93,13 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         t = self.expr(node, ctx)
         if isinstance(t, Sym):
             var = mentions_state(t.expr)
-            reason = (f"it reads the state variable '{var}'" if var else
-                      f"it depends on the bound name '{sorted(ir.free_names(t.expr))[0]}'"
-                      if ir.free_names(t.expr) else "it is not constant")
+            reason = (
+                f"it reads the state variable '{var}'"
+                if var
+                else f"it depends on the bound name '{sorted(ir.free_names(t.expr))[0]}'"
+                if ir.free_names(t.expr)
+                else "it is not constant"
+            )
             raise WrongType(f"{what or 'this'} must be a constant, but {reason}", node.span)
         if want is not None:
             self.expect(t, want, node.span, what)
@@ -122,8 +142,12 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         for n in ast.walk(node):
             if isinstance(n, (ast.Strategic, ast.TurnOf)):
                 return True
-            if (isinstance(n, ast.Call) and n.name in FORMULA_FUNCTION_NAMES
-                    and not ctx.is_local(n.name) and n.name not in self.scope.entries):
+            if (
+                isinstance(n, ast.Call)
+                and n.name in FORMULA_FUNCTION_NAMES
+                and not ctx.is_local(n.name)
+                and n.name not in self.scope.entries
+            ):
                 return True
             if isinstance(n, (ast.Name, ast.Call)) and not ctx.is_local(n.name):
                 e = self.scope.entries.get(n.name)
@@ -184,13 +208,15 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
                 if contexts is not None:
                     stack.extend((n.body, inner) for inner in contexts)
                     continue
-            stack.extend((child, c) for child in ast.expr_children(n)
-                         if isinstance(child, ast.Expr))
+            stack.extend(
+                (child, c) for child in ast.expr_children(n) if isinstance(child, ast.Expr)
+            )
         return out
 
     def _var_mentions(self, d: ir.VarDecl, n: ast.Name | ast.Index, ctx: Ctx) -> list[ir.Expr]:
         def same(v: ir.Expr) -> ir.Expr:
             return ir.Binary("==", v, v, n.span)
+
         if not d.is_array:
             return [same(ir.Var(d.name, True, n.span))] if isinstance(n, ast.Name) else []
         if isinstance(n, ast.Index):
@@ -202,13 +228,17 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
             del self._mentions[mark:]
             if isinstance(i, Known) and isinstance(i.value, int):
                 # an element outside the array primes nothing, as in a taken branch
-                return ([same(ir.Elem(d.name, ir.Const(i.value), True, n.span))]
-                        if d.index.lo <= i.value <= d.index.hi else [])
+                return (
+                    [same(ir.Elem(d.name, ir.Const(i.value), True, n.span))]
+                    if d.index.lo <= i.value <= d.index.hi
+                    else []
+                )
             if isinstance(i, Sym) and i.type == INT:
                 return [same(ir.Elem(d.name, i.expr, True, n.span))]
-        return [same(ir.Elem(d.name, ir.Const(k), True, n.span))
-                for k in range(d.index.lo, d.index.hi + 1)]
-
+        return [
+            same(ir.Elem(d.name, ir.Const(k), True, n.span))
+            for k in range(d.index.lo, d.index.hi + 1)
+        ]
 
     def _literal(self, node: ast.IntLit | ast.BoolLit | ast.StrLit, ctx: Ctx) -> Typed:
         return known(node.value)
@@ -220,8 +250,11 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         lo = self.int_value(node.lo, ctx, "the lower bound of a range")
         hi = self.int_value(node.hi, ctx, "the upper bound of a range")
         if hi - lo + 1 > MAX_ELEMENTS:
-            raise RangeError(f"the range {lo}..{hi} has {hi - lo + 1} values, more than the "
-                             f"{MAX_ELEMENTS} a constant collection may hold", node.span)
+            raise RangeError(
+                f"the range {lo}..{hi} has {hi - lo + 1} values, more than the "
+                f"{MAX_ELEMENTS} a constant collection may hold",
+                node.span,
+            )
         return Known(frozenset(range(lo, hi + 1)), SetT(INT))
 
     def _tuple_lit(self, node: ast.TupleLit, ctx: Ctx) -> Typed:
@@ -236,13 +269,19 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         return known(make_set(self.comprehension(node.elem, node.clauses, ctx), node.span))
 
     def _formula_in_state(self, node: ast.TurnOf | ast.Strategic, ctx: Ctx) -> Typed:
-        raise WrongType("an ATL formula cannot be used inside a state expression "
-                        "(guards, effects, sets, turn, invariants and operands of "
-                        "arithmetic or comparisons are state expressions)", node.span)
+        raise WrongType(
+            "an ATL formula cannot be used inside a state expression "
+            "(guards, effects, sets, turn, invariants and operands of "
+            "arithmetic or comparisons are state expressions)",
+            node.span,
+        )
 
     def _lone_generator(self, node: ast.Generator, ctx: Ctx) -> Typed:
-        raise WrongType("a generator 'e for x in D' can only be the argument of "
-                        "sum, count, min, max, tuple, ...", node.span)
+        raise WrongType(
+            "a generator 'e for x in D' can only be the argument of "
+            "sum, count, min, max, tuple, ...",
+            node.span,
+        )
 
     # ------------------------------------------------------------------ names
 
@@ -250,51 +289,60 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         n = node.name
         if n in ctx.bound:
             if node.primed:
-                raise WrongType(f"'{n}' is a bound name; only state variables can be primed",
-                                node.span)
+                raise WrongType(
+                    f"'{n}' is a bound name; only state variables can be primed", node.span
+                )
             t = ctx.bound[n]
             return Sym(replace(t.expr, span=node.span), t.type) if isinstance(t, Sym) else t
         if n in ctx.fparams:
             fp = ctx.fparams[n]
             if node.primed:
-                raise WrongType(f"'{n}' is a parameter; only state variables can be primed",
-                                node.span)
+                raise WrongType(
+                    f"'{n}' is a parameter; only state variables can be primed", node.span
+                )
             if fp.kind == "coalition":
-                raise WrongType(f"'{n}' is a coalition parameter: use it inside <<...>>, "
-                                f"turn(...) or as a coalition argument", node.span)
+                raise WrongType(
+                    f"'{n}' is a coalition parameter: use it inside <<...>>, "
+                    f"turn(...) or as a coalition argument",
+                    node.span,
+                )
             fp.used_as_int = True
             return Sym(ir.Name(n, node.span), INT)
         e = self.scope.entries.get(n)
         if e is None:
             if n in BUILTINS:
-                raise WrongType(f"'{n}' is a function: call it, as in {BUILTINS[n].signature}",
-                                node.span)
+                raise WrongType(
+                    f"'{n}' is a function: call it, as in {BUILTINS[n].signature}", node.span
+                )
             raise self.scope.unknown_name(n, node.span, ctx)
         if node.primed and e.kind != "var":
-            raise WrongType(f"'{n}' is a {e.kind}; only state variables can be primed",
-                            node.span)
+            raise WrongType(f"'{n}' is a {e.kind}; only state variables can be primed", node.span)
         if e.kind in ("param", "const"):
             return known(e.value)
         if e.kind == "var":
             d = e.decl
             if d.is_array:
-                raise WrongType(f"'{n}' is an array: index it, as in {n}[{d.index.lo}]",
-                                node.span)
+                raise WrongType(f"'{n}' is an array: index it, as in {n}[{d.index.lo}]", node.span)
             self._check_prime(node, ctx)
             return Sym(ir.Var(n, node.primed, node.span), var_type(d))
         return self._inline(e.definition, (), node, ctx)
 
     def _check_prime(self, node: ast.Name, ctx: Ctx) -> None:
         if node.primed and not ctx.primes:
-            raise WrongType(f"primed variable {node.name}' outside a move effect (after "
-                            f"'then'): guards, sets and formulas see the current position only",
-                            node.span)
+            raise WrongType(
+                f"primed variable {node.name}' outside a move effect (after "
+                f"'then'): guards, sets and formulas see the current position only",
+                node.span,
+            )
 
     def _inline(self, d: atl.Definition, args: tuple, node: ast.Expr, ctx: Ctx) -> Sym:
         """A set used in a state expression: its body with the arguments substituted."""
         if not inlinable(d):
-            raise WrongType(f"'{d.name}' is an ATL formula; it cannot be used inside a state "
-                            f"expression (only sets can)", node.span)
+            raise WrongType(
+                f"'{d.name}' is an ATL formula; it cannot be used inside a state "
+                f"expression (only sets can)",
+                node.span,
+            )
         if len(args) != len(d.params):
             raise WrongType(arity_message(d, len(args), "set"), node.span)
         env = {}
@@ -314,24 +362,30 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         i = self.expr(node.index, ctx)
         self.expect(i, INT, node.index.span, "as an index")
         if isinstance(b.type, SetT):
-            raise WrongType("a set cannot be indexed (it has no order); use a tuple, "
-                            "e.g. sorted(S)[i]", node.span)
+            raise WrongType(
+                "a set cannot be indexed (it has no order); use a tuple, e.g. sorted(S)[i]",
+                node.span,
+            )
         if not isinstance(b.type, TupleT):
             raise WrongType(f"cannot index {article(b.type)}", base.span)
         items = b.type.items
         if isinstance(i, Known):
             k = i.value
             if not 0 <= k < len(items):
-                raise RangeError(f"index {k} is out of range for a tuple of length {len(items)}"
-                                 f" (tuples are indexed from 0)", node.index.span)
+                raise RangeError(
+                    f"index {k} is out of range for a tuple of length {len(items)}"
+                    f" (tuples are indexed from 0)",
+                    node.index.span,
+                )
             if isinstance(b, Known):
                 return known(b.value[k])
             return Sym(ir.Item(b.expr, ir.Const(k, node.index.span), node.span), items[k])
         if not items:
             raise RangeError("cannot index an empty tuple", node.span)
         if any(not compatible(items[0], t) for t in items):
-            raise WrongType(f"a tuple of mixed types {b.type} needs a constant index",
-                            node.index.span)
+            raise WrongType(
+                f"a tuple of mixed types {b.type} needs a constant index", node.index.span
+            )
         return Sym(ir.Item(self.to_ir(b, base.span), i.expr, node.span), items[0])
 
     def _element(self, d: ir.VarDecl, base: ast.Name, node: ast.Index, ctx: Ctx) -> Typed:
@@ -342,17 +396,22 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         self.expect(i, INT, node.index.span, "as an index")
         if isinstance(i, Known):
             if not d.index.lo <= i.value <= d.index.hi:
-                raise RangeError(f"index {i.value} is outside {d.name}[{d.index.lo}..{d.index.hi}]",
-                                 node.index.span)
+                raise RangeError(
+                    f"index {i.value} is outside {d.name}[{d.index.lo}..{d.index.hi}]",
+                    node.index.span,
+                )
             index = ir.Const(i.value, node.index.span)
         else:
             index = i.expr
             var = mentions_state(index)
             if base.primed and var:
-                raise ModelError(f"the index of the primed element {d.name}'[...] must not "
-                                 f"depend on the position (it reads '{var}'): use a quantifier, "
-                                 f"as in forall i in {d.index.lo}..{d.index.hi}: "
-                                 f"{d.name}'[i] = ...", node.index.span)
+                raise ModelError(
+                    f"the index of the primed element {d.name}'[...] must not "
+                    f"depend on the position (it reads '{var}'): use a quantifier, "
+                    f"as in forall i in {d.index.lo}..{d.index.hi}: "
+                    f"{d.name}'[i] = ...",
+                    node.index.span,
+                )
         return Sym(ir.Elem(d.name, index, base.primed, node.span), var_type(d))
 
 
@@ -377,4 +436,3 @@ EXPR_HANDLERS = {
     ast.Strategic: ExprChecker._formula_in_state,
     ast.Generator: ExprChecker._lone_generator,
 }
-

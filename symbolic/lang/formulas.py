@@ -13,6 +13,7 @@ over their finite domains — dispatched on the node class through
 >>> FormulaChecker(scope).formula(parse_formula_text("<<1>> X not turn(2)"), EMPTY)
 Next(coalition=CoalitionLit(members=(1,)), arg=Not(arg=Turn(coalition=CoalitionLit(members=(2,)))))
 """
+
 from __future__ import annotations
 
 from .. import atl, ir
@@ -71,8 +72,9 @@ class FormulaChecker(ExprChecker):
     def _connective(self, node: ast.Binary, ctx: Ctx) -> atl.Formula:
         if node.op not in LOGIC:
             return self._value_not_formula(node, ctx)
-        return atl.BoolOp(LOGIC[node.op], self.formula(node.left, ctx),
-                          self.formula(node.right, ctx), node.span)
+        return atl.BoolOp(
+            LOGIC[node.op], self.formula(node.left, ctx), self.formula(node.right, ctx), node.span
+        )
 
     def _formula_ite(self, node: ast.IfThenElse, ctx: Ctx) -> atl.Formula:
         if self.is_constant(node.cond, ctx):
@@ -81,9 +83,12 @@ class FormulaChecker(ExprChecker):
             c = self.value(node.cond, ctx, BOOL, "as the condition of 'if'")
             return self.formula(node.then if c.value else node.other, ctx)
         c = self.formula(node.cond, ctx)
-        return atl.BoolOp("or", atl.BoolOp("and", c, self.formula(node.then, ctx)),
-                          atl.BoolOp("and", atl.Not(c), self.formula(node.other, ctx)),
-                          node.span)
+        return atl.BoolOp(
+            "or",
+            atl.BoolOp("and", c, self.formula(node.then, ctx)),
+            atl.BoolOp("and", atl.Not(c), self.formula(node.other, ctx)),
+            node.span,
+        )
 
     def _turn(self, node: ast.TurnOf, ctx: Ctx) -> atl.Formula:
         return atl.Turn(self.coalition(node.coalition, ctx, node.span), node.span)
@@ -119,14 +124,18 @@ class FormulaChecker(ExprChecker):
         if make is None or ctx.is_local(node.name):
             return self._value_not_formula(node, ctx)
         if len(node.args) != 1 or isinstance(node.args[0], ast.Generator):
-            raise WrongType(f"{node.name} takes one formula, got {len(node.args)} argument(s)",
-                            node.span)
+            raise WrongType(
+                f"{node.name} takes one formula, got {len(node.args)} argument(s)", node.span
+            )
         return make(self.formula(node.args[0], ctx), node.span)
 
     def _value_not_formula(self, node: ast.Expr, ctx: Ctx) -> atl.Formula:
         """A value (sum, set, call...) with a formula inside."""
-        raise WrongType("an ATL formula cannot be used as a value here (only not, and, or, "
-                        "implies, iff and if-then-else combine formulas)", node.span)
+        raise WrongType(
+            "an ATL formula cannot be used as a value here (only not, and, or, "
+            "implies, iff and if-then-else combine formulas)",
+            node.span,
+        )
 
     # ------------------------------------------------------------------ references
 
@@ -154,13 +163,20 @@ class FormulaChecker(ExprChecker):
                 out.append(ir.Name(a.name, a.span))
             else:
                 t = self.expr(a, ctx)
-                if isinstance(t, Known) and isinstance(t.value, (frozenset, tuple)) \
-                        and len(t.value) == 1 and type_of(next(iter(t.value))) == INT:
+                if (
+                    isinstance(t, Known)
+                    and isinstance(t.value, (frozenset, tuple))
+                    and len(t.value) == 1
+                    and type_of(next(iter(t.value))) == INT
+                ):
                     t = known(next(iter(t.value)))  # {1} passed for a player: 1
                 self.expect(t, INT, a.span, f"for the parameter '{pname}' of {d.name}")
                 if isinstance(t, Sym):
-                    raise WrongType(f"the argument '{pname}' of {d.name} must be a constant "
-                                    f"or a parameter of the enclosing formula", a.span)
+                    raise WrongType(
+                        f"the argument '{pname}' of {d.name} must be a constant "
+                        f"or a parameter of the enclosing formula",
+                        a.span,
+                    )
                 out.append(t.value)
         return atl.Ref(d.name, tuple(out), node.span, d)
 
@@ -174,9 +190,14 @@ class FormulaChecker(ExprChecker):
         lits = [p for p in parts if isinstance(p, atl.CoalitionLit)]
         rest = [p for p in parts if not isinstance(p, atl.CoalitionLit)]
         if len(lits) > 1:
-            merged = sorted(set().union(*(p.members for p in lits)),
-                            key=lambda m: (isinstance(m, str), m if isinstance(m, str) else "",
-                                           m if isinstance(m, int) else 0))
+            merged = sorted(
+                set().union(*(p.members for p in lits)),
+                key=lambda m: (
+                    isinstance(m, str),
+                    m if isinstance(m, str) else "",
+                    m if isinstance(m, int) else 0,
+                ),
+            )
             lits = [atl.CoalitionLit(tuple(merged), span)]
         out = None
         for p in lits + rest:
@@ -191,9 +212,12 @@ class FormulaChecker(ExprChecker):
             return atl.CoalitionRef(node.name, node.span)
         mentions = any(isinstance(n, ast.Name) and n.name in ctx.fparams for n in ast.walk(node))
         if mentions and isinstance(node, ast.Binary) and node.op in COALITION_OPERATORS:
-            return atl.CoalitionOp(COALITION_OPERATORS[node.op],
-                                   self._coalition_expr(node.left, ctx),
-                                   self._coalition_expr(node.right, ctx), node.span)
+            return atl.CoalitionOp(
+                COALITION_OPERATORS[node.op],
+                self._coalition_expr(node.left, ctx),
+                self._coalition_expr(node.right, ctx),
+                node.span,
+            )
         if mentions and isinstance(node, ast.SetLit):
             members = []
             for item in node.items:
@@ -204,8 +228,11 @@ class FormulaChecker(ExprChecker):
                     members.extend(self._player_ids(item, ctx))
             return atl.CoalitionLit(tuple(members), node.span)
         if mentions:
-            raise WrongType("a coalition combines players, players, {...} lists and "
-                            "parameters with |, + (union), & and \\ (difference)", node.span)
+            raise WrongType(
+                "a coalition combines players, players, {...} lists and "
+                "parameters with |, + (union), & and \\ (difference)",
+                node.span,
+            )
         return atl.CoalitionLit(self._player_ids(node, ctx), node.span)
 
     def _player_ids(self, node: ast.Expr, ctx: Ctx) -> tuple[int, ...]:
@@ -217,15 +244,20 @@ class FormulaChecker(ExprChecker):
         elif isinstance(v.type, TupleT) and all(t == INT for t in v.type.items):
             ids = tuple(sorted(set(v.value)))
         else:
-            raise WrongType(f"expected a coalition (a player or a set of players), got "
-                            f"{article(v.type)}", node.span)
+            raise WrongType(
+                f"expected a coalition (a player or a set of players), got {article(v.type)}",
+                node.span,
+            )
         players = self.scope.require_players(node.span)
         unknown = [p for p in ids if p not in players]
         if unknown:
             plural = "" if len(unknown) == 1 else "s"
-            raise RangeError(f"player{plural} {', '.join(map(str, unknown))} "
-                             f"{'is' if len(unknown) == 1 else 'are'} not among the players "
-                             f"{{{', '.join(map(str, players))}}}", node.span)
+            raise RangeError(
+                f"player{plural} {', '.join(map(str, unknown))} "
+                f"{'is' if len(unknown) == 1 else 'are'} not among the players "
+                f"{{{', '.join(map(str, players))}}}",
+                node.span,
+            )
         return ids
 
 
@@ -240,9 +272,22 @@ FORMULA_HANDLERS = {
     ast.Strategic: FormulaChecker._strategic,
     ast.Quantifier: FormulaChecker._formula_quantifier,
     ast.Call: FormulaChecker._formula_call,
-    **{cls: FormulaChecker._value_not_formula for cls in (
-        ast.IntLit, ast.BoolLit, ast.StrLit, ast.Name, ast.Index, ast.Range,
-        ast.TupleLit, ast.SetLit, ast.SetComp, ast.Players, ast.Generator)},
+    **{
+        cls: FormulaChecker._value_not_formula
+        for cls in (
+            ast.IntLit,
+            ast.BoolLit,
+            ast.StrLit,
+            ast.Name,
+            ast.Index,
+            ast.Range,
+            ast.TupleLit,
+            ast.SetLit,
+            ast.SetComp,
+            ast.Players,
+            ast.Generator,
+        )
+    },
 }
 
 

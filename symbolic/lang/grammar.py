@@ -9,6 +9,7 @@ reserved) is :class:`_SoftKeywords`, from :mod:`.vocabulary`.
 >>> sorted(_parser().options.start)
 ['formula_start', 'start']
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -66,10 +67,16 @@ def build_parser(grammar: str | None = None) -> Lark:
     """The model language's lark parser, built from the grammar (the LALR analysis, the
     largest part of a command's start-up; :func:`_parser` caches it)."""
     policy = _SoftKeywords()
-    return Lark(_grammar_text() if grammar is None else grammar, parser="lalr",
-                lexer="contextual", start=["start", "formula_start"],
-                propagate_positions=True, maybe_placeholders=True,
-                postlex=policy, edit_terminals=policy.record)
+    return Lark(
+        _grammar_text() if grammar is None else grammar,
+        parser="lalr",
+        lexer="contextual",
+        start=["start", "formula_start"],
+        propagate_positions=True,
+        maybe_placeholders=True,
+        postlex=policy,
+        edit_terminals=policy.record,
+    )
 
 
 def cache_dir() -> Path | None:
@@ -86,8 +93,15 @@ def cache_dir() -> Path | None:
 def cache_file(grammar: str, directory: Path) -> Path:
     """The cache file of ``grammar``'s parser: named by a hash of everything the
     built parser depends on (grammar, keyword policy, lark and Python versions)."""
-    key = "\0".join([grammar, " ".join(sorted(SOFT_KEYWORDS)), lark.__version__,
-                     sys.version, str(_CACHE_FORMAT)])
+    key = "\0".join(
+        [
+            grammar,
+            " ".join(sorted(SOFT_KEYWORDS)),
+            lark.__version__,
+            sys.version,
+            str(_CACHE_FORMAT),
+        ]
+    )
     return directory / f"model-parser-{hashlib.sha256(key.encode()).hexdigest()[:24]}.pickle"
 
 

@@ -14,6 +14,7 @@ methods use the checker's ``expr``, ``value``, ``expect``, ``to_ir``,
 >>> ExprChecker(Scope()).expr(parse_formula_text("7 div 2 + (if 1 in {1} then 10 else 0)"), EMPTY)
 Known(value=13, type=IntT())
 """
+
 from __future__ import annotations
 
 import operator
@@ -23,8 +24,25 @@ from ..errors import ModelError, RangeError, Span, WrongType
 from . import ast
 from .builtins import canonical_key
 from .scope import Ctx
-from .types import (BOOL, INT, Known, SetT, StrT, Sym, TupleT, Type, Typed, article, compatible,
-                    ir_value, known, make_set, mentions_state, type_of, uniform)
+from .types import (
+    BOOL,
+    INT,
+    Known,
+    SetT,
+    StrT,
+    Sym,
+    TupleT,
+    Type,
+    Typed,
+    article,
+    compatible,
+    ir_value,
+    known,
+    make_set,
+    mentions_state,
+    type_of,
+    uniform,
+)
 from .vocabulary import LOGIC
 
 
@@ -46,8 +64,11 @@ class OperatorChecks:
         op = node.op
         if op in LOGIC:
             return self._logic(node, ctx)
-        if op in ("in", "notin", "==", "!=") and isinstance(node.left, ast.TupleLit) \
-                and not self.is_constant(node.left, ctx):
+        if (
+            op in ("in", "notin", "==", "!=")
+            and isinstance(node.left, ast.TupleLit)
+            and not self.is_constant(node.left, ctx)
+        ):
             return self._tuple_test(node, ctx)
         left = self.expr(node.left, ctx)
         right = self.expr(node.right, ctx)
@@ -63,12 +84,17 @@ class OperatorChecks:
             return self._arith(node, left, right)
         raise AssertionError(op)
 
-    def _fold_or_build(self, node: ast.Binary, op: str, left: Typed, right: Typed,
-                       typ: Type) -> Typed:
+    def _fold_or_build(
+        self, node: ast.Binary, op: str, left: Typed, right: Typed, typ: Type
+    ) -> Typed:
         if isinstance(left, Known) and isinstance(right, Known):
             return Known(fold(op, left.value, right.value, node.span), typ)
-        return Sym(ir.Binary(op, self.to_ir(left, node.left.span),
-                             self.to_ir(right, node.right.span), node.span), typ)
+        return Sym(
+            ir.Binary(
+                op, self.to_ir(left, node.left.span), self.to_ir(right, node.right.span), node.span
+            ),
+            typ,
+        )
 
     def _logic(self, node: ast.Binary, ctx: Ctx) -> Typed:
         op = node.op
@@ -76,10 +102,16 @@ class OperatorChecks:
         if op in ("|", "&") and isinstance(left.type, SetT):
             right = self.value(node.right, ctx, what=f"the right operand of '{op}'")
             if not isinstance(right.type, SetT) or not compatible(left.type, right.type):
-                hint = (" ('|' and '&' bind less tightly than comparisons: add parentheses)"
-                        if right.type == BOOL else "")
-                raise WrongType(f"cannot combine {article(left.type)} with "
-                                f"{article(right.type)} by '{op}'{hint}", node.span)
+                hint = (
+                    " ('|' and '&' bind less tightly than comparisons: add parentheses)"
+                    if right.type == BOOL
+                    else ""
+                )
+                raise WrongType(
+                    f"cannot combine {article(left.type)} with "
+                    f"{article(right.type)} by '{op}'{hint}",
+                    node.span,
+                )
             out = left.value | right.value if op == "|" else left.value & right.value
             return known(make_set(out, node.span))
         self.expect(left, BOOL, node.left.span, f"before '{op}'")
@@ -107,36 +139,43 @@ class OperatorChecks:
 
     def _equality(self, node: ast.Binary, left: Typed, right: Typed) -> Typed:
         if not compatible(left.type, right.type):
-            raise WrongType(f"cannot compare {article(left.type)} with "
-                            f"{article(right.type)}", node.span)
+            raise WrongType(
+                f"cannot compare {article(left.type)} with {article(right.type)}", node.span
+            )
         if isinstance(left, Known) and isinstance(right, Known):
             same = left.value == right.value
             return Known(same if node.op == "==" else not same, BOOL)
         if isinstance(left.type, (SetT, StrT)):
-            raise WrongType(f"cannot compare {article(left.type)} in a state expression",
-                            node.span)
+            raise WrongType(f"cannot compare {article(left.type)} in a state expression", node.span)
         return self._fold_or_build(node, node.op, left, right, BOOL)
 
     def _membership(self, node: ast.Binary, left: Typed, right: Typed) -> Typed:
         if isinstance(right, Sym) or not isinstance(right.type, (SetT, TupleT)):
-            raise WrongType("the right side of 'in' must be a constant set, range or tuple",
-                            node.right.span)
+            raise WrongType(
+                "the right side of 'in' must be a constant set, range or tuple", node.right.span
+            )
         values = right.value if isinstance(right.value, frozenset) else frozenset(right.value)
         elem = right.type.elem if isinstance(right.type, SetT) else uniform(right.type)
         if values and not compatible(left.type, elem):
-            raise WrongType(f"cannot look for {article(left.type)} among "
-                            f"values of type {elem}", node.span)
+            raise WrongType(
+                f"cannot look for {article(left.type)} among values of type {elem}", node.span
+            )
         negate = node.op == "notin"
         if isinstance(left, Known):
             return Known((left.value in values) != negate, BOOL)
         x = left.expr
         ordered = sorted(values, key=canonical_key)
         if left.type == INT and len(ordered) > 2 and ordered[-1] - ordered[0] == len(ordered) - 1:
-            e = ir.Binary("and", ir.Binary("<=", ir.Const(ordered[0]), x, node.span),
-                          ir.Binary("<=", x, ir.Const(ordered[-1]), node.span), node.span)
+            e = ir.Binary(
+                "and",
+                ir.Binary("<=", ir.Const(ordered[0]), x, node.span),
+                ir.Binary("<=", x, ir.Const(ordered[-1]), node.span),
+                node.span,
+            )
         else:
-            e = ir.disj(ir.Binary("==", x, ir.Const(ir_value(v, node.span)), node.span)
-                        for v in ordered)
+            e = ir.disj(
+                ir.Binary("==", x, ir.Const(ir_value(v, node.span)), node.span) for v in ordered
+            )
         return Sym(ir.Unary("not", e, node.span) if negate else e, BOOL)
 
     def _tuple_test(self, node: ast.Binary, ctx: Ctx) -> Typed:
@@ -146,20 +185,34 @@ class OperatorChecks:
         if node.op in ("==", "!="):
             values = [right.value] if isinstance(right.type, TupleT) else None
         else:
-            values = (sorted(right.value, key=canonical_key) if isinstance(right.type, SetT)
-                      else list(right.value) if isinstance(right.type, TupleT) else None)
+            values = (
+                sorted(right.value, key=canonical_key)
+                if isinstance(right.type, SetT)
+                else list(right.value)
+                if isinstance(right.type, TupleT)
+                else None
+            )
         if values is None:
-            raise WrongType(f"expected a constant {'tuple' if node.op in ('==', '!=') else 'set'}"
-                            f", got {article(right.type)}", node.right.span)
+            raise WrongType(
+                f"expected a constant {'tuple' if node.op in ('==', '!=') else 'set'}"
+                f", got {article(right.type)}",
+                node.right.span,
+            )
         left_type = TupleT(tuple(i.type for i in items))
         options = []
         for v in values:
             if not compatible(left_type, type_of(v)):
-                raise WrongType(f"cannot compare {article(left_type)} with "
-                                f"{article(type_of(v))}", node.span)
-            options.append(ir.conj(ir.Binary("==", self.to_ir(t, a.span),
-                                              ir.Const(ir_value(x, node.span)), node.span)
-                                   for t, a, x in zip(items, node.left.items, v)))
+                raise WrongType(
+                    f"cannot compare {article(left_type)} with {article(type_of(v))}", node.span
+                )
+            options.append(
+                ir.conj(
+                    ir.Binary(
+                        "==", self.to_ir(t, a.span), ir.Const(ir_value(x, node.span)), node.span
+                    )
+                    for t, a, x in zip(items, node.left.items, v)
+                )
+            )
         out = ir.disj(options)
         if node.op in ("!=", "notin"):
             out = ir.Unary("not", out, node.span)
@@ -168,12 +221,18 @@ class OperatorChecks:
     def _arith(self, node: ast.Binary, left: Typed, right: Typed) -> Typed:
         op = node.op
         if op == "/":
-            raise WrongType("'/' is not an operator here: integer (floor) division is "
-                            "written div, the remainder mod or %", node.span)
+            raise WrongType(
+                "'/' is not an operator here: integer (floor) division is "
+                "written div, the remainder mod or %",
+                node.span,
+            )
         if isinstance(left.type, SetT) and op in ("-", "\\"):
             r = right
-            if isinstance(r, Sym) or not isinstance(r.type, SetT) \
-                    or not compatible(left.type, r.type):
+            if (
+                isinstance(r, Sym)
+                or not isinstance(r.type, SetT)
+                or not compatible(left.type, r.type)
+            ):
                 raise WrongType(f"cannot subtract {article(r.type)} from a set", node.span)
             return known(left.value - r.value)
         if op == "\\":
@@ -187,12 +246,16 @@ class OperatorChecks:
         self.expect(right, INT, node.right.span, f"after '{name}'")
         if op in ("//", "%"):
             if isinstance(right, Known) and right.value <= 0 and not isinstance(left, Known):
-                raise RangeError(f"the divisor of {name} must be a positive constant, "
-                                 f"got {right.value}", node.right.span)
+                raise RangeError(
+                    f"the divisor of {name} must be a positive constant, got {right.value}",
+                    node.right.span,
+                )
             if isinstance(right, Sym) and mentions_state(right.expr):
-                raise ModelError(f"the divisor of {name} must be a constant; here it reads "
-                                 f"the state variable '{mentions_state(right.expr)}'",
-                                 node.right.span)
+                raise ModelError(
+                    f"the divisor of {name} must be a constant; here it reads "
+                    f"the state variable '{mentions_state(right.expr)}'",
+                    node.right.span,
+                )
         return self._fold_or_build(node, op, left, right, INT)
 
     def _ite(self, node: ast.IfThenElse, ctx: Ctx) -> Typed:
@@ -204,13 +267,22 @@ class OperatorChecks:
         a = self.expr(node.then, ctx)
         b = self.expr(node.other, ctx)
         if not compatible(a.type, b.type):
-            raise WrongType(f"the branches of if-then-else have different types: "
-                            f"{a.type} and {b.type}", node.span)
+            raise WrongType(
+                f"the branches of if-then-else have different types: {a.type} and {b.type}",
+                node.span,
+            )
         if a.type not in (INT, BOOL):
-            raise WrongType(f"the branches of a state if-then-else must be ints or bools, "
-                            f"not {article(a.type)}", node.span)
-        return Sym(ir.Ite(c.expr, self.to_ir(a, node.then.span),
-                          self.to_ir(b, node.other.span), node.span), a.type)
+            raise WrongType(
+                f"the branches of a state if-then-else must be ints or bools, "
+                f"not {article(a.type)}",
+                node.span,
+            )
+        return Sym(
+            ir.Ite(
+                c.expr, self.to_ir(a, node.then.span), self.to_ir(b, node.other.span), node.span
+            ),
+            a.type,
+        )
 
 
 def mentions_primed(e: ir.Expr) -> bool:
@@ -225,10 +297,18 @@ def flat_binders(binders: tuple[ast.Binder, ...]) -> list[tuple[ast.Ident, ast.E
 
 #: binary operators on load-time values, by canonical name (types already checked)
 _FOLD = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul,
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-    "==": operator.eq, "!=": operator.ne, "iff": operator.eq,
-    "and": lambda a, b: a and b, "or": lambda a, b: a or b,
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "iff": operator.eq,
+    "and": lambda a, b: a and b,
+    "or": lambda a, b: a or b,
     "implies": lambda a, b: (not a) or b,
 }
 

@@ -15,6 +15,7 @@ become :class:`~symbolic.errors.ParseError` through :mod:`.syntax_errors`.
 >>> parse_formula_text("X and U").op  # names where no operator may stand
 'and'
 """
+
 from __future__ import annotations
 
 import functools
@@ -34,6 +35,7 @@ from .syntax_errors import translate
 
 # --------------------------------------------------------------------------- entry points
 
+
 def _check_nesting(tree: Tree, src: Source) -> None:
     """ParseError at the first construct nested more than :data:`MAX_NESTING`
     levels deep (operators, calls, brackets and ``X`` count; parentheses alone
@@ -43,8 +45,11 @@ def _check_nesting(tree: Tree, src: Source) -> None:
     while stack:
         node, depth = stack.pop()
         if depth > limit:
-            raise ParseError(f"expression nested more than {MAX_NESTING} levels deep: "
-                             f"split it with named sets or formulas", src.of_meta(node.meta))
+            raise ParseError(
+                f"expression nested more than {MAX_NESTING} levels deep: "
+                f"split it with named sets or formulas",
+                src.of_meta(node.meta),
+            )
         # reversed: the first construct too deep in source order is the one reported
         stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))
 

@@ -12,6 +12,7 @@ the model's names.
 >>> str(s.unknown_name("k", Span("m", 2, 1), EMPTY)).splitlines()[0]
 "m:2:1: error: unknown name 'k' (did you mean 'K'?)"
 """
+
 from __future__ import annotations
 
 import difflib
@@ -28,9 +29,10 @@ from .types import Typed
 @dataclass
 class Entry:
     """A top-level name: ``kind`` is param, const, var, set or formula."""
+
     kind: str
     span: Span
-    value: object = None            # params and consts
+    value: object = None  # params and consts
     decl: ir.VarDecl | None = None  # variables
     definition: atl.Definition | None = None  # sets and formulas
 
@@ -43,6 +45,7 @@ class Scope:
     tell "used before its declaration" from "unknown"), ``entries`` those
     checked so far, ``players`` the players once declared.
     """
+
     entries: dict[str, Entry] = field(default_factory=dict)
     declared: dict[str, tuple[str, Span]] = field(default_factory=dict)
     players: tuple[int, ...] | None = None
@@ -59,17 +62,24 @@ class Scope:
             raise UnknownName("'players' is used before the players declaration", span)
         return self.players
 
-    def unknown_name(self, name: str, span: Span, ctx: "Ctx",
-                     functions: bool = False) -> UnknownName:
+    def unknown_name(
+        self, name: str, span: Span, ctx: "Ctx", functions: bool = False
+    ) -> UnknownName:
         """The error for a name that means nothing here, with a suggestion."""
         if name in self.declared and name not in self.entries:
             kind, where = self.declared[name]
             if name == self.defining:
-                return UnknownName(f"'{name}' refers to itself: a {kind} cannot be recursive "
-                                   f"(fixpoints are written with the strategic operators "
-                                   f"U, R, <> and [])", span)
-            return UnknownName(f"'{name}' is used before its declaration as a {kind} "
-                               f"(line {where.line}); declare it earlier", span)
+                return UnknownName(
+                    f"'{name}' refers to itself: a {kind} cannot be recursive "
+                    f"(fixpoints are written with the strategic operators "
+                    f"U, R, <> and [])",
+                    span,
+                )
+            return UnknownName(
+                f"'{name}' is used before its declaration as a {kind} "
+                f"(line {where.line}); declare it earlier",
+                span,
+            )
         pool = list(ctx.bound) + list(ctx.fparams) + self.visible()
         if functions:
             pool += list(BUILTINS)
@@ -80,6 +90,7 @@ class Scope:
 @dataclass
 class FormulaParam:
     """A parameter of a formula being checked, and how it has been used."""
+
     name: str
     kind: str | None  # declared kind ("int" | "coalition") or None to infer
     span: Span
@@ -90,6 +101,7 @@ class FormulaParam:
 class Ctx:
     """What an expression may see besides the top level: bound names, formula
     parameters, and whether primed variables are allowed."""
+
     bound: Mapping[str, Typed] = field(default_factory=dict)
     fparams: Mapping[str, FormulaParam] = field(default_factory=dict)
     primes: bool = False
@@ -108,8 +120,9 @@ class Ctx:
     def check_unbound(self, ident: ast.Ident) -> None:
         """A bound name may hide a top-level name, not another bound name."""
         if self.is_local(ident.name):
-            raise UnknownName(f"'{ident.name}' is already bound here; choose another name",
-                              ident.span)
+            raise UnknownName(
+                f"'{ident.name}' is already bound here; choose another name", ident.span
+            )
 
 
 #: the context of a top-level expression
@@ -127,8 +140,7 @@ def arity_message(d: atl.Definition, got: int, kind: str) -> str:
     want = len(d.params)
     if want == 0:
         return f"{kind} '{d.name}' takes no arguments, got {got}"
-    return (f"{kind} '{d.name}' takes {want} argument{'s' if want != 1 else ''} "
-            f"({names}), got {got}")
+    return f"{kind} '{d.name}' takes {want} argument{'s' if want != 1 else ''} ({names}), got {got}"
 
 
 def did_you_mean(name: str, pool) -> str:

@@ -6,6 +6,7 @@ node; :func:`join_spans` joins two.
 >>> join_spans(s.span(1, 1, 1, 2), s.span(1, 5, 1, 7))
 Span(file='f', line=1, column=1, text='a + bc', length=6)
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -37,8 +38,9 @@ class Source:
         self._last = (n, text)
         return text
 
-    def span(self, line: int, column: int, end_line: int | None = None,
-             end_column: int | None = None) -> Span:
+    def span(
+        self, line: int, column: int, end_line: int | None = None, end_column: int | None = None
+    ) -> Span:
         text = self.line(line)
         if end_line == line and end_column is not None:
             length = max(1, end_column - column)
@@ -62,7 +64,6 @@ class Source:
         line = stripped.count("\n") + 1
         column = len(stripped) - (stripped.rfind("\n") + 1) + 1
         return self.span(line, column)
-
 
 
 def join_spans(a: Span, b: Span) -> Span:

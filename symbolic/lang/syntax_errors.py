@@ -15,6 +15,7 @@ helps, the parser's stack (which construct was open: a quantifier, a ``var``, a
 ...     print(translate(err, Source(text, "f")).message)
 unexpected name 'i': expected ':' after the quantifier domain
 """
+
 from __future__ import annotations
 
 from lark import Token, Tree
@@ -23,8 +24,17 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..errors import ParseError, Span
 from .grammar import _parser
 from .source import Source
-from .vocabulary import (BRACKETS, DECLARATIONS, EXPRESSION_START, INFIX_OPERATORS, KEYWORDS,
-                         RESERVED, SLIPS, TEMPORAL_INFIX, TEMPORAL_PREFIX)
+from .vocabulary import (
+    BRACKETS,
+    DECLARATIONS,
+    EXPRESSION_START,
+    INFIX_OPERATORS,
+    KEYWORDS,
+    RESERVED,
+    SLIPS,
+    TEMPORAL_INFIX,
+    TEMPORAL_PREFIX,
+)
 
 # token sets of the error messages, from the vocabulary (terminal names in capitals)
 _EXPR_START = EXPRESSION_START | {"INT", "NAME", "STRING", "LONG_STRING"}
@@ -100,23 +110,33 @@ def _context(expected_texts: set[str], stack) -> str | None:
             return "expected ':' and a type after the variable name"
     if "in" in expected_texts and expected_texts <= {"in", ","}:
         return "expected 'in' after the bound name"
-    if ".." in expected_texts and "INT" not in expected_texts \
-            and after("var", "array", "param") > after("=", "of", ".."):
+    if (
+        ".." in expected_texts
+        and "INT" not in expected_texts
+        and after("var", "array", "param") > after("=", "of", "..")
+    ):
         return "expected '..' in the range lo..hi"
     if "then" in expected_texts:
         if after("if") > after("then"):
             return "expected 'then' in if ... then ... else"
         if after("move") >= 0 and after("move") > after("then"):
-            return ("expected 'then' and the move's effect (a move is written "
-                    "move NAME when GUARD then EFFECT)")
+            return (
+                "expected 'then' and the move's effect (a move is written "
+                "move NAME when GUARD then EFFECT)"
+            )
     if "else" in expected_texts and after("if") > after("else") and after("then") > after("if"):
         return "expected 'else' in if ... then ... else"
     infix = [op for op in TEMPORAL_INFIX if op in expected_texts]
     if infix and "INT" not in expected_texts:
-        return (f"expected {' or '.join(repr(op) for op in infix)} (write <<J>> f U g, and "
-                f"put parentheses around a compound left formula: <<J>> (a and b) U g)")
-    if "=" in expected_texts and "INT" not in expected_texts \
-            and after("const", "param", "set", "formula") >= 0:
+        return (
+            f"expected {' or '.join(repr(op) for op in infix)} (write <<J>> f U g, and "
+            f"put parentheses around a compound left formula: <<J>> (a and b) U g)"
+        )
+    if (
+        "=" in expected_texts
+        and "INT" not in expected_texts
+        and after("const", "param", "set", "formula") >= 0
+    ):
         return "expected '=' after the name"
     if "of" in expected_texts and after("array") >= 0:
         return "expected 'of' after the array's index range"
@@ -133,8 +153,9 @@ def _describe_expected(expected: set[str], stack) -> str:
     if items & _TEMPORAL:
         prefix = ", ".join(dict.fromkeys(TEMPORAL_PREFIX.values()))
         infix = " or ".join(dict.fromkeys(TEMPORAL_INFIX.values()))
-        parts.append(f"a temporal operator after the coalition ({prefix} or a formula "
-                     f"then {infix})")
+        parts.append(
+            f"a temporal operator after the coalition ({prefix} or a formula then {infix})"
+        )
         items -= _TEMPORAL | _EXPR_START
     if "INT" in items:
         parts.append("an expression")
@@ -184,17 +205,23 @@ def _unterminated_comment(err: UnexpectedInput, src: Source) -> ParseError | Non
     if pos is None:
         return None
     for start in (pos, pos - 1):
-        if 0 <= start and src.text.startswith("/*", start) and "*/" not in src.text[start + 2:]:
+        if 0 <= start and src.text.startswith("/*", start) and "*/" not in src.text[start + 2 :]:
             line = src.text.count("\n", 0, start) + 1
             column = start - (src.text.rfind("\n", 0, start) + 1) + 1
-            return ParseError("unterminated comment: this '/*' has no closing '*/'",
-                              Span(src.filename, line, column, src.line(line), 2))
+            return ParseError(
+                "unterminated comment: this '/*' has no closing '*/'",
+                Span(src.filename, line, column, src.line(line), 2),
+            )
     return None
 
 
 #: how each slip of :data:`~.vocabulary.SLIPS` is written here, in an example
-_SLIP_EXAMPLES = {":=": "c' = c + d (a move's effect is an equation over the next position)",
-                  "&&": "x > 0 and y > 0", "||": "x = 0 or y = 0", "->": "p implies q"}
+_SLIP_EXAMPLES = {
+    ":=": "c' = c + d (a move's effect is an equation over the next position)",
+    "&&": "x > 0 and y > 0",
+    "||": "x = 0 or y = 0",
+    "->": "p implies q",
+}
 
 
 def _slip(tok: Token, src: Source) -> ParseError | None:
@@ -208,12 +235,14 @@ def _slip(tok: Token, src: Source) -> ParseError | None:
     if pos is None:
         return None
     for start in (pos - 1, pos):
-        two = src.text[start:start + 2] if start >= 0 else ""
+        two = src.text[start : start + 2] if start >= 0 else ""
         if two in SLIPS:
             column = tok.column - (pos - start)
-            return ParseError(f"unexpected '{two}': this language writes '{SLIPS[two]}', "
-                              f"as in {_SLIP_EXAMPLES[two]}",
-                              src.span(tok.line, column, tok.line, column + 2))
+            return ParseError(
+                f"unexpected '{two}': this language writes '{SLIPS[two]}', "
+                f"as in {_SLIP_EXAMPLES[two]}",
+                src.span(tok.line, column, tok.line, column + 2),
+            )
     return None
 
 
@@ -229,8 +258,7 @@ def translate(err: UnexpectedInput, src: Source) -> ParseError:
             hint = " (only state variables can be primed: x' or k'[i])"
         elif ch == '"':
             hint = " (unterminated string?)"
-        return ParseError(f"unexpected character {ch!r}{hint}",
-                          src.span(err.line, err.column))
+        return ParseError(f"unexpected character {ch!r}{hint}", src.span(err.line, err.column))
     if isinstance(err, UnexpectedToken):
         tok = err.token
         stack = err.interactive_parser.parser_state.value_stack if err.interactive_parser else []
@@ -248,4 +276,3 @@ def translate(err: UnexpectedInput, src: Source) -> ParseError:
     if isinstance(err, UnexpectedEOF):
         return ParseError("unexpected end of input", src.end())
     raise AssertionError(err)
-

@@ -13,6 +13,7 @@ and move-parameter domains (sorted tuples) or are expanded (``x in S``).
 >>> compatible(SetT(None), SetT(INT)), compatible(INT, BOOL)
 (True, False)
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from .builtins import canonical_key
 
 class Type:
     """Base of the checker's types."""
+
     __slots__ = ()
 
 
@@ -55,6 +57,7 @@ class StrT(Type):
 @dataclass(frozen=True)
 class TupleT(Type):
     """A tuple with the given item types."""
+
     items: tuple[Type, ...]
 
     def __str__(self):
@@ -66,6 +69,7 @@ class TupleT(Type):
 @dataclass(frozen=True)
 class SetT(Type):
     """A finite set; ``elem`` is None for the empty set."""
+
     elem: Type | None
 
     def __str__(self):
@@ -112,8 +116,9 @@ def common_type(types, span: Span | None) -> Type | None:
         if out is None:
             out = t
         elif not compatible(out, t):
-            raise WrongType(f"a set's elements must all have the same type: "
-                            f"found {out} and {t}", span)
+            raise WrongType(
+                f"a set's elements must all have the same type: found {out} and {t}", span
+            )
         elif isinstance(out, SetT) and out.elem is None:
             out = t
     return out
@@ -152,6 +157,7 @@ def article(t: Type | None) -> str:
 
 # --------------------------------------------------------------------------- load-time values
 
+
 def make_set(values, span: Span | None) -> frozenset:
     """A set value, checking that its elements share one type."""
     out = frozenset(values)
@@ -189,9 +195,11 @@ def ir_value(v, span: Span | None):
 
 # --------------------------------------------------------------------------- checked expressions
 
+
 @dataclass(frozen=True)
 class Known:
     """A value computed at load time."""
+
     value: object
     type: Type
 
@@ -199,6 +207,7 @@ class Known:
 @dataclass(frozen=True)
 class Sym:
     """An IR expression (depends on the position, a move parameter or a bound name)."""
+
     expr: ir.Expr
     type: Type
 

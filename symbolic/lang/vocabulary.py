@@ -41,6 +41,7 @@ The parser, its error messages and the keyword policy follow from the table.
 >>> sorted(set(SLIPS) & TOKENS), sorted(set(SLIPS.values()) - TOKENS)
 ([], [])
 """
+
 from __future__ import annotations
 
 
@@ -52,9 +53,25 @@ def _same(*spellings: str) -> dict[str, str]:
 # --------------------------------------------------------------------------- keywords
 
 #: the top-level declarations (in the order error messages list them)
-DECLARATIONS = _same("game", "description", "param", "const", "players", "var", "turn",
-                     "invariant", "move", "set", "formula", "query", "display",
-                     "concurrent", "action", "update", "outcome")
+DECLARATIONS = _same(
+    "game",
+    "description",
+    "param",
+    "const",
+    "players",
+    "var",
+    "turn",
+    "invariant",
+    "move",
+    "set",
+    "formula",
+    "query",
+    "display",
+    "concurrent",
+    "action",
+    "update",
+    "outcome",
+)
 
 #: the outcome rules of ``outcome RULE`` (:mod:`symbolic.ir.outcome`): normal play, misère
 #: play, the model's win(p) sets
@@ -77,22 +94,43 @@ PREFIX = {"not": "not", "!": "not", "~": "not", "¬": "not", "-": "-"}
 #: boolean connectives; ``|`` and ``&`` stay apart from ``or`` and ``and``
 #: because they are also set union and intersection
 CONNECTIVES = {
-    "iff": "iff", "<=>": "iff", "⇔": "iff",
-    "implies": "implies", "=>": "implies", "⇒": "implies",
-    "or": "or", "\\/": "or", "∨": "or", "|": "|",
-    "and": "and", "/\\": "and", "∧": "and", "&": "&",
+    "iff": "iff",
+    "<=>": "iff",
+    "⇔": "iff",
+    "implies": "implies",
+    "=>": "implies",
+    "⇒": "implies",
+    "or": "or",
+    "\\/": "or",
+    "∨": "or",
+    "|": "|",
+    "and": "and",
+    "/\\": "and",
+    "∧": "and",
+    "&": "&",
 }
 
 #: comparisons (they chain: ``a < b <= c``) and membership
 COMPARISONS = {
-    "==": "==", "=": "==", "!=": "!=", "/=": "!=", "≠": "!=",
-    "<": "<", "<=": "<=", "≤": "<=", ">": ">", ">=": ">=", "≥": ">=",
-    "in": "in", "∈": "in", "not in": "notin", "∉": "notin",
+    "==": "==",
+    "=": "==",
+    "!=": "!=",
+    "/=": "!=",
+    "≠": "!=",
+    "<": "<",
+    "<=": "<=",
+    "≤": "<=",
+    ">": ">",
+    ">=": ">=",
+    "≥": ">=",
+    "in": "in",
+    "∈": "in",
+    "not in": "notin",
+    "∉": "notin",
 }
 
 #: arithmetic and set difference (``\\``); ``/`` is only there to be rejected kindly
-ARITHMETIC = {"+": "+", "-": "-", "\\": "\\", "*": "*", "div": "//", "%": "%", "mod": "%",
-              "/": "/"}
+ARITHMETIC = {"+": "+", "-": "-", "\\": "\\", "*": "*", "div": "//", "%": "%", "mod": "%", "/": "/"}
 
 #: quantifiers over constant domains
 QUANTIFIERS = {"forall": "forall", "∀": "forall", "exists": "exists", "∃": "exists"}
@@ -109,9 +147,11 @@ TEMPORAL_INFIX = {"U": "U", "R": "R"}
 BRACKETS = {"(": ")", "[": "]", "{": "}", "<<": ">>", "⟨⟨": "⟩⟩"}
 
 #: punctuation (``=`` also defines, in ``const c = 3``; ``'`` primes a variable)
-PUNCTUATION = {**_same("(", ")", "[", "]", "{", "}", "<<", ">>", ",", ":", ";", "..", "=",
-                       "'"),
-               "⟨⟨": "<<", "⟩⟩": ">>"}
+PUNCTUATION = {
+    **_same("(", ")", "[", "]", "{", "}", "<<", ">>", ",", ":", ";", "..", "=", "'"),
+    "⟨⟨": "<<",
+    "⟩⟩": ">>",
+}
 
 # --------------------------------------------------------------------------- by meaning
 
@@ -121,8 +161,7 @@ LOGIC = {op: {"|": "or", "&": "and"}.get(op, op) for op in CONNECTIVES.values()}
 
 #: canonical operator -> the coalition operator it is between coalitions:
 #: union (``|``, ``or``, ``+``), intersection (``&``, ``and``), difference (``\\``, ``-``)
-COALITION_OPERATORS = {"|": "|", "or": "|", "+": "|", "&": "&", "and": "&", "\\": "\\",
-                       "-": "\\"}
+COALITION_OPERATORS = {"|": "|", "or": "|", "+": "|", "&": "&", "and": "&", "\\": "\\", "-": "\\"}
 
 #: the kinds a set or formula parameter may be declared with (``formula f(J: coalition)``);
 #: these are names, not keywords
@@ -142,16 +181,28 @@ def _merge(*groups: dict[str, str]) -> dict[str, str]:
 
 
 #: every operator spelling -> its canonical name (what the AST stores)
-OPERATORS = _merge(PREFIX, CONNECTIVES, COMPARISONS, ARITHMETIC, QUANTIFIERS,
-                   TEMPORAL_PREFIX, TEMPORAL_INFIX)
+OPERATORS = _merge(
+    PREFIX, CONNECTIVES, COMPARISONS, ARITHMETIC, QUANTIFIERS, TEMPORAL_PREFIX, TEMPORAL_INFIX
+)
 
 #: the strategic operators, prefix and infix
 TEMPORAL = _merge(TEMPORAL_PREFIX, TEMPORAL_INFIX)
 
 #: every group of spellings of the grammar
-GROUPS = (DECLARATIONS, DECLARATION_WORDS, EXPRESSION_OPENERS, EXPRESSION_WORDS, PREFIX,
-          CONNECTIVES, COMPARISONS, ARITHMETIC, QUANTIFIERS, TEMPORAL_PREFIX, TEMPORAL_INFIX,
-          PUNCTUATION)
+GROUPS = (
+    DECLARATIONS,
+    DECLARATION_WORDS,
+    EXPRESSION_OPENERS,
+    EXPRESSION_WORDS,
+    PREFIX,
+    CONNECTIVES,
+    COMPARISONS,
+    ARITHMETIC,
+    QUANTIFIERS,
+    TEMPORAL_PREFIX,
+    TEMPORAL_INFIX,
+    PUNCTUATION,
+)
 
 
 def _tokens(*groups: dict[str, str]) -> frozenset[str]:
@@ -172,8 +223,7 @@ SOFT_KEYWORDS = frozenset(s for s in TEMPORAL if s.isidentifier())
 RESERVED = KEYWORDS - SOFT_KEYWORDS
 
 #: the literal tokens an expression may start with
-EXPRESSION_START = _tokens(EXPRESSION_OPENERS, PREFIX, QUANTIFIERS) \
-    | (frozenset(BRACKETS) - {"["})
+EXPRESSION_START = _tokens(EXPRESSION_OPENERS, PREFIX, QUANTIFIERS) | (frozenset(BRACKETS) - {"["})
 
 #: the literal tokens of the binary operators that may follow an operand
 INFIX_OPERATORS = _tokens(CONNECTIVES, COMPARISONS, ARITHMETIC)

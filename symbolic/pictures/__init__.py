@@ -14,10 +14,20 @@ cells and their values, the moves, the nodes and edges), which the tests read ba
 from the SVG. matplotlib is imported only when a picture is drawn, so importing
 this package (and starting the command line) stays fast.
 """
+
 from .board import board, move_values
 from .figure import Picture
 from .graph import strategy_graph
 from .grid import Grid, grid_of, nimbers_grid, set_grid, values_grid
 
-__all__ = ["Picture", "Grid", "grid_of", "set_grid", "values_grid", "nimbers_grid", "board",
-           "move_values", "strategy_graph"]
+__all__ = [
+    "Picture",
+    "Grid",
+    "grid_of",
+    "set_grid",
+    "values_grid",
+    "nimbers_grid",
+    "board",
+    "move_values",
+    "strategy_graph",
+]

@@ -21,6 +21,7 @@ that no other move changes (the cell of tic-tac-toe, the landing cell of a disc
 in Connect Four: the "to move" line changes for every move), else on its first
 changed character.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -57,8 +58,6 @@ def value_text(v: int | None) -> str:
     return "=" if v is None else (f"+{v}" if v > 0 else str(v))
 
 
-
-
 def position_value(planner: Planner, pos: tuple, mover: int) -> int | None:
     """+rank of the mover's goal, −rank of the others' goal, or None (a draw)."""
     need(planner, Planner, "the planner")
@@ -73,8 +72,7 @@ def position_value(planner: Planner, pos: tuple, mover: int) -> int | None:
     return None if r is None else -r
 
 
-def move_values(engine: GameEngine, pos: tuple,
-                planner: Planner | None = None) -> list[MoveValue]:
+def move_values(engine: GameEngine, pos: tuple, planner: Planner | None = None) -> list[MoveValue]:
     """The value of every legal move at ``pos`` (module docstring), in the engines'
     order of successors.
 
@@ -84,8 +82,10 @@ def move_values(engine: GameEngine, pos: tuple,
     >>> [(m.target, m.value) for m in move_values(E, (1, 5))]
     [((2, 2), -2), ((2, 3), -2), ((2, 4), 3)]
     """
-    if need(planner, Planner, "the planner", none=True) is not None and \
-            planner.engine is not engine:
+    if (
+        need(planner, Planner, "the planner", none=True) is not None
+        and planner.engine is not engine
+    ):
         raise QueryError("the planner is one of another engine")
     pos = check_engine(engine).space.check_position(pos)
     if pos not in engine.positions():
@@ -110,8 +110,11 @@ def _changes(before: str, after: str) -> list[tuple[int, int]]:
     for r in range(max(len(a), len(b))):
         la = a[r] if r < len(a) else ""
         lb = b[r] if r < len(b) else ""
-        out += [(r, c) for c in range(max(len(la), len(lb)))
-                if (la[c:c + 1] or " ") != (lb[c:c + 1] or " ")]
+        out += [
+            (r, c)
+            for c in range(max(len(la), len(lb)))
+            if (la[c : c + 1] or " ") != (lb[c : c + 1] or " ")
+        ]
     return out
 
 
@@ -140,15 +143,17 @@ def board(model, engine: GameEngine, pos: tuple) -> Picture:
     need(model, Model, "the model", hint=" (symbolic.model.load_model(...))")
     check_engine(engine)
     if model.display is None:
-        raise QueryError(f"{model.source}: the model has no display declaration, so its "
-                         f"positions cannot be drawn as boards")
+        raise QueryError(
+            f"{model.source}: the model has no display declaration, so its "
+            f"positions cannot be drawn as boards"
+        )
     render = drawer(model.display, engine.space, str)
     planner = Planner(engine, Referee(engine))
     pos = engine.space.check_position(pos)
     moves = place_moves(render, pos, move_values(engine, pos, planner))
     mover = planner.rules.mover(pos)
     value = position_value(planner, pos, mover)
-    lines = render(pos).splitlines() or [""]   # an empty drawing is one empty line
+    lines = render(pos).splitlines() or [""]  # an empty drawing is one empty line
     width = max(1, *map(len, lines))
     # a character cell is 0.6 × 1 line (UNIT inches), the font fills it, as on a terminal
     w, h = 0.6 * UNIT * width, UNIT * len(lines)
@@ -161,22 +166,36 @@ def board(model, engine: GameEngine, pos: tuple) -> Picture:
         for c, ch in enumerate(line):
             if (r, c) in at or ch == " ":
                 continue
-            ax.text(0.6 * c + 0.3, -r - 0.5, ch, ha="center", va="center",
-                    family="monospace", fontsize=size)
+            ax.text(
+                0.6 * c + 0.3,
+                -r - 0.5,
+                ch,
+                ha="center",
+                va="center",
+                family="monospace",
+                fontsize=size,
+            )
     for (r, c), m in at.items():
         colour = DRAW if m.value is None else WIN if m.value > 0 else LOSS
-        t = ax.text(0.6 * c + 0.3, -r - 0.5, value_text(m.value), ha="center", va="center",
-                    fontsize=0.45 * size, color="white", fontweight="bold",
-                    bbox={"boxstyle": "round,pad=0.2", "facecolor": colour,
-                          "edgecolor": colour})
+        t = ax.text(
+            0.6 * c + 0.3,
+            -r - 0.5,
+            value_text(m.value),
+            ha="center",
+            va="center",
+            fontsize=0.45 * size,
+            color="white",
+            fontweight="bold",
+            bbox={"boxstyle": "round,pad=0.2", "facecolor": colour, "edgecolor": colour},
+        )
         t.set_gid(f"move_{r}_{c}")
     ax.set_xlim(0, 0.6 * width)
     ax.set_ylim(-len(lines), 0)
     ax.set_aspect("equal")
     ax.axis("off")
     shown = "a draw" if value is None else value_text(value)
-    title = (f"player {mover} to move: {shown}\n"
-             f"on each move: +k wins in k moves, -k loses, = draw")
+    title = f"player {mover} to move: {shown}\non each move: +k wins in k moves, -k loses, = draw"
     fig.suptitle(title, fontsize=8, y=1 - 0.05 / fh, va="top")
-    return Picture(fig, {"title": title, "moves": moves, "value": value, "mover": mover,
-                         "text": render(pos)})
+    return Picture(
+        fig, {"title": title, "moves": moves, "value": value, "mover": mover, "text": render(pos)}
+    )

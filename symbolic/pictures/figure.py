@@ -7,6 +7,7 @@ Every drawn element that a reader (or a test) may look for carries an SVG id
 value on a board, ``node_N``/``edge_N_M`` for a strategy graph; text stays text
 (``svg.fonttype = none``) and ids are stable (``svg.hashsalt``).
 """
+
 from __future__ import annotations
 
 import io
@@ -32,6 +33,7 @@ def new_figure(width: float, height: float, layout: str | None = "constrained"):
     if layout not in LAYOUTS:
         raise ArgumentValueError(f"layout must be one of {LAYOUTS}, got {str(layout)[:40]!r}")
     from matplotlib.figure import Figure
+
     return Figure(figsize=(width, height), layout=layout)
 
 
@@ -51,6 +53,7 @@ class Picture:
 
     def __init__(self, figure, facts: dict):
         from matplotlib.figure import Figure
+
         need(figure, Figure, "the figure", hint=" (new_figure(width, height))")
         facts = dict(need_mapping(facts, "the facts"))
         self.figure = figure
@@ -58,10 +61,12 @@ class Picture:
 
     def _render(self, fmt: str) -> bytes:
         import matplotlib
+
         buf = io.BytesIO()
         with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "symbolic"}):
-            self.figure.savefig(buf, format=fmt, metadata={"Date": None} if fmt == "svg"
-                                else None, dpi=100)
+            self.figure.savefig(
+                buf, format=fmt, metadata={"Date": None} if fmt == "svg" else None, dpi=100
+            )
         return buf.getvalue()
 
     def svg(self) -> str:

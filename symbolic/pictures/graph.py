@@ -11,6 +11,7 @@ positions, the first ``max_nodes`` met by that search are drawn, and the title
 says how many were left out. The coalition's positions are squares, the
 others' circles; the goal's are green, the start's grey.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -68,12 +69,17 @@ def _untangle(place: dict, nodes: list, depth: dict, drawn: list) -> None:
         def bary(i):
             ps = parents.get(i, [])
             return sum(place[p][0] for p in ps) / len(ps) if ps else float("inf")
+
         for i, x in zip(sorted(row, key=lambda i: (bary(i), i)), xs):
             place[i] = (x, place[i][1])
 
 
-def strategy_graph(strategy: Strategy, start: PositionSet, max_nodes: int = 40,
-                   label: Callable[[tuple], str] | None = None) -> Picture:
+def strategy_graph(
+    strategy: Strategy,
+    start: PositionSet,
+    max_nodes: int = 40,
+    label: Callable[[tuple], str] | None = None,
+) -> Picture:
     """The strategy from ``start`` as a graph picture (module docstring).
 
     SVG ids: ``node_I`` for the I-th position of ``facts["nodes"]``, ``move_I_J`` for a
@@ -83,10 +89,12 @@ def strategy_graph(strategy: Strategy, start: PositionSet, max_nodes: int = 40,
     check_set(strategy.engine, start, "the start")
     need_int(max_nodes, "max_nodes", low=1)
     if label is not None and not callable(label):
-        raise QueryError(f"label must be a function position -> text or None, "
-                         f"got {str(label)[:40]!r}")
+        raise QueryError(
+            f"label must be a function position -> text or None, got {str(label)[:40]!r}"
+        )
     import networkx as nx
     from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
+
     e = strategy.engine
     reached = strategy.outcome(start)
     edges = _edges(strategy, reached)
@@ -94,14 +102,14 @@ def strategy_graph(strategy: Strategy, start: PositionSet, max_nodes: int = 40,
     depth = _bfs(starts, edges, max(1, max_nodes))
     nodes = sorted(depth, key=lambda c: (depth[c], c))
     index = {c: i for i, c in enumerate(nodes)}
-    drawn = [(index[c], index[d], bold) for c in nodes for d, bold in edges.get(c, ())
-             if d in index]
+    drawn = [
+        (index[c], index[d], bold) for c in nodes for d, bold in edges.get(c, ()) if d in index
+    ]
     G = nx.DiGraph()
     for c in nodes:
         G.add_node(index[c], layer=depth[c])
     G.add_edges_from((i, j) for i, j, _ in drawn)
-    xy = nx.multipartite_layout(G, subset_key="layer", align="horizontal", scale=1) \
-        if nodes else {}
+    xy = nx.multipartite_layout(G, subset_key="layer", align="horizontal", scale=1) if nodes else {}
     rows = max(depth.values(), default=0) + 1
     widest = max((sum(1 for c in nodes if depth[c] == r) for r in range(rows)), default=1)
     fig = new_figure(min(3 + 1.3 * widest, 18), min(2 + 1.2 * rows, 16))
@@ -116,15 +124,25 @@ def strategy_graph(strategy: Strategy, start: PositionSet, max_nodes: int = 40,
         i = index[c]
         x, y = place[i]
         colour = GOAL if c in goal else START if c in first else PLAIN
-        shape = (Rectangle((x - 0.45, y - 0.4), 0.9, 0.8, facecolor=colour, edgecolor="black")
-                 if c in mine else Circle((x, y), 0.45, facecolor=colour, edgecolor="black"))
+        shape = (
+            Rectangle((x - 0.45, y - 0.4), 0.9, 0.8, facecolor=colour, edgecolor="black")
+            if c in mine
+            else Circle((x, y), 0.45, facecolor=colour, edgecolor="black")
+        )
         shape.set_gid(f"node_{i}")
         ax.add_patch(shape)
         ax.text(x, y, text(c), ha="center", va="center", fontsize=6, family="monospace")
     for i, j, bold in drawn:
-        arrow = FancyArrowPatch(place[i], place[j], arrowstyle="-|>", mutation_scale=9,
-                                shrinkA=14, shrinkB=14, linewidth=2.4 if bold else 0.6,
-                                color="black" if bold else "#718096")
+        arrow = FancyArrowPatch(
+            place[i],
+            place[j],
+            arrowstyle="-|>",
+            mutation_scale=9,
+            shrinkA=14,
+            shrinkB=14,
+            linewidth=2.4 if bold else 0.6,
+            color="black" if bold else "#718096",
+        )
         arrow.set_gid(f"{'move' if bold else 'reply'}_{i}_{j}")
         ax.add_patch(arrow)
     xs = [p[0] for p in place.values()] or [0]
@@ -134,9 +152,11 @@ def strategy_graph(strategy: Strategy, start: PositionSet, max_nodes: int = 40,
     ax.axis("off")
     J = ", ".join(map(str, sorted(strategy.objective.coalition)))
     total = reached.count()
-    title = (f"strategy of {{{J}}} ({strategy.objective.kind}): bold its moves, thin the "
-             f"others'\n{len(nodes)} of {total} positions"
-             + (f" drawn ({total - len(nodes)} more not shown)" if total > len(nodes) else ""))
+    title = (
+        f"strategy of {{{J}}} ({strategy.objective.kind}): bold its moves, thin the "
+        f"others'\n{len(nodes)} of {total} positions"
+        + (f" drawn ({total - len(nodes)} more not shown)" if total > len(nodes) else "")
+    )
     if not starts:
         title += f"\n(the start's {start.count()} position(s) are not won: nothing to draw)"
     ax.set_title(title, fontsize=9)

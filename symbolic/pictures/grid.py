@@ -21,6 +21,7 @@ y bottom to top.
 >>> [g.cells[(k, 1)] for k in g.xs]
 [0, 1, 2, 3, 0]
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -94,10 +95,15 @@ def position_with(space, given: Mapping[str, int], base: tuple | None, free=()) 
         raise QueryError(f"unknown {', '.join(unknown)} (the slots are {', '.join(labels)})")
     axes = [k for k in given if k in free]
     if axes:
-        raise QueryError((f"{' and '.join(axes)} {'is an axis' if len(axes) == 1 else 'are axes'}"
-                          f" of the grid: {'it' if len(axes) == 1 else 'they'} cannot also be "
-                          f"fixed (leave {'it' if len(axes) == 1 else 'them'} out of ",
-                          Hint("omit", "at", tuple(axes)), ")"))
+        raise QueryError(
+            (
+                f"{' and '.join(axes)} {'is an axis' if len(axes) == 1 else 'are axes'}"
+                f" of the grid: {'it' if len(axes) == 1 else 'they'} cannot also be "
+                f"fixed (leave {'it' if len(axes) == 1 else 'them'} out of ",
+                Hint("omit", "at", tuple(axes)),
+                ")",
+            )
+        )
     out, missing = {}, []
     for i, label in enumerate(labels):
         if label in free:
@@ -109,23 +115,31 @@ def position_with(space, given: Mapping[str, int], base: tuple | None, free=()) 
         else:
             missing.append(label)
     if missing:
-        why = (f"the grid varies {' and '.join(free)} only, and no initial position gives "
-               f"the others" if free else "no initial position gives their values")
-        raise QueryError((f"fix {', '.join(missing)} (", Hint("give", "at", tuple(missing)),
-                          f"): {why}"))
+        why = (
+            f"the grid varies {' and '.join(free)} only, and no initial position gives the others"
+            if free
+            else "no initial position gives their values"
+        )
+        raise QueryError(
+            (f"fix {', '.join(missing)} (", Hint("give", "at", tuple(missing)), f"): {why}")
+        )
     return out
 
 
 def _axis(space, label: str) -> tuple[int, ...]:
     slots = {s.label: s for s in space.slots}
     if label not in slots:
-        raise QueryError(f"no variable {label!r} to draw along (the slots are "
-                         f"{', '.join(slots)})")
+        raise QueryError(f"no variable {label!r} to draw along (the slots are {', '.join(slots)})")
     values = tuple(slots[label].type.values())
     if len(values) > MAX_AXIS:
-        raise QueryError((f"{label} takes {len(values)} values; a grid axis holds at most "
-                          f"{MAX_AXIS} (a smaller parameter, ", Hint("lower", "params"),
-                          ", makes the range smaller)"))
+        raise QueryError(
+            (
+                f"{label} takes {len(values)} values; a grid axis holds at most "
+                f"{MAX_AXIS} (a smaller parameter, ",
+                Hint("lower", "params"),
+                ", makes the range smaller)",
+            )
+        )
     return values
 
 
@@ -135,8 +149,9 @@ def grid_of(what, x: str, y: str, at: Mapping[str, int], base: tuple | None = No
     need(x, str, "x (a slot label)")
     need(y, str, "y (a slot label)")
     if x == y:
-        raise QueryError((Hint("choose", "x"), " and ", Hint("choose", "y"),
-                          f" name the same variable {x!r}"))
+        raise QueryError(
+            (Hint("choose", "x"), " and ", Hint("choose", "y"), f" name the same variable {x!r}")
+        )
     if isinstance(what, PositionSet):
         kind, engine, classes, default = "set", what.engine, [(True, what)], False
     elif isinstance(what, Values):
@@ -176,6 +191,7 @@ def _text_colour(rgb) -> str:
 def _colours(grid: Grid):
     """(cell -> fill colour, cell -> text or None, legend entries)."""
     from matplotlib import colormaps, colors
+
     fill, text = {}, {}
     if grid.kind == "set":
         for ab, v in grid.cells.items():
@@ -205,6 +221,7 @@ def draw_grid(grid: Grid, title: str) -> Picture:
     need(title, str, "the title")
     from matplotlib import colors
     from matplotlib.patches import Patch, Rectangle
+
     nx_, ny = len(grid.xs), len(grid.ys)
     fig = new_figure(min(2.5 + 0.45 * nx_, 14), min(1.8 + 0.45 * ny, 14))
     ax = fig.add_subplot()
@@ -213,15 +230,27 @@ def draw_grid(grid: Grid, title: str) -> Picture:
     for i, a in enumerate(grid.xs):
         for k, b in enumerate(grid.ys):
             colour = fill[(a, b)]
-            rect = Rectangle((i, k), 1, 1, facecolor=colour or "white",
-                             edgecolor="#718096" if colour else "#cbd5e0", linewidth=0.5,
-                             hatch=None if colour else "//")
+            rect = Rectangle(
+                (i, k),
+                1,
+                1,
+                facecolor=colour or "white",
+                edgecolor="#718096" if colour else "#cbd5e0",
+                linewidth=0.5,
+                hatch=None if colour else "//",
+            )
             rect.set_gid(f"cell_{a}_{b}")
             ax.add_patch(rect)
             if (a, b) in text:
-                t = ax.text(i + 0.5, k + 0.5, text[(a, b)], ha="center", va="center",
-                            fontsize=small if text[(a, b)] != "draw" else small - 2,
-                            color=_text_colour(colors.to_rgb(colour)))
+                t = ax.text(
+                    i + 0.5,
+                    k + 0.5,
+                    text[(a, b)],
+                    ha="center",
+                    va="center",
+                    fontsize=small if text[(a, b)] != "draw" else small - 2,
+                    color=_text_colour(colors.to_rgb(colour)),
+                )
                 t.set_gid(f"label_{a}_{b}")
     ax.set_xlim(0, nx_)
     ax.set_ylim(0, ny)
@@ -235,13 +264,21 @@ def draw_grid(grid: Grid, title: str) -> Picture:
     full_title = title + (f"\n({fixed})" if fixed else "")
     ax.set_title(full_title, fontsize=10)
     if grid.kind == "set":
-        handles = [Patch(facecolor=SET_COLOUR, label="in the set"),
-                   Patch(facecolor=OTHER_COLOUR, label="not in it")]
+        handles = [
+            Patch(facecolor=SET_COLOUR, label="in the set"),
+            Patch(facecolor=OTHER_COLOUR, label="not in it"),
+        ]
         if grid.count(OUTSIDE):
-            handles.append(Patch(facecolor="white", hatch="//", edgecolor="#cbd5e0",
-                                 label="not a position"))
-        fig.legend(handles=handles, loc="outside lower center", ncols=len(handles),
-                   fontsize=8, frameon=False)
+            handles.append(
+                Patch(facecolor="white", hatch="//", edgecolor="#cbd5e0", label="not a position")
+            )
+        fig.legend(
+            handles=handles,
+            loc="outside lower center",
+            ncols=len(handles),
+            fontsize=8,
+            frameon=False,
+        )
     colours = {ab: c for ab, c in fill.items() if c is not None}
     facts = {"title": full_title, "grid": grid, "colours": colours, "texts": text}
     return Picture(fig, facts)
@@ -256,8 +293,14 @@ def _check_drawn(what, kind, name: str, at, title, hint: str = "") -> None:
     need(title, str, "the title")
 
 
-def set_grid(ps: PositionSet, x: str, y: str, at: Mapping[str, int] | None = None,
-             base: tuple | None = None, title: str = "a set of positions") -> Picture:
+def set_grid(
+    ps: PositionSet,
+    x: str,
+    y: str,
+    at: Mapping[str, int] | None = None,
+    base: tuple | None = None,
+    title: str = "a set of positions",
+) -> Picture:
     """The set ``ps`` over slots ``x``, ``y`` (the others from ``at``, else
     ``base``): cells in the set in :data:`SET_COLOUR`, the others in
     :data:`OTHER_COLOUR`, non-positions hatched."""
@@ -267,19 +310,45 @@ def set_grid(ps: PositionSet, x: str, y: str, at: Mapping[str, int] | None = Non
     return draw_grid(g, f"{title}: {n} of {len(g.cells)} cells")
 
 
-def values_grid(values: Values, x: str, y: str, at: Mapping[str, int] | None = None,
-                base: tuple | None = None, title: str = "values") -> Picture:
+def values_grid(
+    values: Values,
+    x: str,
+    y: str,
+    at: Mapping[str, int] | None = None,
+    base: tuple | None = None,
+    title: str = "values",
+) -> Picture:
     """The ±k values over ``x``, ``y``: blue the mover wins (+k), red the mover
     loses (−k, 0 at a dead end), grey a draw; the value written in each cell."""
-    _check_drawn(values, Values, "values_grid: the values", at, title,
-                 " (symbolic.analysis.values.two_player_values(engine))")
-    return draw_grid(grid_of(values, x, y, at or {}, base),
-                     f"{title} (+k: the player to move wins in k moves; -k: loses)")
+    _check_drawn(
+        values,
+        Values,
+        "values_grid: the values",
+        at,
+        title,
+        " (symbolic.analysis.values.two_player_values(engine))",
+    )
+    return draw_grid(
+        grid_of(values, x, y, at or {}, base),
+        f"{title} (+k: the player to move wins in k moves; -k: loses)",
+    )
 
 
-def nimbers_grid(nimbers: Nimbers, x: str, y: str, at: Mapping[str, int] | None = None,
-                 base: tuple | None = None, title: str = "nimbers") -> Picture:
+def nimbers_grid(
+    nimbers: Nimbers,
+    x: str,
+    y: str,
+    at: Mapping[str, int] | None = None,
+    base: tuple | None = None,
+    title: str = "nimbers",
+) -> Picture:
     """The Sprague–Grundy values over ``x``, ``y``, each written in its cell."""
-    _check_drawn(nimbers, Nimbers, "nimbers_grid: the nimbers", at, title,
-                 " (symbolic.analysis.grundy.layered_nimbers(engine))")
+    _check_drawn(
+        nimbers,
+        Nimbers,
+        "nimbers_grid: the nimbers",
+        at,
+        title,
+        " (symbolic.analysis.grundy.layered_nimbers(engine))",
+    )
     return draw_grid(grid_of(nimbers, x, y, at or {}, base), f"{title} (Sprague-Grundy values)")

@@ -24,6 +24,7 @@ the BDDs: they are measured in ``bench/chocolate.py``.
 >>> V.value(3, 2, 0, 1), V.value(1, 1, 0, 0), V.value(2, 1, 0, 0), V.value(3, 3, 1, 1)
 (3, 0, 1, -4)
 """
+
 from __future__ import annotations
 
 from importlib import resources
@@ -49,8 +50,10 @@ def load_bar(half: int) -> Model:
     """
     need_int(half, "half", low=0, high=499)  # the model's bar is at most 1000 wide
     if not MODEL.is_file():
-        raise QueryError(f"cannot find the chocolate model {MODEL} "
-                         "(was symbolic installed without its package data?)")
+        raise QueryError(
+            f"cannot find the chocolate model {MODEL} "
+            "(was symbolic installed without its package data?)"
+        )
     with resources.as_file(MODEL) as path:
         return load_model(path, {"m": 2 * half + 1, "n": 2 * half + 1, "i": half, "j": half})
 
@@ -75,12 +78,16 @@ class BarValues:
         for name, v in (("m", m), ("n", n), ("i", i), ("j", j)):
             need_int(v, name)
         if not (0 <= i < m and 0 <= j < n):
-            raise QueryError(f"configuration ({m}, {n}, {i}, {j}): the square of death "
-                             f"must lie in the bar (0 <= i < m, 0 <= j < n)")
+            raise QueryError(
+                f"configuration ({m}, {n}, {i}, {j}): the square of death "
+                f"must lie in the bar (0 <= i < m, 0 <= j < n)"
+            )
         dist = (i, m - 1 - i, j, n - 1 - j)
         if max(dist) > self.half:
-            raise QueryError(f"configuration ({m}, {n}, {i}, {j}): its distances {dist} "
-                             f"exceed {self.half}, the bar solved here")
+            raise QueryError(
+                f"configuration ({m}, {n}, {i}, {j}): its distances {dist} "
+                f"exceed {self.half}, the bar solved here"
+            )
         return dist
 
     def value(self, m: int, n: int, i: int, j: int) -> int:
@@ -115,5 +122,7 @@ def answers(values: BarValues | None = None, backend: str = "auto") -> dict:
     ``BarValues(HALF)`` on the symbolic engine with ``backend``)."""
     need(values, BarValues, "values", none=True)
     V = values if values is not None else BarValues(HALF, "symbolic", backend)
-    return {"Q9": {"a": V.value(100, 100, 50, 50), "b": V.value(100, 100, 48, 52)},
-            "Q10": [list(p) for p in V.configurations(127, 127, 127)]}
+    return {
+        "Q9": {"a": V.value(100, 100, 50, 50), "b": V.value(100, 100, 48, 52)},
+        "Q10": [list(p) for p in V.configurations(127, 127, 127)],
+    }

@@ -14,6 +14,7 @@ it held on all of them, or gives the first counterexample.
 >>> [v.verdict for v in verdicts(boards, 2) if v.claim.key == "bar"]
 ['holds']
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,8 +27,16 @@ from ..errors import ArgumentTypeError, QueryError
 from ..analysis.grundy import layered_nimbers, mex_nimbers
 from ..model import load_model
 
-__all__ = ["Claim", "CLAIMS", "Verdict", "board_nimbers", "tablet_nimbers", "verdicts",
-           "components", "MAX_SIZE"]
+__all__ = [
+    "Claim",
+    "CLAIMS",
+    "Verdict",
+    "board_nimbers",
+    "tablet_nimbers",
+    "verdicts",
+    "components",
+    "MAX_SIZE",
+]
 
 #: the largest board side the verdicts enumerate (2^16 boards at 4 × 4)
 MAX_SIZE = 4
@@ -35,8 +44,9 @@ MAX_SIZE = 4
 MODEL = resources.files("symbolic") / "models" / "chomp.game"
 
 
-def board_nimbers(size: int, edge: bool, engine: str = "symbolic",
-                  backend: str = "auto") -> dict[frozenset, int]:
+def board_nimbers(
+    size: int, edge: bool, engine: str = "symbolic", backend: str = "auto"
+) -> dict[frozenset, int]:
     """{set of present squares (r, c), 1-based: nimber} for every board of the
     size × size model, player 1 to move (the nimber does not depend on who moves)."""
     _size(size)
@@ -51,8 +61,11 @@ def board_nimbers(size: int, edge: bool, engine: str = "symbolic",
     else:
         table = layered_nimbers(eng).table()
     cells = [(r, c) for r in range(1, size + 1) for c in range(1, size + 1)]
-    return {frozenset(sq for sq, bit in zip(cells, pos[1:]) if bit): g
-            for pos, g in table.items() if pos[0] == 1}
+    return {
+        frozenset(sq for sq, bit in zip(cells, pos[1:]) if bit): g
+        for pos, g in table.items()
+        if pos[0] == 1
+    }
 
 
 def _size(size) -> int:
@@ -67,10 +80,14 @@ def _board(board, what: str = "a board") -> frozenset:
     """``board`` as a frozenset of squares (r, c) of ints, else ArgumentTypeError."""
     squares = frozenset(need_iterable(board, what))
     for sq in squares:
-        if not (isinstance(sq, tuple) and len(sq) == 2
-                and all(isinstance(v, int) and not isinstance(v, bool) for v in sq)):
-            raise ArgumentTypeError(f"{what}: a square is a pair (row, column) of ints, "
-                                    f"got {sq!r:.40}")
+        if not (
+            isinstance(sq, tuple)
+            and len(sq) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in sq)
+        ):
+            raise ArgumentTypeError(
+                f"{what}: a square is a pair (row, column) of ints, got {sq!r:.40}"
+            )
     return squares
 
 
@@ -81,11 +98,14 @@ def _boards(boards, size: int) -> dict[frozenset, int]:
     for b, g in boards.items():
         _board(b, "a board of the boards")
         need_int(g, "a board's nimber", low=0)
-    missing = [(n, m) for n in range(1, size + 1) for m in range(1, size + 1)
-               if tablet(n, m) not in boards]
+    missing = [
+        (n, m) for n in range(1, size + 1) for m in range(1, size + 1) if tablet(n, m) not in boards
+    ]
     if missing:
-        raise QueryError(f"the boards lack the {missing[0][0]} × {missing[0][1]} tablet: pass "
-                         f"the boards of board_nimbers({size}, edge)")
+        raise QueryError(
+            f"the boards lack the {missing[0][0]} × {missing[0][1]} tablet: pass "
+            f"the boards of board_nimbers({size}, edge)"
+        )
     return boards
 
 
@@ -99,8 +119,7 @@ def tablet(n: int, m: int) -> frozenset:
 def tablet_nimbers(boards: dict[frozenset, int], size: int) -> dict[tuple[int, int], int]:
     """{(n, m): nimber of the n × m tablet} for 1 ≤ n, m ≤ size."""
     _boards(boards, _size(size))
-    return {(n, m): boards[tablet(n, m)]
-            for n in range(1, size + 1) for m in range(1, size + 1)}
+    return {(n, m): boards[tablet(n, m)] for n in range(1, size + 1) for m in range(1, size + 1)}
 
 
 def components(board: frozenset) -> list[frozenset]:
@@ -144,7 +163,7 @@ class Claim:
     where: str
     text: str
     predict: Callable[[int, int], int | None]
-    about: str = "nimber"          # or "winner": the prediction is 1 (mover wins) / 0
+    about: str = "nimber"  # or "winner": the prediction is 1 (mover wins) / 0
 
 
 def _first(n, m):
@@ -180,28 +199,55 @@ def _otherwise(n, m):
 
 
 CLAIMS = (
-    Claim("first", "3.3, first conjecture (dropped by the authors)",
-          "nimber(n × m) = 1 if n or m is odd, else 0", _first),
-    Claim("odd-wins", "2.4, first idea",
-          "the player to move wins on n × m iff n or m is odd", _odd_wins, "winner"),
+    Claim(
+        "first",
+        "3.3, first conjecture (dropped by the authors)",
+        "nimber(n × m) = 1 if n or m is odd, else 0",
+        _first,
+    ),
+    Claim(
+        "odd-wins",
+        "2.4, first idea",
+        "the player to move wins on n × m iff n or m is odd",
+        _odd_wins,
+        "winner",
+    ),
     Claim("bar", "2.4 and 3.3, 'prouvé'", "nimber(1 × m) = nimber(m × 1) = m", _bar),
     Claim("2x2", "3.3, 'prouvé'", "nimber(2 × 2) = 0", _two_by_two),
     Claim("2x2m", "2.4, 'prouvé'", "nimber(2 × 2m) = nimber(2m × 2) = 0", _two_by_even),
-    Claim("odd-side", "3.3, 'non prouvé'",
-          "n × m (n, m ≥ 2) with n or m odd: nimber 1 if n + m is odd, else 2", _odd_side),
-    Claim("otherwise", "2.4, conjecture",
-          "any other tablet (not 1 × m, not 2 × 2m): nimber 1 if n or m is odd and n + m "
-          "is odd, else 2", _otherwise),
+    Claim(
+        "odd-side",
+        "3.3, 'non prouvé'",
+        "n × m (n, m ≥ 2) with n or m odd: nimber 1 if n + m is odd, else 2",
+        _odd_side,
+    ),
+    Claim(
+        "otherwise",
+        "2.4, conjecture",
+        "any other tablet (not 1 × m, not 2 × 2m): nimber 1 if n or m is odd and n + m "
+        "is odd, else 2",
+        _otherwise,
+    ),
 )
 
 #: the claim about boards with several components (2.4), checked on boards: as
 #: written, and on the friendliest reading (components sharing no row and no
 #: column, so that no move touches two of them)
 COMPONENTS_CLAIMS = (
-    ("components", "2.4", "a board whose connected components are rectangles r_i × c_i "
-                          "has the nimber of the (Σ r_i) × (Σ c_i) tablet", False),
-    ("components-apart", "2.4, friendliest reading",
-     "the same, for components that share no row and no column", True))
+    (
+        "components",
+        "2.4",
+        "a board whose connected components are rectangles r_i × c_i "
+        "has the nimber of the (Σ r_i) × (Σ c_i) tablet",
+        False,
+    ),
+    (
+        "components-apart",
+        "2.4, friendliest reading",
+        "the same, for components that share no row and no column",
+        True,
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -229,14 +275,21 @@ def verdicts(boards: dict[frozenset, int], size: int) -> list[Verdict]:
             checked += 1
             got = int(g != 0) if claim.about == "winner" else g
             if got != p and bad is None:
-                said = ("the mover wins" if p else "the mover loses") if claim.about == "winner" \
+                said = (
+                    ("the mover wins" if p else "the mover loses")
+                    if claim.about == "winner"
                     else f"nimber {p}"
+                )
                 bad = f"{n} × {m} has nimber {g}; the claim says {said}"
-        out.append(Verdict(claim, "untested" if not checked else "false" if bad else "holds",
-                           checked, bad))
+        out.append(
+            Verdict(claim, "untested" if not checked else "false" if bad else "holds", checked, bad)
+        )
     for key, where, text, apart in COMPONENTS_CLAIMS:
-        out.append(_components_verdict(boards, tablets, size,
-                                       Claim(key, where, text, lambda n, m: None), apart))
+        out.append(
+            _components_verdict(
+                boards, tablets, size, Claim(key, where, text, lambda n, m: None), apart
+            )
+        )
     return out
 
 
@@ -252,15 +305,17 @@ def _components_verdict(boards, tablets, size, claim: Claim, apart: bool) -> Ver
         if apart:
             rows = [{r for r, _ in c} for c in comps]
             cols = [{c for _, c in cc} for cc in comps]
-            if sum(map(len, rows)) != len(set().union(*rows)) or \
-                    sum(map(len, cols)) != len(set().union(*cols)):
+            if sum(map(len, rows)) != len(set().union(*rows)) or sum(map(len, cols)) != len(
+                set().union(*cols)
+            ):
                 continue
         n, m = sum(s[0] for s in shapes), sum(s[1] for s in shapes)
         if n > size or m > size:
             continue
         checked += 1
         if boards[board] != tablets[(n, m)] and bad is None:
-            bad = (f"the board {{{', '.join(f'({r},{c})' for r, c in sorted(board))}}} has "
-                   f"nimber {boards[board]}; the {n} × {m} tablet has {tablets[(n, m)]}")
-    return Verdict(claim, "untested" if not checked else "false" if bad else "holds",
-                   checked, bad)
+            bad = (
+                f"the board {{{', '.join(f'({r},{c})' for r, c in sorted(board))}}} has "
+                f"nimber {boards[board]}; the {n} × {m} tablet has {tablets[(n, m)]}"
+            )
+    return Verdict(claim, "untested" if not checked else "false" if bad else "holds", checked, bad)

@@ -17,6 +17,7 @@ Reading decisions (fixed so that answers compare):
 >>> sheet["Q1"]["a"]                     # doctest: +SKIP
 269
 """
+
 from __future__ import annotations
 
 from importlib import resources
@@ -44,8 +45,9 @@ def load_nim(N: int, n: int, K: int, r: int, u0: int) -> Model:
     {'N': 2, 'n': 2, 'K': 3, 'r': 2, 'u0': 0}
     """
     if not MODEL.is_file():
-        raise QueryError(f"cannot find the ENS model {MODEL} "
-                         "(was symbolic installed without its package data?)")
+        raise QueryError(
+            f"cannot find the ENS model {MODEL} (was symbolic installed without its package data?)"
+        )
     # as_file: a real file even when the package is imported from a zip archive
     with resources.as_file(MODEL) as path:
         return load_model(path, {"N": N, "n": n, "K": K, "r": r, "u0": u0})
@@ -83,8 +85,14 @@ def sequence_answers(u0: int) -> dict:
     """
     u = lcg(u0, 5000)
     bound = u[1] + u[4999]
-    return {"Q1": {"a": u[1], "b": u[100], "c": u[1000],
-                   "d": sum(1 for i in range(1, 5000) if u[i] + u[5000 - i] <= bound)}}
+    return {
+        "Q1": {
+            "a": u[1],
+            "b": u[100],
+            "c": u[1000],
+            "d": sum(1 for i in range(1, 5000) if u[i] + u[5000 - i] <= bound),
+        }
+    }
 
 
 def triple_answers(u0: int, engine: str, backend: str) -> dict:
@@ -98,8 +106,10 @@ def triple_answers(u0: int, engine: str, backend: str) -> dict:
     A = S.from_expr((x * x + y * y).eq(z * z))
     u = lcg(u0, 303)
     B = S.from_tuples([(u[3 * k] % 11, u[3 * k + 1] % 11, u[3 * k + 2] % 11) for k in range(101)])
-    return {"Q3": {"a": _size(a), "b": _size(b), "c": _size(a & b)},
-            "Q4": {"a": _size(A), "b": _size(B), "c": _size(A & B), "d": _sorted(A & B)}}
+    return {
+        "Q3": {"a": _size(a), "b": _size(b), "c": _size(a & b)},
+        "Q4": {"a": _size(A), "b": _size(B), "c": _size(A & B), "d": _sorted(A & B)},
+    }
 
 
 def rule_answers(u0: int) -> dict:
@@ -115,19 +125,25 @@ def step_answers(u0: int, engine: str, backend: str) -> dict:
     """Q6–Q9: one step of the game: δ(c), pre∃, |pre∀| and |pre|."""
     V = DeadEnds.VACUOUS
     out: dict = {"Q6": {}, "Q7": {}, "Q8": {}}
-    for key, (params, c) in (("a", ((2, 2, 20, 2), (1, 5, 9))),
-                             ("b", ((2, 3, 20, 3), (2, 3, 7, 2))),
-                             ("c", ((3, 5, 20, 6), (1, 1, 9, 3, 4, 7)))):
+    for key, (params, c) in (
+        ("a", ((2, 2, 20, 2), (1, 5, 9))),
+        ("b", ((2, 3, 20, 3), (2, 3, 7, 2))),
+        ("c", ((3, 5, 20, 6), (1, 1, 9, 3, 4, 7))),
+    ):
         _, E = _game(*params, u0, engine, backend)
         out["Q6"][key] = _sorted(E.successors(c))
-    for key, (params, tau) in (("a", ((2, 2, 20, 2), [(2, 1, 5)])),
-                               ("b", ((2, 2, 3, 2), [(2, 1, 1)])),
-                               ("c", ((2, 3, 5, 3), [(2, 1, 2, 3), (1, 3, 2, 1)]))):
+    for key, (params, tau) in (
+        ("a", ((2, 2, 20, 2), [(2, 1, 5)])),
+        ("b", ((2, 2, 3, 2), [(2, 1, 1)])),
+        ("c", ((2, 3, 5, 3), [(2, 1, 2, 3), (1, 3, 2, 1)])),
+    ):
         _, E = _game(*params, u0, engine, backend)
         out["Q7"][key] = _sorted(E.pre_exists({1}, E.from_tuples(tau)))
-    for key, (params, tau) in (("a", ((2, 2, 4, 2), [(2, 0, 0)])),
-                               ("b", ((2, 2, 3, 2), [(2, 1, 1)])),
-                               ("c", ((2, 3, 5, 3), [(2, 0, 0, 0)]))):
+    for key, (params, tau) in (
+        ("a", ((2, 2, 4, 2), [(2, 0, 0)])),
+        ("b", ((2, 2, 3, 2), [(2, 1, 1)])),
+        ("c", ((2, 3, 5, 3), [(2, 0, 0, 0)])),
+    ):
         _, E = _game(*params, u0, engine, backend)
         out["Q8"][key] = _size(E.pre_forall({1}, E.from_tuples(tau), dead_ends=V))
     _, E = _game(2, 2, 20, 2, u0, engine, backend)
@@ -149,10 +165,12 @@ def until_answers(u0: int, engine: str, backend: str) -> dict:
     ev = atl.Evaluator(E, model.definitions)
     stuck = ev(atl.Ref("stuck"))
     sigma = E.from_expr(ir.Elem("k", ir.Const(2)) >= ir.Elem("k", ir.Const(3)))
-    return {"Q10": {
-        "a": _size(E.until({1}, sigma, stuck - E.turn_set({1}), dead_ends=V).result),
-        "b": _size(E.until({1, 2}, E.positions(), stuck - E.turn_set({2}), dead_ends=V).result),
-    }}
+    return {
+        "Q10": {
+            "a": _size(E.until({1}, sigma, stuck - E.turn_set({1}), dead_ends=V).result),
+            "b": _size(E.until({1, 2}, E.positions(), stuck - E.turn_set({2}), dead_ends=V).result),
+        }
+    }
 
 
 def atl_answers(u0: int, engine: str, backend: str) -> dict:
@@ -164,9 +182,15 @@ def atl_answers(u0: int, engine: str, backend: str) -> dict:
     F1 = ev(atl.Ref("F", (one,)))
     F12 = ev(atl.Ref("F", (one_two,)))
     T = ev(atl.Ref("Traître_1"))
-    return {"Q11": {"a": _sorted(F1 & initial), "b": _size(F1), "c": _size(F12),
-                    "d": _size(F12 & initial)},
-            "Q12": {"a": _size(T), "b": _size(T & initial)}}
+    return {
+        "Q11": {
+            "a": _sorted(F1 & initial),
+            "b": _size(F1),
+            "c": _size(F12),
+            "d": _size(F12 & initial),
+        },
+        "Q12": {"a": _size(T), "b": _size(T & initial)},
+    }
 
 
 def format_sheet(sheet: dict) -> str:

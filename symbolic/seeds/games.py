@@ -10,12 +10,29 @@ until, and alongside, the model language.
 >>> [s.label for s in g.space.slots]
 ['j', 'k[1]', 'k[2]']
 """
+
 from __future__ import annotations
 
 from ..errors import RangeError
 from ..lang.builtins import lcg_terms
-from ..ir import (Binary, Const, Elem, Game, IntType, Item, Ite, Move, Name, Param, Space, Var,
-                 VarDecl, conj, disj, forall)
+from ..ir import (
+    Binary,
+    Const,
+    Elem,
+    Game,
+    IntType,
+    Item,
+    Ite,
+    Move,
+    Name,
+    Param,
+    Space,
+    Var,
+    VarDecl,
+    conj,
+    disj,
+    forall,
+)
 
 LCG_A, LCG_C, LCG_M = 101, 269, 4_890_367
 
@@ -57,16 +74,21 @@ def nim_ens(N: int, n: int, K: int, r: int, u0: int) -> Game:
     rules = ens_rules(n, r, u0)
     space = Space((VarDecl("j", IntType(1, N)), VarDecl("k", IntType(0, K), IntType(1, n))))
     d = Name("d")
-    guard = forall("i", range(1, n + 1),
-                   lambda i: Elem("k", i) >= Item(d, i - 1))
-    effect = conj([
-        forall("i", range(1, n + 1),
-               lambda i: Elem("k", i, primed=True).eq(Elem("k", i) - Item(d, i - 1))),
-        Var("j", primed=True).eq(Var("j") % N + 1),
-    ])
+    guard = forall("i", range(1, n + 1), lambda i: Elem("k", i) >= Item(d, i - 1))
+    effect = conj(
+        [
+            forall(
+                "i",
+                range(1, n + 1),
+                lambda i: Elem("k", i, primed=True).eq(Elem("k", i) - Item(d, i - 1)),
+            ),
+            Var("j", primed=True).eq(Var("j") % N + 1),
+        ]
+    )
     take = Move("take", (Param("d", rules),), guard, effect)
-    return Game(f"Nim({N}, {n}, {K}, {r}), u0 = {u0}", space, tuple(range(1, N + 1)),
-                Var("j"), (take,))
+    return Game(
+        f"Nim({N}, {n}, {K}, {r}), u0 = {u0}", space, tuple(range(1, N + 1)), Var("j"), (take,)
+    )
 
 
 def subtraction(K: int = 10, take: tuple[int, ...] = (1, 2, 3)) -> Game:
@@ -75,9 +97,17 @@ def subtraction(K: int = 10, take: tuple[int, ...] = (1, 2, 3)) -> Game:
     move loses. δ(j, k) = {(3 − j, k − t) | t ∈ take, t ≤ k}."""
     space = Space((VarDecl("j", IntType(1, 2)), VarDecl("k", IntType(0, K))))
     t = Name("t")
-    mv = Move("take", (Param("t", tuple(take)),), Var("k") >= t,
-              conj([Var("k", primed=True).eq(Var("k") - t),
-                    Var("j", primed=True).eq(Binary("-", Const(3), Var("j")))]))
+    mv = Move(
+        "take",
+        (Param("t", tuple(take)),),
+        Var("k") >= t,
+        conj(
+            [
+                Var("k", primed=True).eq(Var("k") - t),
+                Var("j", primed=True).eq(Binary("-", Const(3), Var("j"))),
+            ]
+        ),
+    )
     return Game(f"subtraction(K={K}, take={list(take)})", space, (1, 2), Var("j"), (mv,))
 
 
@@ -104,6 +134,10 @@ def arena(controller: dict[int, int], edges, name: str = "arena") -> Game:
     for p in reversed(players[:-1]):
         turn = Ite(disj(s.eq(st) for st in states if controller[st] == p), Const(p), turn)
     e = Name("e")
-    edge = Move("edge", (Param("e", tuple(sorted(set(map(tuple, edges))))),),
-                s.eq(Item(e, Const(0))), Var("s", primed=True).eq(Item(e, Const(1))))
+    edge = Move(
+        "edge",
+        (Param("e", tuple(sorted(set(map(tuple, edges))))),),
+        s.eq(Item(e, Const(0))),
+        Var("s", primed=True).eq(Item(e, Const(1))),
+    )
     return Game(name, Space((VarDecl("s", IntType(0, len(states) - 1)),)), players, turn, (edge,))

@@ -44,6 +44,7 @@ the nimbers: only ``CORRECTED`` gets both the criterion and the move right.
 >>> wins(Forest.from_word("()"), LITERAL)        # one node: the mover takes it and wins
 False
 """
+
 from __future__ import annotations
 
 import random
@@ -57,9 +58,24 @@ from ..limits import MAX_NESTING
 REATTACH = ("roots", "ancestor")
 MOVE_CHECKS = ("rip", "sequence")
 
-__all__ = ["Forest", "Reading", "LITERAL", "CORRECTED", "READINGS", "colours", "rip",
-           "strip_kernel", "sequence", "rips", "wins", "winning_move", "ulehla_value", "nimber",
-           "all_dyck", "random_dyck"]
+__all__ = [
+    "Forest",
+    "Reading",
+    "LITERAL",
+    "CORRECTED",
+    "READINGS",
+    "colours",
+    "rip",
+    "strip_kernel",
+    "sequence",
+    "rips",
+    "wins",
+    "winning_move",
+    "ulehla_value",
+    "nimber",
+    "all_dyck",
+    "random_dyck",
+]
 
 
 @dataclass(frozen=True)
@@ -74,15 +90,16 @@ class Forest:
         need(self.nodes, tuple, "the nodes")
         need(self.parents, tuple, "the parents")
         if len(self.nodes) != len(self.parents):
-            raise ArgumentValueError(f"a forest has one parent per node: {len(self.nodes)} "
-                                     f"nodes, {len(self.parents)} parents")
+            raise ArgumentValueError(
+                f"a forest has one parent per node: {len(self.nodes)} "
+                f"nodes, {len(self.parents)} parents"
+            )
         seen: set = set()
         for v, p in zip(self.nodes, self.parents):
             if not isinstance(v, int) or isinstance(v, bool) or v in seen:
                 raise ArgumentTypeError(f"the nodes are distinct ints, got {v!r:.40}")
             if p is not None and p not in seen:
-                raise ArgumentValueError(f"node {v}: its parent {p!r:.40} is not a node "
-                                         f"before it")
+                raise ArgumentValueError(f"node {v}: its parent {p!r:.40} is not a node before it")
             seen.add(v)
 
     @staticmethod
@@ -102,8 +119,9 @@ class Forest:
                 stack.append(len(parent) - 1)
             elif ch == ")":
                 if not stack:
-                    raise QueryError(f"not a Dyck word: unbalanced ')' at position {pos} "
-                                     f"of {word!r}")
+                    raise QueryError(
+                        f"not a Dyck word: unbalanced ')' at position {pos} of {word!r}"
+                    )
                 stack.pop()
             elif not ch.isspace():
                 raise QueryError(f"not a Dyck word: unexpected {ch!r} in {word!r}")
@@ -127,8 +145,9 @@ class Forest:
 
     def _node(self, v) -> int:
         if v not in self.nodes:
-            raise QueryError(f"node {v!r:.40} is not in the forest (nodes: "
-                             f"{list(self.nodes)[:20]})")
+            raise QueryError(
+                f"node {v!r:.40} is not in the forest (nodes: {list(self.nodes)[:20]})"
+            )
         return v
 
     def children(self, v: int) -> list[int]:
@@ -182,7 +201,7 @@ class Forest:
             kids.setdefault(p, []).append(v)
         out: list[str] = []
         stack: list[int | None] = list(reversed(kids.get(None, [])))
-        while stack:                       # preorder without recursion (deep words)
+        while stack:  # preorder without recursion (deep words)
             v = stack.pop()
             if v is None:
                 out.append(")")
@@ -199,9 +218,9 @@ class Reading:
     the module docstring)."""
 
     name: str
-    count_start: bool      # does rip(f⁰) count in the criterion and the move search?
-    reattach: str          # l(f): children of a removed white node go to "roots" or "ancestor"
-    move_check: str        # a candidate move must zero "rip" of fⁱ, or the whole "sequence"
+    count_start: bool  # does rip(f⁰) count in the criterion and the move search?
+    reattach: str  # l(f): children of a removed white node go to "roots" or "ancestor"
+    move_check: str  # a candidate move must zero "rip" of fⁱ, or the whole "sequence"
 
     def __post_init__(self):
         need(self.name, str, "the reading's name")
@@ -228,12 +247,16 @@ LITERAL = Reading("literal", count_start=False, reattach="roots", move_check="ri
 CORRECTED = Reading("corrected", count_start=True, reattach="ancestor", move_check="sequence")
 #: the readings the tests compare, literal first: each fix alone, the two fixes of
 #: the criterion together, and all three
-READINGS = {r.name: r for r in (
-    LITERAL,
-    Reading("start", count_start=True, reattach="roots", move_check="rip"),
-    Reading("ancestor", count_start=False, reattach="ancestor", move_check="rip"),
-    Reading("start+ancestor", count_start=True, reattach="ancestor", move_check="rip"),
-    CORRECTED)}
+READINGS = {
+    r.name: r
+    for r in (
+        LITERAL,
+        Reading("start", count_start=True, reattach="roots", move_check="rip"),
+        Reading("ancestor", count_start=False, reattach="ancestor", move_check="rip"),
+        Reading("start+ancestor", count_start=True, reattach="ancestor", move_check="rip"),
+        CORRECTED,
+    )
+}
 
 
 def colours(f: Forest) -> list[bool]:
@@ -245,7 +268,7 @@ def colours(f: Forest) -> list[bool]:
     _forest(f)
     index = {v: i for i, v in enumerate(f.nodes)}
     white = [True] * len(f)
-    for i in range(len(f) - 1, -1, -1):         # children come after their parent
+    for i in range(len(f) - 1, -1, -1):  # children come after their parent
         p = f.parents[i]
         if white[i] and p is not None:
             white[index[p]] = False
@@ -282,7 +305,7 @@ def wins(f: Forest, reading: Reading) -> bool:
     """Ulehla's criterion: some rip(fⁱ) = 1 (from i = 1 unless ``count_start``)."""
     _forest(f, reading)
     r = rips(f, reading)
-    return any(r[0 if reading.count_start else 1:])
+    return any(r[0 if reading.count_start else 1 :])
 
 
 def winning_move(f: Forest, reading: Reading) -> int | None:
@@ -366,7 +389,7 @@ def _tree_nimber(tree: list[tuple[int, int | None]]) -> int:
     """g of one tree by memoized mex over its sets of present nodes (bit masks)."""
     local = {i: k for k, (i, _) in enumerate(tree)}
     paths: list[int] = []
-    for k, (_, p) in enumerate(tree):     # a parent precedes its children
+    for k, (_, p) in enumerate(tree):  # a parent precedes its children
         paths.append((1 << k) | (0 if p is None else paths[local[p]]))
     memo: dict[int, int] = {0: 0}
     stack = [(1 << len(tree)) - 1]
@@ -398,6 +421,7 @@ def all_dyck(size: int):
     """
     # recursive, one level per letter; beyond a few dozen pairs there are too many anyway
     need_int(size, "the size", low=0, high=MAX_NESTING // 4)
+
     def gen(opened: int, closed: int, prefix: str):
         if closed == size:
             yield prefix
@@ -406,6 +430,7 @@ def all_dyck(size: int):
             yield from gen(opened + 1, closed, prefix + "(")
         if closed < opened:
             yield from gen(opened, closed + 1, prefix + ")")
+
     return gen(0, 0, "")
 
 

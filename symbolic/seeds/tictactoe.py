@@ -19,6 +19,7 @@ answered by an engine from ``models/tictactoe.game`` (package data).
   play, which a finished board, a dead end, cannot give), over the boards met
   from the empty board when p follows it.
 """
+
 from __future__ import annotations
 
 from importlib import resources
@@ -29,8 +30,18 @@ from ..engines import make_engine, make_sets
 from ..model import Model, parse_model
 from ..analysis.strategy import reach_strategy, release_strategy
 
-KEYS = ("boards", "legal", "reachable", "attractor1", "attractor2", "winner",
-        "strategy1", "strategy2", "draw1", "draw2")
+KEYS = (
+    "boards",
+    "legal",
+    "reachable",
+    "attractor1",
+    "attractor2",
+    "winner",
+    "strategy1",
+    "strategy2",
+    "draw1",
+    "draw2",
+)
 
 
 def load() -> Model:
@@ -39,8 +50,12 @@ def load() -> Model:
     return parse_model(text, "tictactoe.game")
 
 
-def answers(engine: str = "symbolic", backend: str = "auto", model: Model | None = None,
-            with_strategies: bool = False) -> dict:
+def answers(
+    engine: str = "symbolic",
+    backend: str = "auto",
+    model: Model | None = None,
+    with_strategies: bool = False,
+) -> dict:
     """The answers as a dict with the keys :data:`KEYS`; with ``with_strategies``
     also ``"_strategies"``: the :class:`~symbolic.analysis.strategy.Strategy` objects
     (``win1``, ``win2``, ``draw1``, ``draw2``) and ``"_engine"``."""
