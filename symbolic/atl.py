@@ -39,6 +39,37 @@ from .api import DeadEnds, GameEngine, PositionSet, check_dead_ends, reachable
 from .arguments import need
 from .errors import ArgumentTypeError, QueryError, Span, UnknownName, UnknownPlayer, WrongType
 
+__all__ = [
+    "Coalition",
+    "CoalitionLit",
+    "AllPlayers",
+    "CoalitionRef",
+    "CoalitionOp",
+    "Formula",
+    "Truth",
+    "Turn",
+    "Prop",
+    "Ref",
+    "Not",
+    "BoolOp",
+    "Next",
+    "Until",
+    "Release",
+    "Reach",
+    "Eventually",
+    "Always",
+    "describe",
+    "Definition",
+    "checked_against",
+    "formula_classes",
+    "formula_children",
+    "map_formula_children",
+    "Binding",
+    "coalition_value",
+    "Evaluator",
+    "evaluate",
+]
+
 
 def _span():
     return field(default=None, compare=False, repr=False)

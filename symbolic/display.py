@@ -32,6 +32,8 @@ from typing import Callable
 from .errors import Span
 from .ir import Expr
 
+__all__ = ["Drawing", "Text", "Show", "Pick", "Repeat", "Choose", "Concat", "exprs"]
+
 
 class Drawing:
     """Base of the drawing nodes."""

@@ -55,6 +55,7 @@ __all__ = [
     "parse_state_expr",
     "shipped_model",
     "shipped_models",
+    "check_params",
 ]
 
 #: the file endings of the shipped models, stripped to make their short names

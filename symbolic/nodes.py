@@ -18,6 +18,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, TypeVar
 
+__all__ = ["N", "child_fields", "children", "map_children", "concrete_classes"]
+
 N = TypeVar("N")
 
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}

@@ -71,6 +71,7 @@ __all__ = [
     "evaluate_queries",
     "Answer",
     "LAYERED_MODES",
+    "goals",
 ]
 
 

@@ -69,6 +69,7 @@ __all__ = [
     "execute",
     "to_json",
     "to_dot",
+    "dumps",
 ]
 
 KINDS = ("reach", "safety")

@@ -27,6 +27,26 @@ from dataclasses import dataclass
 
 from .contract import Manager
 
+__all__ = [
+    "signed_width",
+    "BV",
+    "const",
+    "bool_to_int",
+    "extend",
+    "make",
+    "add_bits",
+    "add",
+    "neg",
+    "sub",
+    "mul",
+    "divmod_const",
+    "mux",
+    "ult",
+    "ule_const",
+    "lt",
+    "eq",
+]
+
 
 def signed_width(lo: int, hi: int) -> int:
     """The least W ≥ 1 with −2^(W−1) ≤ lo and hi ≤ 2^(W−1) − 1.

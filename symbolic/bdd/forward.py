@@ -20,6 +20,8 @@ from ..api import MoveRelation, PositionSet
 from ..errors import RangeError
 from .sets import BddSet
 
+__all__ = ["BddRelation", "ForwardOps", "out_degrees"]
+
 
 class BddRelation(MoveRelation):
     """A set of moves of a :class:`SymbolicGame` as one BDD R(x, x') ⊆ δ."""

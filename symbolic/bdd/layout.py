@@ -43,6 +43,15 @@ from ..ir import Space
 from . import bitvec as bv
 from .contract import Manager
 
+__all__ = [
+    "ORDERS",
+    "CONCRETE_ORDERS",
+    "AUTO_SLICED_MAX",
+    "choose_order",
+    "slot_sequence",
+    "BitLayout",
+]
+
 ORDERS = ("auto", "sliced", "slots", "sliced-reversed", "slots-reversed")
 CONCRETE_ORDERS = ORDERS[1:]
 # Above this many slots with a non-power-of-two range, "auto" picks the slot

@@ -19,6 +19,16 @@ from .contract import Manager
 from .layout import slot_sequence
 from .managers import make_manager
 
+__all__ = [
+    "PROBE_MIN_BITS",
+    "PROBE_STEPS",
+    "PROBE_MAX_BITS",
+    "PROBE_MAX_NODES",
+    "PROBE_SLICED_RAGGED",
+    "PROBE_MARGIN",
+    "LayoutProbe",
+]
+
 # order="auto" on a game with the cudd backend (autoref keeps encode.choose_order): the
 # layout is chosen by measurement (LayoutProbe._choose_layout)
 # on spaces of more than PROBE_MIN_BITS position bits, from PROBE_STEPS attractor

@@ -28,6 +28,8 @@ from .common import (
     value_text,
 )
 
+__all__ = ["cmd_check", "register"]
+
 
 def cmd_check(args) -> int:
     model = load(args)

@@ -41,7 +41,7 @@ from ..analysis.layered import Answer, LayeredEvaluator, anchor_of, evaluate_que
 from ..api import DeadEnds, PositionSet, graded_layers
 from .common import position_text
 
-__all__ = ["dead_end_note", "evaluate_queries", "strategic"]
+__all__ = ["dead_end_note", "evaluate_queries", "strategic", "unchanged"]
 
 #: the name of the dead ends among the evaluators' sets (not a name a model can declare)
 DEAD = "@dead ends"

@@ -38,6 +38,8 @@ from .common import (
     tuning,
 )
 
+__all__ = ["MODES", "NotWon", "cmd_draw", "register"]
+
 MODES = ("query", "values", "nimbers", "board", "strategy")
 
 

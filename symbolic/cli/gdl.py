@@ -26,6 +26,8 @@ from .common import (
     tuning,
 )
 
+__all__ = ["cmd_gdl", "register"]
+
 
 def cmd_gdl(args) -> int:
     model = load(args)

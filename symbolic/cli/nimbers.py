@@ -33,6 +33,8 @@ from .common import (
     tuning,
 )
 
+__all__ = ["cmd_nimbers", "register"]
+
 
 class _Answer:
     """One engine's nimbers, with the questions the command asks of them."""

@@ -32,6 +32,8 @@ from .common import (
     tuning,
 )
 
+__all__ = ["DEAD_ENDS", "cmd_strategy", "not_won_text", "register"]
+
 DEAD_ENDS = {d.value: d for d in DeadEnds}
 
 

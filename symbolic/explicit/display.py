@@ -20,6 +20,8 @@ from ..errors import RangeError
 from ..ir import Expr, Space
 from .interp import compile_expr
 
+__all__ = ["Renderer", "render"]
+
 
 class Renderer:
     """A drawing compiled once for a space; ``renderer(position)`` is its text.

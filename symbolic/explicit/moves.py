@@ -46,7 +46,15 @@ from ..ir import (
 )
 from .interp import BOOL, compile_expr, type_name
 
-__all__ = ["Plan", "compile_moves", "apply", "successors", "conjuncts", "equations"]
+__all__ = [
+    "Plan",
+    "compile_moves",
+    "apply",
+    "successors",
+    "conjuncts",
+    "equations",
+    "max_successors",
+]
 
 #: ``member(t)``: a key for the position t (to collect), or None for a non-position
 Member = Callable[[tuple], object]

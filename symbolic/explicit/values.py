@@ -32,7 +32,14 @@ from .. import ir
 from ..errors import QueryError
 from ..ir import Game
 
-__all__ = ["IndexedGame", "retrograde_values", "recurrence_values", "won_dead_ends"]
+__all__ = [
+    "IndexedGame",
+    "retrograde_values",
+    "recurrence_values",
+    "won_dead_ends",
+    "check_two_players",
+    "recurrence_value",
+]
 
 
 class IndexedGame(Protocol):

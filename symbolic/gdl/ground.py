@@ -37,7 +37,7 @@ from ..errors import ModelError, Span
 from ..limits import current as current_limits
 from .rules import Rule, is_var, variables
 
-__all__ = ["GroundProgram", "ground", "term_key", "term_text"]
+__all__ = ["GroundProgram", "ground", "term_key", "term_text", "atom_text", "term_depth"]
 
 STATE = ("true", "does")
 

@@ -20,6 +20,36 @@ from typing import Iterable, Union
 
 from ..errors import Span, WrongType
 
+__all__ = [
+    "Value",
+    "ARITH_OPS",
+    "COMPARE_OPS",
+    "BOOL_OPS",
+    "UNARY_OPS",
+    "QUANTIFIERS",
+    "op_text",
+    "Expr",
+    "Const",
+    "Name",
+    "Var",
+    "Elem",
+    "Item",
+    "Unary",
+    "Binary",
+    "Ite",
+    "Quant",
+    "Sum",
+    "TRUE",
+    "FALSE",
+    "conj",
+    "conjuncts",
+    "disj",
+    "forall",
+    "exists",
+    "ite",
+    "const_value",
+]
+
 Value = Union[int, bool, tuple]
 
 ARITH_OPS = ("+", "-", "*", "//", "%")

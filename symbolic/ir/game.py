@@ -18,6 +18,8 @@ from .exprs import TRUE, Expr
 from .outcome import NormalPlay, OutcomeRule
 from .spaces import Space
 
+__all__ = ["check_players", "Param", "Move", "Game"]
+
 
 def check_players(name: str, players: tuple) -> None:
     """ModelError unless ``players`` (of the game ``name``) is a non-empty tuple of distinct

@@ -15,6 +15,8 @@ from typing import Iterable, Union
 
 from ..errors import ArgumentTypeError, ModelError, RangeError, Span, UnknownName, WrongType
 
+__all__ = ["IntType", "BoolType", "Type", "VarDecl", "Slot", "Space"]
+
 
 @dataclass(frozen=True)
 class IntType:

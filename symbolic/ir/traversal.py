@@ -18,6 +18,19 @@ from typing import Callable, Iterator, Mapping
 from .. import nodes
 from .exprs import Const, Elem, Expr, Name, Quant, Sum, Value, Var, exists, forall, ite  # noqa: F401 (the doctests)
 
+__all__ = [
+    "expr_classes",
+    "children",
+    "map_children",
+    "bound_var",
+    "walk",
+    "has_primes",
+    "reads_state",
+    "free_names",
+    "substitute",
+    "substitute_exprs",
+]
+
 
 def expr_classes() -> tuple[type, ...]:
     """Every concrete expression node class (the keys a pass's dispatch table needs).

@@ -56,6 +56,18 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..errors import ModelError, Span
 from . import ast
 
+__all__ = [
+    "KEYS",
+    "OPTIONAL",
+    "OPTIONAL_STATES",
+    "MAX_DEPTH",
+    "MAX_DIGITS",
+    "Located",
+    "Arena",
+    "read_arena",
+    "arena_model_ast",
+]
+
 #: English key -> the TD's key; either spelling is accepted, not both
 KEYS = {
     "states": "etats",

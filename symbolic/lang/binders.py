@@ -44,6 +44,8 @@ from .types import (
     uniform,
 )
 
+__all__ = ["BinderChecks", "spend", "mentions_primed", "flat_binders"]
+
 
 class BinderChecks:
     """Checks quantifiers and iterates comprehensions (a base of

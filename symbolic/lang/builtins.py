@@ -22,6 +22,33 @@ from typing import Callable
 
 from ..errors import RangeError, WrongType
 
+__all__ = [
+    "STATE_BUILTINS",
+    "Builtin",
+    "kind_name",
+    "canonical_key",
+    "MAX_ELEMENTS",
+    "MAX_BINDINGS",
+    "MAX_POW_BITS",
+    "lcg",
+    "lcg_terms",
+    "length",
+    "minimum",
+    "maximum",
+    "absolute",
+    "total",
+    "count",
+    "to_tuple",
+    "sort",
+    "int_range",
+    "xor",
+    "power",
+    "to_int",
+    "dyck",
+    "int_set",
+    "BUILTINS",
+]
+
 #: builtins the checker also expands over state expressions
 STATE_BUILTINS = frozenset({"abs", "min", "max", "sum", "count", "int"})
 

@@ -24,6 +24,8 @@ from .builtins import BUILTINS, STATE_BUILTINS
 from .scope import Ctx
 from .types import BOOL, INT, Known, Sym, TupleT, Type, Typed, article, known, make_set
 
+__all__ = ["BuiltinCalls"]
+
 
 class BuiltinCalls:
     """Checks calls of builtins (a base of :class:`~.exprs.ExprChecker`)."""

@@ -34,6 +34,18 @@ from .scope import EMPTY, Ctx, Entry, FormulaParam, Scope, did_you_mean
 from .types import BOOL, INT, STR, SetT, Sym, Type, article, exported_value, type_of
 from .vocabulary import OUTCOME_RULES, PARAMETER_KINDS
 
+__all__ = [
+    "MAX_ARRAY_LENGTH",
+    "Query",
+    "CheckedModel",
+    "ModelChecker",
+    "DECL_HANDLERS",
+    "DECLARED_KINDS",
+    "declared_names",
+    "expanded_depth",
+    "check_model",
+]
+
 
 #: the most elements an array variable may have: each is at least one BDD variable
 #: and one slot of every explicit position, so more is refused, not attempted

@@ -32,6 +32,8 @@ from . import ast
 from .scope import Ctx
 from .types import BOOL, INT, Known, StrT, TupleT, article
 
+__all__ = ["DISPLAY_FUNCTIONS", "DrawingChecker", "DRAW_HANDLERS"]
+
 #: the functions a display expression may call (they make text, so they are
 #: not builtins of ordinary expressions)
 DISPLAY_FUNCTIONS = ("str", "repeat", "join")

@@ -51,6 +51,8 @@ from .types import (
 )
 from .vocabulary import FORMULA_FUNCTION_NAMES
 
+__all__ = ["ExprChecker", "EXPR_HANDLERS"]
+
 
 class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
     """Checks expressions against the top-level names of a :class:`Scope`

@@ -25,6 +25,15 @@ from .scope import EMPTY, Ctx, Scope, arity_message
 from .types import BOOL, INT, Known, SetT, Sym, TupleT, article, known, type_of
 from .vocabulary import COALITION_OPERATORS, FORMULA_FUNCTION_NAMES, LOGIC
 
+__all__ = [
+    "STRATEGIC",
+    "FORMULA_FUNCTIONS",
+    "FormulaChecker",
+    "FORMULA_HANDLERS",
+    "check_formula",
+    "check_state_expr",
+]
+
 #: canonical strategic operator -> its ATL constructor, called as ``f(J, *args, span)``
 STRATEGIC = {
     "X": atl.Next,

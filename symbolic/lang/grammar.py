@@ -29,6 +29,8 @@ from lark.lexer import TerminalDef
 
 from .vocabulary import SOFT_KEYWORDS
 
+__all__ = ["build_parser", "cache_dir", "cache_file", "load_parser"]
+
 
 class _SoftKeywords(PostLex):
     """The keyword policy of the lexer: every terminal is lexed in every parser

@@ -45,6 +45,8 @@ from .types import (
 )
 from .vocabulary import LOGIC
 
+__all__ = ["OperatorChecks", "mentions_primed", "flat_binders", "fold"]
+
 
 class OperatorChecks:
     """Checks unary and binary operators and if-then-else (a base of

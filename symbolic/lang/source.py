@@ -16,6 +16,8 @@ from lark import Token
 
 from ..errors import Span
 
+__all__ = ["Source", "join_spans", "paused_gc"]
+
 
 class Source:
     """A text being parsed, able to make spans.

@@ -36,6 +36,8 @@ from .vocabulary import (
     TEMPORAL_PREFIX,
 )
 
+__all__ = ["translate"]
+
 # token sets of the error messages, from the vocabulary (terminal names in capitals)
 _EXPR_START = EXPRESSION_START | {"INT", "NAME", "STRING", "LONG_STRING"}
 _TEMPORAL = frozenset(TEMPORAL_PREFIX)

@@ -23,6 +23,29 @@ from .. import ir
 from ..errors import Span, WrongType
 from .builtins import canonical_key
 
+__all__ = [
+    "Type",
+    "IntT",
+    "BoolT",
+    "StrT",
+    "TupleT",
+    "SetT",
+    "type_of",
+    "compatible",
+    "common_type",
+    "uniform",
+    "var_type",
+    "article",
+    "make_set",
+    "exported_value",
+    "ir_value",
+    "Known",
+    "Sym",
+    "Typed",
+    "known",
+    "mentions_state",
+]
+
 
 class Type:
     """Base of the checker's types."""

@@ -33,6 +33,16 @@ from ..model import Model
 from ..analysis.play import Planner, Referee, drawer
 from .figure import Picture, new_figure
 
+__all__ = [
+    "UNIT",
+    "MoveValue",
+    "value_text",
+    "position_value",
+    "move_values",
+    "place_moves",
+    "board",
+]
+
 WIN, LOSS, DRAW = "#2b6cb0", "#c53030", "#718096"
 #: the height of a line of the drawing, in inches
 UNIT = 0.36

@@ -18,6 +18,8 @@ from pathlib import Path
 from ..arguments import need, need_mapping
 from ..errors import ArgumentValueError, QueryError
 
+__all__ = ["FORMATS", "LAYOUTS", "new_figure", "Picture"]
+
 #: the file types :meth:`Picture.save` writes
 FORMATS = ("svg", "png")
 #: matplotlib's layout engines a figure may use (None: none)

@@ -23,6 +23,8 @@ from ..errors import QueryError
 from ..analysis.strategy import Strategy
 from .figure import Picture, new_figure
 
+__all__ = ["strategy_graph"]
+
 GOAL, START, PLAIN = "#9ae6b4", "#cbd5e0", "#ffffff"
 
 

@@ -35,6 +35,19 @@ from ..analysis.grundy import Nimbers
 from ..analysis.values import Values
 from .figure import Picture, new_figure
 
+__all__ = [
+    "OUTSIDE",
+    "MAX_AXIS",
+    "DRAW_COLOUR",
+    "Grid",
+    "position_with",
+    "grid_of",
+    "draw_grid",
+    "set_grid",
+    "values_grid",
+    "nimbers_grid",
+]
+
 #: the value of a cell whose point is not a position of the game
 OUTSIDE = "not a position"
 #: at most this many values along an axis
