@@ -153,7 +153,7 @@ def over_invariant(names, entries, failures):
         same = got == want
         if not same:
             failures.append(f"invariant {name}")
-        counter = "-" if eng.invariant.counter is None else len(eng.invariant.counter)
+        counter = "-" if eng.inductive.counter is None else len(eng.inductive.counter)
         print(
             f"| {name} | {eng.positions().count()} | {counter} | {s_i:.2f} | {s_r:.2f} "
             f"| {s_i / max(s_r, 1e-9):.1f}x{'' if same else ' MISMATCH'} |"
@@ -163,7 +163,7 @@ def over_invariant(names, entries, failures):
         return
     m = load_model(GDL / "3pttc.kif")
     eng, t = timed(lambda: GdlSymbolicGame(m.game, domain="invariant"))
-    inv = eng.invariant
+    inv = eng.inductive
     print(
         f"3pttc.kif: invariant inferred in {t:.1f} s ({inv.rounds} Houdini rounds, "
         f"{len(inv.kept)} candidates kept, {len(inv.fixed)} simulated steps, "

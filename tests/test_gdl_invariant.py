@@ -104,15 +104,15 @@ def test_a_counter_grades_the_invariant():
     path = HERE / "gdl" / "counter.kif"
     m = model(path)
     eng = GdlSymbolicGame(m.game, domain="invariant")
-    assert [f[1] for f in eng.invariant.counter] == ["0", "1", "2", "3"], eng.invariant
+    assert [f[1] for f in eng.inductive.counter] == ["0", "1", "2", "3"], eng.inductive
     assert eng.reach.graded and len(eng.reach.layers) == 4
     # the forward simulation fixes the control at each step: a moves at 0 and 2
-    assert [f.split(",")[0] for f in eng.invariant.fixed] == [
+    assert [f.split(",")[0] for f in eng.inductive.fixed] == [
         "(step 0) → (control a) (mark 0)",
         "(step 1) → (control b)",
         "(step 2) → (control a)",
         "(step 3) → (control b)",
-    ], eng.invariant.fixed
+    ], eng.inductive.fixed
     ctl = eng.rules.cur[("control", "a")]
     mgr = eng.manager
     for k, layer in enumerate(eng.reach.layers):
@@ -227,7 +227,7 @@ def test_3pttc_invariant():
     15 s): with the lower bound 0 of 13 moves, that entry is exact."""
     m = load_model(CORPUS / "3pttc.kif")
     eng = GdlSymbolicGame(m.game, domain="invariant")
-    inv = eng.invariant
+    inv = eng.inductive
     assert [f[1] for f in inv.counter] == [str(t) for t in range(1, 32)], inv.counter
     assert "at most one (cell 3 3 ·)" in inv.kept and "at least one (control ·)" in inv.kept
     assert "(cell 1 4 red) stays true" in inv.kept

@@ -170,6 +170,10 @@ class SetEngine(ABC):
     @abstractmethod
     def empty(self) -> PositionSet: ...
 
+    def check_size(self) -> None:
+        """TooManyPositions when the positions are too many for the engine to enumerate,
+        before any work (the explicit engines); nothing for an engine that does not."""
+
     @abstractmethod
     def positions(self) -> PositionSet:
         """Every position of the domain (values in range and the invariant holds)."""

@@ -6,7 +6,7 @@ import json
 import time
 
 from ..seeds.chocolate import HALF, BarValues, answers
-from .common import backend_arg, json_arg
+from .common import backend_arg, backend_text, json_arg
 
 __all__ = ["cmd_chocolate", "register"]
 
@@ -22,7 +22,7 @@ def cmd_chocolate(args) -> int:
     side = 2 * HALF + 1
     print(
         f"chocolate bar: values from one layered attractor on a {side} x {side} "
-        f"bar, distances l, r, u, d in 0..{HALF} ({values.engine.manager.backend}, {elapsed:.2f} s)"
+        f"bar, distances l, r, u, d in 0..{HALF} ({backend_text(values.engine, args.backend)}, {elapsed:.2f} s)"
     )
     q9 = doc["Q9"]
     print(f"Q9   value(100, 100, 50, 50) = {q9['a']:+d}")

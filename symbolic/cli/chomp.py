@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from typing import Any
 
 from ..seeds.chomp import MAX_SIZE, board_nimbers, tablet_nimbers, verdicts
 from .common import ENGINE_CHOICES, backend_arg, engine_arg, engine_kinds, int_arg, json_arg
@@ -18,7 +19,8 @@ RULES = {"line": False, "edge": True}
 def cmd_chomp(args) -> int:
     rules = list(RULES) if args.rule == "both" else [args.rule]
     kinds = engine_kinds(args.engine)
-    doc, status = {}, 0
+    doc: dict[str, dict[str, Any]] = {}
+    status = 0
     for rule in rules:
         t0 = time.perf_counter()
         results = {k: board_nimbers(args.size, RULES[rule], k, args.backend) for k in kinds}

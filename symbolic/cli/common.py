@@ -22,6 +22,7 @@ from ..analysis.layered import LAYERED_MODES
 from ..api import GameEngine, PositionSet
 from ..engines import BACKEND_CHOICES, ENGINES, ORDERS, PARTITIONS, make_engine
 from ..errors import Hint, QueryError, SymbolicError, spelled
+from ..gdl.game import GdlGame
 from ..ir import ConcurrentGame
 from ..limits import (
     CACHE_BITS_RANGE,
@@ -137,8 +138,9 @@ def load(args) -> Model:
     """The model named by ``args.model`` with the ``-p`` parameters."""
     with current_limits().stage(f"reading the model {args.model}"):
         model = load_model(args.model, params_of(args.param))
-    for text in getattr(getattr(model.game, "program", None), "warnings", ()):
-        print(text, file=sys.stderr)  # a GDL description's (symbolic.gdl.ground)
+    if isinstance(model.game, GdlGame):  # a GDL description's warnings (symbolic.gdl.ground)
+        for text in model.game.program.warnings:
+            print(text, file=sys.stderr)
     return model
 
 
@@ -337,13 +339,13 @@ def layered_arg(sp, help: str) -> None:
 NOT_ANSWERED = 1
 
 
-def is_concurrent(game=None, engine=None) -> bool:
+def is_concurrent(game=None, engine: GameEngine | None = None) -> bool:
     """True for a concurrent game (:class:`symbolic.ir.ConcurrentGame`), or an engine that
     reads its game as concurrent (a GDL game where several roles choose at once)."""
-    return isinstance(game, ConcurrentGame) or bool(getattr(engine, "concurrent", False))
+    return isinstance(game, ConcurrentGame) or (engine is not None and engine.concurrent)
 
 
-def refuse_concurrent(what: str, game=None, engine=None) -> None:
+def refuse_concurrent(what: str, game=None, engine: GameEngine | None = None) -> None:
     """QueryError ``WHAT is not supported for concurrent games`` when :func:`is_concurrent`:
     a command that needs a player to move at each position says so before any work.
 

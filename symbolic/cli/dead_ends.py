@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from .. import atl
 from ..analysis.layered import Answer, LayeredEvaluator, anchor_of, evaluate_queries, initial_set
-from ..api import DeadEnds, PositionSet, graded_layers
+from ..api import DeadEnds, GameEngine, PositionSet, graded_layers
 from .common import position_text
 
 __all__ = ["dead_end_note", "evaluate_queries", "strategic", "unchanged"]
@@ -78,7 +78,7 @@ def strategic(f: atl.Formula, definitions) -> bool:
     )
 
 
-class _KeptDeadEnds:
+class _KeptDeadEnds(atl.Evaluator):
     """The rewriting of the module docstring, in front of an evaluator's own rules
     (the plain :class:`symbolic.atl.Evaluator` or a layered one)."""
 
@@ -151,10 +151,12 @@ def _has_reach(f: atl.Formula, definitions) -> bool:
     return _any_node(f, definitions, lambda g: isinstance(g, atl.Reach))
 
 
-def unchanged(model, f: atl.Formula, engine, dead: PositionSet, dead_ends: DeadEnds) -> bool:
+def unchanged(
+    model, f: atl.Formula, engine: GameEngine, dead: PositionSet, dead_ends: DeadEnds
+) -> bool:
     """True when :class:`_Probe` shows, without a fixpoint, that the kept reading of ``f``
     is its answer (False: it cannot tell, or it differs)."""
-    if getattr(engine, "concurrent", False):
+    if engine.concurrent:
         return False
     probe = _Probe(engine, model.definitions, dead, dead_ends)
     try:
@@ -176,12 +178,17 @@ def _kept(
     how = answer.how[0] if answer.how else None
     if how is None:
         return _Plain(engine, model.definitions, sets, dead_ends)(f)
+    # ``answer`` was computed over these layers, anchored or from ``initial``: they are graded
     if how == "anchored":
-        s, phi = anchor_of(f, model.definitions)
+        anchor = anchor_of(f, model.definitions)
+        assert anchor is not None
+        s, phi = anchor
         source = atl.Evaluator(engine, model.definitions, dead_ends=dead_ends)(s)
         reach = graded_layers(engine, source)
+        assert reach is not None
         return source & _Layered(engine, reach, model.definitions, sets, dead_ends)(phi)
     reach = graded_layers(engine, initial_set(engine, model.definitions))
+    assert reach is not None
     return _Layered(engine, reach, model.definitions, sets, dead_ends)(f)
 
 

@@ -63,7 +63,7 @@ def cmd_execute(args) -> int:
     if end == "dead end" and isinstance(model.game, ir.Game):  # the game's own outcome
         out = Referee(engine).result(play[-1])
     if args.json:
-        doc = {"play": [sp.as_dict(c) for c in play], "end": end}
+        doc: dict[str, object] = {"play": [sp.as_dict(c) for c in play], "end": end}
         if out is not None:
             doc["outcome"] = {
                 "winners": list(out.winners),

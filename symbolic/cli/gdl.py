@@ -9,6 +9,8 @@ import sys
 import time
 
 from ..errors import ModelError, QueryError
+from ..gdl.engine import GdlEngine
+from ..gdl.game import GdlGame
 from ..gdl.ground import term_text
 from ..gdl.solve import dead_ends, forced_values, refine_by_invariant
 from ..gdl.symbolic import GdlSymbolicGame
@@ -31,9 +33,9 @@ __all__ = ["cmd_gdl", "register"]
 
 def cmd_gdl(args) -> int:
     model = load(args)
-    prog = getattr(model.game, "program", None)
-    if prog is None:
+    if not isinstance(model.game, GdlGame):
         raise ModelError(f"{args.model}: not a GDL game description (.kif)")
+    prog = model.game.program
     kinds = engine_kinds(args.engine)
     bounded = args.depth is not None
     if args.invariant and not bounded:
@@ -54,7 +56,7 @@ def cmd_gdl(args) -> int:
         layers = list(itertools.accumulate(eng.layers))
         stuck = dead_ends(model, eng)
         results[kind] = (layers, eng.complete, forced_values(model, eng), len(stuck), stuck.first())
-        concurrent = getattr(eng, "concurrent", False)
+        concurrent = eng.concurrent
         times[kind] = time.perf_counter() - t0
     layers, complete, forced, n_stuck, stuck_at = results[kinds[0]]
     reachable = layers[-1]
@@ -169,7 +171,8 @@ def _refine(model, args, forced: list) -> tuple[list, dict | None]:
         limits=current_limits(),
         domain="invariant",
     )
-    inv = eng.invariant
+    inv = eng.inductive
+    assert inv is not None  # the invariant domain has one
     found = time.perf_counter() - t0
     counter = None
     if inv.counter is not None:
@@ -198,7 +201,7 @@ def _value(f: dict) -> str:
     return f"{show(f['lower'])}..{show(f['upper'])}"
 
 
-def _engine(model, kind: str, args, t0: float, lines: list):
+def _engine(model, kind: str, args, t0: float, lines: list) -> GdlEngine:
     """The engine of ``kind``; with ``--depth``, the symbolic one adds a line to ``lines``
     for each layer as it is found (text output only)."""
     if kind == "symbolic" and args.depth is not None and not args.json:
@@ -231,7 +234,9 @@ def _engine(model, kind: str, args, t0: float, lines: list):
                 on_layer=show,
             )
     # the turn-based explicit GDL engine checks its size as it is made
-    return build_engine(model.game, kind, **tuning(args), check=False, depth=args.depth)
+    eng = build_engine(model.game, kind, **tuning(args), check=False, depth=args.depth)
+    assert isinstance(eng, GdlEngine)  # the engine of a GDL game
+    return eng
 
 
 def register(sub) -> None:

@@ -7,9 +7,11 @@ import json
 import random
 import time
 from importlib import resources
+from typing import Any
 
 from ..seeds import hackendot as H
 from ..errors import QueryError
+from ..explicit.counting import CountingGame
 from ..analysis.grundy import layered_nimbers, mex_nimbers
 from ..limits import is_int_text, short_text
 from ..model import load_model
@@ -35,6 +37,7 @@ def _model_nimber(word: str, engine: str, backend: str) -> int:
     eng = build_engine(model.game, engine, backend)
     start = (1,) + (0,) * model.consts["N"]
     if engine == "explicit":
+        assert isinstance(eng, CountingGame)  # the explicit engine of a turn-based game
         return mex_nimbers(eng)[start]
     return layered_nimbers(eng).of(start)
 
@@ -105,8 +108,8 @@ def _one(args) -> int:
                 + ("" if after == 0 else "  (NOT a winning move)")
             )
         print(f"nimber (mex over all moves): {truth}")
-        for kind, g in engine_nimbers.items():
-            print(f"nimber ({kind} engine, models/hackendot.game): {g}")
+        for kind, nimber in engine_nimbers.items():
+            print(f"nimber ({kind} engine, models/hackendot.game): {nimber}")
     return 0 if all(g == truth for g in engine_nimbers.values()) else 1
 
 
@@ -124,7 +127,7 @@ def check_words(words) -> dict:
     ``words``: how often each reading's criterion, value (Σ rip·2ⁱ) and move are
     wrong, and the first forest where it goes wrong."""
     words = list(words)
-    out = {
+    out: dict[str, dict[str, Any]] = {
         name: {
             "criterion_wrong": 0,
             "move_wrong": 0,

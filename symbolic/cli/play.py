@@ -262,10 +262,11 @@ def cmd_play(args) -> int:
             menu = sorted(
                 succ, key=lambda s: [(i, b) for i, (a, b) in enumerate(zip(pos, s)) if a != b]
             )
-            nxt = _ask_move(term, space, pos, menu, mover)
-            if nxt is None:
+            asked = _ask_move(term, space, pos, menu, mover)
+            if asked is None:
                 term.say("Game left unfinished.")
                 return 0
+            nxt = asked
             term.say()
         last, pos, moves = mover, nxt, moves + 1
         term.say(draw(pos))

@@ -84,8 +84,12 @@ def simulate(
     starts = start_positions(engine, model.definitions, start_set)
     if not starts:
         raise QueryError("no start position with a legal move (see --from)")
-    pool = starts.tuples() if random_start else None
-    fixed = None if random_start else starts.first()
+    if random_start:
+        pool, fixed = starts.tuples(), ()
+    else:
+        first = starts.first()
+        assert first is not None  # starts is not empty
+        pool, fixed = [], first
     wins = {p: 0 for p in kinds}
     draws = capped = 0
     lengths = []

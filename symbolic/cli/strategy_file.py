@@ -88,7 +88,9 @@ class _Reader:
         return QueryError(message, self.span(self.i if offset is None else offset))
 
     def blank(self) -> None:
-        self.i = _BLANK.match(self.text, self.i).end()
+        blank = _BLANK.match(self.text, self.i)
+        assert blank is not None  # it matches the empty string
+        self.i = blank.end()
 
     def node(self, offset: int, value, kind: str = "leaf") -> Node:
         return Node(value, self.span(offset), kind)
@@ -116,7 +118,8 @@ class _Reader:
 
     def string(self) -> str:
         try:
-            s, self.i = json.decoder.scanstring(self.text, self.i + 1)
+            # the json module's own string scanner (typeshed does not declare it)
+            s, self.i = json.decoder.scanstring(self.text, self.i + 1)  # type: ignore[attr-defined]
         except json.JSONDecodeError as err:
             raise self.fail(f"invalid JSON: {err.msg}", err.pos) from None
         return s

@@ -79,6 +79,7 @@ def cmd_successors(args) -> int:
     engine = build_engine(model.game, args.engine, **tuning(args), check=False)
     sp = model.game.space
     c = engine.singleton(parse_position(sp, args.at)).first()  # refuses non-positions
+    assert c is not None  # a singleton is not empty
     if is_concurrent(model.game, engine):
         return _concurrent(model, engine, c, args)
     turn = next(p for p in model.game.players if c in engine.turn_set({p}))

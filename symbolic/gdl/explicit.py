@@ -47,6 +47,7 @@ from ..explicit.sets import (
 from ..limits import NO_LIMITS, Limits
 from .explicit_graph import StateGraph, bits_of, explore, indices
 from .explicit_rules import CompiledRules
+from .engine import GdlEngine
 from .game import GdlGame
 from .ground import GroundProgram
 from .turns import mover, turn_error
@@ -158,6 +159,7 @@ class GdlSet(PositionSet):
     the engine's position i (N/8 bytes however many it holds; tuples at the interface)."""
 
     __slots__ = ("engine", "bits")
+    engine: GdlPositions
 
     def __init__(self, engine: "GdlPositions", bits: int):
         self.engine, self.bits = engine, bits
@@ -216,7 +218,7 @@ class GdlPositions(SetEngine):
         depth: int | None = None,
         concurrent: bool = False,
     ):
-        if not isinstance(game, GdlGame) or game.program is None:
+        if not isinstance(game, GdlGame):
             raise AssertionError(game)
         self.space, self.invariant, self.game = game.space, game.invariant, game
         self.max_positions, self.limits = position_limit(max_positions, limits)
@@ -286,7 +288,9 @@ class GdlPositions(SetEngine):
         return self._rules.position_of(self._domain()[i])
 
     def index(self, pos) -> int:
-        return self._find(self._position(pos))
+        i = self._find(self._position(pos))
+        assert i is not None  # a position (checked) is reachable
+        return i
 
     def _own(self, s) -> GdlSet:
         if not isinstance(s, GdlSet) or s.engine is not self:
@@ -353,11 +357,13 @@ class GdlPositions(SetEngine):
         )
 
 
-class GdlExplicitGame(GdlPositions, CountingGame):
+class GdlExplicitGame(GdlPositions, CountingGame, GdlEngine):
     """A turn-based GDL game by explicit exploration: its positions, turns and
     successors come from :class:`GdlEvaluator` (the IR moves are not read), kept as
     :class:`GdlPositions`; the queries are :class:`~symbolic.explicit.counting.CountingGame`'s
     on the explored graph, the turn being the mover of :mod:`~.turns`."""
+
+    game: GdlGame
 
     def __init__(
         self,
@@ -392,7 +398,7 @@ class GdlExplicitGame(GdlPositions, CountingGame):
             return []
         legal = ev.legal(state)
         mover = ev.mover(state, legal)
-        out = []
+        out: list[tuple[str, dict, tuple]] = []
         for m in legal[mover]:
             # the other roles play their single (forced) legal move
             joint = {r: (m if r == mover else legal[r][0]) for r in self.evaluator.prog.roles}

@@ -45,18 +45,22 @@ from ..explicit.counting import IndexedEngine
 from ..explicit.sets import DEFAULT_MAX_POSITIONS
 from ..limits import Limits
 from .explicit import GdlPositions, GdlSet
+from .explicit_graph import JointMoves
+from .engine import GdlEngine
 from .game import GdlGame
 from .ground import term_text
 
 __all__ = ["GdlExplicitConcurrentGame"]
 
 
-class GdlExplicitConcurrentGame(GdlPositions, IndexedEngine, ConcurrentEngine):
+class GdlExplicitConcurrentGame(GdlPositions, IndexedEngine, ConcurrentEngine, GdlEngine):
     """A GDL game read as a concurrent game (module docstring): the explored positions of
     :class:`~.explicit.GdlPositions` (layers, frontier, successors, atom sets), the
     queries read off their graph (:class:`~symbolic.explicit.counting.IndexedEngine`),
     and the concurrent pre-image, every ATL operator following from it
     (:class:`~symbolic.concurrent.ConcurrentEngine`)."""
+
+    game: GdlGame
 
     def __init__(
         self,
@@ -72,6 +76,12 @@ class GdlExplicitConcurrentGame(GdlPositions, IndexedEngine, ConcurrentEngine):
         IndexedEngine.__init__(self)
         self._plans: dict = {}  # _plan: how pre(J, ·) reads each A(c)
 
+    def _joint(self) -> JointMoves:
+        """The joint moves of the explored positions (recorded: explored as concurrent)."""
+        jm = self._explore().joint
+        assert jm is not None  # GdlPositions.__init__(concurrent=True) records them
+        return jm
+
     def _plan(self, k: int, mine: tuple, strict: bool):
         """How pre(J, ·) reads a position whose A(c) is ``kinds[k]`` (J: the role indices
         ``mine``): True (a dead end in it), () (a dead end out of it), or the flat
@@ -79,7 +89,7 @@ class GdlExplicitConcurrentGame(GdlPositions, IndexedEngine, ConcurrentEngine):
         key = (k, mine, strict)
         plan = self._plans.get(key)
         if plan is None:
-            en = self._explore().joint.kinds[k]
+            en = self._joint().kinds[k]
             if any(not e for e in en):
                 plan = not strict and all(en[r] for r in mine) or ()
             else:
@@ -91,7 +101,7 @@ class GdlExplicitConcurrentGame(GdlPositions, IndexedEngine, ConcurrentEngine):
         return plan
 
     def _pre(self, J: frozenset, target: PositionSet, strict: bool) -> GdlSet:
-        jm = self._explore().joint
+        jm = self._joint()
         z = bytearray(len(jm.kind))
         for j in self._indices(self._own(target)):
             z[j] = 1
@@ -113,7 +123,7 @@ class GdlExplicitConcurrentGame(GdlPositions, IndexedEngine, ConcurrentEngine):
     def joint_moves(self, pos) -> dict[tuple[int, ...], frozenset]:
         """{a: δ(c, a)} over the enabled joint moves a (move indices in role order)."""
         i = self.index(pos)
-        jm = self._explore().joint
+        jm = self._joint()
         row = jm.moves[i]
         return {
             a: frozenset((self.position_at(row[f]),))

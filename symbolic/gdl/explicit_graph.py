@@ -36,6 +36,7 @@ from __future__ import annotations
 import itertools
 from array import array
 from dataclasses import dataclass
+from typing import Iterable, Sequence
 
 from ..errors import Hint, TooManyPositions
 from ..limits import Limits
@@ -158,18 +159,20 @@ def explore(
     index = {states[0]: 0}
     movers = bytearray()
     start, flat = array("q", [0]), array("i")
-    layers, begin, frontier = [1], 0, []
+    layers, begin = [1], 0
+    frontier: Sequence[int] = []
     with limits.stage("exploring the reachable states (explicit)"):
         while begin < len(states):
             end, cut = len(states), depth is not None and len(layers) > depth
-            rows = []
+            rows: list[list[int]] = []
             for i in range(begin, end):
                 if i % 64 == 0:
                     limits.check(f"{i} states expanded", lambda: {"positions": len(index)})  # noqa: F821 (before the del)
                 v = c.state_vector(states[i])
                 legal = c.legal(v)
                 movers.append(role_index[mover(roles, legal)])
-                row = []
+                row: list[int] = []
+                succ: Iterable[int]
                 if c.terminal(v):
                     succ = ()
                 elif joint is not None:
@@ -287,7 +290,7 @@ def _renumbered(
     movers: bytearray,
     succ: Rows,
     layers: list,
-    frontier,
+    frontier: Sequence[int],
     limits: Limits,
     joint: JointMoves | None = None,
 ) -> StateGraph:

@@ -70,10 +70,11 @@ class CompiledRules:
         self._by_moves: dict = {}
         self._cones: dict = {}
 
-    def _levels(self) -> tuple[dict, dict]:
+    def _levels(self) -> tuple[dict[tuple, int], dict[tuple, bool]]:
         """{atom: level} and {atom: whether it reads does, directly or not}, iteratively."""
         rules = self.prog.rules
-        level, does = {}, {}
+        level: dict[tuple, int] = {}
+        does: dict[tuple, bool] = {}
         for start in rules:
             if start in level:
                 continue
@@ -128,15 +129,18 @@ class CompiledRules:
             self.bodies[atom] = out
         needed = [a for a in rules if a[0] in ("legal", "terminal", "next")]
         cone = self.cone(needed)
-        by_level = sorted((a for a in cone if not self.reads_does[a]), key=self.level.get)
+        by_level = sorted((a for a in cone if not self.reads_does[a]), key=self.level.__getitem__)
         groups: dict = {}
         for a in by_level:
             groups.setdefault(self.level[a], []).extend(self.bodies[a])
-        self.move_atoms = sorted((a for a in cone if self.reads_does[a]), key=self.level.get)
+        self.move_atoms = sorted(
+            (a for a in cone if self.reads_does[a]), key=self.level.__getitem__
+        )
         # the bodies of next atoms that read no does, even through other atoms, are
         # evaluated once per state too, after every atom they may read (no body reads next)
         reads = self.does_mask | sum(1 << bit[a] for a in cone if self.reads_does[a])
-        self.move_bodies, free = {}, []
+        self.move_bodies: dict[tuple, list] = {}
+        free: list = []
         for a in self.move_atoms:
             mine = self.move_bodies[a] = []
             for b in self.bodies[a]:
@@ -170,7 +174,8 @@ class CompiledRules:
                     f ^= b
         out: list = []
         for group in groups:
-            free, keyed = [], {}
+            free: list = []
+            keyed: dict = {}
             for h, p, q, _ in group:
                 f, key = p & fluents, None
                 while f:
@@ -291,7 +296,7 @@ class CompiledRules:
             return atom[0] == "true" and bool(state & self.fluent_bit.get(atom[1][0], 0))
         bodies = self._cones.get(atom)
         if bodies is None:
-            order = sorted(self.cone([atom]), key=self.level.get)
+            order = sorted(self.cone([atom]), key=self.level.__getitem__)
             bodies = self._cones[atom] = [b for a in order for b in self.bodies[a]]
         v = state | sum(1 << self.bit[("does", j)] for j in joint if ("does", j) in self.bit)
         played = set(joint)

@@ -36,5 +36,5 @@ class GdlGame(Game):
     program (read by both GDL engines), ``names`` the model's names.
     :func:`symbolic.engines.make_engine` builds the GDL engines for it."""
 
-    program: GroundProgram | None = field(default=None, compare=False, repr=False)
-    names: GdlNames | None = field(default=None, compare=False, repr=False)
+    program: GroundProgram = field(kw_only=True, compare=False, repr=False)
+    names: GdlNames = field(kw_only=True, compare=False, repr=False)

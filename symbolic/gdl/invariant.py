@@ -142,6 +142,7 @@ def _turn_based(engine, d) -> None:
     _, bad, _ = rules.turns(rules.minus_terminal(d))
     if not m.is_false(bad):
         pos = BddSet._make(engine, bad).first()
+        assert pos is not None  # bad is not empty
         state = " ".join(term_text(f) for f, v in zip(engine.game.program.fluents, pos) if v)
         raise QueryError(
             "no turn-based inductive invariant: the candidates left hold a state "

@@ -39,10 +39,12 @@ import itertools
 import time
 
 from .. import atl, ir
-from ..api import DeadEnds, GameEngine, PositionSet, until_layered
+from ..api import DeadEnds, PositionSet, until_layered
 from ..errors import LimitExceeded
 from ..limits import Limits
 from ..model import Model
+from .engine import GdlEngine
+from .game import GdlGame
 
 __all__ = ["coalitions", "dead_ends", "forced_formula", "forced_values", "refine_by_invariant"]
 
@@ -60,14 +62,21 @@ def _ref(model: Model, name: str, *args: int) -> atl.Ref:
     return atl.Ref(name, tuple(ir.Const(a) for a in args), None, model.definitions[name])
 
 
+def _gdl_game(model: Model) -> GdlGame:
+    """The game of ``model``, a GDL one (what this module's callers pass)."""
+    game = model.game
+    assert isinstance(game, GdlGame), game
+    return game
+
+
 def forced_formula(model: Model, coalition, role, values) -> atl.Formula:
     """⟨⟨C⟩⟩ (¬terminal ∧ ¬dead_end) U (terminal ∧ ⋁_{V ∈ values} goal(r, V)), built as
     objects (what :func:`forced_values` decides, for a query of your own)."""
-    ids = model.game.names.role_id
+    ids = _gdl_game(model).names.role_id
     terminal = _ref(model, "terminal")
     going_on = atl.BoolOp("and", atl.Not(terminal), atl.Not(_ref(model, "dead_end")))
     goals = [_ref(model, "goal", ids[role], v) for v in values]
-    reached = goals[0]
+    reached: atl.Formula = goals[0]
     for g in goals[1:]:
         reached = atl.BoolOp("or", reached, g)
     return atl.Until(
@@ -77,33 +86,29 @@ def forced_formula(model: Model, coalition, role, values) -> atl.Formula:
     )
 
 
-def _frontier(engine: GameEngine) -> PositionSet:
-    f = getattr(engine, "frontier", None)
-    return engine.empty() if f is None else f
-
-
 class _Forcing:
     """Which coalitions force which targets from ``init`` on one engine (the until of
     the module docstring), remembering the answers: by monotony in C, a coalition
     forces what one of its subsets forces, and a subset of a coalition that does not
     force a target does not either, so those fixpoints are skipped."""
 
-    def __init__(self, model: Model, engine: GameEngine):
+    def __init__(self, model: Model, engine: GdlEngine):
         self.model, self.engine = model, engine
+        self.game = _gdl_game(model)
         ev = atl.Evaluator(engine, model.definitions)
         initial = ev(_ref(model, "initial")).tuples()
         if len(initial) != 1:
             raise AssertionError(initial)
         self.start = initial[0]
         self.terminal = engine.atom_set(("terminal", ()))
-        frontier = _frontier(engine)
+        frontier = engine.frontier
         self.stay = engine.positions() - self.terminal - frontier - dead_ends(model, engine)
         self.beyond = frontier - self.terminal
         self.goal_atoms: dict = {}
-        for atom in model.game.program.rules:  # the value as written: (goal r 050) is 50
+        for atom in self.game.program.rules:  # the value as written: (goal r 050) is 50
             if atom[0] == "goal":
                 self.goal_atoms.setdefault((atom[1][0], int(atom[1][1])), []).append(atom)
-        reach = getattr(engine, "reach", None)
+        reach = engine.reach
         self.reach = reach if reach is not None and reach.graded else None
         # [(kind, target, {coalition: forced?})]: keyed by the target set itself, so
         # that two entries asking the same (terminal ∧ goal(r, ·) ≥ 0 is every
@@ -121,7 +126,7 @@ class _Forcing:
 
     def _build_at_least(self, role) -> list:
         engine = self.engine
-        values = self.model.game.program.goals[role]
+        values = self.game.program.goals[role]
         out, acc = [], engine.empty()
         for v in reversed(values):
             for atom in self.goal_atoms[(role, v)]:
@@ -146,7 +151,7 @@ class _Forcing:
         for other, ok in seen.items():
             if (ok and other <= C) or (not ok and C <= other):
                 return ok
-        ids = self.model.game.names.role_id
+        ids = self.game.names.role_id
         J = {ids[r] for r in coalition}
         engine = self.engine
         # every state of ``stay`` has a successor: the convention does not matter
@@ -178,13 +183,13 @@ def _largest(ok, hi: int) -> int | None:
     return best
 
 
-def forced_values(model: Model, engine: GameEngine) -> list[dict]:
+def forced_values(model: Model, engine: GdlEngine) -> list[dict]:
     """``[{"coalition": [...], "role": r, "value": V, "lower": L, "upper": U}]`` for every
     coalition and role, computed by ``engine`` (a GDL engine: ``terminal`` and the goals
     are its ``atom_set``, evaluated on its positions; see the module docstring): ``value``
     is the forced value when the bounds meet (always, without a frontier), else
     None, like a value nothing reaches; ``decided`` tells them apart."""
-    prog = model.game.program
+    prog = _gdl_game(model).program
     f = _Forcing(model, engine)
     out = []
     for coalition in coalitions(prog.roles):
@@ -216,7 +221,7 @@ def forced_values(model: Model, engine: GameEngine) -> list[dict]:
 
 
 def refine_by_invariant(
-    model: Model, table: list[dict], engine: GameEngine, budget: float | None = None
+    model: Model, table: list[dict], engine: GdlEngine, budget: float | None = None
 ) -> list[dict]:
     """``table`` (from :func:`forced_values` with a frontier) with each undecided entry
     decided on ``engine``, a GDL symbolic engine whose domain is an inductive
@@ -231,7 +236,7 @@ def refine_by_invariant(
     The entries are taken by coalition size, and an entry costs nothing when
     monotony in C decides it from those already solved, or when the same question
     (coalition and target set) already ran out of budget."""
-    prog = model.game.program
+    prog = _gdl_game(model).program
     f = _Forcing(model, engine)
     outer = engine.limits
     out = []
@@ -280,8 +285,8 @@ def refine_by_invariant(
     return out
 
 
-def dead_ends(model: Model, engine: GameEngine) -> PositionSet:
+def dead_ends(model: Model, engine: GdlEngine) -> PositionSet:
     """The expanded reachable non-terminal states without a successor: a role has no
     legal move there (see :mod:`symbolic.gdl.turns`); ``model`` is unused (kept for
     the callers' symmetry with :func:`forced_values`)."""
-    return engine.deadlocks() - engine.atom_set(("terminal", ())) - _frontier(engine)
+    return engine.deadlocks() - engine.atom_set(("terminal", ())) - engine.frontier

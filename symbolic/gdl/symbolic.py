@@ -41,7 +41,7 @@ one; every fixpoint then has its reachable value at ``init`` (what
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from ..api import DeadEnds, ReachLayers
 from ..bdd.relation import Coalition, DeltaParts
@@ -49,10 +49,14 @@ from ..bdd.sets import BddSet
 from ..bdd.turnbased import TurnBasedGame, check_partition
 from ..errors import QueryError
 from ..limits import Limits
+from .engine import GdlEngine
 from .game import GdlGame
 from .ground import term_text
 from .symbolic_rules import RuleBdds
 from .turns import turn_error
+
+if TYPE_CHECKING:
+    from .invariant import Invariant
 
 __all__ = ["DOMAINS", "GdlSymbolicGame", "RuleBdds"]
 
@@ -61,7 +65,7 @@ __all__ = ["DOMAINS", "GdlSymbolicGame", "RuleBdds"]
 DOMAINS = ("reachable", "invariant")
 
 
-class GdlSymbolicGame(TurnBasedGame):
+class GdlSymbolicGame(TurnBasedGame, GdlEngine):
     """:class:`~symbolic.bdd.turnbased.TurnBasedGame` of a :class:`GdlGame`, whose positions are
     the states reachable from ``init`` — in at most ``depth`` moves when ``depth`` is
     given (see :attr:`frontier`).
@@ -72,7 +76,8 @@ class GdlSymbolicGame(TurnBasedGame):
     beyond the last layer) and ``frontier``: ∅ when complete, else the last layer,
     whose states are kept as positions but not expanded (no successor here: a
     formula that must not read them as dead ends excludes them, as
-    :mod:`~.solve` does).
+    :mod:`~.solve` does). With ``domain="invariant"``, ``inductive`` is the
+    :class:`~.invariant.Invariant` made the domain (None otherwise).
 
     Pre-images compose instead of taking relational products: a joint move is
     deterministic, its successor is x' = σ(x) with σ_f = next(f) for the fluents
@@ -85,6 +90,8 @@ class GdlSymbolicGame(TurnBasedGame):
     the control rotation) is applied once per pre-image; what is left of each
     move's is mostly constants (a cofactor).
     """
+
+    game: GdlGame
 
     def __init__(
         self,
@@ -121,18 +128,18 @@ class GdlSymbolicGame(TurnBasedGame):
         )
         self._transitions: DeltaParts | None = None  # transitions(), on demand
         self._has_succ_node = None
-        self._moves_of = None
+        self._moves_of: dict | None = None
         self._layer_moves_of: dict = {}
         self._live = None
         self._common: dict = {}
         m = self.manager
         self.rules = RuleBdds(m, self.encoder, game)
         self._frontier = m.false
-        self.reach = None
-        self.layers: list[int] = []
-        self.complete = True
+        self.reach: ReachLayers[BddSet] | None = None
+        self._layers: list[int] = []
+        self._complete = True
         self.domain = domain
-        self.invariant = None
+        self.inductive: Invariant | None = None
         if not explore:  # the rule BDDs only
             return
         if domain == "invariant":
@@ -150,7 +157,7 @@ class GdlSymbolicGame(TurnBasedGame):
         m = self.manager
         inv = infer_invariant(self)
         node = inv.node
-        self.invariant = inv
+        self.inductive = inv
         self._restrict(node)
         whole = BddSet._make(self, node)
         if inv.counter is not None:
@@ -177,6 +184,16 @@ class GdlSymbolicGame(TurnBasedGame):
         return self._live
 
     @property
+    def layers(self) -> list[int]:
+        """The number of states first reached at each depth (none over an invariant)."""
+        return self._layers
+
+    @property
+    def complete(self) -> bool:
+        """Whether every reachable state is a position (no frontier)."""
+        return self._complete
+
+    @property
     def frontier(self) -> BddSet:
         """The positions not expanded: ∅ when every reachable state is a position,
         else the states first reached after ``depth`` moves."""
@@ -200,7 +217,7 @@ class GdlSymbolicGame(TurnBasedGame):
                 image = self.image(layer)
                 new = image - reached
                 if depth is not None and len(layers) > depth and not new.is_empty():
-                    self.complete = False  # F_depth is a frontier: not expanded
+                    self._complete = False  # F_depth is a frontier: not expanded
                     break
                 if new != image:
                     graded = False  # a move goes back to a layer already found
@@ -211,8 +228,8 @@ class GdlSymbolicGame(TurnBasedGame):
                 layer = new
                 if on_layer is not None:
                     on_layer(len(layers) - 1, reached.count(), m.size(reached.node))
-        self.layers = [x.count() for x in layers]
-        self._frontier = m.false if self.complete else layer.node
+        self._layers = [x.count() for x in layers]
+        self._frontier = m.false if self._complete else layer.node
         self._restrict(reached.node)
         self.reach = ReachLayers(reached, tuple(layers), graded)
 
@@ -232,7 +249,9 @@ class GdlSymbolicGame(TurnBasedGame):
         live = rules.minus_terminal(layer.node)
         movers, bad, _ = rules.turns(live)
         if not m.is_false(bad):
-            self._not_turn_based(BddSet._make(self, bad).first())
+            pos = BddSet._make(self, bad).first()
+            assert pos is not None  # bad is not empty
+            self._not_turn_based(pos)
         images = []
         for r, lr in movers.items():
             for forced, lf in rules.by_forced_moves(lr, r):
@@ -342,7 +361,7 @@ class GdlSymbolicGame(TurnBasedGame):
         ``live`` (expanded states), S_{r,m} = live ∧ mover_r ∧ forced ∧ legal(r, m)."""
         m, rules, prog = self.manager, self.rules, self.game.program
         movers, _, _ = rules.turns(live)
-        raw = {}
+        raw: dict = {}
         for r, lr in movers.items():
             raw[r] = []
             for forced, lf in rules.by_forced_moves(lr, r):
@@ -377,13 +396,14 @@ class GdlSymbolicGame(TurnBasedGame):
         if hit is None:
             self._moves()  # sets self._common
             m = self.manager
+            assert self.reach is not None  # only a layered solution over self.reach calls this
             live = m.and_(self.reach.layers[k].node, self._expanded())
             with self.limits.stage(f"building the moves' substitutions of layer {k}"):
                 hit = self._groups(self._raw_moves(live))
             self._layer_moves_of[k] = hit
         return hit
 
-    def layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
+    def layer_pre(self, J, reach: ReachLayers, k, ours, won, above, *, dead_ends: DeadEnds):
         """pre(J, U_{k+1}) ∩ F_k (:meth:`~symbolic.api.GameEngine.layer_pre`) with the
         moves' sources restricted to F_k (:meth:`_layer_moves`):
 
@@ -437,7 +457,8 @@ class GdlSymbolicGame(TurnBasedGame):
         if hit is None:
             m, ids = self.manager, self.game.names.role_id
             tj = self._turn_node(J)
-            ours, theirs = [], []
+            ours: list = []
+            theirs: list = []
             for r, group in self._moves().items():
                 (ours if ids[r] in J else theirs).append(group)
             hit = Coalition(tj, m.diff(self._domain, tj), ours, theirs)

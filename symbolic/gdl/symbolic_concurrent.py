@@ -44,7 +44,7 @@ a role has no legal move are dead ends: some A_r is empty there.
 from __future__ import annotations
 
 from .. import ir
-from ..api import DeadEnds
+from ..api import DeadEnds, PositionSet, ReachLayers
 from ..bdd.concurrent import ACTION_ORDERS, Extension, JointActions, JointForward
 from ..bdd.encode import Encoder
 from ..bdd.sets import BddSet
@@ -224,7 +224,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, JointForward, GdlSymbolicGame)
                 trans = self._relation(m.conj(enabled.values()))
         self.actions = JointActions(m, self.game.players, self.actions.bits, enabled, trans)
 
-    def _good(self, target: BddSet):
+    def _good(self, target: PositionSet):
         """Good(x, act): the joint move's successor is in the target (module docstring)."""
         m, enc = self.manager, self.encoder
         node = self._node_of(target)
@@ -232,11 +232,11 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine, JointForward, GdlSymbolicGame)
             return m.compose(node, self._sigma) if self._sigma else node
         return m.and_exists(self.actions.trans, m.rename(node, enc.to_next), enc.next_set)
 
-    def _pre(self, J: frozenset, target: BddSet, strict: bool) -> BddSet:
+    def _pre(self, J: frozenset, target: PositionSet, strict: bool) -> BddSet:
         """pre(J, Z) over the domain (:meth:`~symbolic.bdd.concurrent.JointActions.pre`)."""
         return BddSet._make(self, self.actions.pre(J, self._good(target), self._domain, strict))
 
-    def layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds):
+    def layer_pre(self, J, reach: ReachLayers, k, ours, won, above, *, dead_ends: DeadEnds):
         """pre(J, U_{k+1}) ∩ F_k on a graded ``reach`` (the layered until): the sources
         restricted to layer k, T_k = T ∧ F_k (memoized), whose successors lie in
         F_{k+1}, so Good_k = ∃x'. T_k ∧ U'_{k+1}."""

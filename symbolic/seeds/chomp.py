@@ -301,8 +301,8 @@ def _components_verdict(boards, tablets, size, claim: Claim, apart: bool) -> Ver
         comps = components(board)
         if len(comps) < 2:
             continue
-        shapes = [rectangle(c) for c in comps]
-        if None in shapes:
+        shapes = [s for s in map(rectangle, comps) if s is not None]
+        if len(shapes) < len(comps):  # a component is not a rectangle
             continue
         if apart:
             rows = [{r for r, _ in c} for c in comps]

@@ -1,0 +1,51 @@
+"""The contract of the GDL engines (:class:`GdlEngine`): what :mod:`~.solve` and the
+command line read of an engine of a GDL game beside the queries of every engine."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+
+from ..api import GameEngine, PositionSet, ReachLayers
+from .game import GdlGame
+
+__all__ = ["GdlEngine"]
+
+
+class GdlEngine(GameEngine):
+    """A :class:`~symbolic.api.GameEngine` of a :class:`~.game.GdlGame` whose positions
+    are the states reachable from ``init``, within ``depth`` moves when a depth is given
+    (the symbolic :class:`~.symbolic.GdlSymbolicGame`, the explicit
+    :class:`~.explicit.GdlExplicitGame`, and their concurrent forms). Beside the
+    queries it has ``layers`` (the number of states first reached at each depth),
+    ``complete`` (no state lies beyond the last layer), ``frontier`` (the positions not
+    expanded), :meth:`atom_set` (where a ground atom holds) and ``reach``: the layers as
+    a :class:`~symbolic.fixpoint.ReachLayers` when the engine keeps them as sets (the
+    symbolic ones), else None.
+
+    >>> from symbolic.gdl.explicit import GdlExplicitGame
+    >>> issubclass(GdlExplicitGame, GdlEngine)
+    True
+    """
+
+    game: GdlGame
+    #: the reachable states by depth as sets, when the engine keeps them (else None)
+    reach: ReachLayers | None = None
+
+    @property
+    @abstractmethod
+    def layers(self) -> list[int]:
+        """The number of states first reached at each depth."""
+
+    @property
+    @abstractmethod
+    def complete(self) -> bool:
+        """Whether every reachable state is a position (no frontier)."""
+
+    @property
+    @abstractmethod
+    def frontier(self) -> PositionSet:
+        """The positions not expanded: ∅ unless a depth cut the exploration short."""
+
+    @abstractmethod
+    def atom_set(self, atom: tuple) -> PositionSet:
+        """The positions where the ground atom (not depending on ``does``) holds."""
