@@ -22,7 +22,7 @@ and inherit everything else from here:
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Iterable
+from typing import Generic, Iterable, TypeVar
 
 from .api import (
     DeadEnds,
@@ -42,18 +42,21 @@ NO_TURNS = (
 )
 
 
-class ConcurrentEngine(GameEngine):
-    """A :class:`GameEngine` of a concurrent game: every query through ``pre``."""
+#: the sets of an engine (``BddSet``, ``ExplicitSet``, ...), which its pre-images are
+S = TypeVar("S", bound=PositionSet)
+
+
+class ConcurrentEngine(GameEngine, Generic[S]):
+    """A :class:`GameEngine` of a concurrent game: every query through ``pre``; ``S`` is the
+    type of its sets (what ``pre`` gives, and what a base of the engine may declare)."""
 
     concurrent = True
 
     @abstractmethod
-    def _pre(self, J: frozenset, target: PositionSet, strict: bool) -> PositionSet:
+    def _pre(self, J: frozenset, target: PositionSet, strict: bool) -> S:
         """pre(J, target) (module docstring); ``strict`` drops the dead ends."""
 
-    def pre(
-        self, coalition: Iterable[int], target: PositionSet, *, dead_ends: DeadEnds
-    ) -> PositionSet:
+    def pre(self, coalition: Iterable[int], target: PositionSet, *, dead_ends: DeadEnds) -> S:
         """The concurrent pre-image pre(J, τ) (module docstring)."""
         dead_ends = check_dead_ends(dead_ends)
         J = self.game.coalition(coalition)
@@ -62,15 +65,15 @@ class ConcurrentEngine(GameEngine):
     def _check(self, s: PositionSet) -> PositionSet:
         return self.positions()._check(s)
 
-    def turn_set(self, coalition: Iterable[int]) -> PositionSet:
+    def turn_set(self, coalition: Iterable[int]) -> S:
         raise QueryError(NO_TURNS)
 
-    def pre_exists(self, coalition: Iterable[int], target: PositionSet) -> PositionSet:
+    def pre_exists(self, coalition: Iterable[int], target: PositionSet) -> S:
         raise QueryError("pre∃ is a turn-based notion: on a concurrent game use pre(J, Z)")
 
     def pre_forall(
         self, coalition: Iterable[int], target: PositionSet, *, dead_ends: DeadEnds
-    ) -> PositionSet:
+    ) -> S:
         raise QueryError("pre∀ is a turn-based notion: on a concurrent game use pre(J, Z)")
 
     def check_turns(self) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
-from ..api import difference_witness, reachable
+from ..api import PositionSet, difference_witness, reachable
 from ..limits import int_text
 from ..analysis.layered import evaluate_queries, initial_set
 from .dead_ends import dead_end_note
@@ -101,7 +101,8 @@ def _mismatches(model, queries, engines, results, answers) -> list[tuple[str, tu
     the symbolic and explicit answers differ (a restricted symbolic answer is compared
     with the explicit one ∩ the positions reachable from the initial set)."""
     mismatches = []
-    ex, reach = engines["explicit"], []
+    ex = engines["explicit"]
+    reach: list[PositionSet] = []
     for (text, _), a, b, how in zip(
         queries, results["symbolic"], results["explicit"], answers["symbolic"]
     ):

@@ -339,13 +339,13 @@ def layered_arg(sp, help: str) -> None:
 NOT_ANSWERED = 1
 
 
-def is_concurrent(game=None, engine: GameEngine | None = None) -> bool:
+def is_concurrent(game=None, engine=None) -> bool:
     """True for a concurrent game (:class:`symbolic.ir.ConcurrentGame`), or an engine that
     reads its game as concurrent (a GDL game where several roles choose at once)."""
-    return isinstance(game, ConcurrentGame) or (engine is not None and engine.concurrent)
+    return isinstance(game, ConcurrentGame) or bool(getattr(engine, "concurrent", False))
 
 
-def refuse_concurrent(what: str, game=None, engine: GameEngine | None = None) -> None:
+def refuse_concurrent(what: str, game=None, engine=None) -> None:
     """QueryError ``WHAT is not supported for concurrent games`` when :func:`is_concurrent`:
     a command that needs a player to move at each position says so before any work.
 

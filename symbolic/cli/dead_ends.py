@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from .. import atl
 from ..analysis.layered import Answer, LayeredEvaluator, anchor_of, evaluate_queries, initial_set
-from ..api import DeadEnds, GameEngine, PositionSet, graded_layers
+from ..api import DeadEnds, PositionSet, graded_layers
 from .common import position_text
 
 __all__ = ["dead_end_note", "evaluate_queries", "strategic", "unchanged"]
@@ -151,12 +151,10 @@ def _has_reach(f: atl.Formula, definitions) -> bool:
     return _any_node(f, definitions, lambda g: isinstance(g, atl.Reach))
 
 
-def unchanged(
-    model, f: atl.Formula, engine: GameEngine, dead: PositionSet, dead_ends: DeadEnds
-) -> bool:
+def unchanged(model, f: atl.Formula, engine, dead: PositionSet, dead_ends: DeadEnds) -> bool:
     """True when :class:`_Probe` shows, without a fixpoint, that the kept reading of ``f``
     is its answer (False: it cannot tell, or it differs)."""
-    if engine.concurrent:
+    if getattr(engine, "concurrent", False):
         return False
     probe = _Probe(engine, model.definitions, dead, dead_ends)
     try:

@@ -16,6 +16,8 @@ from ..analysis.grundy import (
     mex_nimbers,
 )
 from ..analysis.layered_solve import graded_reach, layered_nimbers_graded, layered_source
+from ..api import ReachLayers
+from ..explicit.counting import CountingGame
 from .common import (
     ENGINE_CHOICES,
     backend_text,
@@ -57,7 +59,7 @@ class _Answer:
         return [s for s in self.engine.successors(pos).tuples() if self.table[s] == 0]
 
 
-def _solve(kind: str, model, args, at) -> tuple[_Answer, object]:
+def _solve(kind: str, model, args, at) -> tuple[_Answer, ReachLayers | None]:
     """One engine's nimbers, and the graded layers they were solved on (None: every
     position): ``--layered`` from ``at``, else from the model's initial set."""
     note_work(args)
@@ -70,6 +72,7 @@ def _solve(kind: str, model, args, at) -> tuple[_Answer, object]:
             return _Answer(kind, eng, nimbers=layered_nimbers(eng)), None
         check_impartial(eng)
         return _Answer(kind, eng, nimbers=layered_nimbers_graded(eng, reach)), reach
+    assert isinstance(eng, CountingGame)  # the explicit engine of a turn-based game
     table = mex_nimbers(eng)
     if reach is not None:  # the explicit mex over every position, restricted to R
         table = {c: g for c, g in table.items() if c in reach.result}

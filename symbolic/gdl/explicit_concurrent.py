@@ -53,7 +53,7 @@ from .ground import term_text
 __all__ = ["GdlExplicitConcurrentGame"]
 
 
-class GdlExplicitConcurrentGame(GdlPositions, IndexedEngine, ConcurrentEngine, GdlEngine):
+class GdlExplicitConcurrentGame(GdlPositions, IndexedEngine, ConcurrentEngine[GdlSet], GdlEngine):
     """A GDL game read as a concurrent game (module docstring): the explored positions of
     :class:`~.explicit.GdlPositions` (layers, frontier, successors, atom sets), the
     queries read off their graph (:class:`~symbolic.explicit.counting.IndexedEngine`),

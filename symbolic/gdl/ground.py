@@ -526,7 +526,7 @@ def _check_does_roles(rules: list[Rule], roles: tuple) -> None:
 def _check_acyclic(ground_rules) -> None:
     """Ground dynamic atoms must not depend on themselves (recursion through the
     state is not supported: the model builds each atom as one expression)."""
-    state = {}
+    state: dict[tuple, int] = {}  # 1: on the stack, 2: done
     for start in ground_rules:
         if state.get(start):
             continue

@@ -65,7 +65,7 @@ GOODS = ("compose", "relational")
 FULL_T_MAX = 500_000
 
 
-class GdlSymbolicConcurrentGame(ConcurrentEngine, JointForward, GdlSymbolicGame):
+class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbolicGame):
     """:class:`~.symbolic.GdlSymbolicGame` read as a concurrent game (module docstring):
     its exploration, layers, frontier and atom sets; the concurrent pre-image and forward
     operators of its joint actions (``actions``, a

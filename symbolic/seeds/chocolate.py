@@ -97,9 +97,11 @@ class BarValues:
         dist = self._distances(m, n, i, j)
         k1 = self.ranks.rank((1,) + dist)
         k2 = self.ranks.rank((2,) + dist)
-        if (k1 is None) == (k2 is None):
-            raise AssertionError((dist, k1, k2))  # no draw, and the players are symmetric
-        return k1 if k1 is not None else -k2
+        if k1 is not None and k2 is None:
+            return k1
+        if k2 is not None and k1 is None:
+            return -k2
+        raise AssertionError((dist, k1, k2))  # no draw, and the players are symmetric
 
     def configurations(self, m: int, n: int, value: int) -> list[tuple[int, int]]:
         """All (i, j), sorted, with value(m, n, i, j) = ``value``."""

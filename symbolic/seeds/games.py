@@ -19,6 +19,7 @@ from ..ir import (
     Binary,
     Const,
     Elem,
+    Expr,
     Game,
     IntType,
     Item,
@@ -132,7 +133,7 @@ def arena(controller: dict[int, int], edges, name: str = "arena") -> Game:
     s = Var("s")
     players = tuple(sorted(set(controller.values())))
     # one test per player, each a balanced disjunction: thousands of states stay shallow
-    turn = Const(players[-1])
+    turn: Expr = Const(players[-1])
     for p in reversed(players[:-1]):
         turn = Ite(disj(s.eq(st) for st in states if controller[st] == p), Const(p), turn)
     e = Name("e")

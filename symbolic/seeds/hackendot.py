@@ -159,9 +159,10 @@ class Forest:
         self._node(v)
         par = self.parent_of()
         out = set()
-        while v is not None:
-            out.add(v)
-            v = par[v]
+        node: int | None = v
+        while node is not None:
+            out.add(node)
+            node = par[node]
         return out
 
     def without(self, removed: set[int], reattach: str) -> "Forest":
@@ -202,13 +203,13 @@ class Forest:
         out: list[str] = []
         stack: list[int | None] = list(reversed(kids.get(None, [])))
         while stack:  # preorder without recursion (deep words)
-            v = stack.pop()
-            if v is None:
+            top = stack.pop()
+            if top is None:
                 out.append(")")
                 continue
             out.append("(")
             stack.append(None)
-            stack.extend(reversed(kids.get(v, [])))
+            stack.extend(reversed(kids.get(top, [])))
         return "".join(out)
 
 
