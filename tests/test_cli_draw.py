@@ -32,7 +32,10 @@ move take when k > 0 then k' = k - 1; j' = 3 - j
     [
         (["--values", "--x", "k[1]", "--y", "k[2]", "-o", ""], "-o needs a file name"),
         (["--values", "--x", "k[1]", "--y", "k[2]", "-o", " "], "-o needs a file name"),
-        (["--values", "--x", "k[1]", "--y", "k[2]", "-o", "v.gif"], "written as .svg or .png"),
+        (
+            ["--values", "--x", "k[1]", "--y", "k[2]", "-o", "v.gif"],
+            "written as .svg, .png or .pdf",
+        ),
         (
             ["--values", "--x", "k[1]", "--y", "k[2]", "--at", "k[1]=2", "-o", "v.svg"],
             "k[1] is an axis of the grid: it cannot also be fixed (leave it out of --at)",
@@ -134,7 +137,7 @@ def test_each_stage_of_a_drawing_is_named(capsys, tmp_path, monkeypatch):
     seen = []
 
     class Picture:
-        def save(self, path):
+        def save(self, path, dpi=None):
             seen.append(current_limits().where())
             return path
 

@@ -126,8 +126,8 @@ def test_tictactoe_board_shows_every_legal_move_with_its_value(kind):
     assert len(moves) == len(succ) == 5
     for mv in pic.facts["moves"]:
         cell = [i for i in range(9) if mv.target[i] != pos[i]][0]  # the cell played
-        r, c = mv.cell
-        assert (r, c // 2) == divmod(cell, 3), (mv, cell)
+        r, c = mv.cell  # the board's row and column, numbered from 0
+        assert (r, c) == divmod(cell, 3), (mv, cell)
         assert text(moves[f"move_{r}_{c}"]) == ("=" if mv.value is None else f"{mv.value:+d}")
     # O wins in 3 moves by playing c[2] or c[3] (two threats), elsewhere a draw
     played = {
@@ -143,7 +143,7 @@ def test_connect4_board_writes_the_value_on_the_landing_cell():
     pos = (1, 2, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0)
     pic = board(m, e, pos)
     cells = {mv.cell: mv.value for mv in pic.facts["moves"]}
-    assert len(cells) == 4 and cells[(2, 4)] == 1  # column 3 completes O O O: +1
+    assert len(cells) == 4 and cells[(2, 2)] == 1  # column 3 completes O O O: +1
     assert len(groups(pic.svg(), "move_")) == 4
 
 
@@ -253,7 +253,7 @@ def test_cli_draw_writes_the_default_file_and_prints_its_path(tmp_path, monkeypa
     [
         (["--values", "--x", "k[1]"], "--x VAR --y VAR"),
         (["--query", "true", "--x", "k[1]", "--y", "k[9]"], "no variable 'k[9]'"),
-        (["--board", "-o", "x.gif"], "written as .svg or .png"),
+        (["--board", "-o", "x.gif"], "written as .svg, .png or .pdf"),
         (["--board", "--at", "q=1"], "unknown 'q'"),
     ],
 )
