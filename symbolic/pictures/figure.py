@@ -72,6 +72,9 @@ class Picture:
         buf = io.BytesIO()
         meta = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(fmt)
         with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "symbolic"}):
+            # the constrained layout settles on the second pass (the first leaves a
+            # wrapped title too little room)
+            self.figure.draw_without_rendering()
             self.figure.savefig(buf, format=fmt, metadata=meta, dpi=dpi)
         return buf.getvalue()
 
@@ -119,7 +122,7 @@ class Picture:
 
 def wrapped(text: str, width: int) -> str:
     r"""``text`` with each of its lines broken at blanks into lines of at most
-    ``width`` characters (a longer word stays whole).
+    ``width`` characters (a longer word is broken too).
 
     >>> print(wrapped("values of chocolate(m=10, n=7)\n(mover=1)", 16))
     values of
@@ -131,7 +134,7 @@ def wrapped(text: str, width: int) -> str:
 
     need_int(width, "the width", low=1)
     return "\n".join(
-        "\n".join(textwrap.wrap(line, width, break_long_words=False) or [""])
+        "\n".join(textwrap.wrap(line, width, break_on_hyphens=False) or [""])
         for line in need(text, str, "the text").split("\n")
     )
 
@@ -161,5 +164,6 @@ def renderer(fig):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     canvas = FigureCanvasAgg(fig)
+    canvas.draw()  # twice, as :meth:`Picture._render` does: the layout settles
     canvas.draw()
     return canvas.get_renderer()
