@@ -229,6 +229,33 @@ def cmd_draw(args) -> int:
     return 0
 
 
+def picture_args(d) -> None:
+    """The options of the picture itself: --force, --title, --size, --dpi."""
+    d.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite MODEL-WHAT.svg when it exists (without -o)",
+    )
+    d.add_argument(
+        "--title",
+        metavar="TEXT",
+        help="the picture's title (default: the model with its parameters and what is drawn; "
+        "a board or a strategy keeps its legend below it)",
+    )
+    d.add_argument(
+        "--size",
+        type=size,
+        metavar="WxH",
+        help="the picture's width and height in inches, e.g. 8x5 (default: from its content)",
+    )
+    d.add_argument(
+        "--dpi",
+        type=int_arg(10, 1200),
+        metavar="N",
+        help="a PNG's resolution in dots per inch (default 100; SVG and PDF are vectors)",
+    )
+
+
 def register(sub) -> None:
     d = sub.add_parser(
         "draw",
@@ -294,27 +321,5 @@ def register(sub) -> None:
         help="the picture file, SVG, PNG or PDF by its suffix (.svg, .png, .pdf; default: "
         "MODEL-WHAT.svg); an existing FILE is overwritten",
     )
-    d.add_argument(
-        "--force",
-        action="store_true",
-        help="overwrite MODEL-WHAT.svg when it exists (without -o)",
-    )
-    d.add_argument(
-        "--title",
-        metavar="TEXT",
-        help="the picture's title (default: the model with its parameters and what is drawn; "
-        "a board or a strategy keeps its legend below it)",
-    )
-    d.add_argument(
-        "--size",
-        type=size,
-        metavar="WxH",
-        help="the picture's width and height in inches, e.g. 8x5 (default: from its content)",
-    )
-    d.add_argument(
-        "--dpi",
-        type=int_arg(10, 1200),
-        metavar="N",
-        help="a PNG's resolution in dots per inch (default 100; SVG and PDF are vectors)",
-    )
+    picture_args(d)
     d.set_defaults(func=cmd_draw)

@@ -19,6 +19,8 @@ CELL = 0.42
 HEAD = 0.6
 #: the fill of a '#' cell (a square of a bar), and the grid lines
 FULL, LINE = "#d9b38c", "#4a5568"
+#: the font sizes of a cell's character and of the numbers, in cell heights
+GLYPH, SMALL = 0.55, 0.22
 #: a monospace character's advance, in em (DejaVu Sans Mono)
 ADVANCE = 0.602
 
@@ -47,10 +49,8 @@ def _text_units(text: str, size: float) -> float:
 def draw_board(lay: Layout, moves, numbers: dict, title: str):
     """The matplotlib figure of a board (module docstring); ``moves`` are
     :class:`~.board.MoveValue` with their cells, ``numbers`` {cell: slot index}."""
-    from matplotlib.patches import Rectangle
-
     top = _rows(lay)
-    glyph, small, text_size = 0.55 * CELL * 72, 0.22 * CELL * 72, 0.42 * CELL * 72
+    glyph, text_size = GLYPH * CELL * 72, 0.42 * CELL * 72
     unplaced = [m for m in moves if m.cell is None]
     height = top[lay.rows - 1] + 1 + (1.2 if unplaced else 0)
     left = max(
@@ -67,6 +67,33 @@ def draw_board(lay: Layout, moves, numbers: dict, title: str):
     w, h = (left + right) * CELL, height * CELL
     fig = new_figure(max(w + 0.3, 3.6), h + 1.0)
     ax = fig.add_subplot()
+    _cells(ax, lay, top, moves, numbers)
+    _numbers(ax, lay, top)
+    for t in lay.texts:
+        ax.text(
+            t.col,
+            -top[t.row] - 0.5,
+            t.text,
+            ha=t.align,
+            va="center",
+            fontsize=text_size,
+            family="monospace",
+        )
+    for i, m in enumerate(unplaced):
+        _badge(ax, 1.2 * i + 0.6, -height + 0.6, m, f"move_unplaced_{i}", glyph)
+    ax.set_xlim(-left, right)
+    ax.set_ylim(-height - 0.1, 0.05)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    set_title(fig, fig.suptitle(title, fontsize=9), title)
+    return fig
+
+
+def _cells(ax, lay: Layout, top: dict, moves, numbers: dict) -> None:
+    """Each cell: its square, its slot index, its badge or else its character."""
+    from matplotlib.patches import Rectangle
+
+    glyph, small = GLYPH * CELL * 72, SMALL * CELL * 72
     values = {m.cell: m for m in moves if m.cell is not None}
     for c in lay.cells:
         x, y = c.col, -top[c.row] - 1
@@ -94,6 +121,11 @@ def draw_board(lay: Layout, moves, numbers: dict, title: str):
                 fontsize=glyph,
                 family="monospace",
             )
+
+
+def _numbers(ax, lay: Layout, top: dict) -> None:
+    """The column numbers above each block, the row numbers left of a grid."""
+    small = SMALL * CELL * 72
     for first, n, columns, grid in lay.blocks:
         for k in range(columns):
             ax.text(
@@ -116,24 +148,6 @@ def draw_board(lay: Layout, moves, numbers: dict, title: str):
                     fontsize=small * 1.2,
                     color="#4a5568",
                 )
-    for t in lay.texts:
-        ax.text(
-            t.col,
-            -top[t.row] - 0.5,
-            t.text,
-            ha=t.align,
-            va="center",
-            fontsize=text_size,
-            family="monospace",
-        )
-    for i, m in enumerate(unplaced):
-        _badge(ax, 1.2 * i + 0.6, -height + 0.6, m, f"move_unplaced_{i}", glyph)
-    ax.set_xlim(-left, right)
-    ax.set_ylim(-height - 0.1, 0.05)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    set_title(fig, fig.suptitle(title, fontsize=9), title)
-    return fig
 
 
 def _badge(ax, x: float, y: float, move, gid: str, glyph: float) -> None:

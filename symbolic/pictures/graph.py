@@ -76,6 +76,51 @@ def _untangle(place: dict, nodes: list, depth: dict, drawn: list) -> None:
             place[i] = (x, place[i][1])
 
 
+def _places(nodes: list, depth: dict, drawn: list, labels: dict):
+    """(node index -> (x, y) in inches, the nodes' box (width, height), the rows'
+    distance): each box holds the longest label (monospace, :data:`FONT` points),
+    the rows in networkx's order, a box and a gap apart."""
+    import networkx as nx
+
+    G = nx.DiGraph()
+    for i, c in enumerate(nodes):
+        G.add_node(i, layer=depth[c])
+    G.add_edges_from((i, j) for i, j, _ in drawn)
+    xy = nx.multipartite_layout(G, subset_key="layer", align="horizontal", scale=1) if nodes else {}
+    rows = max(depth.values(), default=0) + 1
+    lines = [t.split("\n") for t in labels.values()] or [[""]]
+    bw = max(0.5, max(len(x) for ls in lines for x in ls) * 0.602 * FONT / 72 + 0.16)
+    bh = max(0.4, max(len(ls) for ls in lines) * 1.25 * FONT / 72 + 0.14)
+    gap_x, gap_y = bw + 0.35, bh + 0.55
+    place = {}
+    for r in range(rows):
+        row = sorted((i for i in xy if depth[nodes[i]] == r), key=lambda i: (xy[i][0], i))
+        for k, i in enumerate(row):
+            place[i] = ((k - (len(row) - 1) / 2) * gap_x, -r * gap_y)
+    return place, (bw, bh), gap_y
+
+
+def _arrows(ax, place: dict, shapes: dict, drawn: list) -> None:
+    """The edges, from node box to node box: the coalition's bold, the others' thin."""
+    from matplotlib.patches import FancyArrowPatch
+
+    for i, j, bold in drawn:
+        arrow = FancyArrowPatch(
+            place[i],
+            place[j],
+            arrowstyle="-|>",
+            mutation_scale=9,
+            patchA=shapes[i],
+            patchB=shapes[j],
+            shrinkA=1,
+            shrinkB=1,
+            linewidth=2.4 if bold else 0.6,
+            color="black" if bold else "#718096",
+        )
+        arrow.set_gid(f"{'move' if bold else 'reply'}_{i}_{j}")
+        ax.add_patch(arrow)
+
+
 def strategy_graph(
     strategy: Strategy,
     start: PositionSet,
@@ -97,8 +142,7 @@ def strategy_graph(
         raise QueryError(
             f"label must be a function position -> text or None, got {str(label)[:40]!r}"
         )
-    import networkx as nx
-    from matplotlib.patches import Ellipse, FancyArrowPatch, Rectangle
+    from matplotlib.patches import Ellipse, Rectangle
 
     e = strategy.engine
     reached = strategy.outcome(start)
@@ -110,24 +154,10 @@ def strategy_graph(
     drawn = [
         (index[c], index[d], bold) for c in nodes for d, bold in edges.get(c, ()) if d in index
     ]
-    G = nx.DiGraph()
-    for c in nodes:
-        G.add_node(index[c], layer=depth[c])
-    G.add_edges_from((i, j) for i, j, _ in drawn)
-    xy = nx.multipartite_layout(G, subset_key="layer", align="horizontal", scale=1) if nodes else {}
     rows = max(depth.values(), default=0) + 1
     text = label or (lambda c: ",".join(map(str, c)))
     labels = {c: str(text(c)) for c in nodes}
-    # a node's box holds its label (monospace, FONT points): its size in inches
-    lines = [t.split("\n") for t in labels.values()] or [[""]]
-    bw = max(0.5, max(len(x) for ls in lines for x in ls) * 0.602 * FONT / 72 + 0.16)
-    bh = max(0.4, max(len(ls) for ls in lines) * 1.25 * FONT / 72 + 0.14)
-    gap_x, gap_y = bw + 0.35, bh + 0.55
-    place = {}
-    for r in range(rows):  # networkx's order along each row, gap_x apart
-        row = sorted((i for i in xy if depth[nodes[i]] == r), key=lambda i: (xy[i][0], i))
-        for k, i in enumerate(row):
-            place[i] = ((k - (len(row) - 1) / 2) * gap_x, -r * gap_y)
+    place, (bw, bh), gap_y = _places(nodes, depth, drawn, labels)
     _untangle(place, nodes, depth, drawn)
     xs = [p[0] for p in place.values()] or [0]
     x0, x1 = min(xs) - 0.7 * bw - 0.1, max(xs) + 0.7 * bw + 0.1
@@ -151,21 +181,7 @@ def strategy_graph(
         ax.add_patch(shape)
         shapes[i] = shape
         ax.text(x, y, labels[c], ha="center", va="center", fontsize=FONT, family="monospace")
-    for i, j, bold in drawn:
-        arrow = FancyArrowPatch(
-            place[i],
-            place[j],
-            arrowstyle="-|>",
-            mutation_scale=9,
-            patchA=shapes[i],
-            patchB=shapes[j],
-            shrinkA=1,
-            shrinkB=1,
-            linewidth=2.4 if bold else 0.6,
-            color="black" if bold else "#718096",
-        )
-        arrow.set_gid(f"{'move' if bold else 'reply'}_{i}_{j}")
-        ax.add_patch(arrow)
+    _arrows(ax, place, shapes, drawn)
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
     ax.set_aspect("equal")
