@@ -141,7 +141,7 @@ def test_each_stage_of_a_drawing_is_named(capsys, tmp_path, monkeypatch):
             seen.append(current_limits().where())
             return path
 
-    def board(model, engine, pos):
+    def board(model, engine, pos, heading=None):
         seen.append(current_limits().where())
         return Picture()
 
@@ -181,6 +181,11 @@ def test_title_size_dpi_and_format_by_suffix(capsys, tmp_path, monkeypatch):
     assert Image.open(tmp_path / "c.png").size == (400, 250)
     assert run(capsys, *argv, "--size", "8x5", "-o", "d.png")[0] == 0
     assert Image.open(tmp_path / "d.png").size == (800, 500)
+    assert run(capsys, "draw", NIM, "-p", "n=3", "--board", "-o", "g.svg")[0] == 0
+    assert "Nim(n=3, K=7)" in (tmp_path / "g.svg").read_text()
+    assert run(capsys, "draw", NIM, "--board", "--title", "Three heaps", "-o", "h.svg")[0] == 0
+    board_svg = (tmp_path / "h.svg").read_text()
+    assert "Three heaps" in board_svg and "Nim(" not in board_svg and "to move" in board_svg
     assert run(capsys, *argv, "-o", "e.pdf")[0] == 0
     assert (tmp_path / "e.pdf").read_bytes()[:5] == b"%PDF-"
     for bad in ("8", "0x5", "8x500", "axb"):

@@ -364,6 +364,10 @@ def test_no_two_badges_of_a_board_meet_and_each_is_in_the_figure(name, params, p
         fig, texts, _ = measured(pic)
         out = [t.get_text() for t, box in texts if not inside(box, fig)]
         assert not out, (name, pos, out)
+        pic.resize(3, 2.5)  # smaller than drawn: the badges shrink with their cells
+        boxes = badge_boxes(pic)
+        clash = [(i, j) for i in range(len(boxes)) for j in range(i) if meet(boxes[i], boxes[j])]
+        assert not clash, ("3x2.5", name, pos, clash)
 
 
 def test_a_move_s_badge_sits_on_a_cell_the_move_changes():

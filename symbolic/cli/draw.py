@@ -214,7 +214,8 @@ def cmd_draw(args) -> int:
     try:
         with lim.stage(f"computing the {what} picture"):
             if mode == "board":
-                picture = _pictures().board(model, engine, _position(model, engine, args))
+                pos = _position(model, engine, args)
+                picture = _pictures().board(model, engine, pos, args.title or named(model))
             elif mode == "strategy":
                 picture = _strategy(model, engine, args)
             else:

@@ -88,15 +88,25 @@ class Picture:
 
     def resize(self, width: float, height: float) -> "Picture":
         """Set the figure's size to ``width`` × ``height`` inches (its titles wrapped
-        again to the new width); the picture itself."""
+        again to the new width, the texts of its drawing scaled as the drawing is when
+        the figure is smaller than it was made); the picture itself."""
         for size, what in ((width, "the width"), (height, "the height")):
             if not 0 < need(size, (int, float), what) <= MAX_INCHES:
                 raise ArgumentValueError(
                     f"{what} must be a number of inches above 0 and at most {MAX_INCHES},"
                     f" got {size}"
                 )
-        self.figure.set_size_inches(width, height)
-        fit_titles(self.figure)
+        fig = self.figure
+        natural = getattr(fig, "_symbolic_size", None) or tuple(fig.get_size_inches())
+        fig._symbolic_size = natural
+        fig.set_size_inches(width, height)
+        # a drawing keeps its proportions: its texts shrink with it (never grow)
+        scale = min(1.0, width / natural[0], height / natural[1])
+        for ax in fig.axes:
+            for t in ax.texts:
+                t._symbolic_font = getattr(t, "_symbolic_font", None) or t.get_fontsize()
+                t.set_fontsize(t._symbolic_font * scale)
+        fit_titles(fig)
         return self
 
     def save(self, path, dpi: float | None = None) -> Path:
