@@ -65,7 +65,7 @@ def draw_board(lay: Layout, moves, numbers: dict, title: str):
     left += 0.6 if grid_rows else 0.2
     right += 0.2
     w, h = (left + right) * CELL, height * CELL
-    fig = new_figure(max(w + 0.3, 3.6), h + 1.0)
+    fig = new_figure(max(w + 0.3, 4.2), h + 1.0)
     ax = fig.add_subplot()
     _cells(ax, lay, top, moves, numbers)
     _numbers(ax, lay, top)
