@@ -6,6 +6,7 @@ from __future__ import annotations
 from abc import abstractmethod
 
 from ..api import GameEngine, PositionSet, ReachLayers
+from ..limits import Limits
 from .game import GdlGame
 
 __all__ = ["GdlEngine"]
@@ -28,6 +29,9 @@ class GdlEngine(GameEngine):
     """
 
     game: GdlGame
+    #: the limits its computations obey (:func:`~.solve.refine_by_invariant` sets an
+    #: entry's budget there for the time of that entry)
+    limits: Limits
     #: the reachable states by depth as sets, when the engine keeps them (else None)
     reach: ReachLayers | None = None
 
