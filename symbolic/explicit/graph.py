@@ -28,7 +28,7 @@ read by the counting algorithms of :mod:`~.attractor`:
 from __future__ import annotations
 
 import itertools
-from typing import Callable, Sequence
+from typing import Callable, MutableSequence, Sequence
 
 __all__ = ["IndexedGraph", "TurnTable", "JointTable"]
 
@@ -71,7 +71,10 @@ class TurnTable:
     __slots__ = ("turns", "by_player", "_masks")
 
     def __init__(
-        self, turns: Sequence[int], players: Sequence[int], row: Callable[[], list] = list
+        self,
+        turns: Sequence[int],
+        players: Sequence[int],
+        row: Callable[[], MutableSequence[int]] = list,
     ):
         by_player = {p: row() for p in players}
         for i, t in enumerate(turns):

@@ -36,7 +36,7 @@ from __future__ import annotations
 import itertools
 from array import array
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Sequence, overload
 
 from ..errors import Hint, TooManyPositions
 from ..limits import Limits
@@ -69,9 +69,15 @@ def indices(bits: int) -> list[int]:
     return out
 
 
-class Rows:
+class Rows(Sequence[array]):
     """Rows of ints in one flat ``array('i')``: row i is ``flat[start[i]:start[i + 1]]``
-    (an array; a list of tuples would cost 8 bytes an entry and 40 a row more)."""
+    (an array; a list of tuples would cost 8 bytes an entry and 40 a row more); a
+    sequence of rows, as :class:`~symbolic.explicit.graph.IndexedGraph` reads them.
+
+    >>> r = Rows.of([[1, 2], [], [0]])
+    >>> len(r), list(r[0]), [list(x) for x in r[1:]]
+    (3, [1, 2], [[], [0]])
+    """
 
     __slots__ = ("start", "flat")
 
@@ -89,8 +95,17 @@ class Rows:
     def __len__(self) -> int:
         return len(self.start) - 1
 
-    def __getitem__(self, i: int) -> array:
-        return self.flat[self.start[i] : self.start[i + 1]]
+    @overload
+    def __getitem__(self, i: int) -> array: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[array]: ...
+
+    def __getitem__(self, i):
+        try:  # a row: the hot path, no test before it
+            return self.flat[self.start[i] : self.start[i + 1]]
+        except TypeError:  # a slice of rows (i + 1 fails)
+            return [self[j] for j in range(*i.indices(len(self)))]
 
     def degrees(self) -> array:
         s = self.start
