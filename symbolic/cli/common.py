@@ -19,7 +19,8 @@ from typing import Sequence
 
 from .. import atl
 from ..analysis.layered import LAYERED_MODES
-from ..api import GameEngine, PositionSet
+from ..api import GameEngine, PositionSet, SetEngine
+from ..bdd.sets import SymbolicSets
 from ..engines import BACKEND_CHOICES, ENGINES, ORDERS, PARTITIONS, make_engine
 from ..errors import Hint, QueryError, SymbolicError, spelled
 from ..gdl.game import GdlGame
@@ -438,9 +439,9 @@ def build_engines(model: Model, args) -> tuple[list[str], dict, dict[str, float]
     return kinds, engines, timings
 
 
-def backend_text(engine, asked: str) -> str:
-    """The backend an engine runs on (what ``--backend auto`` chose), else ``asked``."""
-    return getattr(getattr(engine, "manager", None), "backend", asked)
+def backend_text(engine: SetEngine, asked: str) -> str:
+    """The backend a symbolic engine runs on (what ``--backend auto`` chose), else ``asked``."""
+    return engine.backend if isinstance(engine, SymbolicSets) else asked
 
 
 def queries_of(model: Model, texts: Sequence[str] | None) -> list[tuple[str, atl.Formula]]:
