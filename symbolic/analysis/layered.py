@@ -58,7 +58,6 @@ from ..api import (
 )
 from ..arguments import need, need_iterable, need_mapping
 from ..errors import ArgumentTypeError, Hint, QueryError
-from ..limits import NO_LIMITS
 from .outcome import Referee
 
 __all__ = [
@@ -309,7 +308,7 @@ def layer_outcomes(
         # both players' untils one layer at a time, from the last layer down: each row
         # is counted as soon as its layer is solved, and U_{k+1} is dropped then (the
         # layers of the won sets are the largest BDDs of a ply-by-ply table)
-        lim = getattr(engine, "limits", None) or NO_LIMITS
+        lim = engine.limits
         coalition = {p: engine.game.coalition([p]) for p in players}
         ours = {p: layer_turns(engine, coalition[p]) for p in players}
         won = {p: engine.empty() for p in players}
@@ -418,7 +417,7 @@ def evaluate_queries(
             (Hint("choose", "layered"), f" must be one of {', '.join(LAYERED_MODES)}, got {mode!r}")
         )
     plain = atl.Evaluator(engine, definitions, dead_ends=dead_ends)
-    lim = getattr(engine, "limits", None) or NO_LIMITS
+    lim = engine.limits
     reaches: dict = {}
 
     def layered_from(key, source):
