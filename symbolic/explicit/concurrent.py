@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 from math import prod
+from typing import Callable
 
 from ..api import MoveRelation, PositionSet
 from ..arguments import need_int
@@ -69,6 +70,8 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
     position index and sets of :class:`~.sets.ExplicitSets`, δ(c, a) in a
     :class:`~.graph.JointTable`, every ATL operator through the pre-image
     (:class:`~symbolic.concurrent.ConcurrentEngine`)."""
+
+    game: ConcurrentGame
 
     def __init__(
         self,
@@ -220,12 +223,13 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
         if self._table is None:
             with self.limits.stage("building δ(c, a) (explicit, concurrent)"):
                 dom = self._domain()
+                index = self._position_index()
                 table = []
                 for i, (c, en) in enumerate(zip(dom, self._enabled_all(dom))):
                     if not i & 255:
                         self.limits.check(f"position {i} of {len(dom)}")
                     moves = {
-                        a: frozenset(self._index[t] for t in self.joint_successors(c, a))
+                        a: frozenset(index[t] for t in self.joint_successors(c, a))
                         for a in itertools.product(*en)
                     }
                     table.append((en, moves))
@@ -258,7 +262,7 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
         """δ(c) = ⋃_a δ(c, a)."""
         c = self._position(pos)
         self._build()
-        return self._from_indices(self._succ_of(self._index[c]))
+        return self._from_indices(self._succ_of(self._position_index()[c]))
 
     def post(self, source: PositionSet) -> ExplicitSet:
         return self._from_indices(
@@ -308,7 +312,7 @@ def _fixers(then: Expr, joint: Space) -> list[tuple]:
     out: list[tuple] = []
     todo: list[tuple] = []
     conjuncts(then, {}, todo)
-    stack = [(e, env, None) for e, env in reversed(todo)]
+    stack: list[tuple[Expr, dict, Callable | None]] = [(e, env, None) for e, env in reversed(todo)]
     while stack:
         e, env, guard = stack.pop()
         if isinstance(e, Binary) and e.op == "implies" and not has_primes(e.left):

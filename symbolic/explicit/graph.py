@@ -28,7 +28,7 @@ read by the counting algorithms of :mod:`~.attractor`:
 from __future__ import annotations
 
 import itertools
-from typing import Callable, Sequence
+from typing import Callable, MutableSequence, Sequence
 
 __all__ = ["IndexedGraph", "TurnTable", "JointTable"]
 
@@ -41,7 +41,7 @@ class IndexedGraph:
 
     __slots__ = ("succ", "pred", "outdeg", "dead")
 
-    def __init__(self, succ: Sequence, pred: Sequence, outdeg: Sequence[int]):
+    def __init__(self, succ: Sequence, pred: Sequence, outdeg: MutableSequence[int]):
         self.succ, self.pred, self.outdeg = succ, pred, outdeg
         self.dead = [i for i, d in enumerate(outdeg) if d == 0]
 

@@ -25,7 +25,7 @@ so the effect's own lazy errors are the ones reported.
 from __future__ import annotations
 
 import itertools
-from typing import Callable
+from typing import Any, Callable
 
 from ..errors import SymbolicError, WrongType
 from ..ir import (
@@ -164,7 +164,8 @@ def _conj_quant(e: Quant, env: dict, out: list) -> None:
         conjuncts(e.body, {**env, e.var: v}, out)
 
 
-_CONJUNCTS = {
+#: each rule takes a node of its class
+_CONJUNCTS: dict[type, Callable[[Any, dict, list], None]] = {
     Const: _leaf,
     Name: _leaf,
     Var: _leaf,
@@ -242,7 +243,9 @@ def _solve(space: Space, effect: Expr, env: dict, primed: frozenset) -> tuple:
     conjuncts(effect, env, conj)
     eqs = [q for e, en in conj for q in equations(space, e, en)]
     slots = space.slots
-    steps, known, todo = [], set(), set(primed)
+    steps: list = []
+    known: set[int] = set()
+    todo = set(primed)
     while todo:
         ready = next((q for q in eqs if q[0] in todo and q[2] <= known), None)
         if ready is not None:
