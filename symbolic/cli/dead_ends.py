@@ -154,7 +154,7 @@ def _has_reach(f: atl.Formula, definitions) -> bool:
 def unchanged(model, f: atl.Formula, engine, dead: PositionSet, dead_ends: DeadEnds) -> bool:
     """True when :class:`_Probe` shows, without a fixpoint, that the kept reading of ``f``
     is its answer (False: it cannot tell, or it differs)."""
-    if getattr(engine, "concurrent", False):
+    if engine.concurrent:
         return False
     probe = _Probe(engine, model.definitions, dead, dead_ends)
     try:
