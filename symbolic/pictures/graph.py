@@ -94,10 +94,6 @@ def strategy_graph(
         raise QueryError(
             f"label must be a function position -> text or None, got {str(label)[:40]!r}"
         )
-    import networkx as nx
-    from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
-
-    e = strategy.engine
     reached = strategy.outcome(start)
     edges = _edges(strategy, reached)
     starts = (start & strategy.region).tuples()
@@ -107,46 +103,11 @@ def strategy_graph(
     drawn = [
         (index[c], index[d], bold) for c in nodes for d, bold in edges.get(c, ()) if d in index
     ]
-    G = nx.DiGraph()
-    for c in nodes:
-        G.add_node(index[c], layer=depth[c])
-    G.add_edges_from((i, j) for i, j, _ in drawn)
-    xy = nx.multipartite_layout(G, subset_key="layer", align="horizontal", scale=1) if nodes else {}
-    rows = max(depth.values(), default=0) + 1
-    widest = max((sum(1 for c in nodes if depth[c] == r) for r in range(rows)), default=1)
+    place, rows, widest = _layout(nodes, depth, drawn)
     fig = new_figure(min(3 + 1.3 * widest, 18), min(2 + 1.2 * rows, 16))
     ax = fig.add_subplot()
-    sx = max(widest, 1) * 1.4
-    place = {i: (x * sx, -depth[nodes[i]] * 1.3) for i, (x, _) in xy.items()}
-    _untangle(place, nodes, depth, drawn)
-    mine = e.turn_set(strategy.objective.coalition)
-    goal, first = strategy.objective.goal, set(starts)
-    text = label or (lambda c: ",".join(map(str, c)))
-    for c in nodes:
-        i = index[c]
-        x, y = place[i]
-        colour = GOAL if c in goal else START if c in first else PLAIN
-        shape = (
-            Rectangle((x - 0.45, y - 0.4), 0.9, 0.8, facecolor=colour, edgecolor="black")
-            if c in mine
-            else Circle((x, y), 0.45, facecolor=colour, edgecolor="black")
-        )
-        shape.set_gid(f"node_{i}")
-        ax.add_patch(shape)
-        ax.text(x, y, text(c), ha="center", va="center", fontsize=6, family="monospace")
-    for i, j, bold in drawn:
-        arrow = FancyArrowPatch(
-            place[i],
-            place[j],
-            arrowstyle="-|>",
-            mutation_scale=9,
-            shrinkA=14,
-            shrinkB=14,
-            linewidth=2.4 if bold else 0.6,
-            color="black" if bold else "#718096",
-        )
-        arrow.set_gid(f"{'move' if bold else 'reply'}_{i}_{j}")
-        ax.add_patch(arrow)
+    _draw_nodes(ax, strategy, nodes, place, set(starts), label)
+    _draw_edges(ax, drawn, place)
     xs = [p[0] for p in place.values()] or [0]
     ax.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
     ax.set_ylim(-(rows - 1) * 1.3 - 0.8, 0.8)
@@ -163,3 +124,61 @@ def strategy_graph(
         title += f"\n(the start's {start.count()} position(s) are not won: nothing to draw)"
     ax.set_title(title, fontsize=9)
     return Picture(fig, {"title": title, "nodes": nodes, "edges": drawn, "total": total})
+
+
+def _layout(nodes: list, depth: dict, drawn: list) -> tuple[dict, int, int]:
+    """``(place, rows, widest)``: the (x, y) of each node index, one row per depth (the
+    start at the top), and the number of rows and of nodes in the widest one."""
+    import networkx as nx
+
+    G = nx.DiGraph()
+    for i, c in enumerate(nodes):
+        G.add_node(i, layer=depth[c])
+    G.add_edges_from((i, j) for i, j, _ in drawn)
+    xy = nx.multipartite_layout(G, subset_key="layer", align="horizontal", scale=1) if nodes else {}
+    rows = max(depth.values(), default=0) + 1
+    widest = max((sum(1 for c in nodes if depth[c] == r) for r in range(rows)), default=1)
+    sx = max(widest, 1) * 1.4
+    place = {i: (x * sx, -depth[nodes[i]] * 1.3) for i, (x, _) in xy.items()}
+    _untangle(place, nodes, depth, drawn)
+    return place, rows, widest
+
+
+def _draw_nodes(ax, strategy: Strategy, nodes: list, place: dict, first: set, label) -> None:
+    """One shape per position: a square where the coalition moves, else a circle,
+    coloured as a goal, a start or a plain position, with the position's label."""
+    from matplotlib.patches import Circle, Rectangle
+
+    mine = strategy.engine.turn_set(strategy.objective.coalition)
+    goal = strategy.objective.goal
+    text = label or (lambda c: ",".join(map(str, c)))
+    for i, c in enumerate(nodes):
+        x, y = place[i]
+        colour = GOAL if c in goal else START if c in first else PLAIN
+        shape = (
+            Rectangle((x - 0.45, y - 0.4), 0.9, 0.8, facecolor=colour, edgecolor="black")
+            if c in mine
+            else Circle((x, y), 0.45, facecolor=colour, edgecolor="black")
+        )
+        shape.set_gid(f"node_{i}")
+        ax.add_patch(shape)
+        ax.text(x, y, text(c), ha="center", va="center", fontsize=6, family="monospace")
+
+
+def _draw_edges(ax, drawn: list, place: dict) -> None:
+    """The arrows: bold for the strategy's moves, thin for the others' replies."""
+    from matplotlib.patches import FancyArrowPatch
+
+    for i, j, bold in drawn:
+        arrow = FancyArrowPatch(
+            place[i],
+            place[j],
+            arrowstyle="-|>",
+            mutation_scale=9,
+            shrinkA=14,
+            shrinkB=14,
+            linewidth=2.4 if bold else 0.6,
+            color="black" if bold else "#718096",
+        )
+        arrow.set_gid(f"{'move' if bold else 'reply'}_{i}_{j}")
+        ax.add_patch(arrow)
