@@ -173,7 +173,7 @@ def _kept(
 ) -> PositionSet:
     """The answer of ``f`` with the dead ends kept, computed as ``answer`` was."""
     sets = {DEAD: dead}
-    how = answer.how[0] if answer.how else None
+    how = answer.how.kind if answer.how else None
     if how is None:
         return _Plain(engine, model.definitions, sets, dead_ends)(f)
     if how == "anchored":
