@@ -358,7 +358,7 @@ class Evaluator:
 
     def _turn(self, f: Turn, env: dict) -> PositionSet:
         J = self._J(f.coalition, env)
-        if getattr(self.engine, "concurrent", False):  # symbolic.concurrent.ConcurrentEngine
+        if self.engine.concurrent:  # symbolic.concurrent.ConcurrentEngine
             raise QueryError(
                 "turn(J) has no meaning on a concurrent game: every player "
                 "chooses an action at every position",

@@ -77,6 +77,8 @@ class Expr:
     use :meth:`eq` / :meth:`ne` for the equality *expression*)."""
 
     __slots__ = ()
+    #: where the expression was read (every node class declares it as a field)
+    span: Span | None
 
     def _wrap(self, other) -> "Expr":
         return other if isinstance(other, Expr) else Const(other)
