@@ -249,20 +249,25 @@ def layered_nimbers(engine: GameEngine, *, check: bool = True) -> Nimbers:
     return Nimbers(engine, tuple(layers), steps)
 
 
-def mex_nimbers(engine: CountingGame, *, check: bool = True) -> dict[tuple, int]:
-    """{position: nimber} by the mex rule on the explicit engine's successor lists.
+def mex_nimbers(engine: GameEngine, *, check: bool = True) -> dict[tuple, int]:
+    """{position: nimber} by the mex rule on the explicit engine's successor lists
+    (ArgumentTypeError for another engine).
 
     A position is finished once all its successors are; finishing it lets its
     predecessors count down (a topological order from the dead ends up).
     ``check`` first runs :func:`check_impartial`.
     """
-    need(
+    counting = need(
         engine,
         CountingGame,
         "the engine",
         hint=' (the explicit engine: make_engine(game, "explicit"))',
     )
-    need(check, bool, "check")
+    return _mex_nimbers(counting, need(check, bool, "check"))
+
+
+def _mex_nimbers(engine: CountingGame, check: bool) -> dict[tuple, int]:
+    """:func:`mex_nimbers` on a checked engine."""
     if check:
         check_impartial(engine)
     n = engine.positions().count()

@@ -11,7 +11,6 @@ from typing import Any
 
 from ..seeds import hackendot as H
 from ..errors import QueryError
-from ..explicit.counting import CountingGame
 from ..analysis.grundy import layered_nimbers, mex_nimbers
 from ..limits import is_int_text, short_text
 from ..model import load_model
@@ -37,7 +36,6 @@ def _model_nimber(word: str, engine: str, backend: str) -> int:
     eng = build_engine(model.game, engine, backend)
     start = (1,) + (0,) * model.consts["N"]
     if engine == "explicit":
-        assert isinstance(eng, CountingGame)  # the explicit engine of a turn-based game
         return mex_nimbers(eng)[start]
     return layered_nimbers(eng).of(start)
 

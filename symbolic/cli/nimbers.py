@@ -17,7 +17,6 @@ from ..analysis.grundy import (
 )
 from ..analysis.layered_solve import graded_reach, layered_nimbers_graded, layered_source
 from ..api import ReachLayers
-from ..explicit.counting import CountingGame
 from .common import (
     ENGINE_CHOICES,
     backend_text,
@@ -72,7 +71,6 @@ def _solve(kind: str, model, args, at) -> tuple[_Answer, ReachLayers | None]:
             return _Answer(kind, eng, nimbers=layered_nimbers(eng)), None
         check_impartial(eng)
         return _Answer(kind, eng, nimbers=layered_nimbers_graded(eng, reach)), reach
-    assert isinstance(eng, CountingGame)  # the explicit engine of a turn-based game
     table = mex_nimbers(eng)
     if reach is not None:  # the explicit mex over every position, restricted to R
         table = {c: g for c, g in table.items() if c in reach.result}

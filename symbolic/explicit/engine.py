@@ -35,7 +35,7 @@ from .counting import CountingGame
 from .graph import IndexedGraph, TurnTable
 from .interp import INT, compile_expr, type_name
 from .moves import apply, compile_moves, max_successors, successors
-from .sets import DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets
+from .sets import DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets, TupleSets
 
 __all__ = ["ExplicitGame", "ExplicitRelation", "DEFAULT_MAX_EDGES"]
 
@@ -45,13 +45,14 @@ DEFAULT_MAX_EDGES = 100_000_000
 
 
 class ExplicitRelation(MoveRelation):
-    """A set of moves of an :class:`ExplicitGame`: a frozenset of (c, c') tuple pairs."""
+    """A set of moves of an explicit engine (:class:`~.sets.TupleSets`: an :class:`ExplicitGame`,
+    a GDL one): a frozenset of (c, c') tuple pairs."""
 
     __slots__ = ("engine", "items")
     #: the game engine (turn-based or concurrent), with its explicit sets
-    engine: ExplicitSets
+    engine: TupleSets
 
-    def __init__(self, engine: ExplicitSets, items: frozenset):
+    def __init__(self, engine: TupleSets, items: frozenset):
         self.engine = engine
         self.items = items
 

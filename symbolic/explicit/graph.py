@@ -72,7 +72,10 @@ class TurnTable:
     __slots__ = ("turns", "by_player", "_masks")
 
     def __init__(
-        self, turns: Sequence[int], players: Sequence[int], row: Callable[[], list] = list
+        self,
+        turns: Sequence[int],
+        players: Sequence[int],
+        row: Callable[[], MutableSequence[int]] = list,
     ):
         by_player = {p: row() for p in players}
         for i, t in enumerate(turns):

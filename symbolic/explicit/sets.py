@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from typing import Iterable
+from abc import abstractmethod
+from typing import Iterable, Protocol
 
 from ..api import Fixpoint, PositionSet, SetEngine
 from ..arguments import need, need_int, need_iterable
@@ -31,6 +32,8 @@ from .interp import BOOL, compile_expr, type_name
 __all__ = [
     "ExplicitSet",
     "ExplicitSets",
+    "TupleItems",
+    "TupleSets",
     "DEFAULT_MAX_POSITIONS",
     "BYTES_PER_POSITION",
     "position_limit",
@@ -144,7 +147,28 @@ class ExplicitSet(PositionSet):
         return self.items == other.items
 
 
-class ExplicitSets(SetEngine):
+class TupleItems(Protocol):
+    """A set of positions that gives them as a frozenset of tuples, ``items``."""
+
+    @property
+    def items(self) -> frozenset: ...
+
+
+class TupleSets(SetEngine):
+    """A set engine whose sets give their positions as tuples (:class:`TupleItems`): what
+    :class:`~.engine.ExplicitRelation` reads of its engine (:class:`ExplicitSets`, and
+    the explored positions of the GDL engines, ``symbolic.gdl.explicit.GdlPositions``)."""
+
+    @abstractmethod
+    def _own(self, s) -> TupleItems:
+        """``s`` when it is a set of this engine, else EngineMismatch."""
+
+    @abstractmethod
+    def _set_of(self, positions: frozenset) -> PositionSet:
+        """The set of the given positions (tuples already checked)."""
+
+
+class ExplicitSets(TupleSets):
     """Sets of positions of ``space`` by enumeration (ENS 2005, Q2–Q4).
 
     The domain is {c ∈ ∏ slot ranges | invariant(c)}, in lexicographic order

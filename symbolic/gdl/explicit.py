@@ -32,13 +32,14 @@ import itertools
 from array import array
 from functools import partial
 
-from ..api import Fixpoint, PositionSet, SetEngine
+from ..api import Fixpoint, PositionSet
 from ..errors import EngineMismatch
 from ..explicit.counting import CountingGame
 from ..explicit.engine import ExplicitRelation
 from ..explicit.graph import IndexedGraph, TurnTable
 from ..explicit.sets import (
     DEFAULT_MAX_POSITIONS,
+    TupleSets,
     checked_position,
     checked_positions,
     position_limit,
@@ -195,7 +196,7 @@ class GdlSet(PositionSet):
         return self.bits == other.bits
 
 
-class GdlPositions(SetEngine):
+class GdlPositions(TupleSets):
     """The positions of a GDL game as the explicit engines explore them, and their sets:
     the part :class:`GdlExplicitGame` and :class:`~.explicit_concurrent.GdlExplicitConcurrentGame`
     share (:mod:`symbolic.explicit.sets` is the model's).
