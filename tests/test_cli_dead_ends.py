@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from symbolic import atl
-from symbolic.analysis.layered import Answer
+from symbolic.analysis.layered import Answer, Layering
 from symbolic.api import graded_layers
 from symbolic.api import DeadEnds
 from symbolic.cli.dead_ends import DEAD, _kept, _Plain, strategic, unchanged
@@ -164,7 +164,8 @@ def test_the_layered_kept_reading_is_the_plain_one_on_the_anchor(data):
     model = SimpleNamespace(definitions={}, game=game)
     dead = E.deadlocks()
     plain = _kept(model, f, E, Answer(E.empty()), dead, DeadEnds.VACUOUS)
-    layered = _kept(model, f, E, Answer(E.empty(), ("anchored", "S", 0)), dead, DeadEnds.VACUOUS)
+    how = Layering("anchored", "S", 0)
+    layered = _kept(model, f, E, Answer(E.empty(), how), dead, DeadEnds.VACUOUS)
     assert plain == layered, sorted(set(plain.tuples()) ^ set(layered.tuples()))[:3]
 
 
