@@ -165,7 +165,12 @@ def unchanged(model, f: atl.Formula, engine, dead: PositionSet, dead_ends: DeadE
 
 
 class _Layered(_KeptDeadEnds, LayeredEvaluator):
-    pass
+    """The kept reading over graded layers; reach(ψ), which looks backward over every
+    position, evaluates ψ in the kept reading too."""
+
+    def __init__(self, engine, reach, definitions, sets, dead_ends: DeadEnds):
+        super().__init__(engine, reach, definitions, sets, dead_ends)
+        self._plain = _Plain(engine, definitions, sets, dead_ends)
 
 
 def _kept(
