@@ -21,6 +21,7 @@ from ..errors import ModelError, RangeError, UnknownName, WrongType
 from . import ast
 from .binders import flat_binders
 from .builtins import canonical_key
+from .core import CheckerCore
 from .scope import EMPTY, Ctx
 from .types import BOOL, Sym, known
 
@@ -35,7 +36,7 @@ def action_label(name: str, values: tuple) -> str:
     return f"{name}({', '.join(shown)})"
 
 
-class ActionDecls:
+class ActionDecls(CheckerCore):
     """The concurrent declarations (a base of :class:`~.decls.ModelChecker`)."""
 
     concurrent_span = None
