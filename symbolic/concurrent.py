@@ -94,7 +94,7 @@ class ConcurrentEngine(GameEngine):
             lambda x: x | (stay & self._pre(J, x, strict)),
             target,
             keep_layers=keep_layers,
-            limits=getattr(self, "limits", None),
+            limits=self.limits,
             name="computing until (concurrent pre)",
         )
 
@@ -114,7 +114,7 @@ class ConcurrentEngine(GameEngine):
         return greatest_fixpoint(
             lambda z: right & (left | self._pre(J, z, strict)),
             right,
-            limits=getattr(self, "limits", None),
+            limits=self.limits,
             name="computing release (concurrent pre)",
         )
 

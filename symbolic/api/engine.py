@@ -22,6 +22,7 @@ from ..arguments import need
 from ..errors import ModelError, QueryError
 from ..fixpoint import Fixpoint, ReachLayers, check_layer, check_reach
 from ..ir import Game
+from ..limits import NO_LIMITS, Limits
 from .sets import MoveRelation, PositionSet, SetEngine, check_set
 
 __all__ = ["DeadEnds", "GameEngine", "check_dead_ends", "check_engine"]
@@ -78,6 +79,10 @@ class GameEngine(SetEngine):
     (module docstring)."""
 
     game: Game
+    #: the time, memory and progress limits the engine's work checks (none by default)
+    limits: Limits = NO_LIMITS
+    #: True for an engine of a concurrent game (:class:`symbolic.concurrent.ConcurrentEngine`)
+    concurrent: bool = False
 
     @abstractmethod
     def turn_set(self, coalition: Iterable[int]) -> PositionSet:
