@@ -109,6 +109,8 @@ PYTHON_NAMES = {
     "at": "at",
     "x": "x",
     "y": "y",
+    "x_window": "x_window=(LO, HI)",
+    "y_window": "y_window=(LO, HI)",
     "params": "params",
     "start": "strategy.outcome(SET)",
 }

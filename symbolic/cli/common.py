@@ -88,6 +88,8 @@ FLAGS = {
     "at": "--at",
     "x": "--x",
     "y": "--y",
+    "x_window": "--x 'VAR=LO..HI'",
+    "y_window": "--y 'VAR=LO..HI'",
     "params": "-p",
     "start": "--from SET",
 }

@@ -19,8 +19,8 @@
 - :mod:`.formulas`: formulas to :mod:`symbolic.atl`;
 - :mod:`.display`: a model's ``display`` to :mod:`symbolic.display` nodes;
 - :mod:`.actions`: a concurrent game's actions, updates and ``does(p, a)``;
-- :mod:`.decls`: declarations and parameter overrides to a
-  :class:`~.decls.CheckedModel`;
+- :mod:`.params`: ``param`` declarations and the overrides of their values;
+- :mod:`.decls`: every declaration, in order, to a :class:`~.decls.CheckedModel`;
 - :mod:`.arena`: the TD's JSON arenas read into the AST (a second front end).
 
 Each module imports only modules listed before it, and none imports

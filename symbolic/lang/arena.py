@@ -310,6 +310,36 @@ def read_arena(text: str, filename: str) -> Arena:
             f"got {_describe(doc)}",
             top,
         )
+    fields = _fields(r, doc, top)
+    n = _state_count(r, fields["states"])
+    controller = _controllers(r, fields["controller"], n)
+    edges = _edges(r, fields["edges"], n)
+    initial = r.state(fields["initial"], n, "init")
+    objectives = tuple(
+        tuple(sorted(set(r.states_list(fields[k], n, KEYS[k]))))
+        for k in ("objective1", "objective2")
+    )
+    draws = (
+        tuple(sorted(set(r.states_list(fields["objective3"], n, "objectifs3"))))
+        if "objective3" in fields
+        else None
+    )
+    name = fields["name"].value if "name" in fields else Path(filename).name.split(".")[0]
+    desc = fields["description"].value if "description" in fields else ""
+    return Arena(
+        str(name),
+        str(desc),
+        tuple(controller[s] for s in range(n)),
+        tuple(sorted(edges)),
+        initial,
+        objectives,
+        draws,
+    )  # type: ignore[arg-type]
+
+
+def _fields(r: _Reader, doc: Located, top: Span) -> dict[str, Located]:
+    """The top-level values of an arena by their English key (``states`` for ``etats``);
+    a located error for a key unknown, repeated (in either spelling) or missing."""
     fields: dict[str, Located] = {}
     english = {v: k for k, v in KEYS.items()}
     for key, (where, value) in doc.value.items():
@@ -345,10 +375,14 @@ def read_arena(text: str, filename: str) -> Arena:
     for key, td in KEYS.items():
         if key not in fields:
             raise r.error(f"missing key {json.dumps(td)} (or {json.dumps(key)})", top)
+    return fields
 
-    raw_states = r.expect(fields["states"], "array", "etats").value
+
+def _state_count(r: _Reader, states: Located) -> int:
+    """The number of states of ``etats``: a non-empty array of the states 0..n-1, each once."""
+    raw_states = r.expect(states, "array", "etats").value
     if not raw_states:
-        raise r.error("etats is empty: an arena needs at least one state", fields["states"].span)
+        raise r.error("etats is empty: an arena needs at least one state", states.span)
     n = len(raw_states)
     seen: dict[int, Located] = {}
     for i, v in enumerate(raw_states):
@@ -356,8 +390,12 @@ def read_arena(text: str, filename: str) -> Arena:
         if s in seen:
             raise r.error(f"state {s} is listed twice in etats", v.span)
         seen[s] = v
+    return n
 
-    ctrl_doc = r.expect(fields["controller"], "object", "controles")
+
+def _controllers(r: _Reader, controls: Located, n: int) -> dict[int, int]:
+    """{state: the player controlling it} from ``controles``: one for each of the n states."""
+    ctrl_doc = r.expect(controls, "object", "controles")
     controller: dict[int, int] = {}
     for key, (where, v) in ctrl_doc.value.items():
         s = r.state_key(key, where, n, "controles")
@@ -371,34 +409,17 @@ def read_arena(text: str, filename: str) -> Arena:
             + (" ..." if len(missing) > 10 else ""),
             ctrl_doc.span,
         )
+    return controller
 
+
+def _edges(r: _Reader, transitions: Located, n: int) -> set[tuple[int, int]]:
+    """The (state, successor) pairs of ``transitions``."""
     edges = set()
-    for key, (where, v) in r.expect(fields["edges"], "object", "transitions").value.items():
+    for key, (where, v) in r.expect(transitions, "object", "transitions").value.items():
         s = r.state_key(key, where, n, "transitions")
         for t in r.states_list(v, n, f"transitions[{json.dumps(key)}]"):
             edges.add((s, t))
-
-    initial = r.state(fields["initial"], n, "init")
-    objectives = tuple(
-        tuple(sorted(set(r.states_list(fields[k], n, KEYS[k]))))
-        for k in ("objective1", "objective2")
-    )
-    draws = (
-        tuple(sorted(set(r.states_list(fields["objective3"], n, "objectifs3"))))
-        if "objective3" in fields
-        else None
-    )
-    name = fields["name"].value if "name" in fields else Path(filename).name.split(".")[0]
-    desc = fields["description"].value if "description" in fields else ""
-    return Arena(
-        str(name),
-        str(desc),
-        tuple(controller[s] for s in range(n)),
-        tuple(sorted(edges)),
-        initial,
-        objectives,
-        draws,
-    )  # type: ignore[arg-type]
+    return edges
 
 
 def arena_model_ast(arena: Arena, filename: str) -> ast.ModelAst:
