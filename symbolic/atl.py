@@ -33,7 +33,7 @@ AllPlayers()
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from . import ir, nodes
 from .api import DeadEnds, GameEngine, PositionSet, check_dead_ends, reachable
@@ -88,6 +88,8 @@ class Formula:
     """Base of ATL formula nodes."""
 
     __slots__ = ()
+    # declared, not assigned: every node class is a frozen dataclass
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -358,7 +360,7 @@ class Evaluator:
 
     def _turn(self, f: Turn, env: dict) -> PositionSet:
         J = self._J(f.coalition, env)
-        if getattr(self.engine, "concurrent", False):  # symbolic.concurrent.ConcurrentEngine
+        if self.engine.concurrent:  # symbolic.concurrent.ConcurrentEngine
             raise QueryError(
                 "turn(J) has no meaning on a concurrent game: every player "
                 "chooses an action at every position",
@@ -522,7 +524,8 @@ _CONNECTIVES = {
 
 # Exhaustive dispatch over the formula classes (plain functions, as in
 # symbolic.bdd.encode): a class without a rule is an AssertionError.
-_EVAL = {
+#: formula class -> its rule (a rule takes a formula of its key's class)
+_EVAL: dict[type[Formula], Callable[[Evaluator, Any, dict], PositionSet]] = {
     Truth: Evaluator._truth,
     Turn: Evaluator._turn,
     Prop: Evaluator._prop,
