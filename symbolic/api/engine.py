@@ -223,7 +223,7 @@ class GameEngine(SetEngine):
         self.game.coalition(need(J, frozenset, "J", hint=" (engine.game.coalition(players))"))
         check_layer(check_reach(self, reach), k)
         for s, what in ((ours, "ours"), (won, "won"), (stay, "stay"), (target, "the target")):
-            if s is not None or what != "ours" or not getattr(self, "concurrent", False):
+            if s is not None or what != "ours" or not self.concurrent:
                 check_set(self, s, what)
         check_dead_ends(dead_ends)
 
