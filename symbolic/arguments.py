@@ -61,12 +61,16 @@ def need(value, types, what: str, *, none: bool = False, hint: str = ""):
 
 @overload
 def need_int(
-    value, what: str, *, low: int | None = ..., high: int | None = ..., none: Literal[False] = ...
+    value, what: str, *, low: int | None = None, high: int | None = None, none: Literal[False] = ...
 ) -> int: ...
+
+
 @overload
 def need_int(
-    value, what: str, *, low: int | None = ..., high: int | None = ..., none: bool
+    value, what: str, *, low: int | None = None, high: int | None = None, none: bool
 ) -> int | None: ...
+
+
 def need_int(
     value, what: str, *, low: int | None = None, high: int | None = None, none: bool = False
 ) -> int | None:

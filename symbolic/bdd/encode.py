@@ -18,7 +18,7 @@ within its range); callers conjoin the domain, as the engine does.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..errors import ModelError, RangeError, WrongType
 from ..ir import (
@@ -339,6 +339,8 @@ class Encoder(PrimedSlots, BitLayout):
     def _elem_slot_const(self, e: Elem, env: dict) -> int | None:
         """The slot of a primed element, whose index is constant (None: out of range)."""
         d = self.space.decl(e.array)
+        if d.index is None:  # validated: an element of an array
+            raise AssertionError(e.array)
         idx = self._int(e.index, env, f"the index of {e.array}'[..]", e)
         if not idx.is_const:
             raise AssertionError(e)  # validated: the index reads no state, so it folds
@@ -348,6 +350,8 @@ class Encoder(PrimedSlots, BitLayout):
 
     def _elem(self, e: Elem, env: dict):
         d = self.space.decl(e.array)
+        if d.index is None:  # validated: an element of an array
+            raise AssertionError(e.array)
         lo, hi = d.index.lo, d.index.hi
         name = e.array + ("'" if e.primed else "")
         where = f"{name}[{lo}..{hi}]"
@@ -535,7 +539,7 @@ _RINGS = {"+": bv.add, "-": bv.sub, "*": bv.mul}
 # plain functions (not bound methods stored on the instance): a self-reference
 # cycle would leave BDD nodes to the cycle collector, which may free the
 # manager before its nodes.
-_DISPATCH = {
+_DISPATCH: dict[type, Callable[[Encoder, Any, dict], Any]] = {  # a node of each class
     Const: Encoder._const,
     Name: Encoder._name,
     Var: Encoder._var,

@@ -16,9 +16,23 @@ frozenset({1})
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from ..ir import Const, Elem, Expr, Item, Name, Quant, Sum, Unary, Binary, Ite, Var, children
+from ..ir import (
+    Binary,
+    Const,
+    Elem,
+    Expr,
+    Item,
+    Ite,
+    Name,
+    Quant,
+    Space,
+    Sum,
+    Unary,
+    Var,
+    children,
+)
 
 __all__ = ["PrimedSlots"]
 
@@ -26,6 +40,13 @@ __all__ = ["PrimedSlots"]
 class PrimedSlots:
     """The primed slots of an expression (a base of :class:`~symbolic.bdd.encode.Encoder`,
     whose ``_elem_slot_const`` folds a primed element's index)."""
+
+    # the encoder's: its space, the path conditions and value errors of a compilation
+    # (set aside here), and the slot of a primed element (None: its index out of range)
+    space: Space
+    _path: list
+    _errors: list
+    _elem_slot_const: Callable[[Elem, dict], int | None]
 
     def primed_slots(self, e: Expr, env: Mapping[str, Any] | None = None) -> frozenset[int]:
         """The slots primed anywhere in ``e`` once quantifiers and sums are expanded
@@ -70,7 +91,7 @@ class PrimedSlots:
 
 
 # Which slots an effect primes, per node class (PrimedSlots.primed_slots).
-_PRIMED = {
+_PRIMED: dict[type, Callable[[PrimedSlots, Any, dict, set], None]] = {  # a node of each class
     Const: PrimedSlots._primed_none,
     Name: PrimedSlots._primed_none,
     Var: PrimedSlots._primed_var,

@@ -37,6 +37,7 @@ class BddSet(PositionSet):
     """
 
     __slots__ = ("engine", "node")
+    engine: "SymbolicSets"
 
     def __init__(self, engine: "SymbolicSets", node):
         if not isinstance(engine, SymbolicSets):

@@ -342,7 +342,7 @@ NOT_ANSWERED = 1
 def is_concurrent(game=None, engine=None) -> bool:
     """True for a concurrent game (:class:`symbolic.ir.ConcurrentGame`), or an engine that
     reads its game as concurrent (a GDL game where several roles choose at once)."""
-    return isinstance(game, ConcurrentGame) or bool(getattr(engine, "concurrent", False))
+    return isinstance(game, ConcurrentGame) or (engine is not None and engine.concurrent)
 
 
 def refuse_concurrent(what: str, game=None, engine=None) -> None:
