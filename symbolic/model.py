@@ -81,7 +81,7 @@ class Model:
     source: str
     params: dict
     consts: dict
-    game: ir.Game
+    game: ir.Game | ir.ConcurrentGame
     definitions: dict
     queries: tuple[Query, ...]
     text: str = field(default="", repr=False, compare=False)

@@ -77,7 +77,7 @@ class Expr:
     use :meth:`eq` / :meth:`ne` for the equality *expression*)."""
 
     __slots__ = ()
-    # declared, not assigned: every node class is a frozen dataclass with a span
+    # declared, not assigned: every node class is a frozen dataclass
     __dataclass_fields__: ClassVar[dict[str, Any]]
     #: where the expression was read (every node class declares it as a field)
     span: Span | None
