@@ -33,7 +33,7 @@ AllPlayers()
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from . import ir, nodes
 from .api import DeadEnds, GameEngine, PositionSet, check_dead_ends, reachable
@@ -88,6 +88,8 @@ class Formula:
     """Base of ATL formula nodes."""
 
     __slots__ = ()
+    # declared, not assigned: every node class is a frozen dataclass
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -522,7 +524,8 @@ _CONNECTIVES = {
 
 # Exhaustive dispatch over the formula classes (plain functions, as in
 # symbolic.bdd.encode): a class without a rule is an AssertionError.
-_EVAL = {
+#: formula class -> its rule (a rule takes a formula of its key's class)
+_EVAL: dict[type[Formula], Callable[[Evaluator, Any, dict], PositionSet]] = {
     Truth: Evaluator._truth,
     Turn: Evaluator._turn,
     Prop: Evaluator._prop,

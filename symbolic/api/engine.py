@@ -22,6 +22,7 @@ from ..arguments import need
 from ..errors import ModelError, QueryError
 from ..fixpoint import Fixpoint, ReachLayers, check_layer, check_reach
 from ..ir import ConcurrentGame, Game
+from ..limits import NO_LIMITS, Limits
 from .sets import MoveRelation, PositionSet, SetEngine, check_set
 
 __all__ = ["DeadEnds", "GameEngine", "check_dead_ends", "check_engine"]
@@ -80,6 +81,8 @@ class GameEngine(SetEngine):
     #: the game it plays: a turn-based :class:`~symbolic.ir.Game`, or a
     #: :class:`~symbolic.ir.ConcurrentGame` (the engines of one narrow it)
     game: Game | ConcurrentGame
+    #: the time, memory and progress limits the engine's work checks (none by default)
+    limits: Limits = NO_LIMITS
     #: True for an engine of a concurrent game (:class:`symbolic.concurrent.ConcurrentEngine`):
     #: every player chooses at every position, so there are no turn sets
     concurrent: bool = False

@@ -16,7 +16,7 @@ stated once, in :mod:`symbolic.ir`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Union
+from typing import Any, ClassVar, Iterable, Union
 
 from ..errors import Span, WrongType
 
@@ -77,6 +77,8 @@ class Expr:
     use :meth:`eq` / :meth:`ne` for the equality *expression*)."""
 
     __slots__ = ()
+    # declared, not assigned: every node class is a frozen dataclass
+    __dataclass_fields__: ClassVar[dict[str, Any]]
     #: where the expression was read (every node class declares it as a field)
     span: Span | None
 

@@ -128,6 +128,7 @@ class Space:
         try:
             return self._slot_of[(name, index)]
         except KeyError:
+            assert d.index is not None  # a scalar's one slot is always there
             raise RangeError(f"index {index} outside {name}[{d.index.lo}..{d.index.hi}]") from None
 
     @property

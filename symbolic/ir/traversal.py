@@ -138,9 +138,9 @@ def substitute_exprs(e: Expr, env: Mapping[str, Expr]) -> Expr:
         return e
     if isinstance(e, Name):
         return env.get(e.name, e)
-    v = bound_var(e)
-    if v is None:
+    if not isinstance(e, (Quant, Sum)):  # not a binder
         return map_children(e, lambda c: substitute_exprs(c, env))
+    v = e.var
     inner = {k: x for k, x in env.items() if k != v}  # the binder shadows
     if not inner:
         return e

@@ -13,6 +13,7 @@
 - :mod:`.types`: the checker's types and typed results (:class:`~.types.Known`,
   :class:`~.types.Sym`);
 - :mod:`.scope`: the top-level names table and an expression's local context;
+- :mod:`.core`: what the checker's parts use of it, declared once for the type checker;
 - :mod:`.calls`, :mod:`.operators`, :mod:`.binders`, :mod:`.exprs`: expressions to
   load-time values or :mod:`symbolic.ir` (calls, operators, quantifiers and
   comprehensions, then the checker that dispatches to them);

@@ -16,7 +16,7 @@ are stored in a canonical spelling (``=`` is ``"=="``, ``&&``-like symbols are
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Union
+from typing import Any, ClassVar, Union
 
 from ..errors import Span
 
@@ -84,6 +84,8 @@ class Node:
 
     __slots__ = ()
     span: Span
+    # declared, not assigned: every node class is a frozen dataclass
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
 
 # --------------------------------------------------------------------------- expressions

@@ -294,11 +294,12 @@ def dyck(word) -> tuple[tuple[int, int], ...]:
     """
     if not isinstance(word, str):
         raise WrongType(f"dyck: expected a string of parentheses, got {kind_name(word)}")
-    stack, nodes = [], []
+    stack: list[int] = []
+    nodes: list[list[int]] = []  # [open, close] per node
     for pos, ch in enumerate(word):
         if ch == "(":
             stack.append(len(nodes))
-            nodes.append([pos, None])
+            nodes.append([pos, -1])  # closed below (or the word is unbalanced)
         elif ch == ")":
             if not stack:
                 raise RangeError(f"dyck: unbalanced ')' at position {pos} of {word!r}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 from .. import atl, display, ir, nodes
 from ..errors import ModelError, RangeError, Span, UnknownName, WrongType
@@ -205,6 +205,7 @@ class ModelChecker(ActionDecls, ParamDecls, FormulaChecker):
             and isinstance(win.body, atl.Prop)
         )
         if rule == "win" and not usable:
+            assert self.outcome_decl is not None  # the rule is its
             raise ModelError(
                 "'outcome win' needs a set win(p) with one parameter, the "
                 "player (e.g. set win(p) = ...)",
@@ -213,11 +214,13 @@ class ModelChecker(ActionDecls, ParamDecls, FormulaChecker):
         if rule == "misere":
             return ir.MiserePlay()
         if rule in (None, "win") and usable:
+            assert win is not None and isinstance(win.body, atl.Prop)  # usable says so
             return ir.WinSets(win.params[0][0], win.body.expr)
         return ir.NormalPlay()
 
     def _display(self, d: ast.DisplayDecl) -> None:
         if self.display is not None:
+            assert self.display_span is not None  # set with the display
             raise ModelError(
                 f"the display is declared twice (first at line {self.display_span.line})", d.span
             )
@@ -231,8 +234,10 @@ class ModelChecker(ActionDecls, ParamDecls, FormulaChecker):
         for item in d.items:
             v = self.value(item, EMPTY, what="a player")
             if v.type == INT:
+                assert isinstance(v.value, int)  # as its type says
                 ids.add(v.value)
             elif isinstance(v.type, SetT) and v.type.elem in (INT, None):
+                assert isinstance(v.value, frozenset)  # as its type says
                 ids.update(v.value)
             else:
                 raise WrongType(
@@ -414,8 +419,11 @@ class ModelChecker(ActionDecls, ParamDecls, FormulaChecker):
                     "'outcome' is for turn-based games",
                     self.outcome_decl.span,
                 )
-            game = self.concurrent_game(name, ir.Space(tuple(self.vars)), ir.conj(self.invariants))
+            game: ir.Game | ir.ConcurrentGame = self.concurrent_game(
+                name, ir.Space(tuple(self.vars)), ir.conj(self.invariants)
+            )
         else:
+            assert self.turn is not None  # checked above
             game = ir.Game(
                 name,
                 ir.Space(tuple(self.vars)),
@@ -443,8 +451,9 @@ class ModelChecker(ActionDecls, ParamDecls, FormulaChecker):
         )
 
 
-#: declaration class -> the method checking it; a class missing here fails loudly
-DECL_HANDLERS = {
+#: declaration class -> the method checking it (it takes a declaration of its key's class);
+#: a class missing here fails loudly
+DECL_HANDLERS: dict[type[ast.Decl], Callable[[ModelChecker, Any], None]] = {
     ast.GameDecl: ModelChecker._game,
     ast.DescriptionDecl: ModelChecker._description,
     ast.ParamDecl: ModelChecker._param,

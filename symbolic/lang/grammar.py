@@ -44,7 +44,7 @@ class _SoftKeywords(PostLex):
     The stream itself passes unchanged.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.always_accept: list[str] = []
 
     def record(self, terminal: TerminalDef) -> None:

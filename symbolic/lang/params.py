@@ -18,14 +18,18 @@ from __future__ import annotations
 from ..errors import RangeError, Span, UnknownName, WrongType
 from ..limits import MAX_INT_DIGITS, is_int_text
 from . import ast
+from .core import CheckerCore
 from .scope import EMPTY, Entry, did_you_mean
 from .types import BOOL, INT, STR, Type, article, type_of
 
 __all__ = ["ParamDecls", "override_value", "show_value"]
 
 
-class ParamDecls:
+class ParamDecls(CheckerCore):
     """The parameter declarations and overrides (a base of :class:`~.decls.ModelChecker`)."""
+
+    #: the model checker's: the values given from outside, by parameter name
+    overrides: dict[str, object]
 
     def _override_span(self, name: str) -> Span:
         """A span in the text ``N=3, K=5`` showing the parameter overrides."""
@@ -93,10 +97,12 @@ class ParamDecls:
             if want is not None:
                 self.expect(t, want, d.default.span, f"for the parameter '{name}'")
             v = t.value
-        if lo is not None and not lo <= v <= hi:
-            raise RangeError(
-                f"parameter '{name}' = {v} is outside its declared range {lo}..{hi}", span
-            )
+        if lo is not None:
+            assert hi is not None and isinstance(v, int)  # a range's values are ints: checked
+            if not lo <= v <= hi:
+                raise RangeError(
+                    f"parameter '{name}' = {v} is outside its declared range {lo}..{hi}", span
+                )
         self.scope.entries[name] = Entry("param", d.name.span, value=v)
 
 
