@@ -203,7 +203,9 @@ def _layered_note(reach, at) -> str | None:
 def cmd_values(args) -> int:
     model = load(args)
     refuse_concurrent("values", model.game)
-    game_players(model.game)  # before exploring (a GDL game's engine explores at once)
+    game = model.game
+    assert isinstance(game, ir.Game)  # a concurrent game is refused above
+    game_players(game)  # before exploring (a GDL game's engine explores at once)
     if args.by_layer:
         if args.at is not None:
             raise QueryError("--by-layer and --at do not go together")
@@ -232,7 +234,7 @@ def cmd_values(args) -> int:
                         "model": model.name,
                         "params": params,
                         "engine": args.engine,
-                        "outcome": model.game.outcome.kind,
+                        "outcome": game.outcome.kind,
                         "position": space.as_dict(at),
                         "value": v,
                         "result": result_of(model, v),
