@@ -90,10 +90,7 @@ def move_values(engine: GameEngine, pos: tuple, planner: Planner | None = None) 
     >>> [(m.target, m.value) for m in move_values(E, (1, 5))]
     [((2, 2), -2), ((2, 3), -2), ((2, 4), 3)]
     """
-    if (
-        need(planner, Planner, "the planner", none=True) is not None
-        and planner.engine is not engine
-    ):
+    if planner is not None and need(planner, Planner, "the planner").engine is not engine:
         raise QueryError("the planner is one of another engine")
     pos = check_engine(engine).space.check_position(pos)
     if pos not in engine.positions():
@@ -145,8 +142,9 @@ def slot_numbers(render, space, pos: tuple, lay: Layout) -> dict[tuple[int, int]
         slots = [by.get((c.row, c.col), set()) for c in mine]
         labels = [space.slots[next(iter(x))].label if len(x) == 1 else "" for x in slots]
         index = [re.fullmatch(r"\w+\[(\d+)\]", lab) for lab in labels]
-        if grid and all(index) and len({lab for lab in labels}) == len(mine):
-            out.update({(c.row, c.col): m.group(1) for c, m in zip(mine, index)})
+        found = [m for m in index if m is not None]
+        if grid and len(found) == len(mine) and len(set(labels)) == len(mine):
+            out.update({(c.row, c.col): m.group(1) for c, m in zip(mine, found)})
     return out
 
 

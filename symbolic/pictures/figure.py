@@ -49,7 +49,7 @@ def new_figure(width: float, height: float, layout: str | None = "constrained"):
         raise ArgumentValueError(f"layout must be one of {LAYOUTS}, got {str(layout)[:40]!r}")
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), layout=layout)
+    return Figure(figsize=(width, height), layout=layout)  # type: ignore[arg-type]  # checked: one of LAYOUTS
 
 
 class Picture:

@@ -189,6 +189,10 @@ def grid_of(
         raise QueryError(
             (Hint("choose", "x"), " and ", Hint("choose", "y"), f" name the same variable {x!r}")
         )
+    # a cell holds OUTSIDE, the class of its position (True for a set's member, else a
+    # value or a nimber), or ``default`` for a position of the domain in no class
+    classes: list[tuple[object, PositionSet]]
+    default: object
     if isinstance(what, PositionSet):
         kind, engine, classes, default = "set", what.engine, [(True, what)], False
     elif isinstance(what, Values):
@@ -210,7 +214,7 @@ def grid_of(
             pos = tuple(a if lab == x else b if lab == y else fixed[lab] for lab in labels)
             points[pos] = (a, b)
     inside = [p for p in points if p in domain]
-    cells = {ab: OUTSIDE for ab in points.values()}
+    cells: dict[tuple, object] = {ab: OUTSIDE for ab in points.values()}
     for p in inside:
         cells[points[p]] = default
     plane = engine.from_tuples(inside)
@@ -229,7 +233,8 @@ def _colours(grid: Grid):
     """(cell -> fill colour, cell -> text or None, legend entries)."""
     from matplotlib import colormaps, colors
 
-    fill, text = {}, {}
+    fill: dict = {}
+    text: dict = {}
     if grid.kind == "set":
         for ab, v in grid.cells.items():
             fill[ab] = None if v == OUTSIDE else SET_COLOUR if v else OTHER_COLOUR

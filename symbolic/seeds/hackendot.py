@@ -86,7 +86,7 @@ class Forest:
     nodes: tuple[int, ...]
     parents: tuple[int | None, ...]
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         need(self.nodes, tuple, "the nodes")
         need(self.parents, tuple, "the parents")
         if len(self.nodes) != len(self.parents):
@@ -223,7 +223,7 @@ class Reading:
     reattach: str  # l(f): children of a removed white node go to "roots" or "ancestor"
     move_check: str  # a candidate move must zero "rip" of fⁱ, or the whole "sequence"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         need(self.name, str, "the reading's name")
         need(self.count_start, bool, "count_start")
         _choice(self.reattach, REATTACH, "reattach")
