@@ -1,0 +1,174 @@
+"""``symbolic aiger``: a SYNTCOMP safety circuit (``.aag`` / ``.aig``), realizable or not."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from .. import atl
+from ..aiger.solve import realizability
+from ..api import same_sets
+from ..errors import FileError
+from ..limits import current as current_limits
+from ..model import load_model, parse_formula
+from .common import (
+    ENGINE_CHOICES,
+    backend_arg,
+    backend_text,
+    build_engine,
+    engine_arg,
+    engine_kinds,
+    json_arg,
+    json_text,
+    limit_args,
+)
+
+
+def _load(path: str):
+    """The model of the circuit at ``path``; a FileError for any other file."""
+    if not path.lower().endswith((".aag", ".aig")):
+        raise FileError(f"{path}: not an AIGER circuit (the name must end in .aag or .aig)")
+    with current_limits().stage(f"reading the circuit {path}"):
+        return load_model(path)
+
+
+def _solve(model, kind: str, args, queries: list) -> dict:
+    """The answer of the engine ``kind``: realizability, then each query."""
+    t0 = time.perf_counter()
+    engine = build_engine(model.game, kind, backend=args.backend, order=args.order)
+    built = time.perf_counter() - t0
+    r = realizability(model, engine)
+    initial = engine.from_expr(model.definitions["initial"].body.expr)
+    answers = []
+    for text, f in queries:
+        s = atl.Evaluator(engine, model.definitions)(f)
+        answers.append((text, s, (initial - s).is_empty()))
+    return {
+        "engine": engine,
+        "result": r,
+        "answers": answers,
+        "build": built,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def _differences(sym: dict, exp: dict) -> list[str]:
+    """What the two engines' answers disagree on (nothing when they agree)."""
+    out = []
+    a, b = sym["result"], exp["result"]
+    for what in ("realizable", "winning_size", "iterations"):
+        if getattr(a, what) != getattr(b, what):
+            out.append(f"{what}: symbolic {getattr(a, what)}, explicit {getattr(b, what)}")
+    if not same_sets(a.winning, b.winning):
+        out.append("the winning positions differ")
+    for (text, s, _), (_, e, _) in zip(sym["answers"], exp["answers"]):
+        if not same_sets(s, e):
+            out.append(f"query {text}: the positions differ")
+    return out
+
+
+def cmd_aiger(args) -> int:
+    model = _load(args.file)
+    queries = [(t, parse_formula(t, model)) for t in args.query or ()]
+    current_limits().expect_work("fixpoints")
+    runs = {kind: _solve(model, kind, args, queries) for kind in engine_kinds(args.engine)}
+    first = runs[engine_kinds(args.engine)[0]]
+    status = 0
+    if args.engine == "both":
+        diff = _differences(runs["symbolic"], runs["explicit"])
+        if diff:
+            print("MISMATCH between the symbolic and explicit engines:", file=sys.stderr)
+            for line in diff:
+                print("  " + line, file=sys.stderr)
+            status = 1
+    c, names, r = model.game.circuit, model.game.names, first["result"]
+    engine = first["engine"]
+    doc = {
+        "file": args.file,
+        "realizable": r.realizable,
+        "winning_region": r.winning_size,
+        "iterations": r.iterations,
+        "latches": len(c.latches),
+        "inputs": len(names.env_index),
+        "controllable": len(names.ctrl_index),
+        "ands": len(c.and_lhs),
+        "engine": engine.kind,
+        "backend": backend_text(engine, args.backend) if engine.kind == "symbolic" else None,
+        "seconds": {k: round(v["seconds"], 3) for k, v in runs.items()},
+        "queries": [
+            {"query": t, "count": s.count(), "initial": ok} for t, s, ok in first["answers"]
+        ],
+    }
+    if args.engine == "both":
+        doc["agree"] = status == 0
+    if args.json:
+        print(json_text(doc))
+        return status
+    _print_text(model, doc, first)
+    if args.engine == "both" and status == 0:
+        print("symbolic and explicit agree")
+    return status
+
+
+def _print_text(model, doc: dict, run: dict) -> None:
+    """The text answer of ``symbolic aiger``."""
+    print(
+        f"{model.name}: {doc['latches']} latches, {doc['inputs']} inputs of the "
+        f"environment, {doc['controllable']} controllable, {doc['ands']} AND gates"
+    )
+    if doc["realizable"]:
+        print("realizable: the controller keeps the error output at 0 from the initial state")
+    else:
+        print("unrealizable: the environment can force the error output to 1")
+    print(
+        f"winning region: {doc['winning_region']} of {2 ** doc['latches']} latch valuations "
+        f"(<<controller>> [] not error)"
+    )
+    print(f"iterations: {doc['iterations']} (two moves of the game per step of the circuit)")
+    for q in doc["queries"]:
+        at = "holds" if q["initial"] else "does not hold"
+        print(f"{q['query']}: {q['count']} positions; {at} at initial")
+    backend = f" ({doc['backend']})" if doc["backend"] else ""
+    times = ", ".join(f"{k} {v:.2f} s" for k, v in doc["seconds"].items())
+    print(f"engine: {doc['engine']}{backend}; {times}")
+
+
+def register(sub) -> None:
+    g = sub.add_parser(
+        "aiger",
+        help="a SYNTCOMP safety circuit (.aag/.aig): realizable or not",
+        description="Read an AIGER circuit (SYNTCOMP's safety track: inputs named "
+        "controllable_* are the controller's, the others the environment's, the one "
+        "output is the error) and answer whether the controller can keep the error at "
+        "0 forever from the initial latch values, with the winning region, the "
+        "iterations and the time (docs/aiger.md).",
+    )
+    limit_args(g)
+    g.add_argument("file", metavar="FILE", help="an .aag or .aig file")
+    backend_arg(g)
+    g.add_argument(
+        "--order",
+        choices=("auto", "slots", "sliced"),
+        default="auto",
+        help="bit order of the symbolic engine (auto: the model's variables in order: "
+        "env_moved, error, the latches, the environment's inputs)",
+    )
+    engine_arg(
+        g,
+        ENGINE_CHOICES,
+        help="symbolic (BDDs), explicit (every position enumerated, the circuit "
+        "simulated: small circuits only) or both (cross-check; exit 1 on any difference)",
+    )
+    g.add_argument(
+        "--query",
+        action="append",
+        metavar="FORMULA",
+        help="also evaluate this ATL formula (names: controller, environment, error, "
+        "env_moved, initial, the latches and the environment's inputs; repeatable)",
+    )
+    json_arg(
+        g,
+        help="print one JSON document: realizable, winning_region, iterations, latches, "
+        "inputs, controllable, ands, engine, backend, seconds, queries",
+    )
+    g.set_defaults(func=cmd_aiger)
