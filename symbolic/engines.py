@@ -113,10 +113,11 @@ def make_engine(
                 "a depth bound applies to GDL games only (their positions are "
                 "the states reachable from init)"
             )
+    if isinstance(game, AigerGame):  # auto: CUDD, whose dynamic reordering the circuits need
+        backend = "cudd" if backend == "auto" else backend
+        return _aiger_engine(game, engine, backend, partition, order, limits)
     if engine == "symbolic":
         backend = _backend(backend, game.space)
-    if isinstance(game, AigerGame):
-        return _aiger_engine(game, engine, backend, partition, order, limits)
     if isinstance(game, GdlGame):
         return _gdl_engine(game, engine, backend, partition, order, limits, depth, concurrent)
     if engine == "symbolic":

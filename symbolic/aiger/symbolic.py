@@ -27,6 +27,7 @@ per player) is built only for the operations that list moves (successors, strate
 
 from __future__ import annotations
 
+import contextlib
 from typing import Iterable
 
 from ..api import DeadEnds
@@ -72,6 +73,7 @@ class AigerSymbolicGame(TurnBasedGame):
         names = game.names
         self.ctrl_vars = tuple(f"_c{k}" for k in names.ctrl_index)
         m.declare(self.ctrl_vars, "the controllable inputs")
+        self._interleave_inputs()
         self._u_vars = tuple(bit[u] for u in names.env_inputs)
         node: list = [None] * (c.maxvar + 1)
         node[0] = m.false
@@ -82,7 +84,9 @@ class AigerSymbolicGame(TurnBasedGame):
         for v, k in zip(self.ctrl_vars, names.ctrl_index):
             node[c.inputs[k] >> 1] = m.var(v)
         self._node = node
-        with self.limits.stage("building the circuit's BDDs"):
+        #: the circuit's operations run with dynamic reordering (order "auto")
+        self.sifting = order == "auto"
+        with self.limits.stage("building the circuit's BDDs"), self._reordering():
             self.gates = self._build_gates()
         lit = self._lit
         self._err = lit(c.outputs[0])
@@ -99,6 +103,31 @@ class AigerSymbolicGame(TurnBasedGame):
         }
         self._transitions: DeltaParts | None = None
 
+    def _interleave_inputs(self) -> None:
+        """The variable order: env_moved, error, the latches (each current bit followed by
+        its next bit), then the inputs in the file's order, the controllable ones among
+        the environment's (an adder's operand bits side by side)."""
+        enc, names = self.encoder, self.game.names
+        slot = {s.var: i for i, s in enumerate(self.space.slots)}
+
+        def pair(var: str) -> list[str]:
+            i = slot[var]
+            return [enc.slot_bits(i)[0], enc.slot_bits(i, True)[0]]
+
+        order = pair("env_moved") + pair("error")
+        env = dict(zip(names.env_index, names.env_inputs))
+        ctrl = dict(zip(names.ctrl_index, self.ctrl_vars))
+        for k in range(len(self.game.circuit.inputs)):
+            order += pair(env[k]) if k in env else [ctrl[k]]
+        for v in names.latches:
+            order += pair(v)
+        self.manager.reorder(order)
+
+    def _reordering(self):
+        """The manager's dynamic reordering (:meth:`~symbolic.bdd.contract.Manager.reordering`)
+        around the circuit's work, unless a static order was asked for."""
+        return self.manager.reordering() if self.sifting else contextlib.nullcontext()
+
     def _lit(self, x: int):
         """The BDD of literal ``x`` (its variable's BDD, negated when ``x`` is odd)."""
         u = self._node[x >> 1]
@@ -108,7 +137,7 @@ class AigerSymbolicGame(TurnBasedGame):
         """One BDD per AND gate, in the circuit's (topological) order."""
         m, c, node, lit = self.manager, self.game.circuit, self._node, self._lit
         for k, (lhs, a, b) in enumerate(zip(c.and_lhs, c.and_rhs0, c.and_rhs1)):
-            if not k & 1023:
+            if not k & 63:
                 self.limits.check(f"AND gate {k} of {len(c.and_lhs)}")
             node[lhs >> 1] = m.and_(lit(a), lit(b))
         return len(c.and_lhs)
@@ -139,9 +168,10 @@ class AigerSymbolicGame(TurnBasedGame):
         else:
             sigma, inputs = self._sigma_u, self._u_vars
         self.limits.check()
-        u = m.compose(target, sigma)
-        if inputs:
-            u = m.exist(u, inputs) if exists else m.forall(u, inputs)
+        with self._reordering():
+            u = m.compose(target, sigma)
+            if inputs:
+                u = m.exist(u, inputs) if exists else m.forall(u, inputs)
         return m.and_(self._turn_of[player], u)
 
     def _pre_exists_node(self, key: Coalition, target):

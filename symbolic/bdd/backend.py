@@ -199,6 +199,11 @@ class DdManager(BaseManager):
         finally:
             self.bdd.configure(reordering=False)
 
+    def _dynamic(self, on: bool) -> bool:
+        """CUDD's group sifting or autoref's sifting, on or off."""
+        self.bdd.configure(reordering=on)
+        return True
+
     def level(self, name: str) -> int:
         """The level (position in the order) of variable ``name``."""
         return self.bdd.level_of_var(name)

@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import abc
+import contextlib
 import functools
 from typing import Callable, Iterable, Sequence
 
@@ -253,6 +254,31 @@ class BaseManager(abc.ABC):
         for i, n in enumerate(names):
             if self.level(n) != i:
                 raise AssertionError((n, self.level(n), i))
+
+    @contextlib.contextmanager
+    def reordering(self):
+        """Dynamic reordering inside the block where the backend has it (its
+        ``_dynamic``); off again after it, the names' levels read anew.
+
+        >>> from symbolic.bdd.managers import make_manager
+        >>> m = make_manager("autoref")
+        >>> m.declare(["a", "b"])
+        >>> with m.reordering() as on:
+        ...     u = m.and_(m.var("a"), m.var("b"))
+        >>> on, m.exact_count(u, 2), sorted(m.names)
+        (True, 1, ['a', 'b'])
+        """
+        on = self._dynamic(True)
+        try:
+            yield on
+        finally:
+            if on:
+                self._dynamic(False)
+                self._names = sorted(self._names, key=self.level)
+
+    def _dynamic(self, on: bool) -> bool:
+        """Switch the backend's dynamic reordering (False: it has none)."""
+        return False
 
     # ------------------------------------------------------------------ derived operations
 

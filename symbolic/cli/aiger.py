@@ -110,11 +110,17 @@ def cmd_aiger(args) -> int:
     return status
 
 
+def _n(k: int, one: str, many: str = "") -> str:
+    """``k`` and the noun, plural unless k is 1: ``_n(2, "latch", "latches")``."""
+    return f"{k} {one if k == 1 else many or one + 's'}"
+
+
 def _print_text(model, doc: dict, run: dict) -> None:
     """The text answer of ``symbolic aiger``."""
     print(
-        f"{model.name}: {doc['latches']} latches, {doc['inputs']} inputs of the "
-        f"environment, {doc['controllable']} controllable, {doc['ands']} AND gates"
+        f"{model.name}: {_n(doc['latches'], 'latch', 'latches')}, "
+        f"{_n(doc['inputs'], 'input')} of the environment, {doc['controllable']} "
+        f"controllable, {_n(doc['ands'], 'AND gate')}"
     )
     if doc["realizable"]:
         print("realizable: the controller keeps the error output at 0 from the initial state")
@@ -127,7 +133,7 @@ def _print_text(model, doc: dict, run: dict) -> None:
     print(f"iterations: {doc['iterations']} (two moves of the game per step of the circuit)")
     for q in doc["queries"]:
         at = "holds" if q["initial"] else "does not hold"
-        print(f"{q['query']}: {q['count']} positions; {at} at initial")
+        print(f"{q['query']}: {_n(q['count'], 'position')}; {at} at initial")
     backend = f" ({doc['backend']})" if doc["backend"] else ""
     times = ", ".join(f"{k} {v:.2f} s" for k, v in doc["seconds"].items())
     print(f"engine: {doc['engine']}{backend}; {times}")
