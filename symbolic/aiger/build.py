@@ -135,9 +135,9 @@ def aiger_model(circuit: Circuit, filename: str = "<aiger>") -> CheckedModel:
         ir.Move("controller_inputs", guard=moved),
     )
     description = (
-        f"AIGER safety game {name}: {len(circuit.latches)} latches, {len(env_index)} "
-        f"inputs of the environment, {len(names.ctrl_index)} controllable, "
-        f"{len(circuit.and_lhs)} AND gates"
+        f"AIGER safety game {name}: latches {len(circuit.latches)}, inputs of the "
+        f"environment {len(env_index)}, controllable inputs {len(names.ctrl_index)}, "
+        f"AND gates {len(circuit.and_lhs)}"
     )
     game = AigerGame(
         name,
