@@ -15,12 +15,13 @@ import os
 import pytest
 from hypothesis import given, settings
 
-from symbolic.aiger import parse_aiger, read_aiger
+from symbolic.aiger import parse_aiger, read_aiger, to_aag, to_aig
 from symbolic.aiger.build import aiger_model, variable_names
+from symbolic.aiger.controller import controller_circuit
 from symbolic.aiger.solve import realizability
 from symbolic.api import same_sets
 from symbolic.atl import Evaluator
-from symbolic.engines import make_engine
+from symbolic.engines import ENGINES, make_engine
 from symbolic.errors import ModelError
 from symbolic.model import Model, load_model, parse_formula
 
@@ -193,3 +194,44 @@ def test_cli_bad_circuits_are_located(capsys, tmp_path, text, where, what):
 def test_cli_refuses_other_files(capsys):
     status, _, err = run(capsys, "aiger", ROOT / "models" / "nim.game")
     assert status == 2 and "not an AIGER circuit" in err
+
+
+def _closed_is_safe(c, backend: str = "cudd") -> bool:
+    """The controller of a realizable circuit, written as .aag, read back and solved by
+    both engines: the closed circuit never raises the error."""
+    m = _model(c)
+    eng = make_engine(m.game, "symbolic", backend)
+    closed, added = controller_circuit(eng, realizability(m, eng).winning)
+    assert added >= len(m.game.names.ctrl_index) and not any(closed.controllable)
+    back = _model(parse_aiger(to_aag(closed)))
+    assert parse_aiger(to_aig(closed)).counts[1:] == closed.counts[1:]
+    ok = [realizability(back, make_engine(back.game, k)).realizable for k in ENGINES]
+    assert ok[0] == ok[1]
+    return ok[0]
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(aiger_circuits())
+def test_controllers_of_random_circuits_are_safe(c):
+    m = _model(c)
+    if realizability(m, make_engine(m.game, "explicit")).realizable:
+        assert _closed_is_safe(c)
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
+@pytest.mark.parametrize("name", ["add4y.aag", "cnt4y.aag", "stay4y.aag", "mvs4n.aag"])
+def test_controllers_of_corpus_files_are_safe(name):
+    assert _closed_is_safe(read_aiger(CORPUS / name))
+
+
+def test_cli_controller(capsys, tmp_path):
+    out_file = tmp_path / "ctl.aag"
+    path = ROOT / "models" / "aiger" / "grant_ahead.aag"
+    status, out, _ = run(capsys, "aiger", path, "--controller", out_file, "--json")
+    doc = json.loads(out)["controller"]
+    assert status == 0 and doc["verified"] and doc["verified_by"] == ["explicit", "symbolic"]
+    assert read_aiger(out_file).input_names == ("request",)
+    status, _, err = run(
+        capsys, "aiger", ROOT / "models" / "aiger" / "grant.aag", "--controller", out_file
+    )
+    assert status == 1 and "unrealizable" in err

@@ -246,6 +246,33 @@ class AigerSymbolicGame(TurnBasedGame):
         t = m.rename(self._node_of(target), enc.to_next)
         return BddRelation(self, m.and_(m.and_(self.transitions().whole(), s), t))
 
+    def controller_functions(self, won: BddSet) -> dict[int, object]:
+        """{controllable input index: its function of the latches and the environment's
+        inputs (a BDD over their current bits)}, a memoryless winning strategy of the
+        controller for ``won`` (⟨⟨controller⟩⟩□¬error): with S(x, u, c) = won(σ_c) (the
+        successor is won), each c_i in turn is 1 exactly where some choice of the later
+        ones keeps S with c_i = 1 (S having the earlier ones' functions substituted).
+        Outside won's controller's positions the functions are whatever this gives."""
+        m = self.manager
+        with self._reordering():
+            s = m.compose(self._node_of(won), self._sigma_c)
+            out = {}
+            rest = list(self.ctrl_vars)
+            for k, c in zip(self.game.names.ctrl_index, self.ctrl_vars):
+                rest.remove(c)
+                self.limits.check(f"the function of controllable input {k}")
+                f = m.exist(m.restrict(s, {c: True}), rest) if rest else m.restrict(s, {c: True})
+                s = m.compose(s, {c: f})
+                out[k] = f
+        return out
+
+    def input_literals(self) -> dict[str, int]:
+        """{BDD variable of a latch or an environment's input: its literal in the circuit}."""
+        c, names, bit = self.game.circuit, self.game.names, self._bit
+        out = {bit[v]: lit for v, lit in zip(names.latches, c.latches)}
+        out.update({bit[v]: c.inputs[k] for v, k in zip(names.env_inputs, names.env_index)})
+        return out
+
     def winning_size(self, won: BddSet) -> int:
         """The latch valuations x whose environment's position (``error`` 0) is in
         ``won``: the size of the winning region as the competition counts it."""

@@ -280,6 +280,26 @@ class BaseManager(abc.ABC):
         """Switch the backend's dynamic reordering (False: it has none)."""
         return False
 
+    def branch(self, u):
+        """(v, u[v := false], u[v := true]) for v the variable of u's root (the support's
+        lowest level), None for a constant: one step of a walk down a BDD.
+
+        >>> from symbolic.bdd.managers import make_manager
+        >>> m = make_manager("autoref")
+        >>> m.declare(["a", "b"])
+        >>> v, low, high = m.branch(m.and_(m.var("a"), m.var("b")))
+        >>> v, m.is_false(low), high == m.var("b"), m.branch(m.true)
+        ('a', True, True, None)
+        """
+        if self.is_true(u) or self.is_false(u):
+            return None
+        v = self._root_var(u)
+        return v, self.restrict(u, {v: False}), self.restrict(u, {v: True})
+
+    def _root_var(self, u) -> str:
+        """The variable of the root of a non-constant u (generic: the support's top)."""
+        return min(self.support(u), key=self.level)
+
     # ------------------------------------------------------------------ derived operations
 
     def const(self, value: bool):

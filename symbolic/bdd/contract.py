@@ -192,6 +192,9 @@ class Manager(Protocol):
 
     # ------------------------------------------------------------------ counting, enumeration
 
+    def branch(self, u: Node) -> tuple[VariableName, Node, Node] | None:
+        """(the root variable v of u, u[v := false], u[v := true]); None for a constant."""
+
     def exact_count(self, u: Node, nvars: int) -> int:
         """The exact number of models of ``u`` over ``nvars`` variables including its support."""
 

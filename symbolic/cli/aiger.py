@@ -6,7 +6,11 @@ import sys
 import time
 
 from .. import atl
+from ..aiger import read_aiger, to_aag, to_aig
+from ..aiger.build import aiger_model
+from ..aiger.controller import controller_circuit
 from ..aiger.solve import realizability
+from ..model import Model
 from ..api import same_sets
 from ..errors import FileError
 from ..limits import current as current_limits
@@ -22,6 +26,9 @@ from .common import (
     json_text,
     limit_args,
 )
+
+#: exit statuses: no controller (unrealizable), a controller that fails its verification
+NOT_ANSWERED = MISMATCH = 1
 
 
 def _load(path: str):
@@ -67,6 +74,40 @@ def _differences(sym: dict, exp: dict) -> list[str]:
     return out
 
 
+def _controller(run: dict, args) -> dict | None:
+    """Write the winning controller to ``args.controller`` and verify it: the closed
+    circuit, read back from the file, solved by the symbolic engine (and by the explicit
+    one when it has at most 2^20 positions) never raises the error. None: unrealizable."""
+    r = run["result"]
+    if not r.realizable:
+        print("no controller: the circuit is unrealizable", file=sys.stderr)
+        return None
+    with current_limits().stage("building the controller"):
+        closed, added = controller_circuit(run["engine"], r.winning)
+    path = args.controller
+    try:
+        if path.lower().endswith(".aig"):
+            with open(path, "wb") as f:
+                f.write(to_aig(closed))
+        else:
+            with open(path, "w") as f:
+                f.write(to_aag(closed))
+    except OSError as err:
+        raise FileError(f"cannot write {path}: {err.strerror or err}") from None
+    with current_limits().stage("verifying the controller"):
+        model = Model.of(aiger_model(read_aiger(path), path), "")
+        by = {"symbolic": realizability(model, build_engine(model.game, "symbolic")).realizable}
+        if model.space.size <= 2**20:
+            by["explicit"] = realizability(model, build_engine(model.game, "explicit")).realizable
+    return {
+        "file": path,
+        "ands": added,
+        "circuit_ands": len(run["engine"].game.circuit.and_lhs),
+        "verified": all(by.values()),
+        "verified_by": sorted(by),
+    }
+
+
 def cmd_aiger(args) -> int:
     model = _load(args.file)
     queries = [(t, parse_formula(t, model)) for t in args.query or ()]
@@ -101,6 +142,13 @@ def cmd_aiger(args) -> int:
     }
     if args.engine == "both":
         doc["agree"] = status == 0
+    if args.controller is not None and status == 0:
+        sym = runs.get("symbolic") or _solve(model, "symbolic", args, [])
+        doc["controller"] = _controller(sym, args)
+        if doc["controller"] is None:
+            status = NOT_ANSWERED
+        elif not doc["controller"]["verified"]:
+            status = MISMATCH
     if args.json:
         print(json_text(doc))
         return status
@@ -137,6 +185,14 @@ def _print_text(model, doc: dict, run: dict) -> None:
     backend = f" ({doc['backend']})" if doc["backend"] else ""
     times = ", ".join(f"{k} {v:.2f} s" for k, v in doc["seconds"].items())
     print(f"engine: {doc['engine']}{backend}; {times}")
+    ctl = doc.get("controller")
+    if ctl:
+        verdict = "never raises the error" if ctl["verified"] else "RAISES THE ERROR"
+        print(
+            f"controller: {ctl['file']}, {_n(ctl['ands'], 'AND gate')} added to the "
+            f"circuit's {ctl['circuit_ands']}; the closed circuit {verdict} "
+            f"({' and '.join(ctl['verified_by'])} engine)"
+        )
 
 
 def register(sub) -> None:
@@ -171,6 +227,13 @@ def register(sub) -> None:
         metavar="FORMULA",
         help="also evaluate this ATL formula (names: controller, environment, error, "
         "env_moved, initial, the latches and the environment's inputs; repeatable)",
+    )
+    g.add_argument(
+        "--controller",
+        metavar="OUT",
+        help="write the winning controller to OUT (.aag, or .aig binary): the circuit "
+        "with each controllable input computed from the latches and the environment's "
+        "inputs; then verify it (exit 1 if unrealizable or not verified)",
     )
     json_arg(
         g,
