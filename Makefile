@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test test-slow demo fuzz fuzz-parser bench bench-chocolate bench-gdl clean gdl
+.PHONY: setup test typecheck test-slow demo fuzz fuzz-parser bench bench-chocolate bench-gdl clean gdl
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -15,9 +15,15 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 setup: $(STAMP)
 
+# static checks first (seconds), then the suite on two workers (pytest-xdist)
 test: $(STAMP)
 	$(BIN)/ruff check symbolic tests bench
-	$(BIN)/python -m pytest -m "not fuzz and not slow and not gdl_slow"
+	$(BIN)/ruff format --check symbolic tests bench
+	$(BIN)/python -m pytest -n 2 -m "not fuzz and not slow and not gdl_slow"
+
+# the type check alone (also part of make test once the package is clean)
+typecheck: $(STAMP)
+	$(BIN)/mypy
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow

@@ -21,6 +21,7 @@ symbolic.errors.ArgumentValueError: size must be at least 0, got -1
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Literal, overload
 
 from .errors import ArgumentTypeError, ArgumentValueError
 from .limits import MAX_INT_DIGITS
@@ -56,6 +57,18 @@ def need(value, types, what: str, *, none: bool = False, hint: str = ""):
     raise ArgumentTypeError(
         f"{what} must be {article} {names}{' or None' if none else ''}, got {_shown(value)}{hint}"
     )
+
+
+@overload
+def need_int(
+    value, what: str, *, low: int | None = None, high: int | None = None, none: Literal[False] = ...
+) -> int: ...
+
+
+@overload
+def need_int(
+    value, what: str, *, low: int | None = None, high: int | None = None, none: bool
+) -> int | None: ...
 
 
 def need_int(

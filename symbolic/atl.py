@@ -22,7 +22,8 @@ identity, hence the duality, fails at dead ends.
 Coalitions are sets of player ids built from literals, ``players`` (all of
 them), parameters, union and difference. Named sets and parameterised
 definitions (F(J), Gagne(j)) are resolved through a table of
-:class:`Definition` objects.
+:class:`Definition` objects. The coalition nodes live in :mod:`symbolic.coalitions`
+and are re-exported here.
 
 >>> F = Until(AllPlayers(), Truth(True), Turn(CoalitionLit((1,))))
 >>> F.coalition
@@ -32,58 +33,52 @@ AllPlayers()
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Union
+from typing import Any, Callable, ClassVar, Mapping
 
 from . import ir, nodes
 from .api import DeadEnds, GameEngine, PositionSet, check_dead_ends, reachable
 from .arguments import need
+
+# the coalition nodes and their value, re-exported (a formula's coalitions are made of them)
+from .coalitions import AllPlayers as AllPlayers
+from .coalitions import Binding, Coalition, CoalitionLit, CoalitionRef, coalition_value
+from .coalitions import CoalitionOp as CoalitionOp
 from .errors import ArgumentTypeError, QueryError, Span, UnknownName, UnknownPlayer, WrongType
+
+__all__ = [
+    "Coalition",
+    "CoalitionLit",
+    "AllPlayers",
+    "CoalitionRef",
+    "CoalitionOp",
+    "Formula",
+    "Truth",
+    "Turn",
+    "Prop",
+    "Ref",
+    "Not",
+    "BoolOp",
+    "Next",
+    "Until",
+    "Release",
+    "Reach",
+    "Eventually",
+    "Always",
+    "describe",
+    "Definition",
+    "checked_against",
+    "formula_classes",
+    "formula_children",
+    "map_formula_children",
+    "Binding",
+    "coalition_value",
+    "Evaluator",
+    "evaluate",
+]
 
 
 def _span():
     return field(default=None, compare=False, repr=False)
-
-
-# --------------------------------------------------------------------------- coalitions
-
-
-class Coalition:
-    """Base of coalition expressions (they evaluate to a frozenset of player ids)."""
-
-    __slots__ = ()
-
-
-@dataclass(frozen=True)
-class CoalitionLit(Coalition):
-    """``{1, 2}`` or ``{j}``: members are player ids or names of int parameters."""
-
-    members: tuple[Union[int, str], ...]
-    span: Span | None = _span()
-
-
-@dataclass(frozen=True)
-class AllPlayers(Coalition):
-    """``players``: every player of the game."""
-
-    span: Span | None = _span()
-
-
-@dataclass(frozen=True)
-class CoalitionRef(Coalition):
-    """A coalition parameter ``J`` (an int parameter ``j`` reads as ``{j}``)."""
-
-    name: str
-    span: Span | None = _span()
-
-
-@dataclass(frozen=True)
-class CoalitionOp(Coalition):
-    """``A | B`` (op ``"|"``), ``A & B`` (``"&"``) or ``A \\ B`` (``"\\\\"``)."""
-
-    op: str
-    left: Coalition
-    right: Coalition
-    span: Span | None = _span()
 
 
 # --------------------------------------------------------------------------- formulas
@@ -93,6 +88,8 @@ class Formula:
     """Base of ATL formula nodes."""
 
     __slots__ = ()
+    # declared, not assigned: every node class is a frozen dataclass
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -297,68 +294,6 @@ def map_formula_children(f: Formula, fn: Callable[[Formula], Formula]) -> Formul
 
 # --------------------------------------------------------------------------- evaluation
 
-Binding = Union[int, frozenset]
-
-
-def coalition_value(
-    c: Coalition, players: tuple[int, ...], env: Mapping[str, Binding]
-) -> frozenset:
-    """The set of player ids a coalition expression denotes.
-
-    >>> sorted(coalition_value(CoalitionOp("\\\\", AllPlayers(), CoalitionLit((2,))), (1, 2, 3), {}))
-    [1, 3]
-    """
-    rule = _COALITION.get(type(c))
-    if rule is None:
-        raise AssertionError(c)
-    return rule(c, players, env)
-
-
-def _lit(c: CoalitionLit, players, env) -> frozenset:
-    out = set()
-    for m in c.members:
-        if isinstance(m, str):
-            v = _lookup(env, m, c.span)
-            if not isinstance(v, int):
-                raise WrongType(f"{m!r} is a coalition, not a player id", c.span)
-            out.add(v)
-        else:
-            out.add(m)
-    unknown = sorted(out - set(players))
-    if unknown:
-        raise UnknownPlayer(unknown, players, c.span)
-    return frozenset(out)
-
-
-def _ref(c: CoalitionRef, players, env) -> frozenset:
-    v = _lookup(env, c.name, c.span)
-    return frozenset([v]) if isinstance(v, int) else v
-
-
-_SET_OPS = {"|": frozenset.__or__, "&": frozenset.__and__, "\\": frozenset.__sub__}
-
-
-def _op(c: CoalitionOp, players, env) -> frozenset:
-    op = _SET_OPS.get(c.op)
-    if op is None:
-        raise AssertionError(c.op)
-    return op(coalition_value(c.left, players, env), coalition_value(c.right, players, env))
-
-
-_COALITION = {
-    CoalitionLit: _lit,
-    AllPlayers: lambda c, players, env: frozenset(players),
-    CoalitionRef: _ref,
-    CoalitionOp: _op,
-}
-
-
-def _lookup(env, name, span):
-    try:
-        return env[name]
-    except KeyError:
-        raise UnknownName(f"unknown coalition or player parameter {name!r}", span) from None
-
 
 class Evaluator:
     """Evaluates formulas on one engine, memoising sub-formulas.
@@ -425,7 +360,7 @@ class Evaluator:
 
     def _turn(self, f: Turn, env: dict) -> PositionSet:
         J = self._J(f.coalition, env)
-        if getattr(self.engine, "concurrent", False):  # symbolic.concurrent.ConcurrentEngine
+        if self.engine.concurrent:  # symbolic.concurrent.ConcurrentEngine
             raise QueryError(
                 "turn(J) has no meaning on a concurrent game: every player "
                 "chooses an action at every position",
@@ -536,13 +471,6 @@ class Evaluator:
                 + (f" (known: {', '.join(known)})" if known else ""),
                 f.span,
             )
-        if f.target is not None and d is not f.target:
-            raise QueryError(
-                f"{f.name!r} was checked against another model's definitions: "
-                f"evaluate a formula with the definitions of the model it was "
-                f"parsed for",
-                f.span,
-            )
         self._same_definition(f, d)
         if len(f.args) != len(d.params):
             raise WrongType(
@@ -596,7 +524,8 @@ _CONNECTIVES = {
 
 # Exhaustive dispatch over the formula classes (plain functions, as in
 # symbolic.bdd.encode): a class without a rule is an AssertionError.
-_EVAL = {
+#: formula class -> its rule (a rule takes a formula of its key's class)
+_EVAL: dict[type[Formula], Callable[[Evaluator, Any, dict], PositionSet]] = {
     Truth: Evaluator._truth,
     Turn: Evaluator._turn,
     Prop: Evaluator._prop,

@@ -94,7 +94,7 @@ class ConcurrentEngine(GameEngine):
             lambda x: x | (stay & self._pre(J, x, strict)),
             target,
             keep_layers=keep_layers,
-            limits=getattr(self, "limits", None),
+            limits=self.limits,
             name="computing until (concurrent pre)",
         )
 
@@ -114,7 +114,7 @@ class ConcurrentEngine(GameEngine):
         return greatest_fixpoint(
             lambda z: right & (left | self._pre(J, z, strict)),
             right,
-            limits=getattr(self, "limits", None),
+            limits=self.limits,
             name="computing release (concurrent pre)",
         )
 
@@ -131,6 +131,12 @@ class ConcurrentEngine(GameEngine):
     ) -> PositionSet:
         """pre(J, U_{k+1} ∪ ¬F_{k+1}): on layer k every successor lies in F_{k+1}."""
         return self._pre(J, won | ~above, dead_ends is DeadEnds.STRICT)
+
+    def joint_moves(self, pos) -> dict[tuple[int, ...], frozenset]:
+        """{a: δ(c, a)} over the enabled joint actions a (index tuples in player order), for
+        the engines that list them (the engines of a concurrent model's game, the
+        explicit GDL one); QueryError for the others."""
+        raise QueryError(f"{type(self).__name__} does not list the joint moves of a position")
 
     def deadlocks(self) -> PositionSet:
         """Positions where no joint action has a successor (dead ends included)."""

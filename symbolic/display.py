@@ -27,10 +27,12 @@ Definition: ``render(d, c)`` for a position c is
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from .errors import Span
 from .ir import Expr
+
+__all__ = ["Drawing", "Text", "Show", "Pick", "Repeat", "Choose", "Concat", "exprs"]
 
 
 class Drawing:
@@ -98,7 +100,8 @@ def exprs(d: Drawing) -> list[Expr]:
     return handler(d)
 
 
-_EXPRS: dict[type, Callable[[Drawing], list[Expr]]] = {
+#: drawing class -> its expressions (a handler takes a drawing of its key's class)
+_EXPRS: dict[type[Drawing], Callable[[Any], list[Expr]]] = {
     Text: lambda d: [],
     Show: lambda d: [d.expr],
     Pick: lambda d: [d.index],

@@ -73,7 +73,7 @@ def _limits(limits) -> Limits:
 
 
 def make_engine(
-    game: Game,
+    game: Game | ConcurrentGame,
     engine: str = "symbolic",
     backend: str = "auto",
     *,

@@ -12,6 +12,34 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+__all__ = [
+    "Span",
+    "HINT_KINDS",
+    "PYTHON_NAMES",
+    "Hint",
+    "spelled",
+    "python_words",
+    "Message",
+    "SymbolicError",
+    "ModelError",
+    "ParseError",
+    "UnknownName",
+    "WrongType",
+    "RangeError",
+    "QueryError",
+    "UnknownPlayer",
+    "ArgumentTypeError",
+    "ArgumentValueError",
+    "EngineMismatch",
+    "LimitExceeded",
+    "OutOfMemory",
+    "TooManyVariables",
+    "TooManyPositions",
+    "BadLimit",
+    "BadLimitType",
+    "FileError",
+]
+
 
 @dataclass(frozen=True)
 class Span:
@@ -81,6 +109,8 @@ PYTHON_NAMES = {
     "at": "at",
     "x": "x",
     "y": "y",
+    "x_window": "x_window=(LO, HI)",
+    "y_window": "y_window=(LO, HI)",
     "params": "params",
     "start": "strategy.outcome(SET)",
 }

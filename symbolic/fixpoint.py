@@ -12,7 +12,7 @@ checks (:func:`check_reach`, :func:`check_layer`) and :func:`union_all`. Re-expo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Generic, TypeVar
+from typing import Callable, Generic, Iterable, TypeVar
 
 from .arguments import need, need_int
 from .errors import EngineMismatch, QueryError
@@ -43,6 +43,18 @@ class Fixpoint(Generic[S]):
     result: S
     iterations: int
     layers: tuple[S, ...] | None = None
+
+    def approximations(self) -> tuple[S, ...]:
+        """``layers``, of a computation asked to keep them (``keep_layers``); an
+        AssertionError when it was not.
+
+        >>> least_fixpoint(lambda x: x | {min(x) - 1} if min(x) > 0 else x, {1},
+        ...                keep_layers=True).approximations()
+        ({1}, {0, 1})
+        """
+        if self.layers is None:
+            raise AssertionError("the approximations were not kept")
+        return self.layers
 
     def _repr_html_(self) -> str:
         from .html import fixpoint_html  # Jupyter: the steps and the result's table
@@ -138,7 +150,7 @@ def check_layer(reach: ReachLayers, k) -> int:
     return need_int(k, "the layer k", low=0, high=len(reach.layers) - 1)
 
 
-def union_all(engine, sets: list):
+def union_all(engine, sets: Iterable):
     """S_0 ∪ … ∪ S_n, as a balanced tree of unions (each set enters log n unions,
     not up to n as in a running union).
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from html import escape
 
+__all__ = ["ROWS", "table_html", "positions_html", "fixpoint_html", "counts_html"]
+
 #: at most this many rows in a table
 ROWS = 20
 

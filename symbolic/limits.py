@@ -428,12 +428,12 @@ class Limits:
         """Within the block, an alarm signal raises the timeout error even in the
         middle of work that does not call :meth:`check` (front end, explicit
         enumeration); only in the main thread of a POSIX process, else a no-op."""
-        usable = (
-            self.deadline is not None
-            and hasattr(signal, "setitimer")
-            and threading.current_thread() is threading.main_thread()
-        )
-        if not usable:
+        deadline = self.deadline
+        if (
+            deadline is None
+            or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()
+        ):
             yield self
             return
 
@@ -451,9 +451,7 @@ class Limits:
         old = signal.signal(signal.SIGALRM, ring)
         # a little after the deadline: a cooperative check, which knows the sizes,
         # usually comes first; the alarm catches work that never checks
-        signal.setitimer(
-            signal.ITIMER_REAL, max(1e-3, self.deadline - time.monotonic() + _ALARM_GRACE)
-        )
+        signal.setitimer(signal.ITIMER_REAL, max(1e-3, deadline - time.monotonic() + _ALARM_GRACE))
         try:
             yield self
         finally:

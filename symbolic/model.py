@@ -37,7 +37,7 @@ from .display import Drawing
 from .aiger import read_aiger
 from .aiger.build import AigerGame, aiger_model
 from .arguments import need_int
-from .errors import ArgumentTypeError, FileError
+from .errors import ArgumentTypeError, ArgumentValueError, FileError
 from .gdl.game import GdlGame
 from .gdl.load import gdl_model
 from .lang.decls import CheckedModel, Query, check_model
@@ -57,6 +57,7 @@ __all__ = [
     "parse_state_expr",
     "shipped_model",
     "shipped_models",
+    "check_params",
 ]
 
 #: the file endings of the shipped models, stripped to make their short names
@@ -82,7 +83,7 @@ class Model:
     source: str
     params: dict
     consts: dict
-    game: ir.Game
+    game: ir.Game | ir.ConcurrentGame
     definitions: dict
     queries: tuple[Query, ...]
     text: str = field(default="", repr=False, compare=False)
@@ -144,6 +145,16 @@ def _check_model(model) -> "Model":
     if not isinstance(model, Model):
         raise ArgumentTypeError(f"expected a Model (from load_model or parse_model), got {model!r}")
     return model
+
+
+def _scope(model: "Model") -> Scope:
+    """The top-level names of ``model``, which text is read against."""
+    if model.scope is None:
+        raise ArgumentValueError(
+            "this Model has no names to read text against (load_model and parse_model "
+            "give models that have)"
+        )
+    return model.scope
 
 
 def _check_text(text, what: str) -> str:
@@ -312,7 +323,7 @@ def parse_formula(text: str, model: Model) -> atl.Formula:
     ensure_recursion_headroom()
     model = _check_model(model)
     return atl.checked_against(
-        check_formula(parse_formula_text(text, "<formula>"), model.scope), model.game.space
+        check_formula(parse_formula_text(text, "<formula>"), _scope(model)), model.game.space
     )
 
 
@@ -321,4 +332,5 @@ def parse_state_expr(text: str, model: Model) -> ir.Expr:
     of positions with ``engine.from_expr``)."""
     _check_text(text, "a state expression")
     ensure_recursion_headroom()
-    return check_state_expr(parse_formula_text(text, "<expression>"), _check_model(model).scope)
+    tree = parse_formula_text(text, "<expression>")
+    return check_state_expr(tree, _scope(_check_model(model)))

@@ -16,9 +16,15 @@ Binary(op='+', left=Var(name='x', primed=False), right=Const(value=2))
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, TypeVar
+from typing import TYPE_CHECKING, Callable, TypeVar
 
-N = TypeVar("N")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+__all__ = ["N", "child_fields", "children", "map_children", "concrete_classes"]
+
+#: a node: an instance of a dataclass (the tree's base class declares ``__dataclass_fields__``)
+N = TypeVar("N", bound="DataclassInstance")
 
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -54,7 +60,8 @@ def map_children(node: N, f: Callable, base: type) -> N:
 
 def concrete_classes(base: type) -> tuple[type, ...]:
     """Every dataclass below ``base`` (the keys a dispatch table over it needs)."""
-    out, todo = [], list(base.__subclasses__())
+    out: list[type] = []
+    todo: list[type] = list(base.__subclasses__())
     while todo:
         c = todo.pop(0)
         if dataclasses.is_dataclass(c):

@@ -33,7 +33,7 @@ symbolic.errors.ModelError: primed variable x' outside a move's effect
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from .arguments import need
 from .errors import ModelError, UnknownName, WrongType
@@ -215,7 +215,8 @@ def _binder(e: Quant | Sum, space, bound, primed) -> frozenset:
     return bound | {e.var}
 
 
-_RULES = {
+#: node class -> its rule (a rule takes a node of its key's class)
+_RULES: dict[type[Expr], Callable[[Any, Space, frozenset, bool], frozenset]] = {
     Const: _leaf,
     Name: _name,
     Var: _var,

@@ -5,6 +5,7 @@ a formula checked against another model)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -77,6 +78,13 @@ def test_wrong_argument_types(nim, engine, call, words):
 
 def test_a_player_id_alone_is_a_coalition(engine):
     assert engine.turn_set(1) == engine.turn_set({1})
+
+
+def test_a_model_built_without_names_refuses_text(nim):
+    bare = dataclasses.replace(nim, scope=None)  # a Model built by hand
+    for read in (parse_formula, parse_state_expr):
+        with pytest.raises(ArgumentValueError, match="no names to read text against"):
+            read("true", bare)
 
 
 def test_a_formula_from_another_model_is_refused(nim):

@@ -32,7 +32,10 @@ move take when k > 0 then k' = k - 1; j' = 3 - j
     [
         (["--values", "--x", "k[1]", "--y", "k[2]", "-o", ""], "-o needs a file name"),
         (["--values", "--x", "k[1]", "--y", "k[2]", "-o", " "], "-o needs a file name"),
-        (["--values", "--x", "k[1]", "--y", "k[2]", "-o", "v.gif"], "written as .svg or .png"),
+        (
+            ["--values", "--x", "k[1]", "--y", "k[2]", "-o", "v.gif"],
+            "written as .svg, .png or .pdf",
+        ),
         (
             ["--values", "--x", "k[1]", "--y", "k[2]", "--at", "k[1]=2", "-o", "v.svg"],
             "k[1] is an axis of the grid: it cannot also be fixed (leave it out of --at)",
@@ -134,11 +137,11 @@ def test_each_stage_of_a_drawing_is_named(capsys, tmp_path, monkeypatch):
     seen = []
 
     class Picture:
-        def save(self, path):
+        def save(self, path, dpi=None):
             seen.append(current_limits().where())
             return path
 
-    def board(model, engine, pos):
+    def board(model, engine, pos, heading=None):
         seen.append(current_limits().where())
         return Picture()
 
@@ -146,3 +149,66 @@ def test_each_stage_of_a_drawing_is_named(capsys, tmp_path, monkeypatch):
     status, _, err = run(capsys, "draw", NIM, "-p", "n=2", "--board", "-o", "b.svg")
     assert status == 0, err
     assert seen == ["computing the board picture", "writing the picture to b.svg"], seen
+
+
+def test_the_default_file_is_not_overwritten_without_force(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    argv = ("draw", NIM, "-p", "n=2", "--query", "true", "--x", "k[1]", "--y", "k[2]")
+    assert run(capsys, *argv)[:2] == (0, "nim-set.svg\n")
+    first = (tmp_path / "nim-set.svg").read_text()
+    (tmp_path / "nim-set.svg").write_text("mine")
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == "" and "nim-set.svg exists" in err and "--force" in err, err
+    assert (tmp_path / "nim-set.svg").read_text() == "mine"
+    assert run(capsys, *argv, "--force")[:2] == (0, "nim-set.svg\n")
+    assert (tmp_path / "nim-set.svg").read_text() == first
+    (tmp_path / "nim-set.svg").write_text("mine")
+    assert run(capsys, *argv, "-o", "nim-set.svg")[:2] == (0, "nim-set.svg\n")  # -o: asked for
+    assert (tmp_path / "nim-set.svg").read_text() == first
+
+
+def test_title_size_dpi_and_format_by_suffix(capsys, tmp_path, monkeypatch):
+    from PIL import Image
+
+    monkeypatch.chdir(tmp_path)
+    argv = ("draw", NIM, "-p", "n=2", "--nimbers", "--x", "k[1]", "--y", "k[2]")
+    assert run(capsys, *argv, "--title", "Bouton's xor", "-o", "a.svg")[0] == 0
+    svg = (tmp_path / "a.svg").read_text()
+    assert "Bouton's xor" in svg.replace("&#39;", "'") and "Nim(n=2, K=7)" not in svg
+    assert run(capsys, *argv, "-o", "b.svg")[0] == 0
+    assert "Nim(n=2, K=7): nimbers" in (tmp_path / "b.svg").read_text()  # the values, not n, K
+    assert run(capsys, *argv, "--size", "8x5", "--dpi", "50", "-o", "c.png")[0] == 0
+    assert Image.open(tmp_path / "c.png").size == (400, 250)
+    assert run(capsys, *argv, "--size", "8x5", "-o", "d.png")[0] == 0
+    assert Image.open(tmp_path / "d.png").size == (800, 500)
+    assert run(capsys, "draw", NIM, "-p", "n=3", "--board", "-o", "g.svg")[0] == 0
+    assert "Nim(n=3, K=7)" in (tmp_path / "g.svg").read_text()
+    assert run(capsys, "draw", NIM, "--board", "--title", "Three heaps", "-o", "h.svg")[0] == 0
+    board_svg = (tmp_path / "h.svg").read_text()
+    assert "Three heaps" in board_svg and "Nim(" not in board_svg and "to move" in board_svg
+    assert run(capsys, *argv, "-o", "e.pdf")[0] == 0
+    assert (tmp_path / "e.pdf").read_bytes()[:5] == b"%PDF-"
+    for bad in ("8", "0x5", "8x500", "axb"):
+        with pytest.raises(SystemExit):
+            main([*argv, "--size", bad, "-o", "f.png"])
+        assert "--size" in capsys.readouterr().err
+
+
+def test_an_axis_window_draws_part_of_a_large_range(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    argv = ("draw", NIM, "-p", "n=2", "-p", "K=150", "--query", "not mover_wins")
+    status, _, err = run(capsys, *argv, "--x", "k[1]", "--y", "k[2]", "-o", "a.svg")
+    assert status == 2 and "k[1] takes 151 values" in err and "--x 'VAR=LO..HI'" in err, err
+    status, _, err = run(
+        capsys, *argv, "--x", "k[1]=100..149", "--y", "k[2] = 95..150", "-o", "b.svg"
+    )
+    assert status == 0, err
+    from .test_pictures import SET_COLOUR, fill, groups
+
+    cells = groups((tmp_path / "b.svg").read_text(), "cell_")
+    assert len(cells) == 50 * 56
+    blue = {tuple(map(int, k.split("_")[1:])) for k, g in cells.items() if fill(g) == SET_COLOUR}
+    assert blue == {(a, a) for a in range(100, 150)}
+    for bad, message in (("k[1]=5", "expected VAR or VAR=LO..HI"), ("k[1]=200..300", "holds none")):
+        status, _, err = run(capsys, *argv, "--x", bad, "--y", "k[2]", "-o", "c.svg")
+        assert status == 2 and message in err, err

@@ -56,6 +56,13 @@ def test_errors_are_located(text, message, where):
         assert span is not None and (span.line, span.column) == where, (str(err.value), span)
 
 
+def test_an_action_before_the_players_is_a_located_error():
+    text = "var x : 0..2\nconcurrent\naction 1 go\nplayers 1, 2\n"
+    with pytest.raises(SymbolicError, match="before the players declaration") as err:
+        parse_model(text, "<m>")
+    assert (err.value.span.line, err.value.span.column) == (3, 8)
+
+
 def test_concurrent_declared_twice():
     with pytest.raises(ModelError, match="declared twice"):
         parse_model(HEAD + "concurrent\nconcurrent\naction players go\n")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from symbolic import atl, ir, validate
-from symbolic.bdd import encode
+from symbolic import atl, coalitions, ir, validate
+from symbolic.bdd import encode, primed
 from symbolic.bdd.managers import make_manager
 from symbolic.explicit import ExplicitGame, interp, moves
 from symbolic.explicit.interp import compile_expr
@@ -21,7 +21,7 @@ EXPR_TABLES = {
     "explicit conjuncts": moves._CONJUNCTS,
     "explicit equations": moves._EQUATIONS,
     "bdd encoder": encode._DISPATCH,
-    "bdd primed slots": encode._PRIMED,
+    "bdd primed slots": primed._PRIMED,
 }
 
 
@@ -61,7 +61,7 @@ def test_expression_passes_cover_every_node_class(name):
 
 def test_atl_passes_cover_every_class():
     assert set(atl._EVAL) == set(atl.formula_classes())
-    assert set(atl._COALITION) == set(atl.Coalition.__subclasses__())
+    assert set(coalitions._COALITION) == set(atl.Coalition.__subclasses__())
 
 
 def test_operator_tables_cover_the_vocabulary():

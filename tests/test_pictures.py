@@ -126,8 +126,8 @@ def test_tictactoe_board_shows_every_legal_move_with_its_value(kind):
     assert len(moves) == len(succ) == 5
     for mv in pic.facts["moves"]:
         cell = [i for i in range(9) if mv.target[i] != pos[i]][0]  # the cell played
-        r, c = mv.cell
-        assert (r, c // 2) == divmod(cell, 3), (mv, cell)
+        r, c = mv.cell  # the board's row and column, numbered from 0
+        assert (r, c) == divmod(cell, 3), (mv, cell)
         assert text(moves[f"move_{r}_{c}"]) == ("=" if mv.value is None else f"{mv.value:+d}")
     # O wins in 3 moves by playing c[2] or c[3] (two threats), elsewhere a draw
     played = {
@@ -143,7 +143,7 @@ def test_connect4_board_writes_the_value_on_the_landing_cell():
     pos = (1, 2, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0)
     pic = board(m, e, pos)
     cells = {mv.cell: mv.value for mv in pic.facts["moves"]}
-    assert len(cells) == 4 and cells[(2, 4)] == 1  # column 3 completes O O O: +1
+    assert len(cells) == 4 and cells[(2, 2)] == 1  # column 3 completes O O O: +1
     assert len(groups(pic.svg(), "move_")) == 4
 
 
@@ -253,7 +253,7 @@ def test_cli_draw_writes_the_default_file_and_prints_its_path(tmp_path, monkeypa
     [
         (["--values", "--x", "k[1]"], "--x VAR --y VAR"),
         (["--query", "true", "--x", "k[1]", "--y", "k[9]"], "no variable 'k[9]'"),
-        (["--board", "-o", "x.gif"], "written as .svg or .png"),
+        (["--board", "-o", "x.gif"], "written as .svg, .png or .pdf"),
         (["--board", "--at", "q=1"], "unknown 'q'"),
     ],
 )
@@ -261,3 +261,209 @@ def test_cli_draw_errors_are_messages(argv, message, tmp_path, monkeypatch, caps
     monkeypatch.chdir(tmp_path)
     assert main(["draw", str(MODELS / "nim.game"), "-p", "n=2", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+# --- what a reader sees: badges apart, text inside the figure (measured on the drawing) ---
+
+
+def drawn_texts(fig) -> list:
+    """Every text the figure draws: its titles, the texts of its axes, their labels
+    and tick labels when the axis is shown, its legends'."""
+    texts = list(fig.texts) + ([fig._suptitle] if fig._suptitle else [])
+    for ax in fig.axes:
+        texts += [ax.title, ax._left_title, ax._right_title, *ax.texts]
+        if ax.axison:
+            texts += [ax.xaxis.label, ax.yaxis.label, *ax.get_xticklabels(), *ax.get_yticklabels()]
+    for legend in fig.legends:
+        texts += legend.get_texts()
+    return [t for t in texts if t.get_visible() and t.get_text()]
+
+
+def measured(pic):
+    """(figure box, [(text artist, its box)], renderer) in pixels, after the layout."""
+    from symbolic.pictures.figure import renderer
+
+    r = renderer(pic.figure)
+    return pic.figure.bbox, [(t, t.get_window_extent(r)) for t in drawn_texts(pic.figure)], r
+
+
+def badge_boxes(pic):
+    """The boxes (pixels) of the move badges of a board picture."""
+    from matplotlib.text import Text
+
+    from symbolic.pictures.figure import renderer
+
+    r = renderer(pic.figure)
+    badges = [t for t in pic.figure.findobj(Text) if (t.get_gid() or "").startswith("move_")]
+    return [t.get_bbox_patch().get_window_extent(r) for t in badges]
+
+
+def meet(a, b) -> bool:
+    """Two boxes share some area (touching edges do not)."""
+    return max(a.x0, b.x0) < min(a.x1, b.x1) and max(a.y0, b.y0) < min(a.y1, b.y1)
+
+
+def inside(box, outer, slack=1.0) -> bool:
+    return (
+        box.x0 >= outer.x0 - slack
+        and box.y0 >= outer.y0 - slack
+        and box.x1 <= outer.x1 + slack
+        and box.y1 <= outer.y1 + slack
+    )
+
+
+def busiest(engine, sample=400):
+    """The first position with the most moves among the first ``sample`` of the engine."""
+    best, most = None, -1
+    for i, p in enumerate(engine.positions()):
+        if i >= sample:
+            break
+        n = engine.successors(p).count()
+        if n > most:
+            best, most = p, n
+    return best
+
+
+#: every shipped model with a display (its parameters) and the positions the seeds draw
+BOARDS = [
+    ("chocolate.game", {}, [None]),
+    ("chocolate.game", {"m": 5, "n": 4, "i": 2, "j": 1}, [(1, 2, 2, 1, 2)]),
+    ("connect4.game", {"w": 4, "h": 3, "a": 3}, [None, (1, 2, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0)]),
+    ("ens2005.game", {"K": 10}, [None]),
+    ("nim.game", {"n": 3, "K": 7}, [None, (1, 3, 5, 7), (1, 7, 7, 7)]),
+    ("nim.game", {"n": 2}, [None]),
+    ("subtraction.game", {}, [None]),
+    (
+        "tictactoe.game",
+        {},
+        [None, (0,) * 9, (1, 2, 0, 0, 0, 0, 0, 0, 0), (1, 0, 0, 2, 1, 0, 0, 0, 2)],
+    ),
+]
+
+
+def test_every_shipped_model_with_a_display_is_in_the_board_list():
+    shipped = sorted(p.name for p in MODELS.glob("*.game") if load_model(p).display is not None)
+    assert shipped == sorted({name for name, _, _ in BOARDS})
+
+
+@pytest.mark.parametrize("name, params, positions", BOARDS, ids=lambda v: str(v)[:30])
+def test_no_two_badges_of_a_board_meet_and_each_is_in_the_figure(name, params, positions):
+    m = load_model(MODELS / name, params)
+    e = make_engine(m.game)
+    initial = atl.evaluate(e, m.formula("initial"), m.definitions).first()
+    for pos in [initial, busiest(e)] + [p for p in positions if p is not None]:
+        pic = board(m, e, pos)
+        boxes = badge_boxes(pic)
+        moves = pic.facts["moves"]
+        assert len(boxes) == len(moves) == e.successors(pos).count(), (name, pos)
+        assert len({mv.cell for mv in moves if mv.cell is not None}) == sum(
+            mv.cell is not None for mv in moves
+        )
+        clash = [(i, j) for i in range(len(boxes)) for j in range(i) if meet(boxes[i], boxes[j])]
+        assert not clash, (name, pos, clash, [moves[i].cell for c in clash for i in c])
+        fig, texts, _ = measured(pic)
+        out = [t.get_text() for t, box in texts if not inside(box, fig)]
+        assert not out, (name, pos, out)
+        pic.resize(3, 2.5)  # smaller than drawn: the badges shrink with their cells
+        boxes = badge_boxes(pic)
+        clash = [(i, j) for i in range(len(boxes)) for j in range(i) if meet(boxes[i], boxes[j])]
+        assert not clash, ("3x2.5", name, pos, clash)
+
+
+def test_a_move_s_badge_sits_on_a_cell_the_move_changes():
+    m = load_model(MODELS / "chocolate.game")
+    e = make_engine(m.game)
+    pos = atl.evaluate(e, m.formula("initial"), m.definitions).first()  # (1, 7, 2, 3, 3)
+    pic = board(m, e, pos)
+    cells = {mv.target: mv.cell for mv in pic.facts["moves"]}
+    assert len(set(cells.values())) == len(cells) == 15 and None not in cells.values()
+    _, l, r, u, d = pos
+    for (_, l2, r2, u2, d2), (row, col) in cells.items():
+        # the bar's columns 0..9, the square of death in column i = 7, row j = 3
+        if l2 != l:  # broken off on the left: the badge on the last column taken
+            assert (row, col) == (3, 7 - l2 - 1), (l2, row, col)
+        elif r2 != r:
+            assert (row, col) == (3, 7 + r2 + 1), (r2, row, col)
+        elif u2 != u:
+            assert (row, col) == (3 - u2 - 1, 7), (u2, row, col)
+        else:
+            assert (row, col) == (3 + d2 + 1, 7), (d2, row, col)
+    # the winning break, +11, is shown (it was hidden under others on one corner)
+    assert [mv.value for mv in pic.facts["moves"]].count(11) == 1
+
+
+def test_a_board_has_grid_lines_and_numbers():
+    m = load_model(MODELS / "tictactoe.game")
+    e = make_engine(m.game)
+    pic = board(m, e, (1, 2, 0, 0, 0, 0, 0, 0, 0))
+    fig, texts, _ = measured(pic)
+    words = [t.get_text() for t, _ in texts]
+    # columns 1..3 above, rows 1..3 left, the slot c[k]'s index k in each cell's corner
+    assert sorted(w for w in words if w.isdigit()) == sorted(
+        ["1", "2", "3"] * 2 + [str(k) for k in range(1, 10)]
+    )
+    from matplotlib.patches import Rectangle
+
+    squares = [p for p in pic.figure.axes[0].patches if isinstance(p, Rectangle)]
+    assert len(squares) == 9 and all(p.get_edgecolor()[3] > 0 for p in squares)
+
+
+def nim_pictures():
+    m, e = nim(K=1)
+    lost = atl.evaluate(e, m.formula("not mover_wins"), m.definitions)
+    long = "not mover_wins and not (k[1] = 0 and k[2] = 0) or initial and mover_wins"
+    s = strategy_for(e, m.formula("wins(1)"), m.definitions)
+    choc = load_model(MODELS / "chocolate.game")
+    ce = make_engine(choc.game)
+    base = atl.evaluate(ce, choc.formula("initial"), choc.definitions).first()
+    n5 = load_model(MODELS / "nim.game", {"n": 2, "K": 5})
+    e5 = make_engine(n5.game)
+    s5 = strategy_for(e5, n5.formula("wins(1)"), n5.definitions)
+    return [
+        set_grid(lost, "k[1]", "k[2]", {"j": 1}, title=long),
+        set_grid(lost, "k[1]", "k[2]", {"j": 1}, title="x" * 90),
+        values_grid(
+            two_player_values(ce),
+            "l",
+            "u",
+            {},
+            base,
+            title="chocolate(m=10, n=7, i=7, j=3): values",
+        ),
+        nimbers_grid(layered_nimbers(e), "k[1]", "k[2]", {"j": 2}, title=long),
+        strategy_graph(s, e.singleton((1, 1, 1))),
+        strategy_graph(s5, e5.singleton((1, 5, 4)), heading=long),
+        board(m, e, (1, 1, 1)),
+    ]
+
+
+def test_no_text_of_a_picture_is_clipped_by_the_figure():
+    for pic in nim_pictures():
+        fig, texts, _ = measured(pic)
+        out = [(t.get_text(), tuple(box.bounds)) for t, box in texts if not inside(box, fig)]
+        assert not out, (pic.facts["title"], tuple(fig.bounds), out)
+        pic.resize(3, 3)
+        fig, texts, _ = measured(pic)
+        out = [t.get_text() for t, box in texts if not inside(box, fig)]
+        assert not out, ("3x3", pic.facts["title"], out)
+
+
+def test_strategy_labels_fit_in_their_nodes():
+    from matplotlib.patches import Ellipse, Rectangle
+
+    m = load_model(MODELS / "ens2005.game", {"K": 6})  # no small drawing: labels are tuples
+    e = make_engine(m.game)
+    s = strategy_for(e, m.formula("F({1})"), m.definitions)
+    start = (s.region & e.turn_set({1})).first()
+    labels = lambda c: "\n".join(f"{sl.label}={v}" for sl, v in zip(e.space.slots, c))  # noqa: E731
+    for pic in (
+        strategy_graph(s, e.singleton(start)),
+        strategy_graph(s, e.singleton(start), label=labels),
+    ):
+        fig, texts, r = measured(pic)
+        nodes = [p for p in pic.figure.axes[0].patches if isinstance(p, (Ellipse, Rectangle))]
+        assert len(nodes) == len(pic.facts["nodes"])
+        words = [(t, box) for t, box in texts if t.get_fontfamily() == ["monospace"]]
+        assert len(words) == len(nodes)
+        for (t, box), node in zip(words, nodes):
+            assert inside(box, node.get_window_extent(r), slack=0.5), (t.get_text(), box, node)

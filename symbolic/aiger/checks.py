@@ -17,6 +17,8 @@ from ..errors import ParseError
 from .circuit import Circuit
 from .text import Text
 
+__all__ = ["check_circuit"]
+
 _KIND = {1: "an input", 2: "a latch", 3: "an AND gate"}
 
 

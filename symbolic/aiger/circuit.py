@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+__all__ = ["CONTROLLABLE", "Circuit", "simulate", "literal_value"]
+
 #: the prefix of the symbol of an input the controller sets (SYNTCOMP's convention)
 CONTROLLABLE = "controllable_"
 

@@ -28,6 +28,8 @@ from .checks import check_circuit
 from .circuit import Circuit
 from .text import Text
 
+__all__ = ["read_aiger", "parse_aiger"]
+
 _HEADER_NAMES = ("M", "I", "L", "O", "A", "B", "C", "J", "F")
 _WHAT = {
     "B": "bad-state properties",

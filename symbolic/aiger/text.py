@@ -11,6 +11,8 @@ import re
 
 from ..errors import ParseError, Span
 
+__all__ = ["DIGITS", "Text"]
+
 #: the largest number of decimal digits read as a number (any literal of a
 #: file that fits in memory has fewer)
 DIGITS = 18

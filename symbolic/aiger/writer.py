@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from .circuit import Circuit
 
+__all__ = ["to_aag", "canonical", "to_aig"]
+
 
 def _symbols(c: Circuit) -> list[str]:
     lines = []

@@ -10,3 +10,5 @@
 Each module uses only :mod:`symbolic.api`, :mod:`symbolic.atl` and the core
 (``docs/architecture.md`` lists the rules; ``tests/test_architecture.py`` checks them).
 """
+
+__all__: list[str] = []

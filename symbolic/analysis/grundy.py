@@ -49,7 +49,7 @@ from ..arguments import need, need_int, need_iterable, need_mapping
 from ..errors import QueryError
 from ..explicit.counting import CountingGame
 from .. import ir
-from .outcome import Referee
+from .outcome import Referee, outcome_rule
 
 
 __all__ = [
@@ -173,7 +173,7 @@ def check_normal_play(engine: GameEngine) -> None:
     nimbers would answer a question about a different game: it is refused, with
     a position where the two goals part.
     """
-    rule = check_engine(engine).game.outcome
+    rule = outcome_rule(engine)
     advice = "Use 'symbolic values' or 'symbolic check' for this game's own outcome"
     if isinstance(rule, ir.NormalPlay):
         return
@@ -283,7 +283,8 @@ def mex_nimbers(engine: CountingGame, *, check: bool = True) -> dict[tuple, int]
             f"start a play that can last forever, e.g. "
             f"{engine.space.as_dict(engine.position_at(missing[0]))}"
         )
-    return {engine.position_at(i): v for i, v in enumerate(value)}
+    # every value is known here (no position is missing)
+    return {engine.position_at(i): v for i, v in enumerate(value) if v is not None}
 
 
 def first_difference(a: dict[tuple, int], b: dict[tuple, int]) -> tuple | None:

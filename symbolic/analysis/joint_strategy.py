@@ -36,6 +36,7 @@ from typing import Iterable
 
 from ..api import DeadEnds, GameEngine, PositionSet, always, check_engine, check_set
 from ..arguments import need, need_iterable
+from ..concurrent import ConcurrentEngine
 from ..errors import QueryError
 from ..explicit.concurrent import ExplicitConcurrentGame
 from ..ir import ConcurrentGame
@@ -105,11 +106,13 @@ def reach_joint_strategy(
 ) -> JointStrategy:
     """J's strategy for ⟨⟨J⟩⟩ σ U τ (module docstring), on any concurrent engine."""
     game = _concurrent(engine)
+    assert isinstance(engine, ConcurrentEngine)  # the engine of a concurrent game
     check_set(engine, stay, "stay")
     check_set(engine, target, "the target")
     J = game.coalition(coalition)
     mine, _ = _split(game, J)
-    layers = engine.until(J, stay, target, dead_ends=DeadEnds.VACUOUS, keep_layers=True).layers
+    fp = engine.until(J, stay, target, dead_ends=DeadEnds.VACUOUS, keep_layers=True)
+    layers = fp.approximations()
     table = {}
     for k in range(1, len(layers)):
         below = set(layers[k - 1].tuples())
@@ -138,6 +141,7 @@ def safety_joint_strategy(
 ) -> JointStrategy:
     """J's strategy for ⟨⟨J⟩⟩□ Z (module docstring), on any concurrent engine."""
     game = _concurrent(engine)
+    assert isinstance(engine, ConcurrentEngine)  # the engine of a concurrent game
     check_set(engine, keep, "the set kept")
     J = game.coalition(coalition)
     mine, _ = _split(game, J)
@@ -190,6 +194,7 @@ def verify_joint(game: ConcurrentGame, s: JointStrategy, start: Iterable) -> boo
     E = ExplicitConcurrentGame(game)
     start = [E.space.check_position(c) for c in start]
     if s.kind == "reach":
+        assert s.stay is not None  # a reach strategy keeps its σ
         won = set(s.target)
         while True:
             more = {c for c in s.table if c not in won and c in s.stay and _forced(E, s, c, won)}

@@ -42,7 +42,7 @@ again: the caller (the command line, a script) parses.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from .. import atl
 from ..api import (
@@ -58,7 +58,6 @@ from ..api import (
 )
 from ..arguments import need, need_iterable, need_mapping
 from ..errors import ArgumentTypeError, Hint, QueryError
-from ..limits import NO_LIMITS
 from .outcome import Referee
 
 __all__ = [
@@ -70,7 +69,9 @@ __all__ = [
     "initial_set",
     "evaluate_queries",
     "Answer",
+    "Layering",
     "LAYERED_MODES",
+    "goals",
 ]
 
 
@@ -308,7 +309,7 @@ def layer_outcomes(
         # both players' untils one layer at a time, from the last layer down: each row
         # is counted as soon as its layer is solved, and U_{k+1} is dropped then (the
         # layers of the won sets are the largest BDDs of a ply-by-ply table)
-        lim = getattr(engine, "limits", None) or NO_LIMITS
+        lim = engine.limits
         coalition = {p: engine.game.coalition([p]) for p in players}
         ours = {p: layer_turns(engine, coalition[p]) for p in players}
         won = {p: engine.empty() for p in players}
@@ -361,30 +362,43 @@ def _row(k: int, layer: PositionSet, won: dict, turns: dict) -> tuple[int, int, 
 LAYERED_MODES = ("auto", "on", "off")
 
 
+class Layering(NamedTuple):
+    """How a layered answer was computed: ``kind`` ``"anchored"`` (from the anchor whose
+    text is ``source``, over ``layers`` layers: the plain answer) or ``"reachable"``
+    (``on`` without an anchor: [[φ]] ∩ R, R the ``source`` positions reachable from
+    ``initial`` in ``layers`` layers).
+
+    >>> Layering("anchored", "initial", 3)
+    Layering(kind='anchored', source='initial', layers=3)
+    """
+
+    kind: str
+    source: str | int
+    layers: int
+
+
 @dataclass(frozen=True)
 class Answer:
-    """One query's answer and how it was computed: ``how`` is None (plain fixpoints),
-    ``("anchored", S, k)`` (layered from the anchor S over k layers: the plain answer)
-    or ``("reachable", n, k)`` (``on`` without an anchor: [[φ]] ∩ R, R the n positions
-    reachable from ``initial`` in k layers)."""
+    """One query's answer and how it was computed: ``how`` is None (plain fixpoints)
+    or a :class:`Layering`."""
 
     positions: PositionSet
-    how: tuple | None = None
+    how: Layering | None = None
 
     @property
     def restricted(self) -> bool:
         """True when the answer is [[φ]] ∩ R, not the plain answer."""
-        return self.how is not None and self.how[0] == "reachable"
+        return self.how is not None and self.how.kind == "reachable"
 
     def note(self) -> str | None:
         """The line ``symbolic check`` prints under the count, if any."""
         if self.how is None:
             return None
-        if self.how[0] == "anchored":
-            return f"  layered: from {self.how[1]}, {self.how[2]} layers"
+        if self.how.kind == "anchored":
+            return f"  layered: from {self.how.source}, {self.how.layers} layers"
         return (
-            f"  layered: over the {self.how[1]} positions reachable from initial "
-            f"({self.how[2]} layers), not over every position"
+            f"  layered: over the {self.how.source} positions reachable from initial "
+            f"({self.how.layers} layers), not over every position"
         )
 
 
@@ -417,7 +431,7 @@ def evaluate_queries(
             (Hint("choose", "layered"), f" must be one of {', '.join(LAYERED_MODES)}, got {mode!r}")
         )
     plain = atl.Evaluator(engine, definitions, dead_ends=dead_ends)
-    lim = getattr(engine, "limits", None) or NO_LIMITS
+    lim = engine.limits
     reaches: dict = {}
 
     def layered_from(key, source):
@@ -449,7 +463,7 @@ def _answer(definitions, f, engine, mode, plain, layered_from) -> Answer:
         source = plain(s)
         reach, ev = layered_from(("anchor", s), source)
         if reach is not None:
-            return Answer(source & ev(phi), ("anchored", _text(s), len(reach.layers)))
+            return Answer(source & ev(phi), Layering("anchored", _text(s), len(reach.layers)))
     if mode == "auto":
         return Answer(plain(f))
     reach, ev = layered_from("initial", initial_set(engine, definitions))
@@ -462,7 +476,7 @@ def _answer(definitions, f, engine, mode, plain, layered_from) -> Answer:
                 Hint("choose", "layered", ("auto", "off")),
             )
         )
-    return Answer(ev(f), ("reachable", reach.result.count(), len(reach.layers)))
+    return Answer(ev(f), Layering("reachable", reach.result.count(), len(reach.layers)))
 
 
 def _text(f: atl.Formula) -> str:

@@ -41,7 +41,6 @@ from ..api import (
 )
 from ..arguments import need, need_mapping
 from ..errors import Hint, QueryError
-from ..limits import NO_LIMITS
 from .layered import LAYERED_MODES, initial_set
 from .strategy import Objective, Strategy
 from .grundy import Nimbers
@@ -111,7 +110,7 @@ def layered_ranks(
     """:func:`symbolic.analysis.values.ranks` ∩ R: rank_J over Attr_J(goal) ∩ R (STRICT)."""
     J = check_engine(engine).game.coalition(coalition)
     fp = until_approximations(engine, J, engine.positions(), goal, reach, dead_ends=DeadEnds.STRICT)
-    cumulative = fp.layers
+    cumulative = fp.approximations()
     layers = [cumulative[0]] + [b - a for a, b in zip(cumulative, cumulative[1:])]
     return Ranks(J, tuple(layers), fp.result)
 
@@ -153,7 +152,8 @@ def layered_strategy(
         fp = until_approximations(engine, J, left, right, reach, dead_ends=dead_ends)
         mine = engine.turn_set(J)
         rel = engine.moves_between(engine.empty(), engine.empty())
-        for prev, cur in zip(fp.layers, fp.layers[1:]):
+        layers = fp.approximations()
+        for prev, cur in zip(layers, layers[1:]):
             rel = rel | engine.moves_between((cur - prev) & mine, prev)
         return Strategy(
             engine, Objective("reach", J, left, right, dead_ends), fp.result, rel, fp.layers
@@ -178,14 +178,15 @@ def layered_nimbers_graded(engine: GameEngine, reach: ReachLayers) -> Nimbers:
         raise QueryError(f"layered nimbers need graded layers, got {reach!r}")
     players = check_engine(engine).game.players
     check_reach(engine, reach)
-    lim = getattr(engine, "limits", None) or NO_LIMITS
+    lim = engine.limits
     below: list[PositionSet] = []  # G^{k+1}_0, G^{k+1}_1, ...
     total: list[PositionSet] = []  # ⋃_k G^k_g
     steps = 0
     with lim.stage("computing nimbers layer by layer"):
         for k in reversed(range(len(reach.layers))):
             lim.check(f"layer {k}")
-            at_least, mine = reach.layers[k], []
+            at_least = reach.layers[k]
+            mine: list[PositionSet] = []
             while at_least:
                 nxt = below[len(mine)] if len(mine) < len(below) else engine.empty()
                 into = engine.pre_exists(players, nxt) if nxt else engine.empty()

@@ -34,7 +34,19 @@ from ..api import GameEngine, PositionSet, check_engine, union_all
 from ..arguments import need_int
 from ..errors import QueryError
 
-__all__ = ["Outcome", "Referee", "players_text", "rule_text"]
+__all__ = ["Outcome", "Referee", "outcome_rule", "players_text", "rule_text"]
+
+
+def outcome_rule(engine: GameEngine) -> ir.OutcomeRule:
+    """The outcome rule of ``engine``'s game (:mod:`symbolic.ir.outcome`); QueryError
+    for a concurrent game, which declares none."""
+    game = check_engine(engine).game
+    if not isinstance(game, ir.Game):
+        raise QueryError(
+            f"the game {game.name!r} is concurrent: it has no outcome rule (who wins where "
+            "a play ends)"
+        )
+    return game.outcome
 
 
 def rule_text(rule: ir.OutcomeRule) -> str:
@@ -88,7 +100,7 @@ class Referee:
 
     def __init__(self, engine: GameEngine):
         self.engine = check_engine(engine)
-        self.rule = engine.game.outcome
+        self.rule = outcome_rule(engine)
         if not isinstance(self.rule, ir.OUTCOME_CLASSES):
             raise AssertionError(self.rule)
         self.players = tuple(engine.game.players)

@@ -98,7 +98,7 @@ class Planner:
         fp = self.region(coalition)
         if pos not in fp.result:
             return None
-        for i, layer in enumerate(fp.layers):
+        for i, layer in enumerate(fp.approximations()):
             if pos in layer:
                 return i
         raise AssertionError(pos)
@@ -128,7 +128,8 @@ def choose_move(
     safe = [s for s, r in zip(succ, threat) if r is None]
     if safe:
         return rng.choice(safe) if rng is not None else safe[0]
-    return succ[threat.index(max(threat))]
+    longest = max(r for r in threat if r is not None)  # every one: none is safe
+    return succ[threat.index(longest)]
 
 
 # --------------------------------------------------------------------------- players and games

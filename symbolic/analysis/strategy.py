@@ -69,6 +69,7 @@ __all__ = [
     "execute",
     "to_json",
     "to_dot",
+    "dumps",
 ]
 
 KINDS = ("reach", "safety")
@@ -194,7 +195,8 @@ def reach_strategy(
     fp = engine.until(J, stay, target, dead_ends=dead_ends, keep_layers=True)
     mine = engine.turn_set(J)
     rel = engine.moves_between(engine.empty(), engine.empty())
-    for prev, cur in zip(fp.layers, fp.layers[1:]):
+    layers = fp.approximations()
+    for prev, cur in zip(layers, layers[1:]):
         rel = rel | engine.moves_between((cur - prev) & mine, prev)
     return Strategy(
         engine, Objective("reach", J, stay, target, dead_ends), fp.result, rel, fp.layers

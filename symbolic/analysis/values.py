@@ -109,7 +109,7 @@ def ranks(engine: GameEngine, coalition: Iterable[int], goal: PositionSet) -> Ra
     """
     J = check_engine(engine).game.coalition(coalition)
     fp = attractor(engine, J, check_set(engine, goal, "the goal"), keep_layers=True)
-    cumulative = fp.layers
+    cumulative = fp.approximations()
     layers = [cumulative[0]] + [b - a for a, b in zip(cumulative, cumulative[1:])]
     return Ranks(J, tuple(layers), fp.result)
 

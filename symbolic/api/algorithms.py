@@ -49,7 +49,7 @@ def reachable(engine: GameEngine, source: PositionSet, *, keep_layers: bool = Fa
         step,
         source,
         keep_layers=keep_layers,
-        limits=getattr(engine, "limits", None),
+        limits=engine.limits,
         name="computing reach (image fixpoint)",
     )
 

@@ -21,7 +21,8 @@ from typing import Iterable
 from ..arguments import need
 from ..errors import ModelError, QueryError
 from ..fixpoint import Fixpoint, ReachLayers, check_layer, check_reach
-from ..ir import Game
+from ..ir import ConcurrentGame, Game
+from ..limits import NO_LIMITS, Limits
 from .sets import MoveRelation, PositionSet, SetEngine, check_set
 
 __all__ = ["DeadEnds", "GameEngine", "check_dead_ends", "check_engine"]
@@ -77,7 +78,14 @@ class GameEngine(SetEngine):
     abstract methods, and the methods with a generic body an engine may override
     (module docstring)."""
 
-    game: Game
+    #: the game it plays: a turn-based :class:`~symbolic.ir.Game`, or a
+    #: :class:`~symbolic.ir.ConcurrentGame` (the engines of one narrow it)
+    game: Game | ConcurrentGame
+    #: the time, memory and progress limits the engine's work checks (none by default)
+    limits: Limits = NO_LIMITS
+    #: True for an engine of a concurrent game (:class:`symbolic.concurrent.ConcurrentEngine`):
+    #: every player chooses at every position, so there are no turn sets
+    concurrent: bool = False
 
     @abstractmethod
     def turn_set(self, coalition: Iterable[int]) -> PositionSet:
@@ -170,10 +178,11 @@ class GameEngine(SetEngine):
         outside. Each engine calls it once its turn sets are known."""
         pos = (self.positions() - self.turn_set(self.game.players)).first()
         if pos is not None:
+            turn = self.game.turn if isinstance(self.game, Game) else None
             raise ModelError(
                 f"at position {self.space.as_dict(pos)} the turn is not a player "
                 f"(players: {list(self.game.players)})",
-                getattr(self.game.turn, "span", None),
+                getattr(turn, "span", None),
             )
 
     # the layered hooks: symbolic.api.layers runs them layer by layer, from the farthest
@@ -218,7 +227,7 @@ class GameEngine(SetEngine):
         self.game.coalition(need(J, frozenset, "J", hint=" (engine.game.coalition(players))"))
         check_layer(check_reach(self, reach), k)
         for s, what in ((ours, "ours"), (won, "won"), (stay, "stay"), (target, "the target")):
-            if s is not None or what != "ours" or not getattr(self, "concurrent", False):
+            if s is not None or what != "ours" or not self.concurrent:
                 check_set(self, s, what)
         check_dead_ends(dead_ends)
 
@@ -227,20 +236,24 @@ class GameEngine(SetEngine):
         J: frozenset,
         reach: ReachLayers,
         k: int,
-        ours: PositionSet,
+        ours: PositionSet | None,
         won: PositionSet,
         above: PositionSet,
         *,
         dead_ends: DeadEnds,
     ) -> PositionSet:
         """pre(J, U_{k+1}) on the positions of layer k of a graded ``reach`` (what
-        :meth:`until_layer_step` needs; ``ours`` = T_J, ``won`` = U_{k+1}, ``above`` =
-        F_{k+1}): only its intersection with F_k is read, so an engine may restrict
-        the sources of its pre-images to F_k (the GDL symbolic engine does):
+        :meth:`until_layer_step` needs; ``ours`` = T_J, None on a concurrent game only,
+        ``won`` = U_{k+1}, ``above`` = F_{k+1}): only its intersection with F_k is read,
+        so an engine may restrict the sources of its pre-images to F_k (the GDL symbolic
+        engine does):
 
             F_k ∩ (pre∃(J, U_{k+1}) ∪ pre∀(J, U_{k+1} ∪ ¬F_{k+1})) ⊆ result.
         """
         layer = reach.layers[k]
+        # a set of this engine (None only on a concurrent game, whose engines override
+        # this method): EngineMismatch otherwise, as ``layer & ours`` would raise
+        ours = layer._check(ours)
         # a layer where only J (or only the others) moves needs one of the two
         # (in Connect Four every layer: the number of discs decides the mover)
         step = self.empty()

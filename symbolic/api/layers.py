@@ -30,7 +30,6 @@ from typing import Iterable
 
 from ..fixpoint import Fixpoint, ReachLayers, check_reach, union_all
 from ..errors import QueryError
-from ..limits import NO_LIMITS
 from .engine import DeadEnds, GameEngine, check_dead_ends, check_engine
 from .sets import PositionSet, check_set
 
@@ -63,7 +62,7 @@ def reach_layers(engine: GameEngine, source: PositionSet) -> ReachLayers:
     True
     """
     check_set(check_engine(engine), source, "the source")
-    lim = getattr(engine, "limits", None) or NO_LIMITS
+    lim = engine.limits
     seen = frontier = source
     layers = [source]
     graded = True
@@ -86,7 +85,7 @@ def graded_layers(engine: GameEngine, source: PositionSet) -> ReachLayers | None
     :func:`reach_layers` gives), else None, found at the first image that meets a
     layer already seen (without the rest of the forward search)."""
     check_set(check_engine(engine), source, "the source")
-    lim = getattr(engine, "limits", None) or NO_LIMITS
+    lim = engine.limits
     seen = frontier = source
     layers = [source]
     with lim.stage("computing the reachable layers"):
@@ -156,7 +155,7 @@ def until_by_layer(
     J = engine.game.coalition(coalition)
     check_set(engine, stay, "stay")
     check_set(engine, target, "the target")
-    lim = getattr(engine, "limits", None) or NO_LIMITS
+    lim = engine.limits
     ours = layer_turns(engine, J)
     won = engine.empty()
     wons = []
@@ -173,7 +172,7 @@ def layer_turns(engine: GameEngine, J: Iterable[int]) -> PositionSet | None:
     ``ours`` (None for a concurrent game, which has no turns: its pre-images do not
     read them)."""
     J = check_engine(engine).game.coalition(J)
-    return None if getattr(engine, "concurrent", False) else engine.turn_set(J)
+    return None if engine.concurrent else engine.turn_set(J)
 
 
 def until_approximations(
@@ -214,7 +213,7 @@ def until_approximations(
     check_dead_ends(dead_ends)
     stay = reach.result & check_set(engine, stay, "stay")
     target = reach.result & check_set(engine, target, "the target")
-    lim = getattr(engine, "limits", None) or NO_LIMITS
+    lim = engine.limits
     ours = layer_turns(engine, J)  # None on a concurrent game (no turns)
     per_layer: list[list[PositionSet]] = [[] for _ in reach.layers]
     above, nxt = engine.empty(), [engine.empty()]

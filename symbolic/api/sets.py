@@ -12,6 +12,7 @@ from typing import Iterable, Iterator, Mapping
 from ..arguments import need, need_mapping
 from ..errors import ArgumentTypeError, EngineMismatch, QueryError
 from ..ir import Expr, Space, Value
+from ..limits import NO_LIMITS, Limits
 from ..validate import check_expr
 
 __all__ = [
@@ -108,7 +109,9 @@ class PositionSet(ABC):
         r = self.__eq__(other)
         return r if r is NotImplemented else not r
 
-    __hash__ = None  # mutable-looking value semantics; not hashable on purpose
+    # mutable-looking value semantics; not hashable on purpose (typeshed's idiom for an
+    # unhashable class: object declares __hash__ a method)
+    __hash__ = None  # type: ignore[assignment]
 
     def __le__(self, other) -> bool:
         return (self - other).is_empty()
@@ -166,6 +169,9 @@ class SetEngine(ABC):
 
     kind: str  # "symbolic" or "explicit"
     space: Space
+    #: the time, memory and stage limits its computations obey (the engines take theirs
+    #: when built; none for an engine that declares no limits)
+    limits: Limits = NO_LIMITS
 
     @abstractmethod
     def empty(self) -> PositionSet: ...
@@ -267,7 +273,7 @@ class MoveRelation(ABC):
             return NotImplemented
         return self._same(self._check(other))
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # not hashable, as PositionSet
 
     def __len__(self) -> int:
         return self.count()

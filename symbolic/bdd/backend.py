@@ -32,7 +32,16 @@ from ..limits import Limits
 from . import capacity
 from .base import BaseManager, guarded
 from .capacity import AUTOREF_BYTES_PER_NODE, default_memory_cap
-from .contract import BACKENDS, Assignment, Renaming, Substitution, VariableBound
+from .contract import (
+    BACKENDS,
+    Assignment,
+    Level,
+    Node,
+    Renaming,
+    Substitution,
+    VariableBound,
+    VariableName,
+)
 from .transfer import copy_function
 
 __all__ = ["BACKENDS", "DD_BACKENDS", "DdManager", "default_memory_cap", "unknown_backend"]
@@ -154,7 +163,7 @@ class DdManager(BaseManager):
 
     # ------------------------------------------------------------------ errors
 
-    def owns(self, u) -> bool:
+    def owns(self, u: Node) -> bool:
         """True when ``u`` is a node of this manager."""
         return getattr(u, "bdd", None) is self.bdd
 
@@ -188,12 +197,12 @@ class DdManager(BaseManager):
         return capacity.autoref_variable_bound(self._cap)
 
     @guarded(what=_declaring)
-    def _add_variables(self, names: list[str]) -> None:
+    def _add_variables(self, names: list[VariableName]) -> None:
         self.bdd.declare(*names)
         self._made(None)
 
     @guarded()
-    def _set_order(self, names: list[str]) -> None:
+    def _set_order(self, names: list[VariableName]) -> None:
         try:
             self.bdd.reorder({n: i for i, n in enumerate(names)})
         finally:
@@ -208,81 +217,81 @@ class DdManager(BaseManager):
         self.bdd.configure(reordering=on)
         return True
 
-    def level(self, name: str) -> int:
+    def level(self, name: VariableName) -> Level:
         """The level (position in the order) of variable ``name``."""
         return self.bdd.level_of_var(name)
 
-    def var(self, name: str):
+    def var(self, name: VariableName) -> Node:
         """The node of variable ``name``."""
         return self.bdd.var(name)
 
     # ------------------------------------------------------------------ boolean algebra
 
     @property
-    def true(self):
+    def true(self) -> Node:
         """The constant true."""
         return self._true
 
     @property
-    def false(self):
+    def false(self) -> Node:
         """The constant false."""
         return self._false
 
-    def not_(self, u):
+    def not_(self, u: Node) -> Node:
         """¬u."""
         if not self.owns(u):  # complement edges: never allocates nor fails, so checked here
             raise self._mismatch(u)
         return ~u
 
     @guarded(2)
-    def and_(self, u, v):
+    def and_(self, u: Node, v: Node) -> Node:
         """u ∧ v."""
         return self._made(u & v)
 
     @guarded(2)
-    def or_(self, u, v):
+    def or_(self, u: Node, v: Node) -> Node:
         """u ∨ v."""
         return self._made(u | v)
 
     @guarded(2)
-    def diff(self, u, v):
+    def diff(self, u: Node, v: Node) -> Node:
         """u ∧ ¬v."""
         return self._made(u & ~v)
 
     @guarded(2)
-    def xor(self, u, v):
+    def xor(self, u: Node, v: Node) -> Node:
         """u ⊕ v."""
         return self._made(self.bdd.apply("xor", u, v))
 
     @guarded(2)
-    def implies(self, u, v):
+    def implies(self, u: Node, v: Node) -> Node:
         """u → v."""
         return self._made(~u | v)
 
     @guarded(3)
-    def ite(self, c, u, v):
+    def ite(self, c: Node, u: Node, v: Node) -> Node:
         """if c then u else v."""
         return self._made(self.bdd.ite(c, u, v))
 
     @guarded()
-    def cube(self, assignment: Assignment):
+    def cube(self, assignment: Assignment) -> Node:
         """The conjunction of literals ``name`` (True) / ``¬name`` (False)."""
         return self._made(self.bdd.cube(dict(assignment)))
 
     # ------------------------------------------------------------------ quantifiers, renaming
 
     @guarded(1)
-    def exist(self, u, qvars: Iterable[str]):
+    def exist(self, u: Node, qvars: Iterable[VariableName]) -> Node:
         """∃qvars. u."""
         return self._made(self.bdd.exist(qvars, u))
 
     @guarded(1)
-    def forall(self, u, qvars: Iterable[str]):
+    def forall(self, u: Node, qvars: Iterable[VariableName]) -> Node:
         """∀qvars. u."""
         return self._made(self.bdd.forall(qvars, u))
 
     @guarded(2)
-    def and_exists(self, u, v, qvars: Iterable[str]):
+    def and_exists(self, u: Node, v: Node, qvars: Iterable[VariableName]) -> Node:
         """The relational product ∃qvars. (u ∧ v).
 
         CUDD fuses it (``Cudd_bddAndAbstract``); autoref has no correct fused
@@ -293,21 +302,21 @@ class DdManager(BaseManager):
         return self._made(self.bdd.exist(qvars, u & v))
 
     @guarded(1)
-    def rename(self, u, mapping: Renaming):
+    def rename(self, u: Node, mapping: Renaming) -> Node:
         """Substitute variables for variables: u[x := mapping[x]] (simultaneous)."""
         if not mapping:  # dd.cudd warns on an empty substitution (spaces without slots)
             return self.check(u)
         return self._made(self.bdd.let(mapping, u))
 
     @guarded(1)
-    def restrict(self, u, assignment: Assignment):
+    def restrict(self, u: Node, assignment: Assignment) -> Node:
         """The cofactor u[x := assignment[x]]."""
         if not assignment:
             return self.check(u)
         return self._made(self.bdd.let(dict(assignment), u))
 
     @guarded(1)
-    def compose(self, u, mapping: Substitution):
+    def compose(self, u: Node, mapping: Substitution) -> Node:
         """Substitute functions for variables, simultaneously: u[x := mapping[x]].
 
         The pre-image of a set under a deterministic move whose successor is
@@ -326,13 +335,13 @@ class DdManager(BaseManager):
             self.check(v)
         return self._made(self.bdd.let(dict(mapping), u))
 
-    def support(self, u) -> set[str]:
+    def support(self, u: Node) -> set[VariableName]:
         """The variables ``u`` depends on."""
         return set(self.bdd.support(u))
 
     # ------------------------------------------------------------------ counting, enumeration
 
-    def exact_count(self, u, nvars: int) -> int:
+    def exact_count(self, u: Node, nvars: int) -> int:
         """|{a ∈ B^nvars | u(a)}|: the exact number of models of ``u`` over ``nvars``
         variables that include its support, as a Python int."""
         self.check(u)
@@ -404,7 +413,9 @@ class DdManager(BaseManager):
         f, r = memo[int(u)]
         return (f << r) << (nvars - k)
 
-    def assignments(self, u, bits: Sequence[str]) -> Iterator[dict[str, bool]]:
+    def assignments(
+        self, u: Node, bits: Sequence[VariableName]
+    ) -> Iterator[dict[VariableName, bool]]:
         """Every assignment to exactly ``bits`` (which must include the support of ``u``)
         that satisfies ``u``, each once, in no particular order."""
         self.check(u)
@@ -426,11 +437,11 @@ class DdManager(BaseManager):
                 return int(self.bdd.statistics()["n_nodes"])
         return len(self.bdd)
 
-    def size(self, u) -> int:
+    def size(self, u: Node) -> int:
         """Number of BDD nodes of ``u`` (its DAG size)."""
         return len(u)
 
-    def shared_size(self, nodes: Sequence) -> int:
+    def shared_size(self, nodes: Sequence[Node]) -> int:
         """Number of distinct BDD nodes reachable from ``nodes`` (sharing counted once)."""
         nodes = list(nodes)
         if not nodes:
@@ -457,7 +468,7 @@ class DdManager(BaseManager):
             self.bdd.collect_garbage()
 
     @guarded()
-    def copy_from(self, u):
+    def copy_from(self, u: Node) -> Node:
         """The node of this manager with the same function as ``u`` (a node of
         another manager that declares the same variable names)."""
         if self.owns(u):

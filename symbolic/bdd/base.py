@@ -23,16 +23,19 @@ from __future__ import annotations
 import abc
 import contextlib
 import functools
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence, TypeVar, cast
 
 from ..errors import EngineMismatch, Hint, OutOfMemory, SymbolicError, TooManyVariables
 from ..limits import Limits
-from .contract import Node, VariableBound, VariableName
+from .contract import Level, Node, VariableBound, VariableName
 
 __all__ = ["BaseManager", "guarded"]
 
+#: a manager method
+F = TypeVar("F", bound=Callable[..., Any])
 
-def guarded(operands: int = 0, what: Callable[..., str] | None = None):
+
+def guarded(operands: int = 0, what: Callable[..., str] | None = None) -> Callable[[F], F]:
     """Decorate a manager method (one to three positional arguments, the first
     ``operands`` of them nodes) with the error guard: a failure inside is raised as
     :class:`OutOfMemory` when the backend says memory ran out (naming ``what(self,
@@ -52,7 +55,7 @@ def guarded(operands: int = 0, what: Callable[..., str] | None = None):
     EngineMismatch a BDD node of another manager
     """
 
-    def decorate(method):
+    def decorate(method: F) -> F:
         # Up to three positional arguments, no *args: a call through ``*args`` cost
         # the smallest operations more than the operation itself.
         @functools.wraps(method)
@@ -76,7 +79,8 @@ def guarded(operands: int = 0, what: Callable[..., str] | None = None):
                     raise
                 raise error from e
 
-        return guarded_method
+        # it takes the method's arguments (one to three positional ones) and gives its result
+        return cast(F, guarded_method)
 
     return decorate
 
@@ -106,7 +110,7 @@ class BaseManager(abc.ABC):
     # ------------------------------------------------------------------ the backend's primitives
 
     @abc.abstractmethod
-    def owns(self, u) -> bool:
+    def owns(self, u: Node) -> bool:
         """True when ``u`` is a node of this manager."""
 
     @abc.abstractmethod
@@ -126,7 +130,7 @@ class BaseManager(abc.ABC):
         """The backend's own shuffle to the levels of ``names``."""
 
     @abc.abstractmethod
-    def level(self, name: VariableName) -> int:
+    def level(self, name: VariableName) -> Level:
         """The level of variable ``name``."""
 
     @property
@@ -140,23 +144,23 @@ class BaseManager(abc.ABC):
         """The constant false."""
 
     @abc.abstractmethod
-    def not_(self, u):
+    def not_(self, u: Node) -> Node:
         """¬u."""
 
     @abc.abstractmethod
-    def and_(self, u, v):
+    def and_(self, u: Node, v: Node) -> Node:
         """u ∧ v."""
 
     @abc.abstractmethod
-    def or_(self, u, v):
+    def or_(self, u: Node, v: Node) -> Node:
         """u ∨ v."""
 
     @abc.abstractmethod
-    def xor(self, u, v):
+    def xor(self, u: Node, v: Node) -> Node:
         """u ⊕ v."""
 
     @abc.abstractmethod
-    def and_exists(self, u, v, qvars: Iterable[VariableName]):
+    def and_exists(self, u: Node, v: Node, qvars: Iterable[VariableName]) -> Node:
         """∃qvars. (u ∧ v)."""
 
     @abc.abstractmethod
@@ -165,13 +169,13 @@ class BaseManager(abc.ABC):
 
     # ------------------------------------------------------------------ errors
 
-    def check(self, u):
+    def check(self, u: Node) -> Node:
         """Return ``u`` if it is a node of this manager, else raise :class:`EngineMismatch`."""
         if not self.owns(u):
             raise self._mismatch(u)
         return u
 
-    def _mismatch(self, u) -> EngineMismatch:
+    def _mismatch(self, u: Node) -> EngineMismatch:
         return EngineMismatch(
             f"a BDD node of another manager (or not a node: "
             f"{type(u).__name__}) was given to {self!r}"
@@ -302,33 +306,33 @@ class BaseManager(abc.ABC):
 
     # ------------------------------------------------------------------ derived operations
 
-    def const(self, value: bool):
+    def const(self, value: bool) -> Node:
         """The constant ``value``."""
         return self.true if value else self.false
 
-    def is_true(self, u) -> bool:
+    def is_true(self, u: Node) -> bool:
         """u ≡ true (canonical nodes: one comparison)."""
         return u == self.true
 
-    def is_false(self, u) -> bool:
+    def is_false(self, u: Node) -> bool:
         """u ≡ false."""
         return u == self.false
 
-    def iff(self, u, v):
+    def iff(self, u: Node, v: Node) -> Node:
         """u ↔ v, as ¬(u ⊕ v) (negation is free with complement edges)."""
         return self.not_(self.xor(u, v))
 
-    def implies_forall(self, u, v, qvars: Iterable[VariableName]):
+    def implies_forall(self, u: Node, v: Node, qvars: Iterable[VariableName]) -> Node:
         """∀qvars. (u → v) = ¬∃qvars. (u ∧ ¬v): the dual relational product (pre∀).
         Through the fused ∃ on every backend (negations are free with complement
         edges: CUDD and oxidd's BCDDs)."""
         return self.not_(self.and_exists(u, self.not_(v), qvars))
 
-    def conj(self, nodes: Iterable):
+    def conj(self, nodes: Iterable[Node]) -> Node:
         """The conjunction of ``nodes`` (true when empty), combined pairwise as a balanced tree."""
         return _balanced(list(nodes), self.and_, self.true)
 
-    def disj(self, nodes: Iterable, check: Callable[[], None] | None = None):
+    def disj(self, nodes: Iterable[Node], check: Callable[[], None] | None = None) -> Node:
         """The disjunction of ``nodes`` (false when empty), combined as a balanced tree;
         ``check()``, when given, is called before each or (a time limit's check: the
         ors of large BDDs can each take long)."""

@@ -24,8 +24,29 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
-from .contract import Manager
+from .contract import Manager, Node
+
+__all__ = [
+    "signed_width",
+    "BV",
+    "const",
+    "bool_to_int",
+    "extend",
+    "make",
+    "add_bits",
+    "add",
+    "neg",
+    "sub",
+    "mul",
+    "divmod_const",
+    "mux",
+    "ult",
+    "ule_const",
+    "lt",
+    "eq",
+]
 
 
 def signed_width(lo: int, hi: int) -> int:
@@ -190,14 +211,14 @@ def divmod_const(m: Manager, a: BV, c: int) -> tuple[BV, BV]:
     mc = c.bit_length()
     cb = tuple(m.true if (c >> j) & 1 else m.false for j in range(mc + 1))
     r = (m.false,) * mc
-    q = [m.false] * n
+    quotient = [m.false] * n
     for i in reversed(range(n)):
         cur = (xb[i],) + r  # 2r + x_i < 2c: mc + 1 bits
         ge = m.not_(ult(m, cur, cb))
         d = add_bits(m, cur, tuple(m.not_(y) for y in cb), mc + 1, m.true)
         r = tuple(m.ite(ge, d[j], cur[j]) for j in range(mc))  # < c: mc bits
-        q[i] = ge
-    qv = make(m, tuple(q) + (m.false,), x.lo // c, x.hi // c)
+        quotient[i] = ge
+    qv = make(m, tuple(quotient) + (m.false,), x.lo // c, x.hi // c)
     if t:
         qv = sub(m, qv, const(m, t))
     return qv, make(m, r + (m.false,), rlo, rhi)
@@ -214,7 +235,7 @@ def mux(m: Manager, c, a: BV, b: BV) -> BV:
 # --------------------------------------------------------------------------- comparisons
 
 
-def ult(m: Manager, a: tuple, b: tuple):
+def ult(m: Manager, a: Sequence[Node], b: Sequence[Node]) -> Node:
     """a < b as unsigned numbers of the same width: from the LSB up, the
     highest differing bit decides (lt_k = if a_k ≠ b_k then b_k else lt_{k−1})."""
     lt = m.false

@@ -26,6 +26,7 @@ __all__ = [
     "OXIDD_THREAD_ADDRESS_SPACE",
     "OXIDD_BYTES_PER_VARIABLE",
     "grow_main_stack",
+    "address_space_left",
 ]
 
 # The number of variables each backend can declare, checked before declaring them

@@ -33,7 +33,7 @@ from ..ir import ConcurrentGame, Var
 from ..limits import Limits
 from ..validate import check_concurrent_game
 from .encode import Encoder
-from .forward import BddRelation, out_degrees
+from .forward import BddRelation, SymbolicMoves, out_degrees
 from .sets import BddSet, SymbolicSets
 
 __all__ = ["SymbolicConcurrentGame", "ACTION_ORDERS", "Extension", "JointActions", "JointForward"]
@@ -104,10 +104,13 @@ class JointActions:
         return m.and_exists(m.conj(self.enabled.values()), self.trans, self.all_bits())
 
 
-class JointForward:
-    """The forward operators of a symbolic concurrent engine (a mixin): it reads the
-    engine's ``actions`` (:class:`JointActions`), ``manager``, ``encoder``, ``space`` and
-    ``_domain``."""
+class JointForward(SymbolicMoves):
+    """The forward operators of a symbolic concurrent engine (a base of its class): they
+    read the engine's ``actions`` (:class:`JointActions`) and its sets' ``manager``,
+    ``encoder``, ``space`` and ``_domain``."""
+
+    #: the players' actions and the transition relation T, built by the engine
+    actions: JointActions
 
     def successors(self, pos) -> BddSet:
         """δ(c) = ⋃_a δ(c, a)."""
@@ -139,6 +142,8 @@ class JointForward:
 class SymbolicConcurrentGame(JointForward, SymbolicSets, ConcurrentEngine):
     """A :class:`~symbolic.ir.ConcurrentGame` as BDDs (module docstring): its sets (the
     base :class:`SymbolicSets`) and its joint actions (:class:`JointActions`, ``actions``)."""
+
+    game: ConcurrentGame
 
     def __init__(
         self,
@@ -223,7 +228,7 @@ class SymbolicConcurrentGame(JointForward, SymbolicSets, ConcurrentEngine):
 
     # ---------------------------------------------------------------- the pre-image
 
-    def _good(self, target: BddSet):
+    def _good(self, target: PositionSet):
         """Good(x, act): ∅ ≠ δ(x, act) ⊆ Z."""
         m, q = self.manager, self.encoder.next_set
         z = m.rename(self._node_of(target), self.encoder.to_next)

@@ -18,7 +18,7 @@ within its range); callers conjoin the domain, as the engine does.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..errors import ModelError, RangeError, WrongType
 from ..ir import (
@@ -47,6 +47,7 @@ from . import bitvec as bv
 from .contract import Manager
 from .bitvec import BV
 from .layout import AUTO_SLICED_MAX, CONCRETE_ORDERS, ORDERS, BitLayout, choose_order, slot_sequence
+from .primed import PrimedSlots
 
 __all__ = [
     "Encoder",
@@ -86,7 +87,7 @@ def _describe(e: Expr) -> str:
     return type(e).__name__
 
 
-class Encoder(BitLayout):
+class Encoder(PrimedSlots, BitLayout):
     """Declares the position bits of ``space`` in ``manager`` (in bit order ``order``,
     :class:`BitLayout`) and compiles expressions.
 
@@ -206,47 +207,6 @@ class Encoder(BitLayout):
             return self._c(e, env)
         finally:
             self._path.pop()
-
-    def primed_slots(self, e: Expr, env: Mapping[str, Any] | None = None) -> frozenset[int]:
-        """The slots primed anywhere in ``e`` once quantifiers and sums are expanded
-        with ``env`` (syntactically: every branch counts; a primed element with a
-        constant index outside the array primes nothing)."""
-        out: set[int] = set()
-        saved = (self._path, self._errors)
-        self._path, self._errors = [], []
-        try:
-            self._primed(e, dict(env or {}), out)
-        finally:  # value errors of indices are reported by the real compilation
-            self._path, self._errors = saved
-        return frozenset(out)
-
-    def _primed(self, e: Expr, env: dict, out: set) -> None:
-        rule = _PRIMED.get(type(e))
-        if rule is None:
-            raise AssertionError(e)
-        rule(self, e, env, out)
-
-    def _primed_none(self, e: Expr, env: dict, out: set) -> None:
-        pass
-
-    def _primed_children(self, e: Expr, env: dict, out: set) -> None:
-        for c in children(e):
-            self._primed(c, env, out)
-
-    def _primed_var(self, e: Var, env: dict, out: set) -> None:
-        if e.primed:
-            out.add(self.space.slot_index(e.name))
-
-    def _primed_elem(self, e: Elem, env: dict, out: set) -> None:
-        self._primed(e.index, env, out)
-        if e.primed:
-            slot = self._elem_slot_const(e, env)
-            if slot is not None:
-                out.add(slot)
-
-    def _primed_binder(self, e: Quant | Sum, env: dict, out: set) -> None:
-        for v in e.domain:
-            self._primed(e.body, {**env, e.var: v}, out)
 
     # ------------------------------------------------------------------ dispatch
 
@@ -379,6 +339,8 @@ class Encoder(BitLayout):
     def _elem_slot_const(self, e: Elem, env: dict) -> int | None:
         """The slot of a primed element, whose index is constant (None: out of range)."""
         d = self.space.decl(e.array)
+        if d.index is None:  # validated: an element of an array
+            raise AssertionError(e.array)
         idx = self._int(e.index, env, f"the index of {e.array}'[..]", e)
         if not idx.is_const:
             raise AssertionError(e)  # validated: the index reads no state, so it folds
@@ -388,6 +350,8 @@ class Encoder(BitLayout):
 
     def _elem(self, e: Elem, env: dict):
         d = self.space.decl(e.array)
+        if d.index is None:  # validated: an element of an array
+            raise AssertionError(e.array)
         lo, hi = d.index.lo, d.index.hi
         name = e.array + ("'" if e.primed else "")
         where = f"{name}[{lo}..{hi}]"
@@ -575,7 +539,7 @@ _RINGS = {"+": bv.add, "-": bv.sub, "*": bv.mul}
 # plain functions (not bound methods stored on the instance): a self-reference
 # cycle would leave BDD nodes to the cycle collector, which may free the
 # manager before its nodes.
-_DISPATCH = {
+_DISPATCH: dict[type, Callable[[Encoder, Any, dict], Any]] = {  # a node of each class
     Const: Encoder._const,
     Name: Encoder._name,
     Var: Encoder._var,
@@ -590,17 +554,3 @@ _DISPATCH = {
 
 # Nodes compiled without the memo (their terms are cached elsewhere or trivial).
 _LEAVES = (Const, Name, Var)
-
-# Which slots an effect primes, per node class (Encoder.primed_slots).
-_PRIMED = {
-    Const: Encoder._primed_none,
-    Name: Encoder._primed_none,
-    Var: Encoder._primed_var,
-    Elem: Encoder._primed_elem,
-    Item: Encoder._primed_children,
-    Unary: Encoder._primed_children,
-    Binary: Encoder._primed_children,
-    Ite: Encoder._primed_children,
-    Quant: Encoder._primed_binder,
-    Sum: Encoder._primed_binder,
-}

@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 from typing import Iterable
 
-from ..api import DeadEnds
+from ..api import DeadEnds, PositionSet
 from ..ir import Game, conj, conjuncts
 from ..limits import Limits
 from ..validate import check_game
@@ -222,7 +222,7 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
 
     def until_layer_step(
         self, J, reach, k, ours, won, stay, target, *, dead_ends: DeadEnds
-    ) -> BddSet:
+    ) -> PositionSet:
         """U_k of :meth:`symbolic.api.GameEngine.until_layer_step` = (F_k ∩ τ) ∪
         :meth:`_pre_within` L, with σ cut to F_k once, L = F_k ∩ σ (remembered by
         :meth:`_cut`: both players' passes of a ply-by-ply table read it)."""

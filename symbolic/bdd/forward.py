@@ -8,25 +8,34 @@ source factor, :meth:`symbolic.bdd.relation.DeltaParts.grouped`):
 - moves(S, T) = δ ∧ S(x) ∧ T(x');
 - the out-degree of c is |δ(c)|, counted by peeling one successor per round.
 
-:class:`ForwardOps` is a mixin of :class:`~symbolic.bdd.turnbased.TurnBasedGame`: it reads
-the hooks that class declares (``transitions()``, ``_has_succ``, ``_next``) and its
-``manager``, ``encoder`` and ``_domain``. :func:`out_degrees` is written over any engine's
-``moves_between`` (the concurrent engines use it too).
+:class:`ForwardOps` is a part of :class:`~symbolic.bdd.turnbased.TurnBasedGame` (a base
+of it, over :class:`~symbolic.bdd.sets.SymbolicSets`): it reads the hooks that class
+declares (``transitions()``, ``_has_succ``, ``_next``, ``_tick``), declared here too, and
+the sets' ``manager``, ``encoder`` and ``_domain``. :func:`out_degrees` is written over
+any engine's ``moves_between`` (the concurrent engines use it too).
 """
 
 from __future__ import annotations
 
-from ..api import MoveRelation, PositionSet
+from abc import abstractmethod
+
+from ..api import GameEngine, MoveRelation, PositionSet
 from ..errors import RangeError
-from .sets import BddSet
+from .contract import Node
+from .relation import DeltaParts
+from .sets import BddSet, SymbolicSets
+
+__all__ = ["BddRelation", "ForwardOps", "SymbolicMoves", "out_degrees"]
 
 
 class BddRelation(MoveRelation):
     """A set of moves of a :class:`SymbolicGame` as one BDD R(x, x') ⊆ δ."""
 
     __slots__ = ("engine", "node")
+    #: a symbolic game engine: its sets and its moves
+    engine: "SymbolicMoves"
 
-    def __init__(self, engine, node):
+    def __init__(self, engine: "SymbolicMoves", node: Node):
         self.engine = engine
         self.node = node
 
@@ -41,7 +50,7 @@ class BddRelation(MoveRelation):
     def pairs(self) -> list[tuple[tuple, tuple]]:
         e = self.engine
         enc = e.encoder
-        out = []
+        out: list[tuple[tuple, tuple]] = []
         for a in e.manager.assignments(self.node, enc.order):
             cur = enc.decode({b: v for b, v in a.items() if b in enc.current_set})
             nxt = enc.decode({enc.to_current[b]: v for b, v in a.items() if b in enc.next_set})
@@ -86,8 +95,35 @@ class BddRelation(MoveRelation):
         return self.node == other.node
 
 
-class ForwardOps:
-    """The forward operators of :class:`~symbolic.bdd.turnbased.TurnBasedGame` (a mixin)."""
+class SymbolicMoves(SymbolicSets, GameEngine):
+    """A symbolic game engine as :class:`BddRelation` and :func:`out_degrees` read it:
+    BDD sets (:class:`SymbolicSets`) and the queries of a game."""
+
+    @abstractmethod
+    def moves_between(self, source: PositionSet, target: PositionSet) -> "BddRelation":
+        """δ ∧ S(x) ∧ T(x'), one BDD."""
+
+
+class ForwardOps(SymbolicMoves):
+    """The forward operators of :class:`~symbolic.bdd.turnbased.TurnBasedGame`, over the
+    hooks it declares (repeated here, abstract)."""
+
+    @abstractmethod
+    def transitions(self) -> DeltaParts:
+        """δ in parts."""
+
+    @property
+    @abstractmethod
+    def _has_succ(self) -> Node:
+        """∃x'. δ: the positions with a successor."""
+
+    @abstractmethod
+    def _next(self, node: Node) -> Node:
+        """The target ``node`` as the pre-images read it."""
+
+    @abstractmethod
+    def _tick(self) -> None:
+        """One step of a fixpoint or a forward search (garbage collection)."""
 
     def successors(self, pos) -> BddSet:
         """δ(c) = {c' | δ(c, c')}: ∃x. (δ ∧ [x = c]), renamed back to current bits."""
@@ -137,7 +173,7 @@ class ForwardOps:
         return BddSet._make(self, self.manager.diff(self._domain, self._has_succ))
 
 
-def out_degrees(engine, source: PositionSet) -> dict[int, int]:
+def out_degrees(engine: SymbolicMoves, source: PositionSet) -> dict[int, int]:
     """{k: the positions of S with k successors} on a symbolic engine with
     ``moves_between``. Peels δ ∧ S one successor at a time (:meth:`BddRelation.pick`):
     after k peelings, the sources left are the positions with more than k successors.

@@ -43,6 +43,15 @@ from ..ir import Space
 from . import bitvec as bv
 from .contract import Manager
 
+__all__ = [
+    "ORDERS",
+    "CONCRETE_ORDERS",
+    "AUTO_SLICED_MAX",
+    "choose_order",
+    "slot_sequence",
+    "BitLayout",
+]
+
 ORDERS = ("auto", "sliced", "slots", "sliced-reversed", "slots-reversed")
 CONCRETE_ORDERS = ORDERS[1:]
 # Above this many slots with a non-power-of-two range, "auto" picks the slot
@@ -113,10 +122,10 @@ class BitLayout:
             tuple(f"{s.label}.{k}'" for k in range(w)) for s, w in zip(slots, self.widths)
         )
         self.slot_order: tuple[int, ...] = tuple(slot_sequence(space, self.bit_order))
-        order = self.layout(self.bit_order, self.slot_order)
-        manager.declare(order, what)
-        self.order: tuple[str, ...] = tuple(order)
-        current = [n for n in order if not n.endswith("'")]
+        names = self.layout(self.bit_order, self.slot_order)
+        manager.declare(names, what)
+        self.order: tuple[str, ...] = tuple(names)
+        current = [n for n in names if not n.endswith("'")]
         nxt = [self.to_next_name(n) for n in current]
         self.current_bits: tuple[str, ...] = tuple(current)
         self.next_bits: tuple[str, ...] = tuple(nxt)

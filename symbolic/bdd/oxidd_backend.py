@@ -47,7 +47,15 @@ from .capacity import (
     default_memory_cap,
     grow_main_stack,
 )
-from .contract import Assignment, Renaming, Substitution, VariableBound
+from .contract import (
+    Assignment,
+    Level,
+    Node,
+    Renaming,
+    Substitution,
+    VariableBound,
+    VariableName,
+)
 from .transfer import copy_function
 
 __all__ = [
@@ -246,8 +254,8 @@ class OxiddManager(BaseManager):
             self.bdd = ob.BCDDManager(nodes, cache, self.threads)
         self._stack = grow_main_stack()
         self._index: dict[str, int] = {}
-        self._vars: dict[str, object] = {}
-        self._cubes: dict[frozenset, object] = {}
+        self._vars: dict[str, Node] = {}
+        self._cubes: dict[frozenset, Node] = {}
         self._substitutions: dict[tuple, object] = {}
         self._true = self.bdd.true()
         self._false = self.bdd.false()
@@ -257,7 +265,7 @@ class OxiddManager(BaseManager):
 
     # ------------------------------------------------------------------ errors
 
-    def owns(self, u) -> bool:
+    def owns(self, u: Node) -> bool:
         """True when ``u`` is a function of this manager."""
         return isinstance(u, self._ob.BCDDFunction) and u.manager == self.bdd
 
@@ -301,72 +309,75 @@ class OxiddManager(BaseManager):
         )
 
     @guarded()
-    def _add_variables(self, names: list[str]) -> None:
+    def _add_variables(self, names: list[VariableName]) -> None:
         self.bdd.add_named_vars(names)
         for n in names:
-            self._index[n] = self.bdd.name_to_var(n)
-            self._vars[n] = self.bdd.var(self._index[n])
+            index = self.bdd.name_to_var(n)
+            if index is None:  # oxidd knows every name just added
+                raise AssertionError(n)
+            self._index[n] = index
+            self._vars[n] = self.bdd.var(index)
 
     @guarded()
-    def _set_order(self, names: list[str]) -> None:
+    def _set_order(self, names: list[VariableName]) -> None:
         self.bdd.set_var_order([self._index[n] for n in names])
 
-    def level(self, name: str) -> int:
+    def level(self, name: VariableName) -> Level:
         """The level of variable ``name``."""
         return self.bdd.var_to_level(self._index[name])
 
-    def var(self, name: str):
+    def var(self, name: VariableName) -> Node:
         """The node of variable ``name`` (made once, when declared)."""
         return self._vars[name]
 
     # ------------------------------------------------------------------ boolean algebra
 
     @property
-    def true(self):
+    def true(self) -> Node:
         """The constant true."""
         return self._true
 
     @property
-    def false(self):
+    def false(self) -> Node:
         """The constant false."""
         return self._false
 
     @guarded(1)
-    def not_(self, u):
+    def not_(self, u: Node) -> Node:
         """¬u (a complement edge: nothing allocated)."""
         return ~u
 
     @guarded(2)
-    def and_(self, u, v):
+    def and_(self, u: Node, v: Node) -> Node:
         """u ∧ v."""
         return u & v
 
     @guarded(2)
-    def or_(self, u, v):
+    def or_(self, u: Node, v: Node) -> Node:
         """u ∨ v."""
         return u | v
 
     @guarded(2)
-    def diff(self, u, v):
+    def diff(self, u: Node, v: Node) -> Node:
         """u ∧ ¬v."""
         return u & ~v
 
     @guarded(2)
-    def xor(self, u, v):
+    def xor(self, u: Node, v: Node) -> Node:
         """u ⊕ v."""
         return u ^ v
 
     @guarded(2)
-    def implies(self, u, v):
+    def implies(self, u: Node, v: Node) -> Node:
         """u → v."""
         return ~u | v
 
     @guarded(3)
-    def ite(self, c, u, v):
+    def ite(self, c: Node, u: Node, v: Node) -> Node:
         """if c then u else v."""
         return c.ite(u, v)
 
-    def cube(self, assignment: Assignment):
+    def cube(self, assignment: Assignment) -> Node:
         """The conjunction of literals ``name`` (True) / ``¬name`` (False)."""
         return self.conj(self._vars[n] if b else ~self._vars[n] for n, b in assignment.items())
 
@@ -383,17 +394,17 @@ class OxiddManager(BaseManager):
         return hit
 
     @guarded(1)
-    def exist(self, u, qvars: Iterable[str]):
+    def exist(self, u: Node, qvars: Iterable[VariableName]) -> Node:
         """∃qvars. u."""
         return u.exists(self._cube_of(qvars))
 
     @guarded(1)
-    def forall(self, u, qvars: Iterable[str]):
+    def forall(self, u: Node, qvars: Iterable[VariableName]) -> Node:
         """∀qvars. u."""
         return u.forall(self._cube_of(qvars))
 
     @guarded(2)
-    def and_exists(self, u, v, qvars: Iterable[str]):
+    def and_exists(self, u: Node, v: Node, qvars: Iterable[VariableName]) -> Node:
         """∃qvars. (u ∧ v), fused (``apply_exists``); in a worker thread when large."""
         q = self._cube_of(qvars)
         if self.bdd.num_inner_nodes() < _DIRECT_BELOW:  # small: a thread costs more
@@ -426,7 +437,7 @@ class OxiddManager(BaseManager):
         return value
 
     @guarded(1)
-    def rename(self, u, mapping: Renaming):
+    def rename(self, u: Node, mapping: Renaming) -> Node:
         """u[x := mapping[x]], through a prepared substitution (cached)."""
         if not mapping:
             return self.check(u)
@@ -442,7 +453,7 @@ class OxiddManager(BaseManager):
         return u.substitute(sub)
 
     @guarded(1)
-    def compose(self, u, mapping: Substitution):
+    def compose(self, u: Node, mapping: Substitution) -> Node:
         """u[x := mapping[x]] for functions mapping[x], simultaneously."""
         if not mapping:
             return self.check(u)
@@ -452,7 +463,7 @@ class OxiddManager(BaseManager):
         return u.substitute(sub)
 
     @guarded(1)
-    def restrict(self, u, assignment: Assignment):
+    def restrict(self, u: Node, assignment: Assignment) -> Node:
         """The cofactor u[x := assignment[x]]."""
         if not assignment:
             return self.check(u)
@@ -477,21 +488,23 @@ class OxiddManager(BaseManager):
                     stack.append(c)
         return seen
 
-    def support(self, u) -> set[str]:
+    def support(self, u: Node) -> set[VariableName]:
         """The variables ``u`` depends on."""
         self.check(u)
         return {self.bdd.var_name(next(iter(k)).node_var()) for k in self._nodes([u])}
 
     # ------------------------------------------------------------------ counting, enumeration
 
-    def exact_count(self, u, nvars: int) -> int:
+    def exact_count(self, u: Node, nvars: int) -> int:
         """The exact number of models of ``u`` over ``nvars`` variables (oxidd counts exactly)."""
         self.check(u)
         if u == self._false:
             return 0
         return int(u.sat_count(nvars))
 
-    def assignments(self, u, bits: Sequence[str]) -> Iterator[dict[str, bool]]:
+    def assignments(
+        self, u: Node, bits: Sequence[VariableName]
+    ) -> Iterator[dict[VariableName, bool]]:
         """Every assignment to exactly ``bits`` satisfying ``u``, each once."""
         self.check(u)
         care = list(bits)
@@ -520,12 +533,12 @@ class OxiddManager(BaseManager):
         """Inner nodes held by the whole manager."""
         return int(self.bdd.num_inner_nodes())
 
-    def size(self, u) -> int:
+    def size(self, u: Node) -> int:
         """Number of BDD nodes of ``u``."""
         # inner nodes and the one terminal (complement edges), as CUDD counts
         return int(u.node_count())
 
-    def shared_size(self, nodes: Sequence) -> int:
+    def shared_size(self, nodes: Sequence[Node]) -> int:
         """Number of distinct BDD nodes reachable from ``nodes``."""
         nodes = list(nodes)
         return len(self._nodes(nodes)) + (1 if nodes else 0)
@@ -542,7 +555,7 @@ class OxiddManager(BaseManager):
             self.bdd.gc()
             self._gc_at = max(self._gc_floor, 2 * self.bdd.num_inner_nodes())
 
-    def copy_from(self, u):
+    def copy_from(self, u: Node) -> Node:
         """The node of this manager with ``u``'s function: ``u`` of any backend over
         the same variable names (dd nodes by their ``var``/``low``/``high``)."""
         if self.owns(u):

@@ -7,10 +7,11 @@ of the first attractor iterates in each candidate layout, computed on copies in 
 scratch CUDD manager; the smallest layout wins and the game's variables move there
 in place (one shuffle), before the first predecessor computation.
 
-:class:`LayoutProbe` is a mixin of :class:`~symbolic.bdd.engine.SymbolicGame`: it reads
-the game's ``manager``, ``encoder``, ``space``, ``game``, ``limits``, ``transitions()``,
-``_domain``, ``_turn_of``, ``_has_succ`` and ``_renamed``, and keeps ``order_probe`` and
-``_layout_pending``, which the game sets.
+:class:`LayoutProbe` is a part of :class:`~symbolic.bdd.engine.SymbolicGame` (a base of
+it, over :class:`~symbolic.bdd.turnbased.TurnBasedGame`): it reads the game's ``manager``,
+``encoder``, ``space``, ``game``, ``limits``, ``transitions()``, ``_domain``, ``_turn_of``,
+``_has_succ`` and ``_renamed``, and keeps ``order_probe`` and ``_layout_pending``, which the
+game sets.
 """
 
 from __future__ import annotations
@@ -18,6 +19,17 @@ from __future__ import annotations
 from .contract import Manager
 from .layout import slot_sequence
 from .managers import make_manager
+from .turnbased import TurnBasedGame
+
+__all__ = [
+    "PROBE_MIN_BITS",
+    "PROBE_STEPS",
+    "PROBE_MAX_BITS",
+    "PROBE_MAX_NODES",
+    "PROBE_SLICED_RAGGED",
+    "PROBE_MARGIN",
+    "LayoutProbe",
+]
 
 # order="auto" on a game with the cudd backend (autoref keeps encode.choose_order): the
 # layout is chosen by measurement (LayoutProbe._choose_layout)
@@ -41,8 +53,14 @@ PROBE_SLICED_RAGGED = 6
 PROBE_MARGIN = 1.25
 
 
-class LayoutProbe:
-    """The layout measurement of :class:`~symbolic.bdd.engine.SymbolicGame` (a mixin)."""
+class LayoutProbe(TurnBasedGame):
+    """The layout measurement of :class:`~symbolic.bdd.engine.SymbolicGame` (a base of it)."""
+
+    # set by SymbolicGame: its renamed targets (a cache emptied by a new layout), the
+    # measurements {candidate: node count}, and whether the measurement is still due
+    _renamed: dict
+    order_probe: dict[str, int]
+    _layout_pending: bool
 
     @staticmethod
     def _probe_sets(m: Manager, parts: list, tp, dom, has, to_next, next_set, budget: int) -> list:
@@ -60,7 +78,7 @@ class LayoutProbe:
         # δ split by the mover once, as the engine does (SymbolicGame._coalition)
         pp = [u for u in (m.and_(r, tp) for r in parts) if not m.is_false(u)]
         pn = [u for u in (m.and_(r, tn) for r in parts) if not m.is_false(u)]
-        out = []
+        out: list = []
         for _ in range(PROBE_STEPS):
             nx = m.rename(x, to_next)
             ex = m.disj(m.and_exists(r, nx, next_set) for r in pp)

@@ -24,6 +24,8 @@ from ..validate import check_expr
 from .managers import make_manager, resolve_backend
 from .encode import Encoder
 
+__all__ = ["BddSet", "SymbolicSets"]
+
 
 class BddSet(PositionSet):
     """A set of positions of one :class:`SymbolicSets` engine, held as a BDD over the
@@ -35,6 +37,7 @@ class BddSet(PositionSet):
     """
 
     __slots__ = ("engine", "node")
+    engine: "SymbolicSets"
 
     def __init__(self, engine: "SymbolicSets", node):
         if not isinstance(engine, SymbolicSets):

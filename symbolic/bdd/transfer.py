@@ -16,6 +16,8 @@ so both backend modules can use it.
 
 from __future__ import annotations
 
+__all__ = ["copy_function"]
+
 
 def copy_function(u, target):
     """``u`` (a dd.cudd, dd.autoref or oxidd node) rebuilt in ``target`` by Shannon

@@ -66,6 +66,8 @@ class TurnBasedGame(ForwardOps, SymbolicSets, GameEngine):
     ``partition`` is kept for the subclasses (one part of δ per move, or one in all);
     they check it (:func:`check_partition`) and the game before building anything."""
 
+    game: Game
+
     def __init__(
         self,
         game: Game,

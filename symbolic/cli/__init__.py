@@ -56,6 +56,8 @@ from . import (
 from .common import error_text, limit_args
 from .watchdog import Watchdog, enable as enable_watchdog
 
+__all__ = ["COMMANDS", "build_parser", "main", "console"]
+
 #: the command modules, in the order ``symbolic --help`` lists them
 COMMANDS = (
     models,

@@ -28,6 +28,8 @@ from .common import (
     value_text,
 )
 
+__all__ = ["cmd_check", "register"]
+
 
 def cmd_check(args) -> int:
     model = load(args)
@@ -52,42 +54,11 @@ def cmd_check(args) -> int:
         dead_end_note(model, f, engines[kinds[0]], a, DEAD_ENDS[args.dead_ends])
         for (_, f), a in zip(queries, answers[kinds[0]])
     ]
-    status = 0
-    mismatches = []
-    if args.engine == "both":
-        ex, reach = engines["explicit"], []
-        for (text, _), a, b, how in zip(
-            queries, results["symbolic"], results["explicit"], answers["symbolic"]
-        ):
-            if how.restricted:
-                reach = reach or [reachable(ex, initial_set(ex, model.definitions)).result]
-                b = b & reach[0]
-            w = difference_witness(a, b)
-            if w is not None:
-                status = 1
-                where = "symbolic" if w in a else "explicit"
-                mismatches.append((text, w, where))
+    both = args.engine == "both"
+    mismatches = _mismatches(model, queries, engines, results, answers) if both else []
+    status = 1 if mismatches else 0
     if args.json:
-        doc = {
-            "model": model.name,
-            "params": model.params,
-            "engine": args.engine,
-            "results": [
-                {
-                    "query": text,
-                    "count": a.positions.count(),
-                    "positions": [list(t) for t in shown_positions(a.positions, args.limit)],
-                }
-                | ({"layered": list(a.how)} if a.restricted else {})
-                | ({"dead_ends_decide": note.strip()} if note else {})
-                for (text, _), a, note in zip(queries, answers[kinds[0]], notes)
-            ],
-        }
-        if args.engine == "both":
-            doc["mismatches"] = [
-                {"query": t, "position": list(w), "only_in": k} for t, w, k in mismatches
-            ]
-        print(json_text(doc))
+        print(json_text(_json_doc(args, model, queries, answers[kinds[0]], notes, mismatches)))
     else:
         params = ", ".join(f"{k}={value_text(v)}" for k, v in model.params.items())
         print(f"{model.name}" + (f" [{params}]" if params else ""))
@@ -123,6 +94,49 @@ def cmd_check(args) -> int:
         if args.engine == "both" and not mismatches:
             print(f"\nsymbolic and explicit agree on all {len(queries)} queries")
     return status
+
+
+def _mismatches(model, queries, engines, results, answers) -> list[tuple[str, tuple, str]]:
+    """(query, position, the engine whose answer alone holds it) for each query on which
+    the symbolic and explicit answers differ (a restricted symbolic answer is compared
+    with the explicit one ∩ the positions reachable from the initial set)."""
+    mismatches = []
+    ex, reach = engines["explicit"], []
+    for (text, _), a, b, how in zip(
+        queries, results["symbolic"], results["explicit"], answers["symbolic"]
+    ):
+        if how.restricted:
+            reach = reach or [reachable(ex, initial_set(ex, model.definitions)).result]
+            b = b & reach[0]
+        w = difference_witness(a, b)
+        if w is not None:
+            where = "symbolic" if w in a else "explicit"
+            mismatches.append((text, w, where))
+    return mismatches
+
+
+def _json_doc(args, model, queries, answers, notes, mismatches) -> dict:
+    """The ``--json`` document of ``symbolic check``."""
+    doc = {
+        "model": model.name,
+        "params": model.params,
+        "engine": args.engine,
+        "results": [
+            {
+                "query": text,
+                "count": a.positions.count(),
+                "positions": [list(t) for t in shown_positions(a.positions, args.limit)],
+            }
+            | ({"layered": list(a.how)} if a.restricted else {})
+            | ({"dead_ends_decide": note.strip()} if note else {})
+            for (text, _), a, note in zip(queries, answers, notes)
+        ],
+    }
+    if args.engine == "both":
+        doc["mismatches"] = [
+            {"query": t, "position": list(w), "only_in": k} for t, w, k in mismatches
+        ]
+    return doc
 
 
 def register(sub) -> None:

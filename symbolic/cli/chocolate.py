@@ -8,6 +8,8 @@ import time
 from ..seeds.chocolate import HALF, BarValues, answers
 from .common import backend_arg, json_arg
 
+__all__ = ["cmd_chocolate", "register"]
+
 
 def cmd_chocolate(args) -> int:
     t0 = time.perf_counter()

@@ -10,6 +10,8 @@ import time
 from ..seeds.chomp import MAX_SIZE, board_nimbers, tablet_nimbers, verdicts
 from .common import ENGINE_CHOICES, backend_arg, engine_arg, engine_kinds, int_arg, json_arg
 
+__all__ = ["RULES", "cmd_chomp", "register"]
+
 RULES = {"line": False, "edge": True}
 
 

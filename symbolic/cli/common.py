@@ -37,6 +37,44 @@ from ..limits import (
 from ..limits import current as current_limits
 from ..model import Model, load_model, parse_formula
 
+__all__ = [
+    "FLAGS",
+    "flag_words",
+    "error_text",
+    "parse_param",
+    "params_of",
+    "load",
+    "int_arg",
+    "threads_arg",
+    "limit_args",
+    "model_args",
+    "backend_arg",
+    "engine_arg",
+    "json_arg",
+    "limit_arg",
+    "layered_arg",
+    "NOT_ANSWERED",
+    "is_concurrent",
+    "refuse_concurrent",
+    "note_work",
+    "ENGINE_CHOICES",
+    "engine_kinds",
+    "build_engine",
+    "tuning",
+    "build_engines",
+    "backend_text",
+    "queries_of",
+    "count_text",
+    "value_text",
+    "position_text",
+    "start_set",
+    "parse_position",
+    "parse_assignments",
+    "json_text",
+    "shown_positions",
+    "format_positions",
+]
+
 
 #: the flag of each setting a :class:`~symbolic.errors.Hint` may name (``start``: the
 #: flag with its argument, as the advice to give a set reads)
@@ -50,6 +88,8 @@ FLAGS = {
     "at": "--at",
     "x": "--x",
     "y": "--y",
+    "x_window": "--x 'VAR=LO..HI'",
+    "y_window": "--y 'VAR=LO..HI'",
     "params": "-p",
     "start": "--from SET",
 }
@@ -302,7 +342,7 @@ NOT_ANSWERED = 1
 def is_concurrent(game=None, engine=None) -> bool:
     """True for a concurrent game (:class:`symbolic.ir.ConcurrentGame`), or an engine that
     reads its game as concurrent (a GDL game where several roles choose at once)."""
-    return isinstance(game, ConcurrentGame) or bool(getattr(engine, "concurrent", False))
+    return isinstance(game, ConcurrentGame) or (engine is not None and engine.concurrent)
 
 
 def refuse_concurrent(what: str, game=None, engine=None) -> None:

@@ -41,7 +41,7 @@ from ..analysis.layered import Answer, LayeredEvaluator, anchor_of, evaluate_que
 from ..api import DeadEnds, PositionSet, graded_layers
 from .common import position_text
 
-__all__ = ["dead_end_note", "evaluate_queries", "strategic"]
+__all__ = ["dead_end_note", "evaluate_queries", "strategic", "unchanged"]
 
 #: the name of the dead ends among the evaluators' sets (not a name a model can declare)
 DEAD = "@dead ends"
@@ -154,7 +154,7 @@ def _has_reach(f: atl.Formula, definitions) -> bool:
 def unchanged(model, f: atl.Formula, engine, dead: PositionSet, dead_ends: DeadEnds) -> bool:
     """True when :class:`_Probe` shows, without a fixpoint, that the kept reading of ``f``
     is its answer (False: it cannot tell, or it differs)."""
-    if getattr(engine, "concurrent", False):
+    if engine.concurrent:
         return False
     probe = _Probe(engine, model.definitions, dead, dead_ends)
     try:
@@ -173,7 +173,7 @@ def _kept(
 ) -> PositionSet:
     """The answer of ``f`` with the dead ends kept, computed as ``answer`` was."""
     sets = {DEAD: dead}
-    how = answer.how[0] if answer.how else None
+    how = answer.how.kind if answer.how else None
     if how is None:
         return _Plain(engine, model.definitions, sets, dead_ends)(f)
     if how == "anchored":

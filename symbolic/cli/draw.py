@@ -12,6 +12,7 @@ nimbers, board or strategy); the path is printed.
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import sys
 from pathlib import Path
@@ -22,9 +23,9 @@ from ..analysis.play import drawer
 from ..analysis.strategy import strategy_for
 from ..analysis.values import two_player_values
 from ..errors import QueryError
-from ..limits import current as current_limits, int_text
+from ..limits import current as current_limits, int_text, parse_int, short_text
 from ..model import parse_formula
-from ..pictures.figure import FORMATS
+from ..pictures.figure import FORMATS, MAX_INCHES
 from .common import (
     NOT_ANSWERED,
     build_engine,
@@ -37,6 +38,8 @@ from .common import (
     refuse_concurrent,
     tuning,
 )
+
+__all__ = ["MODES", "NotWon", "cmd_draw", "register", "named", "axis", "size", "picture_args"]
 
 MODES = ("query", "values", "nimbers", "board", "strategy")
 
@@ -70,22 +73,51 @@ def _position(model, engine, args) -> tuple:
     return pos
 
 
+def named(model) -> str:
+    """The model's name with its parameters' values: ``chocolate(m=10, n=7, i=7, j=3)``."""
+    name = model.name.split("(")[0].strip() or Path(model.source or "model").stem
+    values = ", ".join(f"{k}={v}" for k, v in model.params.items())
+    return f"{name}({values})" if values else name
+
+
+def axis(text: str, flag: str) -> tuple[str, tuple[int, int] | None]:
+    """``VAR`` or ``VAR=LO..HI`` (a window of the axis) as (VAR, None or (LO, HI)).
+
+    >>> axis("k[1]=0..50", "--x"), axis("l", "--x")
+    (('k[1]', (0, 50)), ('l', None))
+    """
+    var, sep, window = text.partition("=")
+    var = var.replace(" ", "")
+    if not sep:
+        return var, None
+    lo, dots, hi = window.strip().partition("..")
+    try:
+        if not dots:
+            raise ValueError(window)
+        return var, (parse_int(lo.strip()), parse_int(hi.strip()))
+    except (ValueError, QueryError):
+        raise QueryError(
+            f"{flag} {short_text(text)}: expected VAR or VAR=LO..HI (e.g. 'k[1]=0..50')"
+        ) from None
+
+
 def _grid(model, engine, args, mode: str):
     pics = _pictures()
     if args.x is None or args.y is None:
         raise QueryError("a grid needs the two variables it varies: --x VAR --y VAR")
+    (x, xw), (y, yw) = axis(args.x, "--x"), axis(args.y, "--y")
     at = parse_assignments(model.game.space, args.at) if args.at else {}
     base = _base(model, engine)
+    windows = {"x_window": xw, "y_window": yw}
     if mode == "query":
         ps = atl.evaluate(engine, parse_formula(args.query, model), model.definitions)
-        return pics.set_grid(ps, args.x, args.y, at, base, title=args.query)
+        title = args.title or f"{named(model)}: {args.query}"
+        return pics.set_grid(ps, x, y, at, base, title=title, **windows)
     if mode == "values":
-        return pics.values_grid(
-            two_player_values(engine), args.x, args.y, at, base, title=f"{model.name}: values"
-        )
-    return pics.nimbers_grid(
-        layered_nimbers(engine), args.x, args.y, at, base, title=f"{model.name}: nimbers"
-    )
+        title = args.title or f"{named(model)}: values"
+        return pics.values_grid(two_player_values(engine), x, y, at, base, title, **windows)
+    title = args.title or f"{named(model)}: nimbers"
+    return pics.nimbers_grid(layered_nimbers(engine), x, y, at, base, title, **windows)
 
 
 def _strategy(model, engine, args):
@@ -121,7 +153,8 @@ def _strategy(model, engine, args):
             return "\n".join(f"{a}={v}" for a, v in zip(labels, c))
         return ",".join(map(str, c))
 
-    return pics.strategy_graph(strategy, start, args.max_nodes, label)
+    heading = args.title or f"{named(model)}: {args.strategy}"
+    return pics.strategy_graph(strategy, start, args.max_nodes, label, heading)
 
 
 class NotWon(QueryError):
@@ -129,15 +162,43 @@ class NotWon(QueryError):
 
 
 def _output(args, what: str) -> Path:
-    """The picture's file: ``-o FILE`` (a name, not empty), else ``MODEL-WHAT.svg``."""
+    """The picture's file: ``-o FILE`` (a name, not empty), else ``MODEL-WHAT.svg``,
+    which must not exist unless --force is given."""
     if args.output is None:
-        return Path(f"{Path(args.model).stem}-{what}.svg")
+        out = Path(f"{Path(args.model).stem}-{what}.svg")
+        if out.exists() and not args.force:
+            raise QueryError(
+                f"{out} exists: give -o {out} (or --force) to overwrite it, or another -o FILE"
+            )
+        return out
     if not args.output.strip():
-        raise QueryError("-o needs a file name (.svg or .png), got an empty one")
+        raise QueryError("-o needs a file name (.svg, .png or .pdf), got an empty one")
     out = Path(args.output)
     if out.suffix.lower().lstrip(".") not in FORMATS:  # before any work
-        raise QueryError(f"{out}: a picture is written as .svg or .png")
+        raise QueryError(f"{out}: a picture is written as .svg, .png or .pdf")
     return out
+
+
+def size(text: str) -> tuple[float, float]:
+    """``WxH`` in inches (``8x5``, ``6.5x4``).
+
+    >>> size("8x5"), size("6.5 x 4")
+    ((8.0, 5.0), (6.5, 4.0))
+    """
+    w, sep, h = text.lower().partition("x")
+    try:
+        if not sep or not text.isascii():
+            raise ValueError(text)
+        width, height = float(w.strip()), float(h.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT in inches, e.g. 8x5, got {short_text(text)}"
+        ) from None
+    if not (0 < width <= MAX_INCHES and 0 < height <= MAX_INCHES):
+        raise argparse.ArgumentTypeError(
+            f"the width and height must be above 0 and at most {MAX_INCHES} inches, got {text}"
+        )
+    return width, height
 
 
 def cmd_draw(args) -> int:
@@ -155,7 +216,8 @@ def cmd_draw(args) -> int:
     try:
         with lim.stage(f"computing the {what} picture"):
             if mode == "board":
-                picture = _pictures().board(model, engine, _position(model, engine, args))
+                pos = _position(model, engine, args)
+                picture = _pictures().board(model, engine, pos, args.title or named(model))
             elif mode == "strategy":
                 picture = _strategy(model, engine, args)
             else:
@@ -163,22 +225,51 @@ def cmd_draw(args) -> int:
     except NotWon as err:
         print(f"symbolic: {err.message}", file=sys.stderr)
         return NOT_ANSWERED
+    if args.size is not None:
+        picture.resize(*args.size)
     with lim.stage(f"writing the picture to {out}"):
-        print(picture.save(out))
+        print(picture.save(out, dpi=args.dpi))
     return 0
+
+
+def picture_args(d) -> None:
+    """The options of the picture itself: --force, --title, --size, --dpi."""
+    d.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite MODEL-WHAT.svg when it exists (without -o)",
+    )
+    d.add_argument(
+        "--title",
+        metavar="TEXT",
+        help="the picture's title (default: the model with its parameters and what is drawn; "
+        "a board or a strategy keeps its legend below it)",
+    )
+    d.add_argument(
+        "--size",
+        type=size,
+        metavar="WxH",
+        help="the picture's width and height in inches, e.g. 8x5 (default: from its content)",
+    )
+    d.add_argument(
+        "--dpi",
+        type=int_arg(10, 1200),
+        metavar="N",
+        help="a PNG's resolution in dots per inch (default 100; SVG and PDF are vectors)",
+    )
 
 
 def register(sub) -> None:
     d = sub.add_parser(
         "draw",
-        help="a picture (SVG/PNG) of a set, values, nimbers, a board or a strategy",
+        help="a picture (SVG/PNG/PDF) of a set, values, nimbers, a board or a strategy",
         description="Draw a set of positions (--query), the +k/-k values (--values) or the "
         "nimbers (--nimbers) as a coloured grid over two variables (--x, --y), "
         "a position as a board with the value of each move (--board; models "
         "with a display), or a strategy as a graph (--strategy). Variables not "
         "varied take their --at value, else their value in the first position "
-        "of the model's set 'initial'. Writes MODEL-WHAT.svg unless -o is given "
-        "and prints the path.",
+        "of the model's set 'initial'. Writes -o FILE (.svg, .png or .pdf), else "
+        "MODEL-WHAT.svg, which it does not overwrite without --force, and prints the path.",
     )
     model_args(d)
     what = d.add_mutually_exclusive_group(required=True)
@@ -195,8 +286,17 @@ def register(sub) -> None:
         metavar="FORMULA",
         help="draw the strategy of this until/release formula as a graph",
     )
-    d.add_argument("--x", metavar="VAR", help="the variable along the horizontal axis")
-    d.add_argument("--y", metavar="VAR", help="the variable along the vertical axis")
+    d.add_argument(
+        "--x",
+        metavar="VAR[=LO..HI]",
+        help="the variable along the horizontal axis, all its values or those from LO to HI "
+        "(a window, e.g. 'k[1]=0..50'; an axis shows at most 100 values)",
+    )
+    d.add_argument(
+        "--y",
+        metavar="VAR[=LO..HI]",
+        help="the variable along the vertical axis (as --x)",
+    )
     d.add_argument(
         "--at",
         metavar="POSITION",
@@ -221,6 +321,8 @@ def register(sub) -> None:
         "-o",
         "--output",
         metavar="FILE",
-        help="the picture file, .svg or .png (default: MODEL-WHAT.svg)",
+        help="the picture file, SVG, PNG or PDF by its suffix (.svg, .png, .pdf; default: "
+        "MODEL-WHAT.svg); an existing FILE is overwritten",
     )
+    picture_args(d)
     d.set_defaults(func=cmd_draw)

@@ -8,6 +8,8 @@ from ..seeds.ens2005 import answer_sheet, format_sheet
 from ..limits import current as current_limits
 from .common import backend_arg, engine_arg, int_arg, json_arg
 
+__all__ = ["cmd_ens2005", "register"]
+
 
 def cmd_ens2005(args) -> int:
     with current_limits().stage(f"computing the ENS 2005 answer sheet for u0 = {args.u0}"):

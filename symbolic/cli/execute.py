@@ -24,6 +24,8 @@ from .common import (
 )
 from .strategy_file import load_table
 
+__all__ = ["cmd_execute", "register"]
+
 
 def cmd_execute(args) -> int:
     model = load(args)

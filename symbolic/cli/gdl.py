@@ -26,6 +26,8 @@ from .common import (
     tuning,
 )
 
+__all__ = ["cmd_gdl", "register"]
+
 
 def cmd_gdl(args) -> int:
     model = load(args)
@@ -52,7 +54,7 @@ def cmd_gdl(args) -> int:
         layers = list(itertools.accumulate(eng.layers))
         stuck = dead_ends(model, eng)
         results[kind] = (layers, eng.complete, forced_values(model, eng), len(stuck), stuck.first())
-        concurrent = getattr(eng, "concurrent", False)
+        concurrent = eng.concurrent
         times[kind] = time.perf_counter() - t0
     layers, complete, forced, n_stuck, stuck_at = results[kinds[0]]
     reachable = layers[-1]

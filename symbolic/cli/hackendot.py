@@ -23,6 +23,8 @@ from .common import (
     json_arg,
 )
 
+__all__ = ["MODEL", "check_random", "check_words", "cmd_hackendot", "register"]
+
 MODEL = resources.files("symbolic") / "models" / "hackendot.game"
 
 

@@ -12,6 +12,8 @@ from ..errors import QueryError
 from ..model import parse_formula
 from .common import NOT_ANSWERED, position_text, start_set
 
+__all__ = ["concurrent_strategy"]
+
 
 def _strategy(model, engine, formula):
     ev = atl.Evaluator(engine, model.definitions)

@@ -16,6 +16,8 @@ from ..lang.parser import parse_model_text
 from ..model import load_model, shipped_models
 from .common import json_arg, json_text, value_text
 
+__all__ = ["describe", "cmd_models", "register"]
+
 
 def describe(name: str, path: Path) -> dict:
     """What ``symbolic models`` says of one shipped model: its name, file,

@@ -33,6 +33,8 @@ from .common import (
     tuning,
 )
 
+__all__ = ["cmd_nimbers", "register"]
+
 
 class _Answer:
     """One engine's nimbers, with the questions the command asks of them."""
@@ -97,26 +99,7 @@ def cmd_nimbers(args) -> int:
             status = 1
             mismatch = (w, sym.get(w), answers["explicit"].table.get(w))
     if args.json:
-        if at is not None:
-            doc = {
-                "nimber": main.of(at),
-                "optimal_moves": [position_text(space, s) for s in main.optimal_moves(at)],
-            }
-        else:
-            doc = {"counts": {str(g): n for g, n in main.counts().items()}}
-            if reach is not None:
-                doc["layered"] = {
-                    "from": "initial",
-                    "positions": reach.result.count(),
-                    "layers": len(reach.layers),
-                }
-        if mismatch is not None:
-            doc["mismatch"] = {
-                "position": position_text(space, mismatch[0]),
-                "symbolic": mismatch[1],
-                "explicit": mismatch[2],
-            }
-        print(json.dumps(doc))
+        print(json.dumps(_json_doc(main, space, at, reach, mismatch)))
     else:
         params = ", ".join(f"{k}={v}" for k, v in model.params.items())
         print(f"{model.name}" + (f" [{params}]" if params else ""))
@@ -142,24 +125,7 @@ def cmd_nimbers(args) -> int:
                 f"layered: over the {reach.result.count()} positions reachable from "
                 f"initial ({len(reach.layers)} layers), not over every position"
             )
-        if at is not None:
-            g = main.of(at)
-            print(f"\n{position_text(space, at)}\n  nimber: {g}")
-            moves = main.optimal_moves(at)
-            if moves:
-                print("  moves to a nimber-0 position (winning moves):")
-                print("\n".join("    " + position_text(space, s) for s in moves))
-            else:
-                print(
-                    "  no move to a nimber-0 position: the player to move loses against best play"
-                )
-        else:
-            counts = main.counts()
-            total = sum(counts.values())
-            print(f"\n{'nimber':>8}  positions")
-            for g, n in counts.items():
-                print(f"{g:>8}  {n}")
-            print(f"{'total':>8}  {total}")
+        _print_answer(main, space, at)
         if mismatch is not None:
             print(
                 f"\nMISMATCH at {position_text(space, mismatch[0])}: symbolic "
@@ -169,6 +135,52 @@ def cmd_nimbers(args) -> int:
         elif args.engine == "both":
             print("\nsymbolic and explicit agree on every position's nimber")
     return status
+
+
+def _json_doc(main, space, at, reach, mismatch) -> dict:
+    """The ``--json`` document: the nimber and winning moves of ``at``, else the count of
+    positions per nimber; the engines' first disagreement when there is one."""
+    if at is not None:
+        doc = {
+            "nimber": main.of(at),
+            "optimal_moves": [position_text(space, s) for s in main.optimal_moves(at)],
+        }
+    else:
+        doc = {"counts": {str(g): n for g, n in main.counts().items()}}
+        if reach is not None:
+            doc["layered"] = {
+                "from": "initial",
+                "positions": reach.result.count(),
+                "layers": len(reach.layers),
+            }
+    if mismatch is not None:
+        doc["mismatch"] = {
+            "position": position_text(space, mismatch[0]),
+            "symbolic": mismatch[1],
+            "explicit": mismatch[2],
+        }
+    return doc
+
+
+def _print_answer(main, space, at) -> None:
+    """The nimber of ``at`` and its moves to nimber-0 positions, else the table of the
+    number of positions per nimber."""
+    if at is not None:
+        g = main.of(at)
+        print(f"\n{position_text(space, at)}\n  nimber: {g}")
+        moves = main.optimal_moves(at)
+        if moves:
+            print("  moves to a nimber-0 position (winning moves):")
+            print("\n".join("    " + position_text(space, s) for s in moves))
+        else:
+            print("  no move to a nimber-0 position: the player to move loses against best play")
+    else:
+        counts = main.counts()
+        total = sum(counts.values())
+        print(f"\n{'nimber':>8}  positions")
+        for g, n in counts.items():
+            print(f"{g:>8}  {n}")
+        print(f"{'total':>8}  {total}")
 
 
 def register(sub) -> None:

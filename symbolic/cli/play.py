@@ -28,6 +28,23 @@ from .common import (
     tuning,
 )
 
+__all__ = [
+    "ENGINE_HELP",
+    "drawer",
+    "players_of",
+    "change_text",
+    "start_of",
+    "MAX_LINE",
+    "Terminal",
+    "evaluation",
+    "goal_planners",
+    "forced_goal",
+    "cmd_play",
+    "goal_evaluation",
+    "verdict",
+    "register",
+]
+
 #: ``--engine`` of play and simulate
 ENGINE_HELP = "the engine computing successors and winning regions (both choose the same moves)"
 

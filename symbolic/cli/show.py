@@ -19,6 +19,8 @@ from .common import (
     value_text,
 )
 
+__all__ = ["cmd_show", "graded_text", "show_position", "register"]
+
 
 def cmd_show(args) -> int:
     model = load(args)

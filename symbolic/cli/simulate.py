@@ -39,6 +39,8 @@ from .common import (
 )
 from .play import ENGINE_HELP, change_text, drawer
 
+__all__ = ["player_kinds", "simulate", "cmd_simulate", "register"]
+
 
 def player_kinds(text: str, players: tuple[int, ...]) -> dict[int, str]:
     """``optimal,random`` as {player: kind}, one kind per player in order."""

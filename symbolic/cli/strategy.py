@@ -32,6 +32,8 @@ from .common import (
     tuning,
 )
 
+__all__ = ["DEAD_ENDS", "cmd_strategy", "not_won_text", "register"]
+
 DEAD_ENDS = {d.value: d for d in DeadEnds}
 
 
@@ -92,24 +94,41 @@ def cmd_strategy(args) -> int:
             "positions": reach.result.count(),
             "layers": len(reach.layers),
         }
-    lost = start - strategy.region
     if args.verify:
-        reached = strategy.outcome(start)
-        v = verify(engine, strategy.objective, strategy.table(reached), start & strategy.region)
-        doc["verified"] = {
-            "ok": v.ok and lost.is_empty(),
-            "reason": v.reason,
-            "positions": v.visited,
-            "longest": max(v.longest.values(), default=0),
-        }
-        if v.ok and not lost.is_empty():  # a table that fails says so first
-            doc["verified"]["reason"] = not_won_text(model.game.space, start, lost)
+        doc["verified"] = _verification(model, engine, strategy, start)
     if args.dot:
         print(to_dot(strategy, start), end="")
         return 0
     if args.json:
         print(json.dumps(doc))
         return NOT_ANSWERED if args.verify and not doc["verified"]["ok"] else 0
+    _print_strategy(args, model, engine, strategy, start, reach, doc)
+    if args.verify:
+        none_won = (start & strategy.region).is_empty()
+        return _print_verified(doc["verified"], strategy.objective.kind, none_won)
+    return 0
+
+
+def _verification(model, engine, strategy, start) -> dict:
+    """``--verify``: the strategy's table checked by :func:`verify` from the won start
+    positions, ok only if it wins and every start position is won."""
+    lost = start - strategy.region
+    reached = strategy.outcome(start)
+    v = verify(engine, strategy.objective, strategy.table(reached), start & strategy.region)
+    verified = {
+        "ok": v.ok and lost.is_empty(),
+        "reason": v.reason,
+        "positions": v.visited,
+        "longest": max(v.longest.values(), default=0),
+    }
+    if v.ok and not lost.is_empty():  # a table that fails says so first
+        verified["reason"] = not_won_text(model.game.space, start, lost)
+    return verified
+
+
+def _print_strategy(args, model, engine, strategy, start, reach, doc) -> None:
+    """The text output: the objective, the winning region and its layers, and the
+    strategy's moves (at most ``--limit`` of them)."""
     sp = model.game.space
     obj = strategy.objective
     J = "{" + ", ".join(map(str, sorted(obj.coalition))) + "}"
@@ -144,9 +163,6 @@ def cmd_strategy(args) -> int:
         print(f"  {position_text(sp, c)}  ->  {position_text(sp, d)}{rank}")
     if len(moves) < len(doc["moves"]):
         print(f"  ... ({len(doc['moves']) - len(moves)} more; --limit 0 shows all)")
-    if args.verify:
-        return _print_verified(doc["verified"], obj.kind, (start & strategy.region).is_empty())
-    return 0
 
 
 def not_won_text(space, start, lost) -> str:

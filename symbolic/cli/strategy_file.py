@@ -37,6 +37,8 @@ from ..ir import BoolType
 from ..limits import MAX_INT_DIGITS, is_int_text, parse_int, short_text
 from .common import parse_position
 
+__all__ = ["MAX_DEPTH", "Node", "parse_json", "read_text", "position_of", "load_table", "table_of"]
+
 #: the deepest nesting of arrays and objects read (a strategy needs 3 levels)
 MAX_DEPTH = 64
 

@@ -18,6 +18,8 @@ from .common import (
     tuning,
 )
 
+__all__ = ["joint_successors", "cmd_successors", "register"]
+
 
 def joint_successors(model, engine, c: tuple) -> list[tuple[dict, list]]:
     """δ(c, a) for each enabled joint action a of a concurrent game, in the order of the

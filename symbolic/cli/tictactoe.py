@@ -8,6 +8,8 @@ import sys
 from ..seeds.tictactoe import KEYS, answers
 from .common import ENGINE_CHOICES, backend_arg, engine_arg, engine_kinds, json_arg
 
+__all__ = ["LABELS", "cmd_tictactoe", "register"]
+
 LABELS = {
     "boards": "Q18 boards (each cell empty, O or X)",
     "legal": "Q22 legal boards",

@@ -43,6 +43,8 @@ from .common import (
     tuning,
 )
 
+__all__ = ["value_text", "result_of", "cmd_values", "register"]
+
 
 class _Table:
     """Values of one engine behind one interface: counts, draws, value at a position."""

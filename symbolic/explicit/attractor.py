@@ -19,7 +19,7 @@ counter-based least fixpoint over the predecessor lists.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, MutableSequence, Sequence
 
 from .graph import IndexedGraph
 
@@ -103,8 +103,8 @@ def release_layers(
 
 
 def attract(
-    pred: list[list[int]],
-    outdeg: list[int],
+    pred: Sequence[Sequence[int]],
+    outdeg: MutableSequence[int],
     exists: bytearray,
     closed: bytearray,
     target: list[int],

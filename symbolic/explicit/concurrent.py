@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 from math import prod
+from typing import Callable, NamedTuple
 
 from ..api import MoveRelation, PositionSet
 from ..arguments import need_int
@@ -51,12 +52,12 @@ from ..ir import Binary, BoolType, ConcurrentGame, Expr, Space, has_primes
 from ..limits import Limits
 from ..validate import check_concurrent_game
 from .engine import DEFAULT_MAX_EDGES, ExplicitRelation
-from .graph import JointTable
-from .interp import BOOL, compile_expr, type_name
+from .graph import JointEntry, JointTable
+from .interp import BOOL, Compiled, Fn, compile_expr, type_name
 from .moves import conjuncts, equations
 from .sets import DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets
 
-__all__ = ["ExplicitConcurrentGame", "COUNT_BUDGET"]
+__all__ = ["ExplicitConcurrentGame", "COUNT_BUDGET", "CompiledUpdate"]
 
 #: guard evaluations (value vectors times action instances) the engine may spend to count
 #: its table exactly when the declared bound (value vectors times joint actions) exceeds
@@ -64,11 +65,21 @@ __all__ = ["ExplicitConcurrentGame", "COUNT_BUDGET"]
 COUNT_BUDGET = 10_000_000
 
 
+class CompiledUpdate(NamedTuple):
+    """An update of the game, compiled over the joint space (position + joint action):
+    ``when(state, None)`` says whether it applies, ``then`` constrains the next position."""
+
+    when: Fn
+    then: Compiled
+
+
 class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
     """A :class:`~symbolic.ir.ConcurrentGame` by enumeration (module docstring): the
     position index and sets of :class:`~.sets.ExplicitSets`, δ(c, a) in a
     :class:`~.graph.JointTable`, every ATL operator through the pre-image
     (:class:`~symbolic.concurrent.ConcurrentEngine`)."""
+
+    game: ConcurrentGame
 
     def __init__(
         self,
@@ -91,7 +102,9 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
         }
         joint = game.joint_space
         self._updates = [
-            (self._bool(u.when, joint, "an update's condition"), compile_expr(u.then, joint))
+            CompiledUpdate(
+                self._bool(u.when, joint, "an update's condition"), compile_expr(u.then, joint)
+            )
             for u in game.updates
         ]
         for (_, then), u in zip(self._updates, game.updates):
@@ -152,7 +165,7 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
         return enabled
 
     @staticmethod
-    def _bool(e, space, what: str):
+    def _bool(e, space, what: str) -> Fn:
         c = compile_expr(e, space)
         if c.type != BOOL:
             raise WrongType(
@@ -172,7 +185,7 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
         """δ(c, a) for a joint action ``a`` (action indices in player order)."""
         state = c + a
         on = [k for k, (when, _) in enumerate(self._updates) if when(state, None)]
-        active = [self._updates[k][1] for k in on]
+        active = [self._updates[k].then for k in on]
         primed = sorted(set().union(*(t.primed for t in active)))
         slots = self.space.slots
         fixed = self._fixed(state, on)
@@ -220,15 +233,16 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
         if self._table is None:
             with self.limits.stage("building δ(c, a) (explicit, concurrent)"):
                 dom = self._domain()
+                index = self._position_index()
                 table = []
                 for i, (c, en) in enumerate(zip(dom, self._enabled_all(dom))):
                     if not i & 255:
                         self.limits.check(f"position {i} of {len(dom)}")
                     moves = {
-                        a: frozenset(self._index[t] for t in self.joint_successors(c, a))
+                        a: frozenset(index[t] for t in self.joint_successors(c, a))
                         for a in itertools.product(*en)
                     }
-                    table.append((en, moves))
+                    table.append(JointEntry(en, moves))
                 self._table = JointTable(table)
         return self._table
 
@@ -258,7 +272,7 @@ class ExplicitConcurrentGame(ExplicitSets, ConcurrentEngine):
         """δ(c) = ⋃_a δ(c, a)."""
         c = self._position(pos)
         self._build()
-        return self._from_indices(self._succ_of(self._index[c]))
+        return self._from_indices(self._succ_of(self._position_index()[c]))
 
     def post(self, source: PositionSet) -> ExplicitSet:
         return self._from_indices(
@@ -308,7 +322,7 @@ def _fixers(then: Expr, joint: Space) -> list[tuple]:
     out: list[tuple] = []
     todo: list[tuple] = []
     conjuncts(then, {}, todo)
-    stack = [(e, env, None) for e, env in reversed(todo)]
+    stack: list[tuple[Expr, dict, Callable | None]] = [(e, env, None) for e, env in reversed(todo)]
     while stack:
         e, env, guard = stack.pop()
         if isinstance(e, Binary) and e.op == "implies" and not has_primes(e.left):

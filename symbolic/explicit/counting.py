@@ -28,18 +28,22 @@ it, so a field added here reaches every engine.
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Iterable
+from typing import Generic, Iterable, TypeVar
 
 from ..api import DeadEnds, Fixpoint, GameEngine, PositionSet, check_dead_ends
 from ..errors import ModelError
+from ..ir import Game
 from .attractor import pre_exists, pre_forall, release_layers, until_layers
 from .graph import IndexedGraph, TurnTable
 from .values import retrograde_values as _retrograde_values
 
 __all__ = ["IndexedEngine", "CountingGame"]
 
+#: the sets of one position index (``ExplicitSet``, ``GdlSet``), which its hooks take
+S = TypeVar("S", bound=PositionSet)
 
-class IndexedEngine(GameEngine):
+
+class IndexedEngine(GameEngine, Generic[S]):
     """The queries of an explicit engine read off its :class:`~.graph.IndexedGraph`
     (built once by :meth:`_build_graph`), positions as indices of its position index."""
 
@@ -54,11 +58,11 @@ class IndexedEngine(GameEngine):
         """δ over the position indices (called once, by :meth:`index_graph`)."""
 
     @abstractmethod
-    def _own(self, s) -> PositionSet:
+    def _own(self, s) -> S:
         """``s`` when it is a set of this engine, else EngineMismatch."""
 
     @abstractmethod
-    def _indices(self, s: PositionSet) -> list[int]:
+    def _indices(self, s: S) -> list[int]:
         """The indices of the positions of a set of this engine."""
 
     @abstractmethod
@@ -117,10 +121,12 @@ class IndexedEngine(GameEngine):
         return self.index_graph().edge_count
 
 
-class CountingGame(IndexedEngine):
+class CountingGame(IndexedEngine[S]):
     """A turn-based explicit game: the queries of :class:`~symbolic.api.GameEngine` by
     counting over the :class:`~.graph.IndexedGraph` and the :class:`~.graph.TurnTable`
     (built once by :meth:`_build_turns`, then checked: the turn is a player everywhere)."""
+
+    game: Game
 
     def __init__(self):
         super().__init__()

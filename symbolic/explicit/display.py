@@ -13,12 +13,14 @@ The semantics is the one of :mod:`symbolic.display`'s docstring.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from ..display import Choose, Concat, Drawing, Pick, Repeat, Show, Text
 from ..errors import RangeError
 from ..ir import Expr, Space
 from .interp import compile_expr
+
+__all__ = ["Renderer", "render"]
 
 
 class Renderer:
@@ -81,7 +83,7 @@ class Renderer:
 
 
 #: drawing node class -> how it is drawn; a class missing here fails loudly
-_DRAW = {
+_DRAW: dict[type, Callable[[Renderer, Any, tuple, list], None]] = {
     Text: Renderer._text,
     Show: Renderer._show,
     Pick: Renderer._pick,

@@ -23,6 +23,8 @@ game costs only that position's moves.
 
 from __future__ import annotations
 
+from typing import Callable, cast
+
 from ..arguments import need_int
 from ..api import MoveRelation, PositionSet
 from ..errors import TooManyPositions, WrongType
@@ -46,8 +48,10 @@ class ExplicitRelation(MoveRelation):
     """A set of moves of an :class:`ExplicitGame`: a frozenset of (c, c') tuple pairs."""
 
     __slots__ = ("engine", "items")
+    #: the game engine (turn-based or concurrent), with its explicit sets
+    engine: ExplicitSets
 
-    def __init__(self, engine: "ExplicitGame", items: frozenset):
+    def __init__(self, engine: ExplicitSets, items: frozenset):
         self.engine = engine
         self.items = items
 
@@ -82,7 +86,7 @@ class ExplicitRelation(MoveRelation):
         return self.items == other.items
 
 
-class ExplicitGame(ExplicitSets, CountingGame):
+class ExplicitGame(ExplicitSets, CountingGame[ExplicitSet]):
     """A game by explicit enumeration of positions and successors (ENS 2005, §3–4).
 
     δ(c) is the union over moves m and parameter valuations v with guard(c):
@@ -113,7 +117,7 @@ class ExplicitGame(ExplicitSets, CountingGame):
         ExplicitSets.__init__(
             self, game.space, game.invariant, max_positions=max_positions, limits=limits
         )
-        CountingGame.__init__(self)
+        super(ExplicitSets, self).__init__()  # CountingGame's, the next base in the MRO
         self.game = game
         self.max_edges = need_int(max_edges, "max_edges", low=1)
         turn = compile_expr(game.turn, game.space)
@@ -122,7 +126,8 @@ class ExplicitGame(ExplicitSets, CountingGame):
                 f"the turn must be an int expression, got {type_name(turn.type)}",
                 getattr(game.turn, "span", None),
             )
-        self._turn_fn = turn.fn
+        # an int expression (checked above): its function gives ints
+        self._turn_fn = cast(Callable[[tuple, object], int], turn.fn)
         self._plans = compile_moves(game)
 
     def __repr__(self) -> str:
@@ -154,7 +159,7 @@ class ExplicitGame(ExplicitSets, CountingGame):
         checked before the graph is kept, as every query on the graph needs it."""
         with self.limits.stage("building δ (explicit)"):
             dom = self._domain()
-            member = self._index.get
+            member = self._position_index().get
             plans = self._plans
             check, total = self.limits.check, len(dom)
             succ = []
@@ -177,10 +182,9 @@ class ExplicitGame(ExplicitSets, CountingGame):
         """δ(c), computed for this position alone unless the graph is already built."""
         c = self._position(pos)
         if self.graph_built:
-            return self._from_indices(self.index_graph().succ[self._index[c]])
-        member = (
-            (lambda t: t) if self._inv is None else (lambda t: t if self._inv(t, None) else None)
-        )
+            return self._from_indices(self.index_graph().succ[self._position_index()[c]])
+        inv = self._inv
+        member = (lambda t: t) if inv is None else (lambda t: t if inv(t, None) else None)
         return ExplicitSet(self, frozenset(successors(self._plans, c, member)))
 
     def transitions(self, pos) -> list[tuple[str, dict, tuple]]:
@@ -188,7 +192,7 @@ class ExplicitGame(ExplicitSets, CountingGame):
         in the order of the moves, then of the valuations, then of the successors."""
         c = self._position(pos)
         member = lambda t: t if self._is_position(t) else None  # noqa: E731
-        out = []
+        out: list[tuple[str, dict, tuple]] = []
         for plan in self._plans:  # declaration order of moves, then of valuations
             if plan.guard is None or plan.guard(c, None):
                 found: set = set()
@@ -201,7 +205,7 @@ class ExplicitGame(ExplicitSets, CountingGame):
         s = self._indices(self._own(source))
         t = self._own(target).items
         succ = self.index_graph().succ
-        dom = self._dom
+        dom = self._domain()
         return ExplicitRelation(
             self, frozenset((dom[i], dom[j]) for i in s for j in succ[i] if dom[j] in t)
         )

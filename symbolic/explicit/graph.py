@@ -19,8 +19,9 @@ read by the counting algorithms of :mod:`~.attractor`:
 >>> t = TurnTable([1, 2, 1], (1, 2))
 >>> t.by_player, list(t.mask(frozenset({1})))
 ({1: [0, 2], 2: [1]}, [1, 0, 1])
->>> j = JointTable([(((0, 1), (0,)), {(0, 0): frozenset({1}), (1, 0): frozenset({0, 1})}),
-...                 (((), (0,)), {})])          # position 1: player 1 has no action
+>>> moves = {(0, 0): frozenset({1}), (1, 0): frozenset({0, 1})}
+>>> j = JointTable([JointEntry(((0, 1), (0,)), moves),
+...                 JointEntry(((), (0,)), {})])  # position 1: player 1 has no action
 >>> sorted(j.successors(0)), j.rows(frozenset({1}), (1, 2))
 ([0, 1], [((frozenset({1}),), (frozenset({0, 1}),)), False])
 """
@@ -28,9 +29,9 @@ read by the counting algorithms of :mod:`~.attractor`:
 from __future__ import annotations
 
 import itertools
-from typing import Callable, Sequence
+from typing import Callable, MutableSequence, NamedTuple, Sequence
 
-__all__ = ["IndexedGraph", "TurnTable", "JointTable"]
+__all__ = ["IndexedGraph", "TurnTable", "JointEntry", "JointTable"]
 
 
 class IndexedGraph:
@@ -41,7 +42,7 @@ class IndexedGraph:
 
     __slots__ = ("succ", "pred", "outdeg", "dead")
 
-    def __init__(self, succ: Sequence, pred: Sequence, outdeg: Sequence[int]):
+    def __init__(self, succ: Sequence, pred: Sequence, outdeg: MutableSequence[int]):
         self.succ, self.pred, self.outdeg = succ, pred, outdeg
         self.dead = [i for i, d in enumerate(outdeg) if d == 0]
 
@@ -92,20 +93,27 @@ class TurnTable:
         return m
 
 
+class JointEntry(NamedTuple):
+    """One position i of a :class:`JointTable`: ``enabled`` = A(i), the enabled action
+    indices of each player (in player order), and ``moves`` = {a: δ(i, a)}, a frozenset
+    of successor indices for every joint action a ∈ ∏ A(i)."""
+
+    enabled: tuple[tuple[int, ...], ...]
+    moves: dict[tuple[int, ...], frozenset]
+
+
 class JointTable:
-    """δ(c, a) over position indices: ``entries[i]`` = (A(i), {a: δ(i, a)}) with A(i) the
-    enabled action indices of each player (in player order) and δ(i, a) a frozenset of
-    successor indices for every joint action a ∈ ∏ A(i)."""
+    """δ(c, a) over position indices: ``entries[i]``, the :class:`JointEntry` of position i."""
 
     __slots__ = ("entries", "_by_coalition")
 
-    def __init__(self, entries: list):
+    def __init__(self, entries: list[JointEntry]):
         self.entries = entries
         self._by_coalition: dict[frozenset, list] = {}
 
     def successors(self, i: int) -> frozenset:
         """δ(i) = ⋃_a δ(i, a)."""
-        return frozenset().union(*self.entries[i][1].values())
+        return frozenset().union(*self.entries[i].moves.values())
 
     def rows(self, J: frozenset, players: Sequence[int]) -> list:
         """Per position, for coalition J: at a dead end (some player without an action)

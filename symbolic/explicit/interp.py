@@ -38,7 +38,7 @@ Semantics (module docstring of :mod:`symbolic.ir`):
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple
 
 from ..errors import ModelError, RangeError, SymbolicError, WrongType
 from ..ir import (
@@ -339,6 +339,8 @@ class _Compiler:
         self._want(idx, INT, e.index, f"the index of {e.array}[..]", e)
         is_bool = isinstance(d.type, BoolType)
         typ = BOOL if is_bool else INT
+        if d.index is None:  # validated: an element of an array
+            raise AssertionError(e.array)
         lo, hi = d.index.lo, d.index.hi
         base = self.space.slot_index(e.array, lo)  # an array's slots are consecutive
         where = f"{e.array}{chr(39) if e.primed else ''}[{lo}..{hi}]"
@@ -406,7 +408,8 @@ class _Compiler:
 
     def _chain(self, e: Binary, env) -> list[_Node]:
         """The operands of a chain ``a op b op c ...`` of one associative connective."""
-        out, stack = [], [e]
+        out: list[_Node] = []
+        stack: list[Expr] = [e]
         while stack:
             x = stack.pop()
             if isinstance(x, Binary) and x.op == e.op:
@@ -534,8 +537,8 @@ class _Compiler:
 
 
 # Exhaustive dispatch over the expression node classes (tests/test_dispatch.py
-# checks that every class of symbolic.ir has a rule).
-_COMPILE = {
+# checks that every class of symbolic.ir has a rule): each rule takes a node of its class.
+_COMPILE: dict[type, Callable[[_Compiler, Any, dict], _Node]] = {
     Const: _Compiler._const,
     Name: _Compiler._name,
     Var: _Compiler._var,

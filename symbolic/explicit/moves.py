@@ -25,7 +25,7 @@ so the effect's own lazy errors are the ones reported.
 from __future__ import annotations
 
 import itertools
-from typing import Callable
+from typing import Any, Callable, NamedTuple
 
 from ..errors import SymbolicError, WrongType
 from ..ir import (
@@ -44,20 +44,49 @@ from ..ir import (
     Unary,
     Var,
 )
-from .interp import BOOL, compile_expr, type_name
+from .interp import BOOL, Fn, compile_expr, type_name
 
-__all__ = ["Plan", "compile_moves", "apply", "successors", "conjuncts", "equations"]
+__all__ = [
+    "Equation",
+    "Step",
+    "Plan",
+    "compile_moves",
+    "apply",
+    "successors",
+    "conjuncts",
+    "equations",
+    "max_successors",
+]
 
 #: ``member(t)``: a key for the position t (to collect), or None for a non-position
 Member = Callable[[tuple], object]
 
 
+class Equation(NamedTuple):
+    """A way a conjunct of an effect fixes one primed slot: ``slot' == fn(c, next)``,
+    whose right side reads the primed slots ``reads``."""
+
+    slot: int
+    fn: Fn
+    reads: frozenset
+
+
+class Step(NamedTuple):
+    """How a plan fills one primed slot: by the equation ``fn(c, next)`` (its right side
+    reads only slots filled earlier), or, ``fn`` None, by enumerating ``lo..hi``;
+    ``is_bool``: a bool slot (the equation's value is made 0 or 1)."""
+
+    slot: int
+    fn: Fn | None
+    lo: int
+    hi: int
+    is_bool: bool
+
+
 class Plan:
     """One move at one parameter valuation, ready to apply to positions.
 
-    ``steps`` fill the primed slots in order: ``(slot, fn, lo, hi, is_bool)``
-    with ``fn(c, next)`` the value of an equation ``slot' == e`` (its right side
-    reads only slots filled earlier), or ``fn is None`` to enumerate lo..hi.
+    ``steps`` fill the primed slots in order (each a :class:`Step`).
     ``ranges`` are the ranges of the ``primed`` slots, for the fallback.
     """
 
@@ -66,14 +95,14 @@ class Plan:
     def __init__(self, move, env, guard, effect, primed, ranges, steps):
         self.move, self.env, self.guard, self.effect = move, env, guard, effect
         self.primed, self.ranges, self.steps = primed, ranges, steps
-        self.enumerates = any(st[1] is None for st in steps)
+        self.enumerates = any(st.fn is None for st in steps)
 
 
 def max_successors(plan: Plan) -> int:
     """An upper bound on the successors one plan gives a position: 1 when
     equations fix every primed slot, else the product of the enumerated ranges.
 
-    >>> p = Plan("m", {}, None, None, (0,), ((0, 1, 2),), ((0, None, 0, 2, False),))
+    >>> p = Plan("m", {}, None, None, (0,), ((0, 1, 2),), (Step(0, None, 0, 2, False),))
     >>> max_successors(p)
     3
     """
@@ -156,7 +185,8 @@ def _conj_quant(e: Quant, env: dict, out: list) -> None:
         conjuncts(e.body, {**env, e.var: v}, out)
 
 
-_CONJUNCTS = {
+#: each rule takes a node of its class
+_CONJUNCTS: dict[type, Callable[[Any, dict, list], None]] = {
     Const: _leaf,
     Name: _leaf,
     Var: _leaf,
@@ -179,42 +209,43 @@ def _target(space: Space, e: Expr, env: dict) -> int | None:
     return None
 
 
-def equations(space: Space, e: Expr, env: dict) -> list[tuple[int, object, frozenset]]:
-    """The ways the conjunct ``e`` fixes one primed slot: (slot, value fn, slots it reads)."""
+def equations(space: Space, e: Expr, env: dict) -> list[Equation]:
+    """The ways the conjunct ``e`` fixes one primed slot (each an :class:`Equation`)."""
     rule = _EQUATIONS.get(type(e))
     if rule is None:
         raise AssertionError(e)
     return rule(space, e, env)
 
 
-def _no_equation(space, e, env) -> list:
+def _no_equation(space, e, env) -> list[Equation]:
     return []
 
 
-def _eq_binary(space: Space, e: Binary, env: dict) -> list:
+def _eq_binary(space: Space, e: Binary, env: dict) -> list[Equation]:
     out = []
     if e.op in ("==", "iff"):
         for tgt, val in ((e.left, e.right), (e.right, e.left)):
             slot = _target(space, tgt, env)
             if slot is not None:
                 v = compile_expr(val, space, env)
-                out.append((slot, v.fn, v.primed))
+                out.append(Equation(slot, v.fn, v.primed))
     return out
 
 
-def _eq_bare(space: Space, e: Expr, env: dict) -> list:
+def _eq_bare(space: Space, e: Expr, env: dict) -> list[Equation]:
     """A bare bool b' means b' == true."""
     slot = _target(space, e, env)
-    return [] if slot is None else [(slot, lambda s, n: True, frozenset())]
+    return [] if slot is None else [Equation(slot, lambda s, n: True, frozenset())]
 
 
-def _eq_not(space: Space, e: Unary, env: dict) -> list:
+def _eq_not(space: Space, e: Unary, env: dict) -> list[Equation]:
     """``not b'`` means b' == false."""
     slot = _target(space, e.arg, env) if e.op == "not" else None
-    return [] if slot is None else [(slot, lambda s, n: False, frozenset())]
+    return [] if slot is None else [Equation(slot, lambda s, n: False, frozenset())]
 
 
-_EQUATIONS = {
+#: each rule takes a node of its class
+_EQUATIONS: dict[type, Callable[[Space, Any, dict], list[Equation]]] = {
     Const: _no_equation,
     Name: _no_equation,
     Var: _eq_bare,
@@ -228,24 +259,27 @@ _EQUATIONS = {
 }
 
 
-def _solve(space: Space, effect: Expr, env: dict, primed: frozenset) -> tuple:
+def _solve(space: Space, effect: Expr, env: dict, primed: frozenset) -> tuple[Step, ...]:
     """Order the primed slots: equations whose right side is computable, else enumeration."""
     conj: list = []
     conjuncts(effect, env, conj)
     eqs = [q for e, en in conj for q in equations(space, e, en)]
     slots = space.slots
-    steps, known, todo = [], set(), set(primed)
+    steps: list[Step] = []
+    known: set[int] = set()
+    todo = set(primed)
     while todo:
-        ready = next((q for q in eqs if q[0] in todo and q[2] <= known), None)
+        ready = next((q for q in eqs if q.slot in todo and q.reads <= known), None)
+        fn: Fn | None
         if ready is not None:
             slot, fn, _ = ready
             is_bool = isinstance(slots[slot].type, BoolType)
         else:
             # Nothing computable: enumerate one slot, preferably one an equation waits for.
-            waited = sorted(d for q in eqs if q[0] in todo for d in q[2] if d in todo)
+            waited = sorted(d for q in eqs if q.slot in todo for d in q.reads if d in todo)
             slot, fn, is_bool = (waited[0] if waited else min(todo)), None, False
         t = slots[slot].type
-        steps.append((slot, fn, t.lo, t.hi, is_bool))
+        steps.append(Step(slot, fn, t.lo, t.hi, is_bool))
         known.add(slot)
         todo.discard(slot)
     return tuple(steps)

@@ -111,8 +111,8 @@ class ExplicitSet(PositionSet):
         self.engine = engine
         #: the positions, as a frozenset of tuples (read-only by convention)
         self.items = items
-        self._sorted = None  # cached sorted list
-        self._idx = None  # cached engine indices (see ExplicitSets._indices)
+        self._sorted: list[tuple] | None = None  # cached sorted list
+        self._idx: list[int] | None = None  # cached engine indices (ExplicitSets._indices)
 
     def count(self) -> int:
         return len(self.items)
@@ -235,11 +235,17 @@ class ExplicitSets(SetEngine):
             raise EngineMismatch(f"{s!r} is not a set of {self!r}: convert it first")
         return s
 
+    def _position_index(self) -> dict[tuple, int]:
+        """{position: its index} (the domain enumerated once, with it)."""
+        self._domain()
+        if self._index is None:  # set by _domain
+            raise AssertionError("the domain has no index")
+        return self._index
+
     def _indices(self, s: ExplicitSet) -> list[int]:
         """The indices of the positions of ``s`` (cached on the set)."""
         if s._idx is None:
-            self._domain()
-            index = self._index
+            index = self._position_index()
             s._idx = [index[t] for t in s.items]
         return s._idx
 
@@ -253,7 +259,7 @@ class ExplicitSets(SetEngine):
 
     def _fixpoint(self, layers: list[list[int]], keep_layers: bool) -> Fixpoint:
         """The fixpoint whose layers, as indices, are ``layers`` (each the new positions)."""
-        dom = self._dom
+        dom = self._domain()
         acc: set = set()
         cumulative = []
         for layer in layers:
@@ -299,5 +305,4 @@ class ExplicitSets(SetEngine):
     def index(self, pos) -> int:
         """The index of position ``pos`` in the lexicographic domain order."""
         t = self._position(pos)
-        self._domain()
-        return self._index[t]
+        return self._position_index()[t]

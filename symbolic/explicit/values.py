@@ -32,7 +32,14 @@ from .. import ir
 from ..errors import QueryError
 from ..ir import Game
 
-__all__ = ["IndexedGame", "retrograde_values", "recurrence_values", "won_dead_ends"]
+__all__ = [
+    "IndexedGame",
+    "retrograde_values",
+    "recurrence_values",
+    "won_dead_ends",
+    "check_two_players",
+    "recurrence_value",
+]
 
 
 class IndexedGame(Protocol):
@@ -120,16 +127,20 @@ def won_dead_ends(g: IndexedGame, dom: list, turns: list, succ: list) -> dict[in
         }
         if len(players) == 1:
             return {p: [i for i, gv in got.items() if gv[p] == 100] for p in players}
-        return {
-            p: [
-                i
-                for i, gv in got.items()
-                if gv[p] is not None
-                and all(gv[q] is not None and gv[q] < gv[p] for q in players if q != p)
-            ]
-            for p in players
-        }
+        return {p: [i for i, gv in got.items() if _above_all(gv, p, players)] for p in players}
     raise AssertionError(rule)
+
+
+def _above_all(goals: dict[int, int | None], p: int, players: tuple[int, ...]) -> bool:
+    """Whether p has a goal value and every other player a smaller one.
+
+    >>> _above_all({1: 50, 2: 0}, 1, (1, 2)), _above_all({1: 50, 2: None}, 2, (1, 2))
+    (True, False)
+    """
+    mine = goals[p]
+    if mine is None:
+        return False
+    return all((v := goals[q]) is not None and v < mine for q in players if q != p)
 
 
 def retrograde_values(g: IndexedGame) -> dict[tuple, int | None]:

@@ -50,7 +50,7 @@ from .game import GdlGame, GdlNames
 from .ground import GroundProgram, atom_text, term_text
 from .turns import NOOP
 
-__all__ = ["build_model"]
+__all__ = ["build_model", "one_two", "DoesReads"]
 
 _BUILTINS = {
     "lcg",

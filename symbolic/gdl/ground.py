@@ -36,10 +36,9 @@ from dataclasses import dataclass
 from ..errors import ModelError, Span
 from ..limits import current as current_limits
 from .rules import Rule, is_var, variables
+from .strata import STATE, dynamic_relations, relation_graph, strata
 
-__all__ = ["GroundProgram", "ground", "term_key", "term_text"]
-
-STATE = ("true", "does")
+__all__ = ["GroundProgram", "ground", "term_key", "term_text", "atom_text", "term_depth"]
 
 #: how much deeper than the deepest term written in the rules a ground term may be: rules
 #: such as ``(<= (succ ?x (f ?x)) (succ ?y ?x))`` derive ever deeper terms (an infinite
@@ -253,61 +252,6 @@ def _solve(body, db, b, decided):
                 yield from _solve(rest, db, nb, decided)
 
 
-# --------------------------------------------------------------------------- strata
-
-
-def _relation_graph(rules: list[Rule]):
-    deps: dict[str, set] = defaultdict(set)  # head relation -> (relation, negated)
-    for r in rules:
-        deps[r.head[0]]
-        for lit in r.body:
-            if lit[0] in ("pos", "neg"):
-                deps[r.head[0]].add((lit[1][0], lit[0] == "neg"))
-    return deps
-
-
-#: the relations the game reads in every state: dynamic even when their rules are facts or
-#: read only static relations (``(goal a 100)``, ``(legal b noop)``), so that they are ground
-#: into rules (an empty body: always true) instead of being left in the static database
-GAME = ("legal", "goal", "terminal", "next")
-
-
-def _dynamic(deps) -> set:
-    """The relations that depend on the state: ``true``, ``does``, those of :data:`GAME`,
-    and every relation that depends on one of them."""
-    dyn = set(STATE) | set(GAME)
-    changed = True
-    while changed:
-        changed = False
-        for h, ds in deps.items():
-            if h not in dyn and any(d in dyn for d, _ in ds):
-                dyn.add(h)
-                changed = True
-    return dyn
-
-
-def _strata(deps, names, rules) -> dict:
-    """stratum(p) ≥ stratum(q) for p :- q, > for p :- not q; a ModelError when
-    negation goes through a cycle (the program is not stratified)."""
-    level = {n: 0 for n in names}
-    for _ in range(len(names) + 1):
-        changed = False
-        for h in names:
-            for d, neg in deps.get(h, ()):
-                if d in level:
-                    need = level[d] + (1 if neg else 0)
-                    if need > level[h]:
-                        level[h] = need
-                        changed = True
-        if not changed:
-            return level
-    bad = max(names, key=lambda n: level[n])
-    span = next((r.span for r in rules if r.head[0] == bad), None)
-    raise ModelError(
-        f"relation '{bad}' depends on its own negation: the rules are not stratified", span
-    )
-
-
 # --------------------------------------------------------------------------- grounding
 
 
@@ -333,8 +277,8 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
     """The ground program of a GDL description (see the module docstring); errors
     about the whole description (no role, no terminal) name ``filename``."""
     whole = Span(filename, 1, 1, "")
-    deps = _relation_graph(rules)
-    dyn = _dynamic(deps)
+    deps = relation_graph(rules)
+    dyn = dynamic_relations(deps)
     _check_shapes(rules, dyn)
     if not any(r.head[0] == "role" for r in rules):
         raise ModelError(
@@ -348,7 +292,7 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
     roles = _ordered_roles(rules, db)
     _check_does_roles(rules, roles)
     dyn_rules = [r for r in rules if r.head[0] in dyn]
-    _strata(deps, sorted(dyn - set(STATE)), rules)  # dynamic negation is stratified too
+    strata(deps, sorted(dyn - set(STATE)), rules)  # dynamic negation is stratified too
     if "terminal" not in deps:
         raise ModelError(
             "no terminal rule: GDL requires one, (<= terminal ...), saying when the game ends",
@@ -404,7 +348,7 @@ def _undefined(rules: list[Rule], deps) -> tuple:
 def _static_db(rules: list[Rule], deps, dyn: set) -> _Db:
     """The static relations evaluated exactly, stratum by stratum."""
     static_names = [n for n in deps if n not in dyn]
-    level = _strata(deps, static_names, rules)
+    level = strata(deps, static_names, rules)
     db = _Db(max((term_depth(t) for r in rules for t in _terms_of(r)), default=1))
     static_rules = [r for r in rules if r.head[0] not in dyn]
     exact = lambda name: name not in dyn  # noqa: E731

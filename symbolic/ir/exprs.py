@@ -16,9 +16,39 @@ stated once, in :mod:`symbolic.ir`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Union
+from typing import Any, ClassVar, Iterable, Union
 
 from ..errors import Span, WrongType
+
+__all__ = [
+    "Value",
+    "ARITH_OPS",
+    "COMPARE_OPS",
+    "BOOL_OPS",
+    "UNARY_OPS",
+    "QUANTIFIERS",
+    "op_text",
+    "Expr",
+    "Const",
+    "Name",
+    "Var",
+    "Elem",
+    "Item",
+    "Unary",
+    "Binary",
+    "Ite",
+    "Quant",
+    "Sum",
+    "TRUE",
+    "FALSE",
+    "conj",
+    "conjuncts",
+    "disj",
+    "forall",
+    "exists",
+    "ite",
+    "const_value",
+]
 
 Value = Union[int, bool, tuple]
 
@@ -47,6 +77,10 @@ class Expr:
     use :meth:`eq` / :meth:`ne` for the equality *expression*)."""
 
     __slots__ = ()
+    # declared, not assigned: every node class is a frozen dataclass
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+    #: where the expression was read (every node class declares it as a field)
+    span: Span | None
 
     def _wrap(self, other) -> "Expr":
         return other if isinstance(other, Expr) else Const(other)

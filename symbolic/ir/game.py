@@ -11,12 +11,14 @@ frozenset({1})
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Protocol
 
 from ..errors import ArgumentTypeError, ModelError, QueryError, Span
 from .exprs import TRUE, Expr
 from .outcome import NormalPlay, OutcomeRule
 from .spaces import Space
+
+__all__ = ["check_players", "HasPlayers", "Param", "Move", "Game"]
 
 
 def check_players(name: str, players: tuple) -> None:
@@ -26,6 +28,14 @@ def check_players(name: str, players: tuple) -> None:
         raise ModelError(f"game {name!r} has no players")
     if len(set(players)) != len(players):
         raise ModelError(f"game {name!r}: duplicate player ids {players}")
+
+
+class HasPlayers(Protocol):
+    """A game with player ids: :meth:`Game.coalition` reads only them (the concurrent
+    game shares that method)."""
+
+    @property
+    def players(self) -> tuple[int, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -78,7 +88,7 @@ class Game:
         if dup:
             raise ModelError(f"game {self.name!r}: moves declared twice: {sorted(dup)}")
 
-    def coalition(self, players: Iterable[int]) -> frozenset[int]:
+    def coalition(self: HasPlayers, players: Iterable[int]) -> frozenset[int]:
         """Validate a set of player ids against the game's players."""
         if isinstance(players, int) and not isinstance(players, bool):
             players = (players,)

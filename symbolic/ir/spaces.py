@@ -15,6 +15,8 @@ from typing import Iterable, Union
 
 from ..errors import ArgumentTypeError, ModelError, RangeError, Span, UnknownName, WrongType
 
+__all__ = ["IntType", "BoolType", "Type", "VarDecl", "Slot", "Space"]
+
 
 @dataclass(frozen=True)
 class IntType:
@@ -126,6 +128,7 @@ class Space:
         try:
             return self._slot_of[(name, index)]
         except KeyError:
+            assert d.index is not None  # a scalar's one slot is always there
             raise RangeError(f"index {index} outside {name}[{d.index.lo}..{d.index.hi}]") from None
 
     @property

@@ -18,6 +18,19 @@ from typing import Callable, Iterator, Mapping
 from .. import nodes
 from .exprs import Const, Elem, Expr, Name, Quant, Sum, Value, Var, exists, forall, ite  # noqa: F401 (the doctests)
 
+__all__ = [
+    "expr_classes",
+    "children",
+    "map_children",
+    "bound_var",
+    "walk",
+    "has_primes",
+    "reads_state",
+    "free_names",
+    "substitute",
+    "substitute_exprs",
+]
+
 
 def expr_classes() -> tuple[type, ...]:
     """Every concrete expression node class (the keys a pass's dispatch table needs).
@@ -125,9 +138,9 @@ def substitute_exprs(e: Expr, env: Mapping[str, Expr]) -> Expr:
         return e
     if isinstance(e, Name):
         return env.get(e.name, e)
-    v = bound_var(e)
-    if v is None:
+    if not isinstance(e, (Quant, Sum)):  # not a binder
         return map_children(e, lambda c: substitute_exprs(c, env))
+    v = e.var
     inner = {k: x for k, x in env.items() if k != v}  # the binder shadows
     if not inner:
         return e

@@ -13,14 +13,15 @@
 - :mod:`.types`: the checker's types and typed results (:class:`~.types.Known`,
   :class:`~.types.Sym`);
 - :mod:`.scope`: the top-level names table and an expression's local context;
+- :mod:`.core`: what the checker's parts use of it, declared once for the type checker;
 - :mod:`.calls`, :mod:`.operators`, :mod:`.binders`, :mod:`.exprs`: expressions to
   load-time values or :mod:`symbolic.ir` (calls, operators, quantifiers and
   comprehensions, then the checker that dispatches to them);
 - :mod:`.formulas`: formulas to :mod:`symbolic.atl`;
 - :mod:`.display`: a model's ``display`` to :mod:`symbolic.display` nodes;
 - :mod:`.actions`: a concurrent game's actions, updates and ``does(p, a)``;
-- :mod:`.decls`: declarations and parameter overrides to a
-  :class:`~.decls.CheckedModel`;
+- :mod:`.params`: ``param`` declarations and the overrides of their values;
+- :mod:`.decls`: every declaration, in order, to a :class:`~.decls.CheckedModel`;
 - :mod:`.arena`: the TD's JSON arenas read into the AST (a second front end).
 
 Each module imports only modules listed before it, and none imports

@@ -17,10 +17,11 @@ from dataclasses import replace
 from math import prod
 
 from .. import ir
-from ..errors import ModelError, RangeError, UnknownName, WrongType
+from ..errors import ModelError, RangeError, Span, UnknownName, WrongType
 from . import ast
 from .binders import flat_binders
 from .builtins import canonical_key
+from .core import CheckerCore
 from .scope import EMPTY, Ctx
 from .types import BOOL, Sym, known
 
@@ -35,10 +36,16 @@ def action_label(name: str, values: tuple) -> str:
     return f"{name}({', '.join(shown)})"
 
 
-class ActionDecls:
+class ActionDecls(CheckerCore):
     """The concurrent declarations (a base of :class:`~.decls.ModelChecker`)."""
 
-    concurrent_span = None
+    concurrent_span: Span | None = None
+    #: the game of the actions, once every declaration is read (``does`` needs it)
+    joint: ir.ConcurrentGame | None = None
+    # the model checker's, read here
+    turn: ir.Expr | None
+    moves: list[ir.Move]
+    description: str
 
     def _concurrent_decl(self, d: ast.ConcurrentDecl) -> None:
         if self.concurrent_span is not None:
@@ -65,16 +72,17 @@ class ActionDecls:
             raise WrongType(
                 "the players of an action are a player id or a set of them", d.players.span
             )
+        players = self.scope.require_players(d.players.span)
         if not who:
             raise RangeError(
                 "an action of no player: expected a player id or a non-empty "
-                f"set of them (players: {', '.join(map(str, self.scope.players))})",
+                f"set of them (players: {', '.join(map(str, players))})",
                 d.players.span,
             )
         for p in sorted(who):
-            if p not in self.scope.players:
+            if p not in players:
                 raise RangeError(
-                    f"{p} is not a player (players: {', '.join(map(str, self.scope.players))})",
+                    f"{p} is not a player (players: {', '.join(map(str, players))})",
                     d.players.span,
                 )
         ctx, names, domains = EMPTY, [], []
@@ -110,14 +118,16 @@ class ActionDecls:
             )
         if self.moves:
             raise ModelError("a concurrent game has actions, not moves", self.moves[0].span)
-        for p in self.scope.players:
+        players = self.scope.players
+        assert players is not None  # the model checker asks for them first
+        for p in players:
             if not any(a.player == p for a in self.actions):
                 raise ModelError(
                     f"player {p} has no action: declare one with 'action {p} NAME'",
                     self.concurrent_span,
                 )
         shell = ir.ConcurrentGame(
-            name, space, self.scope.players, tuple(self.actions), (), invariant, self.description
+            name, space, players, tuple(self.actions), (), invariant, self.description
         )
         self.joint = shell
         updates = []
@@ -142,7 +152,7 @@ class ActionDecls:
         return ir.ConcurrentGame(
             name,
             space,
-            self.scope.players,
+            players,
             shell.actions,
             tuple(updates),
             invariant,
@@ -153,8 +163,7 @@ class ActionDecls:
         """``does(p, a(v, ...))``: the atom "player p plays that action"; ``p`` and the
         arguments may read names bound by quantifiers (each instance they reach is checked
         now: one outside the action's domain is an error, as ``does(1, a(5))`` is)."""
-        game = getattr(self, "joint", None)
-        if game is None:
+        if self.joint is None:
             raise WrongType(
                 "does(p, action) may appear only in the updates of a concurrent game", node.span
             )
@@ -172,7 +181,7 @@ class ActionDecls:
         return Sym(
             ir.disj(
                 pe.eq(ir.Const(q)) & self._does_of(q, act, node, ctx)
-                for q in self.scope.players
+                for q in self.scope.require_players(node.span)
                 if (q, act.name) in self.instances
             ),
             BOOL,
@@ -181,6 +190,7 @@ class ActionDecls:
     def _does_of(self, p, act: ast.Expr, node: ast.Call, ctx: Ctx) -> ir.Expr:
         """``does(p, act)`` for a known player ``p``."""
         game = self.joint
+        assert game is not None  # _does checked it
         if isinstance(act, ast.Name):
             return game.does(p, act.name, node.span)
         assert isinstance(act, ast.Call)
@@ -217,6 +227,7 @@ class ActionDecls:
         if not bound or prod(len(ctx.domains[n]) for n in bound) > limit:
             return
         who, act = node.args
+        assert isinstance(act, (ast.Name, ast.Call))  # _does checked it
         parts = [who] + (list(act.args) if isinstance(act, ast.Call) else [])
         for values in itertools.product(*(ctx.domains[n] for n in bound)):
             inner = ctx
@@ -233,12 +244,8 @@ class ActionDecls:
                     tuple(self.value(a, inner, what="an action argument").value for a in act.args),
                 )
             )
-            if (p, act.name) in self.instances and any(
-                lb == label for _, lb in self.instances[(p, act.name)]
-            ):
-                continue
-            where = ", ".join(f"{n} = {_shown(v)}" for n, v in zip(bound, values))
-            if (p, act.name) not in self.instances:
+            if not isinstance(p, int) or (p, act.name) not in self.instances:
+                where = ", ".join(f"{n} = {_shown(v)}" for n, v in zip(bound, values))
                 who_has = sorted(q for q, a in self.instances if a == act.name)
                 raise UnknownName(
                     f"with {where}: player {_shown(p)} has no action "
@@ -246,6 +253,9 @@ class ActionDecls:
                     f"{', '.join(map(str, who_has)) or 'none'})",
                     node.span,
                 )
+            if any(lb == label for _, lb in self.instances[(p, act.name)]):
+                continue
+            where = ", ".join(f"{n} = {_shown(v)}" for n, v in zip(bound, values))
             doms = "; ".join(f"{n} in {_domain_text(d)}" for n, d in self.params[(p, act.name)])
             raise RangeError(
                 f"with {where}: player {p} has no action '{label}' (the "

@@ -56,6 +56,18 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..errors import ModelError, Span
 from . import ast
 
+__all__ = [
+    "KEYS",
+    "OPTIONAL",
+    "OPTIONAL_STATES",
+    "MAX_DEPTH",
+    "MAX_DIGITS",
+    "Located",
+    "Arena",
+    "read_arena",
+    "arena_model_ast",
+]
+
 #: English key -> the TD's key; either spelling is accepted, not both
 KEYS = {
     "states": "etats",
@@ -114,6 +126,7 @@ class Located:
 
 def _describe(v: Located) -> str:
     if v.kind == "number":
+        assert isinstance(v.value, str)  # a number's text
         return f"the number {v.value if len(v.value) <= 20 else v.value[:20] + '...'}"
     if v.kind == "string":
         return f"the string {json.dumps(v.value)[:40]}"
@@ -232,8 +245,9 @@ class _Reader:
 
     # -- typed reads ----------------------------------------------------------
     def integer(self, v: Located, what: str) -> int:
-        if v.kind != "number" or not _INT.match(v.value):
+        if v.kind != "number" or not _INT.match(str(v.value)):
             raise self.error(f"{what} must be an integer, got {_describe(v)}", v.span)
+        assert isinstance(v.value, str)  # a number's text
         if len(v.value.lstrip("-")) > MAX_DIGITS:
             raise self.error(f"{what}: {_describe(v)} has more than {MAX_DIGITS} digits", v.span)
         return int(v.value)
@@ -262,11 +276,20 @@ class _Reader:
             )
         return v
 
+    def items(self, v: Located, what: str) -> list[Located]:
+        """The items of the array ``v``; a located error when ``v`` is not an array."""
+        items = self.expect(v, "array", what).value
+        assert isinstance(items, list)  # an array's value
+        return items
+
+    def members(self, v: Located, what: str) -> dict[str, tuple[Span, Located]]:
+        """The members of the object ``v``; a located error when ``v`` is not an object."""
+        members = self.expect(v, "object", what).value
+        assert isinstance(members, dict)  # an object's value
+        return members
+
     def states_list(self, v: Located, n: int, what: str) -> list[int]:
-        return [
-            self.state(x, n, f"{what}[{i}]")
-            for i, x in enumerate(self.expect(v, "array", what).value)
-        ]
+        return [self.state(x, n, f"{what}[{i}]") for i, x in enumerate(self.items(v, what))]
 
 
 @dataclass(frozen=True)
@@ -298,9 +321,39 @@ def read_arena(text: str, filename: str) -> Arena:
             f"got {_describe(doc)}",
             top,
         )
+    fields = _fields(r, doc, top)
+    n = _state_count(r, fields["states"])
+    controller = _controllers(r, fields["controller"], n)
+    edges = _edges(r, fields["edges"], n)
+    initial = r.state(fields["initial"], n, "init")
+    objective1, objective2 = (
+        tuple(sorted(set(r.states_list(fields[k], n, KEYS[k]))))
+        for k in ("objective1", "objective2")
+    )
+    draws = (
+        tuple(sorted(set(r.states_list(fields["objective3"], n, "objectifs3"))))
+        if "objective3" in fields
+        else None
+    )
+    name = fields["name"].value if "name" in fields else Path(filename).name.split(".")[0]
+    desc = fields["description"].value if "description" in fields else ""
+    return Arena(
+        str(name),
+        str(desc),
+        tuple(controller[s] for s in range(n)),
+        tuple(sorted(edges)),
+        initial,
+        (objective1, objective2),
+        draws,
+    )
+
+
+def _fields(r: _Reader, doc: Located, top: Span) -> dict[str, Located]:
+    """The top-level values of an arena by their English key (``states`` for ``etats``);
+    a located error for a key unknown, repeated (in either spelling) or missing."""
     fields: dict[str, Located] = {}
     english = {v: k for k, v in KEYS.items()}
-    for key, (where, value) in doc.value.items():
+    for key, (where, value) in r.members(doc, "the arena").items():
         if key in OPTIONAL:
             if value.kind != "string":
                 raise r.error(f"{key} must be a string, got {_describe(value)}", value.span)
@@ -333,10 +386,14 @@ def read_arena(text: str, filename: str) -> Arena:
     for key, td in KEYS.items():
         if key not in fields:
             raise r.error(f"missing key {json.dumps(td)} (or {json.dumps(key)})", top)
+    return fields
 
-    raw_states = r.expect(fields["states"], "array", "etats").value
+
+def _state_count(r: _Reader, states: Located) -> int:
+    """The number of states of ``etats``: a non-empty array of the states 0..n-1, each once."""
+    raw_states = r.items(states, "etats")
     if not raw_states:
-        raise r.error("etats is empty: an arena needs at least one state", fields["states"].span)
+        raise r.error("etats is empty: an arena needs at least one state", states.span)
     n = len(raw_states)
     seen: dict[int, Located] = {}
     for i, v in enumerate(raw_states):
@@ -344,10 +401,13 @@ def read_arena(text: str, filename: str) -> Arena:
         if s in seen:
             raise r.error(f"state {s} is listed twice in etats", v.span)
         seen[s] = v
+    return n
 
-    ctrl_doc = r.expect(fields["controller"], "object", "controles")
+
+def _controllers(r: _Reader, controls: Located, n: int) -> dict[int, int]:
+    """{state: the player controlling it} from ``controles``: one for each of the n states."""
     controller: dict[int, int] = {}
-    for key, (where, v) in ctrl_doc.value.items():
+    for key, (where, v) in r.members(controls, "controles").items():
         s = r.state_key(key, where, n, "controles")
         if s in controller:
             raise r.error(f"state {s} has two controllers", where)
@@ -357,36 +417,19 @@ def read_arena(text: str, filename: str) -> Arena:
         raise r.error(
             f"states without a controller in controles: {missing[:10]}"
             + (" ..." if len(missing) > 10 else ""),
-            ctrl_doc.span,
+            controls.span,
         )
+    return controller
 
-    edges = set()
-    for key, (where, v) in r.expect(fields["edges"], "object", "transitions").value.items():
+
+def _edges(r: _Reader, transitions: Located, n: int) -> set[tuple[int, int]]:
+    """The (state, successor) pairs of ``transitions``."""
+    edges: set[tuple[int, int]] = set()
+    for key, (where, v) in r.members(transitions, "transitions").items():
         s = r.state_key(key, where, n, "transitions")
         for t in r.states_list(v, n, f"transitions[{json.dumps(key)}]"):
             edges.add((s, t))
-
-    initial = r.state(fields["initial"], n, "init")
-    objectives = tuple(
-        tuple(sorted(set(r.states_list(fields[k], n, KEYS[k]))))
-        for k in ("objective1", "objective2")
-    )
-    draws = (
-        tuple(sorted(set(r.states_list(fields["objective3"], n, "objectifs3"))))
-        if "objective3" in fields
-        else None
-    )
-    name = fields["name"].value if "name" in fields else Path(filename).name.split(".")[0]
-    desc = fields["description"].value if "description" in fields else ""
-    return Arena(
-        str(name),
-        str(desc),
-        tuple(controller[s] for s in range(n)),
-        tuple(sorted(edges)),
-        initial,
-        objectives,
-        draws,
-    )  # type: ignore[arg-type]
+    return edges
 
 
 def arena_model_ast(arena: Arena, filename: str) -> ast.ModelAst:

@@ -16,9 +16,63 @@ are stored in a canonical spelling (``=`` is ``"=="``, ``&&``-like symbols are
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Union
+from typing import Any, ClassVar, Union
 
 from ..errors import Span
+
+__all__ = [
+    "Node",
+    "Expr",
+    "IntLit",
+    "BoolLit",
+    "StrLit",
+    "Name",
+    "Index",
+    "Unary",
+    "Binary",
+    "Range",
+    "IfThenElse",
+    "Ident",
+    "Binder",
+    "Quantifier",
+    "ForClause",
+    "IfClause",
+    "Clause",
+    "Generator",
+    "Call",
+    "TupleLit",
+    "SetLit",
+    "SetComp",
+    "Players",
+    "TurnOf",
+    "Strategic",
+    "Decl",
+    "GameDecl",
+    "DescriptionDecl",
+    "TypeSpec",
+    "BoolSpec",
+    "RangeSpec",
+    "ArraySpec",
+    "ParamDecl",
+    "ConstDecl",
+    "PlayersDecl",
+    "VarDecl",
+    "TurnDecl",
+    "InvariantDecl",
+    "MoveDecl",
+    "ConcurrentDecl",
+    "ActionDecl",
+    "UpdateDecl",
+    "Formal",
+    "SetDecl",
+    "FormulaDecl",
+    "QueryDecl",
+    "OutcomeDecl",
+    "DisplayDecl",
+    "ModelAst",
+    "expr_children",
+    "walk",
+]
 
 
 def _span():
@@ -30,6 +84,8 @@ class Node:
 
     __slots__ = ()
     span: Span
+    # declared, not assigned: every node class is a frozen dataclass
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
 
 # --------------------------------------------------------------------------- expressions

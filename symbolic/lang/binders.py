@@ -27,6 +27,7 @@ from .. import ir
 from ..errors import RangeError, Span, SymbolicError, WrongType
 from . import ast
 from .builtins import MAX_BINDINGS, canonical_key
+from .core import CheckerCore
 from .scope import Ctx
 from .types import (
     BOOL,
@@ -44,8 +45,10 @@ from .types import (
     uniform,
 )
 
+__all__ = ["BinderChecks", "spend", "mentions_primed", "flat_binders"]
 
-class BinderChecks:
+
+class BinderChecks(CheckerCore):
     """Checks quantifiers and iterates comprehensions (a base of
     :class:`~.exprs.ExprChecker`)."""
 
@@ -68,10 +71,13 @@ class BinderChecks:
                 )
         d = self.value(node, ctx, what=f"the domain of '{var}'")
         if isinstance(d.type, SetT):
+            assert isinstance(d.value, frozenset)  # as its type says
             return tuple(sorted(d.value, key=canonical_key)), d.type.elem
         if isinstance(d.type, TupleT):
+            assert isinstance(d.value, tuple)  # as its type says
             return d.value, (uniform(d.type) if d.value else None)
         if isinstance(d.type, StrT):
+            assert isinstance(d.value, str)  # as its type says
             return tuple(d.value), STR
         raise WrongType(
             f"the domain of '{var}' must be a set, range or tuple, got {article(d.type)}", node.span
@@ -94,7 +100,9 @@ class BinderChecks:
     ) -> bool:
         budget = self._bindings if budget is None else budget
         if not pairs:
-            return self.value(body, ctx, BOOL, "as the quantifier's body").value
+            holds = self.value(body, ctx, BOOL, "as the quantifier's body").value
+            assert isinstance(holds, bool)  # as its type says
+            return holds
         (ident, dom), rest = pairs[0], pairs[1:]
         ctx.check_unbound(ident)
         values, _ = self.domain(dom, ctx, ident.name)

@@ -24,6 +24,8 @@ from . import ast
 from .source import Source, join_spans
 from .vocabulary import OPERATORS, TEMPORAL
 
+__all__ = ["ToAst"]
+
 
 def _decode_string(raw: str) -> str:
     """The value of a string literal (``"..."`` or ``\"\"\"...\"\"\"``), escapes resolved."""

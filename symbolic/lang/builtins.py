@@ -22,6 +22,33 @@ from typing import Callable
 
 from ..errors import RangeError, WrongType
 
+__all__ = [
+    "STATE_BUILTINS",
+    "Builtin",
+    "kind_name",
+    "canonical_key",
+    "MAX_ELEMENTS",
+    "MAX_BINDINGS",
+    "MAX_POW_BITS",
+    "lcg",
+    "lcg_terms",
+    "length",
+    "minimum",
+    "maximum",
+    "absolute",
+    "total",
+    "count",
+    "to_tuple",
+    "sort",
+    "int_range",
+    "xor",
+    "power",
+    "to_int",
+    "dyck",
+    "int_set",
+    "BUILTINS",
+]
+
 #: builtins the checker also expands over state expressions
 STATE_BUILTINS = frozenset({"abs", "min", "max", "sum", "count", "int"})
 
@@ -267,11 +294,12 @@ def dyck(word) -> tuple[tuple[int, int], ...]:
     """
     if not isinstance(word, str):
         raise WrongType(f"dyck: expected a string of parentheses, got {kind_name(word)}")
-    stack, nodes = [], []
+    stack: list[int] = []
+    nodes: list[list[int]] = []  # [open, close] per node
     for pos, ch in enumerate(word):
         if ch == "(":
             stack.append(len(nodes))
-            nodes.append([pos, None])
+            nodes.append([pos, -1])  # closed below (or the word is unbalanced)
         elif ch == ")":
             if not stack:
                 raise RangeError(f"dyck: unbalanced ')' at position {pos} of {word!r}")

@@ -21,11 +21,14 @@ from .. import ir
 from ..errors import RangeError, SymbolicError, WrongType
 from . import ast
 from .builtins import BUILTINS, STATE_BUILTINS
+from .core import CheckerCore
 from .scope import Ctx
-from .types import BOOL, INT, Known, Sym, TupleT, Type, Typed, article, known, make_set
+from .types import BOOL, INT, Known, LoadValue, Sym, TupleT, Type, Typed, article, known, make_set
+
+__all__ = ["BuiltinCalls"]
 
 
-class BuiltinCalls:
+class BuiltinCalls(CheckerCore):
     """Checks calls of builtins (a base of :class:`~.exprs.ExprChecker`)."""
 
     def _call(self, node: ast.Call, ctx: Ctx) -> Typed:
@@ -54,7 +57,7 @@ class BuiltinCalls:
             t = self.expr(node.args[0], ctx)  # a bound tuple: its length is in its type
             if isinstance(t.type, TupleT):
                 return Known(len(t.type.items), INT)
-        args = []
+        args: list[LoadValue] = []
         for a in node.args:
             if isinstance(a, ast.Generator):
                 args.append(tuple(self.comprehension(a.elem, a.clauses, ctx)))
@@ -100,6 +103,7 @@ class BuiltinCalls:
                 return parts[0]
             self.expect(parts[0], BOOL, args[0].span, "in int(...)")
             if isinstance(parts[0], Known):  # folded, e.g. int(false and k[1] > 0)
+                assert isinstance(parts[0].value, bool)  # as its type says
                 return Known(int(parts[0].value), INT)
             return Sym(ir.Ite(parts[0].expr, ir.Const(1), ir.Const(0), node.span), INT)
         for p, a in zip(parts, args):
@@ -126,7 +130,7 @@ class BuiltinCalls:
         """``sum(e for x in D if c)`` / ``count(...)`` over state expressions, as IR Sum."""
         fn = "count" if counting else "sum"
 
-        def build(i: int, ctx: Ctx) -> tuple[ir.Expr, Type]:
+        def build(i: int, ctx: Ctx) -> tuple[ir.Expr, Type | None]:
             if i == len(gen.clauses):
                 t = self.expr(gen.elem, ctx)
                 if counting:

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 from .. import atl, display, ir, nodes
 from ..errors import ModelError, RangeError, Span, UnknownName, WrongType
-from ..limits import MAX_EXPANDED_NESTING, MAX_INT_DIGITS, is_int_text
+from ..limits import MAX_EXPANDED_NESTING
 from . import ast
 from ..validate import check_expr
 from .actions import ActionDecls
@@ -30,9 +30,22 @@ from .builtins import canonical_key
 from .display import DrawingChecker
 from .binders import flat_binders
 from .formulas import FormulaChecker
-from .scope import EMPTY, Ctx, Entry, FormulaParam, Scope, did_you_mean
-from .types import BOOL, INT, STR, SetT, Sym, Type, article, exported_value, type_of
+from .params import ParamDecls
+from .scope import EMPTY, Ctx, Entry, FormulaParam, Scope
+from .types import BOOL, INT, SetT, Sym, article, exported_value
 from .vocabulary import OUTCOME_RULES, PARAMETER_KINDS
+
+__all__ = [
+    "MAX_ARRAY_LENGTH",
+    "Query",
+    "CheckedModel",
+    "ModelChecker",
+    "DECL_HANDLERS",
+    "DECLARED_KINDS",
+    "declared_names",
+    "expanded_depth",
+    "check_model",
+]
 
 
 #: the most elements an array variable may have: each is at least one BDD variable
@@ -72,7 +85,7 @@ class CheckedModel:
     display: display.Drawing | None = field(default=None, repr=False, compare=False)
 
 
-class ModelChecker(ActionDecls, FormulaChecker):
+class ModelChecker(ActionDecls, ParamDecls, FormulaChecker):
     """Checks a whole model: declarations in order, then the game."""
 
     def __init__(self, tree: ast.ModelAst, filename: str, overrides: Mapping[str, object] | None):
@@ -126,33 +139,6 @@ class ModelChecker(ActionDecls, FormulaChecker):
                         ident.span,
                     )
                 declared[ident.name] = (kind, ident.span)
-
-    # ------------------------------------------------------------------ parameter overrides
-
-    def _override_span(self, name: str) -> Span:
-        """A span in the text ``N=3, K=5`` showing the parameter overrides."""
-        text, at = "", 1
-        for k, v in self.overrides.items():
-            if text:
-                text += ", "
-            if k == name:
-                at = len(text) + 1
-            text += f"{k}={_show(v)}"
-        return Span("<params>", 1, at, text, len(name))
-
-    def _check_override_names(self) -> None:
-        params = [n for n, (k, _) in self.scope.declared.items() if k == "param"]
-        for name in self.overrides:
-            if name not in params:
-                hint = did_you_mean(name, params)
-                known = (
-                    f"; the parameters are {', '.join(params)}"
-                    if params
-                    else "; this model has no parameters"
-                )
-                raise UnknownName(
-                    f"unknown parameter '{name}'{hint}{known}", self._override_span(name)
-                )
 
     # ------------------------------------------------------------------ declarations
 
@@ -219,6 +205,7 @@ class ModelChecker(ActionDecls, FormulaChecker):
             and isinstance(win.body, atl.Prop)
         )
         if rule == "win" and not usable:
+            assert self.outcome_decl is not None  # the rule is its
             raise ModelError(
                 "'outcome win' needs a set win(p) with one parameter, the "
                 "player (e.g. set win(p) = ...)",
@@ -227,63 +214,18 @@ class ModelChecker(ActionDecls, FormulaChecker):
         if rule == "misere":
             return ir.MiserePlay()
         if rule in (None, "win") and usable:
+            assert win is not None and isinstance(win.body, atl.Prop)  # usable says so
             return ir.WinSets(win.params[0][0], win.body.expr)
         return ir.NormalPlay()
 
     def _display(self, d: ast.DisplayDecl) -> None:
         if self.display is not None:
+            assert self.display_span is not None  # set with the display
             raise ModelError(
                 f"the display is declared twice (first at line {self.display_span.line})", d.span
             )
         self.display = DrawingChecker(self).draw(d.expr, EMPTY)
         self.display_span = d.span
-
-    def _param(self, d: ast.ParamDecl) -> None:
-        name = d.name.name
-        lo = hi = None
-        want: Type | None = None
-        if isinstance(d.type, ast.BoolSpec):
-            want = BOOL
-        elif isinstance(d.type, ast.RangeSpec):
-            want = INT
-            lo = self.int_value(d.type.lo, EMPTY, "a parameter bound")
-            hi = self.int_value(d.type.hi, EMPTY, "a parameter bound")
-            if lo > hi:
-                raise RangeError(f"empty range {lo}..{hi} for the parameter '{name}'", d.type.span)
-        elif isinstance(d.type, ast.ArraySpec):
-            raise WrongType("a parameter is an int or a bool, not an array", d.type.span)
-        elif d.type is not None:
-            raise AssertionError(d.type)
-        if name in self.overrides:
-            span = self._override_span(name)
-            default = self.value(d.default, EMPTY, what=f"the default of '{name}'")
-            want = want or default.type
-            raw = self.overrides[name]
-            # a string parameter takes the override text as it is
-            v = raw if want == STR and isinstance(raw, str) else _override_value(name, raw, span)
-            if type_of(v) != want:
-                raise WrongType(
-                    f"parameter '{name}' is {article(want)}, got "
-                    f"{article(type_of(v))} ({_show(v)})",
-                    span,
-                )
-        else:
-            span = d.default.span
-            t = self.value(d.default, EMPTY, what=f"the parameter '{name}'")
-            if t.type not in (INT, BOOL, STR):
-                raise WrongType(
-                    f"a parameter is an int, a bool or a string, not "
-                    f"{article(t.type)}; use const for other values",
-                    d.default.span,
-                )
-            if want is not None:
-                self.expect(t, want, d.default.span, f"for the parameter '{name}'")
-            v = t.value
-        if lo is not None and not lo <= v <= hi:
-            raise RangeError(
-                f"parameter '{name}' = {v} is outside its declared range {lo}..{hi}", span
-            )
-        self.scope.entries[name] = Entry("param", d.name.span, value=v)
 
     def _players_decl(self, d: ast.PlayersDecl) -> None:
         if self.scope.players is not None:
@@ -292,8 +234,10 @@ class ModelChecker(ActionDecls, FormulaChecker):
         for item in d.items:
             v = self.value(item, EMPTY, what="a player")
             if v.type == INT:
+                assert isinstance(v.value, int)  # as its type says
                 ids.add(v.value)
             elif isinstance(v.type, SetT) and v.type.elem in (INT, None):
+                assert isinstance(v.value, frozenset)  # as its type says
                 ids.update(v.value)
             else:
                 raise WrongType(
@@ -475,8 +419,11 @@ class ModelChecker(ActionDecls, FormulaChecker):
                     "'outcome' is for turn-based games",
                     self.outcome_decl.span,
                 )
-            game = self.concurrent_game(name, ir.Space(tuple(self.vars)), ir.conj(self.invariants))
+            game: ir.Game | ir.ConcurrentGame = self.concurrent_game(
+                name, ir.Space(tuple(self.vars)), ir.conj(self.invariants)
+            )
         else:
+            assert self.turn is not None  # checked above
             game = ir.Game(
                 name,
                 ir.Space(tuple(self.vars)),
@@ -504,8 +451,9 @@ class ModelChecker(ActionDecls, FormulaChecker):
         )
 
 
-#: declaration class -> the method checking it; a class missing here fails loudly
-DECL_HANDLERS = {
+#: declaration class -> the method checking it (it takes a declaration of its key's class);
+#: a class missing here fails loudly
+DECL_HANDLERS: dict[type[ast.Decl], Callable[[ModelChecker, Any], None]] = {
     ast.GameDecl: ModelChecker._game,
     ast.DescriptionDecl: ModelChecker._description,
     ast.ParamDecl: ModelChecker._param,
@@ -568,35 +516,6 @@ def declared_names(d: ast.Decl) -> list[tuple[ast.Ident, str]]:
             if isinstance(item, ast.Ident):
                 out.append((item, kind))
     return out
-
-
-# --------------------------------------------------------------------------- override values
-
-
-def _show(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
-def _override_value(name: str, v, span: Span):
-    """A parameter override as an int or a bool (strings are read as literals)."""
-    if isinstance(v, (bool, int)):
-        return v
-    if isinstance(v, str):
-        s = v.strip()
-        if s in ("true", "false"):
-            return s == "true"
-        if is_int_text(s):  # ASCII digits only, as every integer on the command line
-            if len(s.lstrip("+-")) > MAX_INT_DIGITS:  # int() refuses beyond 4300 digits
-                raise RangeError(
-                    f"parameter '{name}': a value of {len(s.lstrip('+-'))} "
-                    f"digits, at most {MAX_INT_DIGITS} are allowed",
-                    span,
-                )
-            return int(s)
-        raise WrongType(f"parameter '{name}': cannot read {v!r} as an int or a boolean", span)
-    raise WrongType(f"parameter '{name}' must be an int or a bool, got {v!r:.60}", span)
 
 
 # --------------------------------------------------------------------------- entry point

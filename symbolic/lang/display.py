@@ -26,11 +26,15 @@ from text. A mistake is a located :class:`~symbolic.errors.WrongType`.
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from .. import display as dr
 from ..errors import WrongType
 from . import ast
 from .scope import Ctx
 from .types import BOOL, INT, Known, StrT, TupleT, article
+
+__all__ = ["DISPLAY_FUNCTIONS", "DrawingChecker", "DRAW_HANDLERS"]
 
 #: the functions a display expression may call (they make text, so they are
 #: not builtins of ordinary expressions)
@@ -152,15 +156,16 @@ def _concat(parts: list[dr.Drawing]) -> dr.Drawing:
     return flat[0] if len(flat) == 1 else dr.Concat(tuple(flat))
 
 
-_CALLS = {
+#: display function -> the method drawing a call of it
+_CALLS: dict[str, Callable[[DrawingChecker, ast.Call, Ctx], dr.Drawing]] = {
     "str": DrawingChecker._str,
     "repeat": DrawingChecker._repeat,
     "join": DrawingChecker._join,
 }
 
 #: expression class -> how it draws when it reads the state; every other class
-#: is refused with a located message
-DRAW_HANDLERS = {
+#: is refused with a located message (a method takes a node of its key's class)
+DRAW_HANDLERS: dict[type[ast.Expr], Callable[[DrawingChecker, Any, Ctx], dr.Drawing]] = {
     ast.Binary: DrawingChecker._concat,
     ast.IfThenElse: DrawingChecker._choose,
     ast.Index: DrawingChecker._pick,

@@ -32,6 +32,8 @@ from ..limits import MAX_NESTING
 from .builder import ToAst
 from .source import Source
 
+__all__ = ["DECL_LEVELS", "Fallback", "fast_parse"]
+
 #: parse-tree levels above the expressions (declaration, clause, ...)
 DECL_LEVELS = 10
 

@@ -23,6 +23,7 @@ Known(value=14, type=IntT())
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, Callable
 
 from .. import atl, ir
 from ..errors import ModelError, RangeError, Span, SymbolicError, WrongType
@@ -50,6 +51,8 @@ from .types import (
     var_type,
 )
 from .vocabulary import FORMULA_FUNCTION_NAMES
+
+__all__ = ["ExprChecker", "EXPR_HANDLERS"]
 
 
 class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
@@ -107,14 +110,16 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
 
     def int_value(self, node: ast.Expr, ctx: Ctx, what: str) -> int:
         """``node`` evaluated now as an int."""
-        return self.value(node, ctx, INT, what).value
+        v = self.value(node, ctx, INT, what).value
+        assert isinstance(v, int)  # as its type says
+        return v
 
     # ------------------------------------------------------------------ constness
 
     def is_constant(self, node: ast.Expr, ctx: Ctx) -> bool:
         """True when ``node`` can be evaluated now (no state, move parameter,
         formula parameter, set or formula inside)."""
-        inner = set()
+        inner: set[str] = set()
         for n in ast.walk(node):
             if isinstance(n, ast.Quantifier):
                 inner.update(i.name for b in n.binders for i in b.names)
@@ -201,6 +206,7 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
                 if isinstance(base, ast.Name) and base.primed and not c.is_local(base.name):
                     e = self.scope.entries.get(base.name)
                     if e is not None and e.kind == "var":
+                        assert e.decl is not None  # a variable's entry has its declaration
                         out.extend(self._var_mentions(e.decl, n, c))
                         continue
             if isinstance(n, ast.Quantifier):
@@ -217,7 +223,7 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         def same(v: ir.Expr) -> ir.Expr:
             return ir.Binary("==", v, v, n.span)
 
-        if not d.is_array:
+        if d.index is None:  # a scalar
             return [same(ir.Var(d.name, True, n.span))] if isinstance(n, ast.Name) else []
         if isinstance(n, ast.Index):
             mark = len(self._mentions)
@@ -321,10 +327,12 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
             return known(e.value)
         if e.kind == "var":
             d = e.decl
-            if d.is_array:
+            assert d is not None  # a variable's entry has its declaration
+            if d.index is not None:  # an array
                 raise WrongType(f"'{n}' is an array: index it, as in {n}[{d.index.lo}]", node.span)
             self._check_prime(node, ctx)
             return Sym(ir.Var(n, node.primed, node.span), var_type(d))
+        assert e.definition is not None  # the entry of a set or a formula has its definition
         return self._inline(e.definition, (), node, ctx)
 
     def _check_prime(self, node: ast.Name, ctx: Ctx) -> None:
@@ -348,6 +356,7 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         env = {}
         for (pname, _), a in zip(d.params, args):
             env[pname] = self.state(a, ctx, INT, f"for the parameter '{pname}' of {d.name}")
+        assert isinstance(d.body, atl.Prop)  # inlinable says so
         return Sym(ir.substitute_exprs(d.body.expr, env), BOOL)
 
     # ------------------------------------------------------------------ indexing
@@ -357,6 +366,7 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         if isinstance(base, ast.Name) and not ctx.is_local(base.name):
             e = self.scope.entries.get(base.name)
             if e is not None and e.kind == "var":
+                assert e.decl is not None  # a variable's entry has its declaration
                 return self._element(e.decl, base, node, ctx)
         b = self.expr(base, ctx)
         i = self.expr(node.index, ctx)
@@ -371,6 +381,7 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         items = b.type.items
         if isinstance(i, Known):
             k = i.value
+            assert isinstance(k, int)  # as its type says
             if not 0 <= k < len(items):
                 raise RangeError(
                     f"index {k} is out of range for a tuple of length {len(items)}"
@@ -378,6 +389,7 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
                     node.index.span,
                 )
             if isinstance(b, Known):
+                assert isinstance(b.value, tuple)  # as its type says
                 return known(b.value[k])
             return Sym(ir.Item(b.expr, ir.Const(k, node.index.span), node.span), items[k])
         if not items:
@@ -389,12 +401,14 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
         return Sym(ir.Item(self.to_ir(b, base.span), i.expr, node.span), items[0])
 
     def _element(self, d: ir.VarDecl, base: ast.Name, node: ast.Index, ctx: Ctx) -> Typed:
-        if not d.is_array:
+        if d.index is None:
             raise WrongType(f"'{d.name}' is a scalar variable, not an array", node.span)
         self._check_prime(base, ctx)
         i = self.expr(node.index, ctx)
         self.expect(i, INT, node.index.span, "as an index")
+        index: ir.Expr
         if isinstance(i, Known):
+            assert isinstance(i.value, int)  # as its type says
             if not d.index.lo <= i.value <= d.index.hi:
                 raise RangeError(
                     f"index {i.value} is outside {d.name}[{d.index.lo}..{d.index.hi}]",
@@ -416,7 +430,8 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
 
 
 #: node class -> the method checking it; a class missing here fails loudly in ``expr``
-EXPR_HANDLERS = {
+#: (a method takes a node of its key's class)
+EXPR_HANDLERS: dict[type[ast.Expr], Callable[[ExprChecker, Any, Ctx], Typed]] = {
     ast.IntLit: ExprChecker._literal,
     ast.BoolLit: ExprChecker._literal,
     ast.StrLit: ExprChecker._literal,

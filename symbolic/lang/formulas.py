@@ -16,6 +16,8 @@ Next(coalition=CoalitionLit(members=(1,)), arg=Not(arg=Turn(coalition=CoalitionL
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from .. import atl, ir
 from ..errors import RangeError, Span, WrongType
 from . import ast
@@ -25,8 +27,17 @@ from .scope import EMPTY, Ctx, Scope, arity_message
 from .types import BOOL, INT, Known, SetT, Sym, TupleT, article, known, type_of
 from .vocabulary import COALITION_OPERATORS, FORMULA_FUNCTION_NAMES, LOGIC
 
+__all__ = [
+    "STRATEGIC",
+    "FORMULA_FUNCTIONS",
+    "FormulaChecker",
+    "FORMULA_HANDLERS",
+    "check_formula",
+    "check_state_expr",
+]
+
 #: canonical strategic operator -> its ATL constructor, called as ``f(J, *args, span)``
-STRATEGIC = {
+STRATEGIC: dict[str, Callable[..., atl.Formula]] = {
     "X": atl.Next,
     "U": atl.Until,
     "R": atl.Release,
@@ -55,6 +66,7 @@ class FormulaChecker(ExprChecker):
             t = self.expr(node, ctx)
             self.expect(t, BOOL, node.span, "as a formula")
             if isinstance(t, Known):
+                assert isinstance(t.value, bool)  # as its type says
                 return atl.Truth(t.value, node.span)
             return atl.Prop(t.expr, node.span)
         handler = FORMULA_HANDLERS.get(type(node))
@@ -80,8 +92,8 @@ class FormulaChecker(ExprChecker):
         if self.is_constant(node.cond, ctx):
             # a constant condition selects one branch, as in state expressions: the
             # other may name players that exist only for other parameter values
-            c = self.value(node.cond, ctx, BOOL, "as the condition of 'if'")
-            return self.formula(node.then if c.value else node.other, ctx)
+            k = self.value(node.cond, ctx, BOOL, "as the condition of 'if'")
+            return self.formula(node.then if k.value else node.other, ctx)
         c = self.formula(node.cond, ctx)
         return atl.BoolOp(
             "or",
@@ -154,7 +166,7 @@ class FormulaChecker(ExprChecker):
         args = node.args if isinstance(node, ast.Call) else ()
         if len(args) != len(d.params):
             raise WrongType(arity_message(d, len(args), e.kind), node.span)
-        out = []
+        out: list[atl.Coalition | ir.Name | int] = []
         for (pname, kind), a in zip(d.params, args):
             if kind == "coalition":
                 out.append(self.coalition((a,), ctx, a.span))
@@ -177,6 +189,7 @@ class FormulaChecker(ExprChecker):
                         f"or a parameter of the enclosing formula",
                         a.span,
                     )
+                assert isinstance(t.value, int)  # as its type says
                 out.append(t.value)
         return atl.Ref(d.name, tuple(out), node.span, d)
 
@@ -199,9 +212,10 @@ class FormulaChecker(ExprChecker):
                 ),
             )
             lits = [atl.CoalitionLit(tuple(merged), span)]
-        out = None
+        out: atl.Coalition | None = None
         for p in lits + rest:
             out = p if out is None else atl.CoalitionOp("|", out, p, span)
+        assert out is not None  # there are members
         return out
 
     def _coalition_expr(self, node: ast.Expr, ctx: Ctx) -> atl.Coalition:
@@ -219,7 +233,7 @@ class FormulaChecker(ExprChecker):
                 node.span,
             )
         if mentions and isinstance(node, ast.SetLit):
-            members = []
+            members: list[int | str] = []
             for item in node.items:
                 if isinstance(item, ast.Name) and not item.primed and item.name in ctx.fparams:
                     self._name(item, ctx)  # an int use; a coalition parameter is an error
@@ -237,11 +251,16 @@ class FormulaChecker(ExprChecker):
 
     def _player_ids(self, node: ast.Expr, ctx: Ctx) -> tuple[int, ...]:
         v = self.value(node, ctx, what="a coalition")
+        # each value as its type says
+        ids: tuple[int, ...]
         if v.type == INT:
+            assert isinstance(v.value, int)
             ids = (v.value,)
         elif isinstance(v.type, SetT) and v.type.elem in (INT, None):
+            assert isinstance(v.value, frozenset)
             ids = tuple(sorted(v.value))
         elif isinstance(v.type, TupleT) and all(t == INT for t in v.type.items):
+            assert isinstance(v.value, tuple)
             ids = tuple(sorted(set(v.value)))
         else:
             raise WrongType(
@@ -263,8 +282,8 @@ class FormulaChecker(ExprChecker):
 
 #: node class -> the method checking it as a formula, once it is known to hold ATL
 #: (a class missing here fails loudly in ``formula``); values with a formula inside
-#: are errors
-FORMULA_HANDLERS = {
+#: are errors (a method takes a node of its key's class)
+FORMULA_HANDLERS: dict[type[ast.Expr], Callable[[FormulaChecker, Any, Ctx], atl.Formula]] = {
     ast.Unary: FormulaChecker._negation,
     ast.Binary: FormulaChecker._connective,
     ast.IfThenElse: FormulaChecker._formula_ite,

@@ -29,6 +29,8 @@ from lark.lexer import TerminalDef
 
 from .vocabulary import SOFT_KEYWORDS
 
+__all__ = ["build_parser", "cache_dir", "cache_file", "load_parser"]
+
 
 class _SoftKeywords(PostLex):
     """The keyword policy of the lexer: every terminal is lexed in every parser
@@ -42,7 +44,7 @@ class _SoftKeywords(PostLex):
     The stream itself passes unchanged.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.always_accept: list[str] = []
 
     def record(self, terminal: TerminalDef) -> None:

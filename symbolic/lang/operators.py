@@ -23,6 +23,7 @@ from .. import ir
 from ..errors import ModelError, RangeError, Span, WrongType
 from . import ast
 from .builtins import canonical_key
+from .core import CheckerCore
 from .scope import Ctx
 from .types import (
     BOOL,
@@ -45,8 +46,10 @@ from .types import (
 )
 from .vocabulary import LOGIC
 
+__all__ = ["OperatorChecks", "mentions_primed", "flat_binders", "fold"]
 
-class OperatorChecks:
+
+class OperatorChecks(CheckerCore):
     """Checks unary and binary operators and if-then-else (a base of
     :class:`~.exprs.ExprChecker`)."""
 
@@ -57,6 +60,7 @@ class OperatorChecks:
             raise AssertionError(node.op)
         self.expect(a, want, node.arg.span, f"after '{node.op}'")
         if isinstance(a, Known):
+            assert isinstance(a.value, int)  # an int or a bool: checked just above
             return Known(-a.value if node.op == "-" else not a.value, want)
         return Sym(ir.Unary(node.op, a.expr, node.span), want)
 
@@ -100,7 +104,7 @@ class OperatorChecks:
         op = node.op
         left = self.expr(node.left, ctx)
         if op in ("|", "&") and isinstance(left.type, SetT):
-            right = self.value(node.right, ctx, what=f"the right operand of '{op}'")
+            right: Typed = self.value(node.right, ctx, what=f"the right operand of '{op}'")
             if not isinstance(right.type, SetT) or not compatible(left.type, right.type):
                 hint = (
                     " ('|' and '&' bind less tightly than comparisons: add parentheses)"
@@ -112,6 +116,9 @@ class OperatorChecks:
                     f"{article(right.type)} by '{op}'{hint}",
                     node.span,
                 )
+            # sets exist at load time only
+            assert isinstance(left, Known) and isinstance(right, Known)
+            assert isinstance(left.value, frozenset) and isinstance(right.value, frozenset)
             out = left.value | right.value if op == "|" else left.value & right.value
             return known(make_set(out, node.span))
         self.expect(left, BOOL, node.left.span, f"before '{op}'")
@@ -132,6 +139,7 @@ class OperatorChecks:
         if isinstance(right, Known) and canon in ("and", "or"):
             if (canon == "and") == right.value:
                 return left
+            assert isinstance(left, Sym)  # a known left operand of 'and'/'or' returned above
             if not ctx.primes or not mentions_primed(left.expr):
                 return Known(right.value, BOOL)
             # `x' = 0 or true` keeps x' in the IR: x is changed (the frame rule)
@@ -154,6 +162,7 @@ class OperatorChecks:
             raise WrongType(
                 "the right side of 'in' must be a constant set, range or tuple", node.right.span
             )
+        assert isinstance(right.value, (frozenset, tuple))  # as its type says
         values = right.value if isinstance(right.value, frozenset) else frozenset(right.value)
         elem = right.type.elem if isinstance(right.type, SetT) else uniform(right.type)
         if values and not compatible(left.type, elem):
@@ -165,6 +174,7 @@ class OperatorChecks:
             return Known((left.value in values) != negate, BOOL)
         x = left.expr
         ordered = sorted(values, key=canonical_key)
+        e: ir.Expr
         if left.type == INT and len(ordered) > 2 and ordered[-1] - ordered[0] == len(ordered) - 1:
             e = ir.Binary(
                 "and",
@@ -180,18 +190,22 @@ class OperatorChecks:
 
     def _tuple_test(self, node: ast.Binary, ctx: Ctx) -> Typed:
         """``(x, k[1]) in S`` or ``(x, y) == t`` with state items: item-wise equalities."""
-        items = [self.expr(i, ctx) for i in node.left.items]
+        tuple_lit = node.left
+        assert isinstance(tuple_lit, ast.TupleLit)  # _binary sends tuple literals only
+        items = [self.expr(i, ctx) for i in tuple_lit.items]
         right = self.value(node.right, ctx, what=f"the right side of '{node.op}'")
+        rv = right.value
+        values: list | None
         if node.op in ("==", "!="):
-            values = [right.value] if isinstance(right.type, TupleT) else None
+            values = [rv] if isinstance(right.type, TupleT) else None
+        elif isinstance(right.type, SetT):
+            assert isinstance(rv, frozenset)  # as its type says
+            values = sorted(rv, key=canonical_key)
+        elif isinstance(right.type, TupleT):
+            assert isinstance(rv, tuple)  # as its type says
+            values = list(rv)
         else:
-            values = (
-                sorted(right.value, key=canonical_key)
-                if isinstance(right.type, SetT)
-                else list(right.value)
-                if isinstance(right.type, TupleT)
-                else None
-            )
+            values = None
         if values is None:
             raise WrongType(
                 f"expected a constant {'tuple' if node.op in ('==', '!=') else 'set'}"
@@ -210,7 +224,7 @@ class OperatorChecks:
                     ir.Binary(
                         "==", self.to_ir(t, a.span), ir.Const(ir_value(x, node.span)), node.span
                     )
-                    for t, a, x in zip(items, node.left.items, v)
+                    for t, a, x in zip(items, tuple_lit.items, v)
                 )
             )
         out = ir.disj(options)
@@ -234,20 +248,26 @@ class OperatorChecks:
                 or not compatible(left.type, r.type)
             ):
                 raise WrongType(f"cannot subtract {article(r.type)} from a set", node.span)
+            # sets exist at load time only
+            assert isinstance(left, Known) and isinstance(left.value, frozenset)
+            assert isinstance(r.value, frozenset)
             return known(left.value - r.value)
         if op == "\\":
             raise WrongType(f"'\\' is set difference; got {article(left.type)}", node.span)
         if op == "+" and isinstance(left, Known) and isinstance(left.type, TupleT):
             if not (isinstance(right, Known) and isinstance(right.type, TupleT)):
                 raise WrongType(f"cannot add {article(right.type)} to a tuple", node.span)
+            assert isinstance(left.value, tuple) and isinstance(right.value, tuple)  # their types
             return known(left.value + right.value)
         name = {"//": "div", "%": "mod"}.get(op, op)
         self.expect(left, INT, node.left.span, f"before '{name}'")
         self.expect(right, INT, node.right.span, f"after '{name}'")
         if op in ("//", "%"):
-            if isinstance(right, Known) and right.value <= 0 and not isinstance(left, Known):
+            divisor = right.value if isinstance(right, Known) else None
+            assert divisor is None or isinstance(divisor, int)  # checked just above
+            if divisor is not None and divisor <= 0 and not isinstance(left, Known):
                 raise RangeError(
-                    f"the divisor of {name} must be a positive constant, got {right.value}",
+                    f"the divisor of {name} must be a positive constant, got {divisor}",
                     node.right.span,
                 )
             if isinstance(right, Sym) and mentions_state(right.expr):

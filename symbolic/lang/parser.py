@@ -32,6 +32,8 @@ from .grammar import _parser
 from .source import Source
 from .syntax_errors import translate
 
+__all__ = ["parse_model_text", "parse_formula_text"]
+
 
 # --------------------------------------------------------------------------- entry points
 

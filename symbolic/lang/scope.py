@@ -25,6 +25,17 @@ from . import ast
 from .builtins import BUILTINS
 from .types import Typed
 
+__all__ = [
+    "Entry",
+    "Scope",
+    "FormulaParam",
+    "Ctx",
+    "EMPTY",
+    "inlinable",
+    "arity_message",
+    "did_you_mean",
+]
+
 
 @dataclass
 class Entry:

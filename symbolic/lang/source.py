@@ -16,6 +16,8 @@ from lark import Token
 
 from ..errors import Span
 
+__all__ = ["Source", "join_spans", "paused_gc"]
+
 
 class Source:
     """A text being parsed, able to make spans.
@@ -56,6 +58,7 @@ class Source:
         return self.span(meta.line, meta.column, meta.end_line, meta.end_column)
 
     def of_token(self, tok: Token) -> Span:
+        assert tok.line is not None and tok.column is not None  # the lexer's tokens have both
         return self.span(tok.line, tok.column, tok.end_line, tok.end_column)
 
     def end(self) -> Span:

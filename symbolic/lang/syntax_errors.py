@@ -36,6 +36,8 @@ from .vocabulary import (
     TEMPORAL_PREFIX,
 )
 
+__all__ = ["translate"]
+
 # token sets of the error messages, from the vocabulary (terminal names in capitals)
 _EXPR_START = EXPRESSION_START | {"INT", "NAME", "STRING", "LONG_STRING"}
 _TEMPORAL = frozenset(TEMPORAL_PREFIX)
@@ -234,6 +236,7 @@ def _slip(tok: Token, src: Source) -> ParseError | None:
     pos = tok.start_pos
     if pos is None:
         return None
+    assert tok.line is not None and tok.column is not None  # the lexer's tokens have both
     for start in (pos - 1, pos):
         two = src.text[start : start + 2] if start >= 0 else ""
         if two in SLIPS:
@@ -252,6 +255,7 @@ def translate(err: UnexpectedInput, src: Source) -> ParseError:
     if comment is not None:
         return comment
     if isinstance(err, UnexpectedCharacters):
+        assert err.pos_in_stream is not None  # lark sets it for a character error
         ch = src.text[err.pos_in_stream] if err.pos_in_stream < len(src.text) else "?"
         hint = ""
         if ch == "'":

@@ -23,6 +23,30 @@ from .. import ir
 from ..errors import Span, WrongType
 from .builtins import canonical_key
 
+__all__ = [
+    "Type",
+    "IntT",
+    "BoolT",
+    "StrT",
+    "TupleT",
+    "SetT",
+    "type_of",
+    "compatible",
+    "common_type",
+    "uniform",
+    "var_type",
+    "article",
+    "make_set",
+    "exported_value",
+    "ir_value",
+    "LoadValue",
+    "Known",
+    "Sym",
+    "Typed",
+    "known",
+    "mentions_state",
+]
+
 
 class Type:
     """Base of the checker's types."""
@@ -56,9 +80,9 @@ class StrT(Type):
 
 @dataclass(frozen=True)
 class TupleT(Type):
-    """A tuple with the given item types."""
+    """A tuple with the given item types (None: any type, see :class:`Sym`)."""
 
-    items: tuple[Type, ...]
+    items: tuple[Type | None, ...]
 
     def __str__(self):
         if len(self.items) > 4:
@@ -196,11 +220,16 @@ def ir_value(v, span: Span | None):
 # --------------------------------------------------------------------------- checked expressions
 
 
+#: a value computed at load time: an int, a bool (an int to Python), a string, a tuple
+#: of values or a set of values (a frozenset); the :class:`Type` beside it says which
+LoadValue = Union[int, str, tuple, frozenset]
+
+
 @dataclass(frozen=True)
 class Known:
     """A value computed at load time."""
 
-    value: object
+    value: LoadValue
     type: Type
 
 
@@ -209,7 +238,8 @@ class Sym:
     """An IR expression (depends on the position, a move parameter or a bound name)."""
 
     expr: ir.Expr
-    type: Type
+    #: None for a name bound over a domain of mixed types (``(1, true)``): it matches any type
+    type: Type | None
 
 
 Typed = Union[Known, Sym]

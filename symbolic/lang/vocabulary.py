@@ -44,6 +44,37 @@ The parser, its error messages and the keyword policy follow from the table.
 
 from __future__ import annotations
 
+__all__ = [
+    "DECLARATIONS",
+    "OUTCOME_RULES",
+    "DECLARATION_WORDS",
+    "EXPRESSION_OPENERS",
+    "EXPRESSION_WORDS",
+    "PREFIX",
+    "CONNECTIVES",
+    "COMPARISONS",
+    "ARITHMETIC",
+    "QUANTIFIERS",
+    "TEMPORAL_PREFIX",
+    "TEMPORAL_INFIX",
+    "BRACKETS",
+    "PUNCTUATION",
+    "LOGIC",
+    "COALITION_OPERATORS",
+    "PARAMETER_KINDS",
+    "OPERATORS",
+    "TEMPORAL",
+    "GROUPS",
+    "TOKENS",
+    "KEYWORDS",
+    "SOFT_KEYWORDS",
+    "RESERVED",
+    "EXPRESSION_START",
+    "INFIX_OPERATORS",
+    "FORMULA_FUNCTION_NAMES",
+    "SLIPS",
+]
+
 
 def _same(*spellings: str) -> dict[str, str]:
     """Spellings that are their own canonical names."""

@@ -15,27 +15,35 @@ latest k moves from now; the best move has the largest value (+ before draws
 before −, short wins and long defences first), and the position's own value
 (:func:`position_value`) is that of its best move, as in ``symbolic values``.
 
-**Where it is written.** The drawing of c' is compared with that of c,
-character by character; the move's value goes on the first changed character
-that no other move changes (the cell of tic-tac-toe, the landing cell of a disc
-in Connect Four: the "to move" line changes for every move), else on its first
-changed character.
+**Where it is written.** On a cell of the board the move acts on (its
+drawing changes there), never on a cell given to another move: :mod:`.cells`
+(the cell of tic-tac-toe, the landing cell of a disc in Connect Four, the cut of
+a chocolate bar, the last match taken from a heap).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..api import GameEngine, check_engine
 from ..arguments import need, need_int, need_iterable
-from ..errors import QueryError
+from ..errors import QueryError, SymbolicError
 from ..model import Model
 from ..analysis.play import Planner, Referee, drawer
-from .figure import Picture, new_figure
+from .boarddraw import draw_board
+from .cells import Layout, acted_on, layout, place
+from .figure import Picture
 
-WIN, LOSS, DRAW = "#2b6cb0", "#c53030", "#718096"
-#: the height of a line of the drawing, in inches
-UNIT = 0.36
+__all__ = [
+    "MoveValue",
+    "value_text",
+    "position_value",
+    "move_values",
+    "place_moves",
+    "slot_numbers",
+    "board",
+]
 
 
 @dataclass(frozen=True)
@@ -104,44 +112,54 @@ def move_values(engine: GameEngine, pos: tuple, planner: Planner | None = None) 
     return out
 
 
-def _changes(before: str, after: str) -> list[tuple[int, int]]:
-    a, b = before.splitlines(), after.splitlines()
-    out = []
-    for r in range(max(len(a), len(b))):
-        la = a[r] if r < len(a) else ""
-        lb = b[r] if r < len(b) else ""
-        out += [
-            (r, c)
-            for c in range(max(len(la), len(lb)))
-            if (la[c : c + 1] or " ") != (lb[c : c + 1] or " ")
-        ]
-    return out
-
-
 def place_moves(render, pos: tuple, moves: list[MoveValue]) -> list[MoveValue]:
-    """Each move with the cell of the drawing where its value is written."""
+    """Each move with the cell (row, column of the board, :mod:`.cells`) where its
+    value is written: one it acts on, never one given to another move (None: no
+    such cell is left, the value is listed beside the board)."""
     if not callable(render):
         raise QueryError(f"render must be a function position -> text, got {str(render)[:40]!r}")
     for m in need_iterable(moves, "the moves"):
         need(m, MoveValue, "a move", hint=" (move_values(...))")
     here = render(pos)
-    changed = [_changes(here, render(m.target)) for m in moves]
-    seen: dict[tuple[int, int], int] = {}
-    for ch in changed:
-        for cell in ch:
-            seen[cell] = seen.get(cell, 0) + 1
-    out = []
-    for m, ch in zip(moves, changed):
-        own = [cell for cell in ch if seen[cell] == 1] or ch
-        out.append(MoveValue(m.target, m.value, own[0] if own else None))
+    where = place(layout(here), here, [render(m.target) for m in moves])
+    return [MoveValue(m.target, m.value, cell) for m, cell in zip(moves, where)]
+
+
+def slot_numbers(render, space, pos: tuple, lay: Layout) -> dict[tuple[int, int], str]:
+    """{cell: k} for the cells of a grid block each drawn by one array slot ``a[k]``
+    alone (tic-tac-toe's c[1..9]): the cells whose drawing changes when that slot
+    alone changes (from ``pos``; positions the display cannot draw are skipped)."""
+    here = render(pos)
+    by: dict[tuple[int, int], set[int]] = {}
+    for i, slot in enumerate(space.slots):
+        for v in [v for v in slot.type.values() if v != pos[i]][:2]:
+            try:
+                there = render(pos[:i] + (v,) + pos[i + 1 :])
+            except SymbolicError:
+                continue
+            for c in acted_on(lay, here, there):
+                by.setdefault((c.row, c.col), set()).add(i)
+    out = {}
+    for b, (_, _, _, grid) in enumerate(lay.blocks):
+        mine = [c for c in lay.cells if c.block == b]
+        slots = [by.get((c.row, c.col), set()) for c in mine]
+        labels = [space.slots[next(iter(x))].label if len(x) == 1 else "" for x in slots]
+        index = [re.fullmatch(r"\w+\[(\d+)\]", lab) for lab in labels]
+        if grid and all(index) and len({lab for lab in labels}) == len(mine):
+            out.update({(c.row, c.col): m.group(1) for c, m in zip(mine, index)})
     return out
 
 
-def board(model, engine: GameEngine, pos: tuple) -> Picture:
-    """The picture of ``pos`` drawn by the model's ``display``, each legal move's
-    value on its cell (SVG id ``move_R_C``: row R, column C of the drawing's text)."""
+def board(model, engine: GameEngine, pos: tuple, heading: str | None = None) -> Picture:
+    """The picture of ``pos`` drawn by the model's ``display`` (:mod:`.cells`): its
+    cells as squares with grid lines, the columns numbered above each block, the
+    rows of a grid left of it, an array slot's index in the corner of the cell it
+    draws, and each legal move's value as a badge on a cell it acts on (SVG id
+    ``move_R_C``: row R, column C of the board; ``move_unplaced_I``: the I-th move
+    without a cell, listed below). ``heading`` goes above the title."""
     need(model, Model, "the model", hint=" (symbolic.model.load_model(...))")
     check_engine(engine)
+    need(heading, str, "the heading", none=True)
     if model.display is None:
         raise QueryError(
             f"{model.source}: the model has no display declaration, so its "
@@ -153,49 +171,11 @@ def board(model, engine: GameEngine, pos: tuple) -> Picture:
     moves = place_moves(render, pos, move_values(engine, pos, planner))
     mover = planner.rules.mover(pos)
     value = position_value(planner, pos, mover)
-    lines = render(pos).splitlines() or [""]  # an empty drawing is one empty line
-    width = max(1, *map(len, lines))
-    # a character cell is 0.6 × 1 line (UNIT inches), the font fills it, as on a terminal
-    w, h = 0.6 * UNIT * width, UNIT * len(lines)
-    fw, fh = max(w + 0.4, 3.6), h + 0.7
-    fig = new_figure(fw, fh, layout=None)
-    ax = fig.add_axes(((fw - w) / 2 / fw, 0.15 / fh, w / fw, h / fh))
-    at = {m.cell: m for m in moves if m.cell is not None}
-    size = 0.6 * UNIT * 72 / 0.602 * 0.85  # DejaVu Sans Mono advances 0.602 em
-    for r, line in enumerate(lines):
-        for c, ch in enumerate(line):
-            if (r, c) in at or ch == " ":
-                continue
-            ax.text(
-                0.6 * c + 0.3,
-                -r - 0.5,
-                ch,
-                ha="center",
-                va="center",
-                family="monospace",
-                fontsize=size,
-            )
-    for (r, c), m in at.items():
-        colour = DRAW if m.value is None else WIN if m.value > 0 else LOSS
-        t = ax.text(
-            0.6 * c + 0.3,
-            -r - 0.5,
-            value_text(m.value),
-            ha="center",
-            va="center",
-            fontsize=0.45 * size,
-            color="white",
-            fontweight="bold",
-            bbox={"boxstyle": "round,pad=0.2", "facecolor": colour, "edgecolor": colour},
-        )
-        t.set_gid(f"move_{r}_{c}")
-    ax.set_xlim(0, 0.6 * width)
-    ax.set_ylim(-len(lines), 0)
-    ax.set_aspect("equal")
-    ax.axis("off")
+    lay = layout(render(pos))
     shown = "a draw" if value is None else value_text(value)
     title = f"player {mover} to move: {shown}\non each move: +k wins in k moves, -k loses, = draw"
-    fig.suptitle(title, fontsize=8, y=1 - 0.05 / fh, va="top")
+    full = f"{heading}\n{title}" if heading else title
+    fig = draw_board(lay, moves, slot_numbers(render, engine.space, pos, lay), full)
     return Picture(
-        fig, {"title": title, "moves": moves, "value": value, "mover": mover, "text": render(pos)}
+        fig, {"title": full, "moves": moves, "value": value, "mover": mover, "text": render(pos)}
     )

@@ -21,9 +21,13 @@ from ..api import PositionSet, check_set
 from ..arguments import need, need_int
 from ..errors import QueryError
 from ..analysis.strategy import Strategy
-from .figure import Picture, new_figure
+from .figure import MAX_INCHES, Picture, new_figure, set_title
+
+__all__ = ["FONT", "strategy_graph"]
 
 GOAL, START, PLAIN = "#9ae6b4", "#cbd5e0", "#ffffff"
+#: the labels' font size, in points
+FONT = 7
 
 
 def _edges(strategy: Strategy, reached: PositionSet):
@@ -74,26 +78,73 @@ def _untangle(place: dict, nodes: list, depth: dict, drawn: list) -> None:
             place[i] = (x, place[i][1])
 
 
+def _places(nodes: list, depth: dict, drawn: list, labels: dict):
+    """(node index -> (x, y) in inches, the nodes' box (width, height), the rows'
+    distance): each box holds the longest label (monospace, :data:`FONT` points),
+    the rows in networkx's order, a box and a gap apart."""
+    import networkx as nx
+
+    G = nx.DiGraph()
+    for i, c in enumerate(nodes):
+        G.add_node(i, layer=depth[c])
+    G.add_edges_from((i, j) for i, j, _ in drawn)
+    xy = nx.multipartite_layout(G, subset_key="layer", align="horizontal", scale=1) if nodes else {}
+    rows = max(depth.values(), default=0) + 1
+    lines = [t.split("\n") for t in labels.values()] or [[""]]
+    bw = max(0.5, max(len(x) for ls in lines for x in ls) * 0.602 * FONT / 72 + 0.16)
+    bh = max(0.4, max(len(ls) for ls in lines) * 1.25 * FONT / 72 + 0.14)
+    gap_x, gap_y = bw + 0.35, bh + 0.55
+    place = {}
+    for r in range(rows):
+        row = sorted((i for i in xy if depth[nodes[i]] == r), key=lambda i: (xy[i][0], i))
+        for k, i in enumerate(row):
+            place[i] = ((k - (len(row) - 1) / 2) * gap_x, -r * gap_y)
+    return place, (bw, bh), gap_y
+
+
+def _arrows(ax, place: dict, shapes: dict, drawn: list) -> None:
+    """The edges, from node box to node box: the coalition's bold, the others' thin."""
+    from matplotlib.patches import FancyArrowPatch
+
+    for i, j, bold in drawn:
+        arrow = FancyArrowPatch(
+            place[i],
+            place[j],
+            arrowstyle="-|>",
+            mutation_scale=9,
+            patchA=shapes[i],
+            patchB=shapes[j],
+            shrinkA=1,
+            shrinkB=1,
+            linewidth=2.4 if bold else 0.6,
+            color="black" if bold else "#718096",
+        )
+        arrow.set_gid(f"{'move' if bold else 'reply'}_{i}_{j}")
+        ax.add_patch(arrow)
+
+
 def strategy_graph(
     strategy: Strategy,
     start: PositionSet,
     max_nodes: int = 40,
     label: Callable[[tuple], str] | None = None,
+    heading: str | None = None,
 ) -> Picture:
     """The strategy from ``start`` as a graph picture (module docstring).
 
-    SVG ids: ``node_I`` for the I-th position of ``facts["nodes"]``, ``move_I_J`` for a
-    bold edge (the strategy's move), ``reply_I_J`` for a thin one.
+    ``heading`` goes above the title. SVG ids: ``node_I`` for the I-th position of
+    ``facts["nodes"]``, ``move_I_J`` for a bold edge (the strategy's move),
+    ``reply_I_J`` for a thin one.
     """
     need(strategy, Strategy, "the strategy", hint=" (symbolic.analysis.strategy.strategy_for)")
     check_set(strategy.engine, start, "the start")
     need_int(max_nodes, "max_nodes", low=1)
+    need(heading, str, "the heading", none=True)
     if label is not None and not callable(label):
         raise QueryError(
             f"label must be a function position -> text or None, got {str(label)[:40]!r}"
         )
-    import networkx as nx
-    from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
+    from matplotlib.patches import Ellipse, Rectangle
 
     e = strategy.engine
     reached = strategy.outcome(start)
@@ -105,49 +156,36 @@ def strategy_graph(
     drawn = [
         (index[c], index[d], bold) for c in nodes for d, bold in edges.get(c, ()) if d in index
     ]
-    G = nx.DiGraph()
-    for c in nodes:
-        G.add_node(index[c], layer=depth[c])
-    G.add_edges_from((i, j) for i, j, _ in drawn)
-    xy = nx.multipartite_layout(G, subset_key="layer", align="horizontal", scale=1) if nodes else {}
     rows = max(depth.values(), default=0) + 1
-    widest = max((sum(1 for c in nodes if depth[c] == r) for r in range(rows)), default=1)
-    fig = new_figure(min(3 + 1.3 * widest, 18), min(2 + 1.2 * rows, 16))
-    ax = fig.add_subplot()
-    sx = max(widest, 1) * 1.4
-    place = {i: (x * sx, -depth[nodes[i]] * 1.3) for i, (x, _) in xy.items()}
+    text = label or (lambda c: ",".join(map(str, c)))
+    labels = {c: str(text(c)) for c in nodes}
+    place, (bw, bh), gap_y = _places(nodes, depth, drawn, labels)
     _untangle(place, nodes, depth, drawn)
+    xs = [p[0] for p in place.values()] or [0]
+    x0, x1 = min(xs) - 0.7 * bw - 0.1, max(xs) + 0.7 * bw + 0.1
+    y0, y1 = -(rows - 1) * gap_y - 0.7 * bh - 0.1, 0.7 * bh + 0.1
+    # one unit of the drawing is an inch: the labels (in points) fit their boxes
+    fig = new_figure(min(max(x1 - x0 + 0.6, 3.6), MAX_INCHES), min(y1 - y0 + 1.3, MAX_INCHES))
+    ax = fig.add_subplot()
     mine = e.turn_set(strategy.objective.coalition)
     goal, first = strategy.objective.goal, set(starts)
-    text = label or (lambda c: ",".join(map(str, c)))
+    shapes = {}
     for c in nodes:
         i = index[c]
         x, y = place[i]
         colour = GOAL if c in goal else START if c in first else PLAIN
         shape = (
-            Rectangle((x - 0.45, y - 0.4), 0.9, 0.8, facecolor=colour, edgecolor="black")
+            Rectangle((x - bw / 2, y - bh / 2), bw, bh, facecolor=colour, edgecolor="black")
             if c in mine
-            else Circle((x, y), 0.45, facecolor=colour, edgecolor="black")
+            else Ellipse((x, y), bw * 1.3, bh * 1.3, facecolor=colour, edgecolor="black")
         )
         shape.set_gid(f"node_{i}")
         ax.add_patch(shape)
-        ax.text(x, y, text(c), ha="center", va="center", fontsize=6, family="monospace")
-    for i, j, bold in drawn:
-        arrow = FancyArrowPatch(
-            place[i],
-            place[j],
-            arrowstyle="-|>",
-            mutation_scale=9,
-            shrinkA=14,
-            shrinkB=14,
-            linewidth=2.4 if bold else 0.6,
-            color="black" if bold else "#718096",
-        )
-        arrow.set_gid(f"{'move' if bold else 'reply'}_{i}_{j}")
-        ax.add_patch(arrow)
-    xs = [p[0] for p in place.values()] or [0]
-    ax.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
-    ax.set_ylim(-(rows - 1) * 1.3 - 0.8, 0.8)
+        shapes[i] = shape
+        ax.text(x, y, labels[c], ha="center", va="center", fontsize=FONT, family="monospace")
+    _arrows(ax, place, shapes, drawn)
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
     ax.set_aspect("equal")
     ax.axis("off")
     J = ", ".join(map(str, sorted(strategy.objective.coalition)))
@@ -159,5 +197,7 @@ def strategy_graph(
     )
     if not starts:
         title += f"\n(the start's {start.count()} position(s) are not won: nothing to draw)"
-    ax.set_title(title, fontsize=9)
+    if heading is not None:
+        title = f"{heading}\n{title}"
+    set_title(fig, ax.set_title(title, fontsize=9), title)
     return Picture(fig, {"title": title, "nodes": nodes, "edges": drawn, "total": total})

@@ -33,7 +33,20 @@ from ..errors import Hint, QueryError
 from ..ir import Space
 from ..analysis.grundy import Nimbers
 from ..analysis.values import Values
-from .figure import Picture, new_figure
+from .figure import Picture, new_figure, set_title
+
+__all__ = [
+    "OUTSIDE",
+    "MAX_AXIS",
+    "DRAW_COLOUR",
+    "Grid",
+    "position_with",
+    "grid_of",
+    "draw_grid",
+    "set_grid",
+    "values_grid",
+    "nimbers_grid",
+]
 
 #: the value of a cell whose point is not a position of the game
 OUTSIDE = "not a position"
@@ -126,26 +139,50 @@ def position_with(space, given: Mapping[str, int], base: tuple | None, free=()) 
     return out
 
 
-def _axis(space, label: str) -> tuple[int, ...]:
+def _axis(space, label: str, window, which: str) -> tuple[int, ...]:
+    """The values of slot ``label`` along an axis: its range, or the part of it
+    inside ``window`` (LO, HI) when given; at most :data:`MAX_AXIS` of them."""
     slots = {s.label: s for s in space.slots}
     if label not in slots:
         raise QueryError(f"no variable {label!r} to draw along (the slots are {', '.join(slots)})")
     values = tuple(slots[label].type.values())
+    if window is not None:
+        lo, hi = need_iterable(window, f"the window of {label} (LO, HI)")
+        need_int(lo, f"the low end of the window of {label}")
+        need_int(hi, f"the high end of the window of {label}")
+        kept = tuple(v for v in values if lo <= v <= hi)
+        if not kept:
+            raise QueryError(
+                f"the window {lo}..{hi} of {label} holds none of its values "
+                f"({values[0]}..{values[-1]})"
+            )
+        values = kept
     if len(values) > MAX_AXIS:
         raise QueryError(
             (
                 f"{label} takes {len(values)} values; a grid axis holds at most "
-                f"{MAX_AXIS} (a smaller parameter, ",
+                f"{MAX_AXIS}: draw a window of it (",
+                Hint("choose", which),
+                ") or make its range smaller (",
                 Hint("lower", "params"),
-                ", makes the range smaller)",
+                ")",
             )
         )
     return values
 
 
-def grid_of(what, x: str, y: str, at: Mapping[str, int], base: tuple | None = None) -> Grid:
+def grid_of(
+    what,
+    x: str,
+    y: str,
+    at: Mapping[str, int],
+    base: tuple | None = None,
+    x_window: tuple[int, int] | None = None,
+    y_window: tuple[int, int] | None = None,
+) -> Grid:
     """The :class:`Grid` of ``what`` (a PositionSet, Values or Nimbers) over
-    slots ``x`` and ``y``, the other slots from ``at`` (else from ``base``)."""
+    slots ``x`` and ``y`` (their values from LO to HI only when a window (LO, HI)
+    is given), the other slots from ``at`` (else from ``base``)."""
     need(x, str, "x (a slot label)")
     need(y, str, "y (a slot label)")
     if x == y:
@@ -163,7 +200,7 @@ def grid_of(what, x: str, y: str, at: Mapping[str, int], base: tuple | None = No
     else:
         raise QueryError(f"a grid draws a set of positions, values or nimbers, not {what!r}")
     space = engine.space
-    xs, ys = _axis(space, x), _axis(space, y)
+    xs, ys = _axis(space, x, x_window, "x_window"), _axis(space, y, y_window, "y_window")
     fixed = position_with(space, at, base, free=(x, y))
     labels = [s.label for s in space.slots]
     domain = engine.positions()
@@ -214,6 +251,22 @@ def _colours(grid: Grid):
     return fill, text
 
 
+def _fitting(text: str, side: float) -> float:
+    """A font size (points) at which ``text`` fits a cell of ``side`` inches (9 at most)."""
+    # DejaVu Sans digits and signs: 0.64 em at most; 85 % of the cell
+    return max(2.0, min(9.0, 0.85 * side * 72 / (0.64 * len(text))))
+
+
+def _step(values: tuple[int, ...], side: float, across: bool) -> int:
+    """Label every k-th value of an axis, k the smallest that keeps the labels
+    (8 points) apart: along x their width, along y their height."""
+    wide = max(len(str(v)) for v in values) * 0.64 * 8 + 4 if across else 12
+    k = 1
+    while k * side * 72 < wide:
+        k += 1
+    return k
+
+
 def draw_grid(grid: Grid, title: str) -> Picture:
     """The picture of ``grid``: one rectangle per cell (SVG id ``cell_A_B``), its
     number written in it (id ``label_A_B``) for values and nimbers."""
@@ -223,10 +276,10 @@ def draw_grid(grid: Grid, title: str) -> Picture:
     from matplotlib.patches import Patch, Rectangle
 
     nx_, ny = len(grid.xs), len(grid.ys)
-    fig = new_figure(min(2.5 + 0.45 * nx_, 14), min(1.8 + 0.45 * ny, 14))
+    side = min(0.45, 11.5 / max(nx_, ny))  # a cell's side, in inches
+    fig = new_figure(2.5 + side * nx_, 1.8 + side * ny)
     ax = fig.add_subplot()
     fill, text = _colours(grid)
-    small = 9 if max(nx_, ny) <= 12 else 6
     for i, a in enumerate(grid.xs):
         for k, b in enumerate(grid.ys):
             colour = fill[(a, b)]
@@ -248,21 +301,22 @@ def draw_grid(grid: Grid, title: str) -> Picture:
                     text[(a, b)],
                     ha="center",
                     va="center",
-                    fontsize=small if text[(a, b)] != "draw" else small - 2,
+                    fontsize=_fitting(text[(a, b)], side),
                     color=_text_colour(colors.to_rgb(colour)),
                 )
                 t.set_gid(f"label_{a}_{b}")
     ax.set_xlim(0, nx_)
     ax.set_ylim(0, ny)
     ax.set_aspect("equal")
-    ax.set_xticks([i + 0.5 for i in range(nx_)], [str(a) for a in grid.xs])
-    ax.set_yticks([k + 0.5 for k in range(ny)], [str(b) for b in grid.ys])
+    sx, sy = _step(grid.xs, side, True), _step(grid.ys, side, False)
+    ax.set_xticks([i + 0.5 for i in range(0, nx_, sx)], [str(a) for a in grid.xs[::sx]])
+    ax.set_yticks([k + 0.5 for k in range(0, ny, sy)], [str(b) for b in grid.ys[::sy]])
     ax.tick_params(length=0, labelsize=8)
     ax.set_xlabel(grid.x)
     ax.set_ylabel(grid.y)
     fixed = ", ".join(f"{k}={v}" for k, v in grid.fixed.items())
     full_title = title + (f"\n({fixed})" if fixed else "")
-    ax.set_title(full_title, fontsize=10)
+    set_title(fig, ax.set_title(full_title, fontsize=10), full_title)
     if grid.kind == "set":
         handles = [
             Patch(facecolor=SET_COLOUR, label="in the set"),
@@ -300,12 +354,14 @@ def set_grid(
     at: Mapping[str, int] | None = None,
     base: tuple | None = None,
     title: str = "a set of positions",
+    x_window: tuple[int, int] | None = None,
+    y_window: tuple[int, int] | None = None,
 ) -> Picture:
     """The set ``ps`` over slots ``x``, ``y`` (the others from ``at``, else
     ``base``): cells in the set in :data:`SET_COLOUR`, the others in
     :data:`OTHER_COLOUR`, non-positions hatched."""
     _check_drawn(ps, PositionSet, "set_grid: the set", at, title)
-    g = grid_of(ps, x, y, at or {}, base)
+    g = grid_of(ps, x, y, at or {}, base, x_window, y_window)
     n = g.count(True)
     return draw_grid(g, f"{title}: {n} of {len(g.cells)} cells")
 
@@ -317,6 +373,8 @@ def values_grid(
     at: Mapping[str, int] | None = None,
     base: tuple | None = None,
     title: str = "values",
+    x_window: tuple[int, int] | None = None,
+    y_window: tuple[int, int] | None = None,
 ) -> Picture:
     """The ±k values over ``x``, ``y``: blue the mover wins (+k), red the mover
     loses (−k, 0 at a dead end), grey a draw; the value written in each cell."""
@@ -329,7 +387,7 @@ def values_grid(
         " (symbolic.analysis.values.two_player_values(engine))",
     )
     return draw_grid(
-        grid_of(values, x, y, at or {}, base),
+        grid_of(values, x, y, at or {}, base, x_window, y_window),
         f"{title} (+k: the player to move wins in k moves; -k: loses)",
     )
 
@@ -341,6 +399,8 @@ def nimbers_grid(
     at: Mapping[str, int] | None = None,
     base: tuple | None = None,
     title: str = "nimbers",
+    x_window: tuple[int, int] | None = None,
+    y_window: tuple[int, int] | None = None,
 ) -> Picture:
     """The Sprague–Grundy values over ``x``, ``y``, each written in its cell."""
     _check_drawn(
@@ -351,4 +411,7 @@ def nimbers_grid(
         title,
         " (symbolic.analysis.grundy.layered_nimbers(engine))",
     )
-    return draw_grid(grid_of(nimbers, x, y, at or {}, base), f"{title} (Sprague-Grundy values)")
+    return draw_grid(
+        grid_of(nimbers, x, y, at or {}, base, x_window, y_window),
+        f"{title} (Sprague-Grundy values)",
+    )

@@ -10,3 +10,5 @@
 
 Nothing in the core, the engines, the front ends or the analyses imports this package.
 """
+
+__all__: list[str] = []

@@ -36,6 +36,8 @@ from ..errors import QueryError
 from ..model import Model, load_model
 from ..analysis.values import ranks
 
+__all__ = ["MODEL", "HALF", "load_bar", "BarValues", "answers"]
+
 MODEL = resources.files("symbolic") / "models" / "chocolate.game"
 
 #: the half-width used for the text's questions: distances 0..127 cover Q9 and Q10

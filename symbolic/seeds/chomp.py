@@ -36,6 +36,8 @@ __all__ = [
     "verdicts",
     "components",
     "MAX_SIZE",
+    "tablet",
+    "rectangle",
 ]
 
 #: the largest board side the verdicts enumerate (2^16 boards at 4 × 4)

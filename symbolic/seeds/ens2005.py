@@ -29,6 +29,19 @@ from ..errors import QueryError
 from .games import lcg
 from ..model import Model, load_model
 
+__all__ = [
+    "MODEL",
+    "load_nim",
+    "answer_sheet",
+    "sequence_answers",
+    "triple_answers",
+    "rule_answers",
+    "step_answers",
+    "until_answers",
+    "atl_answers",
+    "format_sheet",
+]
+
 #: the exam's model, package data: found alike in a checkout and in an installed copy
 MODEL = resources.files("symbolic") / "models" / "ens2005.game"
 

@@ -34,6 +34,8 @@ from ..ir import (
     forall,
 )
 
+__all__ = ["lcg", "ens_rules", "nim_ens", "subtraction", "arena"]
+
 LCG_A, LCG_C, LCG_M = 101, 269, 4_890_367
 
 

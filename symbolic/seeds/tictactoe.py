@@ -30,6 +30,8 @@ from ..engines import make_engine, make_sets
 from ..model import Model, parse_model
 from ..analysis.strategy import reach_strategy, release_strategy
 
+__all__ = ["KEYS", "load", "answers"]
+
 KEYS = (
     "boards",
     "legal",
