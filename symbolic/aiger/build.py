@@ -150,21 +150,21 @@ def aiger_model(circuit: Circuit, filename: str = "<aiger>") -> CheckedModel:
         circuit=circuit,
         names=names,
     )
-    return _checked(game, filename, circuit)
+    return _checked(game, filename, circuit, names)
 
 
-def _initial(game: AigerGame, circuit: Circuit) -> ir.Expr:
+def _initial(names: AigerNames, circuit: Circuit) -> ir.Expr:
     """The environment's position of the reset values, error 0 (open latches free)."""
-    parts = [ir.Unary("not", ir.Var("env_moved")), ir.Unary("not", ir.Var("error"))]
-    for v, reset in zip(game.names.latches, circuit.reset):
+    parts: list[ir.Expr] = [ir.Unary("not", ir.Var("env_moved")), ir.Unary("not", ir.Var("error"))]
+    for v, reset in zip(names.latches, circuit.reset):
         if reset in (0, 1):
             parts.append(ir.Var(v) if reset else ir.Unary("not", ir.Var(v)))
     return ir.conj(parts)
 
 
-def _checked(game: AigerGame, filename: str, circuit: Circuit) -> CheckedModel:
+def _checked(game: AigerGame, filename: str, circuit: Circuit, names: AigerNames) -> CheckedModel:
     """The model of ``game``: its set ``initial``, its query, the names formulas see."""
-    initial = atl.Definition("initial", (), atl.Prop(_initial(game, circuit)))
+    initial = atl.Definition("initial", (), atl.Prop(_initial(names, circuit)))
     defs = {"initial": initial}
     safe = atl.Prop(ir.Unary("not", ir.Var("error")))
     query = Query("<<controller>> [] not error", atl.Always(atl.CoalitionLit((CONTROLLER,)), safe))

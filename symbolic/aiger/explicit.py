@@ -28,8 +28,8 @@ from ..explicit.engine import ExplicitRelation
 from ..explicit.graph import IndexedGraph, TurnTable
 from ..explicit.sets import DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets
 from ..limits import Limits
-from .build import CONTROLLER, ENVIRONMENT, AigerGame
-from .circuit import literal_value, simulate
+from .build import CONTROLLER, ENVIRONMENT, AigerGame, AigerNames
+from .circuit import Circuit, literal_value, simulate
 
 __all__ = ["AigerExplicitGame"]
 
@@ -44,14 +44,17 @@ class AigerExplicitGame(ExplicitSets, CountingGame):
         max_positions: int = DEFAULT_MAX_POSITIONS,
         limits: Limits | None = None,
     ):
-        if not isinstance(game, AigerGame) or game.circuit is None:
+        if not isinstance(game, AigerGame) or game.circuit is None or game.names is None:
             raise AssertionError(game)
         ExplicitSets.__init__(
             self, game.space, game.invariant, max_positions=max_positions, limits=limits
         )
         CountingGame.__init__(self)
         self.game = game
-        c, names = game.circuit, game.names
+        #: the circuit and its names, as the game holds them
+        self.circuit: Circuit = game.circuit
+        self.aiger_names: AigerNames = game.names
+        c, names = self.circuit, self.aiger_names
         self._latch_lits = c.latches
         self._env_lits = tuple(c.inputs[k] for k in names.env_index)
         self._ctrl_lits = tuple(c.inputs[k] for k in names.ctrl_index)
@@ -66,7 +69,7 @@ class AigerExplicitGame(ExplicitSets, CountingGame):
         x = pos[2 : 2 + nl]
         if not pos[0]:  # the environment picks its inputs
             return [(1, 0, *x, *u) for u in itertools.product((0, 1), repeat=len(self._env_lits))]
-        c, state = self.game.circuit, dict(zip(self._latch_lits, x))
+        c, state = self.circuit, dict(zip(self._latch_lits, x))
         env = dict(zip(self._env_lits, pos[2 + nl :]))
         out = set()
         zeros = (0,) * len(self._env_lits)
@@ -80,7 +83,7 @@ class AigerExplicitGame(ExplicitSets, CountingGame):
         """δ over indices, by simulation (once); the turn table built and checked first."""
         with self.limits.stage("building δ (explicit, simulating the circuit)"):
             dom = self._domain()
-            index, check, total = self._index, self.limits.check, len(dom)
+            index, check, total = self._index or {}, self.limits.check, len(dom)
             succ = []
             for i, pos in enumerate(dom):
                 if not i & 1023:

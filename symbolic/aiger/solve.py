@@ -22,7 +22,10 @@ from dataclasses import dataclass
 
 from .. import ir
 from ..api import DeadEnds, GameEngine, PositionSet
+from ..errors import QueryError
 from .build import CONTROLLER
+from .explicit import AigerExplicitGame
+from .symbolic import AigerSymbolicGame
 
 __all__ = ["Realizability", "realizability"]
 
@@ -41,7 +44,10 @@ class Realizability:
 
 
 def realizability(model, engine: GameEngine) -> Realizability:
-    """The answer on the circuit of ``model`` (an AIGER model) by ``engine``."""
+    """The answer on the circuit of ``model`` (an AIGER model) by ``engine``, one of the
+    AIGER engines (QueryError for any other)."""
+    if not isinstance(engine, (AigerSymbolicGame, AigerExplicitGame)):
+        raise QueryError(f"{engine!r} is not an engine of an AIGER circuit's game")
     safe = engine.from_expr(ir.Unary("not", ir.Var("error")))
     fp = engine.release({CONTROLLER}, engine.empty(), safe, dead_ends=DeadEnds.VACUOUS)
     initial = engine.from_expr(model.definitions["initial"].body.expr)

@@ -36,7 +36,8 @@ from ..bdd.relation import Coalition, DeltaParts
 from ..bdd.sets import BddSet
 from ..bdd.turnbased import TurnBasedGame, check_partition
 from ..limits import Limits
-from .build import CONTROLLER, ENVIRONMENT, AigerGame
+from .build import CONTROLLER, ENVIRONMENT, AigerGame, AigerNames
+from .circuit import Circuit
 
 __all__ = ["AigerSymbolicGame"]
 
@@ -57,7 +58,7 @@ class AigerSymbolicGame(TurnBasedGame):
         limits: Limits | None = None,
     ):
         check_partition(partition)
-        if not isinstance(game, AigerGame) or game.circuit is None:
+        if not isinstance(game, AigerGame) or game.circuit is None or game.names is None:
             raise AssertionError(game)
         super().__init__(
             game,
@@ -67,18 +68,21 @@ class AigerSymbolicGame(TurnBasedGame):
             max_memory=max_memory,
             limits=limits,
         )
+        #: the circuit and its names, as the game holds them
+        self.circuit: Circuit = game.circuit
+        self.aiger_names: AigerNames = game.names
         m, enc, c = self.manager, self.encoder, game.circuit
         bit = {s.var: enc.slot_bits(i)[0] for i, s in enumerate(self.space.slots)}
         self._bit = bit
-        names = game.names
+        names = self.aiger_names
         self.ctrl_vars = tuple(f"_c{k}" for k in names.ctrl_index)
         m.declare(self.ctrl_vars, "the controllable inputs")
         self._interleave_inputs()
         self._u_vars = tuple(bit[u] for u in names.env_inputs)
         node: list = [None] * (c.maxvar + 1)
         node[0] = m.false
-        for v, lit in zip(names.latches, c.latches):
-            node[lit >> 1] = m.var(bit[v])
+        for v, x in zip(names.latches, c.latches):
+            node[x >> 1] = m.var(bit[v])
         for v, k in zip(names.env_inputs, names.env_index):
             node[c.inputs[k] >> 1] = m.var(bit[v])
         for v, k in zip(self.ctrl_vars, names.ctrl_index):
@@ -107,7 +111,7 @@ class AigerSymbolicGame(TurnBasedGame):
         """The variable order: env_moved, error, the latches (each current bit followed by
         its next bit), then the inputs in the file's order, the controllable ones among
         the environment's (an adder's operand bits side by side)."""
-        enc, names = self.encoder, self.game.names
+        enc, names = self.encoder, self.aiger_names
         slot = {s.var: i for i, s in enumerate(self.space.slots)}
 
         def pair(var: str) -> list[str]:
@@ -117,7 +121,7 @@ class AigerSymbolicGame(TurnBasedGame):
         order = pair("env_moved") + pair("error")
         env = dict(zip(names.env_index, names.env_inputs))
         ctrl = dict(zip(names.ctrl_index, self.ctrl_vars))
-        for k in range(len(self.game.circuit.inputs)):
+        for k in range(len(self.circuit.inputs)):
             order += pair(env[k]) if k in env else [ctrl[k]]
         for v in names.latches:
             order += pair(v)
@@ -135,7 +139,7 @@ class AigerSymbolicGame(TurnBasedGame):
 
     def _build_gates(self) -> int:
         """One BDD per AND gate, in the circuit's (topological) order."""
-        m, c, node, lit = self.manager, self.game.circuit, self._node, self._lit
+        m, c, node, lit = self.manager, self.circuit, self._node, self._lit
         for k, (lhs, a, b) in enumerate(zip(c.and_lhs, c.and_rhs0, c.and_rhs1)):
             if not k & 63:
                 self.limits.check(f"AND gate {k} of {len(c.and_lhs)}")
@@ -209,7 +213,7 @@ class AigerSymbolicGame(TurnBasedGame):
         """T_environment ∧ env_moved' ∧ ¬error' ∧ the latches keep their values ∧ D(x')."""
         m, enc = self.manager, self.encoder
         latch_slots = [
-            i for i, s in enumerate(self.space.slots) if s.var in self.game.names.latches
+            i for i, s in enumerate(self.space.slots) if s.var in self.aiger_names.latches
         ]
         return m.conj(
             [
@@ -258,7 +262,7 @@ class AigerSymbolicGame(TurnBasedGame):
             s = m.compose(self._node_of(won), self._sigma_c)
             out = {}
             rest = list(self.ctrl_vars)
-            for k, c in zip(self.game.names.ctrl_index, self.ctrl_vars):
+            for k, c in zip(self.aiger_names.ctrl_index, self.ctrl_vars):
                 rest.remove(c)
                 self.limits.check(f"the function of controllable input {k}")
                 f = m.exist(m.restrict(s, {c: True}), rest) if rest else m.restrict(s, {c: True})
@@ -268,7 +272,7 @@ class AigerSymbolicGame(TurnBasedGame):
 
     def input_literals(self) -> dict[str, int]:
         """{BDD variable of a latch or an environment's input: its literal in the circuit}."""
-        c, names, bit = self.game.circuit, self.game.names, self._bit
+        c, names, bit = self.circuit, self.aiger_names, self._bit
         out = {bit[v]: lit for v, lit in zip(names.latches, c.latches)}
         out.update({bit[v]: c.inputs[k] for v, k in zip(names.env_inputs, names.env_index)})
         return out

@@ -300,9 +300,9 @@ class BaseManager(abc.ABC):
         v = self._root_var(u)
         return v, self.restrict(u, {v: False}), self.restrict(u, {v: True})
 
+    @abc.abstractmethod
     def _root_var(self, u) -> str:
-        """The variable of the root of a non-constant u (generic: the support's top)."""
-        return min(self.support(u), key=self.level)
+        """The variable of the root of a non-constant u."""
 
     # ------------------------------------------------------------------ derived operations
 
