@@ -17,6 +17,9 @@ factories accept.
 
 from __future__ import annotations
 
+from .aiger.build import AigerGame
+from .aiger.explicit import AigerExplicitGame
+from .aiger.symbolic import AigerSymbolicGame
 from .api import GameEngine, SetEngine
 from .bdd import BACKENDS, ORDERS, PARTITIONS, SymbolicGame, SymbolicSets
 from .bdd.managers import BACKEND_CHOICES, choose_backend, resolve_backend
@@ -85,6 +88,8 @@ def make_engine(
     ``backend="auto"``: :func:`choose_backend`).
     ``limits`` (:class:`symbolic.limits.Limits`: timeout, memory cap, progress)
     bounds its work; the error it raises names the stage reached.
+    An AIGER circuit's game (:class:`symbolic.aiger.build.AigerGame`) gets the AIGER
+    engines (:mod:`symbolic.aiger.symbolic`, :mod:`symbolic.aiger.explicit`).
     A GDL game (:class:`symbolic.gdl.game.GdlGame`) gets the GDL engines, whose
     positions are its reachable states (:mod:`symbolic.gdl.symbolic`,
     :mod:`symbolic.gdl.explicit`), under the same limits; ``depth`` N keeps only
@@ -108,6 +113,9 @@ def make_engine(
                 "a depth bound applies to GDL games only (their positions are "
                 "the states reachable from init)"
             )
+    if isinstance(game, AigerGame):  # auto: CUDD, whose dynamic reordering the circuits need
+        backend = "cudd" if backend == "auto" else backend
+        return _aiger_engine(game, engine, backend, partition, order, limits)
     if engine == "symbolic":
         backend = _backend(backend, game.space)
     if isinstance(game, GdlGame):
@@ -116,6 +124,20 @@ def make_engine(
         return SymbolicGame(game, backend=backend, partition=partition, order=order, limits=limits)
     if engine == "explicit":
         return ExplicitGame(game, limits=limits)
+    raise _unknown(engine)
+
+
+def _aiger_engine(
+    game: AigerGame, engine: str, backend: str, partition: str, order: str, limits: Limits
+) -> GameEngine:
+    """The engine of a SYNTCOMP safety circuit (:mod:`symbolic.aiger.symbolic`,
+    :mod:`symbolic.aiger.explicit`): the circuit read, never the IR moves."""
+    if engine == "symbolic":
+        return AigerSymbolicGame(
+            game, backend=backend, partition=partition, order=order, limits=limits
+        )
+    if engine == "explicit":
+        return AigerExplicitGame(game, limits=limits)
     raise _unknown(engine)
 
 

@@ -34,6 +34,8 @@ from typing import Mapping
 from . import atl, ir
 from .lang.arena import arena_model_ast, read_arena
 from .display import Drawing
+from .aiger import read_aiger
+from .aiger.build import AigerGame, aiger_model
 from .arguments import need_int
 from .errors import ArgumentTypeError, ArgumentValueError, FileError
 from .gdl.game import GdlGame
@@ -113,6 +115,8 @@ class Model:
         """The same model text checked again with other parameter values."""
         if isinstance(self.game, GdlGame):
             raise FileError(f"{self.source}: a GDL description has no parameters to override")
+        if isinstance(self.game, AigerGame):
+            raise FileError(f"{self.source}: an AIGER circuit has no parameters to override")
         if not self.text:
             raise FileError(f"{self.source}: an arena has no parameters to override")
         return parse_model(self.text, self.source, {**self.params, **check_params(params)})
@@ -179,6 +183,10 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     if mode is not None and not stat.S_ISDIR(mode) and not stat.S_ISREG(mode):
         # a device or a pipe (/dev/zero) could be read forever
         raise FileError(f"{p}: not a regular file, so not a model file")
+    if p.name.lower().endswith((".aag", ".aig")):  # a SYNTCOMP safety circuit (AIGER)
+        if params:
+            raise FileError(f"{p}: an AIGER circuit has no parameters to override")
+        return Model.of(aiger_model(read_aiger(p), str(path)), "")
     try:
         text = p.read_text(encoding="utf-8-sig")  # a leading BOM is not part of the model
     except FileNotFoundError:

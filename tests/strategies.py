@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
-from symbolic import atl, ir
+from symbolic import aiger, atl, ir
 
 MAX_POSITIONS = 400
 
@@ -548,4 +548,30 @@ def outcome_games(draw):
         outcome = ir.WinSets("p", draw(bool_exprs(base.space, ("p",), 1)))
     return ir.Game(
         base.name, base.space, base.players, base.turn, base.moves, base.invariant, outcome=outcome
+    )
+
+
+@st.composite
+def aiger_circuits(draw):
+    """A random small SYNTCOMP safety circuit (a symbolic.aiger.Circuit): inputs of both players, latches, gates, resets 0/1."""
+    n_in, n_latch, n_and = draw(st.integers(1, 4)), draw(st.integers(0, 3)), draw(st.integers(0, 8))
+    base = n_in + n_latch
+    lit = lambda v: st.integers(0, 2 * v + 1)  # noqa: E731
+    rhs = [sorted((draw(lit(base + k)), draw(lit(base + k))), reverse=True) for k in range(n_and)]
+    maxvar = base + n_and
+    latches = tuple(2 * (n_in + k + 1) for k in range(n_latch))
+    names = tuple(draw(st.sampled_from(["u", "controllable_c"])) + str(k) for k in range(n_in))
+    return aiger.Circuit(
+        maxvar,
+        tuple(2 * (k + 1) for k in range(n_in)),
+        latches,
+        tuple(draw(lit(maxvar)) for _ in latches),
+        tuple(draw(st.integers(0, 1)) for _ in latches),
+        (draw(lit(maxvar)),),
+        tuple(2 * (base + k + 1) for k in range(n_and)),
+        tuple(r[0] for r in rhs),
+        tuple(r[1] for r in rhs),
+        names,
+        ("",) * n_latch,
+        ("err",),
     )

@@ -15,11 +15,11 @@ import os
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from symbolic.aiger import Circuit, literal_value, parse_aiger, read_aiger, simulate
 
 from .conftest import ROOT
+from .strategies import aiger_circuits
 from .test_aiger_reader import CORPUS
 
 EXAMPLES = int(os.environ.get("SYMBOLIC_FUZZ_EXAMPLES", "150"))
@@ -66,34 +66,8 @@ def explicit_answer(c: Circuit) -> str:
     return "REAL" if tuple(c.reset) in z else "UNREAL"
 
 
-@st.composite
-def games(draw) -> Circuit:
-    """A random small safety game: inputs of both players, latches, gates, resets 0/1."""
-    n_in, n_latch, n_and = draw(st.integers(1, 4)), draw(st.integers(0, 3)), draw(st.integers(0, 8))
-    base = n_in + n_latch
-    lit = lambda v: st.integers(0, 2 * v + 1)  # noqa: E731
-    rhs = [sorted((draw(lit(base + k)), draw(lit(base + k))), reverse=True) for k in range(n_and)]
-    maxvar = base + n_and
-    latches = tuple(2 * (n_in + k + 1) for k in range(n_latch))
-    names = tuple(draw(st.sampled_from(["u", "controllable_c"])) + str(k) for k in range(n_in))
-    return Circuit(
-        maxvar,
-        tuple(2 * (k + 1) for k in range(n_in)),
-        latches,
-        tuple(draw(lit(maxvar)) for _ in latches),
-        tuple(draw(st.integers(0, 1)) for _ in latches),
-        (draw(lit(maxvar)),),
-        tuple(2 * (base + k + 1) for k in range(n_and)),
-        tuple(r[0] for r in rhs),
-        tuple(r[1] for r in rhs),
-        names,
-        ("",) * n_latch,
-        ("err",),
-    )
-
-
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(games())
+@given(aiger_circuits())
 def test_peer_equals_explicit_solver(c):
     assert PEER.solve(c)["answer"] == explicit_answer(c)
 

@@ -208,6 +208,15 @@ class DdManager(BaseManager):
         finally:
             self.bdd.configure(reordering=False)
 
+    def _root_var(self, u) -> str:
+        """The variable of u's root, as dd keeps it."""
+        return u.var
+
+    def _dynamic(self, on: bool) -> bool:
+        """CUDD's group sifting or autoref's sifting, on or off."""
+        self.bdd.configure(reordering=on)
+        return True
+
     def level(self, name: VariableName) -> Level:
         """The level (position in the order) of variable ``name``."""
         return self.bdd.level_of_var(name)

@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import abc
+import contextlib
 import functools
 from typing import Any, Callable, Iterable, Sequence, TypeVar, cast
 
@@ -257,6 +258,51 @@ class BaseManager(abc.ABC):
         for i, n in enumerate(names):
             if self.level(n) != i:
                 raise AssertionError((n, self.level(n), i))
+
+    @contextlib.contextmanager
+    def reordering(self):
+        """Dynamic reordering inside the block where the backend has it (its
+        ``_dynamic``); off again after it, the names' levels read anew.
+
+        >>> from symbolic.bdd.managers import make_manager
+        >>> m = make_manager("autoref")
+        >>> m.declare(["a", "b"])
+        >>> with m.reordering() as on:
+        ...     u = m.and_(m.var("a"), m.var("b"))
+        >>> on, m.exact_count(u, 2), sorted(m.names)
+        (True, 1, ['a', 'b'])
+        """
+        on = self._dynamic(True)
+        try:
+            yield on
+        finally:
+            if on:
+                self._dynamic(False)
+                self._names = sorted(self._names, key=self.level)
+
+    def _dynamic(self, on: bool) -> bool:
+        """Switch the backend's dynamic reordering (False: it has none)."""
+        return False
+
+    def branch(self, u):
+        """(v, u[v := false], u[v := true]) for v the variable of u's root (the support's
+        lowest level), None for a constant: one step of a walk down a BDD.
+
+        >>> from symbolic.bdd.managers import make_manager
+        >>> m = make_manager("autoref")
+        >>> m.declare(["a", "b"])
+        >>> v, low, high = m.branch(m.and_(m.var("a"), m.var("b")))
+        >>> v, m.is_false(low), high == m.var("b"), m.branch(m.true)
+        ('a', True, True, None)
+        """
+        if self.is_true(u) or self.is_false(u):
+            return None
+        v = self._root_var(u)
+        return v, self.restrict(u, {v: False}), self.restrict(u, {v: True})
+
+    @abc.abstractmethod
+    def _root_var(self, u) -> str:
+        """The variable of the root of a non-constant u."""
 
     # ------------------------------------------------------------------ derived operations
 

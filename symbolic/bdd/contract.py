@@ -8,7 +8,9 @@ implementing it are siblings: :class:`~symbolic.bdd.backend.DdManager` (``dd.cud
 :class:`~symbolic.bdd.base.BaseManager` (the part written on the contract's primitives).
 
 Promises every implementation keeps (``tests/test_bdd_backend.py`` runs them on each
-backend): level i is the i-th declared name and dynamic reordering stays off; nodes are
+backend): level i is the i-th declared name and dynamic reordering stays off (except
+inside a ``reordering()`` block, where CUDD and autoref sift as their node tables grow, every
+node keeping its function; the levels are read anew after it); nodes are
 canonical (equal functions are equal nodes, compared with ``==``); counts are exact
 Python ints; a node of another manager given to a method raises
 :class:`~symbolic.errors.EngineMismatch`, and running out of memory raises
@@ -24,6 +26,7 @@ from __future__ import annotations
 from typing import (
     Any,
     Callable,
+    ContextManager,
     Iterable,
     Iterator,
     Mapping,
@@ -102,6 +105,9 @@ class Manager(Protocol):
 
     def reorder(self, names: Sequence[VariableName]) -> None:
         """Move the variables to the levels of ``names`` (a permutation), keeping functions."""
+
+    def reordering(self) -> ContextManager[bool]:
+        """A block where the backend may sift the order itself; yields whether it can."""
 
     # ------------------------------------------------------------------ boolean algebra
 
@@ -185,6 +191,9 @@ class Manager(Protocol):
         """The variables ``u`` depends on."""
 
     # ------------------------------------------------------------------ counting, enumeration
+
+    def branch(self, u: Node) -> tuple[VariableName, Node, Node] | None:
+        """(the root variable v of u, u[v := false], u[v := true]); None for a constant."""
 
     def exact_count(self, u: Node, nvars: int) -> int:
         """The exact number of models of ``u`` over ``nvars`` variables including its support."""

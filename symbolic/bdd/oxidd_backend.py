@@ -322,6 +322,10 @@ class OxiddManager(BaseManager):
     def _set_order(self, names: list[VariableName]) -> None:
         self.bdd.set_var_order([self._index[n] for n in names])
 
+    def _root_var(self, u) -> str:
+        """The variable of u's root: the lowest level of its support."""
+        return min(self.support(u), key=self.level)
+
     def level(self, name: VariableName) -> Level:
         """The level of variable ``name``."""
         return self.bdd.var_to_level(self._index[name])

@@ -34,6 +34,7 @@ from .. import limits as limits_mod
 from ..errors import LimitExceeded, SymbolicError
 from ..progress import progress_for
 from . import (
+    aiger,
     check,
     chocolate,
     chomp,
@@ -75,6 +76,7 @@ COMMANDS = (
     hackendot,
     chomp,
     gdl,
+    aiger,
     draw,
 )
 

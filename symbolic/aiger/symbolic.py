@@ -1,0 +1,285 @@
+"""The symbolic engine of a SYNTCOMP safety circuit: the game of :mod:`.build` as BDDs,
+built from the and-inverter graph (one BDD per AND gate, in the file's order), never from
+the IR moves.
+
+A move is a function of the position and of the mover's inputs, so pre-images compose
+(as the GDL engine's do) instead of taking relational products over next bits: with
+σ_c = {latch := next(x, u, c), error := err(x, u, c), env_moved := 0, u := 0} (the
+controller's move, c its inputs, declared as extra BDD variables after the position bits)
+and σ_u = {env_moved := 1, error := 0} (the environment's, u free),
+
+    pre∃(controller, X) = T_controller ∧ ∃c. X(σ_c)      pre∀ over it: ∀c. X(σ_c)
+    pre∃(environment, X) = T_environment ∧ ∃u. X(σ_u)    pre∀ over it: ∀u. X(σ_u)
+
+Every position has a successor (a player with no input has one move). δ in parts (one
+per player) is built only for the operations that list moves (successors, strategies).
+
+>>> from .build import aiger_model
+>>> from .reader import parse_aiger
+>>> from ..api import DeadEnds
+>>> g = aiger_model(parse_aiger("aag 1 1 0 1 0\\n2\\n2\\ni0 controllable_c\\n")).game
+>>> G = AigerSymbolicGame(g, "autoref")
+>>> from ..ir import Unary, Var
+>>> safe = G.from_expr(Unary("not", Var("error")))
+>>> G.release({1}, G.empty(), safe, dead_ends=DeadEnds.VACUOUS).result.count()
+2
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Iterable
+
+from ..api import DeadEnds
+from ..bdd.forward import BddRelation
+from ..bdd.relation import Coalition, DeltaParts
+from ..bdd.sets import BddSet
+from ..bdd.turnbased import TurnBasedGame, check_partition
+from ..limits import Limits
+from .build import CONTROLLER, ENVIRONMENT, AigerGame, AigerNames
+from .circuit import Circuit
+
+__all__ = ["AigerSymbolicGame"]
+
+
+class AigerSymbolicGame(TurnBasedGame):
+    """:class:`~symbolic.bdd.turnbased.TurnBasedGame` of an :class:`AigerGame` (the
+    module docstring says how its pre-images compose). ``gates`` is the number of AND
+    gates built, ``ctrl_vars`` the BDD variables of the controllable inputs."""
+
+    def __init__(
+        self,
+        game: AigerGame,
+        backend: str = "auto",
+        partition: str = "moves",
+        *,
+        order: str = "auto",
+        max_memory: int | None = None,
+        limits: Limits | None = None,
+    ):
+        check_partition(partition)
+        if not isinstance(game, AigerGame) or game.circuit is None or game.names is None:
+            raise AssertionError(game)
+        super().__init__(
+            game,
+            backend,
+            partition,
+            order="slots" if order == "auto" else order,
+            max_memory=max_memory,
+            limits=limits,
+        )
+        #: the circuit and its names, as the game holds them
+        self.circuit: Circuit = game.circuit
+        self.aiger_names: AigerNames = game.names
+        m, enc, c = self.manager, self.encoder, game.circuit
+        bit = {s.var: enc.slot_bits(i)[0] for i, s in enumerate(self.space.slots)}
+        self._bit = bit
+        names = self.aiger_names
+        self.ctrl_vars = tuple(f"_c{k}" for k in names.ctrl_index)
+        m.declare(self.ctrl_vars, "the controllable inputs")
+        self._interleave_inputs()
+        self._u_vars = tuple(bit[u] for u in names.env_inputs)
+        node: list = [None] * (c.maxvar + 1)
+        node[0] = m.false
+        for v, x in zip(names.latches, c.latches):
+            node[x >> 1] = m.var(bit[v])
+        for v, k in zip(names.env_inputs, names.env_index):
+            node[c.inputs[k] >> 1] = m.var(bit[v])
+        for v, k in zip(self.ctrl_vars, names.ctrl_index):
+            node[c.inputs[k] >> 1] = m.var(v)
+        self._node = node
+        #: the circuit's operations run with dynamic reordering (order "auto")
+        self.sifting = order == "auto"
+        with self.limits.stage("building the circuit's BDDs"), self._reordering():
+            self.gates = self._build_gates()
+        lit = self._lit
+        self._err = lit(c.outputs[0])
+        self._next_of = {bit[v]: lit(n) for v, n in zip(names.latches, c.next_state)}
+        del self._node  # the gates' BDDs: only the next states and the error are kept
+        moved = m.var(bit["env_moved"])
+        self._sigma_c = dict(self._next_of)
+        self._sigma_c.update({bit["error"]: self._err, bit["env_moved"]: m.false})
+        self._sigma_c.update({u: m.false for u in self._u_vars})
+        self._sigma_u = {bit["env_moved"]: m.true, bit["error"]: m.false}
+        self._turn_of = {
+            CONTROLLER: m.and_(self._domain, moved),
+            ENVIRONMENT: m.diff(self._domain, moved),
+        }
+        self._transitions: DeltaParts | None = None
+
+    def _interleave_inputs(self) -> None:
+        """The variable order: env_moved, error, the latches (each current bit followed by
+        its next bit), then the inputs in the file's order, the controllable ones among
+        the environment's (an adder's operand bits side by side)."""
+        enc, names = self.encoder, self.aiger_names
+        slot = {s.var: i for i, s in enumerate(self.space.slots)}
+
+        def pair(var: str) -> list[str]:
+            i = slot[var]
+            return [enc.slot_bits(i)[0], enc.slot_bits(i, True)[0]]
+
+        order = pair("env_moved") + pair("error")
+        env = dict(zip(names.env_index, names.env_inputs))
+        ctrl = dict(zip(names.ctrl_index, self.ctrl_vars))
+        for k in range(len(self.circuit.inputs)):
+            order += pair(env[k]) if k in env else [ctrl[k]]
+        for v in names.latches:
+            order += pair(v)
+        self.manager.reorder(order)
+
+    def _reordering(self):
+        """The manager's dynamic reordering (:meth:`~symbolic.bdd.contract.Manager.reordering`)
+        around the circuit's work, unless a static order was asked for."""
+        return self.manager.reordering() if self.sifting else contextlib.nullcontext()
+
+    def _lit(self, x: int):
+        """The BDD of literal ``x`` (its variable's BDD, negated when ``x`` is odd)."""
+        u = self._node[x >> 1]
+        return self.manager.not_(u) if x & 1 else u
+
+    def _build_gates(self) -> int:
+        """One BDD per AND gate, in the circuit's (topological) order."""
+        m, c, node, lit = self.manager, self.circuit, self._node, self._lit
+        for k, (lhs, a, b) in enumerate(zip(c.and_lhs, c.and_rhs0, c.and_rhs1)):
+            if not k & 63:
+                self.limits.check(f"AND gate {k} of {len(c.and_lhs)}")
+            node[lhs >> 1] = m.and_(lit(a), lit(b))
+        return len(c.and_lhs)
+
+    # ------------------------------------------------------------------ the hooks
+
+    def _coalition(self, coalition: Iterable[int]) -> Coalition:
+        """(T_J, D ∧ ¬T_J, the players of J, the others), cached."""
+        J = self.game.coalition(coalition)
+        hit = self._coalition_cache.get(J)
+        if hit is None:
+            tj = self._turn_node(J)
+            ours = [p for p in self.game.players if p in J]
+            theirs = [p for p in self.game.players if p not in J]
+            hit = Coalition(tj, self.manager.diff(self._domain, tj), ours, theirs)
+            self._coalition_cache[J] = hit
+        return hit
+
+    def _next(self, node):
+        """``node`` itself: the pre-images compose, targets stay over the current bits."""
+        return node
+
+    def _step(self, player: int, target, exists: bool):
+        """T_p ∧ ∃ (or ∀) the inputs of p. target(σ_p)."""
+        m = self.manager
+        if player == CONTROLLER:
+            sigma, inputs = self._sigma_c, self.ctrl_vars
+        else:
+            sigma, inputs = self._sigma_u, self._u_vars
+        self.limits.check()
+        with self._reordering():
+            u = m.compose(target, sigma)
+            if inputs:
+                u = m.exist(u, inputs) if exists else m.forall(u, inputs)
+        return m.and_(self._turn_of[player], u)
+
+    def _pre_exists_node(self, key: Coalition, target):
+        """⋁_{p ∈ J} T_p ∧ ∃ inputs of p. target(σ_p)."""
+        return self.manager.disj(self._step(p, target, True) for p in key.ours)
+
+    def _pre_forall_node(self, key: Coalition, target, dead_ends: DeadEnds):
+        """⋁_{p ∉ J} T_p ∧ ∀ inputs of p. target(σ_p) (every position has a successor:
+        the same for both conventions)."""
+        return self.manager.disj(self._step(p, target, False) for p in key.theirs)
+
+    @property
+    def _has_succ(self):
+        """Every position has a successor."""
+        return self._domain
+
+    def transitions(self) -> DeltaParts:
+        """δ in two parts, the environment's and the controller's (one in all with
+        ``monolithic``): built on first use, for the operations that list moves."""
+        if self._transitions is None:
+            with self.limits.stage("building δ"):
+                parts = [("environment_inputs", self._env_relation())]
+                parts.append(("controller_inputs", self._ctrl_relation()))
+            m = self.manager
+            if self.partition == "monolithic":
+                parts = [("delta", m.disj(r for _, r in parts))]
+            self._transitions = DeltaParts(m, parts, {}, self.encoder.next_set)
+        return self._transitions
+
+    def _primed(self, var: str):
+        enc = self.encoder
+        return self.manager.var(enc.to_next_name(self._bit[var]))
+
+    def _env_relation(self):
+        """T_environment ∧ env_moved' ∧ ¬error' ∧ the latches keep their values ∧ D(x')."""
+        m, enc = self.manager, self.encoder
+        latch_slots = [
+            i for i, s in enumerate(self.space.slots) if s.var in self.aiger_names.latches
+        ]
+        return m.conj(
+            [
+                self._turn_of[ENVIRONMENT],
+                self._primed("env_moved"),
+                m.not_(self._primed("error")),
+                enc.frame(latch_slots),
+                self.domain_next(),
+            ]
+        )
+
+    def _ctrl_relation(self):
+        """T_controller ∧ ∃c. (error' ↔ err ∧ ⋀ latch' ↔ next) ∧ ¬env_moved' ∧ D(x')
+        (D(x') sets the inputs' next bits to 0)."""
+        m, enc = self.manager, self.encoder
+        eqs = [m.iff(self._primed("error"), self._err)]
+        eqs += [m.iff(m.var(enc.to_next_name(b)), f) for b, f in self._next_of.items()]
+        step = m.conj(eqs)
+        if self.ctrl_vars:
+            step = m.exist(step, self.ctrl_vars)
+        return m.conj(
+            [
+                self._turn_of[CONTROLLER],
+                step,
+                m.not_(self._primed("env_moved")),
+                self.domain_next(),
+            ]
+        )
+
+    def moves_between(self, source, target) -> BddRelation:
+        """δ ∧ S(x) ∧ T(x') (the target renamed to the next bits: :meth:`_next` leaves it)."""
+        m, enc = self.manager, self.encoder
+        s = self._node_of(source)
+        t = m.rename(self._node_of(target), enc.to_next)
+        return BddRelation(self, m.and_(m.and_(self.transitions().whole(), s), t))
+
+    def controller_functions(self, won: BddSet) -> dict[int, object]:
+        """{controllable input index: its function of the latches and the environment's
+        inputs (a BDD over their current bits)}, a memoryless winning strategy of the
+        controller for ``won`` (⟨⟨controller⟩⟩□¬error): with S(x, u, c) = won(σ_c) (the
+        successor is won), each c_i in turn is 1 exactly where some choice of the later
+        ones keeps S with c_i = 1 (S having the earlier ones' functions substituted).
+        Outside won's controller's positions the functions are whatever this gives."""
+        m = self.manager
+        with self._reordering():
+            s = m.compose(self._node_of(won), self._sigma_c)
+            out = {}
+            rest = list(self.ctrl_vars)
+            for k, c in zip(self.aiger_names.ctrl_index, self.ctrl_vars):
+                rest.remove(c)
+                self.limits.check(f"the function of controllable input {k}")
+                f = m.exist(m.restrict(s, {c: True}), rest) if rest else m.restrict(s, {c: True})
+                s = m.compose(s, {c: f})
+                out[k] = f
+        return out
+
+    def input_literals(self) -> dict[str, int]:
+        """{BDD variable of a latch or an environment's input: its literal in the circuit}."""
+        c, names, bit = self.circuit, self.aiger_names, self._bit
+        out = {bit[v]: lit for v, lit in zip(names.latches, c.latches)}
+        out.update({bit[v]: c.inputs[k] for v, k in zip(names.env_inputs, names.env_index)})
+        return out
+
+    def winning_size(self, won: BddSet) -> int:
+        """The latch valuations x whose environment's position (``error`` 0) is in
+        ``won``: the size of the winning region as the competition counts it."""
+        m = self.manager
+        pos = m.and_(self._turn_of[ENVIRONMENT], m.not_(m.var(self._bit["error"])))
+        return BddSet._make(self, m.and_(self._node_of(won), pos)).count()

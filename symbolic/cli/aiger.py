@@ -1,0 +1,243 @@
+"""``symbolic aiger``: a SYNTCOMP safety circuit (``.aag`` / ``.aig``), realizable or not."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from .. import atl
+from ..aiger import read_aiger, to_aag, to_aig
+from ..aiger.build import aiger_model
+from ..aiger.controller import controller_circuit
+from ..aiger.solve import realizability
+from ..model import Model
+from ..api import same_sets
+from ..errors import FileError
+from ..limits import current as current_limits
+from ..model import load_model, parse_formula
+from .common import (
+    ENGINE_CHOICES,
+    backend_arg,
+    backend_text,
+    build_engine,
+    engine_arg,
+    engine_kinds,
+    json_arg,
+    json_text,
+    limit_args,
+)
+
+#: exit statuses: no controller (unrealizable), a controller that fails its verification
+NOT_ANSWERED = MISMATCH = 1
+
+
+def _load(path: str):
+    """The model of the circuit at ``path``; a FileError for any other file."""
+    if not path.lower().endswith((".aag", ".aig")):
+        raise FileError(f"{path}: not an AIGER circuit (the name must end in .aag or .aig)")
+    with current_limits().stage(f"reading the circuit {path}"):
+        return load_model(path)
+
+
+def _solve(model, kind: str, args, queries: list) -> dict:
+    """The answer of the engine ``kind``: realizability, then each query."""
+    t0 = time.perf_counter()
+    engine = build_engine(model.game, kind, backend=args.backend, order=args.order)
+    built = time.perf_counter() - t0
+    r = realizability(model, engine)
+    initial = engine.from_expr(model.definitions["initial"].body.expr)
+    answers = []
+    for text, f in queries:
+        s = atl.Evaluator(engine, model.definitions)(f)
+        answers.append((text, s, (initial - s).is_empty()))
+    return {
+        "engine": engine,
+        "result": r,
+        "answers": answers,
+        "build": built,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def _differences(sym: dict, exp: dict) -> list[str]:
+    """What the two engines' answers disagree on (nothing when they agree)."""
+    out = []
+    a, b = sym["result"], exp["result"]
+    for what in ("realizable", "winning_size", "iterations"):
+        if getattr(a, what) != getattr(b, what):
+            out.append(f"{what}: symbolic {getattr(a, what)}, explicit {getattr(b, what)}")
+    if not same_sets(a.winning, b.winning):
+        out.append("the winning positions differ")
+    for (text, s, _), (_, e, _) in zip(sym["answers"], exp["answers"]):
+        if not same_sets(s, e):
+            out.append(f"query {text}: the positions differ")
+    return out
+
+
+def _controller(run: dict, args) -> dict | None:
+    """Write the winning controller to ``args.controller`` and verify it: the closed
+    circuit, read back from the file, solved by the symbolic engine (and by the explicit
+    one when it has at most 2^20 positions) never raises the error. None: unrealizable."""
+    r = run["result"]
+    if not r.realizable:
+        print("no controller: the circuit is unrealizable", file=sys.stderr)
+        return None
+    with current_limits().stage("building the controller"):
+        closed, added = controller_circuit(run["engine"], r.winning)
+    path = args.controller
+    try:
+        if path.lower().endswith(".aig"):
+            with open(path, "wb") as f:
+                f.write(to_aig(closed))
+        else:
+            with open(path, "w") as f:
+                f.write(to_aag(closed))
+    except OSError as err:
+        raise FileError(f"cannot write {path}: {err.strerror or err}") from None
+    with current_limits().stage("verifying the controller"):
+        model = Model.of(aiger_model(read_aiger(path), path), "")
+        by = {"symbolic": realizability(model, build_engine(model.game, "symbolic")).realizable}
+        if model.space.size <= 2**20:
+            by["explicit"] = realizability(model, build_engine(model.game, "explicit")).realizable
+    return {
+        "file": path,
+        "ands": added,
+        "circuit_ands": len(run["engine"].game.circuit.and_lhs),
+        "verified": all(by.values()),
+        "verified_by": sorted(by),
+    }
+
+
+def cmd_aiger(args) -> int:
+    model = _load(args.file)
+    queries = [(t, parse_formula(t, model)) for t in args.query or ()]
+    current_limits().expect_work("fixpoints")
+    runs = {kind: _solve(model, kind, args, queries) for kind in engine_kinds(args.engine)}
+    first = runs[engine_kinds(args.engine)[0]]
+    status = 0
+    if args.engine == "both":
+        diff = _differences(runs["symbolic"], runs["explicit"])
+        if diff:
+            print("MISMATCH between the symbolic and explicit engines:", file=sys.stderr)
+            for line in diff:
+                print("  " + line, file=sys.stderr)
+            status = 1
+    c, names, r = model.game.circuit, model.game.names, first["result"]
+    engine = first["engine"]
+    doc = {
+        "file": args.file,
+        "realizable": r.realizable,
+        "winning_region": r.winning_size,
+        "iterations": r.iterations,
+        "latches": len(c.latches),
+        "inputs": len(names.env_index),
+        "controllable": len(names.ctrl_index),
+        "ands": len(c.and_lhs),
+        "engine": engine.kind,
+        "backend": backend_text(engine, args.backend) if engine.kind == "symbolic" else None,
+        "seconds": {k: round(v["seconds"], 3) for k, v in runs.items()},
+        "queries": [
+            {"query": t, "count": s.count(), "initial": ok} for t, s, ok in first["answers"]
+        ],
+    }
+    if args.engine == "both":
+        doc["agree"] = status == 0
+    if args.controller is not None and status == 0:
+        sym = runs.get("symbolic") or _solve(model, "symbolic", args, [])
+        doc["controller"] = _controller(sym, args)
+        if doc["controller"] is None:
+            status = NOT_ANSWERED
+        elif not doc["controller"]["verified"]:
+            status = MISMATCH
+    if args.json:
+        print(json_text(doc))
+        return status
+    _print_text(model, doc, first)
+    if args.engine == "both" and status == 0:
+        print("symbolic and explicit agree")
+    return status
+
+
+def _n(k: int, one: str, many: str = "") -> str:
+    """``k`` and the noun, plural unless k is 1: ``_n(2, "latch", "latches")``."""
+    return f"{k} {one if k == 1 else many or one + 's'}"
+
+
+def _print_text(model, doc: dict, run: dict) -> None:
+    """The text answer of ``symbolic aiger``."""
+    print(
+        f"{model.name}: {_n(doc['latches'], 'latch', 'latches')}, "
+        f"{_n(doc['inputs'], 'input')} of the environment, {doc['controllable']} "
+        f"controllable, {_n(doc['ands'], 'AND gate')}"
+    )
+    if doc["realizable"]:
+        print("realizable: the controller keeps the error output at 0 from the initial state")
+    else:
+        print("unrealizable: the environment can force the error output to 1")
+    print(
+        f"winning region: {doc['winning_region']} of {2 ** doc['latches']} latch valuations "
+        f"(<<controller>> [] not error)"
+    )
+    print(f"iterations: {doc['iterations']} (two moves of the game per step of the circuit)")
+    for q in doc["queries"]:
+        at = "holds" if q["initial"] else "does not hold"
+        print(f"{q['query']}: {_n(q['count'], 'position')}; {at} at initial")
+    backend = f" ({doc['backend']})" if doc["backend"] else ""
+    times = ", ".join(f"{k} {v:.2f} s" for k, v in doc["seconds"].items())
+    print(f"engine: {doc['engine']}{backend}; {times}")
+    ctl = doc.get("controller")
+    if ctl:
+        verdict = "never raises the error" if ctl["verified"] else "RAISES THE ERROR"
+        print(
+            f"controller: {ctl['file']}, {_n(ctl['ands'], 'AND gate')} added to the "
+            f"circuit's {ctl['circuit_ands']}; the closed circuit {verdict} "
+            f"({' and '.join(ctl['verified_by'])} engine)"
+        )
+
+
+def register(sub) -> None:
+    g = sub.add_parser(
+        "aiger",
+        help="a SYNTCOMP safety circuit (.aag/.aig): realizable or not",
+        description="Read an AIGER circuit (SYNTCOMP's safety track: inputs named "
+        "controllable_* are the controller's, the others the environment's, the one "
+        "output is the error) and answer whether the controller can keep the error at "
+        "0 forever from the initial latch values, with the winning region, the "
+        "iterations and the time (docs/aiger.md).",
+    )
+    limit_args(g)
+    g.add_argument("file", metavar="FILE", help="an .aag or .aig file")
+    backend_arg(g)
+    g.add_argument(
+        "--order",
+        choices=("auto", "slots", "sliced"),
+        default="auto",
+        help="bit order of the symbolic engine (auto: the model's variables in order: "
+        "env_moved, error, the latches, the environment's inputs)",
+    )
+    engine_arg(
+        g,
+        ENGINE_CHOICES,
+        help="symbolic (BDDs), explicit (every position enumerated, the circuit "
+        "simulated: small circuits only) or both (cross-check; exit 1 on any difference)",
+    )
+    g.add_argument(
+        "--query",
+        action="append",
+        metavar="FORMULA",
+        help="also evaluate this ATL formula (names: controller, environment, error, "
+        "env_moved, initial, the latches and the environment's inputs; repeatable)",
+    )
+    g.add_argument(
+        "--controller",
+        metavar="OUT",
+        help="write the winning controller to OUT (.aag, or .aig binary): the circuit "
+        "with each controllable input computed from the latches and the environment's "
+        "inputs; then verify it (exit 1 if unrealizable or not verified)",
+    )
+    json_arg(
+        g,
+        help="print one JSON document: realizable, winning_region, iterations, latches, "
+        "inputs, controllable, ands, engine, backend, seconds, queries",
+    )
+    g.set_defaults(func=cmd_aiger)

@@ -1,0 +1,237 @@
+"""The AIGER engines (issue 35): the circuit's game on BDDs and by enumeration.
+
+On random small circuits the symbolic and explicit engines give the same winning
+positions, the same answers to a few ATL formulas and the same realizability, which
+equals the plain dd peer's (bench/aiger_dd.py) and an independent enumeration's
+(tests/test_aiger_peer.py); on the small corpus files that run in seconds the answer
+equals status.tsv and the peer's, and on the smallest the two engines agree.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from hypothesis import given, settings
+
+from symbolic.aiger import parse_aiger, read_aiger, to_aag, to_aig
+from symbolic.aiger.build import aiger_model, variable_names
+from symbolic.aiger.controller import controller_circuit
+from symbolic.aiger.solve import realizability
+from symbolic.api import same_sets
+from symbolic.atl import Evaluator
+from symbolic.engines import ENGINES, make_engine
+from symbolic.errors import ModelError
+from symbolic.model import Model, load_model, parse_formula
+
+from .conftest import ROOT, run
+from .strategies import aiger_circuits
+from .test_aiger_peer import PEER, explicit_answer
+from .test_aiger_reader import CORPUS
+
+EXAMPLES = int(os.environ.get("SYMBOLIC_FUZZ_EXAMPLES", "100"))
+
+#: formulas compared between the engines on random circuits
+FORMULAS = [
+    "<<controller>> [] not error",
+    "<<environment>> <> error",
+    "<<controller>> X not error",
+    "<<controller, environment>> <> (error and initial)",
+    "<<environment>> (not error) U (env_moved and not error)",
+]
+
+
+def _model(circuit) -> Model:
+    return Model.of(aiger_model(circuit), "")
+
+
+def _status() -> dict:
+    rows = (CORPUS / "status.tsv").read_text().splitlines()[1:]
+    return dict(line.split("\t")[:2] for line in rows)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(aiger_circuits())
+def test_engines_agree_on_random_circuits(c):
+    m = _model(c)
+    sym = make_engine(m.game, "symbolic", "cudd")
+    exp = make_engine(m.game, "explicit")
+    rs, re_ = realizability(m, sym), realizability(m, exp)
+    assert same_sets(rs.winning, re_.winning)
+    assert (rs.winning_size, rs.iterations) == (re_.winning_size, re_.iterations)
+    answer = "REAL" if rs.realizable else "UNREAL"
+    assert answer == ("REAL" if re_.realizable else "UNREAL")
+    assert answer == explicit_answer(c) == PEER.solve(c)["answer"]
+    for text in FORMULAS:
+        f = parse_formula(text, m)
+        a = Evaluator(sym, m.definitions)(f)
+        b = Evaluator(exp, m.definitions)(f)
+        assert same_sets(a, b), text
+
+
+@settings(max_examples=20, deadline=None)
+@given(aiger_circuits())
+def test_autoref_and_successors_agree(c):
+    m = _model(c)
+    sym = make_engine(m.game, "symbolic", "autoref")
+    exp = make_engine(m.game, "explicit")
+    assert same_sets(realizability(m, sym).winning, realizability(m, exp).winning)
+    for pos in exp.positions().tuples()[:6]:
+        assert same_sets(sym.successors(pos), exp.successors(pos))
+    everything = sym.positions()
+    assert sym.moves_between(everything, everything).count() == sum(
+        len(exp.successors(p)) for p in exp.positions().tuples()
+    )
+
+
+@pytest.mark.parametrize(
+    "text, realizable, size",
+    [
+        ("aag 1 1 0 1 0\n2\n2\ni0 u\n", False, 0),  # the environment errs
+        ("aag 1 1 0 1 0\n2\n2\ni0 controllable_c\n", True, 1),  # the controller avoids it
+        ("aag 4 2 1 1 1\n2\n4\n6 2\n8\n8 6 4\ni0 u\ni1 controllable_c\n", True, 2),
+        ("aag 3 2 1 1 0\n2\n4\n6 2\n6\ni0 u\ni1 controllable_c\n", False, 0),
+        ("aag 3 2 1 1 0\n2\n4\n6 4 1\n6\ni0 u\ni1 controllable_c\n", False, 1),
+    ],
+)
+def test_small_games(text, realizable, size):
+    m = _model(parse_aiger(text))
+    for kind in ("symbolic", "explicit"):
+        r = realizability(m, make_engine(m.game, kind))
+        assert (r.realizable, r.winning_size) == (realizable, size), kind
+
+
+def test_names_from_the_symbol_table():
+    c = parse_aiger("aag 3 2 1 1 0\n2\n4\n6 2\n6\ni0 req<0>\ni1 controllable_g\nl0 a[1]\n")
+    assert variable_names(c) == (["a_1"], ["req_0", "controllable_g"])
+    m = _model(c)
+    assert [s.label for s in m.space.slots] == ["env_moved", "error", "a_1", "req_0"]
+    f = parse_formula("<<controller>> X (a_1 or req_0)", m)  # the names formulas see
+    assert not Evaluator(make_engine(m.game, "explicit"), m.definitions)(f).is_empty()
+
+
+def test_one_output_is_needed():
+    with pytest.raises(ModelError, match="exactly one output"):
+        aiger_model(parse_aiger("aag 1 1 0 2 0\n2\n2\n3\n"), "two.aag")
+
+
+def test_shipped_examples():
+    late = load_model(ROOT / "models" / "aiger" / "grant.aag")
+    ahead = load_model(ROOT / "models" / "aiger" / "grant_ahead.aag")
+    assert not realizability(late, make_engine(late.game)).realizable
+    assert realizability(ahead, make_engine(ahead.game)).realizable
+
+
+#: small corpus files, each solved in well under a second by the symbolic engine
+SMALL = [
+    "mult2.aag",
+    "add2n.aag",
+    "cnt3y.aag",
+    "mvs4n.aag",
+    "stay4y.aag",
+    "bs8y.aag",
+    "demo-v8_2_REAL.aag",
+    "demo-v2_2_UNREAL.aag",
+    "demo-v11_2_UNREAL.aag",
+    "demo-v12_2_REAL.aag",
+    "genbuf1c2unrealy.aag",
+]
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
+@pytest.mark.parametrize("name", SMALL)
+def test_corpus_answers(name):
+    m = load_model(CORPUS / name)
+    r = realizability(m, make_engine(m.game, "symbolic", "cudd"))
+    answer = "REAL" if r.realizable else "UNREAL"
+    assert answer == _status()[name] == PEER.solve(read_aiger(CORPUS / name))["answer"]
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
+@pytest.mark.parametrize("name", ["mvs2y.aag", "cnt4y.aag", "stay2y.aag", "add4y.aag", "cnt7n.aag"])
+def test_corpus_engines_agree(name):
+    m = load_model(CORPUS / name)
+    rs = realizability(m, make_engine(m.game, "symbolic", "cudd"))
+    re_ = realizability(m, make_engine(m.game, "explicit"))
+    assert same_sets(rs.winning, re_.winning)
+    assert rs.realizable == re_.realizable == (_status()[name] == "REAL")
+
+
+def test_cli_json(capsys):
+    status, out, _ = run(capsys, "aiger", ROOT / "models" / "aiger" / "grant.aag", "--json")
+    doc = json.loads(out)
+    assert status == 0 and doc["realizable"] is False and doc["winning_region"] == 1
+    assert doc["backend"] in ("cudd", "oxidd", "autoref")
+
+
+def test_cli_both_and_queries(capsys):
+    path = ROOT / "models" / "aiger" / "grant_ahead.aag"
+    status, out, _ = run(
+        capsys, "aiger", path, "--engine", "both", "--query", "<<environment>> <> error"
+    )
+    assert status == 0 and "realizable: the controller" in out
+    assert "<<environment>> <> error: 4 positions; does not hold at initial" in out
+    assert "symbolic and explicit agree" in out
+
+
+@pytest.mark.parametrize(
+    "text, where, what",
+    [
+        ("aag 1 1 0 1 0\n2\n4\n", ":3:", "out of range"),
+        ("aag 1 1 0 2 0\n2\n2\n3\n", ":1:11:", "exactly one output"),
+        ("aag 2 1 0 1 1\n2\n4\n4 2\n", ":4:", ""),
+    ],
+)
+def test_cli_bad_circuits_are_located(capsys, tmp_path, text, where, what):
+    path = tmp_path / "bad.aag"
+    path.write_text(text)
+    status, out, err = run(capsys, "aiger", path)
+    assert status == 2 and out == ""
+    assert f"bad.aag{where}" in err and what in err and "Traceback" not in err
+
+
+def test_cli_refuses_other_files(capsys):
+    status, _, err = run(capsys, "aiger", ROOT / "models" / "nim.game")
+    assert status == 2 and "not an AIGER circuit" in err
+
+
+def _closed_is_safe(c, backend: str = "cudd") -> bool:
+    """The controller of a realizable circuit, written as .aag, read back and solved by
+    both engines: the closed circuit never raises the error."""
+    m = _model(c)
+    eng = make_engine(m.game, "symbolic", backend)
+    closed, added = controller_circuit(eng, realizability(m, eng).winning)
+    assert added >= len(m.game.names.ctrl_index) and not any(closed.controllable)
+    back = _model(parse_aiger(to_aag(closed)))
+    assert parse_aiger(to_aig(closed)).counts[1:] == closed.counts[1:]
+    ok = [realizability(back, make_engine(back.game, k)).realizable for k in ENGINES]
+    assert ok[0] == ok[1]
+    return ok[0]
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(aiger_circuits())
+def test_controllers_of_random_circuits_are_safe(c):
+    m = _model(c)
+    if realizability(m, make_engine(m.game, "explicit")).realizable:
+        assert _closed_is_safe(c)
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
+@pytest.mark.parametrize("name", ["add4y.aag", "cnt4y.aag", "stay4y.aag", "mvs4n.aag"])
+def test_controllers_of_corpus_files_are_safe(name):
+    assert _closed_is_safe(read_aiger(CORPUS / name))
+
+
+def test_cli_controller(capsys, tmp_path):
+    out_file = tmp_path / "ctl.aag"
+    path = ROOT / "models" / "aiger" / "grant_ahead.aag"
+    status, out, _ = run(capsys, "aiger", path, "--controller", out_file, "--json")
+    doc = json.loads(out)["controller"]
+    assert status == 0 and doc["verified"] and doc["verified_by"] == ["explicit", "symbolic"]
+    assert read_aiger(out_file).input_names == ("request",)
+    status, _, err = run(
+        capsys, "aiger", ROOT / "models" / "aiger" / "grant.aag", "--controller", out_file
+    )
+    assert status == 1 and "unrealizable" in err
