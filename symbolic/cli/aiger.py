@@ -27,6 +27,8 @@ from .common import (
     limit_args,
 )
 
+__all__ = ["NOT_ANSWERED", "MISMATCH", "cmd_aiger", "register"]
+
 #: exit statuses: no controller (unrealizable), a controller that fails its verification
 NOT_ANSWERED = MISMATCH = 1
 
