@@ -21,6 +21,7 @@ the stack and the lookahead, is looked up once and remembered.
 
 from __future__ import annotations
 
+import dis
 import itertools
 import re
 
@@ -28,7 +29,7 @@ from lark import Token
 from lark.lexer import UnlessCallback
 from lark.parsers.lalr_analysis import Shift
 
-from ..errors import SymbolicError
+from ..errors import Span, SymbolicError
 from ..limits import MAX_NESTING
 from .builder import ToAst
 from .source import Source
@@ -43,21 +44,32 @@ class Fallback(Exception):
 
 class _Meta:
     """A node's position, as lark's ``propagate_positions`` sets it (what
-    :meth:`.source.Source.of_meta` and :mod:`.builder` read)."""
+    :meth:`.source.Source.of_meta` and :mod:`.builder` read): from its first and last
+    tokens (None: empty), read only when asked for."""
 
-    __slots__ = ("empty", "line", "column", "start_pos", "end_line", "end_column", "end_pos")
+    __slots__ = ("first", "last")
 
     def __init__(self, first, last):
+        self.first, self.last = first, last
+
+    empty = property(lambda self: self.first is None)
+    line = property(lambda self: self.first.line)
+    column = property(lambda self: self.first.column)
+    start_pos = property(lambda self: self.first.start_pos)
+    end_line = property(lambda self: self.last.end_line)
+    end_column = property(lambda self: self.last.end_column)
+    end_pos = property(lambda self: self.last.end_pos)
+
+
+class _ToAst(ToAst):
+    """:class:`~.builder.ToAst` reading a :class:`_Meta`'s tokens directly."""
+
+    def _span(self, meta) -> Span:
+        first = meta.first
         if first is None:
-            self.empty = True
-        else:
-            self.empty = False
-            self.line, self.column, self.start_pos = first.line, first.column, first.start_pos
-            self.end_line, self.end_column, self.end_pos = (
-                last.end_line,
-                last.end_column,
-                last.end_pos,
-            )
+            return self.src.span(1, 1)
+        last = meta.last
+        return self.src.span(first.line, first.column, last.end_line, last.end_column)
 
 
 # the kinds of rules
@@ -111,7 +123,9 @@ def _plans(lark) -> dict:
                 trailing,
                 False,
                 None,
-                False,
+                len(expansion) > 0
+                and not trailing
+                and include == [(i, False, 0) for i in range(len(expansion))],
             )
         else:
             name = rule.alias or rule.options.template_source or origin
@@ -130,8 +144,16 @@ def _plans(lark) -> dict:
                 expand1,
                 getattr(method, "base_func", method) if method else _no_method,
                 simple,
+                _reads_meta(getattr(method, "base_func", method)) if method else True,
             )
     return plans
+
+
+def _reads_meta(method) -> bool:
+    """Whether a rule method reads its ``meta`` argument (else it is given None)."""
+    return any(
+        i.opname.startswith("LOAD") and i.argval == "meta" for i in dis.get_instructions(method)
+    )
 
 
 def _no_method(toast, meta, children):
@@ -333,7 +355,7 @@ def fast_parse(lark, text: str, filename: str, start: str):
     table = lark.parser.parser.parser.parse_table
     stack = [table.start_states[start]]
     values: list = []
-    toast = ToAst(Source(text, filename))
+    toast = _ToAst(Source(text, filename))
     try:
         _run(
             _tokens(lexers(), root, rows, text, stack),
@@ -414,26 +436,31 @@ def _run(tokens, rows, stack, values, toast, end_state):
                 continue
             # a reduction by an inlined or a built rule
             size = act[2]
-            if size:
-                popped = values[-size:]
-                del stack[-size:]
-                del values[-size:]
+            if size == 1 and act[7]:  # one popped value, kept (a token, mostly)
+                del stack[-1]
+                entry = values.pop()
+                children, height, first, last = [entry[0]], entry[1], entry[2], entry[3]
             else:
-                popped = []
-            if act[7]:  # every popped value kept, in order
-                children = [e[0] for e in popped]
-                height = max([e[1] for e in popped])
-            else:
-                children, height = _children(popped, act[3], act[4])
-            first = last = None  # the extent: the first and last popped with one
-            for entry in popped:
-                first = entry[2]
-                if first is not None:
-                    break
-            for entry in reversed(popped):
-                last = entry[3]
-                if last is not None:
-                    break
+                if size:
+                    popped = values[-size:]
+                    del stack[-size:]
+                    del values[-size:]
+                else:
+                    popped = []
+                if act[7]:  # every popped value kept, in order
+                    children = [e[0] for e in popped]
+                    height = max([e[1] for e in popped])
+                else:
+                    children, height = _children(popped, act[3], act[4])
+                first = last = None  # the extent: the first and last popped with one
+                for entry in popped:
+                    first = entry[2]
+                    if first is not None:
+                        break
+                for entry in reversed(popped):
+                    last = entry[3]
+                    if last is not None:
+                        break
             if kind == _INLINE:
                 value = children
             elif act[5] and len(children) == 1:
@@ -441,7 +468,7 @@ def _run(tokens, rows, stack, values, toast, end_state):
                 # span stays, its extent grows to the popped one
                 value = children[0]
             else:
-                value = act[6](toast, _Meta(first, last), children)
+                value = act[6](toast, _Meta(first, last) if act[8] else None, children)
                 height += 1
             stack.append(rows[stack[-1]][act[1]])
             values.append((value, height, first, last))
