@@ -22,7 +22,7 @@ from typing import Mapping
 
 from .. import atl, display, ir
 from ..errors import ModelError, RangeError, Span, UnknownName, WrongType
-from ..limits import MAX_EXPANDED_NESTING, MAX_INT_DIGITS, is_int_text
+from ..limits import MAX_EXPANDED_NESTING
 from . import ast
 from ..validate import check_expr
 from .actions import ActionDecls
@@ -30,6 +30,7 @@ from .builtins import canonical_key
 from .display import DrawingChecker
 from .binders import flat_binders
 from .depth import expanded_depth
+from .overrides import override_value, show_value
 from .formulas import FormulaChecker
 from .scope import EMPTY, Ctx, Entry, FormulaParam, Scope, did_you_mean
 from .types import BOOL, INT, STR, SetT, Sym, Type, article, exported_value, type_of
@@ -138,7 +139,7 @@ class ModelChecker(ActionDecls, FormulaChecker):
                 text += ", "
             if k == name:
                 at = len(text) + 1
-            text += f"{k}={_show(v)}"
+            text += f"{k}={show_value(v)}"
         return Span("<params>", 1, at, text, len(name))
 
     def _check_override_names(self) -> None:
@@ -261,11 +262,11 @@ class ModelChecker(ActionDecls, FormulaChecker):
             want = want or default.type
             raw = self.overrides[name]
             # a string parameter takes the override text as it is
-            v = raw if want == STR and isinstance(raw, str) else _override_value(name, raw, span)
+            v = raw if want == STR and isinstance(raw, str) else override_value(name, raw, span)
             if type_of(v) != want:
                 raise WrongType(
                     f"parameter '{name}' is {article(want)}, got "
-                    f"{article(type_of(v))} ({_show(v)})",
+                    f"{article(type_of(v))} ({show_value(v)})",
                     span,
                 )
         else:
@@ -569,35 +570,6 @@ def declared_names(d: ast.Decl) -> list[tuple[ast.Ident, str]]:
             if isinstance(item, ast.Ident):
                 out.append((item, kind))
     return out
-
-
-# --------------------------------------------------------------------------- override values
-
-
-def _show(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
-def _override_value(name: str, v, span: Span):
-    """A parameter override as an int or a bool (strings are read as literals)."""
-    if isinstance(v, (bool, int)):
-        return v
-    if isinstance(v, str):
-        s = v.strip()
-        if s in ("true", "false"):
-            return s == "true"
-        if is_int_text(s):  # ASCII digits only, as every integer on the command line
-            if len(s.lstrip("+-")) > MAX_INT_DIGITS:  # int() refuses beyond 4300 digits
-                raise RangeError(
-                    f"parameter '{name}': a value of {len(s.lstrip('+-'))} "
-                    f"digits, at most {MAX_INT_DIGITS} are allowed",
-                    span,
-                )
-            return int(s)
-        raise WrongType(f"parameter '{name}': cannot read {v!r} as an int or a boolean", span)
-    raise WrongType(f"parameter '{name}' must be an int or a bool, got {v!r:.60}", span)
 
 
 # --------------------------------------------------------------------------- entry point
