@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from ..errors import ModelError, Span
 from ..limits import current as current_limits
-from .rules import Rule, is_var, variables
+from .rules import Rule, variables
 from .strata import STATE, dynamic_relations, relation_graph, strata
 
 __all__ = ["GroundProgram", "ground", "term_key", "term_text", "atom_text", "term_depth"]
@@ -104,15 +104,15 @@ class GroundProgram:
 def _subst(t, b):
     if not b:
         return t
-    if isinstance(t, str):
-        return b.get(t, t) if is_var(t) else t
-    return tuple(_subst(x, b) for x in t)
+    if t.__class__ is str:
+        return b.get(t, t)  # only variables are bound
+    return tuple([x if x.__class__ is str and x not in b else _subst(x, b) for x in t])
 
 
 def _match(pattern, term, b):
     """Extend binding ``b`` so that ``pattern`` equals ground ``term``, or None."""
-    if isinstance(pattern, str):
-        if is_var(pattern):
+    if pattern.__class__ is str:
+        if pattern[:1] == "?":
             v = b.get(pattern)
             if v is None:
                 b = dict(b)
@@ -131,8 +131,8 @@ def _match(pattern, term, b):
 
 def _ground(t) -> bool:
     """No variable in ``t`` (short-circuits, unlike :func:`variables`)."""
-    if isinstance(t, str):
-        return not t.startswith("?")
+    if t.__class__ is str:
+        return t[:1] != "?"
     return all(map(_ground, t))
 
 

@@ -41,16 +41,20 @@ class Rule:
 
 
 def is_var(t) -> bool:
-    return isinstance(t, str) and t.startswith("?")
+    return isinstance(t, str) and t[:1] == "?"
 
 
 def variables(t) -> set:
     """The variables of a term, atom or literal (nested tuples)."""
-    if isinstance(t, str):
-        return {t} if is_var(t) else set()
+    if t.__class__ is str:
+        return {t} if t[:1] == "?" else set()
     out: set = set()
     for x in t:
-        out |= variables(x)
+        if x.__class__ is str:
+            if x[:1] == "?":
+                out.add(x)
+        else:
+            out |= variables(x)
     return out
 
 

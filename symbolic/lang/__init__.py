@@ -20,6 +20,7 @@
 - :mod:`.formulas`: formulas to :mod:`symbolic.atl`;
 - :mod:`.display`: a model's ``display`` to :mod:`symbolic.display` nodes;
 - :mod:`.actions`: a concurrent game's actions, updates and ``does(p, a)``;
+- :mod:`.depth`: how deep a definition's body nests once the sets it names are expanded;
 - :mod:`.params`: ``param`` declarations and the overrides of their values;
 - :mod:`.decls`: every declaration, in order, to a :class:`~.decls.CheckedModel`;
 - :mod:`.arena`: the TD's JSON arenas read into the AST (a second front end).

@@ -540,14 +540,18 @@ def expr_children(e: Expr) -> tuple[Expr, ...]:
 _HOLDERS = (Binder, ForClause, IfClause)
 
 
-#: per node class, the names of its fields but the span (found once per class)
+#: per node class, the names of its fields that may hold expressions: all but the span
+#: and those of a plain type (found once per class)
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_PLAIN = ("span", "str", "bool", "int", "Span")
 
 
 def _collect_children(node: Node, out: list) -> None:
     names = _FIELD_NAMES.get(type(node))
     if names is None:
-        names = _FIELD_NAMES[type(node)] = tuple(f.name for f in fields(node) if f.name != "span")
+        names = _FIELD_NAMES[type(node)] = tuple(
+            f.name for f in fields(node) if f.name != "span" and f.type not in _PLAIN
+        )
     for name in names:
         _collect_value(getattr(node, name), out)
 
@@ -565,7 +569,9 @@ def _collect_value(value, out: list) -> None:
 def walk(e: Expr):
     """Every expression node of ``e``, parents first."""
     stack = [e]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        n = stack.pop()
+        n = pop()
         yield n
-        stack.extend(reversed(expr_children(n)))
+        if _FIELD_NAMES.get(n.__class__) != ():  # not a leaf
+            extend(reversed(expr_children(n)))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from .. import atl, display, ir, nodes
+from .. import atl, display, ir
 from ..errors import ModelError, RangeError, Span, UnknownName, WrongType
 from ..limits import MAX_EXPANDED_NESTING
 from . import ast
@@ -29,6 +29,7 @@ from .actions import ActionDecls
 from .builtins import canonical_key
 from .display import DrawingChecker
 from .binders import flat_binders
+from .depth import expanded_depth
 from .formulas import FormulaChecker
 from .params import ParamDecls
 from .scope import EMPTY, Ctx, Entry, FormulaParam, Scope
@@ -519,60 +520,6 @@ def declared_names(d: ast.Decl) -> list[tuple[ast.Ident, str]]:
 
 
 # --------------------------------------------------------------------------- entry point
-
-
-def expanded_depth(
-    root: atl.Formula, depths: Mapping[str, int], memo: dict[int, tuple[object, int]]
-) -> int:
-    """The depth of a checked body: its ATL and IR nodes, a named formula it uses
-    counting its own depth (``depths``). Iterative (bodies may be deep), and linear
-    in the nodes of the DAG (``memo``, by node id, is shared by the definitions).
-
-    >>> f = atl.BoolOp("and", atl.Ref("g"), atl.Prop(ir.Var("x") + 1 > 0))
-    >>> expanded_depth(f, {"g": 7}, {})  # and, the use of g, g's 7 levels
-    9
-    """
-    stack: list = [root, None]  # a node then None: visit it; a node alone: finish it
-    while stack:
-        node = stack.pop()
-        if node is None:
-            node = stack.pop()
-            if id(node) in memo:
-                continue
-            stack.append(node)
-            for k in _kids(node):
-                if id(k) not in memo:
-                    stack.append(k)
-                    stack.append(None)
-            continue
-        if id(node) in memo:
-            continue
-        below = 0
-        for k in _kids(node):
-            d = memo[id(k)][1]
-            if d > below:
-                below = d
-        if isinstance(node, atl.Ref):
-            below = max(below, depths.get(node.name, 0))
-        memo[id(node)] = (node, 1 + below)
-    return memo[id(root)][1]
-
-
-def _kids(node) -> tuple:
-    """The direct sub-nodes of an ATL or IR node (a proposition's is its expression)."""
-    names = _KID_FIELDS.get(type(node))
-    if names is None:
-        names = _KID_FIELDS[type(node)] = (
-            ("expr",)
-            if isinstance(node, atl.Prop)
-            else nodes.child_fields(type(node), ir.Expr)
-            if isinstance(node, ir.Expr)
-            else nodes.child_fields(type(node), atl.Formula)
-        )
-    return tuple([getattr(node, n) for n in names])
-
-
-_KID_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def check_model(

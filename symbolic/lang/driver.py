@@ -21,13 +21,15 @@ the stack and the lookahead, is looked up once and remembered.
 
 from __future__ import annotations
 
+import dis
 import itertools
+import re
 
 from lark import Token
 from lark.lexer import UnlessCallback
 from lark.parsers.lalr_analysis import Shift
 
-from ..errors import SymbolicError
+from ..errors import Span, SymbolicError
 from ..limits import MAX_NESTING
 from .builder import ToAst
 from .source import Source
@@ -44,21 +46,32 @@ class Fallback(Exception):
 
 class _Meta:
     """A node's position, as lark's ``propagate_positions`` sets it (what
-    :meth:`.source.Source.of_meta` and :mod:`.builder` read)."""
+    :meth:`.source.Source.of_meta` and :mod:`.builder` read): from its first and last
+    tokens (None: empty), read only when asked for."""
 
-    __slots__ = ("empty", "line", "column", "start_pos", "end_line", "end_column", "end_pos")
+    __slots__ = ("first", "last")
 
     def __init__(self, first, last):
+        self.first, self.last = first, last
+
+    empty = property(lambda self: self.first is None)
+    line = property(lambda self: self.first.line)
+    column = property(lambda self: self.first.column)
+    start_pos = property(lambda self: self.first.start_pos)
+    end_line = property(lambda self: self.last.end_line)
+    end_column = property(lambda self: self.last.end_column)
+    end_pos = property(lambda self: self.last.end_pos)
+
+
+class _ToAst(ToAst):
+    """:class:`~.builder.ToAst` reading a :class:`_Meta`'s tokens directly."""
+
+    def _span(self, meta) -> Span:
+        first = meta.first
         if first is None:
-            self.empty = True
-        else:
-            self.empty = False
-            self.line, self.column, self.start_pos = first.line, first.column, first.start_pos
-            self.end_line, self.end_column, self.end_pos = (
-                last.end_line,
-                last.end_column,
-                last.end_pos,
-            )
+            return self.src.span(1, 1)
+        last = meta.last
+        return self.src.span(first.line, first.column, last.end_line, last.end_column)
 
 
 # the kinds of rules
@@ -112,7 +125,9 @@ def _plans(lark) -> dict:
                 trailing,
                 False,
                 None,
-                False,
+                len(expansion) > 0
+                and not trailing
+                and include == [(i, False, 0) for i in range(len(expansion))],
             )
         else:
             name = rule.alias or rule.options.template_source or origin
@@ -131,8 +146,16 @@ def _plans(lark) -> dict:
                 expand1,
                 getattr(method, "base_func", method) if method else _no_method,
                 simple,
+                _reads_meta(getattr(method, "base_func", method)) if method else True,
             )
     return plans
+
+
+def _reads_meta(method) -> bool:
+    """Whether a rule method reads its ``meta`` argument (else it is given None)."""
+    return any(
+        i.opname.startswith("LOAD") and i.argval == "meta" for i in dis.get_instructions(method)
+    )
 
 
 def _no_method(toast, meta, children):
@@ -216,20 +239,73 @@ def _lexers(lark) -> dict:
     return _Lexers(lark.parser.lexer.lexer.lexers)
 
 
-def _tokens(lexers: dict, text: str, stack: list):
+#: the blanks lark's ``common.WS`` matches (an ignored terminal of the grammar)
+_BLANKS = "[ \t\f\r\n]*"
+
+
+def _root(lark) -> tuple:
+    """(one regular expression: blanks then any terminal of the grammar, in the order of
+    lark's lexers; the keyword table of its names) from lark's root lexer (the one
+    over all terminals)."""
+    root = lark.parser.lexer.lexer.root_lexer
+    scanner = root.scanner
+    alternatives = "|".join(
+        f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in scanner.terminals if t.name != "WS"
+    )
+    keywords = _keywords(root.callback)
+    if set(keywords) != {"NAME"} or not isinstance(keywords["NAME"], dict):
+        raise AssertionError(keywords)  # only names are resolved to keywords
+    return re.compile(f"{_BLANKS}(?:{alternatives})", root.g_regex_flags), keywords["NAME"]
+
+
+def _tokens(lexers: dict, root: tuple, rows: dict, text: str, stack: list):
     """lark's contextual lexer over ``text`` (the lexer of the parser state on top of
-    ``stack``), ignored terminals skipped; Fallback where no terminal matches."""
+    ``stack``), ignored terminals skipped; Fallback where no terminal matches.
+
+    Each token is first matched by one regular expression over all terminals (blanks
+    skipped in the same match); where the parser state accepts the terminal found, it
+    is the one the state's own lexer finds (both try the terminals in lark's one
+    order, the state's a subset of them, and a name spells a keyword the state
+    accepts in both), else the state's lexer matches at that position."""
     new = Token._future_new
+    match, keywords = root[0].match, root[1]
     pos, line, line_start, end = 0, 1, 0, len(text)
+    newlines = ("LONG_STRING", "BLOCK_COMMENT")  # the only tokens that may span lines
+    comments = ("LINE_COMMENT", "BLOCK_COMMENT")
     while pos < end:
-        mres, ignore, newlines, callback = lexers[stack[-1]]
-        for mre in mres:
-            m = mre.match(text, pos)
-            if m:
-                break
+        m = match(text, pos)
+        if m is None:
+            if not text[pos:].strip(" \t\f\r\n"):
+                return
+            type_ = None
         else:
-            raise Fallback("no terminal matches")
-        value, type_ = m.group(0), m.lastgroup
+            type_ = m.lastgroup
+            start = m.start(type_)
+            if start != pos:  # blanks first
+                n = text.count("\n", pos, start)
+                if n:
+                    line += n
+                    line_start = text.rindex("\n", pos, start) + 1
+                pos = start
+            if type_ == "NAME":
+                value = m.group(type_)
+                type_ = keywords.get(value, "NAME")
+            elif type_ in comments:
+                value = m.group(type_)
+                if type_ == "BLOCK_COMMENT" and "\n" in value:
+                    line += value.count("\n")
+                    line_start = pos + value.rindex("\n") + 1
+                pos += len(value)
+                continue
+            else:
+                value = m.group(type_)
+            if type_ not in rows[stack[-1]]:
+                type_ = None
+        if type_ is None:  # the state's own lexer
+            tok, pos, line, line_start = _state_token(lexers, text, stack, pos, line, line_start)
+            if tok is not None:
+                yield tok
+            continue
         n = len(value)
         tok_line, tok_col = line, pos - line_start + 1
         if type_ in newlines and "\n" in value:
@@ -238,29 +314,59 @@ def _tokens(lexers: dict, text: str, stack: list):
             end_col = pos + n - line_start + 1
         else:
             end_col = tok_col + n
-        if type_ not in ignore:
-            f = callback.get(type_)
-            if f is None:
-                yield new(type_, value, pos, tok_line, tok_col, line, end_col, pos + n)
-            elif f.__class__ is dict:
-                yield new(
-                    f.get(value, type_), value, pos, tok_line, tok_col, line, end_col, pos + n
-                )
-            else:
-                yield f(new(type_, value, pos, tok_line, tok_col, line, end_col, pos + n))
+        yield new(type_, value, pos, tok_line, tok_col, line, end_col, pos + n)
         pos += n
+
+
+def _state_token(lexers: dict, text: str, stack: list, pos: int, line: int, line_start: int):
+    """(the token of the lexer of the parser state on top of ``stack`` at ``pos``, None
+    for an ignored one; the position, line and line start after it)."""
+    mres, ignore, newlines, callback = lexers[stack[-1]]
+    for mre in mres:
+        m = mre.match(text, pos)
+        if m:
+            break
+    else:
+        raise Fallback("no terminal matches")
+    value, type_ = m.group(0), m.lastgroup
+    n = len(value)
+    tok_line, tok_col = line, pos - line_start + 1
+    if type_ in newlines and "\n" in value:
+        line += value.count("\n")
+        line_start = pos + value.rindex("\n") + 1
+        end_col = pos + n - line_start + 1
+    else:
+        end_col = tok_col + n
+    tok = None
+    if type_ not in ignore:
+        new = Token._future_new
+        f = callback.get(type_)
+        if f is None:
+            tok = new(type_, value, pos, tok_line, tok_col, line, end_col, pos + n)
+        elif f.__class__ is dict:
+            tok = new(f.get(value, type_), value, pos, tok_line, tok_col, line, end_col, pos + n)
+        else:
+            tok = f(new(type_, value, pos, tok_line, tok_col, line, end_col, pos + n))
+    return tok, pos + n, line, line_start
 
 
 def fast_parse(lark, text: str, filename: str, start: str):
     """The AST of ``text`` from the rule ``start``, as the slow way builds it, or
     :class:`Fallback` (see the module docstring)."""
-    rows, lexers = _tables(lark)
+    rows, lexers, root = _tables(lark)
     table = lark.parser.parser.parser.parse_table
     stack = [table.start_states[start]]
     values: list = []
-    toast = ToAst(Source(text, filename))
+    toast = _ToAst(Source(text, filename))
     try:
-        _run(_tokens(lexers(), text, stack), rows, stack, values, toast, table.end_states[start])
+        _run(
+            _tokens(lexers(), root, rows, text, stack),
+            rows,
+            stack,
+            values,
+            toast,
+            table.end_states[start],
+        )
     except (
         AssertionError,
         AttributeError,
@@ -289,8 +395,8 @@ def _tables(lark):
                 sym: (arg if action is Shift else plans[arg]) for sym, (action, arg) in row.items()
             }
         lexers = lark.parser.lexer.lexer.lexers
-        got = _TABLES[id(lark)] = (lark, rows, lambda: _Lexers(lexers))
-    return got[1], got[2]
+        got = _TABLES[id(lark)] = (lark, rows, lambda: _Lexers(lexers), _root(lark))
+    return got[1], got[2], got[3]
 
 
 _TABLES: dict = {}
@@ -332,26 +438,31 @@ def _run(tokens, rows, stack, values, toast, end_state):
                 continue
             # a reduction by an inlined or a built rule
             size = act[2]
-            if size:
-                popped = values[-size:]
-                del stack[-size:]
-                del values[-size:]
+            if size == 1 and act[7]:  # one popped value, kept (a token, mostly)
+                del stack[-1]
+                entry = values.pop()
+                children, height, first, last = [entry[0]], entry[1], entry[2], entry[3]
             else:
-                popped = []
-            if act[7]:  # every popped value kept, in order
-                children = [e[0] for e in popped]
-                height = max([e[1] for e in popped])
-            else:
-                children, height = _children(popped, act[3], act[4])
-            first = last = None  # the extent: the first and last popped with one
-            for entry in popped:
-                first = entry[2]
-                if first is not None:
-                    break
-            for entry in reversed(popped):
-                last = entry[3]
-                if last is not None:
-                    break
+                if size:
+                    popped = values[-size:]
+                    del stack[-size:]
+                    del values[-size:]
+                else:
+                    popped = []
+                if act[7]:  # every popped value kept, in order
+                    children = [e[0] for e in popped]
+                    height = max([e[1] for e in popped])
+                else:
+                    children, height = _children(popped, act[3], act[4])
+                first = last = None  # the extent: the first and last popped with one
+                for entry in popped:
+                    first = entry[2]
+                    if first is not None:
+                        break
+                for entry in reversed(popped):
+                    last = entry[3]
+                    if last is not None:
+                        break
             if kind == _INLINE:
                 value = children
             elif act[5] and len(children) == 1:
@@ -359,7 +470,7 @@ def _run(tokens, rows, stack, values, toast, end_state):
                 # span stays, its extent grows to the popped one
                 value = children[0]
             else:
-                value = act[6](toast, _Meta(first, last), children)
+                value = act[6](toast, _Meta(first, last) if act[8] else None, children)
                 height += 1
             stack.append(rows[stack[-1]][act[1]])
             values.append((value, height, first, last))
