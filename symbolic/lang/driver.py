@@ -89,7 +89,8 @@ def _plans(lark) -> dict:
     among the popped ones, whether it is spliced, and the ``None`` placeholders
     (``maybe_placeholders``) before it.
     """
-    plans = {}
+    # rule -> its plan: a tuple whose first item says which kind (its length varies by kind)
+    plans: dict[object, tuple] = {}
     for rule in lark.rules:
         expansion = rule.expansion
         empties = rule.options.empty_indices
