@@ -149,7 +149,7 @@ def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
     limits_mod.ensure_recursion_headroom()
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "limit", 0) < 0:
+    if (getattr(args, "limit", 0) or 0) < 0:
         parser.error("--limit must be >= 0")
     json_mode = bool(getattr(args, "json", False))
     progress = None

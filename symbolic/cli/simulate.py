@@ -12,7 +12,6 @@ moves is stopped and counted as a draw.
 
 from __future__ import annotations
 
-import json
 import random
 
 from .. import atl
@@ -26,6 +25,7 @@ from ..analysis.play import (
     solver_player,
     start_positions,
 )
+from .output import emit
 from .common import (
     build_engine,
     engine_arg,
@@ -33,7 +33,6 @@ from .common import (
     json_arg,
     load,
     model_args,
-    position_text,
     refuse_concurrent,
     tuning,
 )
@@ -104,14 +103,12 @@ def simulate(
         if trace is not None:
             trace(n + 1, play)
     return {
-        "model": model.name,
-        "params": model.params,
-        "engine": engine.kind,
         "seed": seed,
         "games": games,
         "players": {str(p): k for p, k in kinds.items()},
         "rules": rules.kind,
-        "start": "random" if random_start else position_text(model.game.space, fixed),
+        "start": None if random_start else model.game.space.as_dict(fixed),
+        "random_start": bool(random_start),
         "start_positions": starts.count(),
         "wins": {str(p): w for p, w in wins.items()},
         "draws": draws,
@@ -164,7 +161,7 @@ def cmd_simulate(args) -> int:
         trace=None if args.json else trace,
     )
     if args.json:
-        print(json.dumps(doc))
+        emit(args, doc, model, engine)
         return 0
     params = ", ".join(f"{k}={v}" for k, v in model.params.items())
     print(
