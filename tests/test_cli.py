@@ -39,18 +39,18 @@ def test_check_json_shape_and_values(capsys, sub_model):
     status, out, err = run(capsys, "check", sub_model, "--json", "--limit", "0")
     assert status == 0, err
     doc = json.loads(out)
-    assert set(doc) == {"model", "params", "engine", "results"}
-    assert doc["params"] == {"K": 12} and doc["engine"] == "symbolic"
+    assert list(doc) == ["command", "model", "parameters", "engine", "backend", "results"]
+    assert doc["parameters"] == {"K": 12} and doc["engine"] == "symbolic"
     (res,) = doc["results"]
     assert res["query"] == "wins(1) and j = 1"
-    assert res["positions"] == [[1, k] for k in range(13) if k % 4], res["positions"]
+    assert res["positions"] == [{"j": 1, "k": k} for k in range(13) if k % 4], res["positions"]
     assert res["count"] == len(res["positions"])
 
 
 def test_check_limit_and_params(capsys, sub_model):
     status, out, _ = run(capsys, "check", sub_model, "-p", "K=40", "--json", "--limit", "2")
     doc = json.loads(out)
-    assert status == 0 and doc["params"] == {"K": 40}
+    assert status == 0 and doc["parameters"] == {"K": 40}
     assert doc["results"][0]["count"] == 30 and len(doc["results"][0]["positions"]) == 2
 
 

@@ -33,6 +33,7 @@ from .common import (
     json_arg,
     load,
     model_args,
+    position_text,
     refuse_concurrent,
     tuning,
 )
@@ -174,7 +175,7 @@ def cmd_simulate(args) -> int:
         + (
             f"random among {doc['start_positions']} positions"
             if args.random_start
-            else doc["start"]
+            else position_text(space, tuple(doc["start"].values()))
         )
     )
     for p, k in kinds.items():
