@@ -326,3 +326,15 @@ def test_a_model_file_that_may_not_be_read_is_a_file_error(capsys, monkeypatch, 
     status, out, err = run(capsys, "check", sub_model)
     assert (status, out) == (2, ""), (status, err)
     assert err == f"symbolic: error: {sub_model}: cannot read the model file (Permission denied)\n"
+
+
+def test_version_and_a_bare_symbolic_print_and_exit_0(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out == f"symbolic {version('symbolic')}\n"
+    status, out, err = run(capsys)
+    assert status == 0 and err == ""
+    assert out.startswith("usage: symbolic") and "COMMAND" in out and "nimbers" in out
