@@ -338,3 +338,16 @@ def test_version_and_a_bare_symbolic_print_and_exit_0(capsys):
     status, out, err = run(capsys)
     assert status == 0 and err == ""
     assert out.startswith("usage: symbolic") and "COMMAND" in out and "nimbers" in out
+
+
+def test_a_division_written_as_a_comment_gets_a_located_warning(capsys, tmp_path):
+    p = tmp_path / "h.game"
+    body = 'game "h"\nplayers 1\nvar k : 0..9\nturn 1\nmove dec when k > 0 then k\' = k - 1\n'
+    p.write_text(body + "set half = k // 2 == 1\nquery half\n")
+    status, out, err = run(capsys, "check", p)
+    assert status == 2 and out == ""
+    warning, error = err.split(f"{p}:6:12: error:")
+    assert warning.startswith(f"{p}:6:14: warning: '//' starts a comment") and "'div'" in warning
+    p.write_text(body + "set half = k > 2 // 2 + 1\nset big = k > 5  // more than half\n")
+    status, out, err = run(capsys, "check", p, "--query", "half")
+    assert status == 0 and err.count("warning:") == 1 and f"{p}:6:18: warning:" in err
