@@ -91,7 +91,7 @@ def all_rows(ps, limit: int, what: str) -> list[tuple]:
     >>> from symbolic.engines import make_engine
     >>> e = make_engine(load_model("nim", {"n": "2"}).game, "explicit")
     >>> all_rows(e.positions(), 0, "values")[:2]
-    [(0, 0, 0), (0, 0, 1)]
+    [(1, 0, 0), (1, 0, 1)]
     """
     n = ps.count()
     if limit and n > limit:
