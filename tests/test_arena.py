@@ -196,3 +196,18 @@ def test_arena_is_read_into_the_model_ast_not_into_model_text():
         m.with_params({"x": 1})
     with pytest.raises(SymbolicError, match="x"):
         parse_arena(json.dumps(doc), "tri.json", {"x": 1})
+
+
+def test_english_keys_read_the_same_arena_and_errors_name_them():
+    english = dict(
+        zip(["states", "initial", "controller", "edges", "objective1", "objective2"], GOOD.values())
+    )
+    assert read_arena(json.dumps(english), "g.json") == read_arena(json.dumps(GOOD), "g.json")
+    with pytest.raises(ModelError, match=r'edges\["0"\]\[1\]: 7 is not a state'):
+        read_arena(json.dumps(english | {"edges": {"0": [1, 7]}}), "g.json")
+    with pytest.raises(ModelError, match=r"initial must be an integer"):
+        read_arena(json.dumps(english | {"initial": "0"}), "g.json")
+    with pytest.raises(ModelError, match=r"states without a controller in controller"):
+        read_arena(json.dumps(english | {"controller": {"0": 1}}), "g.json")
+    with pytest.raises(ModelError, match="expected etats or states, init or initial"):
+        read_arena(json.dumps(GOOD | {"start": 0}), "g.json")

@@ -39,18 +39,18 @@ def test_check_json_shape_and_values(capsys, sub_model):
     status, out, err = run(capsys, "check", sub_model, "--json", "--limit", "0")
     assert status == 0, err
     doc = json.loads(out)
-    assert set(doc) == {"model", "params", "engine", "results"}
-    assert doc["params"] == {"K": 12} and doc["engine"] == "symbolic"
+    assert list(doc) == ["command", "model", "parameters", "engine", "backend", "results"]
+    assert doc["parameters"] == {"K": 12} and doc["engine"] == "symbolic"
     (res,) = doc["results"]
     assert res["query"] == "wins(1) and j = 1"
-    assert res["positions"] == [[1, k] for k in range(13) if k % 4], res["positions"]
+    assert res["positions"] == [{"j": 1, "k": k} for k in range(13) if k % 4], res["positions"]
     assert res["count"] == len(res["positions"])
 
 
 def test_check_limit_and_params(capsys, sub_model):
     status, out, _ = run(capsys, "check", sub_model, "-p", "K=40", "--json", "--limit", "2")
     doc = json.loads(out)
-    assert status == 0 and doc["params"] == {"K": 40}
+    assert status == 0 and doc["parameters"] == {"K": 40}
     assert doc["results"][0]["count"] == 30 and len(doc["results"][0]["positions"]) == 2
 
 
@@ -326,3 +326,28 @@ def test_a_model_file_that_may_not_be_read_is_a_file_error(capsys, monkeypatch, 
     status, out, err = run(capsys, "check", sub_model)
     assert (status, out) == (2, ""), (status, err)
     assert err == f"symbolic: error: {sub_model}: cannot read the model file (Permission denied)\n"
+
+
+def test_version_and_a_bare_symbolic_print_and_exit_0(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out == f"symbolic {version('symbolic')}\n"
+    status, out, err = run(capsys)
+    assert status == 0 and err == ""
+    assert out.startswith("usage: symbolic") and "COMMAND" in out and "nimbers" in out
+
+
+def test_a_division_written_as_a_comment_gets_a_located_warning(capsys, tmp_path):
+    p = tmp_path / "h.game"
+    body = 'game "h"\nplayers 1\nvar k : 0..9\nturn 1\nmove dec when k > 0 then k\' = k - 1\n'
+    p.write_text(body + "set half = k // 2 == 1\nquery half\n")
+    status, out, err = run(capsys, "check", p)
+    assert status == 2 and out == ""
+    warning, error = err.split(f"{p}:6:12: error:")
+    assert warning.startswith(f"{p}:6:14: warning: '//' starts a comment") and "'div'" in warning
+    p.write_text(body + "set half = k > 2 // 2 + 1\nset big = k > 5  // more than half\n")
+    status, out, err = run(capsys, "check", p, "--query", "half")
+    assert status == 0 and err.count("warning:") == 1 and f"{p}:6:18: warning:" in err

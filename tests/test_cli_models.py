@@ -57,7 +57,7 @@ def test_shipped_model_names(name, wanted):
 def test_models_lists_each_with_its_defaults_read_from_the_file(capsys):
     status, out, err = run(capsys, "models", "--json")
     assert status == 0, err
-    doc = json.loads(out)
+    doc = json.loads(out)["models"]
     assert [e["name"] for e in doc] == list(shipped_models())
     for e in doc:
         path = shipped_models()[e["name"]]

@@ -14,6 +14,7 @@ from .conftest import ROOT, run
 
 NIM = str(ROOT / "models" / "nim.game")
 KAYLES = str(ROOT / "models" / "kayles.game")
+BACKENDS = ("cudd", "oxidd", None)
 
 
 def test_nimbers_counts_json_on_both_engines(capsys):
@@ -23,7 +24,10 @@ def test_nimbers_counts_json_on_both_engines(capsys):
             capsys, "nimbers", NIM, "-p", "n=2", "-p", "K=3", "--json", "--engine", engine
         )
         assert status == 0, err
-        docs.append(json.loads(out))
+        doc = json.loads(out)
+        assert doc.pop("engine") == engine and doc.pop("command") == "nimbers"
+        assert doc.pop("parameters") == {"n": 2, "K": 3} and doc.pop("backend") in BACKENDS
+        docs.append({k: v for k, v in doc.items() if k != "model"})
     # two heaps of 0..3: nimber a xor b; each value 4 times, times 2 players to move
     assert docs[0] == docs[1] == docs[2] == {"counts": {"0": 8, "1": 8, "2": 8, "3": 8}}
 
@@ -34,9 +38,9 @@ def test_nimbers_at_a_position_with_its_winning_moves(capsys):
     doc = json.loads(out)
     assert doc["nimber"] == 3 ^ 5 ^ 7
     assert doc["optimal_moves"] == [
-        "j=2, k[1]=2, k[2]=5, k[3]=7",
-        "j=2, k[1]=3, k[2]=4, k[3]=7",
-        "j=2, k[1]=3, k[2]=5, k[3]=6",
+        {"j": 2, "k[1]": 2, "k[2]": 5, "k[3]": 7},
+        {"j": 2, "k[1]": 3, "k[2]": 4, "k[3]": 7},
+        {"j": 2, "k[1]": 3, "k[2]": 5, "k[3]": 6},
     ]
     status, out, _ = run(
         capsys,

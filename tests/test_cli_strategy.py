@@ -52,7 +52,9 @@ def test_strategy_json_both_engines_agree(capsys):
             "off",
         )
         assert status == 0
-        docs.append(json.loads(out))
+        doc = json.loads(out)
+        assert doc.pop("engine") == engine and doc.pop("backend") in ("cudd", "oxidd", None)
+        docs.append(doc)
     assert docs[0] == docs[1]
     doc = docs[0]
     # layered from the start (the default, tic-tac-toe is graded): the same moves and plays

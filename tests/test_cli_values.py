@@ -77,7 +77,7 @@ def test_values_json(capsys, engine):
         }
     ]
     assert doc["outcome"] == "normal play"
-    assert doc["params"] == {"m": 4, "n": 3, "i": 1, "j": 2}
+    assert doc["parameters"] == {"m": 4, "n": 3, "i": 1, "j": 2}
     assert ("agree" in doc) == (engine == "both") and doc.get("agree", True)
 
 

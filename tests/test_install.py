@@ -143,7 +143,10 @@ def test_python_m_symbolic_ens2005_runs_from_the_installed_copy(installed, outsi
         [sys.executable, "-m", "symbolic", "ens2005", "--u0", str(U0), "--json"], cwd=cwd, env=env
     )
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout) == json.loads(json.dumps(answer_sheet(U0)))
+    doc = json.loads(r.stdout)
+    assert [doc.pop(k) for k in ("command", "model", "parameters")] == ["ens2005", None, {}]
+    assert doc.pop("engine") == "symbolic" and doc.pop("backend") == "auto"
+    assert doc == json.loads(json.dumps(answer_sheet(U0)))
     # the same interpreter set-up imports the installed copy, not the checkout
     r = _run([sys.executable, "-c", "import symbolic; print(symbolic.__file__)"], cwd=cwd, env=env)
     assert Path(r.stdout.strip()).resolve().is_relative_to(site.resolve()), r.stdout + r.stderr

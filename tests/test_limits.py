@@ -442,9 +442,8 @@ def test_counts_beyond_sys_maxsize_print_exactly(capsys, tmp_path):
     doc = json.loads(out)
     assert [r["count"] for r in doc["results"]] == [2**80, 2**78]
     assert doc["results"][0]["positions"] == [
-        [1] + [0] * 80,
-        [1] + [0] * 79 + [1],
-        [1] + [0] * 78 + [1, 0],
+        {"j": 1} | {f"b[{i + 1}]": v for i, v in enumerate(bits)}
+        for bits in ([0] * 80, [0] * 79 + [1], [0] * 78 + [1, 0])
     ]
 
 

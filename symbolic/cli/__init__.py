@@ -1,5 +1,7 @@
 """The ``symbolic`` command line: one module per command.
 
+``symbolic --version`` prints the version; ``symbolic`` alone prints the help (exit 0).
+
 Exit statuses: 0 done; 1 a negative answer (the engines differ with ``--engine both``, a
 ``strategy --verify`` fails or its start is not won, ``draw --strategy`` from a start not
 won); 2 bad input
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib.metadata
 import io
 import os
 import sys
@@ -56,7 +59,7 @@ from . import (
 from .common import error_text, limit_args
 from .watchdog import Watchdog, enable as enable_watchdog
 
-__all__ = ["COMMANDS", "build_parser", "main", "console"]
+__all__ = ["COMMANDS", "build_parser", "version", "main", "console"]
 
 #: the command modules, in the order ``symbolic --help`` lists them
 COMMANDS = (
@@ -92,8 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
         "2 bad input, 3 limit reached, "
         "4 output not written, 130 interrupted.",
     )
+    p.add_argument("--version", action="version", version=f"symbolic {version()}")
     limit_args(p, top=True)
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    # no command: the help, on stdout, exit 0 (_run)
+    sub = p.add_subparsers(dest="command", required=False, metavar="COMMAND")
     for command in COMMANDS:
         command.register(sub)
     # every command takes the limits, whether it reads a model or not
@@ -101,6 +106,19 @@ def build_parser() -> argparse.ArgumentParser:
         if not any(a.dest == "timeout" for a in sp._actions):
             limit_args(sp)
     return p
+
+
+def version() -> str:
+    """The installed distribution's version (pyproject.toml's), else ``unknown`` (a
+    checkout imported without installing it).
+
+    >>> version() != ""
+    True
+    """
+    try:
+        return importlib.metadata.version("symbolic")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def main(argv: Sequence[str] | None = None, started: float | None = None) -> int:
@@ -151,7 +169,10 @@ def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
     limits_mod.ensure_recursion_headroom()
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "limit", 0) < 0:
+    if args.command is None:  # a bare `symbolic`: what it can do, not an error
+        parser.print_help()
+        return OK
+    if (getattr(args, "limit", 0) or 0) < 0:
         parser.error("--limit must be >= 0")
     json_mode = bool(getattr(args, "json", False))
     progress = None

@@ -15,6 +15,7 @@ from ..api import same_sets
 from ..errors import FileError
 from ..limits import current as current_limits
 from ..model import load_model, parse_formula
+from .output import emit
 from .common import (
     ENGINE_CHOICES,
     backend_arg,
@@ -23,7 +24,6 @@ from .common import (
     engine_arg,
     engine_kinds,
     json_arg,
-    json_text,
     limit_args,
 )
 
@@ -135,6 +135,7 @@ def cmd_aiger(args) -> int:
         "inputs": len(names.env_index),
         "controllable": len(names.ctrl_index),
         "ands": len(c.and_lhs),
+        # the text's; --json takes both from the common header (cli.output)
         "engine": engine.kind,
         "backend": backend_text(engine, args.backend) if engine.kind == "symbolic" else None,
         "seconds": {k: round(v["seconds"], 3) for k, v in runs.items()},
@@ -152,7 +153,7 @@ def cmd_aiger(args) -> int:
         elif not doc["controller"]["verified"]:
             status = MISMATCH
     if args.json:
-        print(json_text(doc))
+        emit(args, doc, model, engine)
         return status
     _print_text(model, doc, first)
     if args.engine == "both" and status == 0:

@@ -10,6 +10,7 @@ from ..limits import int_text
 from ..analysis.layered import evaluate_queries, initial_set
 from .dead_ends import dead_end_note
 from .strategy import DEAD_ENDS
+from .output import emit, positions_json
 from .common import (
     ENGINE_CHOICES,
     backend_text,
@@ -17,7 +18,6 @@ from .common import (
     engine_arg,
     format_positions,
     json_arg,
-    json_text,
     layered_arg,
     limit_arg,
     load,
@@ -58,7 +58,8 @@ def cmd_check(args) -> int:
     mismatches = _mismatches(model, queries, engines, results, answers) if both else []
     status = 1 if mismatches else 0
     if args.json:
-        print(json_text(_json_doc(args, model, queries, answers[kinds[0]], notes, mismatches)))
+        doc = _json_doc(args, model, queries, answers[kinds[0]], notes, mismatches)
+        emit(args, doc, model, engines.get("symbolic"))
     else:
         params = ", ".join(f"{k}={value_text(v)}" for k, v in model.params.items())
         print(f"{model.name}" + (f" [{params}]" if params else ""))
@@ -118,15 +119,13 @@ def _mismatches(model, queries, engines, results, answers) -> list[tuple[str, tu
 
 def _json_doc(args, model, queries, answers, notes, mismatches) -> dict:
     """The ``--json`` document of ``symbolic check``."""
+    space = model.game.space
     doc = {
-        "model": model.name,
-        "params": model.params,
-        "engine": args.engine,
         "results": [
             {
                 "query": text,
                 "count": a.positions.count(),
-                "positions": [list(t) for t in shown_positions(a.positions, args.limit)],
+                "positions": positions_json(space, shown_positions(a.positions, args.limit)),
             }
             | ({"layered": list(a.how)} if a.restricted else {})
             | ({"dead_ends_decide": note.strip()} if note else {})
@@ -135,7 +134,7 @@ def _json_doc(args, model, queries, answers, notes, mismatches) -> dict:
     }
     if args.engine == "both":
         doc["mismatches"] = [
-            {"query": t, "position": list(w), "only_in": k} for t, w, k in mismatches
+            {"query": t, "position": space.as_dict(w), "only_in": k} for t, w, k in mismatches
         ]
     return doc
 

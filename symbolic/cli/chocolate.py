@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import time
 
 from ..seeds.chocolate import HALF, BarValues, answers
+from .output import emit
 from .common import backend_arg, backend_text, json_arg
 
 __all__ = ["cmd_chocolate", "register"]
@@ -17,7 +17,7 @@ def cmd_chocolate(args) -> int:
     doc = answers(values)
     elapsed = time.perf_counter() - t0
     if args.json:
-        print(json.dumps(doc))
+        emit(args, doc, engine=values.engine)
         return 0
     side = 2 * HALF + 1
     print(

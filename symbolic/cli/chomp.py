@@ -3,12 +3,12 @@ the report's claims, under each reading of a move."""
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from typing import Any
 
 from ..seeds.chomp import MAX_SIZE, board_nimbers, tablet_nimbers, verdicts
+from .output import emit
 from .common import ENGINE_CHOICES, backend_arg, engine_arg, engine_kinds, int_arg, json_arg
 
 __all__ = ["RULES", "cmd_chomp", "register"]
@@ -51,7 +51,7 @@ def cmd_chomp(args) -> int:
             "seconds": round(seconds, 2),
         }
     if args.json:
-        print(json.dumps(doc))
+        emit(args, doc)
         return status
     for rule in rules:
         d = doc[rule]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from typing import Sequence
@@ -25,6 +26,7 @@ from ..engines import BACKEND_CHOICES, ENGINES, ORDERS, PARTITIONS, make_engine
 from ..errors import Hint, QueryError, SymbolicError, spelled
 from ..gdl.game import GdlGame
 from ..ir import ConcurrentGame
+from ..lang.comments import division_warnings
 from ..limits import (
     CACHE_BITS_RANGE,
     MAX_MEMORY_MB,
@@ -140,11 +142,26 @@ def params_of(items: Sequence[str] | None) -> dict:
 def load(args) -> Model:
     """The model named by ``args.model`` with the ``-p`` parameters."""
     with current_limits().stage(f"reading the model {args.model}"):
-        model = load_model(args.model, params_of(args.param))
+        try:
+            model = load_model(args.model, params_of(args.param))
+        except SymbolicError as err:  # `k // 2` may be why: say so before the error
+            _division_warnings_of(err)
+            raise
     if isinstance(model.game, GdlGame):  # a GDL description's warnings (symbolic.gdl.ground)
         for text in model.game.program.warnings:
             print(text, file=sys.stderr)
+    for text in division_warnings(model.text, model.source):  # `k // 2`: a comment
+        print(text, file=sys.stderr)
     return model
+
+
+def _division_warnings_of(err: SymbolicError) -> None:
+    """The :func:`division_warnings` of the model file an error points into, on stderr."""
+    where = err.span.file if err.span is not None else ""
+    if where.endswith(".game") and os.path.isfile(where):
+        with open(where, encoding="utf-8-sig", errors="replace") as f:
+            for text in division_warnings(f.read(), where):
+                print(text, file=sys.stderr)
 
 
 def _positive_number(what: str, most: int):

@@ -50,7 +50,8 @@ def _pictures():
     missing = [m for m in ("matplotlib", "networkx") if importlib.util.find_spec(m) is None]
     if missing:
         raise QueryError(
-            f"symbolic draw needs {' and '.join(missing)}: pip install 'symbolic[draw]'"
+            f"symbolic draw needs {' and '.join(missing)}, dependencies of symbolic: "
+            "reinstall it (pip install . in its checkout)"
         )
     return pictures
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 
 from ..seeds.ens2005 import answer_sheet, format_sheet
 from ..limits import current as current_limits
+from .output import emit
 from .common import backend_arg, engine_arg, int_arg, json_arg
 
 __all__ = ["cmd_ens2005", "register"]
@@ -14,7 +14,10 @@ __all__ = ["cmd_ens2005", "register"]
 def cmd_ens2005(args) -> int:
     with current_limits().stage(f"computing the ENS 2005 answer sheet for u0 = {args.u0}"):
         sheet = answer_sheet(args.u0, engine=args.engine, backend=args.backend)
-    print(json.dumps(sheet) if args.json else format_sheet(sheet))
+    if args.json:
+        emit(args, sheet)
+    else:
+        print(format_sheet(sheet))
     return 0
 
 

@@ -3,7 +3,6 @@ strategy (the reachability-games TD, Q4), with an error on an illegal move."""
 
 from __future__ import annotations
 
-import json
 
 from .. import atl, ir
 from ..analysis.outcome import Referee
@@ -11,6 +10,7 @@ from ..errors import QueryError
 from ..limits import is_int_text, short_text
 from ..model import parse_formula
 from ..analysis.strategy import execute
+from .output import emit
 from .common import (
     build_engine,
     engine_arg,
@@ -70,7 +70,7 @@ def cmd_execute(args) -> int:
                 "losers": list(out.losers),
                 "reason": out.reason,
             }
-        print(json.dumps(doc))
+        emit(args, doc, model, engine)
         return 0
     for n, c in enumerate(play):
         print(f"{n:4d}  {position_text(sp, c)}")

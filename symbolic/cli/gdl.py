@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import sys
 import time
@@ -17,6 +16,7 @@ from ..gdl.symbolic import GdlSymbolicGame
 from ..gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
 from ..gdl.turns import NotTurnBased
 from ..limits import current as current_limits
+from .output import emit
 from .common import (
     ENGINE_CHOICES,
     build_engine,
@@ -89,7 +89,7 @@ def cmd_gdl(args) -> int:
             doc["invariant"] = inv_doc
         if concurrent:
             doc["concurrent"] = True
-        print(json.dumps(doc))
+        emit(args, doc, model)
         return status
     _print_text(model, args, results[kinds[0]], times, forced, inv_doc, concurrent)
     if args.engine == "both" and status == 0:

@@ -3,7 +3,6 @@ or on many random forests from the report's grammar."""
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from importlib import resources
@@ -14,6 +13,7 @@ from ..errors import QueryError
 from ..analysis.grundy import layered_nimbers, mex_nimbers
 from ..limits import is_int_text, short_text
 from ..model import load_model
+from .output import emit
 from .common import (
     ENGINE_CHOICES,
     backend_arg,
@@ -54,28 +54,27 @@ def _one(args) -> int:
         engine_nimbers[kind] = _model_nimber(args.word, kind, args.backend)
     after = H.nimber(f.remove_path(move)) if move is not None else None
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "word": f.word(),
-                    "reading": reading.name,
-                    "sequence": [
-                        {
-                            "nodes": [v + 1 for v in g.nodes],
-                            "word": g.word(),
-                            "white": [v + 1 for v, w in zip(g.nodes, H.colours(g)) if w],
-                            "rip": r,
-                        }
-                        for g, r in zip(seq, rips)
-                    ],
-                    "criterion_wins": H.wins(f, reading),
-                    "ulehla_value": H.ulehla_value(f, reading),
-                    "winning_move": None if move is None else move + 1,
-                    "nimber": truth,
-                    "nimber_after_move": after,
-                    "engine_nimbers": engine_nimbers,
-                }
-            )
+        emit(
+            args,
+            {
+                "word": f.word(),
+                "reading": reading.name,
+                "sequence": [
+                    {
+                        "nodes": [v + 1 for v in g.nodes],
+                        "word": g.word(),
+                        "white": [v + 1 for v, w in zip(g.nodes, H.colours(g)) if w],
+                        "rip": r,
+                    }
+                    for g, r in zip(seq, rips)
+                ],
+                "criterion_wins": H.wins(f, reading),
+                "ulehla_value": H.ulehla_value(f, reading),
+                "winning_move": None if move is None else move + 1,
+                "nimber": truth,
+                "nimber_after_move": after,
+                "engine_nimbers": engine_nimbers,
+            },
         )
     else:
         print(
@@ -164,7 +163,7 @@ def _many(args) -> int:
     else:
         doc, title = _random_doc(args)
     if args.json:
-        print(json.dumps(doc))
+        emit(args, doc)
         return 0
     print(f"{title}; {doc['first_player_loses']} have nimber 0; {time.perf_counter() - t0:.1f} s")
     print(

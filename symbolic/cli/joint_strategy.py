@@ -4,12 +4,12 @@ position (:mod:`symbolic.analysis.joint_strategy`), for ``<<J>> f U g`` (``<>``)
 
 from __future__ import annotations
 
-import json
 
 from .. import atl
 from ..analysis.joint_strategy import reach_joint_strategy, safety_joint_strategy, verify_joint
 from ..errors import QueryError
 from ..model import parse_formula
+from .output import emit
 from .common import NOT_ANSWERED, position_text, start_set
 
 __all__ = ["concurrent_strategy"]
@@ -56,7 +56,7 @@ def concurrent_strategy(model, engine, args) -> int:
                 f"position(s) (e.g. {position_text(sp, lost[0])})"
             )
     if args.json:
-        print(json.dumps(doc))
+        emit(args, doc, model, engine)
         return 0 if doc.get("verified", True) else NOT_ANSWERED
     J = "{" + ", ".join(map(str, s.coalition)) + "}"
     print(f"{model.name}: joint strategy of {J} for {args.query} ({s.kind}; engine {engine.kind})")

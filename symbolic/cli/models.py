@@ -14,7 +14,8 @@ from ..gdl.kif import SList, Sym, parse_kif
 from ..lang import ast
 from ..lang.parser import parse_model_text
 from ..model import load_model, shipped_models
-from .common import json_arg, json_text, value_text
+from .output import emit
+from .common import json_arg, value_text
 
 __all__ = ["describe", "cmd_models", "register"]
 
@@ -82,7 +83,7 @@ def _params_text(params: dict) -> str:
 def cmd_models(args) -> int:
     entries = [describe(n, p) for n, p in shipped_models().items()]
     if args.json:
-        print(json_text(entries))
+        emit(args, {"models": entries})
         return 0
     width = max(len(e["name"]) for e in entries) + 2
     title_width = max(len(e["title"]) for e in entries if not e["roles"]) + 2

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from collections import Counter
 
+from ..errors import QueryError
 from ..analysis.grundy import (
     check_impartial,
     check_normal_play,
@@ -17,6 +17,7 @@ from ..analysis.grundy import (
 )
 from ..analysis.layered_solve import graded_reach, layered_nimbers_graded, layered_source
 from ..api import ReachLayers
+from .output import all_limit_arg, all_rows, emit, positions_json, print_rows
 from .common import (
     ENGINE_CHOICES,
     backend_text,
@@ -51,6 +52,12 @@ class _Answer:
 
     def of(self, pos) -> int:
         return self.nimbers.of(pos) if self.nimbers is not None else self.table[pos]
+
+    def every(self, reach, limit: int) -> list[tuple[tuple, int]]:
+        """``(position, nimber)`` for every position solved (``reach``'s when layered), in
+        order; refused above ``limit`` positions (0: no bound)."""
+        over = self.engine.positions() if reach is None else reach.result
+        return [(p, self.of(p)) for p in all_rows(over, limit, "nimber")]
 
     def optimal_moves(self, pos) -> list[tuple]:
         if self.nimbers is not None:
@@ -99,8 +106,18 @@ def cmd_nimbers(args) -> int:
         if w is not None:
             status = 1
             mismatch = (w, sym.get(w), answers["explicit"].table.get(w))
-    if args.json:
-        print(json.dumps(_json_doc(main, space, at, reach, mismatch)))
+    if args.all and at is not None:
+        raise QueryError("--all and --at do not go together")
+    if args.all and args.csv:
+        print_rows(space, main.every(reach, args.limit), "nimber", str)
+    elif args.json:
+        doc = _json_doc(main, space, at, reach, mismatch)
+        if args.all:
+            rows = main.every(reach, args.limit)
+            doc["all"] = [{"position": space.as_dict(p), "nimber": g} for p, g in rows]
+        emit(args, doc, model, answers["symbolic"].engine if "symbolic" in answers else None)
+    elif args.all or args.csv:
+        raise QueryError("--all needs --csv or --json (and --csv needs --all)")
     else:
         params = ", ".join(f"{k}={v}" for k, v in model.params.items())
         print(f"{model.name}" + (f" [{params}]" if params else ""))
@@ -143,8 +160,9 @@ def _json_doc(main, space, at, reach, mismatch) -> dict:
     positions per nimber; the engines' first disagreement when there is one."""
     if at is not None:
         doc = {
+            "position": space.as_dict(at),
             "nimber": main.of(at),
-            "optimal_moves": [position_text(space, s) for s in main.optimal_moves(at)],
+            "optimal_moves": positions_json(space, main.optimal_moves(at)),
         }
     else:
         doc = {"counts": {str(g): n for g, n in main.counts().items()}}
@@ -156,7 +174,7 @@ def _json_doc(main, space, at, reach, mismatch) -> dict:
             }
     if mismatch is not None:
         doc["mismatch"] = {
-            "position": position_text(space, mismatch[0]),
+            "position": space.as_dict(mismatch[0]),
             "symbolic": mismatch[1],
             "explicit": mismatch[2],
         }
@@ -182,6 +200,18 @@ def _print_answer(main, space, at) -> None:
         for g, n in counts.items():
             print(f"{g:>8}  {n}")
         print(f"{'total':>8}  {total}")
+
+
+def _all_args(c) -> None:
+    """``--all``, ``--csv`` and ``--limit``: the table of every position's nimber."""
+    c.add_argument(
+        "--all",
+        action="store_true",
+        help="every position's nimber (with --csv: one row per position, a column per "
+        "slot then the nimber; with --json: a list 'all')",
+    )
+    c.add_argument("--csv", action="store_true", help="with --all: print CSV")
+    all_limit_arg(c)
 
 
 def register(sub) -> None:
@@ -210,9 +240,11 @@ def register(sub) -> None:
     )
     json_arg(
         c,
-        'print {"nimber": g, "optimal_moves": [...]} with --at, '
-        'else {"counts": {"0": n0, "1": n1, ...}}',
+        "one JSON document (docs/commands.md, JSON output): with --at, its nimber and "
+        'winning moves; else {"counts": {"0": n0, ...}}; with --all, every position\'s '
+        "nimber too",
     )
+    _all_args(c)
     layered_arg(
         c,
         "solve one graded layer at a time, from the farthest: auto (default: when "

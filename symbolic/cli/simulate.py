@@ -12,7 +12,6 @@ moves is stopped and counted as a draw.
 
 from __future__ import annotations
 
-import json
 import random
 
 from .. import atl
@@ -26,6 +25,7 @@ from ..analysis.play import (
     solver_player,
     start_positions,
 )
+from .output import emit
 from .common import (
     build_engine,
     engine_arg,
@@ -108,14 +108,12 @@ def simulate(
         if trace is not None:
             trace(n + 1, play)
     return {
-        "model": model.name,
-        "params": model.params,
-        "engine": engine.kind,
         "seed": seed,
         "games": games,
         "players": {str(p): k for p, k in kinds.items()},
         "rules": rules.kind,
-        "start": "random" if random_start else position_text(model.game.space, fixed),
+        "start": None if random_start else model.game.space.as_dict(fixed),
+        "random_start": bool(random_start),
         "start_positions": starts.count(),
         "wins": {str(p): w for p, w in wins.items()},
         "draws": draws,
@@ -168,7 +166,7 @@ def cmd_simulate(args) -> int:
         trace=None if args.json else trace,
     )
     if args.json:
-        print(json.dumps(doc))
+        emit(args, doc, model, engine)
         return 0
     params = ", ".join(f"{k}={v}" for k, v in model.params.items())
     print(
@@ -181,7 +179,7 @@ def cmd_simulate(args) -> int:
         + (
             f"random among {doc['start_positions']} positions"
             if args.random_start
-            else doc["start"]
+            else position_text(space, tuple(doc["start"].values()))
         )
     )
     for p, k in kinds.items():

@@ -4,7 +4,6 @@ of positional strategies of a player (the TD's Q2)."""
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 
@@ -15,6 +14,7 @@ from ..analysis.layered_solve import graded_reach, layered_strategy
 from ..analysis.strategy import count_strategies, strategy_for, to_dot, to_json, verify
 from ..ir import ConcurrentGame
 from .joint_strategy import concurrent_strategy
+from .output import emit
 from .common import (
     NOT_ANSWERED,
     build_engine,
@@ -48,10 +48,11 @@ def _count(args, model, engine) -> int:
     digits += (n >= 10**digits) - (n < 10 ** (digits - 1))
     if hasattr(sys, "set_int_max_str_digits") and digits > 4000:
         sys.set_int_max_str_digits(0)  # the exact integer, however long
+    if args.json:
+        emit(args, {"player": args.count, "strategies": n, "digits": digits}, model, engine)
+        return 0
     print(
-        json.dumps({"player": args.count, "strategies": n, "digits": digits})
-        if args.json
-        else f"player {args.count} has {n} positional strategies"
+        f"player {args.count} has {n} positional strategies"
         + (f" (a number of {digits} digits)" if digits > 30 else "")
     )
     return 0
@@ -100,7 +101,7 @@ def cmd_strategy(args) -> int:
         print(to_dot(strategy, start), end="")
         return 0
     if args.json:
-        print(json.dumps(doc))
+        emit(args, doc, model, engine)
         return NOT_ANSWERED if args.verify and not doc["verified"]["ok"] else 0
     _print_strategy(args, model, engine, strategy, start, reach, doc)
     if args.verify:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 
 from ..gdl.explicit_concurrent import GdlExplicitConcurrentGame
 from ..ir import ConcurrentGame
+from .output import emit
 from .common import (
     build_engine,
     engine_arg,
@@ -43,22 +43,19 @@ def _concurrent(model, engine, c: tuple, args) -> int:
     rows = joint_successors(model, engine, c)
     succ = engine.successors(c).tuples()
     if args.json:
-        print(
-            json.dumps(
+        doc = {
+            "position": sp.as_dict(c),
+            "turn": None,
+            "joint_actions": [
                 {
-                    "position": sp.as_dict(c),
-                    "turn": None,
-                    "joint_actions": [
-                        {
-                            "actions": {str(p): a for p, a in acts.items()},
-                            "successors": [sp.as_dict(d) for d in ds],
-                        }
-                        for acts, ds in rows
-                    ],
-                    "successors": [sp.as_dict(d) for d in succ],
+                    "actions": {str(p): a for p, a in acts.items()},
+                    "successors": [sp.as_dict(d) for d in ds],
                 }
-            )
-        )
+                for acts, ds in rows
+            ],
+            "successors": [sp.as_dict(d) for d in succ],
+        }
+        emit(args, doc, model, engine)
         return 0
     print(f"{position_text(sp, c)}  (concurrent: every player chooses an action)")
     print(
@@ -85,15 +82,12 @@ def cmd_successors(args) -> int:
     turn = next(p for p in model.game.players if c in engine.turn_set({p}))
     succ = engine.successors(c).tuples()
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "position": sp.as_dict(c),
-                    "turn": turn,
-                    "successors": [sp.as_dict(d) for d in succ],
-                }
-            )
-        )
+        doc = {
+            "position": sp.as_dict(c),
+            "turn": turn,
+            "successors": [sp.as_dict(d) for d in succ],
+        }
+        emit(args, doc, model, engine)
         return 0
     print(f"{position_text(sp, c)}  (player {turn} to move)")
     print(f"{len(succ)} successor(s)" + (":" if succ else " (a dead end)"))

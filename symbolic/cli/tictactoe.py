@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 from ..seeds.tictactoe import KEYS, answers
+from .output import emit
 from .common import ENGINE_CHOICES, backend_arg, engine_arg, engine_kinds, json_arg
 
 __all__ = ["LABELS", "cmd_tictactoe", "register"]
@@ -30,7 +30,7 @@ def cmd_tictactoe(args) -> int:
     main = results[kinds[0]]
     differ = [k for k in KEYS if len({str(r[k]) for r in results.values()}) > 1]
     if args.json:
-        print(json.dumps(main))
+        emit(args, main)
     else:
         for k in KEYS:
             v = main[k]

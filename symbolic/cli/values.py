@@ -12,7 +12,6 @@ from two layered attractors; the explicit engine from its own retrograde sweep
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 
@@ -24,6 +23,7 @@ from ..analysis.layered_solve import graded_reach, layered_source, layered_value
 from ..analysis.outcome import rule_text
 from .. import ir
 from ..errors import QueryError
+from .output import ALL_LIMIT, all_rows, emit, print_rows
 from .common import (
     ENGINE_CHOICES,
     backend_text,
@@ -33,7 +33,7 @@ from .common import (
     engine_kinds,
     json_arg,
     layered_arg,
-    limit_arg,
+    int_arg,
     load,
     model_args,
     note_work,
@@ -69,6 +69,12 @@ class _Table:
                     self.counts[v] = self.counts.get(v, 0) + 1
             self.counts = dict(sorted(self.counts.items()))
             self.draws = sum(v is None for v in self._table.values())
+
+    def every(self, reach, limit: int) -> list[tuple[tuple, int | None]]:
+        """``(position, value)`` for every position solved (``reach``'s when layered), in
+        order; refused above ``limit`` positions (0: no bound)."""
+        over = self.engine.positions() if reach is None else reach.result
+        return [(p, self.value(p)) for p in all_rows(over, limit, "value")]
 
     def value(self, pos) -> int | None:
         if self.kind == "symbolic":
@@ -149,7 +155,7 @@ def _by_layer(args, model) -> int:
             file=sys.stderr,
         )
     if args.json:
-        print(json.dumps({"outcome": model.game.outcome.kind, **main.as_json()}))
+        emit(args, {"outcome": model.game.outcome.kind, **main.as_json()}, model, eng)
         return status
     shown = ", ".join(f"{k}={v}" for k, v in model.params.items())
     print(model.name + (f" [{shown}]" if shown else ""))
@@ -210,6 +216,10 @@ def cmd_values(args) -> int:
         if args.at is not None:
             raise QueryError("--by-layer and --at do not go together")
         return _by_layer(args, model)
+    if args.all and (args.at is not None or not (args.csv or args.json)):
+        raise QueryError("--all needs --csv or --json, and no --at")
+    if args.csv and not args.all:
+        raise QueryError("--csv needs --all")
     space = model.game.space
     at = parse_position(space, args.at) if args.at is not None else None
     kinds = engine_kinds(args.engine)
@@ -222,31 +232,32 @@ def cmd_values(args) -> int:
         if mismatch:
             status = 1
             print(f"MISMATCH: {mismatch}", file=sys.stderr)
-    params = model.params
     if at is not None:
         v = main.value(at)
         if args.engine == "both" and tables["explicit"].value(at) != v:
             status = 1
         if args.json:
-            print(
-                json.dumps(
-                    {
-                        "model": model.name,
-                        "params": params,
-                        "engine": args.engine,
-                        "outcome": game.outcome.kind,
-                        "position": space.as_dict(at),
-                        "value": v,
-                        "result": result_of(model, v),
-                    }
-                )
-            )
+            doc = {
+                "outcome": game.outcome.kind,
+                "position": space.as_dict(at),
+                "value": v,
+                "result": result_of(model, v),
+            }
+            emit(args, doc, model, engines.get("symbolic"))
         else:
             print(f"{position_text(space, at)}: {value_text(v, _zero_won(model))}")
         return status
-    initial = _initial(model, engines[kinds[0]], args.limit)
+    if args.all:
+        _print_all(args, model, main, reach)
+        return status
+    initial = _initial(model, engines[kinds[0]], 10 if args.limit is None else args.limit)
     if args.json:
-        print(json.dumps(_json_doc(model, args, main, initial, mismatch, reach)))
+        emit(
+            args,
+            _json_doc(model, args, main, initial, mismatch, reach),
+            model,
+            engines.get("symbolic"),
+        )
         return status
     _print_table(model, args, main, engines, timings, initial, reach)
     if args.engine == "both" and mismatch is None:
@@ -262,9 +273,6 @@ def _json_doc(model, args, main, initial, mismatch, reach) -> dict:
     space = model.game.space
     won, lost = _won_lost(model, main)
     doc = {
-        "model": model.name,
-        "params": model.params,
-        "engine": args.engine,
         "outcome": model.game.outcome.kind,
         "positions": won + lost + main.draws,
         "counts": {str(v): n for v, n in main.counts.items()},
@@ -288,6 +296,25 @@ def _json_doc(model, args, main, initial, mismatch, reach) -> dict:
     if args.engine == "both":
         doc["agree"] = mismatch is None
     return doc
+
+
+def _print_all(args, model, main, reach) -> None:
+    """``values --all``: every position's value, as CSV or in the JSON document."""
+    limit = ALL_LIMIT if args.limit is None else args.limit
+    rows = main.every(reach, limit)
+    zero_won = _zero_won(model)
+    if args.csv:
+        print_rows(model.game.space, rows, "value", lambda v: value_text(v, zero_won))
+        return
+    space = model.game.space
+    doc = {
+        "outcome": model.game.outcome.kind,
+        "all": [
+            {"position": space.as_dict(p), "value": v, "result": result_of(model, v)}
+            for p, v in rows
+        ],
+    }
+    emit(args, doc, model, main.engine)
 
 
 def _print_table(model, args, main, engines, timings, initial, reach) -> None:
@@ -353,8 +380,22 @@ def register(sub) -> None:
         "symbolic (layered BDD fixpoints), explicit (retrograde "
         "sweep) or both (cross-check; exit 1 on any difference)",
     )
-    limit_arg(c, "initial positions", 10)
+    c.add_argument(
+        "--limit",
+        type=int_arg(0),
+        default=None,
+        metavar="N",
+        help="show at most N initial positions (default 10); with --all, refuse more "
+        f"than N positions (default {ALL_LIMIT}); 0: no bound",
+    )
     json_arg(c)
+    c.add_argument(
+        "--all",
+        action="store_true",
+        help="every position's value (with --csv: one row per position, a column per "
+        "slot then the value; with --json: a list 'all')",
+    )
+    c.add_argument("--csv", action="store_true", help="with --all: print CSV")
     c.add_argument(
         "--by-layer",
         action="store_true",

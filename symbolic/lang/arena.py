@@ -322,16 +322,17 @@ def read_arena(text: str, filename: str) -> Arena:
             top,
         )
     fields = _fields(r, doc, top)
-    n = _state_count(r, fields["states"])
-    controller = _controllers(r, fields["controller"], n)
-    edges = _edges(r, fields["edges"], n)
-    initial = r.state(fields["initial"], n, "init")
+    said = _spelling(doc)  # errors name a key as the file spells it
+    n = _state_count(r, fields["states"], said["states"])
+    controller = _controllers(r, fields["controller"], n, said["controller"])
+    edges = _edges(r, fields["edges"], n, said["edges"])
+    initial = r.state(fields["initial"], n, said["initial"])
     objective1, objective2 = (
-        tuple(sorted(set(r.states_list(fields[k], n, KEYS[k]))))
+        tuple(sorted(set(r.states_list(fields[k], n, said[k]))))
         for k in ("objective1", "objective2")
     )
     draws = (
-        tuple(sorted(set(r.states_list(fields["objective3"], n, "objectifs3"))))
+        tuple(sorted(set(r.states_list(fields["objective3"], n, said["objective3"]))))
         if "objective3" in fields
         else None
     )
@@ -346,6 +347,19 @@ def read_arena(text: str, filename: str) -> Arena:
         (objective1, objective2),
         draws,
     )
+
+
+def _spelling(doc: Located) -> dict[str, str]:
+    """{English key: the key as ``doc`` spells it} (the TD's French by default)."""
+    said = KEYS | OPTIONAL_STATES
+    french = {v: k for k, v in said.items()}
+    assert isinstance(doc.value, dict), doc.kind  # _fields has checked it is an object
+    spelled = dict(said)
+    for k in doc.value:
+        english = french.get(k, k)
+        if english in said:
+            spelled[english] = k
+    return spelled
 
 
 def _fields(r: _Reader, doc: Located, top: Span) -> dict[str, Located]:
@@ -374,7 +388,8 @@ def _fields(r: _Reader, doc: Located, top: Span) -> dict[str, Located]:
         if canonical not in KEYS:
             raise r.error(
                 f"unknown key {json.dumps(key)} (expected "
-                f"{', '.join(KEYS.values())}, or objectifs3, name, description)",
+                f"{', '.join(f'{fr} or {en}' for en, fr in KEYS.items())}; optional: "
+                "objectifs3 or objective3, name, description)",
                 where,
             )
         if canonical in fields:
@@ -389,45 +404,49 @@ def _fields(r: _Reader, doc: Located, top: Span) -> dict[str, Located]:
     return fields
 
 
-def _state_count(r: _Reader, states: Located) -> int:
-    """The number of states of ``etats``: a non-empty array of the states 0..n-1, each once."""
-    raw_states = r.items(states, "etats")
+def _state_count(r: _Reader, states: Located, key: str = "etats") -> int:
+    """The number of states of ``etats`` (the file's ``key``): a non-empty array of the
+    states 0..n-1, each once."""
+    raw_states = r.items(states, key)
     if not raw_states:
-        raise r.error("etats is empty: an arena needs at least one state", states.span)
+        raise r.error(f"{key} is empty: an arena needs at least one state", states.span)
     n = len(raw_states)
     seen: dict[int, Located] = {}
     for i, v in enumerate(raw_states):
-        s = r.state(v, n, f"etats[{i}]")
+        s = r.state(v, n, f"{key}[{i}]")
         if s in seen:
-            raise r.error(f"state {s} is listed twice in etats", v.span)
+            raise r.error(f"state {s} is listed twice in {key}", v.span)
         seen[s] = v
     return n
 
 
-def _controllers(r: _Reader, controls: Located, n: int) -> dict[int, int]:
-    """{state: the player controlling it} from ``controles``: one for each of the n states."""
+def _controllers(r: _Reader, controls: Located, n: int, key: str = "controles") -> dict[int, int]:
+    """{state: the player controlling it} from ``controles`` (the file's ``key``): one for
+    each of the n states."""
     controller: dict[int, int] = {}
-    for key, (where, v) in r.members(controls, "controles").items():
-        s = r.state_key(key, where, n, "controles")
+    for name, (where, v) in r.members(controls, key).items():
+        s = r.state_key(name, where, n, key)
         if s in controller:
             raise r.error(f"state {s} has two controllers", where)
         controller[s] = r.integer(v, f"the controller of state {s}")
     missing = [s for s in range(n) if s not in controller]
     if missing:
         raise r.error(
-            f"states without a controller in controles: {missing[:10]}"
+            f"states without a controller in {key}: {missing[:10]}"
             + (" ..." if len(missing) > 10 else ""),
             controls.span,
         )
     return controller
 
 
-def _edges(r: _Reader, transitions: Located, n: int) -> set[tuple[int, int]]:
-    """The (state, successor) pairs of ``transitions``."""
+def _edges(
+    r: _Reader, transitions: Located, n: int, key: str = "transitions"
+) -> set[tuple[int, int]]:
+    """The (state, successor) pairs of ``transitions`` (the file's ``key``)."""
     edges: set[tuple[int, int]] = set()
-    for key, (where, v) in r.members(transitions, "transitions").items():
-        s = r.state_key(key, where, n, "transitions")
-        for t in r.states_list(v, n, f"transitions[{json.dumps(key)}]"):
+    for name, (where, v) in r.members(transitions, key).items():
+        s = r.state_key(name, where, n, key)
+        for t in r.states_list(v, n, f"{key}[{json.dumps(name)}]"):
             edges.add((s, t))
     return edges
 

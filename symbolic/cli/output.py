@@ -1,0 +1,111 @@
+"""The one shape of every command's ``--json`` document, and the tables of ``--all``.
+
+Every ``--json`` document is one JSON object that begins with the same header, then the
+command's answer (docs/commands.md, "JSON output"; the JSON Schema is
+docs/schema/output.schema.json):
+
+- ``command``: the command's name;
+- ``model``: the model's name (null for a command that reads none);
+- ``parameters``: the model's parameters as ``{name: value}`` (``{}`` when none);
+- ``engine``: the ``--engine`` asked (null where the command has no such choice);
+- ``backend``: the BDD backend the symbolic engine ran on (``cudd``, ``oxidd``, ...), the
+  ``--backend`` asked where the command does not report one, null without a BDD engine.
+
+A position is always an object ``{slot: value}`` with the model's slot names, e.g.
+``{"j": 1, "k[1]": 0}``.
+
+>>> import argparse
+>>> header(argparse.Namespace(command="models"))
+{'command': 'models', 'model': None, 'parameters': {}, 'engine': None, 'backend': None}
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+
+from ..errors import QueryError
+from ..limits import int_text
+from .common import int_arg, json_text
+
+__all__ = ["HEADER", "header", "emit", "positions_json", "all_limit_arg", "all_rows", "print_rows"]
+
+#: the most positions ``--all`` lists unless ``--limit`` says otherwise
+ALL_LIMIT = 10000
+
+#: the keys every document begins with, in this order
+HEADER = ("command", "model", "parameters", "engine", "backend")
+
+
+def _backend(args, engine) -> str | None:
+    """The backend an engine ran on, else the one asked, else None (no BDD engine)."""
+    manager = getattr(engine, "manager", None)
+    if manager is not None and getattr(manager, "backend", None):
+        return str(manager.backend)
+    if getattr(args, "engine", None) == "explicit" or getattr(engine, "kind", "") == "explicit":
+        return None
+    return getattr(args, "backend", None)
+
+
+def header(args, model=None, engine=None) -> dict:
+    """The header of a ``--json`` document: ``args``' command, ``model``'s name and
+    parameters, the engine asked and ``engine``'s backend (see the module's doc)."""
+    return {
+        "command": getattr(args, "command", None),
+        "model": None if model is None else model.name,
+        "parameters": {} if model is None else dict(model.params),
+        "engine": getattr(args, "engine", None),
+        "backend": _backend(args, engine),
+    }
+
+
+def emit(args, answer: dict, model=None, engine=None) -> None:
+    """Print :func:`header` then ``answer`` (its keys after the header's) as one line of
+    JSON, exact for ints of any size."""
+    doc = header(args, model, engine)
+    doc.update((k, v) for k, v in answer.items() if k not in HEADER)
+    print(json_text(doc))
+
+
+def positions_json(space, positions) -> list[dict]:
+    """Each position tuple as ``{slot: value}``."""
+    return [space.as_dict(p) for p in positions]
+
+
+def all_limit_arg(sp) -> None:
+    """``--limit N`` of a command whose ``--limit`` bounds ``--all`` only."""
+    sp.add_argument(
+        "--limit",
+        type=int_arg(0),
+        default=ALL_LIMIT,
+        metavar="N",
+        help=f"--all refuses more than N positions (0: no bound; default {ALL_LIMIT})",
+    )
+
+
+def all_rows(ps, limit: int, what: str) -> list[tuple]:
+    """Every position of ``ps`` in order, refused when there are more than ``limit``
+    (0: no bound): ``--all`` lists a table, and a table of millions of rows is no answer.
+
+    >>> from symbolic.model import load_model
+    >>> from symbolic.engines import make_engine
+    >>> e = make_engine(load_model("nim", {"n": "2"}).game, "explicit")
+    >>> all_rows(e.positions(), 0, "values")[:2]
+    [(1, 0, 0), (1, 0, 1)]
+    """
+    n = ps.count()
+    if limit and n > limit:
+        raise QueryError(
+            f"--all: {int_text(n)} positions, more than --limit {limit}; "
+            f"pass --limit {int_text(n)} (or 0, no bound) to list every {what}"
+        )
+    return ps.tuples()
+
+
+def print_rows(space, rows, column: str, fmt) -> None:
+    """``rows`` of ``(position, value)`` as CSV on stdout: one column per slot, then
+    ``column`` (each value written by ``fmt``)."""
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow([s.label for s in space.slots] + [column])
+    for pos, v in rows:
+        out.writerow([int_text(x) if isinstance(x, int) else x for x in pos] + [fmt(v)])
