@@ -15,13 +15,14 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 setup: $(STAMP)
 
-# static checks first (seconds), then the suite on two workers (pytest-xdist)
+# static checks first (ruff lint and format, mypy: seconds), then the suite on two workers (pytest-xdist)
 test: $(STAMP)
 	$(BIN)/ruff check symbolic tests bench
 	$(BIN)/ruff format --check symbolic tests bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 -m "not fuzz and not slow and not gdl_slow"
 
-# the type check alone (also part of make test once the package is clean)
+# the type check alone (also the second step of make test)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 

@@ -221,7 +221,8 @@ def _cycle(
     path.reverse()
     cycle = path[path.index(child) :]
     lits = [c.and_lhs[g] for g in cycle] + [c.and_lhs[child]]
-    shown = " -> ".join(map(str, lits if len(lits) <= 9 else lits[:4] + ["…"] + lits[-4:]))
+    texts = [str(x) for x in lits]
+    shown = " -> ".join(texts if len(texts) <= 9 else texts[:4] + ["…"] + texts[-4:])
     return at(
         f"the AND gates form a cycle ({shown}): gate {c.and_lhs[j]} reads gate "
         f"{c.and_lhs[child]}, which depends on it",

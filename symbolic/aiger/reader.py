@@ -66,6 +66,9 @@ def parse_aiger(data: bytes | str, file: str = "<aiger>") -> Circuit:
     text = Text(data, file)
     binary, counts = _header(text)
     maxvar, n_in, n_latch, n_out, n_and = counts
+    # where each section starts (line, offset), for the checks' messages; None in a binary file
+    sections: dict[str, tuple[int, int] | None]
+    inputs: list[int | None]
     if binary:
         inputs = list(range(2, 2 * n_in + 1, 2))
         sections = {"inputs": None}
@@ -73,20 +76,21 @@ def parse_aiger(data: bytes | str, file: str = "<aiger>") -> Circuit:
         first, start, lines = text.take_lines(n_in, "input")
         inputs = text.numbers(lines, first, start, ("an input literal",))[0]
         sections = {"inputs": (first, start)}
-    latch_names = ("the latch's next-state literal", "its reset value")
+    latch_names: tuple[str, ...] = ("the latch's next-state literal", "its reset value")
     if not binary:
         latch_names = ("a latch literal", *latch_names)
     first, start, lines = text.take_lines(n_latch, "latch")
     columns = text.numbers(lines, first, start, latch_names, optional=1)
     sections["latches"] = (first, start)
     if binary:
-        latches = list(range(2 * n_in + 2, 2 * (n_in + n_latch) + 1, 2))
+        latches: list[int | None] = list(range(2 * n_in + 2, 2 * (n_in + n_latch) + 1, 2))
         columns.insert(0, latches)
     first, start, lines = text.take_lines(n_out, "output")
     outputs = text.numbers(lines, first, start, ("an output literal",))[0]
     sections["outputs"] = (first, start)
+    ands: list[list[int | None]]
     if binary:
-        ands = _binary_ands(text, n_in + n_latch + 1, n_and)
+        ands = [list(column) for column in _binary_ands(text, n_in + n_latch + 1, n_and)]
         sections["ands"] = None
     else:
         first, start, lines = text.take_lines(n_and, "AND gate")
@@ -97,24 +101,32 @@ def parse_aiger(data: bytes | str, file: str = "<aiger>") -> Circuit:
             ("an AND gate's literal", "its first operand", "its second operand"),
         )
         sections["ands"] = (first, start)
-    names, comments = _symbols(text, n_in, n_latch, n_out)
+    (input_names, latch_symbols, output_names), comments = _symbols(text, n_in, n_latch, n_out)
     return check_circuit(
         text,
         sections,
         Circuit(
             maxvar,
-            tuple(inputs),
-            tuple(columns[0]),
-            tuple(columns[1]),
+            _ints(inputs),
+            _ints(columns[0]),
+            _ints(columns[1]),
             tuple(0 if r is None else r for r in columns[2]),
-            tuple(outputs),
-            tuple(ands[0]),
-            tuple(ands[1]),
-            tuple(ands[2]),
-            *names,
+            _ints(outputs),
+            _ints(ands[0]),
+            _ints(ands[1]),
+            _ints(ands[2]),
+            input_names,
+            latch_symbols,
+            output_names,
             comments,
         ),
     )
+
+
+def _ints(column: list[int | None]) -> tuple[int, ...]:
+    """A column of required numbers (Text.numbers gives None only for optional ones)."""
+    assert None not in column, column
+    return tuple(v for v in column if v is not None)
 
 
 def _header(text: Text) -> tuple[bool, tuple[int, int, int, int, int]]:
@@ -140,7 +152,7 @@ def _header(text: Text) -> tuple[bool, tuple[int, int, int, int, int]]:
                 f"{values[i]} {_WHAT[name]} ({name}): a safety game has none "
                 "(its one output is the error)",
             )
-    maxvar, n_in, n_latch, n_out, n_and = values[:5]
+    maxvar, n_in, n_latch, n_out, n_and = _ints(values[:5])
     if n_out != 1:
         raise at(3, f"O = {n_out} outputs: a safety game has exactly one output, the error")
     defined = n_in + n_latch + n_and
@@ -205,7 +217,9 @@ def _binary_ands(text: Text, first_var: int, count: int) -> list[list[int]]:
     return [lhs_list, rhs0_list, rhs1_list]
 
 
-def _symbols(text: Text, n_in: int, n_latch: int, n_out: int):
+def _symbols(
+    text: Text, n_in: int, n_latch: int, n_out: int
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
     """((input names, latch names, output names), comment lines) after the gates."""
     names = {b"i": [""] * n_in, b"l": [""] * n_latch, b"o": [""] * n_out}
     rest = text.data[text.pos :]

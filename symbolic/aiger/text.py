@@ -114,7 +114,7 @@ class Text:
         n = len(names)
         for k in {n, n - optional}:
             if all(map(_FAST[k].fullmatch, lines)):
-                flat = list(map(int, b" ".join(lines).split()))
+                flat: list[int | None] = list(map(int, b" ".join(lines).split()))
                 return [flat[i::k] for i in range(k)] + [[None] * len(lines)] * (n - k)
         columns: list[list[int | None]] = [[] for _ in names]
         offset = start

@@ -50,8 +50,8 @@ def canonical(c: Circuit) -> Circuit:
     """
     new = {0: 0}
     defined = (*c.inputs, *c.latches, *c.and_lhs)
-    for k, lit in enumerate(defined):
-        new[lit >> 1] = k + 1
+    for k, defined_lit in enumerate(defined):
+        new[defined_lit >> 1] = k + 1
 
     def lit(x: int) -> int:
         return 2 * new[x >> 1] + (x & 1)
