@@ -33,6 +33,7 @@ from ..ir import ConcurrentGame, Var
 from ..limits import Limits
 from ..validate import check_concurrent_game
 from .encode import Encoder
+from .contract import Node
 from .forward import BddRelation, SymbolicMoves, out_degrees
 from .sets import BddSet, SymbolicSets
 
@@ -199,7 +200,7 @@ class SymbolicConcurrentGame(JointForward, SymbolicSets, ConcurrentEngine):
             ),
         )
 
-    def _transition(self):
+    def _transition(self) -> Node:
         """T(x, act, x') (module docstring)."""
         m, enc = self.manager, self.joint
         T = m.and_(self._domain, self.domain_next())

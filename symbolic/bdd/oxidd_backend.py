@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from ..errors import BadLimit, Hint, OutOfMemory, QueryError
 from ..interrupts import kernel_ends_on_ctrl_c
@@ -415,7 +415,7 @@ class OxiddManager(BaseManager):
             return u.apply_exists(self._and_op, v, q)
         return self._in_worker(lambda: u.apply_exists(self._and_op, v, q))
 
-    def _in_worker(self, fn):
+    def _in_worker(self, fn: Callable[[], Node]) -> Node:
         """fn() computed in a daemon thread while this one waits, checking the limits
         every 0.1 s: a signal handler (Ctrl-C, the alarm of ``--timeout``) or
         :meth:`Limits.check` raises here at once. The abandoned call runs to its end

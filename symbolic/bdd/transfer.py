@@ -16,10 +16,12 @@ so both backend modules can use it.
 
 from __future__ import annotations
 
+from .contract import Manager, Node
+
 __all__ = ["copy_function"]
 
 
-def copy_function(u, target):
+def copy_function(u: Node, target: Manager) -> Node:
     """``u`` (a dd.cudd, dd.autoref or oxidd node) rebuilt in ``target`` by Shannon
     expansion over its nodes, memoized: f = ite(x, f|x=1, f|x=0)."""
     memo: dict = {}

@@ -47,7 +47,7 @@ class IndexedEngine(GameEngine, Generic[S]):
     """The queries of an explicit engine read off its :class:`~.graph.IndexedGraph`
     (built once by :meth:`_build_graph`), positions as indices of its position index."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self._index_graph: IndexedGraph | None = None
 
@@ -128,7 +128,7 @@ class CountingGame(IndexedEngine[S]):
 
     game: Game
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self._turn_table: TurnTable | None = None
 
