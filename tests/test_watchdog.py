@@ -134,7 +134,9 @@ def _interrupt_long_runs(backend, delays):
     for delay in delays:
         status, err, took = _interrupt(argv, delay)
         assert took < BOUND, (backend, delay, status, took, err[-2000:])
-        assert _ended_by_ctrl_c(status, err), (backend, delay, status, err[-2000:])
+        # in the first milliseconds, Python's own ends (docs/limits.md)
+        ended = _ended_by_ctrl_c(status, err) or _pythons_own(status, err)
+        assert ended, (backend, delay, status, err[-2000:])
 
 
 @pytest.mark.parametrize("backend", sorted(LONG_RUNS))
