@@ -15,10 +15,10 @@ line starts without importing the engines, and a Ctrl-C during start-up meets no
 module.
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING
+# nothing imported here: the launcher of the ``symbolic`` command imports this package
+# before symbolic.__main__ installs its Ctrl-C handler, so every import here would widen
+# the window where Ctrl-C is Python's own (``typing`` alone took 5-100 ms, docs/limits.md)
+TYPE_CHECKING = False  # True for type checkers (mypy treats the name so)
 
 # public name -> the module that defines it
 _HOME: dict[str, str] = {
@@ -208,6 +208,8 @@ def __getattr__(name: str) -> object:
     home = _HOME.get(name)
     if home is None:
         raise AttributeError(f"module 'symbolic' has no attribute {name!r}")
+    import importlib
+
     value = getattr(importlib.import_module(home), name)
     globals()[name] = value
     return value
