@@ -6,6 +6,7 @@
 - :mod:`.grammar`: the grammar (``grammar.lark``), the keyword policy and the
   LALR parser, cached on disk;
 - :mod:`.source`: spans of the text being parsed;
+- :mod:`.comments`: the located warning for a ``//`` that reads as the rest of an expression;
 - :mod:`.syntax_errors`: lark's syntax errors as messages in human terms;
 - :mod:`.builder`: the parse tree to the AST;
 - :mod:`.driver`: text to AST fast, on lark's own tables and lexers (no parse tree);
