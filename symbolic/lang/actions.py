@@ -23,7 +23,7 @@ from .binders import flat_binders
 from .builtins import canonical_key
 from .core import CheckerCore
 from .scope import EMPTY, Ctx
-from .types import BOOL, Sym, known
+from .types import BOOL, INT, Sym, known
 
 __all__ = ["ActionDecls", "action_label"]
 
@@ -198,14 +198,22 @@ class ActionDecls(CheckerCore):
             values = tuple(self.value(a, ctx, what="an action argument").value for a in act.args)
             return game.does(p, action_label(act.name, values), node.span)
         # arguments that read bound names: one disjunct per instance of the action
-        args = [self.state(a, ctx, None, "as an action argument") for a in act.args]
         found = [
             (vals, label)
             for vals, label in self.instances.get((p, act.name), ())
-            if len(vals) == len(args)
+            if len(vals) == len(act.args)
         ]
         if not found:
             game.does(p, act.name, node.span)  # the error: no such action
+        # each argument has the type of its parameter's values (found by the fuzzer: a bool
+        # given for an int parameter reached the engines unlocated)
+        wants = [
+            BOOL if isinstance(v, bool) else INT if isinstance(v, int) else None
+            for v in found[0][0]
+        ]
+        args = [
+            self.state(a, ctx, want, "as an action argument") for a, want in zip(act.args, wants)
+        ]
         return ir.disj(
             ir.conj(
                 [game.does(p, label, node.span)] + [a.eq(ir.Const(v)) for a, v in zip(args, vals)]
