@@ -21,7 +21,7 @@ from typing import Sequence
 from .. import atl
 from ..analysis.layered import LAYERED_MODES
 from ..api import GameEngine, PositionSet, SetEngine
-from ..bdd.sets import SymbolicSets
+from ..engines import SymbolicSets
 from ..engines import BACKEND_CHOICES, ENGINES, ORDERS, PARTITIONS, make_engine
 from ..errors import Hint, QueryError, SymbolicError, spelled
 from ..gdl.game import GdlGame
