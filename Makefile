@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test typecheck test-slow demo fuzz fuzz-parser bench bench-chocolate bench-gdl clean gdl
+.PHONY: setup test typecheck test-slow demo fuzz fuzz-parser bench bench-chocolate bench-gdl bench-ggp clean gdl
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -51,6 +51,10 @@ bench-chocolate: $(STAMP)
 
 bench-gdl: $(STAMP)
 	$(BIN)/python bench/gdl.py
+
+# the GGP corpus (issue 36): GGP_ARGS=--limit-seconds 20 --only NAME ... (resumable)
+bench-ggp: $(STAMP)
+	$(BIN)/python bench/ggp_corpus.py --readme $(GGP_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

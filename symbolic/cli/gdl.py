@@ -79,6 +79,7 @@ def cmd_gdl(args) -> int:
     if args.json:
         doc = {
             "roles": list(prog.roles),
+            "fluents": len(prog.fluents),
             "reachable": reachable,
             "dead_ends": n_stuck,
             "forced": forced,
@@ -281,7 +282,7 @@ def register(sub) -> None:
     )
     json_arg(
         g,
-        help="print one JSON document with keys roles, reachable, dead_ends, "
+        help="print one JSON document with keys roles, fluents, reachable, dead_ends, "
         "forced (concurrent: true for a simultaneous-move game; with --depth: "
         "depth, layers, complete, and lower, upper, decided in each forced "
         "entry; with --invariant: by (and seconds) in each entry, and "

@@ -1,0 +1,430 @@
+"""The GGP corpus swept by ``symbolic gdl`` (``make bench-ggp``; issue 36).
+
+Each ``.kif`` of the corpus (``$SYMBOLIC_GGP_CORPUS``, else ``../shared/corpus/ggp-repository``
+beside the checkout or beside its parent) is solved in its own process,
+``symbolic gdl FILE --json --timeout S --max-memory MB``, smallest file first; the sweep
+kills it at S + 30 s (a *hang*: the CLI's own limit did not act) or past twice the memory
+limit. Where the symbolic engine solved a game with at most ``--explicit-max-states``
+reachable states, a second run ``--engine explicit`` (same limits) is compared with it
+(reachable states, dead ends, the forced table): column ``agree``.
+
+One row per game is appended to a TSV (``--out``, default ``bench/results/ggp_corpus.tsv``),
+so a sweep stopped halfway resumes where it was (games already in the file are skipped).
+Columns: game, roles, moves (concurrent / turn-based, from the answer; ``?`` when none),
+fluents (ground state atoms), reachable, forced (the table, ``{coalition}role=value``),
+forced_found (entries with a value), seconds (wall), peak_mb (the child's maximum resident
+set, ``os.wait4``), outcome, stage, detail, and the explicit run's columns. Outcomes:
+
+- ``solved``: exit 0 and the JSON answer;
+- ``timeout`` / ``memory``: the CLI stopped at its limit (exit 3); ``stage`` is where:
+  ``grounding`` (reading the model), ``building`` (the moves, δ), ``exploration`` (the
+  reachable states), ``fixpoint`` (a forced entry, an until); ``detail`` the CLI's words;
+- ``refused``: exit 2 with a message naming what is not supported; ``error``: exit 2
+  otherwise (``detail`` starts ``located`` when it reads FILE:LINE:COL);
+- ``crash``: a traceback, a signal or another exit status (the last line in ``detail``);
+- ``hang``: killed by the sweep at the limit + 30 s; ``mismatch``: the engines differ.
+
+``--summary`` prints the counts of a TSV without running anything; ``--readme`` also writes
+them into ``bench/README.md``'s GGP section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SYMBOLIC = ROOT / ".venv" / "bin" / "symbolic"
+GRACE = 30  # seconds past the limit before the sweep kills a child itself
+COLUMNS = [
+    "game",
+    "roles",
+    "moves",
+    "fluents",
+    "reachable",
+    "forced",
+    "forced_found",
+    "seconds",
+    "peak_mb",
+    "outcome",
+    "stage",
+    "detail",
+    "explicit",
+    "explicit_seconds",
+    "explicit_peak_mb",
+    "agree",
+    "limit_s",
+    "limit_mb",
+]
+#: the words of a stage (the CLI's ``while ...``), first match wins
+STAGES = [
+    ("grounding", ("reading the model",)),
+    ("fixpoint", ("forcing", "until", "attractor", "release", "fixpoint", "predecessor")),
+    ("exploration", ("exploring", "reachable", "sorting")),
+    ("building", ("building", "joint moves", "making the BDD manager", "domain")),
+]
+REFUSAL_WORDS = ("not supported", "unsupported", "refuse", "is not allowed", "cannot")
+README_BEGIN, README_END = "<!-- ggp-corpus -->", "<!-- /ggp-corpus -->"
+
+
+def corpus_dir() -> Path | None:
+    """The corpus: ``$SYMBOLIC_GGP_CORPUS``, else ``shared/corpus/ggp-repository`` beside
+    the checkout or beside its parent (worktrees); None when absent."""
+    env = os.environ.get("SYMBOLIC_GGP_CORPUS")
+    if env:
+        return Path(env) if Path(env).is_dir() else None
+    for base in (ROOT.parent, ROOT.parent.parent):
+        d = base / "shared" / "corpus" / "ggp-repository"
+        if d.is_dir():
+            return d
+    return None
+
+
+def read_index(corpus: Path) -> dict[str, dict]:
+    """``index.tsv`` of the corpus by game name (empty when there is none)."""
+    path = corpus / "index.tsv"
+    if not path.exists():
+        return {}
+    lines = path.read_text().splitlines()
+    head = lines[0].split("\t")
+    return {r[0]: dict(zip(head, r)) for r in (line.split("\t") for line in lines[1:]) if r}
+
+
+def stage_of(where: str) -> str:
+    """The stage (``grounding``, ``building``, ``exploration``, ``fixpoint``) of a
+    ``while ...`` text; ``other`` when none of their words appears."""
+    low = where.lower()
+    for name, words in STAGES:
+        if any(w in low for w in words):
+            return name
+    return "other"
+
+
+def run_child(cmd: list[str], limit: float, max_mb: float) -> dict:
+    """Run ``cmd``; kill it (its whole process group) at ``limit`` + GRACE seconds or past
+    twice ``max_mb`` of resident memory. Exit status, wall seconds, peak KB, out, err."""
+    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=fo, stderr=fe, start_new_session=True)
+        killed = None
+        while True:
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid:
+                break
+            if killed is None and time.monotonic() - t0 > limit + GRACE:
+                killed = "hang"
+            elif killed is None and _rss_mb(p.pid) > 2 * max_mb:
+                killed = "memory"
+            if killed:
+                os.killpg(p.pid, signal.SIGKILL)
+                pid, status, usage = os.wait4(p.pid, 0)
+                break
+            time.sleep(0.1)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        fo.seek(0)
+        fe.seek(0)
+        return {
+            "status": p.returncode,
+            "seconds": time.monotonic() - t0,
+            "peak_mb": usage.ru_maxrss / 1024,
+            "out": fo.read().decode(errors="replace"),
+            "err": fe.read().decode(errors="replace"),
+            "killed": killed,
+        }
+
+
+def _rss_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def classify(res: dict, limit: float) -> tuple[str, str, str, dict | None]:
+    """(outcome, stage, detail, JSON answer) of one run (:func:`run_child`)."""
+    err = res["err"].strip()
+    last = err.splitlines()[-1] if err else ""
+    if res["killed"] == "hang":
+        return "hang", "", f"killed at {limit + GRACE:g} s; stderr: {last[:200]}", None
+    if res["killed"] == "memory":
+        return "memory", "", f"killed past {res['peak_mb']:.0f} MB resident", None
+    if "Traceback (most recent call last)" in err:
+        return "crash", "", last[:300], None
+    status = res["status"]
+    if status == 0:
+        try:
+            return "solved", "", "", json.loads(res["out"])
+        except json.JSONDecodeError:
+            return "crash", "", f"exit 0 without a JSON answer: {res['out'][:200]!r}", None
+    if status == 3:
+        m = re.search(r"(time|memory) limit of .*? reached while (.*)", err, re.S)
+        if m:
+            kind = "timeout" if m.group(1) == "time" else "memory"
+            where = " ".join(m.group(2).split())
+            return kind, stage_of(where), where[:300], None
+        return "memory", "other", last[:300], None
+    if status == 2:
+        first = err.splitlines()[0] if err else ""
+        located = re.match(r"^\S+:\d+:\d+: error:", first) is not None
+        text = re.sub(r"^(\S+:\d+:\d+: |symbolic: )error: ", "", first)
+        if any(w in text.lower() for w in REFUSAL_WORDS):
+            return "refused", "", text[:300], None
+        return "error", "", ("located: " if located else "unlocated: ") + text[:300], None
+    if status == 1:
+        return "mismatch", "", last[:300], None
+    if status < 0:
+        return "crash", "", f"killed by signal {-status}; stderr: {last[:200]}", None
+    return "crash", "", f"exit status {status}; stderr: {last[:200]}", None
+
+
+def forced_text(doc: dict) -> str:
+    """The forced table in one cell: ``{a,b}r=v`` separated by spaces."""
+    return " ".join(
+        "{" + ",".join(f["coalition"]) + "}" + f"{f['role']}={f['value']}"
+        for f in doc.get("forced", [])
+    )
+
+
+def answer_key(doc: dict) -> tuple:
+    """What two engines must agree on: reachable states, dead ends, the forced table."""
+    return doc.get("reachable"), doc.get("dead_ends"), forced_text(doc)
+
+
+def sweep_one(path: Path, args, index: dict) -> dict:
+    """One row of the table: ``path`` solved by the symbolic engine, then the explicit one
+    where it fits."""
+    limits = ["--json", "--timeout", f"{args.limit_seconds:g}"]
+    limits += ["--max-memory", f"{args.limit_mb:g}"]
+    base = [str(SYMBOLIC), "gdl", str(path)] + limits
+    res = run_child(base + ["--engine", "symbolic"], args.limit_seconds, args.limit_mb)
+    outcome, stage, detail, doc = classify(res, args.limit_seconds)
+    info = index.get(path.stem, {})
+    row = dict.fromkeys(COLUMNS, "")
+    row.update(
+        game=path.stem,
+        roles=info.get("roles", ""),
+        moves="?",
+        seconds=f"{res['seconds']:.2f}",
+        peak_mb=f"{res['peak_mb']:.0f}",
+        outcome=outcome,
+        stage=stage,
+        detail=detail,
+        limit_s=f"{args.limit_seconds:g}",
+        limit_mb=f"{args.limit_mb:g}",
+    )
+    if doc is not None:
+        found = sum(f["value"] is not None for f in doc["forced"])
+        row.update(
+            roles=str(len(doc["roles"])),
+            moves="concurrent" if doc.get("concurrent") else "turn-based",
+            fluents=str(doc.get("fluents", "")),
+            reachable=str(doc["reachable"]),
+            forced=forced_text(doc),
+            forced_found=f"{found}/{len(doc['forced'])}",
+        )
+        if doc["reachable"] <= args.explicit_max_states:
+            _explicit(row, base, args, doc)
+    return row
+
+
+def _explicit(row: dict, base: list[str], args, doc: dict) -> None:
+    """The explicit engine's run on the same game, compared with ``doc``."""
+    res = run_child(base + ["--engine", "explicit"], args.limit_seconds, args.limit_mb)
+    outcome, stage, detail, other = classify(res, args.limit_seconds)
+    row.update(
+        explicit=outcome + (f" ({stage})" if stage else ""),
+        explicit_seconds=f"{res['seconds']:.2f}",
+        explicit_peak_mb=f"{res['peak_mb']:.0f}",
+    )
+    if other is None:
+        if outcome in ("crash", "hang", "error", "refused"):
+            row["explicit"] += f": {detail[:200]}"
+        return
+    same = answer_key(other) == answer_key(doc)
+    row["agree"] = "yes" if same else "NO"
+    if not same:
+        row["outcome"] = "mismatch"
+        row["detail"] = f"explicit: {answer_key(other)}"[:300]
+
+
+def read_rows(path: Path) -> list[dict]:
+    """The rows of a sweep's TSV (none when it does not exist)."""
+    if not path.exists():
+        return []
+    lines = path.read_text().splitlines()
+    if not lines:
+        return []
+    head = lines[0].split("\t")
+    return [dict(zip(head, line.split("\t"))) for line in lines[1:] if line.strip()]
+
+
+def _cell(v) -> str:
+    return " ".join(str(v).split())  # no tab nor newline inside a cell
+
+
+def reason_of(detail: str) -> str:
+    """A refusal or error message with its names and numbers blanked, to count alike ones."""
+    text = re.sub(r"^(located|unlocated): ", "", detail)
+    text = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'…'", text)
+    text = re.sub(r"\([^()]*\)", "(…)", text)
+    return re.sub(r"\d+", "N", text)[:120]
+
+
+def summary(rows: list[dict], total: int | None = None) -> str:
+    """Markdown: the counts per outcome, the solved ones, the stages that stop, the top
+    reasons, and every crash, hang and mismatch."""
+    by = collections.Counter(r["outcome"] for r in rows)
+    n = len(rows)
+    out = [f"{n} games run" + (f" of {total}" if total else "") + ":", ""]
+    out += ["| outcome | games |", "|---|---|"]
+    out += [f"| {k} | {v} |" for k, v in by.most_common()]
+    solved = [r for r in rows if r["outcome"] == "solved"]
+    checked = [r for r in solved if r.get("agree") == "yes"]
+    out += ["", f"solved: {len(solved)} ({len(checked)} cross-checked by the explicit engine)"]
+    if solved:
+        big = sorted(solved, key=lambda r: -int(r["reachable"] or 0))[:5]
+        out.append(
+            "largest solved: " + ", ".join(f"{r['game']} ({r['reachable']} states)" for r in big)
+        )
+    stops = collections.Counter(
+        f"{r['outcome']} in {r['stage']}" for r in rows if r["outcome"] in ("timeout", "memory")
+    )
+    if stops:
+        out += ["", "stopped by a limit: " + ", ".join(f"{k}: {v}" for k, v in stops.most_common())]
+    reasons = collections.Counter(
+        reason_of(r["detail"]) for r in rows if r["outcome"] in ("refused", "error")
+    )
+    if reasons:
+        out += ["", "most frequent refusals and errors:", ""]
+        out += [f"- {v} × {k}" for k, v in reasons.most_common(8)]
+    bad = [r for r in rows if r["outcome"] in ("crash", "hang", "mismatch")]
+    if bad:
+        out += ["", "defects (crash, hang, mismatch):", ""]
+        out += [f"- {r['game']}: {r['outcome']}: {r['detail']}" for r in bad]
+    return "\n".join(out) + "\n"
+
+
+def write_readme(text: str, tsv: Path) -> None:
+    """Put ``text`` between the GGP markers of ``bench/README.md`` (appended when absent)."""
+    readme = ROOT / "bench" / "README.md"
+    body = readme.read_text()
+    try:
+        rel = tsv.resolve().relative_to(ROOT)
+    except ValueError:
+        rel = tsv
+    block = f"{README_BEGIN}\nFrom `{rel}`:\n\n{text}{README_END}"
+    if README_BEGIN in body and README_END in body:
+        head, rest = body.split(README_BEGIN, 1)
+        body = head + block + rest.split(README_END, 1)[1]
+    else:
+        body = body.rstrip("\n") + "\n\n## The GGP corpus (issue 36)\n\n" + block + "\n"
+    readme.write_text(body)
+
+
+def parse(argv=None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", nargs="+", metavar="NAME", help="these games (file stems)")
+    ap.add_argument("--limit-seconds", type=float, default=300, help="per game (default 300)")
+    ap.add_argument("--limit-mb", type=float, default=8192, help="per game (default 8192)")
+    ap.add_argument(
+        "--explicit-max-states",
+        type=int,
+        default=1_000_000,
+        help="rerun with the explicit engine when the symbolic one found at most this many "
+        "reachable states (0: never)",
+    )
+    ap.add_argument("--jobs", type=int, default=1, help="games run at once (default 1)")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "ggp_corpus.tsv")
+    ap.add_argument("--summary", action="store_true", help="only print the summary of --out")
+    ap.add_argument("--readme", action="store_true", help="write the summary to bench/README.md")
+    return ap.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse(argv)
+    corpus = corpus_dir()
+    if corpus is None and not args.summary:
+        print(
+            "ggp_corpus: the GGP corpus was not found: set SYMBOLIC_GGP_CORPUS to the folder "
+            "of its .kif files (or put it at ../shared/corpus/ggp-repository beside the "
+            "checkout)",
+            file=sys.stderr,
+        )
+        return 2
+    files = sorted(corpus.glob("*.kif"), key=lambda p: (p.stat().st_size, p.name)) if corpus else []
+    if args.only:
+        names = set(args.only)
+        missing = names - {p.stem for p in files}
+        if missing:
+            print(f"ggp_corpus: not in the corpus: {', '.join(sorted(missing))}", file=sys.stderr)
+            return 2
+        files = [p for p in files if p.stem in names]
+    if not args.summary:
+        sweep(files, args, read_index(corpus))
+    text = summary(read_rows(args.out), total=len(files) or None)
+    print(text)
+    if args.readme:
+        write_readme(text, args.out)
+    return 0
+
+
+def sweep(files: list[Path], args, index: dict) -> None:
+    """Run every game of ``files`` not yet in ``args.out``, appending its row."""
+    from tqdm import tqdm
+
+    done = {r["game"] for r in read_rows(args.out)}
+    todo = [p for p in files if p.stem not in done]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    new = not args.out.exists() or args.out.stat().st_size == 0
+    lock, counts = threading.Lock(), collections.Counter()
+    with open(args.out, "a") as f, tqdm(total=len(todo), unit="game") as bar:
+        if new:
+            f.write("\t".join(COLUMNS) + "\n")
+            f.flush()
+
+        def one(path: Path) -> None:
+            row = sweep_one(path, args, index)
+            with lock:
+                f.write("\t".join(_cell(row[c]) for c in COLUMNS) + "\n")
+                f.flush()
+                counts[row["outcome"]] += 1
+                bar.set_postfix_str(f"{path.stem}: {row['outcome']}; " + _short(counts))
+                bar.update()
+
+        queue = list(reversed(todo))
+
+        def worker() -> None:  # threads, not concurrent.futures: bench/concurrent.py shadows it
+            while True:
+                with lock:
+                    if not queue:
+                        return
+                    path = queue.pop()
+                one(path)
+
+        threads = [threading.Thread(target=worker) for _ in range(max(1, args.jobs))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+
+def _short(counts: collections.Counter) -> str:
+    return " ".join(f"{k}={v}" for k, v in counts.most_common())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
