@@ -1,6 +1,6 @@
 """The GGP corpus swept by ``symbolic gdl`` (``make bench-ggp``; issue 36).
 
-Each ``.kif`` of the corpus (``$SYMBOLIC_GGP_CORPUS``, else ``../shared/corpus/ggp-repository``
+Each ``.kif`` of the corpus (``$SYMBOLIC_GGP_CORPUS``, else the shared ``corpus/ggp-repository``
 beside the checkout or beside its parent) is solved in its own process,
 ``symbolic gdl FILE --json --timeout S --max-memory MB``, smallest file first; the sweep
 kills it at S + 30 s (a *hang*: the CLI's own limit did not act) or past twice the memory
@@ -78,7 +78,7 @@ README_BEGIN, README_END = "<!-- ggp-corpus -->", "<!-- /ggp-corpus -->"
 
 
 def corpus_dir() -> Path | None:
-    """The corpus: ``$SYMBOLIC_GGP_CORPUS``, else ``shared/corpus/ggp-repository`` beside
+    """The corpus: ``$SYMBOLIC_GGP_CORPUS``, else the shared ``corpus/ggp-repository`` beside
     the checkout or beside its parent (worktrees); None when absent."""
     env = os.environ.get("SYMBOLIC_GGP_CORPUS")
     if env:
@@ -360,7 +360,7 @@ def main(argv=None) -> int:
     if corpus is None and not args.summary:
         print(
             "ggp_corpus: the GGP corpus was not found: set SYMBOLIC_GGP_CORPUS to the folder "
-            "of its .kif files (or put it at ../shared/corpus/ggp-repository beside the "
+            "of its .kif files (or put the corpus/ggp-repository folder in the shared directory beside the "
             "checkout)",
             file=sys.stderr,
         )
