@@ -20,17 +20,32 @@ symbolic.errors.ArgumentValueError: size must be at least 0, got -1
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Literal, overload
 
 from .errors import ArgumentTypeError, ArgumentValueError
 from .limits import MAX_INT_DIGITS
 
-__all__ = ["need", "need_int", "need_iterable", "need_mapping", "type_text"]
+__all__ = ["need", "need_int", "need_iterable", "need_mapping", "type_text", "is_loaded_instance"]
 
 #: the longest int (in decimal digits) an argument may hold, as in model text:
 #: Python refuses to print longer ones, and no count, size or parameter is near it
 MAX_DIGITS = MAX_INT_DIGITS
+
+
+def is_loaded_instance(obj: object, module: str, name: str) -> bool:
+    """``isinstance(obj, module.name)`` without importing ``module``: False while it
+    is not loaded, since no instance of its classes exists then. The facades use it
+    so that a model-file run does not import the GDL and AIGER front ends.
+
+    >>> is_loaded_instance(3, "symbolic.no_such_module", "Game")
+    False
+    >>> is_loaded_instance(ArgumentTypeError("x"), "symbolic.errors", "SymbolicError")
+    True
+    """
+    loaded = sys.modules.get(module)
+    return loaded is not None and isinstance(obj, getattr(loaded, name))
 
 
 def type_text(types) -> str:

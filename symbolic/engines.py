@@ -13,29 +13,30 @@ factories accept.
 >>> S = make_sets(Space((VarDecl("x", IntType(0, 9)),)), "symbolic", "autoref")
 >>> S.kind, len(S.from_expr(Var("x") < 3))
 ('symbolic', 3)
+
+The GDL and AIGER engines are imported on first use: a game of theirs exists only
+once its front end is loaded, and a model-file run does not pay for their imports.
 """
 
 from __future__ import annotations
 
-from .aiger.build import AigerGame
-from .aiger.explicit import AigerExplicitGame
-from .aiger.symbolic import AigerSymbolicGame
+from typing import TYPE_CHECKING, cast
+
 from .api import GameEngine, SetEngine
+from .arguments import is_loaded_instance
 from .bdd import BACKENDS, ORDERS, PARTITIONS, SymbolicGame, SymbolicSets
 from .bdd.managers import BACKEND_CHOICES, choose_backend, resolve_backend
 from .bdd.concurrent import SymbolicConcurrentGame
 from .errors import ArgumentTypeError, BadLimitType, QueryError
 from .explicit import ExplicitGame, ExplicitSets
 from .explicit.concurrent import ExplicitConcurrentGame
-from .gdl.explicit import GdlExplicitGame
-from .gdl.explicit_concurrent import GdlExplicitConcurrentGame
-from .gdl.game import GdlGame
-from .gdl.symbolic import GdlSymbolicGame
-from .gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
-from .gdl.turns import NotTurnBased
 from .ir import ConcurrentGame, Game, Space
 from .limits import Limits, ensure_recursion_headroom
 from .limits import current as current_limits
+
+if TYPE_CHECKING:
+    from .aiger.build import AigerGame
+    from .gdl.game import GdlGame
 
 __all__ = [
     "ENGINES",
@@ -108,18 +109,20 @@ def make_engine(
             raise ArgumentTypeError(f"depth must be an int or None, got {depth!r}")
         if depth < 0:
             raise QueryError(f"the depth must be 0 or more, got {depth}")
-        if not isinstance(game, GdlGame):
+        if not is_loaded_instance(game, "symbolic.gdl.game", "GdlGame"):
             raise QueryError(
                 "a depth bound applies to GDL games only (their positions are "
                 "the states reachable from init)"
             )
-    if isinstance(game, AigerGame):  # auto: CUDD, whose dynamic reordering the circuits need
+    if is_loaded_instance(game, "symbolic.aiger.build", "AigerGame"):
+        # auto: CUDD, whose dynamic reordering the circuits need
         backend = "cudd" if backend == "auto" else backend
-        return _aiger_engine(game, engine, backend, partition, order, limits)
+        return _aiger_engine(cast("AigerGame", game), engine, backend, partition, order, limits)
     if engine == "symbolic":
         backend = _backend(backend, game.space)
-    if isinstance(game, GdlGame):
-        return _gdl_engine(game, engine, backend, partition, order, limits, depth, concurrent)
+    if is_loaded_instance(game, "symbolic.gdl.game", "GdlGame"):
+        gdl = cast("GdlGame", game)
+        return _gdl_engine(gdl, engine, backend, partition, order, limits, depth, concurrent)
     if engine == "symbolic":
         return SymbolicGame(game, backend=backend, partition=partition, order=order, limits=limits)
     if engine == "explicit":
@@ -132,6 +135,9 @@ def _aiger_engine(
 ) -> GameEngine:
     """The engine of a SYNTCOMP safety circuit (:mod:`symbolic.aiger.symbolic`,
     :mod:`symbolic.aiger.explicit`): the circuit read, never the IR moves."""
+    from .aiger.explicit import AigerExplicitGame
+    from .aiger.symbolic import AigerSymbolicGame
+
     if engine == "symbolic":
         return AigerSymbolicGame(
             game, backend=backend, partition=partition, order=order, limits=limits
@@ -156,6 +162,12 @@ def _gdl_engine(
     (:class:`~symbolic.gdl.turns.NotTurnBased`): then the concurrent one
     (:mod:`symbolic.gdl.symbolic_concurrent`, :mod:`symbolic.gdl.explicit_concurrent`).
     The explicit engine explores at once, so that both kinds decide here."""
+    from .gdl.explicit import GdlExplicitGame
+    from .gdl.explicit_concurrent import GdlExplicitConcurrentGame
+    from .gdl.symbolic import GdlSymbolicGame
+    from .gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
+    from .gdl.turns import NotTurnBased
+
     if concurrent not in (None, True, False):
         raise ArgumentTypeError(f"concurrent must be None, True or False, got {concurrent!r}")
     if engine not in ENGINES:

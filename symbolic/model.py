@@ -34,12 +34,8 @@ from typing import Mapping
 from . import atl, ir
 from .lang.arena import arena_model_ast, read_arena
 from .display import Drawing
-from .aiger import read_aiger
-from .aiger.build import AigerGame, aiger_model
-from .arguments import need_int
+from .arguments import is_loaded_instance, need_int
 from .errors import ArgumentTypeError, ArgumentValueError, FileError
-from .gdl.game import GdlGame
-from .gdl.load import gdl_model
 from .lang.decls import CheckedModel, Query, check_model
 from .lang.formulas import check_formula, check_state_expr
 from .lang.parser import parse_formula_text, parse_model_text
@@ -113,9 +109,9 @@ class Model:
 
     def with_params(self, params: Mapping[str, object]) -> "Model":
         """The same model text checked again with other parameter values."""
-        if isinstance(self.game, GdlGame):
+        if is_loaded_instance(self.game, "symbolic.gdl.game", "GdlGame"):
             raise FileError(f"{self.source}: a GDL description has no parameters to override")
-        if isinstance(self.game, AigerGame):
+        if is_loaded_instance(self.game, "symbolic.aiger.build", "AigerGame"):
             raise FileError(f"{self.source}: an AIGER circuit has no parameters to override")
         if not self.text:
             raise FileError(f"{self.source}: an arena has no parameters to override")
@@ -186,6 +182,9 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     if p.name.lower().endswith((".aag", ".aig")):  # a SYNTCOMP safety circuit (AIGER)
         if params:
             raise FileError(f"{p}: an AIGER circuit has no parameters to override")
+        from .aiger import read_aiger  # the front ends load on first use (start-up)
+        from .aiger.build import aiger_model
+
         return Model.of(aiger_model(read_aiger(p), str(path)), "")
     try:
         text = p.read_text(encoding="utf-8-sig")  # a leading BOM is not part of the model
@@ -200,6 +199,8 @@ def load_model(path, params: Mapping[str, object] | None = None) -> Model:
     if p.name.lower().endswith(".kif"):  # a GDL game description
         if params:
             raise FileError(f"{p}: a GDL description has no parameters to override")
+        from .gdl.load import gdl_model
+
         return Model.of(gdl_model(text, str(path)), "")
     if p.name.lower().endswith(".json"):  # the arena format of the reachability-games TD
         return parse_arena(text, str(path), params)
