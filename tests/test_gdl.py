@@ -628,3 +628,20 @@ def test_3pttc_bounds_from_twelve_moves():
     assert sum(f["decided"] for f in bounds) == 4, bounds
     small_sym, small_exp = _bounded(m, 4)
     assert forced_values(m, small_sym) == forced_values(m, small_exp)
+
+
+@pytest.mark.parametrize("name", ["ticTacToe.kif", "nim1.kif", "chomp.kif", "corners.kif"])
+def test_moves_between_and_out_degrees_agree_with_the_explicit_engine(name):
+    """δ ∧ S(x) ∧ T(x') on the GDL symbolic engine, whose pre-images compose (its
+    targets stay over the current bits): the pairs, the sources and the out-degrees
+    equal the explicit engine's, for T every state and for T a part of them."""
+    m = corners() if name == "corners.kif" else model(name)
+    sym, exp = both(m)
+    assert sym.positions().tuples() == exp.positions().tuples()
+    every = exp.positions().tuples()
+    part = every[::3]
+    for src, tgt in ((every, every), (every, part), (part, every[1::2])):
+        rel_s = sym.moves_between(sym.from_tuples(src), sym.from_tuples(tgt))
+        rel_e = exp.moves_between(exp.from_tuples(src), exp.from_tuples(tgt))
+        assert sorted(rel_s.pairs()) == sorted(rel_e.pairs()), (name, len(src), len(tgt))
+    assert sym.out_degrees(sym.positions()) == exp.out_degrees(exp.positions())

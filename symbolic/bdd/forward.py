@@ -152,9 +152,11 @@ class ForwardOps(SymbolicMoves):
         return BddSet._make(self, m.rename(u, enc.to_current))
 
     def moves_between(self, source: PositionSet, target: PositionSet) -> BddRelation:
-        """δ ∧ S(x) ∧ T(x')."""
-        m = self.manager
-        s, t = self._node_of(source), self._next(self._node_of(target))
+        """δ ∧ S(x) ∧ T(x'). The target is renamed to the next bits here, not through
+        :meth:`_next`: that hook gives the target as the pre-images read it, which for an
+        engine whose pre-images compose (GDL) is still over the current bits."""
+        m, enc = self.manager, self.encoder
+        s, t = self._node_of(source), m.rename(self._node_of(target), enc.to_next)
         return BddRelation(
             self,
             m.disj(
