@@ -94,6 +94,10 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args(argv)
+    try:  # every case runs under this interpreter: without dd, each would be an "error"
+        import dd  # noqa: F401
+    except ImportError:
+        ap.error(f"{sys.executable} cannot import dd: run this script with the project's venv")
     tmp = Path(tempfile.mkdtemp(prefix="symbolic-compare-"))
     roots = {"before": checkout(args.before, tmp)}
     roots["after"] = checkout(args.after, tmp) if args.after else ROOT
@@ -184,7 +188,10 @@ def table(rows: list[dict], revs: dict[str, str]) -> str:
         ratio = f"{a['cpu'] / b['cpu']:.2f}" if ok else "—"
         if ok:
             logs.setdefault(r["column"], []).append(math.log(a["cpu"] / b["cpu"]))
-        same = "same" if a.get("count") == b.get("count") else "DIFFER"
+        if not ok:
+            same = "—"  # nothing to compare: an error or a timeout on a side
+        else:
+            same = "same" if a.get("count") == b.get("count") else "DIFFER"
         lines.append(
             f"| {r['family']} | {label(r['params'])} | {r['column']} | {fmt(b)} | {fmt(a)} "
             f"| {ratio} | {same} |"
