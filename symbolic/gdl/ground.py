@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from ..errors import ModelError, Span
 from ..limits import current as current_limits
+from .roles import keep_roles
 from .rules import Rule, variables
 from .strata import STATE, dynamic_relations, relation_graph, strata
 
@@ -308,13 +309,8 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
         r: tuple(sorted({a[1] for a in db.sets.get("legal", ()) if a[0] == r}, key=term_key))
         for r in roles
     }
+    ground_rules = keep_roles(ground_rules, roles)  # (legal hole m), (goal b 100): no role's
     goals = _goal_values(ground_rules, roles, rules)
-    for name, args in list(ground_rules):
-        if name == "legal" and args[0] not in moves:
-            raise ModelError(
-                f"legal move for {term_text(args[0])}, which is not a role",
-                _rule_span(rules, "legal", args[0]),
-            )
     _check_acyclic(ground_rules)
     return GroundProgram(
         roles=roles,
@@ -453,16 +449,13 @@ _GOAL_DIGITS = 9
 
 def _goal_values(ground_rules: dict, roles, rules=()) -> dict:
     """{role: the goal values (ints) that occur}; a ModelError, located at the rule, for
-    a goal of a non-role or a value that is not a number 0..100."""
+    a role's goal value that is not a number 0..100."""
     goals: dict = {r: set() for r in roles}
     for name, args in ground_rules:
         if name == "goal":
             role, value = args
             if role not in goals:
-                raise ModelError(
-                    f"goal of {term_text(role)}, which is not a role",
-                    _rule_span(rules, "goal", role),
-                )
+                continue  # no role's goal, a helper atom a rule reads (see .roles)
             if not (
                 isinstance(value, str)
                 and value.isdigit()
