@@ -18,7 +18,8 @@ set, ``os.wait4``), outcome, stage, detail, and the explicit run's columns. Outc
 - ``solved``: exit 0 and the JSON answer;
 - ``timeout`` / ``memory``: the CLI stopped at its limit (exit 3); ``stage`` is where:
   ``grounding`` (reading the model), ``building`` (the moves, δ), ``exploration`` (the
-  reachable states), ``fixpoint`` (a forced entry, an until); ``detail`` the CLI's words;
+  reachable states), ``fixpoint`` (a forced entry, an until, the dead ends); ``detail`` the
+  CLI's words (the ``stopped`` document of its ``--json`` output, else its message);
 - ``refused``: exit 2 with a message naming what is not supported; ``error``: exit 2
   otherwise (``detail`` starts ``located`` when it reads FILE:LINE:COL);
 - ``crash``: a traceback, a signal or another exit status (the last line in ``detail``);
@@ -44,7 +45,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SYMBOLIC = ROOT / ".venv" / "bin" / "symbolic"
+#: the checkout's own command: its virtual environment's, else this Python's ``-m symbolic``
+#: with the checkout first on the path (a git worktree has no .venv of its own)
+SYMBOLIC = (
+    [str(ROOT / ".venv" / "bin" / "symbolic")]
+    if (ROOT / ".venv" / "bin" / "symbolic").exists()
+    else [sys.executable, "-m", "symbolic"]
+)
 GRACE = 30  # seconds past the limit before the sweep kills a child itself
 COLUMNS = [
     "game",
@@ -69,7 +76,10 @@ COLUMNS = [
 #: the words of a stage (the CLI's ``while ...``), first match wins
 STAGES = [
     ("grounding", ("reading the model",)),
-    ("fixpoint", ("forcing", "until", "attractor", "release", "fixpoint", "predecessor")),
+    (
+        "fixpoint",
+        ("forc", "until", "attractor", "release", "fixpoint", "predecessor", "dead ends"),
+    ),
     ("exploration", ("exploring", "reachable", "sorting")),
     ("building", ("building", "joint moves", "making the BDD manager", "domain")),
 ]
@@ -115,7 +125,11 @@ def run_child(cmd: list[str], limit: float, max_mb: float) -> dict:
     twice ``max_mb`` of resident memory. Exit status, wall seconds, peak KB, out, err."""
     with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
         t0 = time.monotonic()
-        p = subprocess.Popen(cmd, stdout=fo, stderr=fe, start_new_session=True)
+        env = dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        )
+        p = subprocess.Popen(cmd, stdout=fo, stderr=fe, start_new_session=True, env=env)
         killed = None
         while True:
             pid, status, usage = os.wait4(p.pid, os.WNOHANG)
@@ -171,6 +185,11 @@ def classify(res: dict, limit: float) -> tuple[str, str, str, dict | None]:
         except json.JSONDecodeError:
             return "crash", "", f"exit 0 without a JSON answer: {res['out'][:200]!r}", None
     if status == 3:
+        stopped = _stopped(res["out"])
+        if stopped is not None:  # --json: the document saying where the run stopped
+            kind = "timeout" if stopped.get("limit") == "timeout" else "memory"
+            where = stopped.get("stage") or ""
+            return kind, stage_of(where), " ".join(str(stopped.get("message")).split())[:300], None
         m = re.search(r"(time|memory) limit of .*? reached while (.*)", err, re.S)
         if m:
             kind = "timeout" if m.group(1) == "time" else "memory"
@@ -191,6 +210,16 @@ def classify(res: dict, limit: float) -> tuple[str, str, str, dict | None]:
     return "crash", "", f"exit status {status}; stderr: {last[:200]}", None
 
 
+def _stopped(out: str) -> dict | None:
+    """The ``stopped`` part of the CLI's ``--json`` document of a run a limit ended."""
+    try:
+        doc = json.loads(out)
+    except json.JSONDecodeError:
+        return None
+    stopped = doc.get("stopped") if isinstance(doc, dict) else None
+    return stopped if isinstance(stopped, dict) else None
+
+
 def forced_text(doc: dict) -> str:
     """The forced table in one cell: ``{a,b}r=v`` separated by spaces."""
     return " ".join(
@@ -209,7 +238,7 @@ def sweep_one(path: Path, args, index: dict) -> dict:
     where it fits."""
     limits = ["--json", "--timeout", f"{args.limit_seconds:g}"]
     limits += ["--max-memory", f"{args.limit_mb:g}"]
-    base = [str(SYMBOLIC), "gdl", str(path)] + limits
+    base = [*SYMBOLIC, "gdl", str(path)] + limits
     res = run_child(base + ["--engine", "symbolic"], args.limit_seconds, args.limit_mb)
     outcome, stage, detail, doc = classify(res, args.limit_seconds)
     info = index.get(path.stem, {})

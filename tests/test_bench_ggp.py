@@ -104,6 +104,23 @@ def _res(status=0, out="", err="", killed=None):
             ),
             ("timeout", "fixpoint"),
         ),
+        (
+            _res(
+                3,
+                out='{"command": "gdl", "stopped": {"limit": "timeout", "stage": "computing '
+                'the forced goal values (symbolic)", "message": "time limit of 5 s reached"}}',
+                err="symbolic: time limit of 5 s reached while ...\n",
+            ),
+            ("timeout", "fixpoint"),
+        ),
+        (
+            _res(
+                3,
+                out='{"command": "gdl", "stopped": {"limit": "max-memory", "stage": "between '
+                'two stages, after exploring the reachable states", "message": "m"}}',
+            ),
+            ("memory", "exploration"),
+        ),
         (_res(2, err="g.kif:3:7: error: (or ...) in a head is not supported\n"), ("refused", "")),
         (_res(2, err="g.kif:3:7: error: unbalanced parenthesis\n"), ("error", "")),
         (_res(1, err='Traceback (most recent call last):\n  ...\nKeyError: "x"\n'), ("crash", "")),
