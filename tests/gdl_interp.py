@@ -21,11 +21,15 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-__all__ = ["NotTurnBased", "Result", "explore", "kif", "read_kif"]
+__all__ = ["NotStratified", "NotTurnBased", "Result", "explore", "kif", "read_kif"]
 
 
 class NotTurnBased(Exception):
     """A reachable non-terminal state where two roles have a choice of move."""
+
+
+class NotStratified(Exception):
+    """Atoms that depend on their own negation (neither true nor false)."""
 
 
 def _is_var(t) -> bool:
@@ -54,9 +58,11 @@ def _apply(t, b: dict):
     return tuple(_apply(x, b) for x in t)
 
 
-def _bindings(body, facts: set, b: dict):
+def _bindings(body, facts: set, b: dict, negated: set | None = None):
     """Every binding making ``body`` true over ``facts``: positive literals first
-    (safety binds the variables of the others), in the order written."""
+    (safety binds the variables of the others), in the order written; a negation holds
+    when its atom is not in ``negated`` (default ``facts``)."""
+    negated = facts if negated is None else negated
     lits = [x for x in body if x[0] == "pos"] + [x for x in body if x[0] != "pos"]
 
     def go(i, b):
@@ -70,7 +76,7 @@ def _bindings(body, facts: set, b: dict):
                 if nb is not None:
                     yield from go(i + 1, nb)
         elif lit[0] == "neg":
-            if _apply(lit[1], b) not in facts:
+            if _apply(lit[1], b) not in negated:
                 yield from go(i + 1, b)
         elif lit[0] == "distinct":
             if _apply(lit[1], b) != _apply(lit[2], b):
@@ -82,30 +88,63 @@ def _bindings(body, facts: set, b: dict):
 
 
 def _strata(rules) -> list[list]:
-    """The rules grouped by stratum: level(p) ≥ level(q) for p :- q, > for p :- not q."""
+    """The rules grouped by stratum: level(p) ≥ level(q) for p :- q, > for p :- not q;
+    one stratum of every rule when negation goes through a cycle of relations (then
+    :func:`derive` needs the program stratified atom by atom only)."""
     level = {h[0][0]: 0 for h in rules}
-    for _ in range(len(level) + 1):
+    for _ in range(len(level) + 2):
+        changed = False
         for head, body in rules:
             for lit in body:
                 if lit[0] in ("pos", "neg") and lit[1][0] in level:
                     need = level[lit[1][0]] + (lit[0] == "neg")
                     if need > level[head[0]]:
                         level[head[0]] = need
+                        changed = True
+        if not changed:
+            break
+    else:
+        return [list(rules)]
     out: dict = {}
     for rule in rules:
         out.setdefault(level[rule[0][0]], []).append(rule)
     return [out[k] for k in sorted(out)]
 
 
+def _least(rules, base: set, negated: set | None) -> set:
+    """The least model of ``rules`` over ``base``, each negation read against ``negated``
+    (None: against the facts as they grow, right for a stratum that does not read its
+    own relations negatively)."""
+    facts = set(base)
+    while True:
+        new = {_apply(head, b) for head, body in rules for b in _bindings(body, facts, {}, negated)}
+        if new <= facts:
+            return facts
+        facts |= new
+
+
 def derive(strata, base: set) -> set:
-    """Every atom the rules derive from the ground atoms ``base``."""
+    """Every atom the rules derive from the ground atoms ``base``. A stratum whose rules
+    read one of its own relations negatively is solved by the alternating fixpoint (van
+    Gelder): an over-estimate (negations read against what is known true) and an
+    under-estimate (read against the over-estimate), in turn until they stop moving;
+    they meet when the program is stratified atom by atom, else :class:`NotStratified`."""
     facts = set(base)
     for rules in strata:
+        heads = {head[0] for head, _ in rules}
+        if not any(lit[0] == "neg" and lit[1][0] in heads for _, body in rules for lit in body):
+            facts = _least(rules, facts, None)
+            continue
+        under = set(facts)
         while True:
-            new = {_apply(head, b) for head, body in rules for b in _bindings(body, facts, {})}
-            if new <= facts:
+            over = _least(rules, facts, under)
+            new_under = _least(rules, facts, over)
+            if new_under == under:
                 break
-            facts |= new
+            under = new_under
+        if under != over:
+            raise NotStratified(sorted(over - under, key=repr)[:3])
+        facts = under
     return facts
 
 

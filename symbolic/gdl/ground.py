@@ -37,7 +37,7 @@ from ..errors import ModelError, Span
 from ..limits import current as current_limits
 from .roles import keep_roles
 from .rules import Rule, variables
-from .strata import STATE, dynamic_relations, relation_graph, strata
+from .strata import STATE, dynamic_relations, ground_negation, relation_graph, strata
 
 __all__ = ["GroundProgram", "ground", "term_key", "term_text", "atom_text", "term_depth"]
 
@@ -293,7 +293,6 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
     roles = _ordered_roles(rules, db)
     _check_does_roles(rules, roles)
     dyn_rules = [r for r in rules if r.head[0] in dyn]
-    strata(deps, sorted(dyn - set(STATE)), rules)  # dynamic negation is stratified too
     if "terminal" not in deps:
         raise ModelError(
             "no terminal rule: GDL requires one, (<= terminal ...), saying when the game ends",
@@ -304,6 +303,7 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
     possible_true = set(db.sets.get("true", ()))
     limits.check("grounding: the rule instances")
     ground_rules = _instances(dyn_rules, db, dyn)
+    ground_negation(ground_rules, rules, atom_text)  # stratified atom by atom (majorities)
     fluents = tuple(sorted((a[0] for a in possible_true), key=term_key))
     moves = {
         r: tuple(sorted({a[1] for a in db.sets.get("legal", ()) if a[0] == r}, key=term_key))
