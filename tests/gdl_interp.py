@@ -3,7 +3,8 @@
 It shares no code with :mod:`symbolic.gdl` (no grounding, no parser): a game is a
 list of rules as Python tuples, ``(head, body)``, an atom ``(relation, arg, ...)``,
 a term a ``str`` (``?x`` a variable) or a tuple (a compound term), a body literal
-``("pos", atom)``, ``("neg", atom)`` or ``("distinct", s, t)``. Every state is
+``("pos", atom)``, ``("neg", atom)``, ``("distinct", s, t)`` or ``("same", s, t)``
+(``(not (distinct s t))``). Every state is
 evaluated from scratch: the rules are run bottom-up, stratum by stratum, on the
 set of ground atoms ``true(f)`` of the state (and ``does(r, m)`` of a joint move),
 static facts included; the game graph is explored breadth-first over joint moves.
@@ -80,6 +81,9 @@ def _bindings(body, facts: set, b: dict, negated: set | None = None):
                 yield from go(i + 1, b)
         elif lit[0] == "distinct":
             if _apply(lit[1], b) != _apply(lit[2], b):
+                yield from go(i + 1, b)
+        elif lit[0] == "same":
+            if _apply(lit[1], b) == _apply(lit[2], b):
                 yield from go(i + 1, b)
         else:
             raise AssertionError(lit)
@@ -271,6 +275,8 @@ def kif(rules) -> str:
                 parts.append(_atom_kif(lit[1]))
             elif lit[0] == "neg":
                 parts.append(f"(not {_atom_kif(lit[1])})")
+            elif lit[0] == "same":
+                parts.append(f"(not (distinct {_term_kif(lit[1])} {_term_kif(lit[2])}))")
             else:
                 parts.append(f"(distinct {_term_kif(lit[1])} {_term_kif(lit[2])})")
         lines.append(f"(<= {_atom_kif(head)} {' '.join(parts)})")
@@ -279,12 +285,16 @@ def kif(rules) -> str:
 
 def read_kif(text: str) -> list:
     """KIF text → rules in this module's form (a plain reader: no located errors;
-    ``;`` comments, ``(<= head body...)``, ``(not a)``, ``(distinct s t)``).
+    ``;`` comments, case-insensitive as KIF is, ``(<= head body...)``, ``(not a)``,
+    ``(distinct s t)``, ``(not (distinct s t))``; a body with ``(or ...)`` (of atoms,
+    negations and ``(and ...)``) becomes one rule per choice of its disjuncts).
 
-    >>> read_kif("(role a) (<= (legal a go) (not (true s)))  ; a comment")
+    >>> read_kif("(ROLE a) (<= (legal a go) (not (true s)))  ; a comment")
     [(('role', 'a'), ()), (('legal', 'a', 'go'), (('neg', ('true', 's')),))]
+    >>> [b for _, b in read_kif("(<= p (or q (and r (not (distinct 1 2)))))")]
+    [(('pos', ('q',)),), (('pos', ('r',)), ('same', '1', '2'))]
     """
-    text = "\n".join(line.split(";")[0] for line in text.splitlines())
+    text = "\n".join(line.split(";")[0] for line in text.lower().splitlines())
     tokens = text.replace("(", " ( ").replace(")", " ) ").split()
     stack: list = [[]]
     for tok in tokens:
@@ -301,15 +311,29 @@ def read_kif(text: str) -> list:
 
     def literal(x):
         if isinstance(x, tuple) and x[0] == "not":
+            if isinstance(x[1], tuple) and x[1][0] == "distinct":
+                return ("same", x[1][1], x[1][2])
             return ("neg", atom(x[1]))
         if isinstance(x, tuple) and x[0] == "distinct":
             return ("distinct", x[1], x[2])
         return ("pos", atom(x))
 
+    def choices(x) -> list:
+        """The bodies (lists of literals) one body item stands for."""
+        if isinstance(x, tuple) and x[0] == "or":
+            return [c for d in x[1:] for c in choices(d)]
+        if isinstance(x, tuple) and x[0] == "and":
+            out: list = [[]]
+            for d in x[1:]:
+                out = [a + b for a in out for b in choices(d)]
+            return out
+        return [[literal(x)]]
+
     rules = []
     for x in stack[0]:
         if isinstance(x, tuple) and x[0] == "<=":
-            rules.append((atom(x[1]), tuple(literal(b) for b in x[2:])))
+            for body in choices(("and", *x[2:])):
+                rules.append((atom(x[1]), tuple(body)))
         else:
             rules.append((atom(x), ()))
     return rules
