@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from ..errors import ModelError, Span
 from ..limits import current as current_limits
+from .recursion import unroll
 from .roles import keep_roles
 from .rules import Rule, variables
 from .strata import STATE, dynamic_relations, ground_negation, relation_graph, strata
@@ -311,6 +312,7 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
     }
     ground_rules = keep_roles(ground_rules, roles)  # (legal hole m), (goal b 100): no role's
     goals = _goal_values(ground_rules, roles, rules)
+    ground_rules = unroll(ground_rules)  # recursion through the state (.recursion)
     _check_acyclic(ground_rules)
     return GroundProgram(
         roles=roles,

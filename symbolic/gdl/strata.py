@@ -27,6 +27,7 @@ from .rules import Rule
 __all__ = [
     "GAME",
     "STATE",
+    "components",
     "dynamic_relations",
     "ground_negation",
     "negative_cycle",
@@ -125,7 +126,7 @@ def negative_cycle(edges: dict) -> list | None:
     >>> negative_cycle({"p": [("q", True)], "q": []}) is None
     True
     """
-    comp = _components(edges)
+    comp = components(edges)
     for u, out in edges.items():
         for v, neg in out:
             if neg and v in comp and comp[v] == comp.get(u):
@@ -137,8 +138,14 @@ def negative_cycle(edges: dict) -> list | None:
     return None
 
 
-def _components(edges: dict) -> dict:
-    """{node: its strongly connected component's id} (iterative Tarjan)."""
+def components(edges: dict) -> dict:
+    """{node: its strongly connected component's id} (iterative Tarjan), for the graph
+    ``edges`` ({node: [(node, negated)]}).
+
+    >>> c = components({"p": [("q", False)], "q": [("p", True)], "r": [("p", False)]})
+    >>> c["p"] == c["q"] != c["r"]
+    True
+    """
     index: dict = {}
     low: dict = {}
     comp: dict = {}
