@@ -6,10 +6,18 @@ beside the checkout or beside its parent) is solved in its own process,
 kills it at S + 30 s (a *hang*: the CLI's own limit did not act) or past twice the memory
 limit. Where the symbolic engine solved a game with at most ``--explicit-max-states``
 reachable states, a second run ``--engine explicit`` (same limits) is compared with it
-(reachable states, dead ends, the forced table): column ``agree``.
+(reachable states, dead ends, the forced table): column ``agree``. Where it solved one with
+at most ``--interp-max-states`` states, the plain interpreter of the tests
+(``tests/gdl_interp.py``: no code shared with ``symbolic.gdl``) solves it too, in its own
+process killed at ``--interp-seconds``, and is compared the same way: columns ``interp``
+(its outcome), ``interp_seconds``, ``interp_agree``; ``referee`` says which referees
+confirmed the answer (``explicit``, ``interp``, ``both`` or ``none``). A referee that
+disagrees makes the row a ``mismatch``, listed first in the summary.
 
 One row per game is appended to a TSV (``--out``, default ``bench/results/ggp_corpus.tsv``),
-so a sweep stopped halfway resumes where it was (games already in the file are skipped).
+so a sweep stopped halfway resumes where it was (games already in the file are skipped;
+``--redo`` runs the games asked for again, their old rows replaced; a table written before
+a column was added gets it, empty).
 Columns: game, roles, moves (concurrent / turn-based, from the answer; ``?`` when none),
 fluents (ground state atoms), reachable, forced (the table, ``{coalition}role=value``),
 forced_found (entries with a value), seconds (wall), peak_mb (the child's maximum resident
@@ -18,11 +26,13 @@ set, ``os.wait4``), outcome, stage, detail, and the explicit run's columns. Outc
 - ``solved``: exit 0 and the JSON answer;
 - ``timeout`` / ``memory``: the CLI stopped at its limit (exit 3); ``stage`` is where:
   ``grounding`` (reading the model), ``building`` (the moves, δ), ``exploration`` (the
-  reachable states), ``fixpoint`` (a forced entry, an until); ``detail`` the CLI's words;
+  reachable states), ``fixpoint`` (a forced entry, an until, the dead ends); ``detail`` the
+  CLI's words (the ``stopped`` document of its ``--json`` output, else its message);
 - ``refused``: exit 2 with a message naming what is not supported; ``error``: exit 2
   otherwise (``detail`` starts ``located`` when it reads FILE:LINE:COL);
 - ``crash``: a traceback, a signal or another exit status (the last line in ``detail``);
-- ``hang``: killed by the sweep at the limit + 30 s; ``mismatch``: the engines differ.
+- ``hang``: killed by the sweep at the limit + 30 s; ``mismatch``: the explicit engine or
+  the interpreter answered otherwise (``detail`` says which, and what).
 
 ``--summary`` prints the counts of a TSV without running anything; ``--readme`` also writes
 them into ``bench/README.md``'s GGP section.
@@ -44,7 +54,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SYMBOLIC = ROOT / ".venv" / "bin" / "symbolic"
+#: the checkout's own command: its virtual environment's, else this Python's ``-m symbolic``
+#: with the checkout first on the path (a git worktree has no .venv of its own)
+SYMBOLIC = (
+    [str(ROOT / ".venv" / "bin" / "symbolic")]
+    if (ROOT / ".venv" / "bin" / "symbolic").exists()
+    else [sys.executable, "-m", "symbolic"]
+)
 GRACE = 30  # seconds past the limit before the sweep kills a child itself
 COLUMNS = [
     "game",
@@ -65,11 +81,33 @@ COLUMNS = [
     "agree",
     "limit_s",
     "limit_mb",
+    "referee",
+    "interp",
+    "interp_seconds",
+    "interp_agree",
 ]
+#: the interpreter's run (a child process): the game file, "1" for a concurrent game;
+#: prints the answer as the CLI's JSON names it
+INTERP_CHILD = """
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("gdl_interp", sys.argv[1])
+interp = sys.modules["gdl_interp"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(interp)
+sys.setrecursionlimit(100000)
+with open(sys.argv[2]) as f:
+    res = interp.explore(interp.read_kif(f.read()), concurrent=sys.argv[3] == "1")
+forced = [{"coalition": list(c), "role": r, "value": v} for (c, r), v in res.forced.items()]
+doc = {"reachable": len(res.states), "dead_ends": res.dead_ends, "forced": forced}
+print(json.dumps(doc))
+"""
+INTERP = ROOT / "tests" / "gdl_interp.py"
 #: the words of a stage (the CLI's ``while ...``), first match wins
 STAGES = [
     ("grounding", ("reading the model",)),
-    ("fixpoint", ("forcing", "until", "attractor", "release", "fixpoint", "predecessor")),
+    (
+        "fixpoint",
+        ("forc", "until", "attractor", "release", "fixpoint", "predecessor", "dead ends"),
+    ),
     ("exploration", ("exploring", "reachable", "sorting")),
     ("building", ("building", "joint moves", "making the BDD manager", "domain")),
 ]
@@ -110,18 +148,22 @@ def stage_of(where: str) -> str:
     return "other"
 
 
-def run_child(cmd: list[str], limit: float, max_mb: float) -> dict:
-    """Run ``cmd``; kill it (its whole process group) at ``limit`` + GRACE seconds or past
-    twice ``max_mb`` of resident memory. Exit status, wall seconds, peak KB, out, err."""
+def run_child(cmd: list[str], limit: float, max_mb: float, grace: float = GRACE) -> dict:
+    """Run ``cmd``; kill it (its whole process group) at ``limit`` + ``grace`` seconds or
+    past twice ``max_mb`` of resident memory. Exit status, wall seconds, peak KB, out, err."""
     with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
         t0 = time.monotonic()
-        p = subprocess.Popen(cmd, stdout=fo, stderr=fe, start_new_session=True)
+        env = dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        )
+        p = subprocess.Popen(cmd, stdout=fo, stderr=fe, start_new_session=True, env=env)
         killed = None
         while True:
             pid, status, usage = os.wait4(p.pid, os.WNOHANG)
             if pid:
                 break
-            if killed is None and time.monotonic() - t0 > limit + GRACE:
+            if killed is None and time.monotonic() - t0 > limit + grace:
                 killed = "hang"
             elif killed is None and _rss_mb(p.pid) > 2 * max_mb:
                 killed = "memory"
@@ -171,6 +213,11 @@ def classify(res: dict, limit: float) -> tuple[str, str, str, dict | None]:
         except json.JSONDecodeError:
             return "crash", "", f"exit 0 without a JSON answer: {res['out'][:200]!r}", None
     if status == 3:
+        stopped = _stopped(res["out"])
+        if stopped is not None:  # --json: the document saying where the run stopped
+            kind = "timeout" if stopped.get("limit") == "timeout" else "memory"
+            where = stopped.get("stage") or ""
+            return kind, stage_of(where), " ".join(str(stopped.get("message")).split())[:300], None
         m = re.search(r"(time|memory) limit of .*? reached while (.*)", err, re.S)
         if m:
             kind = "timeout" if m.group(1) == "time" else "memory"
@@ -191,6 +238,16 @@ def classify(res: dict, limit: float) -> tuple[str, str, str, dict | None]:
     return "crash", "", f"exit status {status}; stderr: {last[:200]}", None
 
 
+def _stopped(out: str) -> dict | None:
+    """The ``stopped`` part of the CLI's ``--json`` document of a run a limit ended."""
+    try:
+        doc = json.loads(out)
+    except json.JSONDecodeError:
+        return None
+    stopped = doc.get("stopped") if isinstance(doc, dict) else None
+    return stopped if isinstance(stopped, dict) else None
+
+
 def forced_text(doc: dict) -> str:
     """The forced table in one cell: ``{a,b}r=v`` separated by spaces."""
     return " ".join(
@@ -209,7 +266,7 @@ def sweep_one(path: Path, args, index: dict) -> dict:
     where it fits."""
     limits = ["--json", "--timeout", f"{args.limit_seconds:g}"]
     limits += ["--max-memory", f"{args.limit_mb:g}"]
-    base = [str(SYMBOLIC), "gdl", str(path)] + limits
+    base = [*SYMBOLIC, "gdl", str(path)] + limits
     res = run_child(base + ["--engine", "symbolic"], args.limit_seconds, args.limit_mb)
     outcome, stage, detail, doc = classify(res, args.limit_seconds)
     info = index.get(path.stem, {})
@@ -238,7 +295,55 @@ def sweep_one(path: Path, args, index: dict) -> dict:
         )
         if doc["reachable"] <= args.explicit_max_states:
             _explicit(row, base, args, doc)
+        if doc["reachable"] <= args.interp_max_states:
+            _interp(row, path, args, doc)
+    confirmed = [
+        name
+        for name, column in (("explicit", "agree"), ("interp", "interp_agree"))
+        if row[column] == "yes"
+    ]
+    row["referee"] = "both" if len(confirmed) == 2 else (confirmed or ["none"])[0]
     return row
+
+
+def referee_key(doc: dict) -> tuple:
+    """What a referee must agree on, order aside: reachable states, dead ends, the forced
+    table as a set of (coalition, role, value)."""
+    forced = {(tuple(f["coalition"]), f["role"], f["value"]) for f in doc.get("forced", [])}
+    return doc.get("reachable"), doc.get("dead_ends"), frozenset(forced)
+
+
+def _interp(row: dict, path: Path, args, doc: dict) -> None:
+    """The interpreter's run on the same game (killed at ``--interp-seconds``), compared
+    with ``doc``."""
+    cmd = [sys.executable, "-c", INTERP_CHILD, str(INTERP), str(path)]
+    cmd.append("1" if doc.get("concurrent") else "0")
+    res = run_child(cmd, args.interp_seconds, args.limit_mb, grace=0)
+    row["interp_seconds"] = f"{res['seconds']:.2f}"
+    err = res["err"].strip()
+    last = err.splitlines()[-1] if err else ""
+    if res["killed"] == "hang":
+        row["interp"] = f"timeout ({args.interp_seconds:g} s)"
+        return
+    if res["killed"] == "memory":
+        row["interp"] = f"memory ({res['peak_mb']:.0f} MB)"
+        return
+    try:
+        other = json.loads(res["out"]) if res["status"] == 0 else None
+    except json.JSONDecodeError:
+        other = None
+    if other is None:
+        row["interp"] = f"error: {last[:200]}"  # NotTurnBased, NotStratified, ...
+        return
+    row["interp"] = "solved"
+    same = referee_key(other) == referee_key(doc)
+    row["interp_agree"] = "yes" if same else "NO"
+    if not same:
+        row["outcome"] = "mismatch"
+        row["detail"] = (
+            f"interpreter: {other['reachable']} states, {other['dead_ends']} dead ends, "
+            f"{forced_text(other)}"
+        )[:300]
 
 
 def _explicit(row: dict, base: list[str], args, doc: dict) -> None:
@@ -258,7 +363,7 @@ def _explicit(row: dict, base: list[str], args, doc: dict) -> None:
     row["agree"] = "yes" if same else "NO"
     if not same:
         row["outcome"] = "mismatch"
-        row["detail"] = f"explicit: {answer_key(other)}"[:300]
+        row["detail"] = f"explicit engine: {answer_key(other)}"[:300]
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -270,6 +375,18 @@ def read_rows(path: Path) -> list[dict]:
         return []
     head = lines[0].split("\t")
     return [dict(zip(head, line.split("\t"))) for line in lines[1:] if line.strip()]
+
+
+def _header(path: Path) -> list[str]:
+    with open(path) as f:
+        return f.readline().rstrip("\n").split("\t")
+
+
+def write_rows(path: Path, rows: list[dict]) -> None:
+    """``rows`` as the whole table at ``path``, with today's :data:`COLUMNS`."""
+    lines = ["\t".join(COLUMNS)]
+    lines += ["\t".join(_cell(r.get(c, "")) for c in COLUMNS) for r in rows]
+    path.write_text("\n".join(lines) + "\n")
 
 
 def _cell(v) -> str:
@@ -292,9 +409,22 @@ def summary(rows: list[dict], total: int | None = None) -> str:
     out = [f"{n} games run" + (f" of {total}" if total else "") + ":", ""]
     out += ["| outcome | games |", "|---|---|"]
     out += [f"| {k} | {v} |" for k, v in by.most_common()]
+    bad = [r for r in rows if r["outcome"] == "mismatch"]
+    if bad:  # first: a wrong answer matters more than any count
+        out = [
+            f"**{len(bad)} disagreement{'s' if len(bad) > 1 else ''} between the symbolic "
+            "engine and a referee:** "
+            + "; ".join(f"{r['game']} ({r['detail'][:120]})" for r in bad),
+            "",
+        ] + out
     solved = [r for r in rows if r["outcome"] == "solved"]
-    checked = [r for r in solved if r.get("agree") == "yes"]
-    out += ["", f"solved: {len(solved)} ({len(checked)} cross-checked by the explicit engine)"]
+    by_ref = collections.Counter(r.get("referee") or "none" for r in solved)
+    checked = len(solved) - by_ref["none"]
+    out += [
+        "",
+        f"solved: {len(solved)} ({checked} cross-checked: {by_ref['explicit']} by the explicit "
+        f"engine only, {by_ref['interp']} by the interpreter only, {by_ref['both']} by both)",
+    ]
     if solved:
         big = sorted(solved, key=lambda r: -int(r["reachable"] or 0))[:5]
         out.append(
@@ -347,6 +477,22 @@ def parse(argv=None) -> argparse.Namespace:
         help="rerun with the explicit engine when the symbolic one found at most this many "
         "reachable states (0: never)",
     )
+    ap.add_argument(
+        "--interp-max-states",
+        type=int,
+        default=20_000,
+        help="also solve with the tests' interpreter when the symbolic engine found at most "
+        "this many reachable states (default 20000; 0: never)",
+    )
+    ap.add_argument(
+        "--interp-seconds",
+        type=float,
+        default=120,
+        help="the interpreter's time per game (default 120)",
+    )
+    ap.add_argument(
+        "--redo", action="store_true", help="run the games asked for even if already in --out"
+    )
     ap.add_argument("--jobs", type=int, default=1, help="games run at once (default 1)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "ggp_corpus.tsv")
     ap.add_argument("--summary", action="store_true", help="only print the summary of --out")
@@ -386,7 +532,12 @@ def sweep(files: list[Path], args, index: dict) -> None:
     """Run every game of ``files`` not yet in ``args.out``, appending its row."""
     from tqdm import tqdm
 
-    done = {r["game"] for r in read_rows(args.out)}
+    asked = {p.stem for p in files}
+    rows = read_rows(args.out)
+    kept = [r for r in rows if not (args.redo and r["game"] in asked)]
+    if rows and (len(kept) < len(rows) or _header(args.out) != COLUMNS):
+        write_rows(args.out, kept)  # the games redone out, every column of today's table
+    done = {r["game"] for r in kept}
     todo = [p for p in files if p.stem not in done]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     new = not args.out.exists() or args.out.stat().st_size == 0

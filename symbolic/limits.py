@@ -328,6 +328,8 @@ class Limits:
         self.started = time.monotonic() if started is None else min(started, time.monotonic())
         self.deadline = None if self.timeout is None else self.started + self.timeout
         self._stages: list[str] = []
+        self._left = ""  # the last outermost stage left (see where)
+        self._stopped: LimitExceeded | None = None  # the first timeout raised (see timed_out)
         self._detail = ""
         self._info: Callable[[], dict] | None = None  # the sizes of the last detail
         self._next_refresh = self.started + _REFRESH
@@ -372,14 +374,29 @@ class Limits:
         finally:
             self._stages.pop()
             self._detail, self._info = saved
+            if not self._stages:
+                self._left = text
 
     def where(self) -> str:
-        """The current stage, outermost first, with the last detail given to :meth:`check`."""
+        """The current stage, outermost first, with the last detail given to :meth:`check`;
+        between two stages, the last one left (``between two stages, after reading the
+        model``); ``starting`` before the first.
+
+        >>> lim = Limits()
+        >>> lim.where()
+        'starting'
+        >>> with lim.stage("reading the model"):
+        ...     pass
+        >>> lim.where()
+        'between two stages, after reading the model'
+        """
         parts = list(self._stages)
         text = " › ".join(parts)
         if self._detail:
             text = f"{text}: {self._detail}" if text else self._detail
-        return text or "starting"
+        if text:
+            return text
+        return f"between two stages, after {self._left}" if self._left else "starting"
 
     def elapsed(self) -> float:
         """Seconds since this object was made."""
@@ -407,14 +424,24 @@ class Limits:
             self.progress(self.where(), _sizes(info))
 
     def timed_out(self, info: Callable[[], dict] | None = None) -> LimitExceeded:
-        """The error to raise when the time is up, naming the stage and the sizes."""
+        """The error to raise when the time is up, naming the stage and the sizes.
+
+        Outside every stage once a timeout was raised, the first one again: the stages
+        are left as that error unwinds them, and the watchdog (:mod:`symbolic.cli.watchdog`),
+        asking while the main thread frees a large structure, must name the stage that
+        was running, not a gap between stages."""
+        if self._stopped is not None and not self._stages:
+            return self._stopped
         sizes = _sizes(info)
         where = self.where()
         if sizes:
             where += " (" + ", ".join(f"{v} {k}" for k, v in sizes.items()) + ")"
-        return LimitExceeded(
+        err = LimitExceeded(
             f"time limit of {_num(self.timeout)} s reached while {where}", "timeout", where
         )
+        if self._stopped is None:
+            self._stopped = err
+        return err
 
     def out_of_memory(self, what: str) -> str:
         """The message of an out-of-memory error raised at the current stage."""

@@ -3,7 +3,8 @@
 It shares no code with :mod:`symbolic.gdl` (no grounding, no parser): a game is a
 list of rules as Python tuples, ``(head, body)``, an atom ``(relation, arg, ...)``,
 a term a ``str`` (``?x`` a variable) or a tuple (a compound term), a body literal
-``("pos", atom)``, ``("neg", atom)`` or ``("distinct", s, t)``. Every state is
+``("pos", atom)``, ``("neg", atom)``, ``("distinct", s, t)`` or ``("same", s, t)``
+(``(not (distinct s t))``). Every state is
 evaluated from scratch: the rules are run bottom-up, stratum by stratum, on the
 set of ground atoms ``true(f)`` of the state (and ``does(r, m)`` of a joint move),
 static facts included; the game graph is explored breadth-first over joint moves.
@@ -21,11 +22,15 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-__all__ = ["NotTurnBased", "Result", "explore", "kif", "read_kif"]
+__all__ = ["NotStratified", "NotTurnBased", "Result", "explore", "kif", "read_kif"]
 
 
 class NotTurnBased(Exception):
     """A reachable non-terminal state where two roles have a choice of move."""
+
+
+class NotStratified(Exception):
+    """Atoms that depend on their own negation (neither true nor false)."""
 
 
 def _is_var(t) -> bool:
@@ -54,9 +59,11 @@ def _apply(t, b: dict):
     return tuple(_apply(x, b) for x in t)
 
 
-def _bindings(body, facts: set, b: dict):
+def _bindings(body, facts: set, b: dict, negated: set | None = None):
     """Every binding making ``body`` true over ``facts``: positive literals first
-    (safety binds the variables of the others), in the order written."""
+    (safety binds the variables of the others), in the order written; a negation holds
+    when its atom is not in ``negated`` (default ``facts``)."""
+    negated = facts if negated is None else negated
     lits = [x for x in body if x[0] == "pos"] + [x for x in body if x[0] != "pos"]
 
     def go(i, b):
@@ -70,10 +77,13 @@ def _bindings(body, facts: set, b: dict):
                 if nb is not None:
                     yield from go(i + 1, nb)
         elif lit[0] == "neg":
-            if _apply(lit[1], b) not in facts:
+            if _apply(lit[1], b) not in negated:
                 yield from go(i + 1, b)
         elif lit[0] == "distinct":
             if _apply(lit[1], b) != _apply(lit[2], b):
+                yield from go(i + 1, b)
+        elif lit[0] == "same":
+            if _apply(lit[1], b) == _apply(lit[2], b):
                 yield from go(i + 1, b)
         else:
             raise AssertionError(lit)
@@ -82,30 +92,63 @@ def _bindings(body, facts: set, b: dict):
 
 
 def _strata(rules) -> list[list]:
-    """The rules grouped by stratum: level(p) ≥ level(q) for p :- q, > for p :- not q."""
+    """The rules grouped by stratum: level(p) ≥ level(q) for p :- q, > for p :- not q;
+    one stratum of every rule when negation goes through a cycle of relations (then
+    :func:`derive` needs the program stratified atom by atom only)."""
     level = {h[0][0]: 0 for h in rules}
-    for _ in range(len(level) + 1):
+    for _ in range(len(level) + 2):
+        changed = False
         for head, body in rules:
             for lit in body:
                 if lit[0] in ("pos", "neg") and lit[1][0] in level:
                     need = level[lit[1][0]] + (lit[0] == "neg")
                     if need > level[head[0]]:
                         level[head[0]] = need
+                        changed = True
+        if not changed:
+            break
+    else:
+        return [list(rules)]
     out: dict = {}
     for rule in rules:
         out.setdefault(level[rule[0][0]], []).append(rule)
     return [out[k] for k in sorted(out)]
 
 
+def _least(rules, base: set, negated: set | None) -> set:
+    """The least model of ``rules`` over ``base``, each negation read against ``negated``
+    (None: against the facts as they grow, right for a stratum that does not read its
+    own relations negatively)."""
+    facts = set(base)
+    while True:
+        new = {_apply(head, b) for head, body in rules for b in _bindings(body, facts, {}, negated)}
+        if new <= facts:
+            return facts
+        facts |= new
+
+
 def derive(strata, base: set) -> set:
-    """Every atom the rules derive from the ground atoms ``base``."""
+    """Every atom the rules derive from the ground atoms ``base``. A stratum whose rules
+    read one of its own relations negatively is solved by the alternating fixpoint (van
+    Gelder): an over-estimate (negations read against what is known true) and an
+    under-estimate (read against the over-estimate), in turn until they stop moving;
+    they meet when the program is stratified atom by atom, else :class:`NotStratified`."""
     facts = set(base)
     for rules in strata:
+        heads = {head[0] for head, _ in rules}
+        if not any(lit[0] == "neg" and lit[1][0] in heads for _, body in rules for lit in body):
+            facts = _least(rules, facts, None)
+            continue
+        under = set(facts)
         while True:
-            new = {_apply(head, b) for head, body in rules for b in _bindings(body, facts, {})}
-            if new <= facts:
+            over = _least(rules, facts, under)
+            new_under = _least(rules, facts, over)
+            if new_under == under:
                 break
-            facts |= new
+            under = new_under
+        if under != over:
+            raise NotStratified(sorted(over - under, key=repr)[:3])
+        facts = under
     return facts
 
 
@@ -232,6 +275,8 @@ def kif(rules) -> str:
                 parts.append(_atom_kif(lit[1]))
             elif lit[0] == "neg":
                 parts.append(f"(not {_atom_kif(lit[1])})")
+            elif lit[0] == "same":
+                parts.append(f"(not (distinct {_term_kif(lit[1])} {_term_kif(lit[2])}))")
             else:
                 parts.append(f"(distinct {_term_kif(lit[1])} {_term_kif(lit[2])})")
         lines.append(f"(<= {_atom_kif(head)} {' '.join(parts)})")
@@ -240,12 +285,16 @@ def kif(rules) -> str:
 
 def read_kif(text: str) -> list:
     """KIF text → rules in this module's form (a plain reader: no located errors;
-    ``;`` comments, ``(<= head body...)``, ``(not a)``, ``(distinct s t)``).
+    ``;`` comments, case-insensitive as KIF is, ``(<= head body...)``, ``(not a)``,
+    ``(distinct s t)``, ``(not (distinct s t))``; a body with ``(or ...)`` (of atoms,
+    negations and ``(and ...)``) becomes one rule per choice of its disjuncts).
 
-    >>> read_kif("(role a) (<= (legal a go) (not (true s)))  ; a comment")
+    >>> read_kif("(ROLE a) (<= (legal a go) (not (true s)))  ; a comment")
     [(('role', 'a'), ()), (('legal', 'a', 'go'), (('neg', ('true', 's')),))]
+    >>> [b for _, b in read_kif("(<= p (or q (and r (not (distinct 1 2)))))")]
+    [(('pos', ('q',)),), (('pos', ('r',)), ('same', '1', '2'))]
     """
-    text = "\n".join(line.split(";")[0] for line in text.splitlines())
+    text = "\n".join(line.split(";")[0] for line in text.lower().splitlines())
     tokens = text.replace("(", " ( ").replace(")", " ) ").split()
     stack: list = [[]]
     for tok in tokens:
@@ -262,15 +311,29 @@ def read_kif(text: str) -> list:
 
     def literal(x):
         if isinstance(x, tuple) and x[0] == "not":
+            if isinstance(x[1], tuple) and x[1][0] == "distinct":
+                return ("same", x[1][1], x[1][2])
             return ("neg", atom(x[1]))
         if isinstance(x, tuple) and x[0] == "distinct":
             return ("distinct", x[1], x[2])
         return ("pos", atom(x))
 
+    def choices(x) -> list:
+        """The bodies (lists of literals) one body item stands for."""
+        if isinstance(x, tuple) and x[0] == "or":
+            return [c for d in x[1:] for c in choices(d)]
+        if isinstance(x, tuple) and x[0] == "and":
+            out: list = [[]]
+            for d in x[1:]:
+                out = [a + b for a in out for b in choices(d)]
+            return out
+        return [[literal(x)]]
+
     rules = []
     for x in stack[0]:
         if isinstance(x, tuple) and x[0] == "<=":
-            rules.append((atom(x[1]), tuple(literal(b) for b in x[2:])))
+            for body in choices(("and", *x[2:])):
+                rules.append((atom(x[1]), tuple(body)))
         else:
             rules.append((atom(x), ()))
     return rules

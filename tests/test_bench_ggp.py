@@ -5,6 +5,7 @@ games: the rows it writes, checked against both engines and the independent inte
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,8 @@ def test_sweep_rows_match_both_engines_and_the_interpreter(tmp_path, capsys):
     for name, row in rows.items():
         assert row["outcome"] == "solved", row
         assert row["agree"] == "yes" and row["explicit"] == "solved", row
+        assert (row["interp"], row["interp_agree"], row["referee"]) == ("solved", "yes", "both")
+        assert float(row["interp_seconds"]) > 0, row
         assert float(row["peak_mb"]) > 0 and float(row["seconds"]) > 0
         concurrent = row["moves"] == "concurrent"
         res = explore(read_kif((CORPUS / f"{name}.kif").read_text()), concurrent=concurrent)
@@ -49,11 +52,60 @@ def test_sweep_rows_match_both_engines_and_the_interpreter(tmp_path, capsys):
         assert int(row["roles"]) == len(res.roles)
     assert rows["switches"]["moves"] == "concurrent"
     assert rows["onestep"]["moves"] == "turn-based"
-    assert "solved: 3 (3 cross-checked" in capsys.readouterr().out
+    assert (
+        "solved: 3 (3 cross-checked: 0 by the explicit engine only, 0 by the interpreter "
+        "only, 3 by both)" in capsys.readouterr().out
+    )
     # resumed: nothing is run again
     before = out.read_text()
     assert ggp.main(argv) == 0
     assert out.read_text() == before
+    # --redo: onestep again, without referees this time; the others' rows stay as they were
+    redo = argv[:2] + ["onestep"] + argv[4:]
+    redo += ["--redo", "--explicit-max-states", "0", "--interp-max-states", "0"]
+    assert ggp.main(redo) == 0
+    again = {r["game"]: r for r in ggp.read_rows(out)}
+    assert sorted(again) == sorted(SMALL) and again["onestep"]["referee"] == "none"
+    assert again["haystack"] == rows["haystack"] and again["switches"] == rows["switches"]
+
+
+def test_an_old_table_gets_the_new_columns(tmp_path):
+    out = tmp_path / "sweep.tsv"
+    old = [c for c in ggp.COLUMNS if not c.startswith("interp") and c != "referee"]
+    out.write_text("\t".join(old) + "\n" + "\t".join("x" if c == "game" else "" for c in old))
+    args = ggp.parse(["--out", str(out)])
+    ggp.sweep([], args, {})
+    assert ggp._header(out) == ggp.COLUMNS
+    (row,) = ggp.read_rows(out)
+    assert row["game"] == "x" and row["referee"] == ""
+
+
+def test_a_referee_that_disagrees_makes_a_mismatch_that_stands_out(monkeypatch, tmp_path):
+    """The interpreter's answer (faked: one state more) against the engine's."""
+    doc = {
+        "reachable": 3,
+        "dead_ends": 0,
+        "forced": [{"coalition": ["a"], "role": "a", "value": 100}],
+    }
+    told = dict(doc, reachable=4)
+    monkeypatch.setattr(
+        ggp, "run_child", lambda *a, **k: _res(out=json.dumps(told)) | {"seconds": 1.0}
+    )
+    row = dict.fromkeys(ggp.COLUMNS, "") | {"game": "g", "outcome": "solved", "agree": "yes"}
+    ggp._interp(row, tmp_path / "g.kif", ggp.parse([]), doc)
+    assert (row["interp"], row["interp_agree"], row["outcome"]) == ("solved", "NO", "mismatch")
+    assert row["detail"].startswith("interpreter: 4 states"), row
+    text = ggp.summary([row])
+    assert text.startswith("**1 disagreement between the symbolic engine and a referee:** g ("), (
+        text
+    )
+    # the same answer, the forced entries in another order: agreement
+    monkeypatch.setattr(
+        ggp, "run_child", lambda *a, **k: _res(out=json.dumps(doc)) | {"seconds": 1.0}
+    )
+    row = dict.fromkeys(ggp.COLUMNS, "") | {"game": "g", "outcome": "solved"}
+    ggp._interp(row, tmp_path / "g.kif", ggp.parse([]), doc)
+    assert (row["interp_agree"], row["outcome"]) == ("yes", "solved")
 
 
 @needs_corpus
@@ -103,6 +155,23 @@ def _res(status=0, out="", err="", killed=None):
                 "until: iteration 3\n",
             ),
             ("timeout", "fixpoint"),
+        ),
+        (
+            _res(
+                3,
+                out='{"command": "gdl", "stopped": {"limit": "timeout", "stage": "computing '
+                'the forced goal values (symbolic)", "message": "time limit of 5 s reached"}}',
+                err="symbolic: time limit of 5 s reached while ...\n",
+            ),
+            ("timeout", "fixpoint"),
+        ),
+        (
+            _res(
+                3,
+                out='{"command": "gdl", "stopped": {"limit": "max-memory", "stage": "between '
+                'two stages, after exploring the reachable states", "message": "m"}}',
+            ),
+            ("memory", "exploration"),
         ),
         (_res(2, err="g.kif:3:7: error: (or ...) in a head is not supported\n"), ("refused", "")),
         (_res(2, err="g.kif:3:7: error: unbalanced parenthesis\n"), ("error", "")),

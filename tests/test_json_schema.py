@@ -140,3 +140,22 @@ def test_all_over_the_limit_is_a_clear_error(capsys):
     assert "18 positions, more than --limit 5" in err and "Traceback" not in err
     status, _, err = run(capsys, "nimbers", *NIM, "--all")
     assert status == 2 and "--all needs --csv or --json" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("gdl", "gdl/nim1", "--timeout", "0.001"), ("check", *NIM, "-p", "n=6", "-p", "K=100")],
+    ids=["gdl timeout", "check max-memory"],
+)
+def test_a_run_a_limit_ends_is_a_stopped_document(capsys, argv):
+    extra = ("--max-memory", "20") if argv[0] == "check" else ()
+    status, out, err = run(capsys, *argv, *extra, "--json")
+    assert status == 3, (status, err)
+    doc = json.loads(out)
+    jsonschema.validate(doc, SCHEMA)
+    assert list(doc) == ["command", "model", "parameters", "engine", "backend", "stopped"]
+    assert doc["stopped"]["stage"] and err == f"symbolic: {doc['stopped']['message']}\n"
+    assert doc["stopped"]["limit"] == ("max-memory" if extra else "timeout"), doc
+    # the stopped document is not an answer: a gdl answer lacking its keys is refused
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({k: v for k, v in doc.items() if k != "stopped"}, SCHEMA)

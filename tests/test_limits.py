@@ -348,13 +348,19 @@ def test_progress_shows_only_on_a_terminal_and_never_in_quiet_or_json_mode():
 
 
 def test_cli_timeout_exits_3_with_one_line_and_nothing_on_stdout(capsys):
-    """Once, `check nim.game -p n=6 -p K=100` ran for minutes without a word."""
+    """Once, `check nim.game -p n=6 -p K=100` ran for minutes without a word. With --json,
+    stdout holds only the document saying where the run stopped, as stderr does."""
     for extra in ([], ["--json"]):
         status, out, err = run(
             capsys, "check", NIM, "-p", "n=6", "-p", "K=100", "--timeout", "1", *extra
         )
         assert status == 3, (status, err)
-        assert out == "", out
+        if extra:
+            stopped = json.loads(out)["stopped"]
+            assert err == f"symbolic: {stopped['message']}\n", (err, stopped)
+            assert stopped["limit"] == "timeout" and stopped["stage"] in err, stopped
+        else:
+            assert out == "", out
         lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(
             "symbolic: time limit of 1 s reached while"
@@ -380,7 +386,7 @@ def test_cli_max_memory_exits_3(capsys):
     status, out, err = run(
         capsys, "check", NIM, "-p", "n=6", "-p", "K=100", "--max-memory", "20", "--json"
     )
-    assert status == 3 and out == "", (status, out, err)
+    assert status == 3 and json.loads(out)["stopped"]["limit"] == "max-memory", (status, out)
     assert err.startswith("symbolic: memory limit of 20 MB reached while"), err
 
 
@@ -898,3 +904,24 @@ def test_oxidd_with_one_thread_recurses_deep_without_crashing(tmp_path):
     )
     assert r.returncode == 0, (r.returncode, r.stderr[-2000:])
     assert "count: " + int_text(4**30000) in r.stdout, r.stdout[:200]
+
+
+def test_a_gap_between_stages_names_the_stage_left_and_a_timeout_its_stage():
+    """Outside every stage the time limit names the last one left, never "starting" once
+    one has run; and once a timeout has unwound the stages, the first one's stage
+    (what the watchdog prints while the main thread is still leaving)."""
+    lim = Limits(timeout=1000)
+    assert lim.where() == "starting"
+    with lim.stage("reading the model"):
+        lim.check("grounding")
+        assert lim.where() == "reading the model: grounding"
+    assert lim.where() == "between two stages, after reading the model"
+    lim.deadline = lim.started  # the time is up
+    with pytest.raises(LimitExceeded) as exc:
+        with lim.stage("exploring the reachable states"):
+            lim.check("depth 3")
+    assert exc.value.stage == "exploring the reachable states: depth 3"
+    again = lim.timed_out()  # the stages are left: the first timeout's
+    assert again.message == exc.value.message and again.stage == exc.value.stage
+    with lim.stage("another stage"):  # a stage running is named as it is
+        assert lim.timed_out().stage == "another stage"

@@ -118,6 +118,36 @@ def test_the_deadline_ends_a_process_held_in_a_native_call_within_2_s():
     assert took < 1 + BOUND, took
 
 
+#: the deadline ends the work of a stage; the error unwinds it, then the main thread is held
+#: in one long native call (as when it frees a large structure): the watchdog ends the run
+_UNWOUND = """
+import hashlib, time
+from symbolic.cli import watchdog
+from symbolic.errors import LimitExceeded
+from symbolic.limits import Limits, deferred_interrupts
+watchdog.enable()
+lim = Limits(timeout=1)
+report = lambda err: "stopped while " + err.stage + "\\n"
+with lim.enforced(), deferred_interrupts(), watchdog.Watchdog(lim, report):
+    print("ready", flush=True)
+    try:
+        with lim.stage("grounding"):
+            time.sleep(30)
+    except LimitExceeded:
+        hashlib.pbkdf2_hmac("sha256", b"x", b"y", 10 ** 8)
+"""
+
+
+def test_the_watchdog_names_the_stage_a_timeout_unwound():
+    """Once, chomp, crossers3 and crissrace stopped "while starting": the watchdog spoke
+    while the main thread, the stages left, was still freeing the grounding's atoms."""
+    p = _start([sys.executable, "-c", _UNWOUND])
+    out, err = p.communicate(timeout=1 + BOUND + 5)
+    assert p.returncode == 3, (p.returncode, err)
+    assert err == "symbolic: time limit of 1 s reached while grounding\n", err
+    assert out == "ready\nstopped while grounding\n", out
+
+
 #: a long run of each backend, and of the explicit engine (minutes; 30 s and more idle)
 LONG_RUNS = {
     "cudd": [*LONG_SMALL_CACHE, "--backend", "cudd"],

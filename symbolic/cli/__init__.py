@@ -17,7 +17,8 @@ Every command takes ``--timeout S``, ``--max-memory MB`` and ``--quiet``
 :class:`symbolic.limits.Limits` of every engine the command builds, shows
 progress on stderr when it is a terminal, and in ``--json`` mode holds the
 command's output back until it has finished, so that an error never leaves
-half a document on stdout.
+half a document on stdout (a limit reached prints instead a whole document
+saying where the run stopped: :func:`symbolic.cli.output.stopped_document`).
 
 Adding a command: write ``symbolic/cli/NAME.py`` with ``register(sub)`` (see
 :mod:`symbolic.cli.common`) and list the module in ``COMMANDS``.
@@ -57,6 +58,7 @@ from . import (
     values,
 )
 from .common import error_text, limit_args
+from .output import stopped_text
 from .watchdog import Watchdog, enable as enable_watchdog
 
 __all__ = ["COMMANDS", "build_parser", "version", "main", "console"]
@@ -187,7 +189,10 @@ def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
             started=started,
         )
         held = io.StringIO() if json_mode else None
-        with limits_mod.using(lim), lim.enforced(), limits_mod.deferred_interrupts(), Watchdog(lim):
+        # --json: a run a limit ends still prints a document, saying where it stopped
+        report = (lambda err: stopped_text(args, err)) if json_mode else None
+        dog = Watchdog(lim, report)
+        with limits_mod.using(lim), lim.enforced(), limits_mod.deferred_interrupts(), dog:
             if held is None:
                 status = args.func(args)
             else:
@@ -205,6 +210,12 @@ def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
         return status
     except LimitExceeded as err:
         _close(progress)
+        if json_mode:
+            try:
+                sys.stdout.write(stopped_text(args, err))
+                sys.stdout.flush()  # before the message on stderr (2>&1 keeps the order)
+            except _OutputFailed:
+                pass  # the limit's status and message matter more than the document
         print(f"symbolic: {error_text(err)}", file=sys.stderr)
         return LIMIT
     except SymbolicError as err:

@@ -50,12 +50,18 @@ def cmd_gdl(args) -> int:
     # the layers found are printed once every engine is done: a limit leaves stdout empty
     layer_lines = [f"{model.name}: roles {', '.join(prog.roles)}"] if bounded else []
     results, times = {}, {}
+    lim = current_limits()
     for kind in kinds:
         t0 = time.perf_counter()
         eng = _engine(model, kind, args, t0, layer_lines)
         layers = list(itertools.accumulate(eng.layers))
-        stuck = dead_ends(model, eng)
-        results[kind] = (layers, eng.complete, forced_values(model, eng), len(stuck), stuck.first())
+        # named stages: a limit reached here names them (not a gap between two stages)
+        with lim.stage(f"finding the dead ends ({kind})"):
+            stuck = dead_ends(model, eng)
+            first = stuck.first()
+        with lim.stage(f"computing the forced goal values ({kind})"):
+            forced_kind = forced_values(model, eng)
+        results[kind] = (layers, eng.complete, forced_kind, len(stuck), first)
         concurrent = eng.concurrent
         times[kind] = time.perf_counter() - t0
     layers, complete, forced, n_stuck, stuck_at = results[kinds[0]]

@@ -24,11 +24,21 @@ from __future__ import annotations
 import csv
 import sys
 
-from ..errors import QueryError
+from ..errors import LimitExceeded, QueryError
 from ..limits import int_text
-from .common import int_arg, json_text
+from .common import error_text, int_arg, json_text
 
-__all__ = ["HEADER", "header", "emit", "positions_json", "all_limit_arg", "all_rows", "print_rows"]
+__all__ = [
+    "HEADER",
+    "header",
+    "emit",
+    "stopped_document",
+    "stopped_text",
+    "positions_json",
+    "all_limit_arg",
+    "all_rows",
+    "print_rows",
+]
 
 #: the most positions ``--all`` lists unless ``--limit`` says otherwise
 ALL_LIMIT = 10000
@@ -65,6 +75,32 @@ def emit(args, answer: dict, model=None, engine=None) -> None:
     doc = header(args, model, engine)
     doc.update((k, v) for k, v in answer.items() if k not in HEADER)
     print(json_text(doc))
+
+
+def stopped_document(args, err: LimitExceeded) -> dict:
+    """The ``--json`` document of a run that a resource limit ended (exit status 3): the
+    header (its ``model`` null: the answer never came), then ``stopped``, the ``limit``
+    reached (``timeout``, ``max-memory``, ``positions``, ``bdd-variables``), the
+    ``stage`` that was running (the words of the message after "while"; null when
+    unknown) and the ``message`` printed on stderr.
+
+    >>> import argparse
+    >>> err = LimitExceeded("time limit of 5 s reached while grounding", "timeout", "grounding")
+    >>> stopped_document(argparse.Namespace(command="gdl"), err)["stopped"]
+    {'limit': 'timeout', 'stage': 'grounding', 'message': 'time limit of 5 s reached while grounding'}
+    """
+    doc = header(args)
+    doc["stopped"] = {
+        "limit": err.limit or "timeout",
+        "stage": err.stage or None,
+        "message": error_text(err),
+    }
+    return doc
+
+
+def stopped_text(args, err: LimitExceeded) -> str:
+    """:func:`stopped_document` as one line of JSON (with its newline)."""
+    return json_text(stopped_document(args, err)) + "\n"
 
 
 def positions_json(space, positions) -> list[dict]:

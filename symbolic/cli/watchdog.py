@@ -11,7 +11,10 @@ request. It learns of a Ctrl-C through :func:`signal.set_wakeup_fd` (the interpr
 handler writes the signal's number to a pipe at once, whatever the main thread does) and
 knows the deadline; when the main thread has not ended the request :data:`GRACE` seconds
 after either, the watchdog prints the same one-line message the main thread would have
-printed, flushes what it can and leaves with :func:`os._exit` (status 130 or 3). It is
+printed (naming the stage that was running, or the one the main thread was leaving when the
+limit unwound it: :meth:`~symbolic.limits.Limits.timed_out`; with ``--json``, the same
+document on stdout, :func:`symbolic.cli.output.stopped_document`), flushes what it can and
+leaves with :func:`os._exit` (status 130 or 3). It is
 for the ``symbolic`` process only (:func:`symbolic.cli.console` calls :func:`enable`):
 ``main()`` called from Python never ends its caller's process.
 
@@ -29,8 +32,10 @@ import signal
 import sys
 import threading
 import time
+from typing import Callable
 
 from .. import interrupts
+from ..errors import LimitExceeded
 from ..limits import Limits
 
 __all__ = ["Watchdog", "enable", "GRACE", "INTERRUPTED", "LIMIT"]
@@ -58,8 +63,10 @@ class Watchdog:
     :func:`signal.set_wakeup_fd` requires); leaving the block stops it, and a watchdog
     already ending the process keeps the block from being left (no second message)."""
 
-    def __init__(self, limits: Limits):
+    def __init__(self, limits: Limits, report: Callable[[LimitExceeded], str] | None = None):
         self.limits = limits
+        # the --json document of a run the time limit ended (written to stdout)
+        self.report = report
         self._lock = threading.Lock()  # held while ending the process, or while stopping
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -115,17 +122,23 @@ class Watchdog:
             if interrupted_at is not None and now > interrupted_at + GRACE:
                 self._end(INTERRUPTED, "symbolic: interrupted")
             elif deadline is not None and now > deadline + GRACE:
-                # no sizes: they would be computed by this thread, beside the main one's work
-                self._end(LIMIT, f"symbolic: {self.limits.timed_out().message}")
+                # no sizes: they would be computed by this thread, beside the main one's
+                # work; the stage running (or, the main thread unwinding, the one it left)
+                err = self.limits.timed_out()
+                document = None if self.report is None else self.report(err)
+                self._end(LIMIT, f"symbolic: {err.message}", document)
 
-    def _end(self, status: int, message: str) -> None:
+    def _end(self, status: int, message: str, document: str | None = None) -> None:
         if not self._lock.acquire(blocking=False) or self._stop.is_set():
             return  # the main thread is leaving the block: it reports by itself
         _flush_stdout(0.2)
-        try:
-            os.write(2, (message + "\n").encode("utf-8", "replace"))
-        except OSError:
-            pass
+        for fd, text in ((1, document), (2, message + "\n")):
+            if text is None:
+                continue
+            try:
+                os.write(fd, text.encode("utf-8", "replace"))
+            except OSError:
+                pass
         os._exit(status)
 
 

@@ -35,8 +35,10 @@ from dataclasses import dataclass
 
 from ..errors import ModelError, Span
 from ..limits import current as current_limits
+from .recursion import unroll
+from .roles import keep_roles
 from .rules import Rule, variables
-from .strata import STATE, dynamic_relations, relation_graph, strata
+from .strata import STATE, dynamic_relations, ground_negation, relation_graph, strata
 
 __all__ = ["GroundProgram", "ground", "term_key", "term_text", "atom_text", "term_depth"]
 
@@ -292,7 +294,6 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
     roles = _ordered_roles(rules, db)
     _check_does_roles(rules, roles)
     dyn_rules = [r for r in rules if r.head[0] in dyn]
-    strata(deps, sorted(dyn - set(STATE)), rules)  # dynamic negation is stratified too
     if "terminal" not in deps:
         raise ModelError(
             "no terminal rule: GDL requires one, (<= terminal ...), saying when the game ends",
@@ -303,18 +304,15 @@ def ground(rules: list[Rule], filename: str = "<string>") -> GroundProgram:
     possible_true = set(db.sets.get("true", ()))
     limits.check("grounding: the rule instances")
     ground_rules = _instances(dyn_rules, db, dyn)
+    ground_negation(ground_rules, rules, atom_text)  # stratified atom by atom (majorities)
     fluents = tuple(sorted((a[0] for a in possible_true), key=term_key))
     moves = {
         r: tuple(sorted({a[1] for a in db.sets.get("legal", ()) if a[0] == r}, key=term_key))
         for r in roles
     }
+    ground_rules = keep_roles(ground_rules, roles)  # (legal hole m), (goal b 100): no role's
     goals = _goal_values(ground_rules, roles, rules)
-    for name, args in list(ground_rules):
-        if name == "legal" and args[0] not in moves:
-            raise ModelError(
-                f"legal move for {term_text(args[0])}, which is not a role",
-                _rule_span(rules, "legal", args[0]),
-            )
+    ground_rules = unroll(ground_rules)  # recursion through the state (.recursion)
     _check_acyclic(ground_rules)
     return GroundProgram(
         roles=roles,
@@ -453,16 +451,13 @@ _GOAL_DIGITS = 9
 
 def _goal_values(ground_rules: dict, roles, rules=()) -> dict:
     """{role: the goal values (ints) that occur}; a ModelError, located at the rule, for
-    a goal of a non-role or a value that is not a number 0..100."""
+    a role's goal value that is not a number 0..100."""
     goals: dict = {r: set() for r in roles}
     for name, args in ground_rules:
         if name == "goal":
             role, value = args
             if role not in goals:
-                raise ModelError(
-                    f"goal of {term_text(role)}, which is not a role",
-                    _rule_span(rules, "goal", role),
-                )
+                continue  # no role's goal, a helper atom a rule reads (see .roles)
             if not (
                 isinstance(value, str)
                 and value.isdigit()
