@@ -71,6 +71,8 @@ _HOME: dict[str, str] = {
     "Verdict": "symbolic.analysis.strategy",
     "strategy_for": "symbolic.analysis.strategy",
     "verify": "symbolic.analysis.strategy",
+    "Explanation": "symbolic.analysis.explain",
+    "explain": "symbolic.analysis.explain",
     # errors: one root, specific subclasses
     "SymbolicError": "symbolic.errors",
     "ModelError": "symbolic.errors",
@@ -93,6 +95,7 @@ __all__ = [
     "EngineMismatch",
     "Evaluator",
     "ExplicitGame",
+    "Explanation",
     "FileError",
     "Fixpoint",
     "Formula",
@@ -124,6 +127,7 @@ __all__ = [
     "attractor",
     "difference_witness",
     "evaluate",
+    "explain",
     "gdl_model",
     "graded_layers",
     "layer_turns",
@@ -149,6 +153,7 @@ __all__ = [
 
 if TYPE_CHECKING:  # what a type checker and an IDE see; at run time __getattr__ loads
     from symbolic.aiger.reader import parse_aiger, read_aiger
+    from symbolic.analysis.explain import Explanation, explain
     from symbolic.analysis.grundy import Nimbers, layered_nimbers
     from symbolic.analysis.outcome import Outcome, Referee
     from symbolic.analysis.strategy import Strategy, Verdict, strategy_for, verify
