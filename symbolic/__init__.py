@@ -60,6 +60,7 @@ _HOME: dict[str, str] = {
     "Definition": "symbolic.atl",
     "Evaluator": "symbolic.atl",
     "evaluate": "symbolic.atl",
+    "formula_text": "symbolic.printing",
     # analyses: results and the functions that make them
     "Referee": "symbolic.analysis.outcome",
     "Outcome": "symbolic.analysis.outcome",
@@ -128,6 +129,7 @@ __all__ = [
     "difference_witness",
     "evaluate",
     "explain",
+    "formula_text",
     "gdl_model",
     "graded_layers",
     "layer_turns",
@@ -197,6 +199,7 @@ if TYPE_CHECKING:  # what a type checker and an IDE see; at run time __getattr__
     from symbolic.explicit import ExplicitGame
     from symbolic.gdl.load import gdl_model
     from symbolic.limits import Limits
+    from symbolic.printing import formula_text
     from symbolic.model import (
         Model,
         load_model,
