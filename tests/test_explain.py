@@ -12,8 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import dataclasses
+
 from symbolic import atl, explain, ir, load_model
 from symbolic.seeds.games import arena
+from symbolic.analysis.explain import replay as explain_replay
 from symbolic.api import DeadEnds
 from symbolic.errors import QueryError, SymbolicError
 
@@ -122,6 +125,7 @@ def test_random_explanations_replay_on_the_explicit_engine(data):
         assert e.holds == (c in whole)
         assert e.holds == (e.inside != negate)
         replay(ref, e, op, sets, J, conv)
+        assert explain_replay(ref, e, dead_ends=conv) == []  # the library's own replay agrees
         assert str(e).count("\n") == len(e.play)  # a header, then one line per position
 
 
@@ -178,6 +182,26 @@ def test_arena_endings(engine_kind):
         replay(ref, e, f, sets, frozenset({1}), DeadEnds.VACUOUS)
 
 
+def test_the_library_replay_finds_faults():
+    """symbolic.analysis.explain.replay (what ``check --why --engine both`` runs) says
+    what is wrong with a tampered play: an illegal move, a mover without the turn, an
+    end that settles nothing, a false claim of a dead end or of a cycle."""
+    m = load_model("subtraction", {"K": 9})
+    eng = build_engine(m.game, "explicit")
+    e = explain(eng, m.formula("wins(1)"), (1, 9), m.definitions)
+    assert explain_replay(eng, e, m.definitions) == []
+    bad = [
+        dataclasses.replace(e, play=((1, 9), (2, 4)) + e.play[2:]),
+        dataclasses.replace(e, movers=(2,) + e.movers[1:]),
+        dataclasses.replace(e, play=e.play[:-1], movers=e.movers[:-1]),
+        dataclasses.replace(e, ending="stuck", play=e.play[:-1], movers=e.movers[:-1]),
+        dataclasses.replace(e, ending="cycle", loop=0),
+        dataclasses.replace(e, holds=False),
+    ]
+    for b in bad:
+        assert explain_replay(eng, b, m.definitions), b
+
+
 def test_refusals():
     m = load_model("subtraction", {"K": 4})
     eng = build_engine(m.game, "explicit")
@@ -213,5 +237,11 @@ def test_check_why(capsys):
         "stuck",
     )
     assert [p["position"] for p in doc["play"]] == [{"j": 1, "k": 3}, {"j": 2, "k": 0}]
+    argv = ["check", "td_example.arena.json", "--query", "<<{1}>> <> Obj1", "--why", "s=0"]
+    status, out, err = run(capsys, *argv, "--engine", "both")
+    assert status == 0 and "back to position 2: the cycle repeats for ever" in out
+    assert out.rstrip().endswith(
+        "replayed on the explicit engine: every move legal, the ending as claimed"
+    )
     status, out, err = run(capsys, "check", "pennies", "--why", "x=0")
     assert status != 0 and "concurrent" in err

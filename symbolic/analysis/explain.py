@@ -44,7 +44,7 @@ from ..arguments import need, need_int
 from ..errors import QueryError
 from .strategy import Strategy, reach_strategy, release_strategy
 
-__all__ = ["ENDINGS", "Explanation", "explain"]
+__all__ = ["ENDINGS", "Explanation", "explain", "replay"]
 
 #: how a play of an explanation ends: ``goal`` (the strategic side's goal reached: the
 #: target of an until or a next, the release condition, or, refuting, the position
@@ -326,3 +326,62 @@ def _next_play(
     if d is None:  # not reached: the fixpoint says such a move exists
         raise AssertionError((c, inside))
     return side, [c, d], [ours], "goal"
+
+
+# --------------------------------------------------------------------------- replaying
+
+
+def replay(
+    engine: GameEngine,
+    e: Explanation,
+    definitions: Mapping[str, atl.Definition] | None = None,
+    dead_ends: DeadEnds = DeadEnds.VACUOUS,
+) -> list[str]:
+    """What is wrong with ``e`` on ``engine``, another engine of the same game (the
+    explicit one for an explanation found on BDDs): an empty list when every move is a
+    successor, every mover has the turn, the answer at the position is the same, and the
+    play ends as claimed (the goal of its side reached, a dead end, a repeated position),
+    every position before the end in the set it must stay in.
+
+    It reads only the engine's successors, turns and the formula's operand sets on that
+    engine, never the strategy that made the play.
+    """
+    check_engine(engine)
+    need(e, Explanation, "the explanation")
+    ev = atl.Evaluator(engine, definitions, dead_ends=check_dead_ends(dead_ends))
+    f, env, flipped = _operator(ev, e.formula)
+    problems = []
+    if (e.position in ev.eval(e.formula, {})) != e.holds:
+        problems.append(f"the answer at {e.position} differs: {'not ' * e.holds}in the set here")
+    for i, (c, d) in enumerate(zip(e.play, e.play[1:])):
+        if d not in engine.successors(c):
+            problems.append(f"move {i + 1}, {c} -> {d}, is not a legal move")
+    problems += [
+        f"player {p} does not have the turn at {c}"
+        for c, p in zip(e.play, e.movers)
+        if c not in engine.turn_set({p})
+    ]
+    last, body = e.play[-1], e.play[:-1]
+    if e.ending == "cycle" and (e.loop is None or e.play[e.loop] != last):
+        problems.append("the play claims a cycle but its last position does not come back")
+    if e.ending == "stuck" and not engine.successors(last).is_empty():
+        problems.append(f"the play claims a dead end at {last}, which has a move")
+    if isinstance(f, atl.Next):
+        target = ev.eval(f.arg, env)
+        if e.ending == "goal" and (last in target) != e.inside:
+            problems.append(f"the position after the move, {last}, is on the wrong side")
+        return problems
+    left, right = ev.eval(f.left, env), ev.eval(f.right, env)
+    # the positions before the end: in σ ∖ τ (until), in g ∖ f (release), either side
+    stay = (left - right) if isinstance(f, atl.Until) else (right - left)
+    problems += [f"{c} leaves the set the play must stay in" for c in body if c not in stay]
+    if e.ending == "goal":
+        ok = {
+            ("until", True): last in right,
+            ("until", False): last not in left and last not in right,
+            ("release", True): last in left and last in right,
+            ("release", False): last not in right,
+        }[(e.operator, e.inside)]
+        if not ok:
+            problems.append(f"the play ends at {last}, which does not settle the formula")
+    return problems

@@ -3,7 +3,9 @@ of one formula, as a short play (:func:`symbolic.analysis.explain.explain`)."""
 
 from __future__ import annotations
 
-from ..analysis.explain import explain
+import sys
+
+from ..analysis.explain import explain, replay
 from ..errors import QueryError
 from .common import (
     build_engine,
@@ -22,8 +24,9 @@ __all__ = ["why"]
 
 def why(model, args) -> int:
     """Print the explanation of the one query at the position ``args.why`` (text or
-    ``--json``); the symbolic engine unless ``--engine explicit``. The answer is the
-    same whatever the engine: ``--engine both`` explains on the symbolic one."""
+    ``--json``); the symbolic engine unless ``--engine explicit``. ``--engine both``
+    explains on the symbolic engine and replays the play on the explicit one
+    (:func:`replay`): exit 1 when it finds a fault."""
     refuse_concurrent("check --why", model.game)
     queries = queries_of(model, args.query)
     if len(queries) != 1:
@@ -35,13 +38,25 @@ def why(model, args) -> int:
     engine = build_engine(model.game, kind, **tuning(args), check=False, refuse="check --why")
     space = model.game.space
     position = parse_position(space, args.why)
-    e = explain(engine, formula, position, model.definitions, DEAD_ENDS[args.dead_ends])
+    dead_ends = DEAD_ENDS[args.dead_ends]
+    e = explain(engine, formula, position, model.definitions, dead_ends)
+    faults = None
+    if args.engine == "both":
+        ref = build_engine(model.game, "explicit", refuse="check --why")
+        faults = replay(ref, e, model.definitions, dead_ends)
     if args.json:
-        emit(args, _json_doc(space, text, e), model, engine)
-        return 0
-    print(f"{model.name}: why, for {text}")
-    print("\n".join(e.lines(lambda c: position_text(space, c))))
-    return 0
+        doc = _json_doc(space, text, e)
+        if faults is not None:
+            doc["replayed_on_explicit"] = {"ok": not faults, "faults": faults}
+        emit(args, doc, model, engine)
+    else:
+        print(f"{model.name}: why, for {text}")
+        print("\n".join(e.lines(lambda c: position_text(space, c))))
+        if faults == []:
+            print("replayed on the explicit engine: every move legal, the ending as claimed")
+    for fault in faults or []:
+        print(f"MISMATCH on the explicit engine: {fault}", file=sys.stderr)
+    return 1 if faults else 0
 
 
 def _json_doc(space, text: str, e) -> dict:
