@@ -19,6 +19,7 @@ from symbolic.seeds.games import arena
 from symbolic.analysis.explain import replay as explain_replay
 from symbolic.api import DeadEnds
 from symbolic.errors import QueryError, SymbolicError
+from symbolic.printing import formula_text
 
 from .conftest import ENGINE_KINDS, build_engine, run
 from .strategies import coalitions, formulas, games
@@ -126,7 +127,9 @@ def test_random_explanations_replay_on_the_explicit_engine(data):
         assert e.holds == (e.inside != negate)
         replay(ref, e, op, sets, J, conv)
         assert explain_replay(ref, e, dead_ends=conv) == []  # the library's own replay agrees
-        assert str(e).count("\n") == len(e.play)  # a header, then one line per position
+        # the formula, a header, then one line per position
+        assert str(e).splitlines()[0] == "why, for " + formula_text(atl.Not(op) if negate else op)
+        assert str(e).count("\n") == len(e.play) + 1
 
 
 def test_subtraction_explanations_are_as_long_as_the_ranks(engine_kind):

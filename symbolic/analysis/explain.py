@@ -42,6 +42,7 @@ from .. import atl
 from ..api import DeadEnds, GameEngine, PositionSet, check_dead_ends, check_engine
 from ..arguments import need, need_int
 from ..errors import QueryError
+from ..printing import formula_text
 from .strategy import Strategy, reach_strategy, release_strategy
 
 __all__ = ["ENDINGS", "Explanation", "explain", "replay"]
@@ -112,7 +113,8 @@ class Explanation:
         return out
 
     def __str__(self) -> str:
-        return "\n".join(self.lines())
+        """``why, for FORMULA`` (the formula as text), then :meth:`lines`."""
+        return "\n".join([f"why, for {formula_text(self.formula)}", *self.lines()])
 
 
 def _default_label(c: tuple) -> str:
