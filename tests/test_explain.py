@@ -185,6 +185,18 @@ def test_arena_endings(engine_kind):
         replay(ref, e, f, sets, frozenset({1}), DeadEnds.VACUOUS)
 
 
+def test_gdl_explanations_replay():
+    """A GDL game's queries explained from its initial state replay on the explicit
+    engine (nim1: player 1 wins, player 2 is refuted)."""
+    m = load_model("gdl/nim1")
+    eng = build_engine(m.game, "explicit")
+    init = atl.evaluate(eng, m.formula("initial"), m.definitions).first()
+    got = [explain(eng, q.formula, init, m.definitions) for q in m.queries]
+    assert [e.holds for e in got] == [True, False]
+    for e in got:
+        assert e.ending == "goal" and explain_replay(eng, e, m.definitions) == []
+
+
 def test_the_library_replay_finds_faults():
     """symbolic.analysis.explain.replay (what ``check --why --engine both`` runs) says
     what is wrong with a tampered play: an illegal move, a mover without the turn, an

@@ -289,6 +289,11 @@ def _play(
             return play, by, None, "limit"
         ours = c in mine
         options = strategy.relation.image(e.singleton(c)) if ours else succ
+        if options.is_empty():  # a fixpoint put c in the region: a move must exist
+            raise AssertionError(
+                f"the strategy has no move at {c}, a position it wins from: the engine's "
+                "move relation disagrees with its fixpoint"
+            )
         d = _choose(strategy, options, seen, fastest=ours)
         by.append(ours)
         play.append(d)
