@@ -147,7 +147,7 @@ def test_subtraction_explanations_are_as_long_as_the_ranks(engine_kind):
     assert not lost.holds and lost.coalition == {2} and lost.ending == "stuck"
     assert lost.play[-1] == (1, 0) and lost.movers[-1] == 1
     text = lost.lines(lambda c: f"j={c[0]}, k={c[1]}")
-    assert text[0] == "does not hold at j=1, k=8: {2} refute(s) it with its strategy, 4 move(s):"
+    assert text[0] == "does not hold at j=1, k=8: {2} refutes it with its strategy, 4 moves:"
     assert text[-1].endswith("player 1 is to move and stuck: refuted")
 
 
@@ -235,7 +235,7 @@ def test_check_why(capsys):
         capsys, "check", "subtraction", "-p", "K=6", "--query", "wins(1)", "--why", "j=1, k=6"
     )
     assert status == 0, err
-    assert "holds at j=1, k=6: {1} win(s) with its strategy, 3 move(s):" in out
+    assert "holds at j=1, k=6: {1} wins with its strategy, 3 moves:" in out
     assert "j=2, k=4" in out and "player 2 moves" in out
     status, out, err = run(
         capsys, "check", "subtraction", "--query", "wins(1)", "--why", "j=1, k=100"

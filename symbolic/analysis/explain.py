@@ -89,12 +89,16 @@ class Explanation:
         label = label or _default_label
         J = _set_text(self.coalition)
         moves = len(self.play) - 1
-        if self.inside:
-            how = f"{J} win(s) with its strategy" if self.coalition else "every play wins"
+        one = len(self.coalition) == 1
+        if not self.coalition:  # nobody chooses: every play does it
+            how = "every play wins" if self.inside else "every play refutes it"
+        elif self.inside:
+            how = f"{J} {'wins' if one else 'win'} with {'its' if one else 'their'} strategy"
         else:
             how = (
-                f"{J} refute(s) it with its strategy" if self.coalition else "every play refutes it"
+                f"{J} {'refutes' if one else 'refute'} it with {'its' if one else 'their'} strategy"
             )
+        unit = "move" if moves == 1 else "moves"
         where = f"at {label(self.position)}"
         if self.holds != self.inside:
             where += (
@@ -102,7 +106,7 @@ class Explanation:
                 f"{'holds' if self.inside else 'does not hold'})"
             )
         verdict = "holds" if self.holds else "does not hold"
-        out = [f"{verdict} {where}: {how}, {moves} move(s):"]
+        out = [f"{verdict} {where}: {how}, {moves} {unit}:"]
         for i, (c, p) in enumerate(zip(self.play, self.movers)):
             last = i == len(self.play) - 1
             if last:
