@@ -212,6 +212,10 @@ def test_the_library_replay_finds_faults():
         dataclasses.replace(e, ending="stuck", play=e.play[:-1], movers=e.movers[:-1]),
         dataclasses.replace(e, ending="cycle", loop=0),
         dataclasses.replace(e, holds=False),
+        dataclasses.replace(e, choices=(1,) + e.choices[1:]),
+        dataclasses.replace(
+            e, by_strategy=(False,) + e.by_strategy[1:]
+        ),  # not all moves from 9 win
     ]
     for b in bad:
         assert explain_replay(eng, b, m.definitions), b

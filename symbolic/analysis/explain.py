@@ -63,7 +63,9 @@ class Explanation:
     not), for a ``kind`` of objective (``reach``: get to ``goal``; ``safety``: stay in
     the safe set; ``next``: one move). ``play`` lists the positions from ``position``,
     ``movers`` the player whose turn it is at each (a dead end's is stuck), ``by_strategy`` whether
-    the move from each position is the strategy's. ``loop``: the last position is
+    the move from each position is the strategy's, ``choices`` the number of moves at each
+    position (the other side's alternatives: its strategy answers every one, a whole
+    tree of plays, shown as this one branch). ``loop``: the last position is
     ``play[loop]`` again (a lasso). ``ending`` is one of :data:`ENDINGS`; ``operator``
     is ``until``, ``release`` or ``next``, the operator of φ after names and negations,
     and ``inside`` whether the position is in that operator's set (``holds`` differs
@@ -80,6 +82,7 @@ class Explanation:
     play: tuple[tuple, ...]
     movers: tuple[int, ...]
     by_strategy: tuple[bool, ...]
+    choices: tuple[int, ...]
     loop: int | None
     ending: str
 
@@ -111,8 +114,13 @@ class Explanation:
             last = i == len(self.play) - 1
             if last:
                 note = _ENDING_TEXT[self.ending](self)
+            elif self.by_strategy[i]:
+                note = f"player {p} moves (strategy)"
             else:
-                note = f"player {p} moves" + (" (strategy)" if self.by_strategy[i] else "")
+                n = self.choices[i]
+                note = f"player {p} moves" + (
+                    f" (1 of {n} moves; the strategy answers each)" if n > 1 else ""
+                )
             out.append(f"  {i:>3}. {label(c)}" + (f"    {note}" if note else ""))
         return out
 
@@ -221,6 +229,7 @@ def explain(
         play, by, loop, ending = _play(strategy, plain, c, max_moves)
         side, kind = strategy.objective.coalition, strategy.objective.kind
     movers = tuple(_mover(engine, d) for d in play)
+    choices = tuple(engine.successors(d).count() for d in play)
     return Explanation(
         formula,
         c,
@@ -232,6 +241,7 @@ def explain(
         tuple(play),
         movers,
         tuple(by),
+        choices,
         loop,
         ending,
     )
@@ -372,6 +382,18 @@ def replay(
         for c, p in zip(e.play, e.movers)
         if c not in engine.turn_set({p})
     ]
+    # the other side's every move stays on the strategy's side: of the operator's set,
+    # or for a next, of its argument
+    side = ev.eval(f.arg if isinstance(f, atl.Next) else f, env)
+    for i, c in enumerate(e.play[:-1]):
+        if not e.by_strategy[i]:
+            problems += [
+                f"the move {c} -> {d} escapes the strategy"
+                for d in engine.successors(c).tuples()
+                if (d in side) != e.inside
+            ]
+        if engine.successors(c).count() != e.choices[i]:
+            problems.append(f"{c} has {engine.successors(c).count()} moves, not {e.choices[i]}")
     last, body = e.play[-1], e.play[:-1]
     if e.ending == "cycle" and (e.loop is None or e.play[e.loop] != last):
         problems.append("the play claims a cycle but its last position does not come back")

@@ -74,6 +74,7 @@ def _json_doc(space, text: str, e) -> dict:
                 "position": space.as_dict(c),
                 "mover": p,
                 "strategy": i < len(e.by_strategy) and e.by_strategy[i],
+                "choices": e.choices[i],
             }
             for i, (c, p) in enumerate(zip(e.play, e.movers))
         ],
