@@ -234,6 +234,37 @@ def test_refusals():
         explain(peng, pennies.formula("<<{1}>> X true"), peng.positions().first())
 
 
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"engine": "not an engine"},
+        {"formula": "wins(1)"},
+        {"position": (1, 2, 3)},
+        {"position": "j=1"},
+        {"max_moves": 0},
+        {"dead_ends": "vacuous"},
+        {"definitions": [1]},
+    ],
+    ids=lambda d: next(iter(d)),
+)
+def test_bad_arguments_are_symbolic_errors(bad):
+    """Every wrong argument of explain is a SymbolicError saying what is wrong."""
+    m = load_model("subtraction", {"K": 4})
+    args = {
+        "engine": build_engine(m.game, "explicit"),
+        "formula": m.formula("wins(1)"),
+        "position": (1, 4),
+        "definitions": m.definitions,
+        "dead_ends": DeadEnds.VACUOUS,
+        "max_moves": 10,
+    }
+    explain(**args)  # the good call answers
+    with pytest.raises(SymbolicError):
+        explain(**(args | bad))
+    with pytest.raises(SymbolicError):
+        explain_replay(args["engine"], "not an explanation")
+
+
 def test_check_why(capsys):
     status, out, err = run(
         capsys, "check", "subtraction", "-p", "K=6", "--query", "wins(1)", "--why", "j=1, k=6"
