@@ -60,6 +60,7 @@ _HOME: dict[str, str] = {
     "Definition": "symbolic.atl",
     "Evaluator": "symbolic.atl",
     "evaluate": "symbolic.atl",
+    "formula_text": "symbolic.printing",
     # analyses: results and the functions that make them
     "Referee": "symbolic.analysis.outcome",
     "Outcome": "symbolic.analysis.outcome",
@@ -71,6 +72,8 @@ _HOME: dict[str, str] = {
     "Verdict": "symbolic.analysis.strategy",
     "strategy_for": "symbolic.analysis.strategy",
     "verify": "symbolic.analysis.strategy",
+    "Explanation": "symbolic.analysis.explain",
+    "explain": "symbolic.analysis.explain",
     # errors: one root, specific subclasses
     "SymbolicError": "symbolic.errors",
     "ModelError": "symbolic.errors",
@@ -93,6 +96,7 @@ __all__ = [
     "EngineMismatch",
     "Evaluator",
     "ExplicitGame",
+    "Explanation",
     "FileError",
     "Fixpoint",
     "Formula",
@@ -124,6 +128,8 @@ __all__ = [
     "attractor",
     "difference_witness",
     "evaluate",
+    "explain",
+    "formula_text",
     "gdl_model",
     "graded_layers",
     "layer_turns",
@@ -149,6 +155,7 @@ __all__ = [
 
 if TYPE_CHECKING:  # what a type checker and an IDE see; at run time __getattr__ loads
     from symbolic.aiger.reader import parse_aiger, read_aiger
+    from symbolic.analysis.explain import Explanation, explain
     from symbolic.analysis.grundy import Nimbers, layered_nimbers
     from symbolic.analysis.outcome import Outcome, Referee
     from symbolic.analysis.strategy import Strategy, Verdict, strategy_for, verify
@@ -192,6 +199,7 @@ if TYPE_CHECKING:  # what a type checker and an IDE see; at run time __getattr__
     from symbolic.explicit import ExplicitGame
     from symbolic.gdl.load import gdl_model
     from symbolic.limits import Limits
+    from symbolic.printing import formula_text
     from symbolic.model import (
         Model,
         load_model,

@@ -138,9 +138,12 @@ def test_chocolate_command(capsys):
     assert doc["Q10"] == [list(p) for p in V.configurations(127, 127, 127)]
     status, out, _ = run(capsys, "chocolate")
     lines = out.splitlines()
-    assert lines[1] == f"Q9   value(100, 100, 50, 50) = {doc['Q9']['a']:+d}"
-    assert lines[2] == f"     value(100, 100, 48, 52) = {doc['Q9']['b']:+d}"
-    assert lines[3].endswith(", ".join(f"({i}, {j})" for i, j in doc["Q10"]))
+    # each question's statement, then its answers
+    assert lines[1].startswith("Q9   the values of the 100 x 100 bar with the square of death")
+    assert lines[2] == f"     value(100, 100, 50, 50) = {doc['Q9']['a']:+d}"
+    assert lines[3] == f"     value(100, 100, 48, 52) = {doc['Q9']['b']:+d}"
+    assert lines[4].startswith("Q10  every square of death (i, j)")
+    assert lines[5].endswith(", ".join(f"({i}, {j})" for i, j in doc["Q10"]))
 
 
 def test_values_both_reports_a_difference(capsys, monkeypatch):

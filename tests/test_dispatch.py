@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from symbolic import atl, coalitions, ir, validate
+from symbolic import atl, coalitions, ir, printing, validate
 from symbolic.bdd import encode, primed
 from symbolic.bdd.managers import make_manager
 from symbolic.explicit import ExplicitGame, interp, moves
@@ -22,6 +22,7 @@ EXPR_TABLES = {
     "explicit equations": moves._EQUATIONS,
     "bdd encoder": encode._DISPATCH,
     "bdd primed slots": primed._PRIMED,
+    "printer": printing._EXPR,
 }
 
 
@@ -61,6 +62,7 @@ def test_expression_passes_cover_every_node_class(name):
 
 def test_atl_passes_cover_every_class():
     assert set(atl._EVAL) == set(atl.formula_classes())
+    assert set(printing._FORMULA) == set(atl.formula_classes())
     assert set(coalitions._COALITION) == set(atl.Coalition.__subclasses__())
 
 

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from symbolic.cli import main
-from symbolic.seeds.ens2005 import answer_sheet
+from symbolic.seeds.ens2005 import QUESTIONS, answer_sheet, format_sheet
 from symbolic.errors import QueryError
 from symbolic.seeds.games import ens_rules, lcg
 
@@ -157,3 +157,17 @@ def test_bad_u0_is_refused(capsys):
         answer_sheet(-1)
     assert main(["ens2005", "--u0", "4890367"]) == 2
     assert "u0 must be in 0..4890366" in capsys.readouterr().err
+
+
+def test_every_answer_follows_its_question(sheets):
+    """The text sheet states each question in one line before its answer, and every
+    answer of the sheet has a statement (none left bare, none stated without answer)."""
+    u0, sheet, _ = sheets
+    assert {q: set(a) for q, a in sheet.items() if q != "u0"} == {
+        q: set(a) for q, a in QUESTIONS.items()
+    }
+    lines = format_sheet(sheet).splitlines()
+    assert f"  a) {QUESTIONS['Q1']['a']}: {sheet['Q1']['a']}" in lines
+    assert f"  b) {QUESTIONS['Q12']['b']}: {sheet['Q12']['b']}" in lines
+    answer_lines = [line for line in lines if line.startswith("  ")]
+    assert len(answer_lines) == sum(len(a) for a in QUESTIONS.values())

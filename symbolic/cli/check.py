@@ -9,6 +9,7 @@ from ..api import PositionSet, difference_witness, reachable
 from ..limits import int_text
 from ..analysis.layered import evaluate_queries, initial_set
 from .dead_ends import dead_end_note
+from .why import why
 from .strategy import DEAD_ENDS
 from .output import emit, positions_json
 from .common import (
@@ -33,6 +34,8 @@ __all__ = ["cmd_check", "register"]
 
 def cmd_check(args) -> int:
     model = load(args)
+    if args.why is not None:
+        return why(model, args)
     queries = queries_of(model, args.query)
     note_work(args)
     kinds, engines, timings = build_engines(model, args)
@@ -166,6 +169,12 @@ def register(sub) -> None:
         help="vacuous (ENS, ATL's default: a stuck opponent counts as beaten) or "
         "strict (the TD's attractor); a line under the count says when dead "
         "ends decide an answer",
+    )
+    c.add_argument(
+        "--why",
+        metavar="POSITION",
+        help="explain the answer at one position ('x=1, y=2'): the winning play inside "
+        "the until, release or next formula, or the others' refuting play outside",
     )
     layered_arg(
         c,

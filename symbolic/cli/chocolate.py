@@ -25,10 +25,16 @@ def cmd_chocolate(args) -> int:
         f"bar, distances l, r, u, d in 0..{HALF} ({backend_text(values.engine, args.backend)}, {elapsed:.2f} s)"
     )
     q9 = doc["Q9"]
-    print(f"Q9   value(100, 100, 50, 50) = {q9['a']:+d}")
+    # each question restated in one line (our words), then its answer
+    print(
+        "Q9   the values of the 100 x 100 bar with the square of death at (50, 50) and at "
+        "(48, 52) (+k: the player to move wins within k moves; -k: loses, holding out k)"
+    )
+    print(f"     value(100, 100, 50, 50) = {q9['a']:+d}")
     print(f"     value(100, 100, 48, 52) = {q9['b']:+d}")
     pairs = ", ".join(f"({i}, {j})" for i, j in doc["Q10"])
-    print(f"Q10  (i, j) with value(127, 127, i, j) = 127: {pairs or 'none'}")
+    print("Q10  every square of death (i, j) for which the 127 x 127 bar has the value 127")
+    print(f"     (i, j) with value(127, 127, i, j) = 127: {pairs or 'none'}")
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import atl
 from ..ir import ConcurrentGame
 from ..limits import int_text
+from ..printing import formula_text
 from ..analysis.layered import initial_set
 from ..api import graded_layers
 from ..analysis.play import drawer
@@ -19,7 +20,7 @@ from .common import (
     value_text,
 )
 
-__all__ = ["cmd_show", "graded_text", "show_position", "register"]
+__all__ = ["clipped", "cmd_show", "graded_text", "show_position", "register"]
 
 
 def cmd_show(args) -> int:
@@ -64,7 +65,9 @@ def cmd_show(args) -> int:
             for n in names:
                 d = model.definitions[n]
                 ps = f"({', '.join(p for p, _ in d.params)})" if d.params else ""
-                print(f"  {n}{ps}")
+                # a formula is short enough to read; a set's body is its expanded condition
+                body = "" if n in sets else f" = {clipped(formula_text(d.body), 90)}"
+                print(f"  {n}{ps}{body}")
     if model.queries:
         print("queries:")
         for q in model.queries:
@@ -121,3 +124,12 @@ def register(sub) -> None:
         "model's display declaration says",
     )
     s.set_defaults(func=cmd_show)
+
+
+def clipped(text: str, width: int) -> str:
+    """``text``, cut to ``width`` characters with ``...`` when longer.
+
+    >>> clipped("abcdef", 5)
+    'ab...'
+    """
+    return text if len(text) <= width else text[: width - 3] + "..."

@@ -28,8 +28,8 @@ the formula of :class:`symbolic.bdd.concurrent.SymbolicConcurrentGame`: both eng
 hold their A_r and T in a :class:`~symbolic.bdd.concurrent.JointActions` (``actions``),
 which takes this pre-image on each engine's own Good, and share its forward operators
 (:class:`~symbolic.bdd.concurrent.JointForward`). Both
-forms of Good were measured on the simultaneous corpus (docs/gdl.md,
-"Simultaneous-move games"). A terminal state, a frontier state and a state where
+forms of Good were measured on the simultaneous corpus
+(bench/journal/2026-11-29-gdl-measurements.md, "Simultaneous-move games"). A terminal state, a frontier state and a state where
 a role has no legal move are dead ends: some A_r is empty there.
 
 >>> from ..model import load_model

@@ -40,7 +40,69 @@ __all__ = [
     "until_answers",
     "atl_answers",
     "format_sheet",
+    "QUESTIONS",
 ]
+
+#: each answer's question in one line (our own words; the exam's text is in French)
+QUESTIONS = {
+    "Q1": {
+        "a": "u_1, the term after u_0",
+        "b": "u_100",
+        "c": "u_1000",
+        "d": "how many i in 1..4999 have u_i + u_(5000-i) <= u_1 + u_4999",
+    },
+    "Q3": {
+        "a": "how many elements {(0, 0, 1)} | {(0, 2, 1)} has",
+        "b": "how many elements {(0, 0, 1)} | {(0, 0, 1)} has",
+        "c": "how many elements the intersection of those two sets has",
+    },
+    "Q4": {
+        "a": "|A|, A the triples (x, y, z) of 0..10 with x^2 + y^2 = z^2",
+        "b": "|B|, B the triples (u_3n mod 11, u_3n+1 mod 11, u_3n+2 mod 11), n in 0..100",
+        "c": "|A & B|",
+        "d": "the triples of A & B",
+    },
+    "Q5": {
+        "a": "the rules R (moves taking d[i] from heap i) for n = 2 heaps, r = 2",
+        "b": "the rules R for n = 3 heaps, r = 3",
+    },
+    "Q6": {
+        "a": "the successors of (1, 5, 9) in Nim(2, 2, 20, 2)",
+        "b": "the successors of (2, 3, 7, 2) in Nim(2, 3, 20, 3)",
+        "c": "the successors of (1, 1, 9, 3, 4, 7) in Nim(3, 5, 20, 6)",
+    },
+    "Q7": {
+        "a": "pre_exists({1}, {(2, 1, 5)}) in Nim(2, 2, 20, 2)",
+        "b": "pre_exists({1}, {(2, 1, 1)}) in Nim(2, 2, 3, 2)",
+        "c": "pre_exists({1}, {(2, 1, 2, 3), (1, 3, 2, 1)}) in Nim(2, 3, 5, 3)",
+    },
+    "Q8": {
+        "a": "|pre_forall({1}, {(2, 0, 0)})| in Nim(2, 2, 4, 2)",
+        "b": "|pre_forall({1}, {(2, 1, 1)})| in Nim(2, 2, 3, 2)",
+        "c": "|pre_forall({1}, {(2, 0, 0, 0)})| in Nim(2, 3, 5, 3)",
+    },
+    "Q9": {
+        "a": "|pre({1}, both heaps <= 2)| in Nim(2, 2, 20, 2)",
+        "b": "how many of those positions have player 2 to move",
+        "c": "|pre({1}, every heap empty)| in Nim(3, 3, 5, 3)",
+        "d": "the same with J = {1, 2}",
+        "e": "the same with J empty",
+    },
+    "Q10": {
+        "a": "|until({1}, k[2] >= k[3], dead ends of players 2 and 3)| in Nim(3, 3, 5, 3)",
+        "b": "|until({1, 2}, every position, dead ends of players 1 and 3)| in Nim(3, 3, 5, 3)",
+    },
+    "Q11": {
+        "a": "the initial positions of Nim(3, 2, 20, 3) from which player 1 alone surely wins",
+        "b": "how many positions satisfy F({1}) (player 1 alone surely wins)",
+        "c": "how many satisfy F({1, 2}) (players 1 and 2 together make 3 lose)",
+        "d": "how many of those are initial",
+    },
+    "Q12": {
+        "a": "how many positions satisfy Traître_1 (1 sides with 2 until 3 is lost, then wins alone)",
+        "b": "how many of those are initial",
+    },
+}
 
 #: the exam's model, package data: found alike in a checkout and in an installed copy
 MODEL = resources.files("symbolic") / "models" / "ens2005.game"
@@ -207,7 +269,8 @@ def atl_answers(u0: int, engine: str, backend: str) -> dict:
 
 
 def format_sheet(sheet: dict) -> str:
-    """The answer sheet as text, one line per answer."""
+    """The answer sheet as text, one line per answer, after its question
+    (:data:`QUESTIONS`)."""
     lines = [f"ENS 2005, 'Jeux à plusieurs et coalitions': answers for u0 = {sheet['u0']}"]
     for q, answers in sheet.items():
         if q == "u0":
@@ -216,5 +279,5 @@ def format_sheet(sheet: dict) -> str:
         for k, v in answers.items():
             if isinstance(v, list):
                 v = "{" + ", ".join("(" + ", ".join(map(str, t)) + ")" for t in v) + "}"
-            lines.append(f"  {k}) {v}")
+            lines.append(f"  {k}) {QUESTIONS[q][k]}: {v}")
     return "\n".join(lines)
