@@ -277,6 +277,52 @@ class AigerSymbolicGame(TurnBasedGame):
         out.update({bit[v]: c.inputs[k] for v, k in zip(names.env_inputs, names.env_index)})
         return out
 
+    def safety_fixpoint(self) -> tuple[bool, BddSet | None, int | None, int]:
+        """(realizable, winning, winning_size, iterations) by the dedicated safety
+        solver: W = νZ. ∀u ∃c. ¬err(x,u,c) ∧ Z(next(x,u,c)), a set of latch valuations,
+        each iterate computed by substituting the next-state functions into Z
+        (``compose``), then ∃c fused with the conjunction (``and_exists``), then ∀u.
+        It stops as soon as an initial valuation leaves Z (unrealizable: ``winning``
+        and ``winning_size`` None, the iterations so far); else ``winning`` is the
+        game's ⟨⟨controller⟩⟩□¬error, the set :meth:`release` gives (its environment's
+        positions: ¬error ∧ W; its controller's: ∃c. ¬err ∧ W(next)), and the
+        iterations are the circuit's steps, as the plain peer counts them.
+
+        >>> from .build import aiger_model
+        >>> from .reader import parse_aiger
+        >>> g = aiger_model(parse_aiger("aag 1 1 0 1 0\\n2\\n2\\ni0 controllable_c\\n")).game
+        >>> won, _, size, steps = AigerSymbolicGame(g, "autoref").safety_fixpoint()
+        >>> won, size, steps
+        (True, 1, 1)
+        """
+        m, bit, c = self.manager, self._bit, self.circuit
+        safe = m.not_(self._err)
+        init = m.cube(
+            {
+                bit[v]: bool(r)
+                for v, r in zip(self.aiger_names.latches, c.reset)
+                if r in (0, 1)  # a latch without a reset value is free initially
+            }
+        )
+        ctrl, env = self.ctrl_vars, self._u_vars
+        z, good, steps = m.true, m.true, 0
+        with self.limits.stage("the safety fixpoint"), self._reordering():
+            while True:
+                steps += 1
+                self.limits.check(f"iteration {steps}")
+                moved = m.compose(z, self._next_of)  # next(x, u, c) ∈ Z
+                good = m.and_exists(moved, safe, ctrl) if ctrl else m.and_(moved, safe)
+                new = m.forall(good, env) if env else good
+                if not m.is_false(m.diff(init, new)):
+                    return False, None, None, steps
+                if new == z:
+                    break
+                z = new
+        error = m.var(bit["error"])
+        env_part = m.and_(m.diff(self._turn_of[ENVIRONMENT], error), z)
+        won = BddSet._make(self, m.or_(env_part, m.and_(self._turn_of[CONTROLLER], good)))
+        return True, won, self.winning_size(won), steps
+
     def winning_size(self, won: BddSet) -> int:
         """The latch valuations x whose environment's position (``error`` 0) is in
         ``won``: the size of the winning region as the competition counts it."""
