@@ -12,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -295,3 +297,27 @@ def test_cli_controller(capsys, tmp_path):
         capsys, "aiger", ROOT / "models" / "aiger" / "grant.aag", "--controller", out_file
     )
     assert status == 1 and "unrealizable" in err
+
+
+def test_cli_aiger_imports_only_its_command():
+    """``symbolic aiger`` imports the module of its command only: no other command, no
+    model-language parser (lark), no GDL, no pictures' libraries (start-up time)."""
+    code = (
+        "import sys; from symbolic.cli import main; "
+        f"status = main(['aiger', {str(ROOT / 'models' / 'aiger' / 'grant.aag')!r}]); "
+        "print(status, sorted(n for n in sys.modules if n.split('.')[0] in "
+        "('lark', 'matplotlib') or n.startswith(('symbolic.gdl', "
+        "'symbolic.pictures', 'symbolic.lang.parser', 'symbolic.lang.arena', "
+        "'symbolic.cli.'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    status, _, loaded = out.stdout.splitlines()[-1].partition(" ")
+    assert status == "0"  # grant.aag: unrealizable, answered
+    assert loaded == str(
+        [
+            "symbolic.cli.aiger",
+            "symbolic.cli.common",
+            "symbolic.cli.output",
+            "symbolic.cli.watchdog",
+        ]
+    ), loaded
