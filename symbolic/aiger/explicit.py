@@ -22,6 +22,7 @@ controller's positions alone number 2^(latches + environment's inputs).
 from __future__ import annotations
 
 import itertools
+from typing import Callable
 
 from ..explicit.counting import CountingGame
 from ..explicit.engine import ExplicitRelation
@@ -109,14 +110,14 @@ class AigerExplicitGame(ExplicitSets, CountingGame):
         pairs = frozenset((c, d) for c in s for d in self._moves(c) if d in t)
         return ExplicitRelation(self, pairs)
 
-    def safety_fixpoint(self) -> tuple[bool, ExplicitSet | None, int | None, int]:
+    def safety_fixpoint(self) -> tuple[bool, Callable[[], ExplicitSet] | None, int | None, int]:
         """(realizable, winning, winning_size, iterations) by the safety fixpoint over
         latch valuations, the same iterates as the symbolic engine's
         (:meth:`~symbolic.aiger.symbolic.AigerSymbolicGame.safety_fixpoint`) computed
         by simulation: Z_0 = every valuation, Z_{k+1} = {x ∈ Z_k | ∀u ∃c. ¬err ∧
         next ∈ Z_k}, stopped as soon as an initial valuation leaves Z (``winning`` and
-        ``winning_size`` None) or Z is stable (``winning``: the game's positions
-        where ⟨⟨controller⟩⟩□¬error holds).
+        ``winning_size`` None) or Z is stable (``winning``: a function that gives the
+        game's positions where ⟨⟨controller⟩⟩□¬error holds, as the symbolic engine's).
 
         >>> from .build import aiger_model
         >>> from .reader import parse_aiger
@@ -157,7 +158,8 @@ class AigerExplicitGame(ExplicitSets, CountingGame):
         zeros = (0,) * len(self._env_lits)
         won = {(0, 0, *x, *zeros) for x in z}
         won |= {(1, 0, *x, *u) for (x, u), nxt in options.items() if not nxt.isdisjoint(z)}
-        return True, ExplicitSet(self, frozenset(won)), len(z), steps
+        region = ExplicitSet(self, frozenset(won))
+        return True, lambda: region, len(z), steps
 
     def winning_size(self, won) -> int:
         """The latch valuations whose environment's position (``error`` 0) is in ``won``."""

@@ -27,6 +27,7 @@ When both run to the end their winning positions are the same set (the tests che
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from .. import ir
 from ..api import DeadEnds, GameEngine, PositionSet
@@ -44,16 +45,22 @@ METHODS = ("safety", "game")
 @dataclass(frozen=True)
 class Realizability:
     """The answer on a circuit: ``realizable`` (the initial position is won),
-    ``winning`` (⟨⟨controller⟩⟩□¬error, every position of it), ``winning_size`` (the
-    latch valuations in it: its environment's positions with ``error`` 0), both None
-    when the ``safety`` method stopped early, the fixpoint's ``iterations`` and the
+    ``winning`` (⟨⟨controller⟩⟩□¬error, every position of it: ``region`` gives it,
+    computed on first use by the ``safety`` method), ``winning_size`` (the latch
+    valuations in it: its environment's positions with ``error`` 0), both None when
+    the ``safety`` method stopped early, the fixpoint's ``iterations`` and the
     ``method`` that computed them."""
 
     realizable: bool
-    winning: PositionSet | None
+    region: Callable[[], PositionSet] | None
     winning_size: int | None
     iterations: int
     method: str = "game"
+
+    @property
+    def winning(self) -> PositionSet | None:
+        """⟨⟨controller⟩⟩□¬error (None when the fixpoint stopped early)."""
+        return None if self.region is None else self.region()
 
 
 def realizability(model, engine: GameEngine, method: str = "safety") -> Realizability:
@@ -62,17 +69,18 @@ def realizability(model, engine: GameEngine, method: str = "safety") -> Realizab
     if not isinstance(engine, (AigerSymbolicGame, AigerExplicitGame)):
         raise QueryError(f"{engine!r} is not an engine of an AIGER circuit's game")
     if method == "safety":
-        realizable, winning, size, steps = engine.safety_fixpoint()
-        return Realizability(realizable, winning, size, steps, method)
+        realizable, region, size, steps = engine.safety_fixpoint()
+        return Realizability(realizable, region, size, steps, method)
     if method != "game":
         raise QueryError(f"unknown method {method!r}: one of {', '.join(METHODS)}")
     safe = engine.from_expr(ir.Unary("not", ir.Var("error")))
     fp = engine.release({CONTROLLER}, engine.empty(), safe, dead_ends=DeadEnds.VACUOUS)
     initial = engine.from_expr(model.definitions["initial"].body.expr)
+    won = fp.result
     return Realizability(
-        realizable=(initial - fp.result).is_empty(),
-        winning=fp.result,
-        winning_size=engine.winning_size(fp.result),
+        realizable=(initial - won).is_empty(),
+        region=lambda: won,
+        winning_size=engine.winning_size(won),
         iterations=fp.iterations,
         method=method,
     )

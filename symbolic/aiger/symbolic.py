@@ -28,10 +28,11 @@ per player) is built only for the operations that list moves (successors, strate
 from __future__ import annotations
 
 import contextlib
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ..api import DeadEnds
 from ..bdd.forward import BddRelation
+from ..bdd.managers import make_manager
 from ..bdd.relation import Coalition, DeltaParts
 from ..bdd.sets import BddSet
 from ..bdd.turnbased import TurnBasedGame, check_partition
@@ -71,7 +72,7 @@ class AigerSymbolicGame(TurnBasedGame):
         #: the circuit and its names, as the game holds them
         self.circuit: Circuit = game.circuit
         self.aiger_names: AigerNames = game.names
-        m, enc, c = self.manager, self.encoder, game.circuit
+        m, enc = self.manager, self.encoder
         bit = {s.var: enc.slot_bits(i)[0] for i, s in enumerate(self.space.slots)}
         self._bit = bit
         names = self.aiger_names
@@ -79,27 +80,16 @@ class AigerSymbolicGame(TurnBasedGame):
         m.declare(self.ctrl_vars, "the controllable inputs")
         self._interleave_inputs()
         self._u_vars = tuple(bit[u] for u in names.env_inputs)
-        node: list = [None] * (c.maxvar + 1)
-        node[0] = m.false
-        for v, x in zip(names.latches, c.latches):
-            node[x >> 1] = m.var(bit[v])
-        for v, k in zip(names.env_inputs, names.env_index):
-            node[c.inputs[k] >> 1] = m.var(bit[v])
-        for v, k in zip(self.ctrl_vars, names.ctrl_index):
-            node[c.inputs[k] >> 1] = m.var(v)
-        self._node = node
         #: the circuit's operations run with dynamic reordering (order "auto")
         self.sifting = order == "auto"
-        with self.limits.stage("building the circuit's BDDs"), self._reordering():
-            self.gates = self._build_gates()
-        lit = self._lit
-        self._err = lit(c.outputs[0])
-        self._next_of = {bit[v]: lit(n) for v, n in zip(names.latches, c.next_state)}
-        del self._node  # the gates' BDDs: only the next states and the error are kept
+        self._max_memory = self.limits.max_memory_bytes if max_memory is None else max_memory
+        #: the number of AND gates built (0 until an operation needs the circuit's BDDs)
+        self.gates = 0
+        # the circuit's BDDs in this manager, built on first use (_circuit)
+        self._err = None
+        self._next_of: dict = {}
+        self._sigma_c: dict | None = None
         moved = m.var(bit["env_moved"])
-        self._sigma_c = dict(self._next_of)
-        self._sigma_c.update({bit["error"]: self._err, bit["env_moved"]: m.false})
-        self._sigma_c.update({u: m.false for u in self._u_vars})
         self._sigma_u = {bit["env_moved"]: m.true, bit["error"]: m.false}
         self._turn_of = {
             CONTROLLER: m.and_(self._domain, moved),
@@ -132,19 +122,48 @@ class AigerSymbolicGame(TurnBasedGame):
         around the circuit's work, unless a static order was asked for."""
         return self.manager.reordering() if self.sifting else contextlib.nullcontext()
 
-    def _lit(self, x: int):
-        """The BDD of literal ``x`` (its variable's BDD, negated when ``x`` is odd)."""
-        u = self._node[x >> 1]
-        return self.manager.not_(u) if x & 1 else u
+    def _circuit_bdds(self, m, var_of: dict[str, str]):
+        """(err, {latch variable: next-state function}) of the circuit in manager ``m``,
+        one BDD per AND gate in the circuit's (topological) order; ``var_of`` names the
+        BDD variable of each latch and input (by the names of :class:`AigerNames`, and
+        ``_cK`` for controllable input K). The gates' BDDs are dropped once read."""
+        c, names = self.circuit, self.aiger_names
+        node: list = [None] * (c.maxvar + 1)
+        node[0] = m.false
+        for v, x in zip(names.latches, c.latches):
+            node[x >> 1] = m.var(var_of[v])
+        for v, k in zip(names.env_inputs, names.env_index):
+            node[c.inputs[k] >> 1] = m.var(var_of[v])
+        for v, k in zip(self.ctrl_vars, names.ctrl_index):
+            node[c.inputs[k] >> 1] = m.var(var_of[v])
 
-    def _build_gates(self) -> int:
-        """One BDD per AND gate, in the circuit's (topological) order."""
-        m, c, node, lit = self.manager, self.circuit, self._node, self._lit
+        def lit(x: int):
+            u = node[x >> 1]
+            return m.not_(u) if x & 1 else u
+
         for k, (lhs, a, b) in enumerate(zip(c.and_lhs, c.and_rhs0, c.and_rhs1)):
             if not k & 63:
                 self.limits.check(f"AND gate {k} of {len(c.and_lhs)}")
             node[lhs >> 1] = m.and_(lit(a), lit(b))
-        return len(c.and_lhs)
+        self.gates = len(c.and_lhs)
+        nexts = {var_of[v]: lit(n) for v, n in zip(names.latches, c.next_state)}
+        return lit(c.outputs[0]), nexts
+
+    def _circuit(self) -> dict:
+        """σ_c (the module docstring), with the circuit's BDDs in the engine's manager
+        (the error, the next states), built on first use."""
+        if self._sigma_c is not None:
+            return self._sigma_c
+        m, bit = self.manager, self._bit
+        var_of = dict(bit)
+        var_of.update({v: v for v in self.ctrl_vars})
+        with self.limits.stage("building the circuit's BDDs"), self._reordering():
+            self._err, self._next_of = self._circuit_bdds(m, var_of)
+        sigma = dict(self._next_of)
+        sigma.update({bit["error"]: self._err, bit["env_moved"]: m.false})
+        sigma.update({u: m.false for u in self._u_vars})
+        self._sigma_c = sigma
+        return sigma
 
     # ------------------------------------------------------------------ the hooks
 
@@ -168,7 +187,7 @@ class AigerSymbolicGame(TurnBasedGame):
         """T_p ∧ ∃ (or ∀) the inputs of p. target(σ_p)."""
         m = self.manager
         if player == CONTROLLER:
-            sigma, inputs = self._sigma_c, self.ctrl_vars
+            sigma, inputs = self._circuit(), self.ctrl_vars
         else:
             sigma, inputs = self._sigma_u, self._u_vars
         self.limits.check()
@@ -229,6 +248,7 @@ class AigerSymbolicGame(TurnBasedGame):
         """T_controller ∧ ∃c. (error' ↔ err ∧ ⋀ latch' ↔ next) ∧ ¬env_moved' ∧ D(x')
         (D(x') sets the inputs' next bits to 0)."""
         m, enc = self.manager, self.encoder
+        self._circuit()
         eqs = [m.iff(self._primed("error"), self._err)]
         eqs += [m.iff(m.var(enc.to_next_name(b)), f) for b, f in self._next_of.items()]
         step = m.conj(eqs)
@@ -258,8 +278,9 @@ class AigerSymbolicGame(TurnBasedGame):
         ones keeps S with c_i = 1 (S having the earlier ones' functions substituted).
         Outside won's controller's positions the functions are whatever this gives."""
         m = self.manager
+        sigma = self._circuit()
         with self._reordering():
-            s = m.compose(self._node_of(won), self._sigma_c)
+            s = m.compose(self._node_of(won), sigma)
             out = {}
             rest = list(self.ctrl_vars)
             for k, c in zip(self.aiger_names.ctrl_index, self.ctrl_vars):
@@ -277,51 +298,80 @@ class AigerSymbolicGame(TurnBasedGame):
         out.update({bit[v]: c.inputs[k] for v, k in zip(names.env_inputs, names.env_index)})
         return out
 
-    def safety_fixpoint(self) -> tuple[bool, BddSet | None, int | None, int]:
+    def safety_fixpoint(self) -> tuple[bool, Callable[[], BddSet] | None, int | None, int]:
         """(realizable, winning, winning_size, iterations) by the dedicated safety
         solver: W = νZ. ∀u ∃c. ¬err(x,u,c) ∧ Z(next(x,u,c)), a set of latch valuations,
         each iterate computed by substituting the next-state functions into Z
-        (``compose``), then ∃c fused with the conjunction (``and_exists``), then ∀u.
-        It stops as soon as an initial valuation leaves Z (unrealizable: ``winning``
-        and ``winning_size`` None, the iterations so far); else ``winning`` is the
-        game's ⟨⟨controller⟩⟩□¬error, the set :meth:`release` gives (its environment's
-        positions: ¬error ∧ W; its controller's: ∃c. ¬err ∧ W(next)), and the
-        iterations are the circuit's steps, as the plain peer counts them.
+        (``compose``), then ∃c fused with the conjunction (``and_exists``), then ∀u,
+        in a manager of its own (the latches' and inputs' variables only). It stops as
+        soon as an initial valuation leaves Z (unrealizable: ``winning`` and
+        ``winning_size`` None, the iterations so far); else ``winning_size`` is |W| and
+        ``winning`` a function that gives the game's ⟨⟨controller⟩⟩□¬error, the set
+        :meth:`release` gives (its environment's positions: ¬error ∧ W; its
+        controller's: ∃c. ¬err ∧ W(next)), copied into this engine's manager when
+        called (a run that only answers never pays the copy). The iterations are
+        the circuit's steps, as the plain peer counts them.
 
         >>> from .build import aiger_model
         >>> from .reader import parse_aiger
         >>> g = aiger_model(parse_aiger("aag 1 1 0 1 0\\n2\\n2\\ni0 controllable_c\\n")).game
-        >>> won, _, size, steps = AigerSymbolicGame(g, "autoref").safety_fixpoint()
-        >>> won, size, steps
-        (True, 1, 1)
+        >>> won, region, size, steps = AigerSymbolicGame(g, "autoref").safety_fixpoint()
+        >>> won, size, steps, region().count()
+        (True, 1, 1, 2)
         """
-        m, bit, c = self.manager, self._bit, self.circuit
-        safe = m.not_(self._err)
-        init = m.cube(
+        c, names, limits = self.circuit, self.aiger_names, self.limits
+        # a manager of its own, with the latches' and inputs' variables only: the
+        # engine's next bits and flags would be sifted through at every reordering
+        lean = make_manager(self.manager.backend, max_memory=self._max_memory, limits=limits)
+        var_of = {v: self._bit[v] for v in names.latches + names.env_inputs}
+        var_of.update({v: v for v in self.ctrl_vars})
+        env_of = dict(zip(names.env_index, names.env_inputs))
+        ctrl_of = dict(zip(names.ctrl_index, self.ctrl_vars))
+        order = [var_of[env_of[k]] if k in env_of else ctrl_of[k] for k in range(len(c.inputs))]
+        lean.declare([var_of[v] for v in names.latches] + order, "the safety fixpoint")
+        init = lean.cube(
             {
-                bit[v]: bool(r)
-                for v, r in zip(self.aiger_names.latches, c.reset)
+                var_of[v]: bool(r)
+                for v, r in zip(names.latches, c.reset)
                 if r in (0, 1)  # a latch without a reset value is free initially
             }
         )
         ctrl, env = self.ctrl_vars, self._u_vars
-        z, good, steps = m.true, m.true, 0
-        with self.limits.stage("the safety fixpoint"), self._reordering():
-            while True:
-                steps += 1
-                self.limits.check(f"iteration {steps}")
-                moved = m.compose(z, self._next_of)  # next(x, u, c) ∈ Z
-                good = m.and_exists(moved, safe, ctrl) if ctrl else m.and_(moved, safe)
-                new = m.forall(good, env) if env else good
-                if not m.is_false(m.diff(init, new)):
-                    return False, None, None, steps
-                if new == z:
-                    break
-                z = new
-        error = m.var(bit["error"])
-        env_part = m.and_(m.diff(self._turn_of[ENVIRONMENT], error), z)
-        won = BddSet._make(self, m.or_(env_part, m.and_(self._turn_of[CONTROLLER], good)))
-        return True, won, self.winning_size(won), steps
+        sifting = lean.reordering() if self.sifting else contextlib.nullcontext()
+        with sifting:
+            with limits.stage("building the circuit's BDDs"):
+                err, nexts = self._circuit_bdds(lean, var_of)
+            safe = lean.not_(err)
+            del err
+            z, good, steps = lean.true, lean.true, 0
+            with limits.stage("the safety fixpoint"):
+                while True:
+                    steps += 1
+                    limits.check(f"iteration {steps}")
+                    moved = lean.compose(z, nexts)  # next(x, u, c) ∈ Z
+                    good = lean.and_exists(moved, safe, ctrl) if ctrl else lean.and_(moved, safe)
+                    new = lean.forall(good, env) if env else good
+                    if not lean.is_false(lean.diff(init, new)):
+                        return False, None, None, steps
+                    if new == z:
+                        break
+                    z = new
+        size = lean.exact_count(z, len(names.latches))
+        copied: list[BddSet] = []
+
+        def region() -> BddSet:
+            """The game's winning positions, copied into the engine's manager once."""
+            if not copied:
+                m = self.manager
+                with limits.stage("copying the winning region"), self._reordering():
+                    w, g = m.copy_from(z), m.copy_from(good)
+                error = m.var(self._bit["error"])
+                env_part = m.and_(m.diff(self._turn_of[ENVIRONMENT], error), w)
+                ctrl_part = m.and_(self._turn_of[CONTROLLER], g)
+                copied.append(BddSet._make(self, m.or_(env_part, ctrl_part)))
+            return copied[0]
+
+        return True, region, size, steps
 
     def winning_size(self, won: BddSet) -> int:
         """The latch valuations x whose environment's position (``error`` 0) is in
