@@ -28,6 +28,7 @@ per player) is built only for the operations that list moves (successors, strate
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Callable, Iterable
 
 from ..api import DeadEnds
@@ -41,6 +42,39 @@ from .build import CONTROLLER, ENVIRONMENT, AigerGame, AigerNames
 from .circuit import Circuit
 
 __all__ = ["AigerSymbolicGame"]
+
+
+class _Adapt:
+    """When the safety fixpoint reorders its manager (the answer never depends on it,
+    only the time): the backend's dynamic reordering, on while the gates are built,
+    is off in the fixpoint, where it would sift again and again inside each iteration,
+    until an iteration takes more than :attr:`DYNAMIC_AFTER` CPU seconds: then it is
+    on for the rest of the fixpoint (some circuits need it inside the compositions).
+    The policy and its measurements: bench/README.md, AIGER section.
+
+    >>> from symbolic.bdd.managers import make_manager
+    >>> import contextlib
+    >>> m = make_manager("autoref")
+    >>> adapt = _Adapt(m)
+    >>> with contextlib.ExitStack() as stack:
+    ...     adapt(0.01, stack)
+    ...     adapt.dynamic, adapt(1.0, stack), adapt.dynamic
+    (False, None, True)
+    """
+
+    #: CPU seconds of an iteration past which dynamic reordering goes on
+    DYNAMIC_AFTER = 0.3
+
+    def __init__(self, manager):
+        self.manager = manager
+        #: the dynamic reordering is on
+        self.dynamic = False
+
+    def __call__(self, seconds: float, stack: contextlib.ExitStack) -> None:
+        """After an iteration of ``seconds``; ``stack`` holds the dynamic reordering."""
+        if not self.dynamic and seconds > self.DYNAMIC_AFTER:
+            stack.enter_context(self.manager.reordering())
+            self.dynamic = True
 
 
 class AigerSymbolicGame(TurnBasedGame):
@@ -319,10 +353,45 @@ class AigerSymbolicGame(TurnBasedGame):
         >>> won, size, steps, region().count()
         (True, 1, 1, 2)
         """
-        c, names, limits = self.circuit, self.aiger_names, self.limits
-        # a manager of its own, with the latches' and inputs' variables only: the
-        # engine's next bits and flags would be sifted through at every reordering
-        lean = make_manager(self.manager.backend, max_memory=self._max_memory, limits=limits)
+        names, limits = self.aiger_names, self.limits
+        lean, var_of, init = self._lean_manager()
+        ctrl, env = self.ctrl_vars, self._u_vars
+        with contextlib.ExitStack() as dynamic:
+            if self.sifting:  # the gates: the backend's dynamic reordering
+                dynamic.enter_context(lean.reordering())
+            with limits.stage("building the circuit's BDDs"):
+                err, nexts = self._circuit_bdds(lean, var_of)
+            safe = lean.not_(err)
+            del err
+            if self.sifting:  # the fixpoint: the order reordered only as _adapt says
+                dynamic.close()
+            adapt = _Adapt(lean) if self.sifting else None
+            z, good, steps = lean.true, lean.true, 0
+            with limits.stage("the safety fixpoint"):
+                while True:
+                    steps += 1
+                    limits.check(f"iteration {steps}")
+                    started = time.process_time()
+                    moved = lean.compose(z, nexts)  # next(x, u, c) ∈ Z
+                    good = lean.and_exists(moved, safe, ctrl) if ctrl else lean.and_(moved, safe)
+                    new = lean.forall(good, env) if env else good
+                    if not lean.is_false(lean.diff(init, new)):
+                        return False, None, None, steps
+                    if new == z:
+                        break
+                    z = new
+                    del moved
+                    if adapt is not None:
+                        adapt(time.process_time() - started, dynamic)
+        return True, self._region_of(z, good), lean.exact_count(z, len(names.latches)), steps
+
+    def _lean_manager(self):
+        """(manager, {latch or input name: its variable}, the initial valuations) of the
+        safety solver: a manager of its own, with the latches' and inputs' variables only
+        (the engine's next bits and flags would be sifted through at every reordering),
+        latches first, then the inputs in the file's order."""
+        c, names = self.circuit, self.aiger_names
+        lean = make_manager(self.manager.backend, max_memory=self._max_memory, limits=self.limits)
         var_of = {v: self._bit[v] for v in names.latches + names.env_inputs}
         var_of.update({v: v for v in self.ctrl_vars})
         env_of = dict(zip(names.env_index, names.env_inputs))
@@ -336,34 +405,18 @@ class AigerSymbolicGame(TurnBasedGame):
                 if r in (0, 1)  # a latch without a reset value is free initially
             }
         )
-        ctrl, env = self.ctrl_vars, self._u_vars
-        sifting = lean.reordering() if self.sifting else contextlib.nullcontext()
-        with sifting:
-            with limits.stage("building the circuit's BDDs"):
-                err, nexts = self._circuit_bdds(lean, var_of)
-            safe = lean.not_(err)
-            del err
-            z, good, steps = lean.true, lean.true, 0
-            with limits.stage("the safety fixpoint"):
-                while True:
-                    steps += 1
-                    limits.check(f"iteration {steps}")
-                    moved = lean.compose(z, nexts)  # next(x, u, c) ∈ Z
-                    good = lean.and_exists(moved, safe, ctrl) if ctrl else lean.and_(moved, safe)
-                    new = lean.forall(good, env) if env else good
-                    if not lean.is_false(lean.diff(init, new)):
-                        return False, None, None, steps
-                    if new == z:
-                        break
-                    z = new
-        size = lean.exact_count(z, len(names.latches))
+        return lean, var_of, init
+
+    def _region_of(self, z, good) -> Callable[[], BddSet]:
+        """The function that gives the game's winning positions from the safety solver's
+        W (``z``) and ∃c. ¬err ∧ W(next) (``good``), copied into this engine's manager
+        on the first call."""
         copied: list[BddSet] = []
 
         def region() -> BddSet:
-            """The game's winning positions, copied into the engine's manager once."""
             if not copied:
                 m = self.manager
-                with limits.stage("copying the winning region"), self._reordering():
+                with self.limits.stage("copying the winning region"), self._reordering():
                     w, g = m.copy_from(z), m.copy_from(good)
                 error = m.var(self._bit["error"])
                 env_part = m.and_(m.diff(self._turn_of[ENVIRONMENT], error), w)
@@ -371,7 +424,7 @@ class AigerSymbolicGame(TurnBasedGame):
                 copied.append(BddSet._make(self, m.or_(env_part, ctrl_part)))
             return copied[0]
 
-        return True, region, size, steps
+        return region
 
     def winning_size(self, won: BddSet) -> int:
         """The latch valuations x whose environment's position (``error`` 0) is in
