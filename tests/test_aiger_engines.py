@@ -301,14 +301,15 @@ def test_cli_controller(capsys, tmp_path):
 
 def test_cli_aiger_imports_only_its_command():
     """``symbolic aiger`` imports the module of its command only: no other command, no
-    model-language parser (lark), no GDL, no pictures' libraries, not even the networkx
-    that dd would load (start-up time)."""
+    model-language parser (lark) nor checker, no GDL, no pictures' libraries, not even
+    the networkx that dd would load (start-up time)."""
     code = (
         "import sys; from symbolic.cli import main; "
         f"status = main(['aiger', {str(ROOT / 'models' / 'aiger' / 'grant.aag')!r}]); "
         "print(status, sorted(n for n in sys.modules if n.split('.')[0] in "
         "('lark', 'matplotlib', 'networkx') or n.startswith(('symbolic.gdl', "
         "'symbolic.pictures', 'symbolic.lang.parser', 'symbolic.lang.arena', "
+        "'symbolic.lang.decls', 'symbolic.lang.exprs', "
         "'symbolic.cli.'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -14,6 +14,9 @@
 - :mod:`.types`: the checker's types and typed results (:class:`~.types.Known`,
   :class:`~.types.Sym`);
 - :mod:`.scope`: the top-level names table and an expression's local context;
+- :mod:`.checked`: a checked model's parts, :class:`~.checked.CheckedModel` and its
+  queries, apart from the checker (a front end that builds its model as objects loads only
+  this);
 - :mod:`.core`: what the checker's parts use of it, declared once for the type checker;
 - :mod:`.calls`, :mod:`.operators`, :mod:`.binders`, :mod:`.exprs`: expressions to
   load-time values or :mod:`symbolic.ir` (calls, operators, quantifiers and
@@ -40,9 +43,9 @@ import importlib
 
 #: {public name: the module defining it}
 _HOMES = {
-    "CheckedModel": "decls",
+    "CheckedModel": "checked",
     "KEYWORDS": "vocabulary",
-    "Query": "decls",
+    "Query": "checked",
     "check_formula": "formulas",
     "check_model": "decls",
     "check_state_expr": "formulas",
