@@ -1,8 +1,10 @@
-"""The AIGER sweep of issue 35 (``python bench/aiger.py [--solver dd] [--limit S] ...``).
+"""The AIGER sweep of issue 35 (``python bench/aiger.py [--solver dd,symbolic] [--limit S] ...``).
 
-Runs one solver on every file of the shared SYNTCOMP corpus, each in its own
+Runs one solver or several side by side (``--solver dd,symbolic``: on each file
+one after the other, so that both meet the same load) on every file of the
+shared SYNTCOMP corpus (or the ``--first N`` smallest), each in its own
 process under a CPU time limit (and a wall-clock backstop) and a memory
-limit (address space), smallest files first, and writes a table
+limit (address space), smallest files first, and writes a table per solver
 ``bench/results/aiger-SOLVER-TAG.tsv``: file, known status, answer, CPU seconds
 (user + sys of the child), wall seconds, peak resident memory (MB), verdict
 (``ok``, ``WRONG``, ``timeout``, ``memory``, ``error``) and the solver's
@@ -12,7 +14,10 @@ on). A progress line goes to stderr. Exit status 1 if any answer differs
 from ``status.tsv`` (a wrong answer is the worst defect there is).
 
 Solvers: ``dd``, the plain peer ``bench/aiger_dd.py``; ``symbolic``, the
-project's ``symbolic aiger FILE --json`` (once that command exists).
+project's ``symbolic aiger FILE --json`` (its dedicated safety solver);
+``symbolic-game``, the same with ``--method game`` (the game's fixpoint through
+the engine API). With several solvers the summary also compares their CPU on
+the files all of them answered.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ PYTHON = sys.executable
 SOLVERS = {
     "dd": [PYTHON, str(ROOT / "bench" / "aiger_dd.py")],
     "symbolic": [PYTHON, "-m", "symbolic", "aiger", "--json"],
+    "symbolic-game": [PYTHON, "-m", "symbolic", "aiger", "--json", "--method", "game"],
 }
 COLUMNS = ["file", "status", "answer", "cpu_s", "wall_s", "peak_mb", "verdict", "details"]
 
@@ -62,7 +68,7 @@ def answer_of(solver: str, stdout: str) -> tuple[str, str]:
             out = json.loads(line)
         except ValueError:
             continue
-        if solver == "symbolic":
+        if solver.startswith("symbolic"):
             answer = {True: "REAL", False: "UNREAL"}.get(out.get("realizable"), "")
         else:
             answer = out.get("answer", "")
@@ -141,9 +147,14 @@ def row_of(
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--solver", choices=sorted(SOLVERS), default="dd")
+    p.add_argument(
+        "--solver",
+        default="dd",
+        help=f"a solver or several, comma-separated, run side by side ({', '.join(SOLVERS)})",
+    )
     p.add_argument("--corpus", type=Path, default=CORPUS)
     p.add_argument("--large", action="store_true", help="the large/ files")
+    p.add_argument("--first", type=int, default=0, help="only the N smallest files")
     p.add_argument("--limit", type=float, default=15.0, help="CPU seconds per file")
     p.add_argument(
         "--wall-factor",
@@ -156,8 +167,47 @@ def main(argv: list[str]) -> int:
     p.add_argument("--tag", default="small")
     p.add_argument("--only", default="", help="only files whose name contains this")
     args = p.parse_args(argv)
+    solvers = [s for s in args.solver.split(",") if s]
+    unknown = [s for s in solvers if s not in SOLVERS]
+    if unknown or not solvers:
+        p.error(f"unknown solver {', '.join(unknown) or '(none)'}: one of {', '.join(SOLVERS)}")
     RESULTS.mkdir(exist_ok=True)
-    table = RESULTS / f"aiger-{args.solver}-{args.tag}.tsv"
+    tables = {s: RESULTS / f"aiger-{s}-{args.tag}.tsv" for s in solvers}
+    done: dict[str, dict] = {s: _read_table(t) for s, t in tables.items()}
+    files = [r for r in corpus(args.corpus, args.large) if args.only in r[0].name]
+    if args.first:
+        files = files[: args.first]
+    t0 = time.monotonic()
+    outs = {s: tables[s].open("a") for s in solvers}
+    try:
+        for k, (path, status) in enumerate(files):
+            if args.budget and time.monotonic() - t0 > args.budget:
+                print(f"\nbudget of {args.budget:g} s spent: run again to go on", file=sys.stderr)
+                break
+            for s in solvers:
+                if path.name in done[s]:
+                    continue
+                row = row_of(s, path, status, args.limit, args.memory, args.wall_factor)
+                done[s][path.name] = row
+                outs[s].write("\t".join(row[c] for c in COLUMNS) + "\n")
+                outs[s].flush()
+            _progress(k + 1, len(files), done, time.monotonic() - t0)
+    finally:
+        for out in outs.values():
+            out.close()
+    print(file=sys.stderr)
+    names = {path.name for path, _ in files}
+    wrong = [
+        _summary({f: r for f, r in done[s].items() if f in names}, len(files), tables[s])
+        for s in solvers
+    ]
+    if len(solvers) > 1:
+        _compare({s: {f: r for f, r in done[s].items() if f in names} for s in solvers})
+    return 1 if any(wrong) else 0
+
+
+def _read_table(table: Path) -> dict:
+    """The rows already in ``table`` (by file name); a new table gets its header."""
     done = {}
     if table.exists():
         for line in table.read_text().splitlines()[1:]:
@@ -165,29 +215,31 @@ def main(argv: list[str]) -> int:
             done[cells[0]] = dict(zip(COLUMNS, cells))
     else:
         table.write_text("\t".join(COLUMNS) + "\n")
-    files = [r for r in corpus(args.corpus, args.large) if args.only in r[0].name]
-    t0 = time.monotonic()
-    with table.open("a") as out:
-        for k, (path, status) in enumerate(files):
-            if path.name in done:
-                continue
-            if args.budget and time.monotonic() - t0 > args.budget:
-                print(f"\nbudget of {args.budget:g} s spent: run again to go on", file=sys.stderr)
-                break
-            row = row_of(args.solver, path, status, args.limit, args.memory, args.wall_factor)
-            done[path.name] = row
-            out.write("\t".join(row[c] for c in COLUMNS) + "\n")
-            out.flush()
-            _progress(k + 1, len(files), done, time.monotonic() - t0)
-    print(file=sys.stderr)
-    return _summary(done, len(files), table)
+    return done
 
 
-def _progress(k: int, n: int, done: dict, elapsed: float) -> None:
-    answered = sum(r["verdict"] in ("ok", "WRONG") for r in done.values())
-    wrong = sum(r["verdict"] == "WRONG" for r in done.values())
+def _compare(done: dict[str, dict]) -> None:
+    """The solvers' CPU on the files every one of them answered."""
+    answered = [
+        {f for f, r in rows.items() if r["verdict"] in ("ok", "WRONG")} for rows in done.values()
+    ]
+    common = set.intersection(*answered)
+    parts = []
+    for s, rows in done.items():
+        cpu = sorted(float(rows[f]["cpu_s"]) for f in common)
+        median = cpu[len(cpu) // 2] if cpu else 0.0
+        parts.append(f"{s} {sum(cpu):.1f} s (median {median:.2f} s)")
+    print(f"on the {len(common)} files all answered, CPU: " + "; ".join(parts))
+
+
+def _progress(k: int, n: int, done: dict[str, dict], elapsed: float) -> None:
+    parts = []
+    for s, rows in done.items():
+        answered = sum(r["verdict"] in ("ok", "WRONG") for r in rows.values())
+        wrong = sum(r["verdict"] == "WRONG" for r in rows.values())
+        parts.append(f"{s} {answered} answered, {wrong} wrong")
     print(
-        f"\r{k}/{n} files, {answered} answered, {wrong} wrong, {elapsed:.0f} s",
+        f"\r{k}/{n} files, {'; '.join(parts)}, {elapsed:.0f} s",
         end="",
         file=sys.stderr,
         flush=True,

@@ -32,15 +32,11 @@ from pathlib import Path
 from typing import Mapping
 
 from . import atl, ir
-from .lang.arena import arena_model_ast, read_arena
 from .display import Drawing
 from .arguments import is_loaded_instance, need_int
 from .errors import ArgumentTypeError, ArgumentValueError, FileError
-from .lang.decls import CheckedModel, Query, check_model
-from .lang.formulas import check_formula, check_state_expr
-from .lang.parser import parse_formula_text, parse_model_text
+from .lang.checked import CheckedModel, Query
 from .lang.scope import Scope
-from .lang.source import paused_gc
 from .limits import ensure_recursion_headroom, short_text
 
 __all__ = [
@@ -299,6 +295,9 @@ def parse_arena(
     _check_text(text, "the arena text")
     _check_text(filename, "the file name")
     params = check_params(params)
+    from .lang.arena import arena_model_ast, read_arena  # lark: loaded when a text is read
+    from .lang.decls import check_model  # the checker: loaded when a text is checked
+
     tree = arena_model_ast(read_arena(text, filename), filename)
     return Model.of(check_model(tree, filename, params), "")
 
@@ -311,6 +310,10 @@ def parse_model(
     _check_text(filename, "the file name")
     params = check_params(params)
     ensure_recursion_headroom()  # the checker is recursive, to MAX_NESTING levels
+    from .lang.decls import check_model  # the checker: loaded when a text is checked
+    from .lang.parser import parse_model_text  # lark: loaded when a text is parsed
+    from .lang.source import paused_gc
+
     with paused_gc():
         return Model.of(check_model(parse_model_text(text, filename), filename, params), text)
 
@@ -323,6 +326,9 @@ def parse_formula(text: str, model: Model) -> atl.Formula:
     _check_text(text, "a formula")
     ensure_recursion_headroom()
     model = _check_model(model)
+    from .lang.formulas import check_formula  # the checker: loaded when a text is checked
+    from .lang.parser import parse_formula_text  # lark: loaded when a text is parsed
+
     return atl.checked_against(
         check_formula(parse_formula_text(text, "<formula>"), _scope(model)), model.game.space
     )
@@ -333,5 +339,8 @@ def parse_state_expr(text: str, model: Model) -> ir.Expr:
     of positions with ``engine.from_expr``)."""
     _check_text(text, "a state expression")
     ensure_recursion_headroom()
+    from .lang.formulas import check_state_expr  # the checker: loaded when a text is checked
+    from .lang.parser import parse_formula_text  # lark: loaded when a text is parsed
+
     tree = parse_formula_text(text, "<expression>")
     return check_state_expr(tree, _scope(_check_model(model)))

@@ -337,7 +337,10 @@ def aiger_input(rnd: random.Random, mutate) -> str:
 
 
 def run_aiger(text: str) -> None:
-    """Read an AIGER text; a circuit read must write back and read again the same."""
+    """Read an AIGER text; a circuit read must write back and read again the same, and
+    a small one is solved as a safety game (a circuit without exactly one output is a
+    located error) by both engines' safety solvers, which must agree with each other
+    and with the game's fixpoint."""
     from symbolic.aiger import canonical, parse_aiger, to_aag, to_aig
 
     binary = text.startswith("aig")
@@ -349,3 +352,22 @@ def run_aiger(text: str) -> None:
         raise AssertionError("aag round trip")
     if parse_aiger(to_aig(circuit), "back.aig") != canonical(circuit):
         raise AssertionError("aig round trip")
+    if len(circuit.latches) + len(circuit.inputs) <= 10:
+        _solve_aiger(circuit)
+
+
+def _solve_aiger(circuit) -> None:
+    """The realizability of a small circuit by the safety solvers of both engines and by
+    the explicit engine's game fixpoint: the same answer (AssertionError otherwise)."""
+    from symbolic.aiger.build import aiger_model
+    from symbolic.aiger.solve import realizability
+    from symbolic.engines import make_engine
+    from symbolic.model import Model
+
+    m = Model.of(aiger_model(circuit, "fuzz.aag"), "")
+    answers = [
+        realizability(m, make_engine(m.game, kind), method).realizable
+        for kind, method in (("symbolic", "safety"), ("explicit", "safety"), ("explicit", "game"))
+    ]
+    if len(set(answers)) != 1:
+        raise AssertionError(f"the safety solvers disagree: {answers}")

@@ -9,20 +9,24 @@ equals status.tsv and the peer's, and on the smallest the two engines agree.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from symbolic.aiger import parse_aiger, read_aiger, to_aag, to_aig
 from symbolic.aiger.build import aiger_model, variable_names
 from symbolic.aiger.controller import controller_circuit
-from symbolic.aiger.solve import realizability
+from symbolic.aiger.solve import METHODS, realizability
 from symbolic.api import same_sets
 from symbolic.atl import Evaluator
 from symbolic.engines import ENGINES, make_engine
-from symbolic.errors import ModelError
+from symbolic.errors import ModelError, QueryError
 from symbolic.model import Model, load_model, parse_formula
 
 from .conftest import ROOT, run
@@ -57,17 +61,35 @@ def test_engines_agree_on_random_circuits(c):
     m = _model(c)
     sym = make_engine(m.game, "symbolic", "cudd")
     exp = make_engine(m.game, "explicit")
-    rs, re_ = realizability(m, sym), realizability(m, exp)
+    rs, re_ = realizability(m, sym, "game"), realizability(m, exp, "game")
     assert same_sets(rs.winning, re_.winning)
     assert (rs.winning_size, rs.iterations) == (re_.winning_size, re_.iterations)
     answer = "REAL" if rs.realizable else "UNREAL"
     assert answer == ("REAL" if re_.realizable else "UNREAL")
-    assert answer == explicit_answer(c) == PEER.solve(c)["answer"]
+    peer = PEER.solve(c)
+    assert answer == explicit_answer(c) == peer["answer"]
+    _safety_agrees(m, sym, exp, rs, peer["iterations"])
     for text in FORMULAS:
         f = parse_formula(text, m)
         a = Evaluator(sym, m.definitions)(f)
         b = Evaluator(exp, m.definitions)(f)
         assert same_sets(a, b), text
+
+
+def _safety_agrees(m, sym, exp, game, peer_iterations: int) -> None:
+    """The dedicated safety solver of both engines against the game's fixpoint ``game``:
+    the same answer; when realizable the same winning positions and size; else no region
+    (it stopped early); the iterations equal between the engines and the peer's."""
+    ss, se = realizability(m, sym), realizability(m, exp)
+    assert ss.method == se.method == "safety"
+    assert ss.realizable == se.realizable == game.realizable
+    assert ss.iterations == se.iterations == peer_iterations
+    assert ss.winning_size == se.winning_size
+    if game.realizable:
+        assert same_sets(ss.winning, game.winning) and same_sets(se.winning, game.winning)
+        assert ss.winning_size == game.winning_size
+    else:
+        assert ss.winning is None and se.winning is None and ss.winning_size is None
 
 
 @settings(max_examples=20, deadline=None)
@@ -76,13 +98,42 @@ def test_autoref_and_successors_agree(c):
     m = _model(c)
     sym = make_engine(m.game, "symbolic", "autoref")
     exp = make_engine(m.game, "explicit")
-    assert same_sets(realizability(m, sym).winning, realizability(m, exp).winning)
+    game = realizability(m, exp, "game")
+    assert same_sets(realizability(m, sym, "game").winning, game.winning)
+    _safety_agrees(m, sym, exp, game, PEER.solve(c)["iterations"])
     for pos in exp.positions().tuples()[:6]:
         assert same_sets(sym.successors(pos), exp.successors(pos))
     everything = sym.positions()
     assert sym.moves_between(everything, everything).count() == sum(
         len(exp.successors(p)) for p in exp.positions().tuples()
     )
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(aiger_circuits(), st.data())
+def test_latches_without_reset_value(c, data):
+    """Latches free at the start (AIGER 1.9: the reset is the latch's own literal): the
+    initial set holds every value of them, and both methods of both engines agree."""
+    free = [data.draw(st.booleans()) for _ in c.latches]
+    c = dataclasses.replace(
+        c, reset=tuple(lit if f else r for lit, r, f in zip(c.latches, c.reset, free))
+    )
+    m = _model(c)
+    sym = make_engine(m.game, "symbolic", "cudd")
+    exp = make_engine(m.game, "explicit")
+    game = realizability(m, exp, "game")
+    assert game.realizable == realizability(m, sym, "game").realizable
+    ss, se = realizability(m, sym), realizability(m, exp)
+    assert ss.realizable == se.realizable == game.realizable
+    assert ss.iterations == se.iterations
+    if game.realizable:
+        assert same_sets(ss.winning, game.winning) and same_sets(se.winning, game.winning)
+
+
+def test_unknown_method():
+    m = _model(parse_aiger("aag 1 1 0 1 0\n2\n2\ni0 u\n"))
+    with pytest.raises(QueryError, match="unknown method"):
+        realizability(m, make_engine(m.game, "explicit"), "fast")
 
 
 @pytest.mark.parametrize(
@@ -98,8 +149,10 @@ def test_autoref_and_successors_agree(c):
 def test_small_games(text, realizable, size):
     m = _model(parse_aiger(text))
     for kind in ("symbolic", "explicit"):
-        r = realizability(m, make_engine(m.game, kind))
+        r = realizability(m, make_engine(m.game, kind), "game")
         assert (r.realizable, r.winning_size) == (realizable, size), kind
+        r = realizability(m, make_engine(m.game, kind))  # stops early when unrealizable
+        assert (r.realizable, r.winning_size) == (realizable, size if realizable else None)
 
 
 def test_names_from_the_symbol_table():
@@ -145,24 +198,33 @@ def test_corpus_answers(name):
     m = load_model(CORPUS / name)
     r = realizability(m, make_engine(m.game, "symbolic", "cudd"))
     answer = "REAL" if r.realizable else "UNREAL"
-    assert answer == _status()[name] == PEER.solve(read_aiger(CORPUS / name))["answer"]
+    peer = PEER.solve(read_aiger(CORPUS / name))
+    assert answer == _status()[name] == peer["answer"]
+    assert r.iterations == peer["iterations"]
 
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
 @pytest.mark.parametrize("name", ["mvs2y.aag", "cnt4y.aag", "stay2y.aag", "add4y.aag", "cnt7n.aag"])
 def test_corpus_engines_agree(name):
     m = load_model(CORPUS / name)
-    rs = realizability(m, make_engine(m.game, "symbolic", "cudd"))
-    re_ = realizability(m, make_engine(m.game, "explicit"))
-    assert same_sets(rs.winning, re_.winning)
-    assert rs.realizable == re_.realizable == (_status()[name] == "REAL")
+    sym, exp = make_engine(m.game, "symbolic", "cudd"), make_engine(m.game, "explicit")
+    for method in METHODS:
+        rs, re_ = realizability(m, sym, method), realizability(m, exp, method)
+        assert (rs.winning is None) == (re_.winning is None)
+        assert rs.winning is None or same_sets(rs.winning, re_.winning)
+        assert (rs.winning_size, rs.iterations) == (re_.winning_size, re_.iterations)
+        assert rs.realizable == re_.realizable == (_status()[name] == "REAL")
 
 
 def test_cli_json(capsys):
-    status, out, _ = run(capsys, "aiger", ROOT / "models" / "aiger" / "grant.aag", "--json")
+    path = ROOT / "models" / "aiger" / "grant.aag"
+    status, out, _ = run(capsys, "aiger", path, "--json")
+    doc = json.loads(out)
+    assert status == 0 and doc["realizable"] is False and doc["winning_region"] is None
+    assert doc["backend"] in ("cudd", "oxidd", "autoref") and doc["method"] == "safety"
+    status, out, _ = run(capsys, "aiger", path, "--json", "--method", "game")
     doc = json.loads(out)
     assert status == 0 and doc["realizable"] is False and doc["winning_region"] == 1
-    assert doc["backend"] in ("cudd", "oxidd", "autoref")
 
 
 def test_cli_both_and_queries(capsys):
@@ -235,3 +297,29 @@ def test_cli_controller(capsys, tmp_path):
         capsys, "aiger", ROOT / "models" / "aiger" / "grant.aag", "--controller", out_file
     )
     assert status == 1 and "unrealizable" in err
+
+
+def test_cli_aiger_imports_only_its_command():
+    """``symbolic aiger`` imports the module of its command only: no other command, no
+    model-language parser (lark) nor checker, no GDL, no pictures' libraries, not even
+    the networkx that dd would load (start-up time)."""
+    code = (
+        "import sys; from symbolic.cli import main; "
+        f"status = main(['aiger', {str(ROOT / 'models' / 'aiger' / 'grant.aag')!r}]); "
+        "print(status, sorted(n for n in sys.modules if n.split('.')[0] in "
+        "('lark', 'matplotlib', 'networkx') or n.startswith(('symbolic.gdl', "
+        "'symbolic.pictures', 'symbolic.lang.parser', 'symbolic.lang.arena', "
+        "'symbolic.lang.decls', 'symbolic.lang.exprs', "
+        "'symbolic.cli.'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    status, _, loaded = out.stdout.splitlines()[-1].partition(" ")
+    assert status == "0"  # grant.aag: unrealizable, answered
+    assert loaded == str(
+        [
+            "symbolic.cli.aiger",
+            "symbolic.cli.common",
+            "symbolic.cli.output",
+            "symbolic.cli.watchdog",
+        ]
+    ), loaded

@@ -28,13 +28,18 @@ def test_every_input_that_once_failed_gets_an_answer_or_a_located_error(path):
     assert verdict in ("ok", "located"), path.read_text()[:300]
 
 
-@pytest.mark.parametrize("kind, n", [("strategy", 60), ("at", 60), ("play", 12)])
+@pytest.mark.parametrize("kind, n", [("strategy", 60), ("at", 60), ("play", 12), ("aiger", 60)])
 def test_generated_strategy_files_positions_and_play_scripts(kind, n):
     import random
-    from .fuzz_inputs import at_input, play_input, strategy_input
+    from .fuzz_inputs import aiger_input, at_input, play_input, strategy_input
     from .fuzz_parser import mutate
 
-    make = {"strategy": strategy_input, "at": at_input, "play": play_input}[kind]
+    make = {
+        "strategy": strategy_input,
+        "at": at_input,
+        "play": play_input,
+        "aiger": aiger_input,
+    }[kind]
     rnd = random.Random(23)
     for _ in range(n):
         text = make(rnd, mutate)

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from .. import atl, ir
 from ..errors import ModelError, Span
-from ..lang.decls import CheckedModel, Query
+from ..lang.checked import CheckedModel, Query
 from ..lang.scope import Entry, Scope
 from ..lang.vocabulary import RESERVED, SOFT_KEYWORDS
 from .circuit import Circuit

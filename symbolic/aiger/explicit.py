@@ -22,6 +22,7 @@ controller's positions alone number 2^(latches + environment's inputs).
 from __future__ import annotations
 
 import itertools
+from typing import Callable
 
 from ..explicit.counting import CountingGame
 from ..explicit.engine import ExplicitRelation
@@ -108,6 +109,57 @@ class AigerExplicitGame(ExplicitSets, CountingGame):
         s, t = self._own(source).items, self._own(target).items
         pairs = frozenset((c, d) for c in s for d in self._moves(c) if d in t)
         return ExplicitRelation(self, pairs)
+
+    def safety_fixpoint(self) -> tuple[bool, Callable[[], ExplicitSet] | None, int | None, int]:
+        """(realizable, winning, winning_size, iterations) by the safety fixpoint over
+        latch valuations, the same iterates as the symbolic engine's
+        (:meth:`~symbolic.aiger.symbolic.AigerSymbolicGame.safety_fixpoint`) computed
+        by simulation: Z_0 = every valuation, Z_{k+1} = {x ∈ Z_k | ∀u ∃c. ¬err ∧
+        next ∈ Z_k}, stopped as soon as an initial valuation leaves Z (``winning`` and
+        ``winning_size`` None) or Z is stable (``winning``: a function that gives the
+        game's positions where ⟨⟨controller⟩⟩□¬error holds, as the symbolic engine's).
+
+        >>> from .build import aiger_model
+        >>> from .reader import parse_aiger
+        >>> g = aiger_model(parse_aiger("aag 1 1 0 1 0\\n2\\n2\\ni0 u\\n")).game
+        >>> AigerExplicitGame(g).safety_fixpoint()
+        (False, None, None, 1)
+        """
+        c, check = self.circuit, self.limits.check
+        bits = (0, 1)
+        states = list(itertools.product(bits, repeat=len(self._latch_lits)))
+        envs = list(itertools.product(bits, repeat=len(self._env_lits)))
+        ctrls = list(itertools.product(bits, repeat=len(self._ctrl_lits)))
+        options: dict[tuple, frozenset] = {}  # (x, u) -> the next states without error
+        with self.limits.stage("the safety fixpoint (explicit, simulating the circuit)"):
+            for i, x in enumerate(states):
+                if not i & 255:
+                    check(f"latch valuation {i} of {len(states)}")
+                latches = dict(zip(self._latch_lits, x))
+                for u in envs:
+                    env = dict(zip(self._env_lits, u))
+                    nxt = set()
+                    for k in ctrls:
+                        value = simulate(c, latches, {**env, **dict(zip(self._ctrl_lits, k))})
+                        if not literal_value(value, c.outputs[0]):
+                            nxt.add(tuple(literal_value(value, n) for n in c.next_state))
+                    options[x, u] = frozenset(nxt)
+            init = [x for x in states if all(r not in (0, 1) or v == r for v, r in zip(x, c.reset))]
+            z, steps = set(states), 0
+            while True:
+                steps += 1
+                check(f"iteration {steps}")
+                new = {x for x in z if all(not options[x, u].isdisjoint(z) for u in envs)}
+                if any(x not in new for x in init):
+                    return False, None, None, steps
+                if new == z:
+                    break
+                z = new
+        zeros = (0,) * len(self._env_lits)
+        won = {(0, 0, *x, *zeros) for x in z}
+        won |= {(1, 0, *x, *u) for (x, u), nxt in options.items() if not nxt.isdisjoint(z)}
+        region = ExplicitSet(self, frozenset(won))
+        return True, lambda: region, len(z), steps
 
     def winning_size(self, won) -> int:
         """The latch valuations whose environment's position (``error`` 0) is in ``won``."""

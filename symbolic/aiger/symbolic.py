@@ -28,10 +28,12 @@ per player) is built only for the operations that list moves (successors, strate
 from __future__ import annotations
 
 import contextlib
-from typing import Iterable
+import time
+from typing import Callable, Iterable
 
 from ..api import DeadEnds
 from ..bdd.forward import BddRelation
+from ..bdd.managers import make_manager
 from ..bdd.relation import Coalition, DeltaParts
 from ..bdd.sets import BddSet
 from ..bdd.turnbased import TurnBasedGame, check_partition
@@ -40,6 +42,39 @@ from .build import CONTROLLER, ENVIRONMENT, AigerGame, AigerNames
 from .circuit import Circuit
 
 __all__ = ["AigerSymbolicGame"]
+
+
+class _Adapt:
+    """When the safety fixpoint reorders its manager (the answer never depends on it,
+    only the time): the backend's dynamic reordering, on while the gates are built,
+    is off in the fixpoint, where it would sift again and again inside each iteration,
+    until an iteration takes more than :attr:`DYNAMIC_AFTER` CPU seconds: then it is
+    on for the rest of the fixpoint (some circuits need it inside the compositions).
+    The policy and its measurements: bench/README.md, AIGER section.
+
+    >>> from symbolic.bdd.managers import make_manager
+    >>> import contextlib
+    >>> m = make_manager("autoref")
+    >>> adapt = _Adapt(m)
+    >>> with contextlib.ExitStack() as stack:
+    ...     adapt(0.01, stack)
+    ...     adapt.dynamic, adapt(1.0, stack), adapt.dynamic
+    (False, None, True)
+    """
+
+    #: CPU seconds of an iteration past which dynamic reordering goes on
+    DYNAMIC_AFTER = 0.3
+
+    def __init__(self, manager):
+        self.manager = manager
+        #: the dynamic reordering is on
+        self.dynamic = False
+
+    def __call__(self, seconds: float, stack: contextlib.ExitStack) -> None:
+        """After an iteration of ``seconds``; ``stack`` holds the dynamic reordering."""
+        if not self.dynamic and seconds > self.DYNAMIC_AFTER:
+            stack.enter_context(self.manager.reordering())
+            self.dynamic = True
 
 
 class AigerSymbolicGame(TurnBasedGame):
@@ -71,7 +106,7 @@ class AigerSymbolicGame(TurnBasedGame):
         #: the circuit and its names, as the game holds them
         self.circuit: Circuit = game.circuit
         self.aiger_names: AigerNames = game.names
-        m, enc, c = self.manager, self.encoder, game.circuit
+        m, enc = self.manager, self.encoder
         bit = {s.var: enc.slot_bits(i)[0] for i, s in enumerate(self.space.slots)}
         self._bit = bit
         names = self.aiger_names
@@ -79,27 +114,16 @@ class AigerSymbolicGame(TurnBasedGame):
         m.declare(self.ctrl_vars, "the controllable inputs")
         self._interleave_inputs()
         self._u_vars = tuple(bit[u] for u in names.env_inputs)
-        node: list = [None] * (c.maxvar + 1)
-        node[0] = m.false
-        for v, x in zip(names.latches, c.latches):
-            node[x >> 1] = m.var(bit[v])
-        for v, k in zip(names.env_inputs, names.env_index):
-            node[c.inputs[k] >> 1] = m.var(bit[v])
-        for v, k in zip(self.ctrl_vars, names.ctrl_index):
-            node[c.inputs[k] >> 1] = m.var(v)
-        self._node = node
         #: the circuit's operations run with dynamic reordering (order "auto")
         self.sifting = order == "auto"
-        with self.limits.stage("building the circuit's BDDs"), self._reordering():
-            self.gates = self._build_gates()
-        lit = self._lit
-        self._err = lit(c.outputs[0])
-        self._next_of = {bit[v]: lit(n) for v, n in zip(names.latches, c.next_state)}
-        del self._node  # the gates' BDDs: only the next states and the error are kept
+        self._max_memory = self.limits.max_memory_bytes if max_memory is None else max_memory
+        #: the number of AND gates built (0 until an operation needs the circuit's BDDs)
+        self.gates = 0
+        # the circuit's BDDs in this manager, built on first use (_circuit)
+        self._err = None
+        self._next_of: dict = {}
+        self._sigma_c: dict | None = None
         moved = m.var(bit["env_moved"])
-        self._sigma_c = dict(self._next_of)
-        self._sigma_c.update({bit["error"]: self._err, bit["env_moved"]: m.false})
-        self._sigma_c.update({u: m.false for u in self._u_vars})
         self._sigma_u = {bit["env_moved"]: m.true, bit["error"]: m.false}
         self._turn_of = {
             CONTROLLER: m.and_(self._domain, moved),
@@ -132,19 +156,48 @@ class AigerSymbolicGame(TurnBasedGame):
         around the circuit's work, unless a static order was asked for."""
         return self.manager.reordering() if self.sifting else contextlib.nullcontext()
 
-    def _lit(self, x: int):
-        """The BDD of literal ``x`` (its variable's BDD, negated when ``x`` is odd)."""
-        u = self._node[x >> 1]
-        return self.manager.not_(u) if x & 1 else u
+    def _circuit_bdds(self, m, var_of: dict[str, str]):
+        """(err, {latch variable: next-state function}) of the circuit in manager ``m``,
+        one BDD per AND gate in the circuit's (topological) order; ``var_of`` names the
+        BDD variable of each latch and input (by the names of :class:`AigerNames`, and
+        ``_cK`` for controllable input K). The gates' BDDs are dropped once read."""
+        c, names = self.circuit, self.aiger_names
+        node: list = [None] * (c.maxvar + 1)
+        node[0] = m.false
+        for v, x in zip(names.latches, c.latches):
+            node[x >> 1] = m.var(var_of[v])
+        for v, k in zip(names.env_inputs, names.env_index):
+            node[c.inputs[k] >> 1] = m.var(var_of[v])
+        for v, k in zip(self.ctrl_vars, names.ctrl_index):
+            node[c.inputs[k] >> 1] = m.var(var_of[v])
 
-    def _build_gates(self) -> int:
-        """One BDD per AND gate, in the circuit's (topological) order."""
-        m, c, node, lit = self.manager, self.circuit, self._node, self._lit
+        def lit(x: int):
+            u = node[x >> 1]
+            return m.not_(u) if x & 1 else u
+
         for k, (lhs, a, b) in enumerate(zip(c.and_lhs, c.and_rhs0, c.and_rhs1)):
             if not k & 63:
                 self.limits.check(f"AND gate {k} of {len(c.and_lhs)}")
             node[lhs >> 1] = m.and_(lit(a), lit(b))
-        return len(c.and_lhs)
+        self.gates = len(c.and_lhs)
+        nexts = {var_of[v]: lit(n) for v, n in zip(names.latches, c.next_state)}
+        return lit(c.outputs[0]), nexts
+
+    def _circuit(self) -> dict:
+        """σ_c (the module docstring), with the circuit's BDDs in the engine's manager
+        (the error, the next states), built on first use."""
+        if self._sigma_c is not None:
+            return self._sigma_c
+        m, bit = self.manager, self._bit
+        var_of = dict(bit)
+        var_of.update({v: v for v in self.ctrl_vars})
+        with self.limits.stage("building the circuit's BDDs"), self._reordering():
+            self._err, self._next_of = self._circuit_bdds(m, var_of)
+        sigma = dict(self._next_of)
+        sigma.update({bit["error"]: self._err, bit["env_moved"]: m.false})
+        sigma.update({u: m.false for u in self._u_vars})
+        self._sigma_c = sigma
+        return sigma
 
     # ------------------------------------------------------------------ the hooks
 
@@ -168,7 +221,7 @@ class AigerSymbolicGame(TurnBasedGame):
         """T_p ∧ ∃ (or ∀) the inputs of p. target(σ_p)."""
         m = self.manager
         if player == CONTROLLER:
-            sigma, inputs = self._sigma_c, self.ctrl_vars
+            sigma, inputs = self._circuit(), self.ctrl_vars
         else:
             sigma, inputs = self._sigma_u, self._u_vars
         self.limits.check()
@@ -229,6 +282,7 @@ class AigerSymbolicGame(TurnBasedGame):
         """T_controller ∧ ∃c. (error' ↔ err ∧ ⋀ latch' ↔ next) ∧ ¬env_moved' ∧ D(x')
         (D(x') sets the inputs' next bits to 0)."""
         m, enc = self.manager, self.encoder
+        self._circuit()
         eqs = [m.iff(self._primed("error"), self._err)]
         eqs += [m.iff(m.var(enc.to_next_name(b)), f) for b, f in self._next_of.items()]
         step = m.conj(eqs)
@@ -258,8 +312,9 @@ class AigerSymbolicGame(TurnBasedGame):
         ones keeps S with c_i = 1 (S having the earlier ones' functions substituted).
         Outside won's controller's positions the functions are whatever this gives."""
         m = self.manager
+        sigma = self._circuit()
         with self._reordering():
-            s = m.compose(self._node_of(won), self._sigma_c)
+            s = m.compose(self._node_of(won), sigma)
             out = {}
             rest = list(self.ctrl_vars)
             for k, c in zip(self.aiger_names.ctrl_index, self.ctrl_vars):
@@ -276,6 +331,100 @@ class AigerSymbolicGame(TurnBasedGame):
         out = {bit[v]: lit for v, lit in zip(names.latches, c.latches)}
         out.update({bit[v]: c.inputs[k] for v, k in zip(names.env_inputs, names.env_index)})
         return out
+
+    def safety_fixpoint(self) -> tuple[bool, Callable[[], BddSet] | None, int | None, int]:
+        """(realizable, winning, winning_size, iterations) by the dedicated safety
+        solver: W = νZ. ∀u ∃c. ¬err(x,u,c) ∧ Z(next(x,u,c)), a set of latch valuations,
+        each iterate computed by substituting the next-state functions into Z
+        (``compose``), then ∃c fused with the conjunction (``and_exists``), then ∀u,
+        in a manager of its own (the latches' and inputs' variables only). It stops as
+        soon as an initial valuation leaves Z (unrealizable: ``winning`` and
+        ``winning_size`` None, the iterations so far); else ``winning_size`` is |W| and
+        ``winning`` a function that gives the game's ⟨⟨controller⟩⟩□¬error, the set
+        :meth:`release` gives (its environment's positions: ¬error ∧ W; its
+        controller's: ∃c. ¬err ∧ W(next)), copied into this engine's manager when
+        called (a run that only answers never pays the copy). The iterations are
+        the circuit's steps, as the plain peer counts them.
+
+        >>> from .build import aiger_model
+        >>> from .reader import parse_aiger
+        >>> g = aiger_model(parse_aiger("aag 1 1 0 1 0\\n2\\n2\\ni0 controllable_c\\n")).game
+        >>> won, region, size, steps = AigerSymbolicGame(g, "autoref").safety_fixpoint()
+        >>> won, size, steps, region().count()
+        (True, 1, 1, 2)
+        """
+        names, limits = self.aiger_names, self.limits
+        lean, var_of, init = self._lean_manager()
+        ctrl, env = self.ctrl_vars, self._u_vars
+        with contextlib.ExitStack() as dynamic:
+            if self.sifting:  # the gates: the backend's dynamic reordering
+                dynamic.enter_context(lean.reordering())
+            with limits.stage("building the circuit's BDDs"):
+                err, nexts = self._circuit_bdds(lean, var_of)
+            safe = lean.not_(err)
+            del err
+            if self.sifting:  # the fixpoint: the order reordered only as _adapt says
+                dynamic.close()
+            adapt = _Adapt(lean) if self.sifting else None
+            z, good, steps = lean.true, lean.true, 0
+            with limits.stage("the safety fixpoint"):
+                while True:
+                    steps += 1
+                    limits.check(f"iteration {steps}")
+                    started = time.process_time()
+                    moved = lean.compose(z, nexts)  # next(x, u, c) ∈ Z
+                    good = lean.and_exists(moved, safe, ctrl) if ctrl else lean.and_(moved, safe)
+                    new = lean.forall(good, env) if env else good
+                    if not lean.is_false(lean.diff(init, new)):
+                        return False, None, None, steps
+                    if new == z:
+                        break
+                    z = new
+                    del moved
+                    if adapt is not None:
+                        adapt(time.process_time() - started, dynamic)
+        return True, self._region_of(z, good), lean.exact_count(z, len(names.latches)), steps
+
+    def _lean_manager(self):
+        """(manager, {latch or input name: its variable}, the initial valuations) of the
+        safety solver: a manager of its own, with the latches' and inputs' variables only
+        (the engine's next bits and flags would be sifted through at every reordering),
+        latches first, then the inputs in the file's order."""
+        c, names = self.circuit, self.aiger_names
+        lean = make_manager(self.manager.backend, max_memory=self._max_memory, limits=self.limits)
+        var_of = {v: self._bit[v] for v in names.latches + names.env_inputs}
+        var_of.update({v: v for v in self.ctrl_vars})
+        env_of = dict(zip(names.env_index, names.env_inputs))
+        ctrl_of = dict(zip(names.ctrl_index, self.ctrl_vars))
+        order = [var_of[env_of[k]] if k in env_of else ctrl_of[k] for k in range(len(c.inputs))]
+        lean.declare([var_of[v] for v in names.latches] + order, "the safety fixpoint")
+        init = lean.cube(
+            {
+                var_of[v]: bool(r)
+                for v, r in zip(names.latches, c.reset)
+                if r in (0, 1)  # a latch without a reset value is free initially
+            }
+        )
+        return lean, var_of, init
+
+    def _region_of(self, z, good) -> Callable[[], BddSet]:
+        """The function that gives the game's winning positions from the safety solver's
+        W (``z``) and ∃c. ¬err ∧ W(next) (``good``), copied into this engine's manager
+        on the first call."""
+        copied: list[BddSet] = []
+
+        def region() -> BddSet:
+            if not copied:
+                m = self.manager
+                with self.limits.stage("copying the winning region"), self._reordering():
+                    w, g = m.copy_from(z), m.copy_from(good)
+                error = m.var(self._bit["error"])
+                env_part = m.and_(m.diff(self._turn_of[ENVIRONMENT], error), w)
+                ctrl_part = m.and_(self._turn_of[CONTROLLER], g)
+                copied.append(BddSet._make(self, m.or_(env_part, ctrl_part)))
+            return copied[0]
+
+        return region
 
     def winning_size(self, won: BddSet) -> int:
         """The latch valuations x whose environment's position (``error`` 0) is in

@@ -21,11 +21,10 @@ opaque value and combine nodes only through the manager's methods.
 from __future__ import annotations
 
 import gc
+import importlib
 import sys
 import warnings
 from typing import Iterable, Iterator, Sequence
-
-from dd import _copy
 
 from ..errors import OutOfMemory, QueryError
 from ..limits import Limits
@@ -55,6 +54,25 @@ DD_BACKENDS = ("cudd", "autoref")
 # a power of two, never larger (in significant bits) than the final count:
 # a result below 2**50 is exact. Anything larger is recounted exactly.
 _FLOAT_EXACT_BELOW = 2**50
+
+
+def _without_networkx(module: str):
+    """Import ``module`` of dd with networkx held off: dd's ``_utils`` imports networkx
+    when it loads, for its ``to_nx`` export only (which imports networkx again when
+    called), and loading networkx is a large part of every command's start-up. A
+    ``None`` in ``sys.modules`` makes that import fail (dd catches it); it is removed
+    at once, so networkx stays importable (the pictures use it)."""
+    held = "networkx" not in sys.modules
+    if held:
+        sys.modules["networkx"] = None  # type: ignore[assignment]
+    try:
+        return importlib.import_module(module)
+    finally:
+        if held and sys.modules.get("networkx", 0) is None:
+            del sys.modules["networkx"]
+
+
+_copy = _without_networkx("dd._copy")
 
 
 # dd's managers protest when the cycle collector frees one in the same batch as

@@ -21,13 +21,16 @@ half a document on stdout (a limit reached prints instead a whole document
 saying where the run stopped: :func:`symbolic.cli.output.stopped_document`).
 
 Adding a command: write ``symbolic/cli/NAME.py`` with ``register(sub)`` (see
-:mod:`symbolic.cli.common`) and list the module in ``COMMANDS``.
+:mod:`symbolic.cli.common`) and list NAME in ``COMMANDS``. A run imports the module of
+its command only (:func:`command_of`), so that ``symbolic aiger`` does not load the
+model language's parser, GDL or the pictures' libraries.
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
+import importlib
 import importlib.metadata
 import io
 import os
@@ -37,59 +40,64 @@ from typing import Sequence
 from .. import limits as limits_mod
 from ..errors import LimitExceeded, SymbolicError
 from ..progress import progress_for
-from . import (
-    aiger,
-    check,
-    chocolate,
-    chomp,
-    draw,
-    ens2005,
-    execute,
-    gdl,
-    hackendot,
-    models,
-    nimbers,
-    play,
-    show,
-    simulate,
-    strategy,
-    successors,
-    tictactoe,
-    values,
-)
 from .common import error_text, limit_args
 from .output import stopped_text
 from .watchdog import Watchdog, enable as enable_watchdog
 
-__all__ = ["COMMANDS", "build_parser", "version", "main", "console"]
+__all__ = ["COMMANDS", "build_parser", "command_of", "version", "main", "console"]
 
-#: the command modules, in the order ``symbolic --help`` lists them
+#: the commands, in the order ``symbolic --help`` lists them: command NAME is the
+#: module ``symbolic.cli.NAME``, imported only when needed (:func:`build_parser`)
 COMMANDS = (
-    models,
-    check,
-    show,
-    successors,
-    ens2005,
-    strategy,
-    execute,
-    tictactoe,
-    values,
-    chocolate,
-    play,
-    simulate,
-    nimbers,
-    hackendot,
-    chomp,
-    gdl,
-    aiger,
-    draw,
+    "models",
+    "check",
+    "show",
+    "successors",
+    "ens2005",
+    "strategy",
+    "execute",
+    "tictactoe",
+    "values",
+    "chocolate",
+    "play",
+    "simulate",
+    "nimbers",
+    "hackendot",
+    "chomp",
+    "gdl",
+    "aiger",
+    "draw",
 )
 
 #: exit statuses
 OK, MISMATCH, BAD_INPUT, LIMIT, NO_OUTPUT, INTERRUPTED = 0, 1, 2, 3, 4, 130
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command that ``argv`` runs, when it is sure: the first word that is not an
+    option of ``symbolic`` itself (nor the value of one), if it names a command; None
+    otherwise (no command, ``--help``, a misspelt or abbreviated option: the whole
+    parser then reads ``argv``, with every command's choices in its messages).
+
+    >>> command_of(["--timeout", "5", "aiger", "x.aag"]), command_of(["--version"])
+    ('aiger', None)
+    """
+    top = argparse.ArgumentParser(add_help=False)
+    limit_args(top, top=True)
+    valued = {s for a in top._actions if a.nargs != 0 for s in a.option_strings}
+    flags = {s for a in top._actions if a.nargs == 0 for s in a.option_strings}
+    words = iter(argv)
+    for w in words:
+        if w in valued:
+            next(words, None)
+        elif not (w in flags or (w.startswith("--") and w.split("=", 1)[0] in valued)):
+            return w if w in COMMANDS else None
+    return None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of the command line: every command's, or command ``only``'s alone (its
+    module the only one imported)."""
     p = argparse.ArgumentParser(
         prog="symbolic",
         description="Solve finite multi-player turn-based games and ATL queries with BDDs.",
@@ -101,8 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     limit_args(p, top=True)
     # no command: the help, on stdout, exit 0 (_run)
     sub = p.add_subparsers(dest="command", required=False, metavar="COMMAND")
-    for command in COMMANDS:
-        command.register(sub)
+    for name in COMMANDS if only is None else (only,):
+        importlib.import_module(f"{__name__}.{name}").register(sub)
     # every command takes the limits, whether it reads a model or not
     for sp in sub.choices.values():
         if not any(a.dest == "timeout" for a in sp._actions):
@@ -169,7 +177,8 @@ def console() -> None:
 
 def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
     limits_mod.ensure_recursion_headroom()
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(command_of(argv))
     args = parser.parse_args(argv)
     if args.command is None:  # a bare `symbolic`: what it can do, not an error
         parser.print_help()

@@ -9,7 +9,7 @@ from .. import atl
 from ..aiger import read_aiger, to_aag, to_aig
 from ..aiger.build import aiger_model
 from ..aiger.controller import controller_circuit
-from ..aiger.solve import realizability
+from ..aiger.solve import METHODS, realizability
 from ..model import Model
 from ..api import same_sets
 from ..errors import FileError
@@ -46,7 +46,7 @@ def _solve(model, kind: str, args, queries: list) -> dict:
     t0 = time.perf_counter()
     engine = build_engine(model.game, kind, backend=args.backend, order=args.order)
     built = time.perf_counter() - t0
-    r = realizability(model, engine)
+    r = realizability(model, engine, args.method)
     initial = engine.from_expr(model.definitions["initial"].body.expr)
     answers = []
     for text, f in queries:
@@ -68,7 +68,9 @@ def _differences(sym: dict, exp: dict) -> list[str]:
     for what in ("realizable", "winning_size", "iterations"):
         if getattr(a, what) != getattr(b, what):
             out.append(f"{what}: symbolic {getattr(a, what)}, explicit {getattr(b, what)}")
-    if not same_sets(a.winning, b.winning):
+    if (a.winning is None) != (b.winning is None) or (
+        a.winning is not None and not same_sets(a.winning, b.winning)
+    ):
         out.append("the winning positions differ")
     for (text, s, _), (_, e, _) in zip(sym["answers"], exp["answers"]):
         if not same_sets(s, e):
@@ -131,6 +133,7 @@ def cmd_aiger(args) -> int:
         "realizable": r.realizable,
         "winning_region": r.winning_size,
         "iterations": r.iterations,
+        "method": r.method,
         "latches": len(c.latches),
         "inputs": len(names.env_index),
         "controllable": len(names.ctrl_index),
@@ -147,6 +150,7 @@ def cmd_aiger(args) -> int:
         doc["agree"] = status == 0
     if args.controller is not None and status == 0:
         sym = runs.get("symbolic") or _solve(model, "symbolic", args, [])
+        # realizable: the region is complete (only an unrealizable answer stops early)
         doc["controller"] = _controller(sym, args)
         if doc["controller"] is None:
             status = NOT_ANSWERED
@@ -177,11 +181,20 @@ def _print_text(model, doc: dict, run: dict) -> None:
         print("realizable: the controller keeps the error output at 0 from the initial state")
     else:
         print("unrealizable: the environment can force the error output to 1")
-    print(
-        f"winning region: {doc['winning_region']} of {2 ** doc['latches']} latch valuations "
-        f"(<<controller>> [] not error)"
-    )
-    print(f"iterations: {doc['iterations']} (two moves of the game per step of the circuit)")
+    if doc["winning_region"] is None:
+        print(
+            "winning region: not computed (the fixpoint stops as soon as the initial "
+            "state leaves it; --method game computes it)"
+        )
+    else:
+        print(
+            f"winning region: {doc['winning_region']} of {2 ** doc['latches']} latch "
+            f"valuations (<<controller>> [] not error)"
+        )
+    if doc["method"] == "safety":
+        print(f"iterations: {doc['iterations']} (steps of the circuit)")
+    else:
+        print(f"iterations: {doc['iterations']} (two moves of the game per step of the circuit)")
     for q in doc["queries"]:
         at = "holds" if q["initial"] else "does not hold"
         print(f"{q['query']}: {_n(q['count'], 'position')}; {at} at initial")
@@ -218,6 +231,14 @@ def register(sub) -> None:
         help="bit order of the symbolic engine (auto: the model's variables in order: "
         "env_moved, error, the latches, the environment's inputs)",
     )
+    g.add_argument(
+        "--method",
+        choices=METHODS,
+        default=METHODS[0],
+        help="safety (default): the dedicated solver, W = nu Z. forall u exists c. not err "
+        "and Z(next), stopped as soon as the initial state leaves Z; game: the game's "
+        "<<controller>> [] not error through the engine API, to the end",
+    )
     engine_arg(
         g,
         ENGINE_CHOICES,
@@ -240,7 +261,8 @@ def register(sub) -> None:
     )
     json_arg(
         g,
-        help="print one JSON document: realizable, winning_region, iterations, latches, "
+        help="print one JSON document: realizable, winning_region (null when not "
+        "computed), iterations, method, latches, "
         "inputs, controllable, ands, engine, backend, seconds, queries",
     )
     g.set_defaults(func=cmd_aiger)

@@ -21,10 +21,10 @@ from typing import Sequence
 from .. import atl
 from ..analysis.layered import LAYERED_MODES
 from ..api import GameEngine, PositionSet, SetEngine
+from ..arguments import is_loaded_instance
 from ..engines import SymbolicSets
 from ..engines import BACKEND_CHOICES, ENGINES, ORDERS, PARTITIONS, make_engine
 from ..errors import Hint, QueryError, SymbolicError, spelled
-from ..gdl.game import GdlGame
 from ..ir import ConcurrentGame
 from ..lang.comments import division_warnings
 from ..limits import (
@@ -147,8 +147,9 @@ def load(args) -> Model:
         except SymbolicError as err:  # `k // 2` may be why: say so before the error
             _division_warnings_of(err)
             raise
-    if isinstance(model.game, GdlGame):  # a GDL description's warnings (symbolic.gdl.ground)
-        for text in model.game.program.warnings:
+    # a GDL description's warnings (symbolic.gdl.ground); GDL is loaded only for one
+    if is_loaded_instance(model.game, "symbolic.gdl.game", "GdlGame"):
+        for text in getattr(model.game, "program").warnings:
             print(text, file=sys.stderr)
     for text in division_warnings(model.text, model.source):  # `k // 2`: a comment
         print(text, file=sys.stderr)

@@ -12,7 +12,7 @@ this point everything is objects.
 
 from __future__ import annotations
 
-from ..lang.decls import CheckedModel
+from ..lang.checked import CheckedModel
 from ..lang.source import paused_gc
 from .build import build_model
 from .ground import GroundProgram, ground

@@ -14,6 +14,9 @@
 - :mod:`.types`: the checker's types and typed results (:class:`~.types.Known`,
   :class:`~.types.Sym`);
 - :mod:`.scope`: the top-level names table and an expression's local context;
+- :mod:`.checked`: a checked model's parts, :class:`~.checked.CheckedModel` and its
+  queries, apart from the checker (a front end that builds its model as objects loads only
+  this);
 - :mod:`.core`: what the checker's parts use of it, declared once for the type checker;
 - :mod:`.calls`, :mod:`.operators`, :mod:`.binders`, :mod:`.exprs`: expressions to
   load-time values or :mod:`symbolic.ir` (calls, operators, quantifiers and
@@ -30,12 +33,33 @@ Each module imports only modules listed before it, and none imports
 :mod:`symbolic.model`, which holds the public entry points (``load_model``,
 ``parse_model``, ``parse_formula``, ``parse_state_expr``). See
 ``docs/language.md``.
+
+The names below load their modules on first use (PEP 562), so that a front end that
+builds its models as objects (:mod:`symbolic.aiger.build`) imports the checker's
+types without the parser and lark.
 """
 
-from .decls import CheckedModel, Query, check_model
-from .formulas import check_formula, check_state_expr
-from .parser import parse_formula_text, parse_model_text
-from .vocabulary import KEYWORDS
+import importlib
+
+#: {public name: the module defining it}
+_HOMES = {
+    "CheckedModel": "checked",
+    "KEYWORDS": "vocabulary",
+    "Query": "checked",
+    "check_formula": "formulas",
+    "check_model": "decls",
+    "check_state_expr": "formulas",
+    "parse_formula_text": "parser",
+    "parse_model_text": "parser",
+}
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+
 
 __all__ = [
     "CheckedModel",

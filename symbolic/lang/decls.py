@@ -16,7 +16,7 @@ Binary(op='+', left=Const(value=1), right=Binary(op='%', left=Var(name='x', prim
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -29,6 +29,7 @@ from .actions import ActionDecls
 from .builtins import canonical_key
 from .display import DrawingChecker
 from .binders import flat_binders
+from .checked import CheckedModel, Query
 from .depth import expanded_depth
 from .formulas import FormulaChecker
 from .params import ParamDecls
@@ -52,38 +53,6 @@ __all__ = [
 #: the most elements an array variable may have: each is at least one BDD variable
 #: and one slot of every explicit position, so more is refused, not attempted
 MAX_ARRAY_LENGTH = 100_000
-
-
-@dataclass(frozen=True)
-class Query:
-    """A ``query`` of a model file: its source text, formula and place."""
-
-    text: str
-    formula: atl.Formula
-    span: Span | None = field(default=None, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class CheckedModel:
-    """The parts of a checked model file.
-
-    ``params`` holds the parameter values in force (defaults and overrides),
-    ``consts`` the constants (sets as sorted tuples, as in the IR),
-    ``definitions`` the named sets and formulas, ``queries`` the queries in
-    source order, ``scope`` the top-level names (to check formulas later),
-    ``display`` how a position is drawn (None when the model does not say).
-    """
-
-    name: str
-    description: str
-    source: str
-    params: dict
-    consts: dict
-    game: ir.Game | ir.ConcurrentGame
-    definitions: dict[str, atl.Definition]
-    queries: tuple[Query, ...]
-    scope: Scope = field(repr=False, compare=False)
-    display: display.Drawing | None = field(default=None, repr=False, compare=False)
 
 
 class ModelChecker(ActionDecls, ParamDecls, FormulaChecker):
