@@ -112,11 +112,20 @@ def test_strategy_errors(capsys):
 def test_successors(capsys):
     status, out, _ = run(capsys, "successors", ENS, "--at", "j=1, k[1]=3, k[2]=3")
     assert status == 0
-    assert out.splitlines() == [
-        "j=1, k[1]=3, k[2]=3  (player 1 to move)",
+    assert out.splitlines() == [  # the model's display, the moves by name and number
+        "column 1: ||| (3)",
+        "column 2: ||| (3)",
+        "player 1 to move",
+        "(player 1 to move)",
         "2 successor(s):",
-        "    j=2, k[1]=0, k[2]=1",
-        "    j=2, k[1]=1, k[2]=0",
+        "    2) take((2, 3))",
+        "        column 1: | (1)",
+        "        column 2:  (0)",
+        "        player 2 to move",
+        "    3) take((3, 2))",
+        "        column 1:  (0)",
+        "        column 2: | (1)",
+        "        player 2 to move",
     ]
     status, out, _ = run(
         capsys, "successors", ENS, "--at", "j=1, k[1]=3, k[2]=3", "--engine", "explicit", "--json"
@@ -125,10 +134,11 @@ def test_successors(capsys):
         {"j": 2, "k[1]": 0, "k[2]": 1},
         {"j": 2, "k[1]": 1, "k[2]": 0},
     ]
+    assert json.loads(out)["moves"] == ["take((3, 2))", "take((2, 3))"]  # one per successor
     status, out, _ = run(capsys, "successors", TD, "--at", "s=5")
-    assert "1 successor(s):" in out and "    s=5" in out
-    status, _, err = run(capsys, "successors", ENS, "--at", "j=1, k[1]=3")
-    assert status == 2 and "no value for k[2]" in err
+    assert "1 successor(s):" in out and "  ->  s=5" in out
+    status, _, err = run(capsys, "successors", ENS, "--at", "k[1]=3")  # initial: j free
+    assert status == 2 and "no value for j " in err
 
 
 def test_execute_td_q4_q5(capsys, tmp_path):
