@@ -27,7 +27,7 @@ def test_strategy_text_with_verification(capsys):
         "--verify",
     )
     assert status == 0, err
-    assert "s=1  ->  s=6  (rank 1)" in out and "s=4  ->  s=3  (rank 2)" in out
+    assert "s=1  ->  edge((1, 6))  (rank 1)" in out and "s=4  ->  edge((4, 3))  (rank 2)" in out
     assert "moves in the table: 3" in out
     assert "layers (positions won within n moves, n = 0, 1, ...): 1, 3, 4, 5" in out
     assert "verified: every consistent play reaches the goal within 3 moves" in out
@@ -161,7 +161,12 @@ def test_execute_td_q4_q5(capsys, tmp_path):
     base = ["execute", TD, "--from", "initial", "--strategy", f"2={s2}", "--stop", "Obj1 or Obj2"]
     status, out, _ = run(capsys, *base, "--strategy", f"1={s1}")
     assert status == 0
-    assert out.splitlines() == ["   0  s=0", "   1  s=1", "   2  s=6", "end: goal after 2 move(s)"]
+    assert out.splitlines() == [
+        "   0  s=0",
+        "   1  edge((0, 1))  ->  s=1",
+        "   2  edge((1, 6))  ->  s=6",
+        "end: goal after 2 move(s)",
+    ]
     # Q5: whatever player 1 plays, the play ends in player 2's objective
     for first in (1, 4):
         for at2 in (3, 5):
