@@ -33,7 +33,7 @@ from ..gdl.ground import term_text
 from ..ir import BoolType, Const, Elem, Expr, Var, conj
 from ..limits import short_text
 from ..model import Model, parse_formula
-from .common import parse_assignments, position_text
+from .common import build_engine, parse_assignments, position_text
 
 __all__ = [
     "read_position",
@@ -62,16 +62,19 @@ def slot_expr(space, label: str, value: int) -> Expr:
     return var.eq(const)
 
 
-def complete(model: Model, engine: GameEngine, given: dict[str, int], shown: str) -> tuple:
+def complete(model: Model, engine: GameEngine | None, given: dict[str, int], shown: str) -> tuple:
     """The position of ``given`` (``{label: value}``, some slots) with the other slots
     taken from ``initial`` where every candidate agrees on them: the candidates are the
     positions of ``initial`` that agree with ``given``, or all of ``initial`` when none
-    does. QueryError naming the slots left without a value (``shown``: the text read)."""
+    does. QueryError naming the slots left without a value (``shown``: what was read,
+    ``position 'j=1'``).
+    The ``engine`` (evaluating ``initial``) is needed only when a slot is left out."""
     space = model.game.space
     labels = [s.label for s in space.slots]
     missing = [label for label in labels if label not in given]
     values = dict(given)
     if missing:
+        assert engine is not None, "a partial position is completed on an engine"
         values.update(_from_initial(model, engine, given, missing))
     left = [label for label in labels if label not in values]
     if left:
@@ -82,11 +85,11 @@ def complete(model: Model, engine: GameEngine, given: dict[str, int], shown: str
             else "the positions of 'initial' do not agree on "
             + ("it" if len(left) == 1 else "them")
         )
-        raise QueryError(f"position {shown}: no value for {some} ({why})")
+        raise QueryError(f"{shown}: no value for {some} ({why}; give it with --at)")
     try:
         return space.check_position(tuple(values[label] for label in labels))
     except SymbolicError as err:
-        raise QueryError(f"position {shown}: {err}") from None
+        raise QueryError(f"{shown}: {err}") from None
 
 
 def _from_initial(model, engine, given: dict, missing: list[str]) -> dict[str, int]:
@@ -112,16 +115,22 @@ def _from_initial(model, engine, given: dict, missing: list[str]) -> dict[str, i
     return out
 
 
-def read_position(model: Model, engine: GameEngine, text: str, flag: str = "--at") -> tuple:
+def read_position(model: Model, engine: GameEngine | None, text: str, flag: str = "--at") -> tuple:
     """The position ``text`` names (``LABEL=VALUE, ...``, completed by :func:`complete`),
     checked to be a position of the game (``flag``: the option named in the error); an
-    empty text is the position of ``initial``, when it has one."""
-    shown = short_text(text)
-    given = parse_assignments(model.game.space, text) if text.strip() else {}
+    empty text is the position of ``initial``, when it has one. Without an ``engine``
+    (a command that builds its engines later) a position given in full is only checked
+    against the slots' ranges, and a partial one is completed on a symbolic engine
+    built for it."""
+    space = model.game.space
+    given = parse_assignments(space, text) if text.strip() else {}
+    shown = f"position {short_text(text)}" if given else "no position given"
+    if engine is None and len(given) < len(space.slots):
+        engine = build_engine(model.game, "symbolic", check=False)
     pos = complete(model, engine, given, shown)
-    if pos not in engine.positions():
+    if engine is not None and pos not in engine.positions():
         raise QueryError(
-            f"{flag} {shown}: {position_text(model.game.space, pos)} is not a position "
+            f"{flag} {short_text(text)}: {position_text(space, pos)} is not a position "
             f"of the game (it breaks an invariant)"
         )
     return pos
