@@ -81,7 +81,8 @@ def test_a_model_without_initial_names_the_slots_to_fix(capsys, tmp_path):
     )
     assert status == 2, err
     assert err.strip() == (
-        "symbolic: error: fix j, k (--at 'j=..., k=...'): no initial position gives their values"
+        "symbolic: error: no position given: no value for j, k (the model declares no set "
+        "'initial' to complete it from; give it with --at)"
     ), err
     status, _, err = run(
         capsys,

@@ -64,7 +64,7 @@ def test_nimbers_text_lists_every_value(capsys):
 @pytest.mark.parametrize(
     "argv, expected",
     [
-        (["nimbers", NIM, "--at", "j=1"], "no value for k[1]"),
+        (["nimbers", NIM, "--at", "j=1, k[9]=0"], "unknown 'k[9]'"),
         (["nimbers", str(ROOT / "models" / "ens2005.game")], "two-player"),
         (["nimbers", str(ROOT / "models" / "subtraction_set.game"), "-p", "S=0,1"], "forever"),
         (

@@ -27,7 +27,7 @@ def test_strategy_text_with_verification(capsys):
         "--verify",
     )
     assert status == 0, err
-    assert "s=1  ->  s=6  (rank 1)" in out and "s=4  ->  s=3  (rank 2)" in out
+    assert "s=1  ->  edge((1, 6))  (rank 1)" in out and "s=4  ->  edge((4, 3))  (rank 2)" in out
     assert "moves in the table: 3" in out
     assert "layers (positions won within n moves, n = 0, 1, ...): 1, 3, 4, 5" in out
     assert "verified: every consistent play reaches the goal within 3 moves" in out
@@ -112,11 +112,20 @@ def test_strategy_errors(capsys):
 def test_successors(capsys):
     status, out, _ = run(capsys, "successors", ENS, "--at", "j=1, k[1]=3, k[2]=3")
     assert status == 0
-    assert out.splitlines() == [
-        "j=1, k[1]=3, k[2]=3  (player 1 to move)",
+    assert out.splitlines() == [  # the model's display, the moves by name and number
+        "column 1: ||| (3)",
+        "column 2: ||| (3)",
+        "player 1 to move",
+        "(player 1 to move)",
         "2 successor(s):",
-        "    j=2, k[1]=0, k[2]=1",
-        "    j=2, k[1]=1, k[2]=0",
+        "    2) take((2, 3))",
+        "        column 1: | (1)",
+        "        column 2:  (0)",
+        "        player 2 to move",
+        "    3) take((3, 2))",
+        "        column 1:  (0)",
+        "        column 2: | (1)",
+        "        player 2 to move",
     ]
     status, out, _ = run(
         capsys, "successors", ENS, "--at", "j=1, k[1]=3, k[2]=3", "--engine", "explicit", "--json"
@@ -125,10 +134,11 @@ def test_successors(capsys):
         {"j": 2, "k[1]": 0, "k[2]": 1},
         {"j": 2, "k[1]": 1, "k[2]": 0},
     ]
+    assert json.loads(out)["moves"] == ["take((3, 2))", "take((2, 3))"]  # one per successor
     status, out, _ = run(capsys, "successors", TD, "--at", "s=5")
-    assert "1 successor(s):" in out and "    s=5" in out
-    status, _, err = run(capsys, "successors", ENS, "--at", "j=1, k[1]=3")
-    assert status == 2 and "no value for k[2]" in err
+    assert "1 successor(s):" in out and "  ->  s=5" in out
+    status, _, err = run(capsys, "successors", ENS, "--at", "k[1]=3")  # initial: j free
+    assert status == 2 and "no value for j " in err
 
 
 def test_execute_td_q4_q5(capsys, tmp_path):
@@ -151,7 +161,12 @@ def test_execute_td_q4_q5(capsys, tmp_path):
     base = ["execute", TD, "--from", "initial", "--strategy", f"2={s2}", "--stop", "Obj1 or Obj2"]
     status, out, _ = run(capsys, *base, "--strategy", f"1={s1}")
     assert status == 0
-    assert out.splitlines() == ["   0  s=0", "   1  s=1", "   2  s=6", "end: goal after 2 move(s)"]
+    assert out.splitlines() == [
+        "   0  s=0",
+        "   1  edge((0, 1))  ->  s=1",
+        "   2  edge((1, 6))  ->  s=6",
+        "end: goal after 2 move(s)",
+    ]
     # Q5: whatever player 1 plays, the play ends in player 2's objective
     for first in (1, 4):
         for at2 in (3, 5):

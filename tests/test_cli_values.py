@@ -120,7 +120,7 @@ def test_values_draws_are_reported(capsys, tmp_path):
     "argv,message",
     [
         (["values", str(ROOT / "models" / "ens2005.game")], "two-player games"),
-        (["values", CHOC, "--at", "mover=1"], "no value for l, r, u, d"),
+        (["values", CHOC, "--at", "mover=1, q=0"], "unknown 'q'"),
         (["values", CHOC, "--at", "mover=1, l=9, r=0, u=0, d=0"], "outside"),
     ],
 )

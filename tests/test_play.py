@@ -178,23 +178,24 @@ SUB = str(MODELS / "subtraction.game")
 @pytest.mark.parametrize("engine", ["symbolic", "explicit"])
 def test_a_whole_game_through_a_pipe(capsys, monkeypatch, engine):
     status, out, err = play(
-        capsys, monkeypatch, "1\n3\nk=0, j=1\nfoo\n1\n", SUB, "-p", "K=7", "--engine", engine
+        capsys, monkeypatch, "3\n3\nk=0, j=1\nfoo\n1\n", SUB, "-p", "K=7", "--engine", engine
     )
     assert status == 0, err
     assert "||||||| (7 left), player 1 to move" in out
     assert "evaluation: you can still win (you can force it within 3 moves)" in out
     assert "The solver (player 2) plays" in out
-    assert "Legal moves (each also j: 1 -> 2):\n   1) k: 7 -> 4\n   2) k: 7 -> 5\n" in out
-    assert "no move 3: choose 1 to 1" in out
+    assert "Legal moves:\n    1) take(1)\n    2) take(2)\n    3) take(3)\n" in out
+    assert "The solver (player 2) plays take(3)." in out
+    assert "no legal move 3: choose one of 1" in out  # take(3) keeps its number, illegal
     assert "illegal move: j=1, k=0 is not reachable in one move" in out
-    assert "not a move: position 'foo'" in out
+    assert "not a move: 'foo'" in out
     assert out.rstrip().endswith(
         "Game over after 3 moves: you win (player 1; player 2 cannot move)."
     )
 
 
 def test_both_engines_print_the_same_game(capsys, monkeypatch):
-    moves = "1\n" * 12
+    moves = "".join(f"{n}\n" for n in range(1, 10)) * 12  # each turn: the smallest legal number
     outs = [
         play(capsys, monkeypatch, moves, str(MODELS / "nim.game"), "-p", "K=3", "--engine", e)[1]
         for e in ("symbolic", "explicit")
@@ -241,7 +242,7 @@ def test_a_move_typed_as_a_position_and_a_drawn_board(capsys, monkeypatch):
         (["--as", "5"], "unknown player 5"),
         (["--as", "1,2"], "leave at least one to the solver"),
         (["--as", "x"], "--as expects player numbers"),
-        (["--start", "j=1"], "no value for k"),
+        (["--start", "j=1, j=2"], "j is given twice"),
         (["--goal", "nonsense +"], "<formula>:1:"),
     ],
 )
@@ -266,7 +267,7 @@ def test_the_goal_option_sets_the_solvers_target(capsys, monkeypatch):
     assert status == 0, err
     assert "its goal: reach k = 3" in out
     assert "evaluation: the solver reaches its goal in at most 1 move" in out
-    assert "The solver (player 1) plays j: 1 -> 2, k: 5 -> 3." in out
+    assert "The solver (player 1) plays take(2)." in out
 
 
 # --------------------------------------------------------------------------- random games

@@ -167,7 +167,7 @@ def test_text_output_and_trace(capsys):
     assert "player 1 (random)" not in out and "player 1 (optimal) plays" in out
     assert "\nplayer 2 (optimal): " not in out
     # a lost start (Nim sum 0): the longest defence takes one match, not two
-    assert "player 1 (optimal) plays j: 1 -> 2, k[1]: 2 -> 1\n" in out
+    assert "player 1 (optimal) plays take(1, 1)\n" in out
     assert "player 1 (optimal): 2 wins\nplayer 2 (random): 0 wins\n" in out  # seed 4's luck
 
 

@@ -71,7 +71,6 @@ __all__ = [
     "count_text",
     "value_text",
     "position_text",
-    "start_set",
     "parse_position",
     "parse_assignments",
     "json_text",
@@ -486,19 +485,6 @@ def value_text(v) -> str:
 def position_text(space, pos: tuple) -> str:
     """A position as the command line prints (and reads) it: ``j=1, k[1]=3``."""
     return ", ".join(f"{s.label}={value_text(v)}" for s, v in zip(space.slots, pos))
-
-
-def start_set(model: Model, engine: GameEngine, args, *, note: str = "") -> PositionSet:
-    """The start given as ``--from SET`` (a formula of the model) or ``--at POSITION``:
-    exactly one of them, else a QueryError (``note`` qualifies --from in it)."""
-    if (args.start is None) == (args.at is None):
-        raise QueryError(
-            f"give the start as --from SET{note} or as --at POSITION"
-            + ("" if note else " (one of them)")
-        )
-    if args.at is not None:
-        return engine.singleton(parse_position(model.game.space, args.at))
-    return atl.Evaluator(engine, model.definitions)(parse_formula(args.start, model))
 
 
 def parse_position(space, text: str) -> tuple:

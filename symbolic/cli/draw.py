@@ -26,6 +26,7 @@ from ..errors import QueryError
 from ..limits import current as current_limits, int_text, parse_int, short_text
 from ..model import parse_formula
 from ..pictures.figure import FORMATS, MAX_INCHES
+from .positions import read_position
 from .common import (
     NOT_ANSWERED,
     build_engine,
@@ -64,14 +65,12 @@ def _base(model, engine) -> tuple | None:
 
 
 def _position(model, engine, args) -> tuple:
-    """``--at`` completed from :func:`_base` (every slot)."""
-    space = model.game.space
-    given = parse_assignments(space, args.at) if args.at else {}
-    fixed = _pictures().grid.position_with(space, given, _base(model, engine))
-    pos = space.check_position(fixed)
-    if pos not in engine.positions():
-        raise QueryError(f"{position_text(space, pos)} is not a position of the game")
-    return pos
+    """``--at``, read by :func:`symbolic.cli.positions.read_position` (slots left out
+    completed from ``initial``), else the first position of ``initial``."""
+    if args.at is not None:
+        return read_position(model, engine, args.at)
+    base = _base(model, engine)
+    return read_position(model, engine, "") if base is None else base
 
 
 def named(model) -> str:

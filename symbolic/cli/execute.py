@@ -10,7 +10,9 @@ from ..errors import QueryError
 from ..limits import is_int_text, short_text
 from ..model import parse_formula
 from ..analysis.strategy import execute
+from .moves import MoveNames
 from .output import emit
+from .positions import entry, position_shower, start_set
 from .common import (
     build_engine,
     engine_arg,
@@ -18,8 +20,6 @@ from .common import (
     json_arg,
     load,
     model_args,
-    position_text,
-    start_set,
     tuning,
 )
 from .strategy_file import load_table
@@ -50,6 +50,7 @@ def cmd_execute(args) -> int:
     start = starts.first()
     stop = ev(parse_formula(args.stop, model)) if args.stop else engine.empty()
     play = execute(engine, start, tables, stop, max_moves=args.max_moves)
+    names = MoveNames(model)
     end = (
         "goal"
         if play[-1] in stop
@@ -63,7 +64,11 @@ def cmd_execute(args) -> int:
     if end == "dead end" and isinstance(model.game, ir.Game):  # the game's own outcome
         out = Referee(engine).result(play[-1])
     if args.json:
-        doc: dict[str, object] = {"play": [sp.as_dict(c) for c in play], "end": end}
+        doc: dict[str, object] = {
+            "play": [sp.as_dict(c) for c in play],
+            "moves": [names.between(c, d) for c, d in zip(play, play[1:])],
+            "end": end,
+        }
         if out is not None:
             doc["outcome"] = {
                 "winners": list(out.winners),
@@ -72,8 +77,11 @@ def cmd_execute(args) -> int:
             }
         emit(args, doc, model, engine)
         return 0
-    for n, c in enumerate(play):
-        print(f"{n:4d}  {position_text(sp, c)}")
+    show = position_shower(model)
+    first = show(play[0])
+    print(f"   0  {first}" if "\n" not in first else "   0\n" + _indented(first))
+    for n, (c, d) in enumerate(zip(play, play[1:]), 1):
+        print(entry(f"{n:4d}  {names.between(c, d)}", show(d)))
     verdict = (
         ""
         if out is None
@@ -86,6 +94,10 @@ def cmd_execute(args) -> int:
     )
     print(f"end: {end} after {len(play) - 1} move(s){verdict}")
     return 0
+
+
+def _indented(text: str) -> str:
+    return "\n".join("        " + line for line in text.split("\n"))
 
 
 def register(sub) -> None:
@@ -107,7 +119,11 @@ def register(sub) -> None:
         help="the strategy of a player (repeatable)",
     )
     e.add_argument("--from", dest="start", metavar="SET", help="a set holding one position")
-    e.add_argument("--at", metavar="POSITION", help="the start position, 'x=1, y=2'")
+    e.add_argument(
+        "--at",
+        metavar="POSITION",
+        help="the start position, 'x=1, y=2' (slots left out: from 'initial', where it fixes them)",
+    )
     e.add_argument("--stop", metavar="SET", help="stop on reaching this set (e.g. 'Obj1 or Obj2')")
     e.add_argument("--max-moves", type=int_arg(0), metavar="N", help="stop after N moves")
     engine_arg(e)

@@ -10,7 +10,8 @@ from ..analysis.joint_strategy import reach_joint_strategy, safety_joint_strateg
 from ..errors import QueryError
 from ..model import parse_formula
 from .output import emit
-from .common import NOT_ANSWERED, position_text, start_set
+from .common import NOT_ANSWERED, position_text
+from .positions import start_set
 
 __all__ = ["concurrent_strategy"]
 

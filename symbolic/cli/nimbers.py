@@ -18,6 +18,7 @@ from ..analysis.grundy import (
 from ..analysis.layered_solve import graded_reach, layered_nimbers_graded, layered_source
 from ..api import ReachLayers
 from .output import all_limit_arg, all_rows, emit, positions_json, print_rows
+from .positions import read_position
 from .common import (
     ENGINE_CHOICES,
     backend_text,
@@ -29,7 +30,6 @@ from .common import (
     load,
     model_args,
     note_work,
-    parse_position,
     position_text,
     refuse_concurrent,
     tuning,
@@ -89,7 +89,7 @@ def cmd_nimbers(args) -> int:
     refuse_concurrent("nimbers", model.game)
     check_players(model.game)  # before exploring (a GDL game's engine explores at once)
     space = model.game.space
-    at = parse_position(space, args.at) if args.at is not None else None
+    at = read_position(model, None, args.at) if args.at is not None else None
     kinds = engine_kinds(args.engine)
     answers, timings = {}, {}
     for kind in kinds:

@@ -5,7 +5,9 @@ solver plays all the others, as one coalition, with
 :func:`symbolic.analysis.play.choose_move`. Input is read line by line from stdin (a
 pipe works): a number from the menu of legal moves, or the position to move
 to written as the CLI prints it (``j=2, k[1]=3``); ``list`` shows the menu
-again, ``quit`` stops.
+again, ``quit`` stops. A move is named as the model writes it (``take(1, 3)``) and
+keeps its number while it is legal (:mod:`symbolic.cli.moves`); it may also be typed
+by its name.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from .. import atl, ir
 from ..api import union_all
 from ..errors import QueryError, SymbolicError
 from ..limits import is_int_text, short_text
-from ..analysis.play import Planner, Referee, choose_move, drawer as make_drawer, start_positions
+from ..analysis.play import Planner, Referee, choose_move, start_positions
 from .common import (
     build_engine,
     engine_arg,
@@ -27,12 +29,15 @@ from .common import (
     refuse_concurrent,
     tuning,
 )
+from .moves import MoveNames, Named, numbered
+from .positions import position_shower, read_position
 
 __all__ = [
     "ENGINE_HELP",
     "drawer",
     "players_of",
     "change_text",
+    "menu_of",
     "start_of",
     "MAX_LINE",
     "Terminal",
@@ -50,9 +55,9 @@ ENGINE_HELP = "the engine computing successors and winning regions (both choose 
 
 
 def drawer(model):
-    """position -> its text: the model's drawing, else the position as the CLI writes it."""
-    space = model.game.space
-    return make_drawer(model.display, space, lambda pos: position_text(space, pos))
+    """position -> its text: the model's drawing, a GDL state's true fluents, else the
+    position as the CLI writes it (:func:`symbolic.cli.positions.position_shower`)."""
+    return position_shower(model)
 
 
 def players_of(text: str, players: tuple[int, ...]) -> frozenset:
@@ -84,24 +89,17 @@ def change_text(space, before: tuple, after: tuple, skip=frozenset()) -> str:
 
 
 def start_of(model, engine, text: str | None) -> tuple:
-    """The ``--start`` position, else the first position of the model's set
-    ``initial`` that is not a dead end."""
-    space = model.game.space
+    """The ``--at`` position (alias ``--start``; partial, completed from ``initial`` by
+    :func:`symbolic.cli.positions.read_position`), else the first position of the model's
+    set ``initial`` that is not a dead end."""
     if text is not None:
-        pos = parse_position(space, text)
-        if pos not in engine.positions():
-            raise QueryError(
-                f"--start {text!r} is not a position of the game (it breaks an invariant)"
-            )
-        return pos
+        return read_position(model, engine, text)
     if "initial" not in model.definitions:
-        raise QueryError(
-            f"{model.source}: the model declares no set 'initial': pass --start POSITION"
-        )
+        raise QueryError(f"{model.source}: the model declares no set 'initial': pass --at POSITION")
     first = start_positions(engine, model.definitions).first()
     if first is None:
         raise QueryError(
-            f"{model.source}: every position of 'initial' is a dead end: pass --start POSITION"
+            f"{model.source}: every position of 'initial' is a dead end: pass --at POSITION"
         )
     return first
 
@@ -226,15 +224,16 @@ def cmd_play(args) -> int:
     planner = Planner(engine, rules, targets)
     by_goal = {} if args.goal else {s: goal_planners(engine, rules, s) for s in (solver, person)}
     draw = drawer(model)
-    pos = start_of(model, engine, args.start)
+    names = MoveNames(model)
+    pos = start_of(model, engine, args.at)
     who = lambda ps: ", ".join(map(str, sorted(ps)))  # noqa: E731
     term.say(
         f"{model.name}: you play {who(person)}; the solver plays {who(solver)} "
         f"(its goal: {goal_text})."
     )
     term.say(
-        "Type the number of a move, or the position to move to; 'list' shows the "
-        "moves, 'quit' stops."
+        "Type the number or the name of a move, or the position to move to; 'list' "
+        "shows the moves, 'quit' stops."
     )
     term.say()
     term.say(draw(pos))
@@ -257,12 +256,11 @@ def cmd_play(args) -> int:
             best = forced_goal(by_goal.get(solver, {}), solver, pos)
             nxt = choose_move(planner if best is None else by_goal[solver][best], pos, solver)
             term.say()
-            term.say(f"The solver (player {mover}) plays {change_text(space, pos, nxt)}.")
+            name = names.between(pos, nxt)
+            said = change_text(space, pos, nxt) if name == "?" else name
+            term.say(f"The solver (player {mover}) plays {said}.")
         else:
-            menu = sorted(
-                succ, key=lambda s: [(i, b) for i, (a, b) in enumerate(zip(pos, s)) if a != b]
-            )
-            asked = _ask_move(term, space, pos, menu, mover)
+            asked = _ask_move(term, space, pos, menu_of(names, space, pos, succ), mover)
             if asked is None:
                 term.say("Game left unfinished.")
                 return 0
@@ -308,23 +306,31 @@ def _side(out, person, solver) -> str:
     )
 
 
-def _menu(term: Terminal, space, pos, succ) -> None:
-    """The numbered legal moves; a change every move makes (the turn passing
-    on) is said once, above."""
-    common = frozenset(
-        i for i in range(len(pos)) if all(s[i] != pos[i] and s[i] == succ[0][i] for s in succ)
-    )
-    if len(succ) == 1:
-        common = frozenset()
-    said = ", ".join(f"{space.slots[i].label}: {pos[i]} -> {succ[0][i]}" for i in sorted(common))
-    term.say("Legal moves" + (f" (each also {said}):" if said else ":"))
-    for i, s in enumerate(succ, 1):
-        term.say(f"  {i:>2}) {change_text(space, pos, s, common)}")
+def menu_of(names: MoveNames, space, pos: tuple, succ: list[tuple]) -> list[tuple[str, Named]]:
+    """The numbered legal moves at ``pos`` (:func:`symbolic.cli.moves.numbered`), those
+    among the engine's successors ``succ``; a successor no move of the model names (the
+    engines disagree: never on a checked game) is listed by the slots it changes."""
+    menu = [(k, m) for k, m in numbered(names.legal(pos)) if m.target in succ]
+    named = {m.target for _, m in menu}
+    extra = [d for d in succ if d not in named]
+    menu += [(f"x{i}", Named(0, change_text(space, pos, d), d)) for i, d in enumerate(extra, 1)]
+    return menu
 
 
-def _ask_move(term: Terminal, space, pos, succ, mover) -> tuple | None:
-    """The person's move: a number of the menu or a position among ``succ``."""
-    _menu(term, space, pos, succ)
+def _menu(term: Terminal, menu: list[tuple[str, Named]]) -> None:
+    """The legal moves, each with its number."""
+    term.say("Legal moves:")
+    for key, m in menu:
+        term.say(f"  {key:>3}) {m.name}")
+
+
+def _ask_move(term: Terminal, space, pos, menu: list[tuple[str, Named]], mover) -> tuple | None:
+    """The person's move: a number or a name of the menu, or a position one move away."""
+    _menu(term, menu)
+    by_key = {k: m.target for k, m in menu}
+    by_name = {m.name.replace(" ", ""): m.target for _, m in menu}
+    succ = {m.target for _, m in menu}
+    keys = ", ".join(k for k, _ in menu)
     while True:
         line = term.ask(f"player {mover}, your move> ")
         if line is None or line.lower() in ("quit", "q", "exit"):
@@ -332,19 +338,25 @@ def _ask_move(term: Terminal, space, pos, succ, mover) -> tuple | None:
         if not line:
             continue
         if line.lower() in ("list", "l", "?", "help"):
-            _menu(term, space, pos, succ)
+            _menu(term, menu)
             continue
-        if is_int_text(line):
-            n = int(line) if len(line) <= 20 else 0
-            if 1 <= n <= len(succ):
-                return succ[n - 1]
+        if line in by_key:
+            return by_key[line]
+        if line.replace(" ", "") in by_name:
+            return by_name[line.replace(" ", "")]
+        if is_int_text(line) or line.replace(".", "").isdigit():
             shown = line if len(line) <= 20 else short_text(line, 20)
-            term.say(f"no move {shown}: choose 1 to {len(succ)}")
+            term.say(f"no legal move {shown}: choose one of {keys}")
+            continue
+        if "=" not in line:
+            term.say(
+                f"not a move: {short_text(line)} (type one of {keys}, a move's name, or 'list')"
+            )
             continue
         try:
             target = parse_position(space, line)
         except SymbolicError as err:
-            term.say(f"not a move: {err} (type a number from 1 to {len(succ)}, or 'list')")
+            term.say(f"not a move: {err} (type one of {keys}, or 'list')")
             continue
         if target in succ:
             return target
@@ -371,10 +383,13 @@ def register(sub) -> None:
         help="the players you play, e.g. 1 or 1,3 (default: the first player)",
     )
     p.add_argument(
+        "--at",
         "--start",
+        dest="at",
         metavar="POSITION",
-        help="the starting position, e.g. 'j=1, k[1]=3, k[2]=3' (default: the "
-        "first position of the model's set 'initial' that has a move)",
+        help="the starting position, e.g. 'j=1, k[1]=3, k[2]=3'; slots left out take "
+        "their value in the model's set 'initial' where it fixes them (default: the "
+        "first position of 'initial' that has a move; --start is the same option)",
     )
     p.add_argument(
         "--goal",

@@ -9,12 +9,12 @@ from ..printing import formula_text
 from ..analysis.layered import initial_set
 from ..api import graded_layers
 from ..analysis.play import drawer
+from .positions import read_position
 from .common import (
     build_engine,
     count_text,
     load,
     model_args,
-    parse_position,
     position_text,
     tuning,
     value_text,
@@ -73,7 +73,7 @@ def cmd_show(args) -> int:
         for q in model.queries:
             print(f"  {q.text}")
     if args.at is not None:
-        show_position(model, eng, parse_position(g.space, args.at))
+        show_position(model, eng, read_position(model, None, args.at))
     return 0
 
 

@@ -33,10 +33,10 @@ from .common import (
     json_arg,
     load,
     model_args,
-    position_text,
     refuse_concurrent,
     tuning,
 )
+from .moves import MoveNames
 from .play import ENGINE_HELP, change_text, drawer
 
 __all__ = ["player_kinds", "simulate", "cmd_simulate", "register"]
@@ -134,6 +134,7 @@ def cmd_simulate(args) -> int:
     kinds = player_kinds(args.players, model.game.players)
     space = model.game.space
     draw = drawer(model)
+    names = MoveNames(model)
 
     def trace(number, play):
         if number > args.trace:
@@ -141,7 +142,9 @@ def cmd_simulate(args) -> int:
         print(f"--- game {number}")
         print(draw(play.positions[0]))
         for mover, before, after in zip(play.movers, play.positions, play.positions[1:]):
-            print(f"player {mover} ({kinds[mover]}) plays {change_text(space, before, after)}")
+            name = names.between(before, after)
+            said = change_text(space, before, after) if name == "?" else name
+            print(f"player {mover} ({kinds[mover]}) plays {said}")
             print(draw(after))
         out = play.outcome
         print(
@@ -174,14 +177,11 @@ def cmd_simulate(args) -> int:
         + (f" [{params}]" if params else "")
         + f": {args.games} games, seed {args.seed}, engine {engine.kind}, {doc['rules']}"
     )
-    print(
-        "start: "
-        + (
-            f"random among {doc['start_positions']} positions"
-            if args.random_start
-            else position_text(space, tuple(doc["start"].values()))
-        )
-    )
+    if args.random_start:
+        print(f"start: random among {doc['start_positions']} positions")
+    else:
+        shown = draw(tuple(doc["start"].values()))
+        print("start:" + ("\n" if "\n" in shown else " ") + shown)
     for p, k in kinds.items():
         print(f"player {p} ({k}): {doc['wins'][str(p)]} wins")
     print(f"draws: {doc['draws']} ({doc['capped']} stopped at the cap of {args.max_moves} moves)")

@@ -28,9 +28,10 @@ from .common import (
     model_args,
     note_work,
     position_text,
-    start_set,
     tuning,
 )
+from .moves import MoveNames
+from .positions import position_shower, start_set
 
 __all__ = ["DEAD_ENDS", "cmd_strategy", "not_won_text", "register"]
 
@@ -89,6 +90,9 @@ def cmd_strategy(args) -> int:
         else layered_strategy(engine, formula, reach, model.definitions, dead_ends)
     )
     doc = to_json(strategy, start)
+    names = MoveNames(model)
+    for mv in doc["moves"]:  # each move by name, as the model writes it
+        mv["move"] = names.between(tuple(mv["from"].values()), tuple(mv["to"].values()))
     if reach is not None:
         doc["layered"] = {
             "from": "start",
@@ -130,7 +134,6 @@ def _verification(model, engine, strategy, start) -> dict:
 def _print_strategy(args, model, engine, strategy, start, reach, doc) -> None:
     """The text output: the objective, the winning region and its layers, and the
     strategy's moves (at most ``--limit`` of them)."""
-    sp = model.game.space
     obj = strategy.objective
     J = "{" + ", ".join(map(str, sorted(obj.coalition))) + "}"
     lost = len(start) - len(doc["start_won"])
@@ -157,11 +160,16 @@ def _print_strategy(args, model, engine, strategy, start, reach, doc) -> None:
         f"moves in the table: {len(doc['moves'])}"
     )
     moves = doc["moves"] if args.limit == 0 else doc["moves"][: args.limit]
+    show = position_shower(model)
     for mv in moves:
         c = tuple(mv["from"].values())
-        d = tuple(mv["to"].values())
         rank = f"  (rank {strategy.rank(c)})" if strategy.layers is not None else ""
-        print(f"  {position_text(sp, c)}  ->  {position_text(sp, d)}{rank}")
+        at = show(c)
+        if "\n" in at:  # a drawing: the board, then the move below it
+            print("  at:\n" + "\n".join("    " + line for line in at.split("\n")))
+            print(f"    play {mv['move']}{rank}")
+        else:
+            print(f"  {at}  ->  {mv['move']}{rank}")
     if len(moves) < len(doc["moves"]):
         print(f"  ... ({len(doc['moves']) - len(moves)} more; --limit 0 shows all)")
 
@@ -219,7 +227,12 @@ def register(sub) -> None:
         metavar="SET",
         help="the start: a named set or any formula of the model (e.g. initial)",
     )
-    s.add_argument("--at", metavar="POSITION", help="the start: one position, 'x=1, y=2'")
+    s.add_argument(
+        "--at",
+        metavar="POSITION",
+        help="the start: one position, 'x=1, y=2' (slots left out take their value in "
+        "the model's set 'initial' where it fixes them)",
+    )
     engine_arg(s)
     s.add_argument(
         "--dead-ends",

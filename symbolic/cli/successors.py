@@ -13,10 +13,11 @@ from .common import (
     json_arg,
     load,
     model_args,
-    parse_position,
     position_text,
     tuning,
 )
+from .moves import MoveNames, numbered
+from .positions import entry, headed, position_shower, read_position
 
 __all__ = ["joint_successors", "cmd_successors", "register"]
 
@@ -75,24 +76,30 @@ def cmd_successors(args) -> int:
     model = load(args)
     engine = build_engine(model.game, args.engine, **tuning(args), check=False)
     sp = model.game.space
-    c = engine.singleton(parse_position(sp, args.at)).first()  # refuses non-positions
-    assert c is not None  # a singleton is not empty
+    c = read_position(model, engine, args.at)
     if is_concurrent(model.game, engine):
         return _concurrent(model, engine, c, args)
     turn = next(p for p in model.game.players if c in engine.turn_set({p}))
     succ = engine.successors(c).tuples()
+    names = MoveNames(model)
     if args.json:
         doc = {
             "position": sp.as_dict(c),
             "turn": turn,
             "successors": [sp.as_dict(d) for d in succ],
+            "moves": names.names_of(c, succ),
         }
         emit(args, doc, model, engine)
         return 0
-    print(f"{position_text(sp, c)}  (player {turn} to move)")
+    show = position_shower(model)
+    print(headed(show(c), f"player {turn} to move"))
     print(f"{len(succ)} successor(s)" + (":" if succ else " (a dead end)"))
-    for d in succ:
-        print("    " + position_text(sp, d))
+    legal = numbered(names.legal(c))
+    for key, m in legal:
+        print(entry(f"  {key:>3}) {m.name}", show(m.target)))
+    unnamed = set(succ) - {m.target for _, m in legal}  # the engines disagree: say so
+    for d in sorted(unnamed):
+        print(f"    ?)  ->  {position_text(sp, d)} (no move of the model leads there)")
     return 0
 
 
@@ -108,8 +115,9 @@ def register(sub) -> None:
     s.add_argument(
         "--at",
         metavar="POSITION",
-        required=True,
-        help="the position, as the CLI prints it: 'j=1, k[1]=3, k[2]=3'",
+        default="",
+        help="the position, as the CLI prints it: 'j=1, k[1]=3, k[2]=3' (slots left out "
+        "take their value in the model's set 'initial' where it fixes them)",
     )
     engine_arg(s)
     json_arg(s)

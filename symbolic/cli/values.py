@@ -24,6 +24,7 @@ from ..analysis.outcome import rule_text
 from .. import ir
 from ..errors import QueryError
 from .output import ALL_LIMIT, all_rows, emit, print_rows
+from .positions import read_position
 from .common import (
     ENGINE_CHOICES,
     backend_text,
@@ -37,7 +38,6 @@ from .common import (
     load,
     model_args,
     note_work,
-    parse_position,
     position_text,
     refuse_concurrent,
     tuning,
@@ -221,7 +221,7 @@ def cmd_values(args) -> int:
     if args.csv and not args.all:
         raise QueryError("--csv needs --all")
     space = model.game.space
-    at = parse_position(space, args.at) if args.at is not None else None
+    at = read_position(model, None, args.at) if args.at is not None else None
     kinds = engine_kinds(args.engine)
     tables, engines, timings, reach = _tables(args, model, at)
     main = tables[kinds[0]]
