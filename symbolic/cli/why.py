@@ -10,13 +10,13 @@ from ..errors import QueryError
 from .common import (
     build_engine,
     engine_kinds,
-    parse_position,
     position_text,
     queries_of,
     refuse_concurrent,
     tuning,
 )
 from .output import emit
+from .positions import read_position
 from .strategy import DEAD_ENDS
 
 __all__ = ["why"]
@@ -37,7 +37,7 @@ def why(model, args) -> int:
     kind = engine_kinds(args.engine)[0]  # both: the symbolic engine, the first
     engine = build_engine(model.game, kind, **tuning(args), check=False, refuse="check --why")
     space = model.game.space
-    position = parse_position(space, args.why)
+    position = read_position(model, engine, args.why, flag="--why")
     dead_ends = DEAD_ENDS[args.dead_ends]
     e = explain(engine, formula, position, model.definitions, dead_ends)
     faults = None
