@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from ..errors import ModelError, Span
 from ..limits import current as current_limits
-from .join import Facts, fixpoint, solutions
+from .join import Facts, builder, fixpoint, table
 from .rules import Rule, variables
 from .strata import STATE, dynamic_relations, relation_graph, strata
 
@@ -100,14 +100,6 @@ class GroundProgram:
 
 
 # --------------------------------------------------------------------------- matching
-
-
-def _subst(t, b):
-    if not b:
-        return t
-    if t.__class__ is str:
-        return b.get(t, t)  # only variables are bound
-    return tuple([x if x.__class__ is str and x not in b else _subst(x, b) for x in t])
 
 
 def _ground(t) -> bool:
@@ -311,16 +303,18 @@ def _instances(dyn_rules: list[Rule], db: _Db, dyn: set) -> dict:
         # literals' variables make the instances different
         dynamic = [lit for lit in r.body if lit[0] in ("pos", "neg") and lit[1][0] in dyn]
         keep = variables(r.head[1]).union(*(variables(lit[1]) for lit in dynamic))
-        for b in solutions(r.body, db, exact, keep):
+        cols, rows = table(r.body, db, exact, keep)
+        head = builder(r.head[1], cols)
+        lits = [(lit[0], lit[1][0], builder(lit[1][1], cols)) for lit in dynamic]
+        for row in rows:
             body = []
-            for lit in dynamic:
-                name, args = lit[1]
-                g = (name, _subst(args, b))
-                if lit[0] == "neg" and not db.has(*g):
+            for kind, name, build in lits:
+                g = (name, build(row))
+                if kind == "neg" and not db.has(*g):
                     continue  # never possibly true: the negation always holds
-                body.append((lit[0], g))
+                body.append((kind, g))
             # repr: a total order (terms mix constants and compound terms)
-            ground_rules[(r.head[0], _subst(r.head[1], b))].add(tuple(sorted(set(body), key=repr)))
+            ground_rules[(r.head[0], head(row))].add(tuple(sorted(set(body), key=repr)))
     return ground_rules
 
 

@@ -46,7 +46,7 @@ from typing import Any
 from ..limits import current as current_limits
 from .rules import Rule, variables
 
-__all__ = ["Facts", "solutions", "fixpoint"]
+__all__ = ["Facts", "table", "solutions", "builder", "fixpoint"]
 
 #: rows processed between two checks of the time limit
 _CHECK_EVERY = 4096
@@ -104,9 +104,9 @@ class _Index:
             key = tuple([vals[i] for i in self.bound])
             bucket = self.buckets.get(key)
             if bucket is None:
-                self.buckets[key] = [(serial, vals)]
+                self.buckets[key] = [(serial, tuple(vals))]
             else:
-                bucket.append((serial, vals))
+                bucket.append((serial, tuple(vals)))
 
 
 class Facts:
@@ -154,15 +154,44 @@ class Facts:
         return index
 
 
+def builder(term, cols: tuple) -> Callable[[tuple], Any]:
+    """A function from a row (the values of the variables ``cols``) to ``term``
+    with its variables replaced by their values.
+
+    >>> builder(("cell", "?x", ("f", "?y"), "b"), ("?y", "?x"))(("1", "2"))
+    ('cell', '2', ('f', '1'), 'b')
+    """
+    return _builder(term, {v: i for i, v in enumerate(cols)})
+
+
 def _builder(term, col: dict) -> Callable[[tuple], Any]:
-    """A function from a row (values of the variables ``col`` numbers) to ``term``."""
     if term.__class__ is str:
         if term[:1] == "?":
             i = col[term]
             return lambda row: row[i]
         return lambda row: term
-    parts = [_builder(x, col) for x in term]
-    return lambda row: tuple([p(row) for p in parts])
+    if not variables(term):
+        return lambda row: term
+    # the tuple picked out of row + constants + inner compound terms (C-level steps)
+    consts = [x for x in term if x.__class__ is str and x[:1] != "?" or not variables(x)]
+    inner = [_builder(x, col) for x in term if x.__class__ is not str and variables(x)]
+    at, c, k = [], len(col), len(col) + len(consts)
+    for x in term:
+        if x.__class__ is str and x[:1] == "?":
+            at.append(col[x])
+        elif x.__class__ is str or not variables(x):
+            at.append(c)
+            c += 1
+        else:
+            at.append(k)
+            k += 1
+    pick, fixed = _picker(at), tuple(consts)
+    if not inner:
+        return lambda row: pick(row + fixed)
+    if len(inner) == 1:
+        (f,) = inner
+        return lambda row: pick(row + fixed + (f(row),))
+    return lambda row: pick(row + fixed + tuple([f(row) for f in inner]))
 
 
 def _picker(positions: list) -> Callable[[tuple], tuple]:
@@ -184,9 +213,15 @@ class _Literal:
         col = {v: i for i, v in enumerate(cols)}
         bound = [i for i, x in enumerate(leaves) if x[:1] != "?" or x in col]
         self.index = facts.index(self.name, _shape(args), tuple(bound))
-        self.key = [
-            (col[leaves[i]], None) if leaves[i] in col else (None, leaves[i]) for i in bound
-        ]
+        # the key from row + consts: a column for a bound variable, else a constant
+        consts = [leaves[i] for i in bound if leaves[i] not in col]
+        self.consts = tuple(consts)
+        self.key_of = _picker(
+            [
+                col[leaves[i]] if leaves[i] in col else len(cols) + consts.index(leaves[i])
+                for i in bound
+            ]
+        )
         self.new: list[str] = []  # the variables this literal binds, in leaf order
         self.take: list[int] = []  # their leaf positions
         self.equal: list[tuple[int, int]] = []  # a repeated new variable: equal leaves
@@ -200,14 +235,12 @@ class _Literal:
                     self.new.append(x)
                     self.take.append(i)
 
-    def key_of(self, row: tuple) -> tuple:
-        return tuple([row[i] if i is not None else c for i, c in self.key])
-
     def estimate(self, rows: list) -> float:
         """The candidate atoms for ``rows`` (counted on a sample, scaled)."""
         sample = rows if len(rows) <= _SAMPLE else rows[:: len(rows) // _SAMPLE]
         buckets = self.index.buckets
-        n = sum(len(buckets.get(self.key_of(row), ())) for row in sample)
+        key_of, consts = self.key_of, self.consts
+        n = sum(len(buckets.get(key_of(row + consts), ())) for row in sample)
         return n * len(rows) / len(sample)
 
 
@@ -247,16 +280,17 @@ def _join(rows: list, cols: tuple, lit: _Literal, needed: set, window) -> tuple[
     """Join ``rows`` with ``lit``'s atoms (those whose serial is in ``window``,
     ``(lo, hi)`` with None for no bound), projected on the ``needed`` variables."""
     wide = cols + tuple(lit.new)
-    keep = [i for i, v in enumerate(wide) if v in needed]
-    project = None if len(keep) == len(wide) else _picker(keep)
-    take, equal, buckets = _picker(lit.take), lit.equal, lit.index.buckets
+    # a row out of row + leaves: the needed columns, then the needed new variables
+    at = list(range(len(cols))) + [len(cols) + i for i in lit.take]
+    pick = _picker([at[i] for i, v in enumerate(wide) if v in needed])
+    equal, buckets, key_of, consts = lit.equal, lit.index.buckets, lit.key_of, lit.consts
     lo, hi = window
     out: dict = {}
     check = current_limits().check
     for n, row in enumerate(rows):
         if n % _CHECK_EVERY == _CHECK_EVERY - 1:
             check()
-        bucket = buckets.get(lit.key_of(row))
+        bucket = buckets.get(key_of(row + consts))
         if not bucket:
             continue
         if lo is not None or hi is not None:
@@ -266,8 +300,7 @@ def _join(rows: list, cols: tuple, lit: _Literal, needed: set, window) -> tuple[
         for _, vals in bucket:
             if equal and any(vals[p] != vals[q] for p, q in equal):
                 continue
-            new = row + take(vals)
-            out[new if project is None else project(new)] = None
+            out[pick(row + vals)] = None
     return tuple(v for v in wide if v in needed), list(out)
 
 
@@ -323,11 +356,17 @@ def _rows(body: _Body, facts: Facts, delta=None) -> tuple[tuple, list]:
     return cols, rows
 
 
+def table(body, facts: Facts, decided: Callable[[str], bool], keep) -> tuple[tuple, list]:
+    """``(variables, rows)``: the distinct values of the variables ``keep`` (in the
+    order ``variables``) under which ``body`` holds over ``facts`` (see the module
+    docstring); ``decided(name)`` says whether a negation of relation ``name`` is
+    checked (its atoms known exactly) or skipped."""
+    return _rows(_Body(body, decided, keep), facts)
+
+
 def solutions(body, facts: Facts, decided: Callable[[str], bool], keep) -> Iterator[dict]:
-    """The distinct bindings of the variables ``keep`` under which ``body`` holds over
-    ``facts`` (see the module docstring); ``decided(name)`` says whether a negation of
-    relation ``name`` is checked (its atoms known exactly) or skipped."""
-    cols, rows = _rows(_Body(body, decided, keep), facts)
+    """The rows of :func:`table` as bindings ``{variable: value}``."""
+    cols, rows = table(body, facts, decided, keep)
     for row in rows:
         yield dict(zip(cols, row))
 
@@ -345,7 +384,7 @@ def fixpoint(
 
     def fire(rule: Rule, body: _Body, delta=None) -> None:
         cols, rows = _rows(body, facts, delta)
-        build = _builder(rule.head[1], {v: i for i, v in enumerate(cols)})
+        build = builder(rule.head[1], cols)
         for row in rows:
             derive(rule, build(row))
 
