@@ -53,6 +53,7 @@ def run(path: Path, limit: float) -> str:
         capture_output=True,
         text=True,
         preexec_fn=cap,
+        cwd=Path(__file__).resolve().parent,  # not a checkout: PYTHONPATH picks the code
     )
     out = res.stdout.strip()
     if res.returncode != 0 or not out:
