@@ -297,6 +297,7 @@ def _instances(dyn_rules: list[Rule], db: _Db, dyn: set) -> dict:
     exact = lambda name: name not in dyn  # noqa: E731
     ground_rules: dict = defaultdict(set)
     check = current_limits().check
+    text: dict = {}  # repr of each ground literal, once: the same ones recur in many bodies
     for r in dyn_rules:
         check()
         # the join checks the static literals: only the head's and the dynamic
@@ -306,15 +307,20 @@ def _instances(dyn_rules: list[Rule], db: _Db, dyn: set) -> dict:
         cols, rows = table(r.body, db, exact, keep)
         head = builder(r.head[1], cols)
         lits = [(lit[0], lit[1][0], builder(lit[1][1], cols)) for lit in dynamic]
-        for row in rows:
+        for n, row in enumerate(rows):
+            if n % 4096 == 4095:
+                check()
             body = []
             for kind, name, build in lits:
                 g = (name, build(row))
                 if kind == "neg" and not db.has(*g):
                     continue  # never possibly true: the negation always holds
-                body.append((kind, g))
+                lit = (kind, g)
+                if lit not in text:
+                    text[lit] = repr(lit)
+                body.append(lit)
             # repr: a total order (terms mix constants and compound terms)
-            ground_rules[(r.head[0], head(row))].add(tuple(sorted(set(body), key=repr)))
+            ground_rules[(r.head[0], head(row))].add(tuple(sorted(set(body), key=text.__getitem__)))
     return ground_rules
 
 
