@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from ..errors import ModelError, Span
 from ..limits import current as current_limits
+from .join import Facts, builder, fixpoint, table
 from .recursion import unroll
 from .roles import keep_roles
 from .rules import Rule, variables
@@ -103,34 +104,6 @@ class GroundProgram:
 # --------------------------------------------------------------------------- matching
 
 
-def _subst(t, b):
-    if not b:
-        return t
-    if t.__class__ is str:
-        return b.get(t, t)  # only variables are bound
-    return tuple([x if x.__class__ is str and x not in b else _subst(x, b) for x in t])
-
-
-def _match(pattern, term, b):
-    """Extend binding ``b`` so that ``pattern`` equals ground ``term``, or None."""
-    if pattern.__class__ is str:
-        if pattern[:1] == "?":
-            v = b.get(pattern)
-            if v is None:
-                b = dict(b)
-                b[pattern] = term
-                return b
-            return b if v == term else None
-        return b if pattern == term else None
-    if not isinstance(term, tuple) or len(term) != len(pattern):
-        return None
-    for p, t in zip(pattern, term):
-        b = _match(p, t, b)
-        if b is None:
-            return None
-    return b
-
-
 def _ground(t) -> bool:
     """No variable in ``t`` (short-circuits, unlike :func:`variables`)."""
     if t.__class__ is str:
@@ -147,32 +120,18 @@ def term_depth(t) -> int:
     return 1 if isinstance(t, str) else 1 + max(map(term_depth, t[1:]), default=0)
 
 
-class _Db:
-    """Ground atoms by relation (a set for membership, a list for scans)."""
+class _Db(Facts):
+    """Ground atoms by relation (:class:`~.join.Facts`), with the bounds of grounding."""
 
     def __init__(self, written: int = 0):
-        self.sets: dict[str, set] = defaultdict(set)
-        # the atoms of each relation by their first argument: a literal whose first
-        # argument is bound scans only those (a transitive closure such as
-        # (<= (smaller ?x ?y) (succ ?x ?z) (smaller ?z ?y)) was quadratic in scans)
-        self.by_first: dict[str, dict] = defaultdict(lambda: defaultdict(list))
-        self.size = 0
+        super().__init__()
         # deeper than any term written in the rules by MAX_TERM_DEPTH levels
         self.max_depth = written + MAX_TERM_DEPTH
-
-    def add(self, name, args) -> bool:
-        s = self.sets[name]
-        if args in s:
-            return False
-        s.add(args)
-        self.by_first[name][args[0] if args else None].append(args)
-        self.size += 1
-        return True
 
     def derive(self, name, args, rule: Rule) -> bool:
         """:meth:`add` for an atom a rule derives, refused (a located ModelError) when its
         terms nest deeper than :data:`MAX_TERM_DEPTH` or there are too many atoms."""
-        if args in self.sets[name]:
+        if args in self.sets.get(name, ()):
             return False
         if any(not isinstance(a, str) and term_depth(a) > self.max_depth for a in args):
             raise ModelError(
@@ -181,77 +140,15 @@ class _Db:
                 "not end; GDL needs a finite set of ground atoms)",
                 rule.span,
             )
-        if self.size >= MAX_GROUND_ATOMS:
+        if self.count >= MAX_GROUND_ATOMS:
             raise ModelError(
                 f"grounding derives more than {MAX_GROUND_ATOMS} atoms (the "
                 f"last by this rule, for '{name}'): too large to ground",
                 rule.span,
             )
-        if self.size % 4096 == 0:
-            current_limits().check(f"grounding: {self.size} ground atoms")
+        if self.count % 4096 == 0:
+            current_limits().check(f"grounding: {self.count} ground atoms")
         return self.add(name, args)
-
-    def has(self, name, args) -> bool:
-        return args in self.sets.get(name, ())
-
-    def scan(self, name, pattern, b):
-        pattern = _subst(pattern, b)
-        if not variables(pattern):  # a ground literal: one lookup, not a scan
-            if pattern in self.sets.get(name, ()):
-                yield b
-            return
-        if pattern and not variables(pattern[0]):
-            atoms = list(self.by_first.get(name, {}).get(pattern[0], ()))
-        else:
-            atoms = list(self.sets.get(name, ()))
-        for args in atoms:
-            nb = _match(pattern, args, b)
-            if nb is not None:
-                yield nb
-
-
-def _solve(body, db, b, decided):
-    """Bindings of ``body`` over ``db``: positive literals are joined (ground ones
-    first, then the one with fewest unbound variables); distinct, same and
-    negations are tested once ground, negations only when ``decided(name)``
-    (an exactly known relation)."""
-    if not body:
-        yield b
-        return
-    best, best_score = None, None
-    for i, lit in enumerate(body):
-        if lit[0] == "pos":
-            free = len(variables(_subst(lit[1][1], b)))
-            score = (1, free)
-        else:
-            if variables(_subst(lit[1:], b)):
-                continue  # not ground yet: safety guarantees a positive literal binds it
-            score = (0, 0)
-        if best_score is None or score < best_score:
-            best, best_score = i, score
-    if best is None:
-        raise AssertionError(body)
-    lit, rest = body[best], body[:best] + body[best + 1 :]
-    kind = lit[0]
-    if kind == "distinct":
-        if _subst(lit[1], b) != _subst(lit[2], b):
-            yield from _solve(rest, db, b, decided)
-    elif kind == "same":
-        if _subst(lit[1], b) == _subst(lit[2], b):
-            yield from _solve(rest, db, b, decided)
-    elif kind == "neg":
-        name, args = lit[1]
-        if not decided(name) or not db.has(name, _subst(args, b)):
-            yield from _solve(rest, db, b, decided)
-    else:
-        name, args = lit[1]
-        args = _subst(args, b)
-        if _ground(args):
-            if db.has(name, args):
-                yield from _solve(rest, db, b, decided)
-        else:
-            for nb in db.scan(name, args, b):
-                yield from _solve(rest, db, nb, decided)
 
 
 # --------------------------------------------------------------------------- grounding
@@ -358,15 +255,13 @@ def _static_db(rules: list[Rule], deps, dyn: set) -> _Db:
                     raise ModelError("unsafe fact: variables in a fact", r.span)
                 db.derive(r.head[0], r.head[1], r)
         todo = [r for r in todo if r.body]
-        changed = True
-        while changed:
-            changed = False
-            for r in todo:
-                for b in list(_solve(r.body, db, {}, exact)):
-                    head = _subst(r.head[1], b)
-                    if not _ground(head):
-                        raise ModelError("unsafe fact: variables in a fact", r.span)
-                    changed |= db.derive(r.head[0], head, r)
+
+        def derive(r: Rule, head: tuple) -> None:
+            if not _ground(head):
+                raise ModelError("unsafe fact: variables in a fact", r.span)
+            db.derive(r.head[0], head, r)
+
+        fixpoint(todo, db, exact, derive)
     return db
 
 
@@ -383,18 +278,15 @@ def _possible(dyn_rules: list[Rule], db: _Db, dyn: set) -> None:
     exact = lambda name: name not in dyn  # noqa: E731
     for f in db.sets.get("init", ()):
         db.add("true", f)
-    changed = True
-    while changed:
-        changed = False
-        for r in dyn_rules:
-            for b in list(_solve(r.body, db, {}, exact)):
-                head = _subst(r.head[1], b)
-                if db.derive(r.head[0], head, r):
-                    changed = True
-                    if r.head[0] == "next":
-                        db.add("true", head)
-                    elif r.head[0] == "legal":
-                        db.add("does", head)
+
+    def derive(r: Rule, head: tuple) -> None:
+        if db.derive(r.head[0], head, r):
+            if r.head[0] == "next":
+                db.add("true", head)
+            elif r.head[0] == "legal":
+                db.add("does", head)
+
+    fixpoint(dyn_rules, db, exact, derive)
 
 
 def _instances(dyn_rules: list[Rule], db: _Db, dyn: set) -> dict:
@@ -403,28 +295,30 @@ def _instances(dyn_rules: list[Rule], db: _Db, dyn: set) -> dict:
     exact = lambda name: name not in dyn  # noqa: E731
     ground_rules: dict = defaultdict(set)
     check = current_limits().check
+    text: dict = {}  # repr of each ground literal, once: the same ones recur in many bodies
     for r in dyn_rules:
         check()
-        for b in _solve(r.body, db, {}, exact):
+        # the join checks the static literals: only the head's and the dynamic
+        # literals' variables make the instances different
+        dynamic = [lit for lit in r.body if lit[0] in ("pos", "neg") and lit[1][0] in dyn]
+        keep = variables(r.head[1]).union(*(variables(lit[1]) for lit in dynamic))
+        cols, rows = table(r.body, db, exact, keep)
+        head = builder(r.head[1], cols)
+        lits = [(lit[0], lit[1][0], builder(lit[1][1], cols)) for lit in dynamic]
+        for n, row in enumerate(rows):
+            if n % 4096 == 4095:
+                check()
             body = []
-            ok = True
-            for lit in r.body:
-                if lit[0] in ("distinct", "same"):
-                    continue
-                name, args = lit[1]
-                g = (name, _subst(args, b))
-                if name not in dyn:
-                    if lit[0] == "neg" and db.has(*g):
-                        ok = False
-                    continue
-                if lit[0] == "neg" and not db.has(*g):
+            for kind, name, build in lits:
+                g = (name, build(row))
+                if kind == "neg" and not db.has(*g):
                     continue  # never possibly true: the negation always holds
-                body.append((lit[0], g))
-            if ok:
-                # repr: a total order (terms mix constants and compound terms)
-                ground_rules[(r.head[0], _subst(r.head[1], b))].add(
-                    tuple(sorted(set(body), key=repr))
-                )
+                lit = (kind, g)
+                if lit not in text:
+                    text[lit] = repr(lit)
+                body.append(lit)
+            # repr: a total order (terms mix constants and compound terms)
+            ground_rules[(r.head[0], head(row))].add(tuple(sorted(set(body), key=text.__getitem__)))
     return ground_rules
 
 
