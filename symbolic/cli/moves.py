@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Iterable, NamedTuple
 
 from ..errors import QueryError
-from ..explicit import ExplicitGame
+from ..engines import ExplicitGame
 from ..gdl.game import GdlGame
 from ..gdl.ground import term_text
 from ..ir import Game

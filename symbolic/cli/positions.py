@@ -184,7 +184,7 @@ def entry(head: str, text: str, indent: str = "        ") -> str:
 
     >>> entry("  1) take(1, 2)", "j=2, k[1]=0")
     '  1) take(1, 2)  ->  j=2, k[1]=0'
-    >>> print(entry("  1) take(1, 2)", "a\nb", "    "))
+    >>> print(entry("  1) take(1, 2)", "a\\nb", "    "))
       1) take(1, 2)
         a
         b
