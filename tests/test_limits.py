@@ -818,9 +818,14 @@ def test_gdl_ctrl_c_acts_within_2_s(engine, at):
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     took = time.monotonic() - t0
+    assert took < 2, took
+    if p.returncode == -signal.SIGINT:
+        # grounding is fast now: 2.5 s can land inside oxidd's manager constructor, where
+        # Ctrl-C has its default action by design (docs/limits.md): killed, nothing printed
+        assert engine == "symbolic" and out == "" and "Traceback" not in err, (out, err)
+        return
     assert p.returncode == 130 and out == "", (p.returncode, out, err)
     assert err.strip().splitlines()[-1] == "symbolic: interrupted" and "Traceback" not in err, err
-    assert took < 2, took
 
 
 def test_ctrl_c_in_a_finaliser_is_not_lost():
