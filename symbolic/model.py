@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Mapping
 
 from . import atl, ir
-from .display import Drawing
 from .arguments import is_loaded_instance, need_int
 from .errors import ArgumentTypeError, ArgumentValueError, FileError
 from .lang.checked import CheckedModel, Query
@@ -57,30 +56,17 @@ MODEL_SUFFIXES = (".arena.json", ".game", ".json", ".kif")
 
 
 @dataclass(frozen=True)
-class Model:
-    """A checked model.
+class Model(CheckedModel):
+    """A checked model: a :class:`~symbolic.lang.checked.CheckedModel` with its text.
 
-    ``params`` holds the parameter values in force (defaults and overrides),
-    ``consts`` the constants (sets as sorted tuples, as in the IR),
-    ``definitions`` the named sets and formulas (for :func:`symbolic.atl.evaluate`),
-    ``queries`` the model's queries in source order, ``text`` the model text
-    (for :meth:`with_params`; empty for a GDL description or an arena, whose models
-    are built without text), ``scope`` its top-level names (for :func:`parse_formula`)
-    and ``display`` how a position is drawn (:mod:`symbolic.display`; None when the
-    model has no ``display``).
+    ``text`` is the model text (for :meth:`with_params`; empty for a GDL description,
+    a circuit or an arena, whose models are built without text). The other fields are
+    the checked model's: ``params``, ``consts``, ``definitions`` (for
+    :func:`symbolic.atl.evaluate`), ``queries``, ``scope`` (for :func:`parse_formula`)
+    and ``display`` (:mod:`symbolic.display`).
     """
 
-    name: str
-    description: str
-    source: str
-    params: dict
-    consts: dict
-    game: ir.Game | ir.ConcurrentGame
-    definitions: dict
-    queries: tuple[Query, ...]
     text: str = field(default="", repr=False, compare=False)
-    scope: Scope | None = field(default=None, repr=False, compare=False)
-    display: Drawing | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, checked: CheckedModel, text: str) -> "Model":

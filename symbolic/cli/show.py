@@ -63,10 +63,10 @@ def cmd_show(args) -> int:
         if names:
             print(f"{title}:")
             for n in names:
-                d = model.definitions[n]
-                ps = f"({', '.join(p for p, _ in d.params)})" if d.params else ""
+                df = model.definitions[n]
+                ps = f"({', '.join(p for p, _ in df.params)})" if df.params else ""
                 # a formula is short enough to read; a set's body is its expanded condition
-                body = "" if n in sets else f" = {clipped(formula_text(d.body), 90)}"
+                body = "" if n in sets else f" = {clipped(formula_text(df.body), 90)}"
                 print(f"  {n}{ps}{body}")
     if model.queries:
         print("queries:")
