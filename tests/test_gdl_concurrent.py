@@ -6,7 +6,6 @@ read as concurrent give today's table."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from symbolic.gdl.solve import forced_values
 from symbolic.gdl.symbolic import GdlSymbolicGame
 from symbolic.gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
 from symbolic.model import load_model, parse_formula
-from tests.gdl_interp import explore, read_kif
+from tests.gdl_check import assert_cli_equals_interpreter, cli_doc, forced_table
 
 HERE = Path(__file__).resolve().parent / "gdl"
 MODELS = Path(__file__).resolve().parent.parent / "models" / "gdl"
@@ -30,30 +29,15 @@ MODELS = Path(__file__).resolve().parent.parent / "models" / "gdl"
 FILES = ["pennies.kif", "rps_static.kif", "sim_dead_end.kif", "simultaneous.kif"]
 
 
-def _cli(path: Path, capsys) -> dict:
-    assert main(["gdl", str(path), "--engine", "both", "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
-
-
 @pytest.mark.parametrize("name", FILES)
 def test_both_engines_equal_the_interpreter(name, capsys):
-    doc = _cli(HERE / name, capsys)
-    res = explore(read_kif((HERE / name).read_text()), concurrent=True)
-    got = {(tuple(f["coalition"]), f["role"]): f["value"] for f in doc["forced"]}
+    doc = assert_cli_equals_interpreter(HERE / name, capsys, concurrent=True)
     assert doc["concurrent"] is True, doc
-    assert (doc["reachable"], doc["dead_ends"], got) == (
-        len(res.states),
-        res.dead_ends,
-        res.forced,
-    ), (doc, res.forced)
 
 
 def test_known_answers(capsys):
     def table(name):
-        return {
-            ("+".join(f["coalition"]), f["role"]): f["value"]
-            for f in _cli(HERE / name, capsys)["forced"]
-        }
+        return forced_table(cli_doc(HERE / name, capsys))
 
     # pennies: nobody alone forces a match (a's 100) or a mismatch (b's 100); together yes
     assert table("pennies.kif") == {
@@ -68,7 +52,7 @@ def test_known_answers(capsys):
     rps = table("rps_static.kif")
     assert rps[("a", "a")] == rps[("b", "b")] == 0 and rps[("a+b", "a")] == 100, rps
     # a dead end: a's go against b's wait strands b; a alone forces b's 50 by stay
-    dead = _cli(HERE / "sim_dead_end.kif", capsys)
+    dead = cli_doc(HERE / "sim_dead_end.kif", capsys)
     assert dead["dead_ends"] == 1, dead
     assert [f["value"] for f in dead["forced"]] == [0, 50, 0, 50, 100, 50], dead
 

@@ -5,43 +5,26 @@ plain interpreter (:mod:`tests.gdl_interp`, no code shared), with its known answ
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from symbolic.cli import main
 from symbolic.gdl.load import gdl_program
-from tests.gdl_interp import explore, read_kif
+from tests.gdl_check import assert_cli_equals_interpreter, cli_doc, forced_table
 
 HERE = Path(__file__).resolve().parent / "gdl"
 
 FILES = ["var_role_goal.kif", "var_role_legal.kif", "role_goal_read.kif"]
 
 
-def _cli(path: Path, capsys) -> dict:
-    assert main(["gdl", str(path), "--engine", "both", "--json"]) == 0
-    return json.loads(capsys.readouterr().out)
-
-
 @pytest.mark.parametrize("name", FILES)
 def test_both_engines_equal_the_interpreter(name, capsys):
-    doc = _cli(HERE / name, capsys)
-    res = explore(read_kif((HERE / name).read_text()), concurrent=doc.get("concurrent", False))
-    got = {(tuple(f["coalition"]), f["role"]): f["value"] for f in doc["forced"]}
-    assert (doc["reachable"], doc["dead_ends"], got) == (
-        len(res.states),
-        res.dead_ends,
-        res.forced,
-    ), (doc, res.forced)
+    assert_cli_equals_interpreter(HERE / name, capsys)
 
 
 def test_known_answers(capsys):
     def table(name):
-        return {
-            ("+".join(f["coalition"]), f["role"]): f["value"]
-            for f in _cli(HERE / name, capsys)["forced"]
-        }
+        return forced_table(cli_doc(HERE / name, capsys))
 
     # x marks the middle and completes a pair next turn whatever o does
     assert table("var_role_goal.kif")[("x", "x")] == 100
