@@ -25,8 +25,8 @@ set, ``os.wait4``), outcome, stage, detail, and the explicit run's columns. Outc
 
 - ``solved``: exit 0 and the JSON answer;
 - ``timeout`` / ``memory``: the CLI stopped at its limit (exit 3); ``stage`` is where:
-  ``grounding`` (reading the model), ``building`` (the moves, δ), ``exploration`` (the
-  reachable states), ``fixpoint`` (a forced entry, an until, the dead ends); ``detail`` the
+  ``grounding`` (reading the model), ``building`` (the model's moves as IR terms, the
+  BDD moves, δ), ``exploration`` (the reachable states), ``fixpoint`` (a forced entry, an until, the dead ends); ``detail`` the
   CLI's words (the ``stopped`` document of its ``--json`` output, else its message);
 - ``refused``: exit 2 with a message naming what is not supported; ``error``: exit 2
   otherwise (``detail`` starts ``located`` when it reads FILE:LINE:COL);
@@ -103,6 +103,7 @@ print(json.dumps(doc))
 INTERP = ROOT / "tests" / "gdl_interp.py"
 #: the words of a stage (the CLI's ``while ...``), first match wins
 STAGES = [
+    ("building", ("building the model",)),
     ("grounding", ("reading the model",)),
     (
         "fixpoint",

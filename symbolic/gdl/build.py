@@ -46,6 +46,7 @@ from ..errors import ModelError, Span
 from ..lang.checked import CheckedModel, Query
 from ..lang.scope import Entry, Scope
 from ..lang.vocabulary import RESERVED, SOFT_KEYWORDS
+from ..limits import current as current_limits
 from .game import GdlGame, GdlNames
 from .ground import GroundProgram, atom_text, term_text
 from .turns import NOOP
@@ -166,6 +167,7 @@ class DoesReads:
     def __init__(self, prog: GroundProgram):
         self.prog = prog
         self.memo: dict = {}
+        self.role_memo: dict = {}
 
     def reads(self, atom) -> frozenset:
         if atom[0] == "does":
@@ -189,6 +191,13 @@ class DoesReads:
             return None
         return ctx if (ctx[0], ctx[1]) in got else (ctx[0], None) + tuple(ctx[2:])
 
+    def roles(self, atom) -> frozenset:
+        """The roles whose ``does`` ``atom`` reads."""
+        hit = self.role_memo.get(atom)
+        if hit is None:
+            hit = self.role_memo[atom] = frozenset(r for r, _ in self.reads(atom))
+        return hit
+
 
 class _Terms:
     """The term of each ground atom, memoized (per joint move for atoms reading does,
@@ -198,6 +207,7 @@ class _Terms:
         self.prog = prog
         self.var = {f: ir.Var(v) for f, v in var_of.items()}
         self.memo: dict = {}
+        self.by_mover: dict = {}
         self.does = DoesReads(prog)
 
     def depends_on_does(self, atom) -> bool:
@@ -220,14 +230,54 @@ class _Terms:
         hit = self.memo.get(key)
         if hit is None:
             ctx = key[1]
-            hit = _or(
-                _and(
-                    self.atom(a, ctx) if kind == "pos" else _not(self.atom(a, ctx))
-                    for kind, a in body
-                )
-                for body in self.prog.rules.get(atom, ())
-            )
+            if ctx is None:
+                hit = self.disjunction(self.prog.rules.get(atom, ()), None)
+            else:
+                fixed, varying, by_move = self.split(atom, ctx[0])
+                picked = by_move.get(ctx[1])
+                rest = sorted(varying + picked) if picked else varying
+                hit = _or([fixed] + self.disjunction([self.prog.rules[atom][i] for i in rest], ctx))
             self.memo[key] = hit
+        return hit
+
+    def disjunction(self, bodies, ctx):
+        """The disjunction of ``bodies`` under ``ctx``, as a term; a list when ``ctx``
+        is given (for the caller to join with more)."""
+        terms = (
+            _and(
+                self.atom(a, ctx) if kind == "pos" else _not(self.atom(a, ctx)) for kind, a in body
+            )
+            for body in bodies
+        )
+        return _or(terms) if ctx is None else list(terms)
+
+    def split(self, atom, role) -> tuple:
+        """The bodies of ``atom`` as seen by the moves of ``role``: (the disjunction of those
+        that read no ``does(role, ·)``, the same for every move of ``role``, so made
+        once; the indexes of those that read one through another atom or negated; by
+        move m, the indexes of those with a positive ``does(role, m)``). A body with
+        two different positive moves of ``role`` is never true and is left out: with
+        the index, each move does not walk the bodies of every other move."""
+        hit = self.by_mover.get((atom, role))
+        if hit is None:
+            fixed, varying = [], []
+            by_move: dict = {}
+            for i, body in enumerate(self.prog.rules.get(atom, ())):
+                plays = {
+                    a[1][1]
+                    for kind, a in body
+                    if kind == "pos" and a[0] == "does" and a[1][0] == role
+                }
+                if len(plays) == 1:
+                    by_move.setdefault(plays.pop(), []).append(i)
+                elif plays:
+                    continue
+                elif any(role in self.does.roles(a) for _, a in body):
+                    varying.append(i)
+                else:
+                    fixed.append(self.prog.rules[atom][i])
+            term = _or(self.disjunction(fixed, (role, None)))
+            hit = self.by_mover[(atom, role)] = (term, varying, by_move)
         return hit
 
 
@@ -255,6 +305,7 @@ def build_model(prog: GroundProgram, filename: str = "<string>") -> CheckedModel
         if atom[0] in ("legal", "goal", "terminal") and terms.depends_on_does(atom):
             raise ModelError(f"{atom_text(atom)} depends on 'does'")
     defs = _Definitions()
+    current_limits().check("building the model: the named sets")
     set_of = _atom_sets(prog, terms, names, defs)
     terminal = terms.atom(("terminal", ()))
     legal = {(r, m): terms.atom(("legal", (r, m))) for r in prog.roles for m in prog.moves[r]}
@@ -375,8 +426,10 @@ def _moves(prog, terms, names, role_name, var_of, guards) -> tuple[list, dict]:
     """The IR moves, one per role and possible move, and ``{(role, move): IR name}``."""
     mover, legal, terminal = guards
     moves, move_of = [], {}
+    limits = current_limits()
     for r in prog.roles:
         for m in prog.moves[r]:
+            limits.check(f"building the model: the moves of {r}")
             ctx = (r, m)
             effects = []
             for f in prog.fluents:
