@@ -11,7 +11,7 @@ move from part s can reach are found by :func:`keys_of` on the image of the part
 >>> e = make_engine(load_model("models/tictactoe.game").game, "symbolic", "cudd")
 >>> parts = split_set(e, e.positions(), top_bits(e, 2))
 >>> len(parts), sum(p.count() for _, p in parts) == e.positions().count()
-(4, True)
+(3, True)
 """
 
 from __future__ import annotations
