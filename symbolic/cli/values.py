@@ -18,7 +18,7 @@ import time
 from .. import atl
 from ..api import difference_witness
 from ..analysis.values import check_two_players, game_players, two_player_values
-from ..analysis.layered import layer_outcomes
+from ..analysis.layered import initial_set, layer_outcomes
 from ..analysis.layered_solve import graded_reach, layered_source, layered_values
 from ..analysis.outcome import rule_text
 from .. import ir
@@ -154,9 +154,9 @@ def _by_layer(args, model) -> int:
         if spread and kind == "symbolic":
             check_wire_backend(backend_text(eng, args.backend))  # before a cluster is opened
             with open_pool(args) as pool:
-                tables[kind] = distributed_outcomes(
-                    model.definitions, eng, work_spec(args, model, eng), pool, args.split
-                )
+                source = initial_set(eng, model.definitions)
+                spec = work_spec(args, model, eng)
+                tables[kind] = distributed_outcomes(eng, source, spec, pool, args.split)
             continue
         tables[kind] = layer_outcomes(model.definitions, eng, layered=args.layered != "off")
     main = tables[kinds[0]]

@@ -24,18 +24,19 @@ workers hold the parts and their own copy of the game's transition relation.
 >>> from symbolic.distributed.worker import WorkSpec
 >>> m = load_model("models/tictactoe.game")
 >>> e = make_engine(m.game, "symbolic", "cudd")
->>> rows = distributed_outcomes(m.definitions, e, WorkSpec(m.source, (), "cudd"), InProcess(), 1)
+>>> from symbolic.analysis.layered import initial_set
+>>> source = initial_set(e, m.definitions)
+>>> rows = distributed_outcomes(e, source, WorkSpec(m.source, (), "cudd"), InProcess(), 1)
 >>> rows.total
 5478
 """
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
-from .. import atl
-from ..api import PositionSet, union_all
-from ..analysis.layered import Outcomes, initial_set, layer_row
+from ..api import PositionSet, check_set, union_all
+from ..analysis.layered import Outcomes, layer_row
 from ..arguments import need_int
 from ..bdd.sets import BddSet
 from ..errors import QueryError
@@ -118,23 +119,21 @@ def _backward(engine, spec, pool, layers, plans, players, turns):
 
 
 def distributed_outcomes(
-    definitions: Mapping[str, atl.Definition],
-    engine,
-    spec: WorkSpec,
-    pool,
-    split: int | None = None,
+    engine, source: PositionSet, spec: WorkSpec, pool, split: int | None = None
 ) -> Outcomes:
-    """:func:`~symbolic.analysis.layered.layer_outcomes` (layered) of the model's checked
-    ``definitions`` on ``engine`` (a symbolic engine of a cudd or oxidd manager), its
-    layers' parts run by ``pool`` (a :class:`~symbolic.distributed.cluster.Pool`, or
-    :class:`InProcess`) on workers that build the engine of ``spec`` again; ``split``:
-    the top bits each layer is split on (None: picked from the layer's size)."""
+    """:func:`~symbolic.analysis.layered.layer_outcomes` (layered) of the positions
+    reachable from ``source`` on ``engine`` (a symbolic engine of a cudd or oxidd
+    manager), its layers' parts run by ``pool`` (a
+    :class:`~symbolic.distributed.cluster.Pool`, or :class:`InProcess`) on workers that
+    build the engine of ``spec`` again; ``split``: the top bits each layer is split on
+    (None: picked from the layer's size). QueryError, as the single process, when the
+    game is not graded from ``source``."""
     check_wire_backend(getattr(engine, "backend", "explicit"))
+    check_set(engine, source, "the source")
     need_int(split, "split", low=0, high=MAX_SPLIT, none=True)
     players = engine.game.players
     if len(players) != 2:
         raise QueryError(f"win/draw/loss counts need two players, the game has {len(players)}")
-    source: PositionSet = initial_set(engine, definitions)
     with engine.limits.stage("computing the reachable layers on the cluster"):
         found = _forward(engine, spec, pool, source, split)
     if found is None:

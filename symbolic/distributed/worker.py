@@ -28,10 +28,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .. import ir
 from ..api import DeadEnds, ReachLayers, layer_turns
 from ..analysis.layered import goals
 from ..bdd.sets import BddSet
 from ..engines import make_engine
+from ..errors import QueryError
 from ..limits import Limits
 from ..model import load_model
 from .split import keys_of
@@ -45,14 +47,17 @@ class WorkSpec:
     """What a worker needs to build the client's engine again: the model file (a path
     every worker can read, or a shipped model's name), its parameter overrides as
     ``(name, value)`` pairs, the BDD backend (cudd or oxidd), bit order and partition,
-    and the memory cap of each worker in MB (None: the default)."""
+    and the memory cap of each worker in MB (None: the default); or, instead of a file,
+    ``game`` itself (a :class:`symbolic.ir.Game`: a plain description, pickled as data,
+    for games made in Python)."""
 
-    model: str
+    model: str | None
     params: tuple
     backend: str
     order: str = "auto"
     partition: str = "moves"
     max_memory: float | None = None
+    game: ir.Game | None = None
 
 
 class _Solver:
@@ -60,10 +65,10 @@ class _Solver:
     without a dead end, the goals G_p and the turn sets T_p."""
 
     def __init__(self, spec: WorkSpec):
-        model = load_model(spec.model, dict(spec.params))
+        game = spec.game if spec.game is not None else _game_of(spec)
         # a symbolic engine (its manager and BddSets are read below)
         self.engine: Any = make_engine(
-            model.game,
+            game,
             "symbolic",
             spec.backend,
             order=spec.order,
@@ -76,6 +81,13 @@ class _Solver:
         self.goal = goals(e)
         self.J = {p: e.game.coalition([p]) for p in self.players}
         self.ours = {p: layer_turns(e, self.J[p]) for p in self.players}
+
+
+def _game_of(spec: WorkSpec):
+    """The game of the model file ``spec`` names, with its parameter overrides."""
+    if spec.model is None:
+        raise QueryError("a work spec names neither a model file nor a game")
+    return load_model(spec.model, dict(spec.params)).game
 
 
 # the engines of this process, by spec (a worker serves one run at a time, usually one spec)
