@@ -17,7 +17,7 @@ importing this module does not need it, opening a pool does.
 >>> Pool(workers=0)
 Traceback (most recent call last):
 ...
-symbolic.errors.QueryError: --workers must be at least 1, got 0
+symbolic.errors.QueryError: a local cluster needs at least 1 worker, got 0
 """
 
 from __future__ import annotations
@@ -42,10 +42,10 @@ def needs_distributed():
     """The ``distributed`` module, or QueryError saying how to install it."""
     try:
         import distributed
-    except ImportError:
+    except ImportError as err:
         raise QueryError(
-            "distributed solving needs Dask's distributed package: "
-            "pip install 'symbolic[distributed]'"
+            f"distributed solving needs Dask's distributed package: "
+            f"pip install 'symbolic[distributed]' ({err})"
         ) from None
     return distributed
 
@@ -86,9 +86,9 @@ class Pool:
         connect_seconds: float = CONNECT_SECONDS,
     ):
         if (workers is None) == (scheduler is None):
-            raise QueryError("give either --workers N or --scheduler ADDRESS")
+            raise QueryError("give either a number of workers or a scheduler address")
         if workers is not None and (not isinstance(workers, int) or workers < 1):
-            raise QueryError(f"--workers must be at least 1, got {workers}")
+            raise QueryError(f"a local cluster needs at least 1 worker, got {workers}")
         self.limits = limits if limits is not None else Limits()
         self.stats: list[RoundStats] = []
         self.cluster = None

@@ -41,12 +41,12 @@ def check_wire_backend(backend: str) -> str:
     >>> check_wire_backend("autoref")
     Traceback (most recent call last):
     ...
-    symbolic.errors.QueryError: the autoref backend cannot export its BDDs (no DDDMP): distributed solving needs cudd or oxidd (--backend cudd or --backend oxidd)
+    symbolic.errors.QueryError: the autoref backend cannot export its BDDs (no DDDMP): distributed solving needs the cudd or oxidd backend
     """
     if backend not in WIRE_BACKENDS:
         raise QueryError(
             f"the {backend} backend cannot export its BDDs (no DDDMP): distributed "
-            f"solving needs cudd or oxidd (--backend cudd or --backend oxidd)"
+            f"solving needs the cudd or oxidd backend"
         )
     return backend
 
