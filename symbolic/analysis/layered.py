@@ -72,6 +72,7 @@ __all__ = [
     "Layering",
     "LAYERED_MODES",
     "goals",
+    "layer_row",
 ]
 
 
@@ -329,15 +330,15 @@ def layer_outcomes(
                     )
                     for p in players
                 }
-                rows.append(_row(k, reach.layers[k], won, turns))
+                rows.append(layer_row(k, reach.layers[k], won, turns))
         return Outcomes(tuple(reversed(rows)))
     u = {p: engine.until([p], stay, goal[p], dead_ends=DeadEnds.VACUOUS).result for p in players}
     for k, layer in enumerate(reach.layers):  # layer by layer: never the union of the layers
-        rows.append(_row(k, layer, {p: layer & u[p] for p in players}, turns))
+        rows.append(layer_row(k, layer, {p: layer & u[p] for p in players}, turns))
     return Outcomes(tuple(rows))
 
 
-def _row(k: int, layer: PositionSet, won: dict, turns: dict) -> tuple[int, int, int, int]:
+def layer_row(k: int, layer: PositionSet, won: dict, turns: dict) -> tuple[int, int, int, int]:
     """(k, win, draw, loss) of layer k from U_p (``won[p]``: p's won positions of the
     layer) and the turn sets T_p of two players p, q: won where the mover wins
     (U_p ∩ T_p, U_q ∩ T_q), lost where the other one does and the mover does not.

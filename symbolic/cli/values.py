@@ -18,11 +18,14 @@ import time
 from .. import atl
 from ..api import difference_witness
 from ..analysis.values import check_two_players, game_players, two_player_values
-from ..analysis.layered import layer_outcomes
+from ..analysis.layered import initial_set, layer_outcomes
 from ..analysis.layered_solve import graded_reach, layered_source, layered_values
 from ..analysis.outcome import rule_text
 from .. import ir
+from ..distributed.solve import distributed_outcomes
+from ..distributed.wire import check_wire_backend
 from ..errors import QueryError
+from .distributed import distributed_args, distributed_asked, open_pool, work_spec
 from .output import ALL_LIMIT, all_rows, emit, print_rows
 from .positions import read_position
 from .common import (
@@ -141,10 +144,20 @@ def _by_layer(args, model) -> int:
     layer from the initial positions (:func:`symbolic.analysis.layered.layer_outcomes`),
     on each engine asked; exit 1 when two engines differ."""
     kinds = engine_kinds(args.engine)
+    spread = distributed_asked(args)
+    if spread and args.layered == "off":
+        raise QueryError("--workers and --scheduler solve layer by layer: not with --layered off")
     note_work(args, args.layered != "off")
     tables = {}
     for kind in sorted(kinds, key=lambda k: k != "explicit"):  # size check first
         eng = build_engine(model.game, kind, **tuning(args), refuse="values")
+        if spread and kind == "symbolic":
+            check_wire_backend(backend_text(eng, args.backend))  # before a cluster is opened
+            with open_pool(args) as pool:
+                source = initial_set(eng, model.definitions)
+                spec = work_spec(args, model, eng)
+                tables[kind] = distributed_outcomes(eng, source, spec, pool, args.split)
+            continue
         tables[kind] = layer_outcomes(model.definitions, eng, layered=args.layered != "off")
     main = tables[kinds[0]]
     status = 0
@@ -404,6 +417,7 @@ def register(sub) -> None:
         "many the player to move wins, draws and loses with perfect play "
         "(by the outcome the game declares, as without --by-layer)",
     )
+    distributed_args(c)
     layered_arg(
         c,
         "solve one layer at a time: auto (default: when the game is graded from "

@@ -1,0 +1,156 @@
+"""What a worker process runs: one part of one layer, in its own BDD manager.
+
+Each worker builds the game's symbolic engine once per :class:`WorkSpec` (the model
+file, its parameters, the backend, order and partition: the same variables in the same
+order as the client's) and keeps it between tasks; a task receives its BDDs as bytes
+(:mod:`symbolic.distributed.wire`), computes, and returns bytes. The tasks hold no
+other state, so a task lost with its worker can run again anywhere.
+
+- :func:`post_part`: the image post(P) of a part P of layer k, and the keys of the
+  parts of layer k + 1 that it meets (:func:`symbolic.distributed.split.keys_of`);
+- :func:`solve_part`: U_k ∩ P for each player (the layered until of
+  :func:`symbolic.analysis.layered.layer_outcomes`), from P, the part A of F_{k+1}
+  its moves reach and U_{k+1} ∩ A.
+
+>>> spec = WorkSpec("models/tictactoe.game", (), "cudd")
+>>> e = engine_for(spec)
+>>> from symbolic.distributed.wire import dump_nodes, load_nodes
+>>> from symbolic.analysis.layered import initial_set
+>>> m = load_model(spec.model)
+>>> data, keys, info = post_part(spec, dump_nodes(e.manager, [initial_set(e, m.definitions).node]), ())
+>>> e.wrap(load_nodes(e.manager, data)[0]).count(), keys
+(9, [()])
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .. import ir
+from ..api import DeadEnds, ReachLayers, layer_turns
+from ..analysis.layered import goals
+from ..bdd.sets import BddSet
+from ..engines import make_engine
+from ..errors import QueryError
+from ..limits import Limits
+from ..model import load_model
+from .split import keys_of
+from .wire import dump_nodes, load_nodes
+
+__all__ = ["WorkSpec", "engine_for", "post_part", "solve_part", "forget_engines"]
+
+
+@dataclass(frozen=True)
+class WorkSpec:
+    """What a worker needs to build the client's engine again: the model file (a path
+    every worker can read, or a shipped model's name), its parameter overrides as
+    ``(name, value)`` pairs, the BDD backend (cudd or oxidd), bit order and partition,
+    and the memory cap of each worker in MB (None: the default); or, instead of a file,
+    ``game`` itself (a :class:`symbolic.ir.Game`: a plain description, pickled as data,
+    for games made in Python)."""
+
+    model: str | None
+    params: tuple
+    backend: str
+    order: str = "auto"
+    partition: str = "moves"
+    max_memory: float | None = None
+    game: ir.Game | None = None
+
+
+class _Solver:
+    """A worker's engine for one spec and the sets every layer reads: σ = positions
+    without a dead end, the goals G_p and the turn sets T_p."""
+
+    def __init__(self, spec: WorkSpec):
+        game = spec.game if spec.game is not None else _game_of(spec)
+        # a symbolic engine (its manager and BddSets are read below)
+        self.engine: Any = make_engine(
+            game,
+            "symbolic",
+            spec.backend,
+            order=spec.order,
+            partition=spec.partition,
+            limits=Limits(max_memory=spec.max_memory),
+        )
+        e = self.engine
+        self.players = e.game.players
+        self.stay = e.positions() - e.deadlocks()
+        self.goal = goals(e)
+        self.J = {p: e.game.coalition([p]) for p in self.players}
+        self.ours = {p: layer_turns(e, self.J[p]) for p in self.players}
+
+
+def _game_of(spec: WorkSpec):
+    """The game of the model file ``spec`` names, with its parameter overrides."""
+    if spec.model is None:
+        raise QueryError("a work spec names neither a model file nor a game")
+    return load_model(spec.model, dict(spec.params)).game
+
+
+# the engines of this process, by spec (a worker serves one run at a time, usually one spec)
+_SOLVERS: dict[WorkSpec, _Solver] = {}
+
+
+def _solver(spec: WorkSpec) -> _Solver:
+    if spec not in _SOLVERS:
+        _SOLVERS.clear()  # one engine at a time: a new run's spec replaces the last one
+        _SOLVERS[spec] = _Solver(spec)
+    return _SOLVERS[spec]
+
+
+def engine_for(spec: WorkSpec):
+    """This process's symbolic engine for ``spec`` (built on first use)."""
+    return _solver(spec).engine
+
+
+def forget_engines() -> None:
+    """Drop this process's engines (their managers go with them)."""
+    _SOLVERS.clear()
+
+
+def _info(e, started: float, part_nodes: int) -> dict:
+    """What a task reports besides its answer: the part's size, the nodes of the
+    worker's manager after the task, the task's seconds."""
+    return {
+        "part_nodes": part_nodes,
+        "manager_nodes": e.manager.node_count(),
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def post_part(spec: WorkSpec, data: bytes, bits: tuple[str, ...]) -> tuple[bytes, list, dict]:
+    """post(P) of the part P in ``data`` as bytes, the sorted keys over ``bits`` of the
+    parts it meets, and the task's :func:`_info`."""
+    t0 = time.perf_counter()
+    e = engine_for(spec)
+    [p] = load_nodes(e.manager, data)
+    image = e.post(BddSet._make(e, p))
+    keys = sorted(keys_of(e, image, bits))
+    out = dump_nodes(e.manager, [image.node])
+    return out, keys, _info(e, t0, e.manager.size(p))
+
+
+def solve_part(spec: WorkSpec, data: bytes) -> tuple[bytes, dict]:
+    """U_k ∩ P for each player p (in the game's order) as bytes, from ``data``: the
+    part P of F_k, the part A of F_{k+1} that P's moves reach (every successor of P is
+    in A: the game is graded) and U_{k+1} ∩ A for each player. The step is the engine's
+    own :meth:`~symbolic.api.GameEngine.until_layer_step` over the layers (P, A), so
+    U_k ∩ P is the single process's, position for position."""
+    t0 = time.perf_counter()
+    s = _solver(spec)
+    e = s.engine
+    nodes = load_nodes(e.manager, data)
+    part, above = (BddSet._make(e, u) for u in nodes[:2])
+    won = {p: BddSet._make(e, u) for p, u in zip(s.players, nodes[2:])}
+    layers = (part,) if above.is_empty() else (part, above)
+    reach = ReachLayers(part | above, layers, True)
+    out = [
+        e.until_layer_step(
+            s.J[p], reach, 0, s.ours[p], won[p], s.stay, s.goal[p], dead_ends=DeadEnds.VACUOUS
+        ).node
+        for p in s.players
+    ]
+    return dump_nodes(e.manager, out), _info(e, t0, e.manager.size(nodes[0]))
