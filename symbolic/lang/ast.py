@@ -46,6 +46,7 @@ __all__ = [
     "Players",
     "TurnOf",
     "Strategic",
+    "add_children",
     "Decl",
     "GameDecl",
     "DescriptionDecl",
@@ -564,6 +565,14 @@ def _collect_value(value, out: list) -> None:
             _collect_value(item, out)
     elif isinstance(value, _HOLDERS):
         _collect_children(value, out)
+
+
+def add_children(e: Expr, out: list) -> None:
+    """Append the sub-expressions of ``e`` (as :func:`expr_children` finds them) to
+    ``out``: a walk's stack, without a tuple per node."""
+    if not isinstance(e, Expr):
+        raise AssertionError(e)
+    _collect_children(e, out)
 
 
 def walk(e: Expr):

@@ -144,20 +144,25 @@ class ExprChecker(OperatorChecks, BinderChecks, BuiltinCalls):
 
     def is_temporal(self, node: ast.Expr, ctx: Ctx) -> bool:
         """True when ``node`` needs ATL (strategic operators, turn(...), formulas)."""
-        for n in ast.walk(node):
-            if isinstance(n, (ast.Strategic, ast.TurnOf)):
+        # one pass over the nodes in any order (the answer is an "any"), without a
+        # generator or a tuple per node: it runs over every set body and formula
+        entries = self.scope.entries
+        stack: list[Any] = [node]
+        pop = stack.pop
+        while stack:
+            n = pop()
+            cls = n.__class__
+            if cls is ast.Name or cls is ast.Call:
+                if not ctx.is_local(n.name):
+                    e = entries.get(n.name)
+                    if e is None:
+                        if cls is ast.Call and n.name in FORMULA_FUNCTION_NAMES:
+                            return True
+                    elif e.definition is not None and not inlinable(e.definition):
+                        return True
+            elif cls is ast.Strategic or cls is ast.TurnOf:
                 return True
-            if (
-                isinstance(n, ast.Call)
-                and n.name in FORMULA_FUNCTION_NAMES
-                and not ctx.is_local(n.name)
-                and n.name not in self.scope.entries
-            ):
-                return True
-            if isinstance(n, (ast.Name, ast.Call)) and not ctx.is_local(n.name):
-                e = self.scope.entries.get(n.name)
-                if e is not None and e.definition is not None and not inlinable(e.definition):
-                    return True
+            ast.add_children(n, stack)
         return False
 
     # ------------------------------------------------------------------ dispatch
