@@ -75,7 +75,6 @@ __all__ = [
     "parse_assignments",
     "json_text",
     "shown_positions",
-    "format_positions",
 ]
 
 
@@ -570,14 +569,3 @@ def shown_positions(ps: PositionSet, limit: int) -> list[tuple]:
     what = "all the positions" if limit == 0 else f"the {limit} smallest positions"
     with current_limits().stage(f"listing {what}"):
         return ps.tuples() if limit == 0 else list(ps.take(limit))
-
-
-def format_positions(space, ps: PositionSet, limit: int) -> list[str]:
-    """At most ``limit`` positions of ``ps`` (0: all), one per line, then how
-    many were left out (an exact count, however large the set)."""
-    shown = shown_positions(ps, limit)
-    lines = ["    " + position_text(space, t) for t in shown]
-    total = ps.count()
-    if len(shown) < total:
-        lines.append(f"    ... ({int_text(total - len(shown))} more; --limit 0 shows all)")
-    return lines
