@@ -371,6 +371,8 @@ def test_a_division_written_as_a_comment_gets_a_located_warning(capsys, tmp_path
     status, out, err = run(capsys, "check", p, "--query", "half")
     assert status == 0 and err.count("warning:") == 1 and f"{p}:6:18: warning:" in err
     # an update cut short: the next update after ';' is code too; prose after ';' is not
-    p.write_text(body.replace("k - 1", "k // 2; k' = 1") + "set big = k > 5  // 2 rows; then more\n")
+    p.write_text(
+        body.replace("k - 1", "k // 2; k' = 1") + "set big = k > 5  // 2 rows; then more\n"
+    )
     status, out, err = run(capsys, "check", p, "--query", "big")
     assert status == 0 and err.count("warning:") == 1 and f"{p}:5:33: warning:" in err, err
