@@ -21,6 +21,7 @@ from typing import Iterable, NamedTuple
 
 from ..errors import QueryError
 from ..engines import ExplicitGame
+from ..gdl.explicit_concurrent import GdlExplicitConcurrentGame
 from ..gdl.game import GdlGame
 from ..gdl.ground import term_text
 from ..ir import ConcurrentGame, Game
@@ -173,8 +174,6 @@ def joint_actions(model: Model, engine, c: tuple) -> list[Joint]:
         moves = sorted(engine.joint_moves(c).items())
         rows = [(a, sorted(ds)) for a, ds in moves]
     else:  # GDL: the explicit engine lists the joint moves (the symbolic one lists none)
-        from ..gdl.explicit_concurrent import GdlExplicitConcurrentGame  # GDL runs only
-
         if not isinstance(engine, GdlExplicitConcurrentGame):
             engine = build_engine(game, "explicit", check=False, concurrent=True)
         assert isinstance(game, GdlGame), "a concurrent game is a ConcurrentGame or GDL"
