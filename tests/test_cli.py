@@ -54,6 +54,25 @@ def test_check_limit_and_params(capsys, sub_model):
     assert doc["results"][0]["count"] == 30 and len(doc["results"][0]["positions"]) == 2
 
 
+def test_check_prints_positions_through_the_display(capsys, sub_model):
+    """A model with a display: each position drawn, numbered; a GDL state: its true
+    fluents; a model without one: ``slot=value`` pairs (the JSON keeps slot names)."""
+    status, out, err = run(capsys, "check", "tictactoe", "--query", "empty", "--limit", "0")
+    assert status == 0, err
+    assert out.split("count: 1\n")[1].splitlines() == [
+        "     1) . . .",
+        "        . . .",
+        "        . . .",
+        "        O to move",
+    ], out
+    status, out, err = run(capsys, "check", "gdl/ticTacToe", "--query", "initial")
+    assert status == 0, err
+    assert "    (cell 1 1 b) (cell 1 2 b) " in out and "=0" not in out, out
+    status, out, err = run(capsys, "check", sub_model, "--limit", "2")
+    assert status == 0, err
+    assert "    j=1, k=1\n    j=1, k=2\n" in out, out
+
+
 def test_engine_both_agrees_and_reports(capsys):
     status, out, err = run(
         capsys,
@@ -172,9 +191,9 @@ def test_engine_both_exits_1_and_names_a_position_on_a_difference(capsys, monkey
     monkeypatch.setattr(ExplicitGame, "until", wrong_until)
     status, out, err = run(capsys, "check", sub_model, "--engine", "both")
     assert status == 1, (out, err)
-    assert "MISMATCH on wins(1) and j = 1: position (1, 1) is only in the symbolic result" in err, (
-        err
-    )
+    assert (
+        "MISMATCH on wins(1) and j = 1: position j=1, k=1 is only in the symbolic result" in err
+    ), err
 
 
 @pytest.mark.parametrize("order", ["auto", "sliced", "slots"])
@@ -351,3 +370,9 @@ def test_a_division_written_as_a_comment_gets_a_located_warning(capsys, tmp_path
     p.write_text(body + "set half = k > 2 // 2 + 1\nset big = k > 5  // more than half\n")
     status, out, err = run(capsys, "check", p, "--query", "half")
     assert status == 0 and err.count("warning:") == 1 and f"{p}:6:18: warning:" in err
+    # an update cut short: the next update after ';' is code too; prose after ';' is not
+    p.write_text(
+        body.replace("k - 1", "k // 2; k' = 1") + "set big = k > 5  // 2 rows; then more\n"
+    )
+    status, out, err = run(capsys, "check", p, "--query", "big")
+    assert status == 0 and err.count("warning:") == 1 and f"{p}:5:33: warning:" in err, err

@@ -4,10 +4,14 @@ commands that need a player to move refuse in their own words (never a message a
 
 from __future__ import annotations
 
+import itertools
+
 import json
 
 import pytest
 
+
+from symbolic.model import load_model
 
 from .conftest import ROOT, run
 
@@ -60,11 +64,11 @@ def test_successors_by_joint_action(capsys, engine):
     assert out.splitlines() == [
         "done=0, same=0  (concurrent: every player chooses an action)",
         "4 joint action(s), 2 successor(s):",
-        "    1: show(0), 2: show(0)  ->  done=1, same=1",
-        "    1: show(0), 2: show(1)  ->  done=1, same=0",
-        "    1: show(1), 2: show(0)  ->  done=1, same=0",
-        "    1: show(1), 2: show(1)  ->  done=1, same=1",
-    ], out
+        "    1) 1: show(0), 2: show(0)  ->  done=1, same=1",
+        "    2) 1: show(0), 2: show(1)  ->  done=1, same=0",
+        "    4) 1: show(1), 2: show(0)  ->  done=1, same=0",
+        "    5) 1: show(1), 2: show(1)  ->  done=1, same=1",
+    ], out  # numbers: places among every joint action, rest included (3 x 3)
     status, out, _ = run(
         capsys, "successors", "train_gate", "--at", "s=1", "--engine", engine, "--json"
     )
@@ -75,6 +79,11 @@ def test_successors_by_joint_action(capsys, engine):
         ({"1": "idle", "2": "delay"}, [{"s": 1}]),
         ({"1": "idle", "2": "reject"}, [{"s": 0}]),
     ], doc
+    game = load_model("train_gate").game
+    every = list(itertools.product(*(game.action_labels(p) for p in game.players)))
+    assert [j["number"] for j in doc["joint_actions"]] == [
+        every.index(tuple(j["actions"].values())) + 1 for j in doc["joint_actions"]
+    ]
 
 
 @pytest.mark.parametrize("engine", ["symbolic", "explicit"])
@@ -91,7 +100,8 @@ def test_successors_of_a_gdl_game_read_as_concurrent(capsys, engine):
     assert status == 0, err
     lines = out.splitlines()
     assert lines[1] == "4 joint action(s), 2 successor(s):", out
-    assert "    1: heads, 2: tails  ->  match=0, s_0=0, s_1=1" in lines, out
+    assert lines[0] == "(s 0)  (concurrent: every player chooses an action)", out
+    assert "    2) a: heads, b: tails  ->  (s 1)" in lines, out  # roles and fluents by name
 
 
 STUCK = """\
@@ -119,6 +129,6 @@ def test_successors_of_a_dead_end_and_of_contradictory_updates(capsys, tmp_path)
     status, out, _ = run(capsys, "successors", str(model), "--at", "x=1", "--engine", "explicit")
     assert out.splitlines()[1:] == [
         "2 joint action(s), 1 successor(s):",
-        "    1: go, 2: go  ->  x=2",
-        "    1: go, 2: stay  ->  no successor (its updates contradict each other)",
+        "    1) 1: go, 2: go  ->  x=2",
+        "    2) 1: go, 2: stay  ->  no successor (its updates contradict each other)",
     ], out

@@ -42,6 +42,15 @@ def test_nimbers_at_a_position_with_its_winning_moves(capsys):
         {"j": 2, "k[1]": 3, "k[2]": 4, "k[3]": 7},
         {"j": 2, "k[1]": 3, "k[2]": 5, "k[3]": 6},
     ]
+    assert doc["moves"] == ["take(1, 1)", "take(2, 1)", "take(3, 1)"]  # one per position
+    status, out, _ = run(capsys, "nimbers", NIM, "--at", "j=1, k[1]=3, k[2]=5, k[3]=7")
+    # by name and stable number (K=7: take(i, t) is 7(i-1)+t), each with its position
+    assert [line for line in out.splitlines() if ") take(" in line] == [
+        "    1) take(1, 1)",
+        "    8) take(2, 1)",
+        "   15) take(3, 1)",
+    ], out
+    assert "        heap 1: || (2)" in out, out
     status, out, _ = run(
         capsys,
         "nimbers",
@@ -51,7 +60,7 @@ def test_nimbers_at_a_position_with_its_winning_moves(capsys):
         "--at",
         "j=2, b[1]=true, b[2]=false, b[3]=true, b[4]=false",
     )
-    assert status == 0 and "nimber: 0" in out and "the player to move loses" in out
+    assert status == 0 and "(nimber 0)" in out and "the player to move loses" in out
 
 
 def test_nimbers_text_lists_every_value(capsys):

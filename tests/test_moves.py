@@ -40,27 +40,24 @@ def check_against_engine(model, names: MoveNames, pos: tuple) -> list:
     return legal
 
 
-def test_connect_four_drops_are_named_and_numbered_by_the_full_list():
+def test_connect_four_drops_are_named_by_their_column_and_keep_their_numbers():
     model = load_model("connect4")
     names = MoveNames(model)
     empty = (0,) * 12
     legal = check_against_engine(model, names, empty)
     every = full_list(model.game)
-    assert names.total == len(every) == 12
-    assert [(m.number, m.name) for m in legal] == [
-        (every.index(("drop", (col, 0))) + 1, f"drop({col}, 0)") for col in range(4)
-    ]
-    assert [m.number for m in legal] == [1, 4, 7, 10]
-    # after drop(1, 0) the others keep their numbers; column 1 now offers drop(1, 1)
+    assert names.total == len(every) == 4  # one move per column
+    assert [(m.number, m.name) for m in legal] == [(col, f"drop({col})") for col in (1, 2, 3, 4)]
+    # drop(2) lands at the bottom of column 2 (cell c[4]); drop(2) again lands on it
     after = legal[1].target
-    assert after[3] == 1  # c[4]: column 1, bottom row
+    assert after == (0, 0, 0, 1) + (0,) * 8
     legal2 = check_against_engine(model, names, after)
-    assert [(m.number, m.name) for m in legal2] == [
-        (1, "drop(0, 0)"),
-        (5, "drop(1, 1)"),
-        (7, "drop(2, 0)"),
-        (10, "drop(3, 0)"),
-    ]
+    assert [(m.number, m.name) for m in legal2] == [(col, f"drop({col})") for col in (1, 2, 3, 4)]
+    assert legal2[1].target[3:6] == (1, 2, 0)
+    # a full column has no move; the others keep their numbers
+    full = (0, 0, 0, 1, 2, 1, 0, 0, 0, 2, 0, 0)
+    legal3 = check_against_engine(model, names, full)
+    assert [(m.number, m.name) for m in legal3] == [(1, "drop(1)"), (3, "drop(3)"), (4, "drop(4)")]
 
 
 def test_nim_moves_do_what_their_names_say_and_keep_their_numbers_everywhere():

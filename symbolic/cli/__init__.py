@@ -100,7 +100,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     module the only one imported)."""
     p = argparse.ArgumentParser(
         prog="symbolic",
-        description="Solve finite multi-player turn-based games and ATL queries with BDDs.",
+        description="Solve finite multi-player games, turn-based or concurrent (model files, "
+        "GDL, AIGER), and their ATL questions with BDDs.",
         epilog="Exit statuses: 0 ok, 1 a negative answer (engines differ, a start not won), "
         "2 bad input, 3 limit reached, "
         "4 output not written, 130 interrupted.",

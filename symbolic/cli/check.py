@@ -12,12 +12,12 @@ from .dead_ends import dead_end_note
 from .why import why
 from .strategy import DEAD_ENDS
 from .output import emit, positions_json
+from .positions import positions_lines
 from .common import (
     ENGINE_CHOICES,
     backend_text,
     build_engines,
     engine_arg,
-    format_positions,
     json_arg,
     layered_arg,
     limit_arg,
@@ -25,6 +25,7 @@ from .common import (
     model_args,
     note_work,
     queries_of,
+    position_text,
     shown_positions,
     value_text,
 )
@@ -90,10 +91,12 @@ def cmd_check(args) -> int:
                 print(a.note())
             elif a.how and not args.quiet and sys.stderr.isatty():
                 print(a.note(), file=sys.stderr)
-            print("\n".join(format_positions(model.game.space, ps, args.limit)))
+            print("\n".join(positions_lines(model, ps, args.limit)))
         for text, w, where in mismatches:
             print(
-                f"\nMISMATCH on {text}: position {w} is only in the {where} result", file=sys.stderr
+                f"\nMISMATCH on {text}: position {position_text(model.game.space, w)} is only "
+                f"in the {where} result",
+                file=sys.stderr,
             )
         if args.engine == "both" and not mismatches:
             print(f"\nsymbolic and explicit agree on all {len(queries)} queries")

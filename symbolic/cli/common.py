@@ -75,7 +75,6 @@ __all__ = [
     "parse_assignments",
     "json_text",
     "shown_positions",
-    "format_positions",
 ]
 
 
@@ -273,7 +272,7 @@ def limit_args(sp: argparse.ArgumentParser, top: bool = False) -> None:
         default=d,
         help="oxidd's apply cache holds 2^E entries of 11 bytes (default: 2^22; "
         "above 2^36 value vectors, 2^26 when check, values, strategy or "
-        "nimbers solve by fixpoints, else 2^24; bench/README.md)",
+        "nimbers solve by fixpoints, else 2^24: the sizes measured fastest)",
     )
     sp.add_argument(
         "--quiet",
@@ -320,8 +319,8 @@ def model_args(sp: argparse.ArgumentParser) -> None:
 def backend_arg(
     sp,
     help: str | None = "BDD backend of the symbolic engine (default: auto, "
-    "i.e. oxidd above 2^20 value vectors when installed, else cudd; measured in "
-    "bench/README.md)",
+    "i.e. oxidd above 2^20 value vectors when installed, else cudd: the faster "
+    "of the two on the benchmarks)",
 ) -> None:
     """``--backend``: the BDD backend of the symbolic engine (default auto)."""
     sp.add_argument("--backend", choices=BACKEND_CHOICES, default="auto", help=help)
@@ -570,14 +569,3 @@ def shown_positions(ps: PositionSet, limit: int) -> list[tuple]:
     what = "all the positions" if limit == 0 else f"the {limit} smallest positions"
     with current_limits().stage(f"listing {what}"):
         return ps.tuples() if limit == 0 else list(ps.take(limit))
-
-
-def format_positions(space, ps: PositionSet, limit: int) -> list[str]:
-    """At most ``limit`` positions of ``ps`` (0: all), one per line, then how
-    many were left out (an exact count, however large the set)."""
-    shown = shown_positions(ps, limit)
-    lines = ["    " + position_text(space, t) for t in shown]
-    total = ps.count()
-    if len(shown) < total:
-        lines.append(f"    ... ({int_text(total - len(shown))} more; --limit 0 shows all)")
-    return lines

@@ -2,10 +2,11 @@
 grid over two variables, of a position as a board, or of a strategy as a graph
 (:mod:`symbolic.pictures`, which imports matplotlib only when it draws).
 
-The variables a picture does not vary take the values given by ``--at`` (some
-slots, ``'j=1, k[3]=0'``), else their value in the first position (in the
-engines' order) of the model's set ``initial``; a model without ``initial``
-must fix them all, and the error names those left. Without ``-o`` the picture
+The variables a grid does not vary take the values given by ``--at`` (some
+slots, ``'j=1, k[3]=0'``), the others the value every position of the model's set
+``initial`` agreeing with them gives (:func:`symbolic.cli.positions.fixed_slots`,
+the one ``--at`` reader); a slot left without a value is named in the error. A board
+or a strategy without ``--at`` starts from ``initial`` (its first position, a board). Without ``-o`` the picture
 is written to ``MODEL-WHAT.svg`` in the current directory (WHAT: set, values,
 nimbers, board or strategy); the path is printed.
 """
@@ -26,7 +27,7 @@ from ..errors import QueryError
 from ..limits import current as current_limits, int_text, parse_int, short_text
 from ..model import parse_formula
 from ..pictures.figure import FORMATS, MAX_INCHES
-from .positions import read_position
+from .positions import fixed_slots, read_position
 from .common import (
     NOT_ANSWERED,
     build_engine,
@@ -34,7 +35,6 @@ from .common import (
     int_arg,
     load,
     model_args,
-    parse_assignments,
     position_text,
     refuse_concurrent,
     tuning,
@@ -106,8 +106,8 @@ def _grid(model, engine, args, mode: str):
     if args.x is None or args.y is None:
         raise QueryError("a grid needs the two variables it varies: --x VAR --y VAR")
     (x, xw), (y, yw) = axis(args.x, "--x"), axis(args.y, "--y")
-    at = parse_assignments(model.game.space, args.at) if args.at else {}
-    base = _base(model, engine)
+    at = fixed_slots(model, engine, args.at, free=(x, y))
+    base = None  # every slot but the axes is in at
     windows = {"x_window": xw, "y_window": yw}
     if mode == "query":
         ps = atl.evaluate(engine, parse_formula(args.query, model), model.definitions)
@@ -267,8 +267,8 @@ def register(sub) -> None:
         "nimbers (--nimbers) as a coloured grid over two variables (--x, --y), "
         "a position as a board with the value of each move (--board; models "
         "with a display), or a strategy as a graph (--strategy). Variables not "
-        "varied take their --at value, else their value in the first position "
-        "of the model's set 'initial'. Writes -o FILE (.svg, .png or .pdf), else "
+        "varied take their --at value, else the value the model's set 'initial' "
+        "fixes. Writes -o FILE (.svg, .png or .pdf), else "
         "MODEL-WHAT.svg, which it does not overwrite without --force, and prints the path.",
     )
     model_args(d)
@@ -300,8 +300,9 @@ def register(sub) -> None:
     d.add_argument(
         "--at",
         metavar="POSITION",
-        help="values of the other variables, e.g. 'j=1, k[3]=0' (default: "
-        "those of the first initial position)",
+        help="values of the other variables, e.g. 'j=1, k[3]=0'; a slot left out "
+        "takes the value the model's set 'initial' fixes (the board: the first "
+        "initial position)",
     )
     d.add_argument(
         "--from",

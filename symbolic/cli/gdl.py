@@ -261,8 +261,7 @@ def register(sub) -> None:
         ENGINE_CHOICES,
         help="symbolic (BDDs), explicit (the ground rules on each state: measured "
         "at 0.07 ms of CPU and 0.5 KB of memory a reachable state, edges "
-        "included: 139 248 states of four-heap Nim in 10 s and 76 MB; "
-        "bench/README.md) or both (cross-check; exit 1 on any difference)",
+        "included: 139 248 states of four-heap Nim in 10 s and 76 MB) or both (cross-check; exit 1 on any difference)",
     )
     g.add_argument(
         "--depth",

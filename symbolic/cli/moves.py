@@ -21,12 +21,14 @@ from typing import Iterable, NamedTuple
 
 from ..errors import QueryError
 from ..engines import ExplicitGame
+from ..gdl.explicit_concurrent import GdlExplicitConcurrentGame
 from ..gdl.game import GdlGame
 from ..gdl.ground import term_text
-from ..ir import Game
+from ..ir import ConcurrentGame, Game
 from ..model import Model
+from .common import build_engine
 
-__all__ = ["Named", "MoveNames", "value_words", "numbered"]
+__all__ = ["Named", "MoveNames", "value_words", "numbered", "Joint", "joint_actions"]
 
 
 class Named(NamedTuple):
@@ -139,4 +141,51 @@ def numbered(moves: list[Named]) -> list[tuple[str, Named]]:
         seen[m.number] = seen.get(m.number, 0) + 1
         key = str(m.number) if count[m.number] == 1 else f"{m.number}.{seen[m.number]}"
         out.append((key, m))
+    return out
+
+
+class Joint(NamedTuple):
+    """An enabled joint action of a concurrent game at a position: its stable ``number``,
+    each player's action by the player's name (``{"a": "(play heads)"}``) and δ(c, a)."""
+
+    number: int
+    actions: dict[str, str]
+    successors: list[tuple]
+
+
+def joint_actions(model: Model, engine, c: tuple) -> list[Joint]:
+    """The enabled joint actions at ``c`` of a concurrent game, by number: each player's
+    action as the model writes it (a GDL move as GDL does, its role by name), numbered
+    by its place (from 1) in the list of every joint action, each player's actions in
+    declaration order, the first player's varying slowest; so a joint action keeps its
+    number while it is enabled. A joint action whose updates contradict each other has
+    no successor.
+
+    >>> from symbolic.model import load_model
+    >>> from symbolic.engines import make_engine
+    >>> m = load_model("pennies")
+    >>> [(j.number, j.actions) for j in joint_actions(m, make_engine(m.game), (0, 0))][1]
+    (2, {'1': 'show(0)', '2': 'show(1)'})
+    """
+    game = model.game
+    if isinstance(game, ConcurrentGame):
+        who = [str(p) for p in game.players]
+        labels = [game.action_labels(p) for p in game.players]
+        moves = sorted(engine.joint_moves(c).items())
+        rows = [(a, sorted(ds)) for a, ds in moves]
+    else:  # GDL: the explicit engine lists the joint moves (the symbolic one lists none)
+        if not isinstance(engine, GdlExplicitConcurrentGame):
+            engine = build_engine(game, "explicit", check=False, concurrent=True)
+        assert isinstance(game, GdlGame), "a concurrent game is a ConcurrentGame or GDL"
+        prog = game.program
+        who = list(prog.roles)
+        labels = [tuple(term_text(t) for t in prog.moves[r]) for r in prog.roles]
+        rows = [(a, sorted(ds)) for a, ds in sorted(engine.joint_moves(c).items())]
+    out = []
+    for a, ds in rows:
+        number = 0
+        for k, names in zip(a, labels):
+            number = number * len(names) + k
+        acts = {p: names[k] for p, names, k in zip(who, labels, a)}
+        out.append(Joint(number + 1, acts, ds))
     return out

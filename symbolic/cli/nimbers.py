@@ -18,7 +18,8 @@ from ..analysis.grundy import (
 from ..analysis.layered_solve import graded_reach, layered_nimbers_graded, layered_source
 from ..api import ReachLayers
 from .output import all_limit_arg, all_rows, emit, positions_json, print_rows
-from .positions import read_position
+from .moves import MoveNames, numbered
+from .positions import entry, headed, position_shower, read_position
 from .common import (
     ENGINE_CHOICES,
     backend_text,
@@ -111,7 +112,7 @@ def cmd_nimbers(args) -> int:
     if args.all and args.csv:
         print_rows(space, main.every(reach, args.limit), "nimber", str)
     elif args.json:
-        doc = _json_doc(main, space, at, reach, mismatch)
+        doc = _json_doc(main, model, at, reach, mismatch)
         if args.all:
             rows = main.every(reach, args.limit)
             doc["all"] = [{"position": space.as_dict(p), "nimber": g} for p, g in rows]
@@ -143,7 +144,7 @@ def cmd_nimbers(args) -> int:
                 f"layered: over the {reach.result.count()} positions reachable from "
                 f"initial ({len(reach.layers)} layers), not over every position"
             )
-        _print_answer(main, space, at)
+        _print_answer(main, model, at)
         if mismatch is not None:
             print(
                 f"\nMISMATCH at {position_text(space, mismatch[0])}: symbolic "
@@ -155,14 +156,18 @@ def cmd_nimbers(args) -> int:
     return status
 
 
-def _json_doc(main, space, at, reach, mismatch) -> dict:
-    """The ``--json`` document: the nimber and winning moves of ``at``, else the count of
+def _json_doc(main, model, at, reach, mismatch) -> dict:
+    """The ``--json`` document: the nimber and winning moves of ``at`` (the positions
+    they lead to, ``optimal_moves``, and their names, ``moves``), else the count of
     positions per nimber; the engines' first disagreement when there is one."""
+    space = model.game.space
     if at is not None:
+        optimal = main.optimal_moves(at)
         doc = {
             "position": space.as_dict(at),
             "nimber": main.of(at),
-            "optimal_moves": positions_json(space, main.optimal_moves(at)),
+            "optimal_moves": positions_json(space, optimal),
+            "moves": MoveNames(model).names_of(at, optimal),
         }
     else:
         doc = {"counts": {str(g): n for g, n in main.counts().items()}}
@@ -181,18 +186,20 @@ def _json_doc(main, space, at, reach, mismatch) -> dict:
     return doc
 
 
-def _print_answer(main, space, at) -> None:
-    """The nimber of ``at`` and its moves to nimber-0 positions, else the table of the
-    number of positions per nimber."""
+def _print_answer(main, model, at) -> None:
+    """The nimber of ``at`` and its moves to nimber-0 positions, by name and number
+    (:mod:`symbolic.cli.moves`), else the table of the number of positions per nimber."""
     if at is not None:
-        g = main.of(at)
-        print(f"\n{position_text(space, at)}\n  nimber: {g}")
-        moves = main.optimal_moves(at)
-        if moves:
-            print("  moves to a nimber-0 position (winning moves):")
-            print("\n".join("    " + position_text(space, s) for s in moves))
+        show = position_shower(model)
+        print("\n" + headed(show(at), f"nimber {main.of(at)}"))
+        targets = set(main.optimal_moves(at))
+        if targets:
+            print("moves to a nimber-0 position (winning moves):")
+            for key, m in numbered(MoveNames(model).legal(at)):
+                if m.target in targets:
+                    print(entry(f"  {key:>3}) {m.name}", show(m.target)))
         else:
-            print("  no move to a nimber-0 position: the player to move loses against best play")
+            print("no move to a nimber-0 position: the player to move loses against best play")
     else:
         counts = main.counts()
         total = sum(counts.values())

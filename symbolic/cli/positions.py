@@ -31,13 +31,16 @@ from ..errors import QueryError, SymbolicError
 from ..gdl.game import GdlGame
 from ..gdl.ground import term_text
 from ..ir import BoolType, Const, Elem, Expr, Var, conj
-from ..limits import short_text
+from ..limits import int_text, short_text
 from ..model import Model, parse_formula
-from .common import build_engine, parse_assignments, position_text
+from .common import build_engine, parse_assignments, position_text, shown_positions
 
 __all__ = [
     "read_position",
     "complete",
+    "filled",
+    "fixed_slots",
+    "positions_lines",
     "slot_expr",
     "start_set",
     "position_shower",
@@ -70,7 +73,20 @@ def complete(model: Model, engine: GameEngine | None, given: dict[str, int], sho
     ``position 'j=1'``).
     The ``engine`` (evaluating ``initial``) is needed only when a slot is left out."""
     space = model.game.space
-    labels = [s.label for s in space.slots]
+    values = filled(model, engine, given, shown)
+    try:
+        return space.check_position(tuple(values[s.label] for s in space.slots))
+    except SymbolicError as err:
+        raise QueryError(f"{shown}: {err}") from None
+
+
+def filled(
+    model: Model, engine: GameEngine | None, given: dict[str, int], shown: str, free=()
+) -> dict[str, int]:
+    """``{label: value}`` for every slot but those of ``free`` (a grid's axes): ``given``,
+    the others completed from ``initial`` as :func:`complete` says, else a QueryError
+    naming the slots left without a value."""
+    labels = [s.label for s in model.game.space.slots if s.label not in free]
     missing = [label for label in labels if label not in given]
     values = dict(given)
     if missing:
@@ -86,10 +102,7 @@ def complete(model: Model, engine: GameEngine | None, given: dict[str, int], sho
             + ("it" if len(left) == 1 else "them")
         )
         raise QueryError(f"{shown}: no value for {some} ({why}; give it with --at)")
-    try:
-        return space.check_position(tuple(values[label] for label in labels))
-    except SymbolicError as err:
-        raise QueryError(f"{shown}: {err}") from None
+    return values
 
 
 def _from_initial(model, engine, given: dict, missing: list[str]) -> dict[str, int]:
@@ -134,6 +147,40 @@ def read_position(model: Model, engine: GameEngine | None, text: str, flag: str 
             f"of the game (it breaks an invariant)"
         )
     return pos
+
+
+def fixed_slots(model: Model, engine: GameEngine, text: str | None, free) -> dict[str, int]:
+    """The slots a grid over ``free`` (its axes) does not vary: those ``--at`` gives
+    (``text``, ``LABEL=VALUE, ...``), the others completed from ``initial`` as by
+    :func:`complete`, else a QueryError naming them. An axis given in ``text`` is kept,
+    and an axis that is no slot or named twice makes this return ``text``'s slots
+    alone: the picture names each of these mistakes."""
+    space = model.game.space
+    given = parse_assignments(space, text) if text and text.strip() else {}
+    if len(set(free)) < len(free) or not set(free) <= {s.label for s in space.slots}:
+        return given
+    shown = f"position {short_text(text)}" if given else "no position given"
+    return filled(model, engine, given, shown, free=free)
+
+
+def positions_lines(model: Model, ps: PositionSet, limit: int) -> list[str]:
+    """At most ``limit`` positions of ``ps`` (0: all), each through
+    :func:`position_shower`: one indented line each, or, when the model's display
+    draws a board of several lines, each board numbered with its lines below; then how
+    many were left out (an exact count, however large the set)."""
+    show = position_shower(model)
+    shown = shown_positions(ps, limit)
+    lines = []
+    for i, pos in enumerate(shown, 1):
+        text = show(pos)
+        if "\n" in text:
+            lines.append(f"    {i:>2}) " + one_line(text, " " * 8))
+        else:
+            lines.append("    " + text)
+    total = ps.count()
+    if len(shown) < total:
+        lines.append(f"    ... ({int_text(total - len(shown))} more; --limit 0 shows all)")
+    return lines
 
 
 def start_set(model: Model, engine: GameEngine, args, *, note: str = "") -> PositionSet:

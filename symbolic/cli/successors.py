@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 
-from ..gdl.explicit_concurrent import GdlExplicitConcurrentGame
-from ..ir import ConcurrentGame
 from .output import emit
 from .common import (
     build_engine,
@@ -16,32 +14,17 @@ from .common import (
     position_text,
     tuning,
 )
-from .moves import MoveNames, numbered
+from .moves import MoveNames, joint_actions, numbered
 from .positions import entry, headed, position_shower, read_position
 
-__all__ = ["joint_successors", "cmd_successors", "register"]
-
-
-def joint_successors(model, engine, c: tuple) -> list[tuple[dict, list]]:
-    """δ(c, a) for each enabled joint action a of a concurrent game, in the order of the
-    actions: ``({player: action label}, [successor, ...])`` (a joint action whose updates
-    contradict each other has no successor)."""
-    game = model.game
-    if not isinstance(game, ConcurrentGame):  # GDL: the explicit engine names the moves
-        if not isinstance(engine, GdlExplicitConcurrentGame):  # the symbolic one names none
-            engine = build_engine(game, "explicit", check=False, concurrent=True)
-        return [(dict(zip(game.players, a)), [d]) for a, d in engine.transitions(c)]
-    names = [game.action_labels(p) for p in game.players]
-    return [
-        ({p: names[i][k] for i, (p, k) in enumerate(zip(game.players, a))}, sorted(ds))
-        for a, ds in sorted(engine.joint_moves(c).items())
-    ]
+__all__ = ["cmd_successors", "register"]
 
 
 def _concurrent(model, engine, c: tuple, args) -> int:
-    """``successors`` on a concurrent game: the successors of each joint action."""
+    """``successors`` on a concurrent game: the successors of each joint action, named
+    and numbered by :func:`symbolic.cli.moves.joint_actions`."""
     sp = model.game.space
-    rows = joint_successors(model, engine, c)
+    rows = joint_actions(model, engine, c)
     succ = engine.successors(c).tuples()
     if args.json:
         doc = {
@@ -49,26 +32,28 @@ def _concurrent(model, engine, c: tuple, args) -> int:
             "turn": None,
             "joint_actions": [
                 {
-                    "actions": {str(p): a for p, a in acts.items()},
-                    "successors": [sp.as_dict(d) for d in ds],
+                    "number": j.number,
+                    "actions": j.actions,
+                    "successors": [sp.as_dict(d) for d in j.successors],
                 }
-                for acts, ds in rows
+                for j in rows
             ],
             "successors": [sp.as_dict(d) for d in succ],
         }
         emit(args, doc, model, engine)
         return 0
-    print(f"{position_text(sp, c)}  (concurrent: every player chooses an action)")
+    show = position_shower(model)
+    print(headed(show(c), "concurrent: every player chooses an action"))
     print(
         f"{len(rows)} joint action(s), {len(succ)} successor(s)"
         + (":" if rows else " (a dead end: a player has no enabled action)")
     )
-    for acts, ds in rows:
-        joint = ", ".join(f"{p}: {a}" for p, a in acts.items())
-        if not ds:
-            print(f"    {joint}  ->  no successor (its updates contradict each other)")
-        for d in ds:
-            print(f"    {joint}  ->  {position_text(sp, d)}")
+    for j in rows:
+        head = f"  {j.number:>3}) " + ", ".join(f"{p}: {a}" for p, a in j.actions.items())
+        if not j.successors:
+            print(f"{head}  ->  no successor (its updates contradict each other)")
+        for d in j.successors:
+            print(entry(head, show(d)))
     return 0
 
 

@@ -28,10 +28,11 @@ _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 # an operand's last character, spaces, then the comment
 _AFTER_OPERAND = re.compile(r"[\w)\]'](\s*)(//.*)$")
 # the comment text as the tail of an expression: a number or "(" first, or words and
-# numbers joined by operators (never two words in a row, as prose has)
+# numbers joined by operators or the ";" between updates (never two words in a row, as
+# prose has: `k' = k // 2; j' = 3 - j` is code, `// 2 rows; then more` is not)
 _TERM = r"[\w\[\]().']+"
-_OP = r"\s*(?:[-+*%<>=!]=?|div|mod|and|or)\s*"
-_CODE = re.compile(rf"\s*(?:[\d(]\S*|{_TERM}(?:{_OP}{_TERM})+)(?:{_OP}{_TERM})*\s*$")
+_OP = r"\s*(?:[-+*%<>=!]=?|;|div|mod|and|or)\s*"
+_CODE = re.compile(rf"\s*(?:[\d(][^\s;]*|{_TERM}(?:{_OP}{_TERM})+)(?:{_OP}{_TERM})*\s*;?\s*$")
 
 
 def _blank(match: re.Match) -> str:

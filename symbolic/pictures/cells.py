@@ -9,7 +9,10 @@ whose columns are the distinct character columns it uses (so ``O . X`` is three
 adjacent cells). In any other line, a word of at least one character none of
 which is a letter, a digit or ``( ) : , ;`` (the matches ``|||`` of ``heap 1:
 ||| (3)``) is a run of cells, the words before and after it are text; a line
-without such a word is text (``player 1 to move``).
+without such a word is text (``player 1 to move``). A line of as many numbers as a
+board block above it has columns (``1 2 3 4`` under Connect Four's board: the
+columns' numbers a text board shows) is left out: the picture numbers rows and
+columns itself.
 
 **Where a move's value goes.** A move c → c' *acts on* the cells whose
 character differs between the drawings of c and c'. Each move is given one cell
@@ -24,12 +27,14 @@ which changes no cell) has none: its value is listed beside the board.
 ([(0, 0, 'O'), (0, 1, '.'), (0, 2, 'X')], Text(row=2, col=0.0, text='X to move', align='left'))
 >>> place(lay, "O . X\\n. . .", ["O . X\\nO . .", "O O X\\n. . ."])
 [(1, 0), (0, 1)]
+>>> layout("O . X\\n1 2 3\\nX to move").texts
+(Text(row=1, col=0.0, text='X to move', align='left'),)
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..arguments import need, need_iterable
 
@@ -101,6 +106,16 @@ def _kinds(lines: list[str]) -> list[str]:
     return out
 
 
+def _column_numbers(line: str, blocks: list, row: int) -> bool:
+    """True when ``line`` (at ``row``) is the column numbers of the board block ending
+    just above it: as many numbers as its columns."""
+    words = line.split()
+    if not blocks or not all(w.isdigit() for w in words):
+        return False
+    first, rows, columns, grid = blocks[-1]
+    return grid and first + rows == row and len(words) == columns
+
+
 def layout(drawing: str) -> Layout:
     """The :class:`Layout` of ``drawing`` (module docstring)."""
     lines = need(drawing, str, "the drawing").splitlines() or [""]
@@ -108,11 +123,14 @@ def layout(drawing: str) -> Layout:
     cells: list[Cell] = []
     texts: list[Text] = []
     blocks: list[tuple[int, int, int, bool]] = []
+    skipped: list[int] = []
     r = 0
     while r < len(lines):
         kind = kinds[r]
         if kind == "text":
-            if lines[r].strip():
+            if _column_numbers(lines[r], blocks, r):
+                skipped.append(r)
+            elif lines[r].strip():
                 texts.append(Text(r, 0.0, lines[r].strip(), "left"))
             r += 1
             continue
@@ -134,7 +152,18 @@ def layout(drawing: str) -> Layout:
                 widest = max(widest, _mixed(lines[i], i, b, cells, texts))
             blocks.append((r, end - r, widest, False))
         r = end
-    return Layout(tuple(cells), tuple(texts), tuple(blocks), len(lines))
+    if not skipped:
+        return Layout(tuple(cells), tuple(texts), tuple(blocks), len(lines))
+
+    def up(row: int) -> int:  # the row once the skipped lines are gone (``at`` keeps the text's)
+        return row - sum(s < row for s in skipped)
+
+    return Layout(
+        tuple(replace(c, row=up(c.row)) for c in cells),
+        tuple(replace(t, row=up(t.row)) for t in texts),
+        tuple((up(b[0]), *b[1:]) for b in blocks),
+        len(lines) - len(skipped),
+    )
 
 
 def _mixed(line: str, row: int, block: int, cells: list, texts: list) -> int:
