@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..bdd.managers import make_manager
 from ..limits import Limits
@@ -126,12 +126,15 @@ def solve_safety(
     max_memory: int | None = None,
     limits: Limits | None = None,
     sifting: bool = True,
+    trace: Callable[[str, dict], None] | None = None,
 ) -> SafetyAnswer:
     """The safety solver's answer on ``circuit`` (module docstring), in a new manager
     of ``backend`` holding the latches' variables (``latch_vars``, first) and the
     inputs' (``input_vars``, in the file's order) only. ``sifting``: the gates are built
     under the backend's dynamic reordering, the fixpoint reorders as :class:`Adapt`
-    says; else the order stays as declared."""
+    says; else the order stays as declared. ``trace`` (bench/aiger_probe.py) is called
+    with ``("gates", figures)`` once they are built, then ``("iteration", figures)``
+    after each iteration: CPU seconds, the manager's live nodes, Z's nodes."""
     limits = current_limits() if limits is None else limits
     m = make_manager(
         backend,
@@ -150,6 +153,8 @@ def solve_safety(
             err, nexts = circuit_bdds(m, circuit, latch_vars, input_vars, limits)
         safe = m.not_(err)
         del err
+        if trace is not None:
+            trace("gates", {"cpu_s": time.process_time(), "live_nodes": m.node_count()})
         if sifting:  # the fixpoint: the order reordered only as Adapt says
             dynamic.close()
         adapt = Adapt(m) if sifting else None
@@ -170,5 +175,9 @@ def solve_safety(
                 del moved
                 if adapt is not None:
                     adapt(time.process_time() - started, dynamic)
+                if trace is not None:
+                    figures = {"step": steps, "cpu_s": time.process_time() - started}
+                    figures.update(live_nodes=m.node_count(), z_nodes=m.size(z))
+                    trace("iteration", figures)
     size = m.exact_count(z, len(latch_vars))
     return SafetyAnswer(True, steps, m, z, good, size)
