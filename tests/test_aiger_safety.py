@@ -73,3 +73,23 @@ def test_corpus_answers(name):
     c = read_aiger(CORPUS / name)
     r = solve_safety(c, *default_names(c))
     assert ("REAL" if r.realizable else "UNREAL") == _status()[name]
+
+
+def test_probe_prints_each_stage():
+    """bench/aiger_probe.py: the gates, each iteration, then the answer."""
+    import json
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    probe, path = ROOT / "bench" / "aiger_probe.py", ROOT / "models" / "aiger" / "grant.aag"
+    out = subprocess.run(
+        [sys.executable, str(probe), str(path), "--limit", "60"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert lines[1]["stage"] == "gates" and lines[2]["stage"] == "iteration"
+    assert lines[-1] == {"answer": "UNREAL", "iterations": lines[-2]["step"]}

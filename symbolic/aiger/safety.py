@@ -167,6 +167,10 @@ def solve_safety(
                 moved = m.compose(z, nexts)  # next(x, u, c) ∈ Z
                 good = m.and_exists(moved, safe, ctrl) if ctrl else m.and_(moved, safe)
                 new = m.forall(good, env) if env else good
+                if trace is not None:
+                    figures = {"step": steps, "cpu_s": time.process_time() - started}
+                    figures.update(live_nodes=m.node_count(), z_nodes=m.size(new))
+                    trace("iteration", figures)
                 if not m.is_false(m.diff(init, new)):
                     return SafetyAnswer(False, steps, m)
                 if new == z:
@@ -175,9 +179,5 @@ def solve_safety(
                 del moved
                 if adapt is not None:
                     adapt(time.process_time() - started, dynamic)
-                if trace is not None:
-                    figures = {"step": steps, "cpu_s": time.process_time() - started}
-                    figures.update(live_nodes=m.node_count(), z_nodes=m.size(z))
-                    trace("iteration", figures)
     size = m.exact_count(z, len(latch_vars))
     return SafetyAnswer(True, steps, m, z, good, size)
