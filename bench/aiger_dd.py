@@ -28,7 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+# dd's _utils imports networkx for its to_nx export only; held off (as the project's
+# start-up does), it is a third of a tiny file's run
+sys.modules["networkx"] = None  # type: ignore[assignment]
 import dd.cudd as cudd  # noqa: E402
+
+del sys.modules["networkx"]
 
 from symbolic.aiger import read_aiger  # noqa: E402
 from symbolic.errors import SymbolicError  # noqa: E402

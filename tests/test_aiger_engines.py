@@ -227,6 +227,31 @@ def test_cli_json(capsys):
     assert status == 0 and doc["realizable"] is False and doc["winning_region"] == 1
 
 
+@pytest.mark.parametrize("name", ["grant.aag", "grant_ahead.aag"])
+def test_cli_answer_alone_equals_the_engines(capsys, name):
+    """Asked the answer only, ``symbolic aiger`` solves without the engine (the safety
+    solver alone); with a query, through the engine: the same document otherwise."""
+    path = ROOT / "models" / "aiger" / name
+    docs = []
+    for extra in ([], ["--query", "initial"]):
+        status, out, _ = run(capsys, "aiger", path, "--json", *extra)
+        doc = json.loads(out)
+        assert status == 0
+        docs.append({k: v for k, v in doc.items() if k not in ("seconds", "queries")})
+    assert docs[0] == docs[1]
+    status, text, _ = run(capsys, "aiger", path)
+    assert status == 0 and text.startswith(f"{name}: ")
+
+
+def test_cli_engine_choices():
+    from symbolic.bdd.managers import BACKEND_CHOICES
+    from symbolic.cli import aiger as cli_aiger
+    from symbolic.cli import basics, common
+
+    assert cli_aiger.ENGINE_CHOICES == common.ENGINE_CHOICES
+    assert basics.BACKEND_CHOICES == BACKEND_CHOICES
+
+
 def test_cli_both_and_queries(capsys):
     path = ROOT / "models" / "aiger" / "grant_ahead.aag"
     status, out, _ = run(
@@ -302,14 +327,16 @@ def test_cli_controller(capsys, tmp_path):
 def test_cli_aiger_imports_only_its_command():
     """``symbolic aiger`` imports the module of its command only: no other command, no
     model-language parser (lark) nor checker, no GDL, no pictures' libraries, not even
-    the networkx that dd would load (start-up time)."""
+    the networkx that dd would load (start-up time); asking the answer only, it loads
+    neither the model nor the engines (the safety solver needs a manager only)."""
     code = (
         "import sys; from symbolic.cli import main; "
         f"status = main(['aiger', {str(ROOT / 'models' / 'aiger' / 'grant.aag')!r}]); "
         "print(status, sorted(n for n in sys.modules if n.split('.')[0] in "
         "('lark', 'matplotlib', 'networkx') or n.startswith(('symbolic.gdl', "
         "'symbolic.pictures', 'symbolic.lang.parser', 'symbolic.lang.arena', "
-        "'symbolic.lang.decls', 'symbolic.lang.exprs', "
+        "'symbolic.lang', 'symbolic.model', 'symbolic.engines', 'symbolic.explicit', "
+        "'symbolic.bdd.engine', 'symbolic.aiger.build', 'symbolic.aiger.symbolic', "
         "'symbolic.cli.'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -318,7 +345,7 @@ def test_cli_aiger_imports_only_its_command():
     assert loaded == str(
         [
             "symbolic.cli.aiger",
-            "symbolic.cli.common",
+            "symbolic.cli.basics",
             "symbolic.cli.output",
             "symbolic.cli.watchdog",
         ]

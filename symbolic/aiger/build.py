@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import atl, ir
-from ..errors import ModelError, Span
+from ..errors import Span
 from ..lang.checked import CheckedModel, Query
 from ..lang.scope import Entry, Scope
 from ..lang.vocabulary import RESERVED, SOFT_KEYWORDS
-from .circuit import Circuit
+from .circuit import Circuit, check_safety_game
 
 __all__ = ["AigerGame", "AigerNames", "CONTROLLER", "ENVIRONMENT", "aiger_model", "variable_names"]
 
@@ -103,12 +103,7 @@ def variable_names(circuit: Circuit) -> tuple[list[str], list[str]]:
 def aiger_model(circuit: Circuit, filename: str = "<aiger>") -> CheckedModel:
     """The checked model of ``circuit`` (module docstring); ModelError unless it has
     exactly one output (the error)."""
-    if len(circuit.outputs) != 1:
-        raise ModelError(
-            f"a safety game has exactly one output (the error), this circuit has "
-            f"{len(circuit.outputs)}",
-            Span(filename, 1, 1, ""),
-        )
+    check_safety_game(circuit, filename)
     name = Path(filename).name
     latch_vars, input_vars = variable_names(circuit)
     ctrl = circuit.controllable

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["CONTROLLABLE", "Circuit", "simulate", "literal_value"]
+from ..errors import ModelError, Span
+
+__all__ = ["CONTROLLABLE", "Circuit", "check_safety_game", "simulate", "literal_value"]
 
 #: the prefix of the symbol of an input the controller sets (SYNTCOMP's convention)
 CONTROLLABLE = "controllable_"
@@ -73,6 +75,23 @@ class Circuit:
             len(self.latches),
             len(self.outputs),
             len(self.and_lhs),
+        )
+
+
+def check_safety_game(circuit: Circuit, filename: str) -> None:
+    """ModelError (located at the header of ``filename``) unless ``circuit`` has exactly
+    one output, the error of a safety game.
+
+    >>> check_safety_game(Circuit(0, (), (), (), (), (), (), (), (), (), (), ()), "c.aag")
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.ModelError: c.aag:1:1: error: a safety game has exactly one output (the error), this circuit has 0
+    """
+    if len(circuit.outputs) != 1:
+        raise ModelError(
+            f"a safety game has exactly one output (the error), this circuit has "
+            f"{len(circuit.outputs)}",
+            Span(filename, 1, 1, ""),
         )
 
 

@@ -34,12 +34,10 @@ from ..api import DeadEnds, GameEngine, PositionSet
 from ..errors import QueryError
 from .build import CONTROLLER
 from .explicit import AigerExplicitGame
+from .safety import METHODS
 from .symbolic import AigerSymbolicGame
 
 __all__ = ["METHODS", "Realizability", "realizability"]
-
-#: the methods of :func:`realizability` (module docstring), the default first
-METHODS = ("safety", "game")
 
 
 @dataclass(frozen=True)

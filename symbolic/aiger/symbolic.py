@@ -28,53 +28,19 @@ per player) is built only for the operations that list moves (successors, strate
 from __future__ import annotations
 
 import contextlib
-import time
 from typing import Callable, Iterable
 
 from ..api import DeadEnds
 from ..bdd.forward import BddRelation
-from ..bdd.managers import make_manager
 from ..bdd.relation import Coalition, DeltaParts
 from ..bdd.sets import BddSet
 from ..bdd.turnbased import TurnBasedGame, check_partition
 from ..limits import Limits
 from .build import CONTROLLER, ENVIRONMENT, AigerGame, AigerNames
 from .circuit import Circuit
+from .safety import circuit_bdds, solve_safety
 
 __all__ = ["AigerSymbolicGame"]
-
-
-class _Adapt:
-    """When the safety fixpoint reorders its manager (the answer never depends on it,
-    only the time): the backend's dynamic reordering, on while the gates are built,
-    is off in the fixpoint, where it would sift again and again inside each iteration,
-    until an iteration takes more than :attr:`DYNAMIC_AFTER` CPU seconds: then it is
-    on for the rest of the fixpoint (some circuits need it inside the compositions).
-    The policy and its measurements: bench/README.md, AIGER section.
-
-    >>> from symbolic.bdd.managers import make_manager
-    >>> import contextlib
-    >>> m = make_manager("autoref")
-    >>> adapt = _Adapt(m)
-    >>> with contextlib.ExitStack() as stack:
-    ...     adapt(0.01, stack)
-    ...     adapt.dynamic, adapt(1.0, stack), adapt.dynamic
-    (False, None, True)
-    """
-
-    #: CPU seconds of an iteration past which dynamic reordering goes on
-    DYNAMIC_AFTER = 0.3
-
-    def __init__(self, manager):
-        self.manager = manager
-        #: the dynamic reordering is on
-        self.dynamic = False
-
-    def __call__(self, seconds: float, stack: contextlib.ExitStack) -> None:
-        """After an iteration of ``seconds``; ``stack`` holds the dynamic reordering."""
-        if not self.dynamic and seconds > self.DYNAMIC_AFTER:
-            stack.enter_context(self.manager.reordering())
-            self.dynamic = True
 
 
 class AigerSymbolicGame(TurnBasedGame):
@@ -157,31 +123,22 @@ class AigerSymbolicGame(TurnBasedGame):
         return self.manager.reordering() if self.sifting else contextlib.nullcontext()
 
     def _circuit_bdds(self, m, var_of: dict[str, str]):
-        """(err, {latch variable: next-state function}) of the circuit in manager ``m``,
-        one BDD per AND gate in the circuit's (topological) order; ``var_of`` names the
-        BDD variable of each latch and input (by the names of :class:`AigerNames`, and
-        ``_cK`` for controllable input K). The gates' BDDs are dropped once read."""
-        c, names = self.circuit, self.aiger_names
-        node: list = [None] * (c.maxvar + 1)
-        node[0] = m.false
-        for v, x in zip(names.latches, c.latches):
-            node[x >> 1] = m.var(var_of[v])
-        for v, k in zip(names.env_inputs, names.env_index):
-            node[c.inputs[k] >> 1] = m.var(var_of[v])
-        for v, k in zip(self.ctrl_vars, names.ctrl_index):
-            node[c.inputs[k] >> 1] = m.var(var_of[v])
+        """(err, {latch variable: next-state function}) of the circuit in manager ``m``
+        (:func:`.safety.circuit_bdds`); ``var_of`` names the BDD variable of each latch
+        and input (by the names of :class:`AigerNames`, and ``_cK`` for controllable
+        input K)."""
+        latch_vars, input_vars = self._variables(var_of)
+        err, nexts = circuit_bdds(m, self.circuit, latch_vars, input_vars, self.limits)
+        self.gates = len(self.circuit.and_lhs)
+        return err, nexts
 
-        def lit(x: int):
-            u = node[x >> 1]
-            return m.not_(u) if x & 1 else u
-
-        for k, (lhs, a, b) in enumerate(zip(c.and_lhs, c.and_rhs0, c.and_rhs1)):
-            if not k & 63:
-                self.limits.check(f"AND gate {k} of {len(c.and_lhs)}")
-            node[lhs >> 1] = m.and_(lit(a), lit(b))
-        self.gates = len(c.and_lhs)
-        nexts = {var_of[v]: lit(n) for v, n in zip(names.latches, c.next_state)}
-        return lit(c.outputs[0]), nexts
+    def _variables(self, var_of: dict[str, str]) -> tuple[list[str], list[str]]:
+        """(the latches' BDD variables, the inputs' in the file's order) by ``var_of``."""
+        names = self.aiger_names
+        by_input = dict(zip(names.env_index, names.env_inputs))
+        by_input.update(zip(names.ctrl_index, self.ctrl_vars))
+        latch_vars = [var_of[v] for v in names.latches]
+        return latch_vars, [var_of[by_input[k]] for k in range(len(self.circuit.inputs))]
 
     def _circuit(self) -> dict:
         """σ_c (the module docstring), with the circuit's BDDs in the engine's manager
@@ -353,59 +310,25 @@ class AigerSymbolicGame(TurnBasedGame):
         >>> won, size, steps, region().count()
         (True, 1, 1, 2)
         """
-        names, limits = self.aiger_names, self.limits
-        lean, var_of, init = self._lean_manager()
-        ctrl, env = self.ctrl_vars, self._u_vars
-        with contextlib.ExitStack() as dynamic:
-            if self.sifting:  # the gates: the backend's dynamic reordering
-                dynamic.enter_context(lean.reordering())
-            with limits.stage("building the circuit's BDDs"):
-                err, nexts = self._circuit_bdds(lean, var_of)
-            safe = lean.not_(err)
-            del err
-            if self.sifting:  # the fixpoint: the order reordered only as _adapt says
-                dynamic.close()
-            adapt = _Adapt(lean) if self.sifting else None
-            z, good, steps = lean.true, lean.true, 0
-            with limits.stage("the safety fixpoint"):
-                while True:
-                    steps += 1
-                    limits.check(f"iteration {steps}")
-                    started = time.process_time()
-                    moved = lean.compose(z, nexts)  # next(x, u, c) ∈ Z
-                    good = lean.and_exists(moved, safe, ctrl) if ctrl else lean.and_(moved, safe)
-                    new = lean.forall(good, env) if env else good
-                    if not lean.is_false(lean.diff(init, new)):
-                        return False, None, None, steps
-                    if new == z:
-                        break
-                    z = new
-                    del moved
-                    if adapt is not None:
-                        adapt(time.process_time() - started, dynamic)
-        return True, self._region_of(z, good), lean.exact_count(z, len(names.latches)), steps
-
-    def _lean_manager(self):
-        """(manager, {latch or input name: its variable}, the initial valuations) of the
-        safety solver: a manager of its own, with the latches' and inputs' variables only
-        (the engine's next bits and flags would be sifted through at every reordering),
-        latches first, then the inputs in the file's order."""
-        c, names = self.circuit, self.aiger_names
-        lean = make_manager(self.manager.backend, max_memory=self._max_memory, limits=self.limits)
+        names = self.aiger_names
         var_of = {v: self._bit[v] for v in names.latches + names.env_inputs}
         var_of.update({v: v for v in self.ctrl_vars})
-        env_of = dict(zip(names.env_index, names.env_inputs))
-        ctrl_of = dict(zip(names.ctrl_index, self.ctrl_vars))
-        order = [var_of[env_of[k]] if k in env_of else ctrl_of[k] for k in range(len(c.inputs))]
-        lean.declare([var_of[v] for v in names.latches] + order, "the safety fixpoint")
-        init = lean.cube(
-            {
-                var_of[v]: bool(r)
-                for v, r in zip(names.latches, c.reset)
-                if r in (0, 1)  # a latch without a reset value is free initially
-            }
+        latch_vars, input_vars = self._variables(var_of)
+        # a manager of its own: the engine's next bits and flags would be sifted
+        # through at every reordering (bench/README.md, AIGER section)
+        r = solve_safety(
+            self.circuit,
+            latch_vars,
+            input_vars,
+            backend=self.manager.backend,
+            max_memory=self._max_memory,
+            limits=self.limits,
+            sifting=self.sifting,
         )
-        return lean, var_of, init
+        self.gates = len(self.circuit.and_lhs)
+        if not r.realizable:
+            return False, None, None, r.iterations
+        return True, self._region_of(r.winning, r.good), r.winning_size, r.iterations
 
     def _region_of(self, z, good) -> Callable[[], BddSet]:
         """The function that gives the game's winning positions from the safety solver's

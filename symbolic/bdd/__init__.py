@@ -23,18 +23,41 @@ The modules, from the bottom up:
   layout (``probe.py``); the concurrent engine and its joint-action parts
   (``concurrent.py``).
 
+>>> from symbolic.bdd import SymbolicSets
 >>> from symbolic.ir import Space, VarDecl, IntType, Var
 >>> S = SymbolicSets(Space((VarDecl("x", IntType(0, 9)),)), backend="autoref")
 >>> S.from_expr(Var("x") * Var("x") < 10).tuples()
 [(0,), (1,), (2,), (3,)]
+
+The names are loaded on first use (PEP 562), so that a module that needs only a manager
+(``symbolic.bdd.managers``: the AIGER safety solver) does not load the engines.
 """
 
-from .contract import BACKENDS, Manager
-from .bitvec import BV
-from .encode import Encoder
-from .engine import PARTITIONS, BddRelation, BddSet, SymbolicGame, SymbolicSets
-from .layout import ORDERS, BitLayout
-from .managers import make_manager
+TYPE_CHECKING = False  # True for type checkers (mypy treats the name so)
+
+#: public name -> the module of this package that defines it
+_HOME = {
+    "BACKENDS": "contract",
+    "Manager": "contract",
+    "BV": "bitvec",
+    "Encoder": "encode",
+    "PARTITIONS": "engine",
+    "BddRelation": "engine",
+    "BddSet": "engine",
+    "SymbolicGame": "engine",
+    "SymbolicSets": "engine",
+    "ORDERS": "layout",
+    "BitLayout": "layout",
+    "make_manager": "managers",
+}
+
+if TYPE_CHECKING:  # what a type checker sees; at run time __getattr__ loads
+    from .bitvec import BV
+    from .contract import BACKENDS, Manager
+    from .encode import Encoder
+    from .engine import PARTITIONS, BddRelation, BddSet, SymbolicGame, SymbolicSets
+    from .layout import ORDERS, BitLayout
+    from .managers import make_manager
 
 __all__ = [
     "BACKENDS",
@@ -50,3 +73,19 @@ __all__ = [
     "SymbolicSets",
     "make_manager",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """Load a public name from its home module on first use (PEP 562)."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -21,7 +21,6 @@ from .backend import DD_BACKENDS, DdManager, unknown_backend
 from .base import BaseManager
 from .capacity import OXIDD_THREAD_ADDRESS_SPACE, address_space_left
 from .contract import BACKENDS, Manager
-from .oxidd_backend import OxiddManager
 
 __all__ = [
     "BACKENDS",
@@ -77,6 +76,8 @@ def manager_class(backend: str) -> type[BaseManager]:
     if backend in DD_BACKENDS:
         return DdManager
     if backend == "oxidd":
+        from .oxidd_backend import OxiddManager  # on use: a CUDD run never loads it
+
         return OxiddManager
     raise QueryError(unknown_backend(backend))
 
@@ -96,4 +97,6 @@ def make_manager(
     cls = manager_class(backend)
     if cls is DdManager:
         return DdManager(backend, max_memory=max_memory, limits=limits)
+    from .oxidd_backend import OxiddManager  # on use: a CUDD run never loads it
+
     return OxiddManager(max_memory=max_memory, limits=limits, space_bits=space_bits)

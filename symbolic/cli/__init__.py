@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
-import importlib.metadata
 import io
 import os
 import sys
@@ -40,7 +39,7 @@ from typing import Sequence
 from .. import limits as limits_mod
 from ..errors import LimitExceeded, SymbolicError
 from ..progress import progress_for
-from .common import error_text, limit_args
+from .basics import error_text, limit_args
 from .output import stopped_text
 from .watchdog import Watchdog, enable as enable_watchdog
 
@@ -106,7 +105,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "2 bad input, 3 limit reached, "
         "4 output not written, 130 interrupted.",
     )
-    p.add_argument("--version", action="version", version=f"symbolic {version()}")
+    p.add_argument("--version", action=_Version, help="show the version and exit")
     limit_args(p, top=True)
     # no command: the help, on stdout, exit 0 (_run)
     sub = p.add_subparsers(dest="command", required=False, metavar="COMMAND")
@@ -126,10 +125,23 @@ def version() -> str:
     >>> version() != ""
     True
     """
+    import importlib.metadata  # on use: loading it is a large part of a short run
+
     try:
         return importlib.metadata.version("symbolic")
     except importlib.metadata.PackageNotFoundError:
         return "unknown"
+
+
+class _Version(argparse.Action):
+    """``--version``: argparse's own, the version read only when asked (:func:`version`)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser._print_message(f"symbolic {version()}\n", sys.stdout)
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None, started: float | None = None) -> int:

@@ -4,45 +4,95 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
+from types import SimpleNamespace
 
-from .. import atl
-from ..aiger import read_aiger, to_aag, to_aig
-from ..aiger.build import aiger_model
-from ..aiger.controller import controller_circuit
-from ..aiger.solve import METHODS, realizability
-from ..model import Model
-from ..api import same_sets
+from ..aiger import read_aiger
+from ..aiger.circuit import check_safety_game
+from ..aiger.safety import METHODS, default_names, solve_safety
 from ..errors import FileError
 from ..limits import current as current_limits
-from ..model import load_model, parse_formula
+from .basics import backend_arg, json_arg, limit_args
 from .output import emit
-from .common import (
-    ENGINE_CHOICES,
-    backend_arg,
-    backend_text,
-    build_engine,
-    engine_arg,
-    engine_kinds,
-    json_arg,
-    limit_args,
-)
 
 __all__ = ["NOT_ANSWERED", "MISMATCH", "cmd_aiger", "register"]
 
 #: exit statuses: no controller (unrealizable), a controller that fails its verification
 NOT_ANSWERED = MISMATCH = 1
 
+#: ``--engine``: :data:`symbolic.cli.common.ENGINE_CHOICES` (a test checks), spelled here
+#: so that the safety solver's run does not load the engines
+ENGINE_CHOICES = ("symbolic", "explicit", "both")
+
+
+def _check_name(path: str) -> None:
+    """A FileError unless ``path`` names an AIGER file."""
+    if not path.lower().endswith((".aag", ".aig")):
+        raise FileError(f"{path}: not an AIGER circuit (the name must end in .aag or .aig)")
+
 
 def _load(path: str):
     """The model of the circuit at ``path``; a FileError for any other file."""
-    if not path.lower().endswith((".aag", ".aig")):
-        raise FileError(f"{path}: not an AIGER circuit (the name must end in .aag or .aig)")
+    from ..model import load_model
+
+    _check_name(path)
     with current_limits().stage(f"reading the circuit {path}"):
         return load_model(path)
 
 
+def _alone(args) -> bool:
+    """Does the run ask for the safety solver's answer only (no query, no controller,
+    the symbolic engine)? Then it needs neither the model nor the engines."""
+    return (
+        args.method == "safety"
+        and args.engine == "symbolic"
+        and not args.query
+        and args.controller is None
+    )
+
+
+def _answer_alone(args) -> int:
+    """``symbolic aiger FILE`` when :func:`_alone`: the circuit read and solved by
+    :func:`symbolic.aiger.safety.solve_safety` in a manager of its own (as the symbolic
+    engine's ``safety_fixpoint`` does), the same document as :func:`cmd_aiger`'s."""
+    _check_name(args.file)
+    with current_limits().stage(f"reading the circuit {args.file}"):
+        c = read_aiger(args.file)
+        check_safety_game(c, args.file)
+    current_limits().expect_work("fixpoints")
+    t0 = time.perf_counter()
+    backend = "cudd" if args.backend == "auto" else args.backend  # the AIGER engine's auto
+    r = solve_safety(c, *default_names(c), backend=backend, sifting=args.order == "auto")
+    ctrl = sum(c.controllable)
+    doc = {
+        "file": args.file,
+        "realizable": r.realizable,
+        "winning_region": r.winning_size,
+        "iterations": r.iterations,
+        "method": "safety",
+        "latches": len(c.latches),
+        "inputs": len(c.inputs) - ctrl,
+        "controllable": ctrl,
+        "ands": len(c.and_lhs),
+        "engine": "symbolic",
+        "backend": r.manager.backend,  # type: ignore[attr-defined]
+        "seconds": {"symbolic": round(time.perf_counter() - t0, 3)},
+        "queries": [],
+    }
+    model = SimpleNamespace(name=Path(args.file).name, params={})
+    if args.json:
+        emit(args, doc, model, SimpleNamespace(manager=r.manager))
+    else:
+        _print_text(model, doc)
+    return 0
+
+
 def _solve(model, kind: str, args, queries: list) -> dict:
     """The answer of the engine ``kind``: realizability, then each query."""
+    from .. import atl
+    from ..aiger.solve import realizability
+    from .common import build_engine
+
     t0 = time.perf_counter()
     engine = build_engine(model.game, kind, backend=args.backend, order=args.order)
     built = time.perf_counter() - t0
@@ -63,6 +113,8 @@ def _solve(model, kind: str, args, queries: list) -> dict:
 
 def _differences(sym: dict, exp: dict) -> list[str]:
     """What the two engines' answers disagree on (nothing when they agree)."""
+    from ..api import same_sets
+
     out = []
     a, b = sym["result"], exp["result"]
     for what in ("realizable", "winning_size", "iterations"):
@@ -82,6 +134,13 @@ def _controller(run: dict, args) -> dict | None:
     """Write the winning controller to ``args.controller`` and verify it: the closed
     circuit, read back from the file, solved by the symbolic engine (and by the explicit
     one when it has at most 2^20 positions) never raises the error. None: unrealizable."""
+    from ..aiger import to_aag, to_aig
+    from ..aiger.build import aiger_model
+    from ..aiger.controller import controller_circuit
+    from ..aiger.solve import realizability
+    from ..model import Model
+    from .common import build_engine
+
     r = run["result"]
     if not r.realizable:
         print("no controller: the circuit is unrealizable", file=sys.stderr)
@@ -113,6 +172,11 @@ def _controller(run: dict, args) -> dict | None:
 
 
 def cmd_aiger(args) -> int:
+    if _alone(args):
+        return _answer_alone(args)
+    from ..model import parse_formula
+    from .common import backend_text, engine_kinds
+
     model = _load(args.file)
     queries = [(t, parse_formula(t, model)) for t in args.query or ()]
     current_limits().expect_work("fixpoints")
@@ -159,7 +223,7 @@ def cmd_aiger(args) -> int:
     if args.json:
         emit(args, doc, model, engine)
         return status
-    _print_text(model, doc, first)
+    _print_text(model, doc)
     if args.engine == "both" and status == 0:
         print("symbolic and explicit agree")
     return status
@@ -170,7 +234,7 @@ def _n(k: int, one: str, many: str = "") -> str:
     return f"{k} {one if k == 1 else many or one + 's'}"
 
 
-def _print_text(model, doc: dict, run: dict) -> None:
+def _print_text(model, doc: dict) -> None:
     """The text answer of ``symbolic aiger``."""
     print(
         f"{model.name}: {_n(doc['latches'], 'latch', 'latches')}, "
@@ -239,9 +303,10 @@ def register(sub) -> None:
         "and Z(next), stopped as soon as the initial state leaves Z; game: the game's "
         "<<controller>> [] not error through the engine API, to the end",
     )
-    engine_arg(
-        g,
-        ENGINE_CHOICES,
+    g.add_argument(
+        "--engine",
+        choices=ENGINE_CHOICES,
+        default="symbolic",
         help="symbolic (BDDs), explicit (every position enumerated, the circuit "
         "simulated: small circuits only) or both (cross-check; exit 1 on any difference)",
     )

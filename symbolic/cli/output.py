@@ -26,7 +26,7 @@ import sys
 
 from ..errors import LimitExceeded, QueryError
 from ..limits import int_text
-from .common import error_text, int_arg, json_text
+from .basics import error_text, int_arg, json_text
 
 __all__ = [
     "HEADER",

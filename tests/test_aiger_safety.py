@@ -1,0 +1,95 @@
+"""The dedicated safety solver (symbolic.aiger.safety) on a manager of its own.
+
+On random small circuits its answer equals an independent enumeration's
+(tests/test_aiger_peer.py) whatever the backend and the reordering, its winning region
+is the explicit engine's, and on corpus files it equals status.tsv.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from symbolic.aiger import parse_aiger, read_aiger
+from symbolic.aiger.build import aiger_model
+from symbolic.aiger.safety import default_names, solve_safety
+from symbolic.aiger.solve import realizability
+from symbolic.engines import make_engine
+from symbolic.errors import LimitExceeded
+from symbolic.limits import Limits
+from symbolic.model import Model
+
+from .strategies import aiger_circuits
+from .test_aiger_engines import SMALL, _status
+from .test_aiger_peer import explicit_answer
+from .test_aiger_reader import CORPUS
+
+EXAMPLES = int(os.environ.get("SYMBOLIC_FUZZ_EXAMPLES", "100"))
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(aiger_circuits(), st.sampled_from(["cudd", "autoref"]), st.booleans())
+def test_answer_equals_enumeration(c, backend, sifting):
+    r = solve_safety(c, *default_names(c), backend=backend, sifting=sifting)
+    assert ("REAL" if r.realizable else "UNREAL") == explicit_answer(c)
+    assert (r.winning is None) == (not r.realizable) == (r.winning_size is None)
+
+
+@settings(max_examples=max(EXAMPLES // 4, 10), deadline=None)
+@given(aiger_circuits())
+def test_winning_size_and_iterations_equal_the_explicit_engine(c):
+    r = solve_safety(c, *default_names(c), backend="cudd")
+    m = Model.of(aiger_model(c), "")
+    e = realizability(m, make_engine(m.game, "explicit"))
+    assert (r.realizable, r.winning_size, r.iterations) == (
+        e.realizable,
+        e.winning_size,
+        e.iterations,
+    )
+
+
+def test_oxidd_gives_the_same_answer():
+    pytest.importorskip("oxidd")
+    c = parse_aiger("aag 3 2 0 1 1\n2\n4\n6\n6 5 2\ni0 u\ni1 controllable_c\n")
+    rs = [solve_safety(c, *default_names(c), backend=b) for b in ("cudd", "oxidd")]
+    assert [r.realizable for r in rs] == [True, True]  # c = 0 keeps the error at 0
+
+
+def test_the_time_limit_stops_it():
+    c = parse_aiger("aag 1 1 0 1 0\n2\n2\ni0 u\n")
+    lim = Limits(timeout=1e-9)
+    with pytest.raises(LimitExceeded) as err:
+        with lim.enforced():
+            solve_safety(c, *default_names(c), limits=lim)
+    assert "time limit" in str(err.value)
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
+@pytest.mark.parametrize("name", SMALL)
+def test_corpus_answers(name):
+    c = read_aiger(CORPUS / name)
+    r = solve_safety(c, *default_names(c))
+    assert ("REAL" if r.realizable else "UNREAL") == _status()[name]
+
+
+def test_probe_prints_each_stage():
+    """bench/aiger_probe.py: the gates, each iteration, then the answer."""
+    import json
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+
+    probe, path = ROOT / "bench" / "aiger_probe.py", ROOT / "models" / "aiger" / "grant.aag"
+    out = subprocess.run(
+        [sys.executable, str(probe), str(path), "--limit", "60"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert lines[1]["stage"] == "gates" and lines[2]["stage"] == "iteration"
+    assert lines[-1] == {"answer": "UNREAL", "iterations": lines[-2]["step"]}
