@@ -311,7 +311,7 @@ def test_check_engine_both_catches_a_wrong_layered_answer(tmp_path, monkeypatch,
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert (
-        "MISMATCH on initial and <<1>> over R s == 0: position (0, 0) is only in the "
+        "MISMATCH on initial and <<1>> over R s == 0: position r=0, s=0 is only in the "
         "symbolic result" in err
     ), err
 

@@ -18,8 +18,10 @@ from pathlib import Path
 
 from .test_architecture import LAYERS, MODULES, layer_of
 
-#: the layers whose modules read text, and those above them that may call them
-TEXT_LAYERS = {"lang", "gdl-front", "model", "cli", "package", "seeds"}
+#: the layers whose modules read text, and those above them that may call them; a Dask
+#: worker process (``distributed``) is an entry point like the command line: it is handed
+#: a model file's name and parameters and reads it there, as ``symbolic`` would
+TEXT_LAYERS = {"lang", "gdl-front", "model", "cli", "package", "seeds", "distributed"}
 
 #: the entry points of the front ends: each turns text into an AST, a checked model or
 #: a formula (``formula`` and ``with_params`` are the Model's, ``parse`` the arena
