@@ -132,7 +132,7 @@ def test_the_td_example_still_loads():
 
 
 def test_thousands_of_alternating_states(tmp_path):
-    n = 4000
+    n = 2000
     doc = {
         "etats": list(range(n)),
         "init": 0,
