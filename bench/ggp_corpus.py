@@ -559,7 +559,7 @@ def sweep(files: list[Path], args, index: dict) -> None:
 
         queue = list(reversed(todo))
 
-        def worker() -> None:  # threads, not concurrent.futures: bench/concurrent.py shadows it
+        def worker() -> None:
             while True:
                 with lock:
                     if not queue:

@@ -24,7 +24,7 @@ from symbolic.lang.source import Source, paused_gc
 from .conftest import ROOT
 from .fuzz_parser import mutate, random_expr, random_model
 
-sys.path.append(str(ROOT / "bench"))  # last: bench/concurrent.py must not shadow the stdlib
+sys.path.append(str(ROOT / "bench"))  # last: bench/ must not shadow a stdlib module
 from read_speed import KINDS, make_file  # noqa: E402
 
 GAMES = sorted(p for p in ROOT.glob("**/*.game") if ".venv" not in p.parts)

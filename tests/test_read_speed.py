@@ -12,7 +12,9 @@ from symbolic.gdl.kif import parse_kif
 from symbolic.gdl.load import gdl_program
 from symbolic.model import parse_model
 
-sys.path.append(str(Path(__file__).resolve().parent.parent / "bench"))  # last (bench/concurrent.py)
+sys.path.append(
+    str(Path(__file__).resolve().parent.parent / "bench")
+)  # last: bench/ must not shadow a stdlib module
 from read_speed import make_file  # noqa: E402
 
 SIZE = 60_000

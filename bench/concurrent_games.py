@@ -2,7 +2,7 @@
 position bits, and the universal half of Good skipped (T a function on enabled
 joint actions) or computed. Every query of each model; the sets must agree.
 
-    python bench/concurrent.py [--quick]
+    python bench/concurrent_games.py [--quick]
 """
 
 from __future__ import annotations
