@@ -158,3 +158,22 @@ def test_reading_grows_linearly(kind):
     _read(kind, small)
     cpu_small, cpu_large = _cpu(kind, small), _cpu(kind, large)
     assert cpu_large < 8 * cpu_small, (cpu_small, cpu_large)
+
+
+def test_paused_gc_restores_the_collector_and_cycles_made_while_reading_are_reclaimed():
+    import gc
+    import weakref
+
+    class Node:
+        pass
+
+    assert gc.isenabled()
+    with paused_gc():
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a cycle, as a parse could leave
+        alive = weakref.ref(a)
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    del a, b
+    gc.collect()
+    assert alive() is None
