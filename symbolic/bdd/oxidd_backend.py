@@ -435,9 +435,12 @@ class OxiddManager(BaseManager):
         threading.Thread(target=work, daemon=True, name="oxidd product").start()
         while not done.wait(0.1):
             self.limits.check()
-        ok, value = box[0]
+        ok, value = box.pop()
         if not ok:
-            raise value
+            try:
+                raise value
+            finally:
+                del value  # the traceback holds this frame: no cycle error → frame → error
         return value
 
     @guarded(1)

@@ -32,8 +32,11 @@ class GdlEngine(GameEngine):
     #: the limits its computations obey (:func:`~.solve.refine_by_invariant` sets an
     #: entry's budget there for the time of that entry)
     limits: Limits
-    #: the reachable states by depth as sets, when the engine keeps them (else None)
-    reach: ReachLayers | None = None
+
+    @property
+    def reach(self) -> ReachLayers | None:
+        """The reachable states by depth as sets, when the engine keeps them (else None)."""
+        return None
 
     @property
     @abstractmethod

@@ -100,7 +100,10 @@ class GdlEvaluator:
         """The role to move; ModelError when the state is not turn-based."""
         err = turn_error(self.prog.roles, state, legal, self.prog.fluents)
         if err is not None:
-            raise err
+            try:
+                raise err
+            finally:
+                del err  # the traceback holds this frame: no cycle error → frame → error
         return mover(self.prog.roles, legal)
 
     def successors(self, state: frozenset) -> tuple:

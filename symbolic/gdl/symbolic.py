@@ -135,7 +135,10 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         m = self.manager
         self.rules = RuleBdds(m, self.encoder, game)
         self._frontier = m.false
-        self.reach: ReachLayers[BddSet] | None = None
+        # the layers' BDDs (R, (F_0, F_1, ...), graded), not BddSets: a set holds its
+        # engine, and an engine holding its sets is a cycle that only the cycle
+        # collector frees, with the manager's memory (unseen by it) behind
+        self._reach: tuple | None = None
         self._layers: list[int] = []
         self._complete = True
         self.domain = domain
@@ -159,10 +162,9 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         node = inv.node
         self.inductive = inv
         self._restrict(node)
-        whole = BddSet._make(self, node)
         if inv.counter is not None:
-            layers = tuple(BddSet._make(self, m.and_(node, self.rules.cur[g])) for g in inv.counter)
-            self.reach = ReachLayers(whole, layers, True)
+            layers = tuple(m.and_(node, self.rules.cur[g]) for g in inv.counter)
+            self._reach = (node, layers, True)
 
     def atom_set(self, atom) -> BddSet:
         """The positions where the ground atom (not depending on ``does``) holds, its rule
@@ -231,7 +233,30 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         self._layers = [x.count() for x in layers]
         self._frontier = m.false if self._complete else layer.node
         self._restrict(reached.node)
-        self.reach = ReachLayers(reached, tuple(layers), graded)
+        self._reach = (reached.node, tuple(x.node for x in layers), graded)
+
+    @property
+    def reach(self) -> ReachLayers[BddSet] | None:
+        """The layers found (a new :class:`~symbolic.fixpoint.ReachLayers` each time,
+        of the same sets), None when there are none."""
+        if self._reach is None:
+            return None
+        whole, layers, graded = self._reach
+        return ReachLayers(
+            BddSet._make(self, whole), tuple(BddSet._make(self, x) for x in layers), graded
+        )
+
+    def _own_layer(self, reach: ReachLayers, k: int) -> bool:
+        """Whether layer k of ``reach`` is this engine's own layer k (graded), whose
+        moves :meth:`_layer_moves` memoizes: the same BDD node, not the same object."""
+        own = self._reach
+        return (
+            own is not None
+            and own[2]
+            and reach.result.engine is self
+            and k < len(own[1])
+            and reach.layers[k].node == own[1][k]
+        )
 
     # ------------------------------------------------------------------ exploration
 
@@ -275,7 +300,10 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         err = turn_error(prog.roles, state, legal, prog.fluents)
         if err is None:
             raise AssertionError(pos)
-        raise err
+        try:
+            raise err
+        finally:
+            del err  # the traceback holds this frame: no cycle error → frame → error
 
     def _restrict(self, node) -> None:
         """Make ``node`` (closed under δ) the domain."""
@@ -396,8 +424,8 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         if hit is None:
             self._moves()  # sets self._common
             m = self.manager
-            assert self.reach is not None  # only a layered solution over self.reach calls this
-            live = m.and_(self.reach.layers[k].node, self._expanded())
+            assert self._reach is not None  # only a layered solution over our layers calls this
+            live = m.and_(self._reach[1][k], self._expanded())
             with self.limits.stage(f"building the moves' substitutions of layer {k}"):
                 hit = self._groups(self._raw_moves(live))
             self._layer_moves_of[k] = hit
@@ -410,7 +438,7 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
             ⋁_{m of J} S^k_m ∧ U_{k+1}(σ_m)  ∪  (F_k ∖ T_J) ∖ ⋁_{m of ¬J} S^k_m ∧ (F_{k+1} ∖ U_{k+1})(σ_m)
 
         [the second part ∧ has a successor, for STRICT]."""
-        if reach is not self.reach:  # the generic step, over every layer
+        if not self._own_layer(reach, k):  # the generic step, over every layer
             return super().layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
         m, ids = self.manager, self.game.names.role_id
         groups = self._layer_moves(k)

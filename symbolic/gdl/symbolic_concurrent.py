@@ -240,7 +240,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
         """pre(J, U_{k+1}) ∩ F_k on a graded ``reach`` (the layered until): the sources
         restricted to layer k, T_k = T ∧ F_k (memoized), whose successors lie in
         F_{k+1}, so Good_k = ∃x'. T_k ∧ U'_{k+1}."""
-        if reach is not self.reach:
+        if not self._own_layer(reach, k):
             return super().layer_pre(J, reach, k, ours, won, above, dead_ends=dead_ends)
         m, enc = self.manager, self.encoder
         layer = reach.layers[k].node

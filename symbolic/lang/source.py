@@ -81,9 +81,14 @@ def paused_gc():
     """Python's cyclic garbage collector paused while a file is read (and restored
     after, as it was). Reading allocates millions of small objects (tokens, trees,
     nodes, spans) and almost no cycles; each full collection walks every one of them,
-    which took a large part of the time to read a large model. What survives is then
-    moved to the oldest generation without a walk (``freeze`` and ``unfreeze``), where
-    a full collection still reclaims any cycle.
+    which took a large part of the time to read a large model. After a large read,
+    what survives is moved to the oldest generation without a walk (``freeze`` and
+    ``unfreeze``), where a full collection still reclaims any cycle.
+
+    The move is not counted among the objects that trigger a full collection: garbage
+    moved with it would wait long (a fuzzing loop of small reads grew to 24 GB so),
+    hence the young generations are collected first (a few thousand objects) and
+    small reads are not moved at all.
 
     >>> import gc
     >>> with paused_gc():
@@ -91,13 +96,20 @@ def paused_gc():
     False
     """
     was = gc.isenabled()
+    if was:
+        gc.collect(1)  # the garbage made before this read goes now, not with the move
     gc.disable()
     try:
         yield
     finally:
         if was:
-            # what reading left (the model) goes to the oldest generation by a list splice:
-            # else the first young collection after enable() walks every object read
-            gc.freeze()
-            gc.unfreeze()
+            if gc.get_count()[0] > LARGE_READ:
+                # else the first young collection after enable() walks every object read
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
+
+
+#: objects allocated by a read above which :func:`paused_gc` moves them to the
+#: oldest generation at once (a model of some hundred kB)
+LARGE_READ = 200_000
