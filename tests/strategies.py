@@ -44,76 +44,105 @@ def spaces(draw):
     return space
 
 
-def _int_leaves(space, names):
-    leaves = [st.integers(-3, 5).map(ir.Const)]
+@lru_cache(maxsize=64)
+def _index(n: int):
+    """Draws 0..n-1: which alternative (shrinks toward the first, the simplest)."""
+    return st.integers(0, n - 1)
+
+
+_SMALL = st.integers(-3, 5)
+_BOOLS = st.booleans()
+_ARITH = st.sampled_from(["+", "-", "*"])
+_DIVMOD = st.sampled_from(["//", "%"])
+_DIVISOR = st.integers(1, 3)
+_COMPARE = st.sampled_from(["==", "!=", "<", "<=", ">", ">="])
+_LOGIC = st.sampled_from(["and", "or", "implies", "iff"])
+_QUANT = st.sampled_from(["forall", "exists"])
+_QUANT_DOM = st.lists(st.integers(-1, 2), min_size=1, max_size=3)
+_TRUTHS = st.sampled_from([ir.TRUE, ir.FALSE])
+
+
+@lru_cache(maxsize=512)
+def _int_leaf_kinds(space, names) -> tuple:
+    """The kinds of integer leaves: None (a constant), else the expressions of one kind."""
+    kinds: list = [None]
     for d in space.vars:
         if isinstance(d.type, ir.BoolType):
             continue
         if d.index is None:
-            leaves.append(st.just(ir.Var(d.name)))
+            kinds.append((ir.Var(d.name),))
         else:
-            leaves.append(st.sampled_from([ir.Elem(d.name, ir.Const(i)) for i in d.index.values()]))
-    leaves += [st.just(ir.Name(n)) for n in names]
-    return st.one_of(leaves)
+            kinds.append(tuple(ir.Elem(d.name, ir.Const(i)) for i in d.index.values()))
+    kinds += [(ir.Name(n),) for n in names]
+    return tuple(kinds)
 
 
-@lru_cache(maxsize=512)  # building and validating a strategy tree costs more than drawing
-def int_exprs(space, names=(), depth=2):
-    leaf = _int_leaves(space, names)
-    if depth == 0:
-        return leaf
-    sub = int_exprs(space, names, depth - 1)
-    return st.one_of(
-        leaf,
-        leaf,
-        st.builds(lambda op, a, b: ir.Binary(op, a, b), st.sampled_from(["+", "-", "*"]), sub, sub),
-        st.builds(
-            lambda op, a, c: ir.Binary(op, a, ir.Const(c)),
-            st.sampled_from(["//", "%"]),
-            sub,
-            st.integers(1, 3),
-        ),
-        st.builds(lambda a: ir.Unary("-", a), sub),
-        st.builds(ir.Ite, bool_exprs(space, names, depth - 1), sub, sub),
+def _pick(draw, options: tuple):
+    return options[0] if len(options) == 1 else options[draw(_index(len(options)))]
+
+
+def _int_expr(draw, space, names: tuple, depth: int) -> ir.Expr:
+    # drawn step by step, not from a tree of strategies built per space: building and
+    # validating such a tree for each random game cost most of a fuzzing run's time
+    choice = draw(_index(6)) if depth > 0 else 0
+    if choice <= 1:  # a leaf, twice as likely as each other form
+        kind = _pick(draw, tuple(range(len(_int_leaf_kinds(space, names)))))
+        exprs = _int_leaf_kinds(space, names)[kind]
+        return ir.Const(draw(_SMALL)) if exprs is None else _pick(draw, exprs)
+    if choice == 2:
+        op = draw(_ARITH)
+        return ir.Binary(
+            op, _int_expr(draw, space, names, depth - 1), _int_expr(draw, space, names, depth - 1)
+        )
+    if choice == 3:
+        op = draw(_DIVMOD)
+        a = _int_expr(draw, space, names, depth - 1)
+        return ir.Binary(op, a, ir.Const(draw(_DIVISOR)))
+    if choice == 4:
+        return ir.Unary("-", _int_expr(draw, space, names, depth - 1))
+    c = _bool_expr(draw, space, names, depth - 1)
+    return ir.Ite(
+        c, _int_expr(draw, space, names, depth - 1), _int_expr(draw, space, names, depth - 1)
     )
 
 
-@lru_cache(maxsize=512)
-def bool_exprs(space, names=(), depth=2):
-    ints = int_exprs(space, names, max(0, depth - 1))
-    leaves = [
-        st.sampled_from([ir.TRUE, ir.FALSE]),
-        st.builds(
-            lambda op, a, b: ir.Binary(op, a, b),
-            st.sampled_from(["==", "!=", "<", "<=", ">", ">="]),
-            ints,
-            ints,
-        ),
-    ]
-    if space.has_var("b"):
-        leaves.append(st.just(ir.Var("b")))
-    leaf = st.one_of(leaves)
-    if depth == 0:
-        return leaf
-    sub = bool_exprs(space, names, depth - 1)
-    quant_body = bool_exprs(space, tuple(names) + ("q",), depth - 1)
-    return st.one_of(
-        leaf,
-        leaf,
-        st.builds(
-            lambda op, a, b: ir.Binary(op, a, b),
-            st.sampled_from(["and", "or", "implies", "iff"]),
-            sub,
-            sub,
-        ),
-        st.builds(lambda a: ir.Unary("not", a), sub),
-        st.builds(
-            lambda k, dom, body: ir.Quant(k, "q", tuple(sorted(set(dom))), body),
-            st.sampled_from(["forall", "exists"]),
-            st.lists(st.integers(-1, 2), min_size=1, max_size=3),
-            quant_body,
-        ),
-    )
+def _bool_expr(draw, space, names: tuple, depth: int) -> ir.Expr:
+    choice = draw(_index(5)) if depth > 0 else 0
+    if choice <= 1:  # a leaf: a truth value, a comparison, or the bool variable
+        leaves = 3 if space.has_var("b") else 2
+        leaf = draw(_index(leaves))
+        if leaf == 0:
+            return draw(_TRUTHS)
+        if leaf == 2:
+            return ir.Var("b")
+        op = draw(_COMPARE)
+        sub = max(0, depth - 1)
+        return ir.Binary(op, _int_expr(draw, space, names, sub), _int_expr(draw, space, names, sub))
+    if choice == 2:
+        op = draw(_LOGIC)
+        return ir.Binary(
+            op, _bool_expr(draw, space, names, depth - 1), _bool_expr(draw, space, names, depth - 1)
+        )
+    if choice == 3:
+        return ir.Unary("not", _bool_expr(draw, space, names, depth - 1))
+    kind = draw(_QUANT)
+    dom = draw(_QUANT_DOM)
+    body = _bool_expr(draw, space, tuple(names) + ("q",), depth - 1)
+    return ir.Quant(kind, "q", tuple(sorted(set(dom))), body)
+
+
+@st.composite
+def int_exprs(draw, space, names=(), depth=2):
+    """A random integer expression over ``space``'s variables, the bound ``names`` and
+    small constants, at most ``depth`` operators deep."""
+    return _int_expr(draw, space, tuple(names), depth)
+
+
+@st.composite
+def bool_exprs(draw, space, names=(), depth=2):
+    """A random boolean expression (comparisons, connectives, quantifiers over a small
+    range) over ``space``, at most ``depth`` connectives deep."""
+    return _bool_expr(draw, space, tuple(names), depth)
 
 
 @st.composite
@@ -183,6 +212,7 @@ def games(draw):
     return ir.Game("random", space, players, turn, tuple(moves), invariant)
 
 
+@lru_cache(maxsize=64)
 def coalitions(players):
     subsets = st.lists(st.sampled_from(players), max_size=len(players), unique=True)
     lit = subsets.map(lambda ms: atl.CoalitionLit(tuple(sorted(ms))))
@@ -198,29 +228,43 @@ def coalitions(players):
     )
 
 
-def formulas(game, depth=3, turns=True):
+def _formula(draw, game, depth: int, turns: bool) -> atl.Formula:
+    J = coalitions(game.players)
+    choice = draw(_index(9)) if depth > 0 else 0
+    if choice == 0:  # a leaf: a truth value, turn(J), a state formula
+        leaf = draw(_index(3 if turns else 2))
+        if leaf == 0:
+            return atl.Truth(draw(_BOOLS))
+        if turns and leaf == 1:
+            return atl.Turn(draw(J))
+        return atl.Prop(_bool_expr(draw, game.space, (), 1))
+
+    def sub():
+        return _formula(draw, game, depth - 1, turns)
+
+    if choice == 1:
+        return atl.Not(sub())
+    if choice == 2:
+        op = draw(_LOGIC)
+        return atl.BoolOp(op, sub(), sub())
+    if choice == 3:
+        return atl.Next(draw(J), sub())
+    if choice in (4, 5):
+        kind = atl.Until if choice == 4 else atl.Release
+        c = draw(J)
+        return kind(c, sub(), sub())
+    if choice == 6:
+        return atl.Eventually(draw(J), sub())
+    if choice == 7:
+        return atl.Always(draw(J), sub())
+    return atl.Reach(sub())
+
+
+@st.composite
+def formulas(draw, game, depth=3, turns=True):
     """Random ATL formulas over ``game``'s players and variables (``turns=False``:
     without turn(J), which a concurrent game refuses)."""
-    J = coalitions(game.players)
-    leaf = st.one_of(
-        st.builds(atl.Truth, st.booleans()),
-        *([st.builds(atl.Turn, J)] if turns else []),
-        st.builds(atl.Prop, bool_exprs(game.space, (), 1)),
-    )
-    if depth == 0:
-        return leaf
-    sub = formulas(game, depth - 1, turns)
-    return st.one_of(
-        leaf,
-        st.builds(atl.Not, sub),
-        st.builds(atl.BoolOp, st.sampled_from(["and", "or", "implies", "iff"]), sub, sub),
-        st.builds(atl.Next, J, sub),
-        st.builds(atl.Until, J, sub, sub),
-        st.builds(atl.Release, J, sub, sub),
-        st.builds(atl.Eventually, J, sub),
-        st.builds(atl.Always, J, sub),
-        st.builds(atl.Reach, sub),
-    )
+    return _formula(draw, game, depth, turns)
 
 
 @st.composite

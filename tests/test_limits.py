@@ -930,3 +930,12 @@ def test_a_gap_between_stages_names_the_stage_left_and_a_timeout_its_stage():
     assert again.message == exc.value.message and again.stage == exc.value.stage
     with lim.stage("another stage"):  # a stage running is named as it is
         assert lim.timed_out().stage == "another stage"
+
+
+def test_a_small_space_gets_a_small_apply_cache():
+    """Four entries a value vector, at least 2^16, up to the default 2^22: allocating
+    2^22 entries took longer than solving a small game."""
+    from symbolic.bdd.oxidd_backend import cache_entries
+
+    got = {b: cache_entries(b, 16 << 30).bit_length() - 1 for b in (0, 9, 14, 15, 19, 20, 30)}
+    assert got == {0: 16, 9: 16, 14: 16, 15: 17, 19: 21, 20: 22, 30: 22}, got

@@ -83,6 +83,9 @@ _copy = _without_networkx("dd._copy")
 # the manager itself goes by plain reference counting, after them.
 _LIVE: list = []
 
+#: the slots of a new CUDD manager's computed table (it grows from there)
+CUDD_INITIAL_CACHE = 2**14
+
 
 def _release_unused(*_ignored) -> None:
     """Drop the managers that no node, wrapper or :class:`DdManager` refers to any more."""
@@ -164,7 +167,10 @@ class DdManager(BaseManager):
             import dd.cudd as mod
 
             self._mod = mod
-            self.bdd = mod.BDD()
+            # a small first cache, which CUDD grows as its hit rate warrants: dd's
+            # default (2**18 slots) took 13 ms to allocate for each manager, most of
+            # the cost of a small game (bench/README: manager start-up)
+            self.bdd = mod.BDD(initial_cache_size=CUDD_INITIAL_CACHE)
             self.bdd.configure(reordering=False, max_memory=cap)
         else:
             import dd.autoref as mod  # on demand, like dd.cudd above

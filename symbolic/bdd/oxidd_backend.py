@@ -84,6 +84,8 @@ _BYTES_PER_CACHE_ENTRY = 11
 #: relational products of a manager holding fewer nodes run in the calling thread: a
 #: worker thread costs more per call than a product of small BDDs takes
 _DIRECT_BELOW = 1 << 16
+#: the smallest cache: small spaces get four entries a value vector, at least this
+SMALL_CACHE_BITS = 16
 #: the cache of iterated fixpoints on large spaces (see cache_entries)
 _BIG_CACHE = 1 << 26
 #: the cache of every other request on large spaces: layered solves, short commands
@@ -101,7 +103,7 @@ def cache_entries(
 ) -> int:
     """The apply-cache entries of a manager for a space of 2^space_bits value vectors
     under a memory cap of ``cap`` bytes: 2^bits when ``bits`` is given (``--cache-bits``),
-    else 2^22 up to 2^36 vectors and, above, the largest of 2^26 (for ``work`` =
+    else 4 entries a vector on a small space (at least 2^16), 2^22 up to 2^36 vectors and, above, the largest of 2^26 (for ``work`` =
     ``"fixpoints"`` only) and 2^24 whose bytes fit 16 times in the cap (else 2^22).
     oxidd's cache cannot grow after the manager is made. An iterated fixpoint recomputes
     products over sets that change little from one step to the next, and a large cache
@@ -116,12 +118,18 @@ def cache_entries(
     >>> [cache_entries(41, 16 << 30, None, "fixpoints").bit_length() - 1,
     ...  cache_entries(41, 16 << 30).bit_length() - 1, cache_entries(32, 16 << 30).bit_length() - 1]
     [26, 24, 22]
+    >>> [cache_entries(9, 16 << 30).bit_length() - 1, cache_entries(19, 16 << 30).bit_length() - 1]
+    [16, 21]
     >>> [cache_entries(41, 8 << 30, None, "fixpoints").bit_length() - 1,
     ...  cache_entries(41, 16 << 30, 20).bit_length() - 1]
     [24, 20]
     """
     if bits is not None:
         return 1 << bits
+    if space_bits is not None and space_bits + 2 < _CACHE.bit_length() - 1:
+        # a small space: four entries a value vector, at least 2^16 (2^22 took 34 ms to
+        # allocate, more than a small game's whole solve)
+        return 1 << max(SMALL_CACHE_BITS, space_bits + 2)
     if space_bits is not None and space_bits > BIG_CACHE_BITS:
         sizes = (_BIG_CACHE, _LARGE_CACHE) if work == "fixpoints" else (_LARGE_CACHE,)
         for entries in sizes:
