@@ -10,13 +10,13 @@ from ..errors import QueryError
 from .common import (
     build_engine,
     engine_kinds,
-    position_text,
     queries_of,
     refuse_concurrent,
     tuning,
 )
+from .moves import MoveNames
 from .output import emit
-from .positions import read_position
+from .positions import position_shower, read_position
 from .strategy import DEAD_ENDS
 
 __all__ = ["why"]
@@ -51,7 +51,7 @@ def why(model, args) -> int:
         emit(args, doc, model, engine)
     else:
         print(f"{model.name}: why, for {text}")
-        print("\n".join(e.lines(lambda c: position_text(space, c))))
+        print("\n".join(e.lines(position_shower(model), MoveNames(model).between)))
         if faults == []:
             print("replayed on the explicit engine: every move legal, the ending as claimed")
     for fault in faults or []:
