@@ -294,6 +294,7 @@ def test_check_why(capsys):
         "stuck",
     )
     assert [p["position"] for p in doc["play"]] == [{"j": 1, "k": 3}, {"j": 2, "k": 0}]
+    assert [p["move"] for p in doc["play"]] == ["take(3)", None]  # named as the model does
     argv = ["check", "td_example.arena.json", "--query", "<<{1}>> <> Obj1", "--why", "s=0"]
     status, out, err = run(capsys, *argv, "--engine", "both")
     assert status == 0 and "back to position 2: the cycle repeats for ever" in out
