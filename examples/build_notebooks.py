@@ -347,10 +347,13 @@ from matplotlib.figure import Figure
 fig = Figure(figsize=(3.2, 2.8), layout="constrained")
 ax = fig.add_subplot()
 grid = [[tab[(n, k)] for k in range(1, 4)] for n in range(1, 4)]
-ax.imshow(grid, cmap="viridis", origin="lower", extent=(0.5, 3.5, 0.5, 3.5))
+top = max(max(row) for row in grid)
+ax.imshow(grid, cmap="viridis", origin="lower", extent=(0.5, 3.5, 0.5, 3.5), vmin=0, vmax=top)
+ax.set_xticks([1, 2, 3]); ax.set_yticks([1, 2, 3])   # whole rows and columns only
 for n in range(1, 4):
-    for k in range(1, 4):
-        ax.text(k, n, tab[(n, k)], ha="center", va="center", color="white")
+    for k in range(1, 4):   # dark figures on the light (high) cells, white on the dark
+        ax.text(k, n, tab[(n, k)], ha="center", va="center",
+                color="black" if tab[(n, k)] > top / 2 else "white")
 ax.set_xlabel("columns m"); ax.set_ylabel("rows n"); ax.set_title("nimber of the n x m tablet")
 pictures.Picture(fig, {"title": "nimber of the n x m tablet"})   # shows itself as SVG"""),
 ]

@@ -60,9 +60,9 @@ def test_check_prints_positions_through_the_display(capsys, sub_model):
     status, out, err = run(capsys, "check", "tictactoe", "--query", "empty", "--limit", "0")
     assert status == 0, err
     assert out.split("count: 1\n")[1].splitlines() == [
-        "     1) . . .",
-        "        . . .",
-        "        . . .",
+        "     1) . . .    1 2 3",
+        "        . . .    4 5 6",
+        "        . . .    7 8 9",
         "        O to move",
     ], out
     status, out, err = run(capsys, "check", "gdl/ticTacToe", "--query", "initial")

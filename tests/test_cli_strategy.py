@@ -176,12 +176,14 @@ def test_execute_td_q4_q5(capsys, tmp_path):
             assert doc["end"] == "goal" and doc["play"][-1] == {"s": 6}, (first, at2, doc)
     s1.write_text('{"0": 2}')
     status, _, err = run(capsys, *base, "--strategy", f"1={s1}")
-    assert status == 2 and "plays s=0 -> s=2, not a legal move (legal: s=1; s=4)" in err
+    # the legal moves named as the model writes them
+    legal = "(legal moves: edge((0, 1)), edge((0, 4)))"
+    assert status == 2 and f"plays s=0 -> s=2, not a legal move {legal}" in err
     status, _, err = run(capsys, "execute", TD, "--from", "initial", "--strategy", f"1={s1}")
     assert status == 2 and "not a legal move" in err
     s1.write_text('{"0": 1}')
     status, _, err = run(capsys, *base[:-2], "--strategy", f"1={s1}", "--strategy", f"2={s1}")
-    assert status == 2 and "player 2's strategy has no move at s=1" in err
+    assert status == 2 and "player 2's strategy has no move at s=1 (legal moves: edge((1, " in err
     s1.write_text("[1, 2")
     status, _, err = run(capsys, *base, "--strategy", f"1={s1}")
     assert status == 2 and "invalid JSON" in err

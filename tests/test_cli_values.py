@@ -11,6 +11,8 @@ from symbolic.engines import make_engine
 from symbolic.explicit.values import retrograde_values
 from symbolic.model import load_model
 
+from symbolic.cli.positions import MAX_COLUMNS, position_shower
+
 from .conftest import ROOT, run
 
 CHOC = str(ROOT / "models" / "chocolate.game")
@@ -39,7 +41,12 @@ def test_values_text(capsys):
     for v, n in counts.items():
         shown = f"+{v}" if v > 0 else str(v)
         assert f"{shown:>6}  {n:>9}" in lines, v
-    assert f"    mover=1, l=7, r=2, u=3, d=3: +{table[(1, 7, 2, 3, 3)]} (win)" in lines
+    # the initial bar, drawn by the model and numbered as a list of boards, then its value
+    board = position_shower(load_model(CHOC))((1, 7, 2, 3, 3)).splitlines()
+    at = lines.index("initial positions:")
+    assert lines[at + 1] == "     1) " + board[0]
+    assert lines[at + 2 : at + 1 + len(board)] == ["        " + b for b in board[1:]]
+    assert lines[at + 1 + len(board)] == f"        value: +{table[(1, 7, 2, 3, 3)]} (win)"
     assert "outcome: normal play (the player left without a move loses)" in lines
     assert "symbolic and explicit agree on every position" in lines
 
@@ -92,7 +99,27 @@ def test_values_at(capsys, engine):
         assert doc["value"] == table[pos] and doc["position"]["l"] == pos[1], (pos, doc)
         status, out, _ = run(capsys, "values", CHOC, "--at", text, "--engine", engine)
         v = table[pos]
-        assert out == f"{text}: {'+' if v > 0 else ''}{v}\n"
+        board = position_shower(load_model(CHOC))(pos)  # the bar, drawn by the model
+        assert board.count("\n") == 7 and "X" in board
+        assert out == f"{board}\nvalue: {'+' if v > 0 else ''}{v}\n"
+
+
+@pytest.mark.parametrize("m", [80, 81])
+def test_values_at_draws_a_position_that_fits(capsys, m):
+    # a bar of m columns: drawn up to MAX_COLUMNS characters, shown by its slots above
+    assert MAX_COLUMNS == 80
+    text = f"mover=1, l=1, r={m - 2}, u=0, d=1"
+    status, out, _ = run(
+        capsys, "values", CHOC, "-p", f"m={m}", "-p", "n=2", "-p", "i=1", "-p", "j=0", "--at", text
+    )
+    assert status == 0
+    # the bar is Nim with heaps l, r, u, d: 1 xor (m - 2) xor 0 xor 1 != 0, a win (+)
+    if m == 80:
+        lines = out.splitlines()
+        assert lines[:2] == ["#X" + "#" * 78, "#" * 80], out
+        assert lines[2:-1] == ["player 1 to move"] and lines[-1].startswith("value: +"), out
+    else:
+        assert out.startswith(f"{text}  (drawing too large: 81 columns × 3 lines): +"), out
 
 
 def test_values_draws_are_reported(capsys, tmp_path):

@@ -271,6 +271,14 @@ def test_every_page_is_found():
     assert all(str(p.relative_to(ROOT)) in names for p in (ROOT / "docs").glob("*.md"))
 
 
+def test_the_complete_example_of_the_language_is_the_shipped_file():
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    section = text.split("## Complete example: Nim(N, n, K, r) of the ENS 2005 exam", 1)[1]
+    example = section.split("```\n", 2)[1]  # the section's first block
+    shipped = (ROOT / "models" / "ens2005.game").read_text(encoding="utf-8")
+    assert example.rstrip("\n") == shipped.rstrip("\n")
+
+
 if __name__ == "__main__":  # a summary: python tests/test_docs.py
     total = 0
     for p in pages():

@@ -166,10 +166,22 @@ def test_nim_draws_each_heap_as_its_matches_at_every_position():
         ], (pos, lines)
 
 
-def test_tictactoe_draws_the_board_row_by_row():
+def test_tictactoe_draws_the_board_row_by_row_with_the_cells_numbers():
     m = load_model(MODELS / "tictactoe.game")
     board = (1, 0, 2, 0, 1, 0, 2, 0, 0)
-    assert xdr.render(m.display, m.space, board) == "O . X\n. O .\nX . .\nO to move"
+    assert xdr.render(m.display, m.space, board) == (
+        "O . X    1 2 3\n. O .    4 5 6\nX . .    7 8 9\nO to move"
+    )
+    # the numbers are the i of play(i): the cell play(i) marks is numbered i
+    for i in range(1, 10):
+        rows = xdr.render(m.display, m.space, tuple(int(k == i) for k in range(1, 10)))
+        marked = [
+            (r, line.split()[:3].index("O"))
+            for r, line in enumerate(rows.split("\n")[:3])
+            if "O" in line.split()[:3]
+        ]
+        ((r, col),) = marked
+        assert rows.split("\n")[r].split()[3 + col] == str(i), rows
 
 
 def test_chocolate_draws_the_whole_bar_with_the_square_of_death():

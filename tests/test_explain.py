@@ -270,8 +270,15 @@ def test_check_why(capsys):
         capsys, "check", "subtraction", "-p", "K=6", "--query", "wins(1)", "--why", "j=1, k=6"
     )
     assert status == 0, err
-    assert "holds at j=1, k=6: {1} wins with its strategy, 3 moves:" in out
-    assert "j=2, k=4" in out and "player 2 moves" in out
+    # positions through the model's display, moves by name (subtraction: take(n))
+    assert out.splitlines()[1:] == [
+        "holds at |||||| (6 left), player 1 to move: {1} wins with its strategy, 3 moves:",
+        "    0. |||||| (6 left), player 1 to move    player 1 plays take(2) (strategy)",
+        "    1. |||| (4 left), player 2 to move    player 2 plays take(3) (1 of 3 moves; "
+        "the strategy answers each)",
+        "    2. | (1 left), player 1 to move    player 1 plays take(1) (strategy)",
+        "    3.  (0 left), player 2 to move    the target holds: won",
+    ], out
     status, out, err = run(
         capsys, "check", "subtraction", "--query", "wins(1)", "--why", "j=1, k=100"
     )
@@ -287,6 +294,7 @@ def test_check_why(capsys):
         "stuck",
     )
     assert [p["position"] for p in doc["play"]] == [{"j": 1, "k": 3}, {"j": 2, "k": 0}]
+    assert [p["move"] for p in doc["play"]] == ["take(3)", None]  # named as the model does
     argv = ["check", "td_example.arena.json", "--query", "<<{1}>> <> Obj1", "--why", "s=0"]
     status, out, err = run(capsys, *argv, "--engine", "both")
     assert status == 0 and "back to position 2: the cycle repeats for ever" in out
@@ -295,3 +303,20 @@ def test_check_why(capsys):
     )
     status, out, err = run(capsys, "check", "pennies", "--why", "x=0")
     assert status != 0 and "concurrent" in err
+
+
+def test_check_why_draws_a_board_below_each_step(capsys):
+    argv = ["check", "tictactoe", "--query", "forces_win(1)", "--why", "c[1]=1, c[5]=2"]
+    status, out, err = run(capsys, *argv, "--engine", "both")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[1].startswith("does not hold at the position of step 0: {2} refutes it")
+    assert lines[2].startswith("    0. player 1 plays play(")
+    assert lines[3:7] == [
+        "       O . .    1 2 3",
+        "       . X .    4 5 6",
+        "       . . .    7 8 9",
+        "       O to move",
+    ], out
+    assert "player 2 plays play(" in out and "(strategy)" in out
+    assert lines[-1] == "replayed on the explicit engine: every move legal, the ending as claimed"

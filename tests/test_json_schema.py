@@ -26,7 +26,12 @@ AIGER = str(ROOT / "models" / "aiger" / "grant.aag")
 CASES = {
     "models": [("models",)],
     "aiger": [("aiger", AIGER), ("aiger", AIGER, "--engine", "both")],
-    "check": [("check", *NIM), ("check", *NIM, "--engine", "both", "--limit", "0")],
+    "check": [
+        ("check", *NIM),
+        ("check", *NIM, "--engine", "both", "--limit", "0"),
+        ("check", *NIM, "--query", "wins(1)", "--why", "j=1, k[1]=1, k[2]=2"),
+        ("check", TD, "--query", "<<{1}>> <> Obj1", "--why", "s=0", "--engine", "both"),
+    ],
     "successors": [
         ("successors", *NIM, "--at", "j=1, k[1]=1, k[2]=2"),
         ("successors", "rps", "--at", "round=0, score=0"),

@@ -467,3 +467,21 @@ def test_strategy_labels_fit_in_their_nodes():
         assert len(words) == len(nodes)
         for (t, box), node in zip(words, nodes):
             assert inside(box, node.get_window_extent(r), slack=0.5), (t.get_text(), box, node)
+
+
+def test_a_strategy_graph_shows_a_board_without_its_cells_numbers():
+    from symbolic.analysis.play import drawer
+
+    m = load_model(MODELS / "tictactoe.game")
+    e = make_engine(m.game)
+    s = strategy_for(e, m.formula("forces_win(1)"), m.definitions)
+    start = (1, 2, 0, 0, 1, 0, 0, 0, 2)
+    render = drawer(m.display, m.space, str)
+    assert "    1 2 3" in render(start)  # the text board numbers its cells beside its rows
+    pic = strategy_graph(s, e.singleton(start), label=render)
+    fig, texts, r = measured(pic)
+    labels = [t.get_text() for t, _ in texts if t.get_fontfamily() == ["monospace"]]
+    assert len(labels) == len(pic.facts["nodes"]) > 1
+    for label, c in zip(labels, pic.facts["nodes"]):
+        rows = render(c).split("\n")
+        assert label.split("\n") == [row.split("    ")[0] for row in rows[:3]] + rows[3:]

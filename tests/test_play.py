@@ -232,7 +232,7 @@ def test_a_move_typed_as_a_position_and_a_drawn_board(capsys, monkeypatch):
         str(MODELS / "tictactoe.game"),
     )
     assert status == 0, err
-    assert "O . .\n. . .\n. . .\nX to move" in out
+    assert "O . .    1 2 3\n. . .    4 5 6\n. . .    7 8 9\nX to move" in out
     assert "Game left unfinished." in out
 
 

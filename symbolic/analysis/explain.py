@@ -86,9 +86,15 @@ class Explanation:
     loop: int | None
     ending: str
 
-    def lines(self, label: Callable[[tuple], str] | None = None) -> list[str]:
+    def lines(
+        self,
+        label: Callable[[tuple], str] | None = None,
+        move: Callable[[tuple, tuple], str] | None = None,
+    ) -> list[str]:
         """The explanation as text lines, positions written by ``label`` (default
-        ``x=1, y=2``)."""
+        ``x=1, y=2``); a position whose text spans lines (a board) is written below
+        its step's line, indented; ``move(c, c')``, when given, names the move from
+        each position to the next (``play(5)``)."""
         label = label or _default_label
         J = _set_text(self.coalition)
         moves = len(self.play) - 1
@@ -102,7 +108,8 @@ class Explanation:
                 f"{J} {'refutes' if one else 'refute'} it with {'its' if one else 'their'} strategy"
             )
         unit = "move" if moves == 1 else "moves"
-        where = f"at {label(self.position)}"
+        first = label(self.position)
+        where = "at the position of step 0" if "\n" in first else f"at {first}"
         if self.holds != self.inside:
             where += (
                 f" (the negated {self.operator} formula inside "
@@ -115,18 +122,28 @@ class Explanation:
             if last:
                 note = _ENDING_TEXT[self.ending](self)
             elif self.by_strategy[i]:
-                note = f"player {p} moves (strategy)"
+                note = f"player {p} {_moves(move, c, self.play[i + 1])} (strategy)"
             else:
                 n = self.choices[i]
-                note = f"player {p} moves" + (
+                note = f"player {p} {_moves(move, c, self.play[i + 1])}" + (
                     f" (1 of {n} moves; the strategy answers each)" if n > 1 else ""
                 )
-            out.append(f"  {i:>3}. {label(c)}" + (f"    {note}" if note else ""))
+            text = label(c)
+            if "\n" in text:
+                out.append(f"  {i:>3}. {note}".rstrip())
+                out += ["       " + line for line in text.split("\n")]
+            else:
+                out.append(f"  {i:>3}. {text}" + (f"    {note}" if note else ""))
         return out
 
     def __str__(self) -> str:
         """``why, for FORMULA`` (the formula as text), then :meth:`lines`."""
         return "\n".join([f"why, for {formula_text(self.formula)}", *self.lines()])
+
+
+def _moves(move: Callable[[tuple, tuple], str] | None, c: tuple, after: tuple) -> str:
+    """``moves`` or ``plays NAME``, the move from ``c`` to ``after`` named by ``move``."""
+    return "moves" if move is None else f"plays {move(c, after)}"
 
 
 def _default_label(c: tuple) -> str:

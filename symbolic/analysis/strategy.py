@@ -76,7 +76,20 @@ KINDS = ("reach", "safety")
 
 
 class IllegalMove(QueryError):
-    """A strategy proposes a move that is not in δ, or none where one is needed."""
+    """A strategy proposes a move that is not in δ, or none where one is needed:
+    ``player``'s table at the position ``at`` proposes ``proposed`` (None: no entry),
+    and ``legal`` holds the positions it may move to (a caller may name them as moves)."""
+
+    def __init__(
+        self,
+        message: str,
+        player: int | None = None,
+        at: tuple | None = None,
+        proposed: tuple | None = None,
+        legal: tuple = (),
+    ):
+        super().__init__(message)
+        self.player, self.at, self.proposed, self.legal = player, at, proposed, legal
 
 
 @dataclass(frozen=True)
@@ -426,16 +439,25 @@ def execute(
         p = next(p for p, s in players.items() if c in s)
         d = tables.get(p, {}).get(c)
         sp = engine.space
-        legal = "; ".join(_label(sp, t) for t in succ.tuples()[:8])
+        targets = tuple(succ.tuples()[:8])
+        legal = "; ".join(_label(sp, t) for t in targets)
         if d is None:
             raise IllegalMove(
-                f"player {p}'s strategy has no move at {_label(sp, c)} (legal: {legal})"
+                f"player {p}'s strategy has no move at {_label(sp, c)} (legal: {legal})",
+                p,
+                c,
+                None,
+                targets,
             )
         d = sp.check_position(d)  # a tuple, list or dict of ints, as everywhere
         if d not in succ:
             raise IllegalMove(
                 f"player {p}'s strategy plays {_label(sp, c)} -> "
-                f"{_label(sp, d)}, not a legal move (legal: {legal})"
+                f"{_label(sp, d)}, not a legal move (legal: {legal})",
+                p,
+                c,
+                d,
+                targets,
             )
         play.append(d)
         if d in seen:

@@ -26,6 +26,7 @@ from ..analysis.values import two_player_values
 from ..errors import QueryError
 from ..limits import current as current_limits, int_text, parse_int, short_text
 from ..model import parse_formula
+from ..pictures.cells import without_keys
 from ..pictures.figure import FORMATS, MAX_INCHES
 from .positions import fixed_slots, read_position
 from .common import (
@@ -147,8 +148,8 @@ def _strategy(model, engine, args):
     render = drawer(model.display, model.game.space, str) if model.display else None
 
     def label(c: tuple) -> str:
-        if render is not None and max(map(len, render(c).splitlines())) <= 12:
-            return render(c)
+        if render is not None and max(map(len, without_keys(render(c)).splitlines())) <= 12:
+            return render(c)  # the graph leaves out a key of cell numbers beside a board
         if len(labels) <= 4:
             return "\n".join(f"{a}={v}" for a, v in zip(labels, c))
         return ",".join(map(str, c))

@@ -9,7 +9,7 @@ from ..analysis.outcome import Referee
 from ..errors import QueryError
 from ..limits import is_int_text, short_text
 from ..model import parse_formula
-from ..analysis.strategy import execute
+from ..analysis.strategy import IllegalMove, execute
 from .moves import MoveNames
 from .output import emit
 from .positions import entry, position_shower, start_set
@@ -20,6 +20,7 @@ from .common import (
     json_arg,
     load,
     model_args,
+    position_text,
     tuning,
 )
 from .strategy_file import load_table
@@ -49,8 +50,11 @@ def cmd_execute(args) -> int:
         )
     start = starts.first()
     stop = ev(parse_formula(args.stop, model)) if args.stop else engine.empty()
-    play = execute(engine, start, tables, stop, max_moves=args.max_moves)
     names = MoveNames(model)
+    try:
+        play = execute(engine, start, tables, stop, max_moves=args.max_moves)
+    except IllegalMove as err:
+        raise QueryError(_illegal_text(err, sp, names)) from None
     end = (
         "goal"
         if play[-1] in stop
@@ -94,6 +98,21 @@ def cmd_execute(args) -> int:
     )
     print(f"end: {end} after {len(play) - 1} move(s){verdict}")
     return 0
+
+
+def _illegal_text(err: IllegalMove, space, names: MoveNames) -> str:
+    """An illegal move of a strategy, its position by slots and the legal moves by
+    name (the first 8 targets), as ``play`` names them."""
+    if err.at is None:
+        return str(err)
+    legal = ", ".join(dict.fromkeys(names.names_of(err.at, err.legal)))
+    at = position_text(space, err.at)
+    if err.proposed is None:
+        return f"player {err.player}'s strategy has no move at {at} (legal moves: {legal})"
+    return (
+        f"player {err.player}'s strategy plays {at} -> {position_text(space, err.proposed)}, "
+        f"not a legal move (legal moves: {legal})"
+    )
 
 
 def _indented(text: str) -> str:

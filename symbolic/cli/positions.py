@@ -4,8 +4,11 @@ Reading: ``--at`` takes a partial position, ``LABEL=VALUE, ...``; a slot it leav
 out takes the value every position of the model's set ``initial`` gives it (those
 agreeing with the given slots, when some do), so ``--at 'k[1]=3'`` is Nim's start with
 3 matches in the first heap. A slot that ``initial`` does not fix is named in the
-error. Printing: a position shows through the model's ``display`` when it has one, a
-GDL state as its true fluents, else as ``j=1, k[1]=3``.
+error. Printing: a position shows through the model's ``display`` when it has one and
+its drawing fits a terminal (at most :data:`MAX_COLUMNS` characters wide and
+:data:`MAX_LINES` lines: a 255-wide chocolate bar does not), a GDL state as its true
+fluents, else as ``j=1, k[1]=3``; a drawing too large is replaced by the slots and says
+so, ``l=50, r=49  (drawing too large: 255 columns × 256 lines)``.
 
 >>> from symbolic.model import load_model
 >>> from symbolic.engines import make_engine
@@ -41,9 +44,12 @@ __all__ = [
     "filled",
     "fixed_slots",
     "positions_lines",
+    "listed",
     "slot_expr",
     "start_set",
     "position_shower",
+    "MAX_COLUMNS",
+    "MAX_LINES",
     "fluents_text",
     "one_line",
     "entry",
@@ -170,16 +176,28 @@ def positions_lines(model: Model, ps: PositionSet, limit: int) -> list[str]:
     many were left out (an exact count, however large the set)."""
     show = position_shower(model)
     shown = shown_positions(ps, limit)
+    lines = listed([show(pos) for pos in shown])
+    total = ps.count()
+    if len(shown) < total:
+        lines.append(f"    ... ({int_text(total - len(shown))} more; --limit 0 shows all)")
+    return lines
+
+
+def listed(texts: list[str]) -> list[str]:
+    """The lines of a list of positions' texts: one indented line each, or, where a
+    text spans several lines (a board), numbered with its lines below.
+
+    >>> print("\\n".join(listed(["j=1", "O .\\n. X"])))
+        j=1
+         2) O .
+            . X
+    """
     lines = []
-    for i, pos in enumerate(shown, 1):
-        text = show(pos)
+    for i, text in enumerate(texts, 1):
         if "\n" in text:
             lines.append(f"    {i:>2}) " + one_line(text, " " * 8))
         else:
             lines.append("    " + text)
-    total = ps.count()
-    if len(shown) < total:
-        lines.append(f"    ... ({int_text(total - len(shown))} more; --limit 0 shows all)")
     return lines
 
 
@@ -204,14 +222,50 @@ def fluents_text(game: GdlGame, pos: tuple) -> str:
     return " ".join(true) if true else "(no fluent true)"
 
 
+#: the widest drawing (characters) a command prints; a wider one is shown by its slots
+MAX_COLUMNS = 80
+#: the tallest drawing (lines) a command prints; a taller one is shown by its slots
+MAX_LINES = 40
+
+
+def fitting(draw: Callable[[tuple], str], slots: Callable[[tuple], str]):
+    """position -> ``draw``'s text when it is at most :data:`MAX_COLUMNS` wide and
+    :data:`MAX_LINES` tall, else ``slots``' text and the drawing's size.
+
+    >>> show = fitting(lambda pos: "#" * pos[0], lambda pos: f"l={pos[0]}")
+    >>> show((3,))
+    '###'
+    >>> show((255,))
+    'l=255  (drawing too large: 255 columns × 1 line)'
+    """
+
+    def show(pos: tuple) -> str:
+        text = draw(pos)
+        lines = text.split("\n")
+        width = max(map(len, lines))
+        if width <= MAX_COLUMNS and len(lines) <= MAX_LINES:
+            return text
+        tall = f"{len(lines)} line" + ("s" if len(lines) > 1 else "")
+        return f"{slots(pos)}  (drawing too large: {width} columns × {tall})"
+
+    return show
+
+
 def position_shower(model: Model) -> Callable[[tuple], str]:
-    """position -> its text: the model's ``display`` (it may span lines), else a GDL
-    state's true fluents, else ``j=1, k[1]=3``."""
+    """position -> its text: the model's ``display`` (it may span lines) when its
+    drawing fits (:func:`fitting`), else a GDL state's true fluents, else
+    ``j=1, k[1]=3``."""
     game = model.game
     if model.display is None and isinstance(game, GdlGame):
         return lambda pos: fluents_text(game, pos)
     space = game.space
-    return drawer(model.display, space, lambda pos: position_text(space, pos))
+
+    def slots(pos: tuple) -> str:
+        return position_text(space, pos)
+
+    if model.display is None:
+        return slots
+    return fitting(drawer(model.display, space, slots), slots)
 
 
 def one_line(text: str, indent: str) -> str:

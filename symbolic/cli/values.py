@@ -27,7 +27,7 @@ from ..distributed.wire import check_wire_backend
 from ..errors import QueryError
 from .distributed import distributed_args, distributed_asked, open_pool, work_spec
 from .output import ALL_LIMIT, all_rows, emit, print_rows
-from .positions import read_position
+from .positions import listed, position_shower, read_position
 from .common import (
     ENGINE_CHOICES,
     backend_text,
@@ -46,7 +46,7 @@ from .common import (
     tuning,
 )
 
-__all__ = ["value_text", "result_of", "cmd_values", "register"]
+__all__ = ["value_text", "valued", "result_of", "cmd_values", "register"]
 
 
 class _Table:
@@ -115,6 +115,20 @@ def value_text(v: int | None, zero_won: bool = False) -> str:
 def _zero_won(model) -> bool:
     """Whether value 0 (a finished play) is a win of the player to move: misère play."""
     return isinstance(model.game.outcome, ir.MiserePlay)
+
+
+def valued(text: str, value: str) -> str:
+    """A position's text and its value: ``TEXT: +3`` on one line, or below a drawing
+    of several lines as ``value: +3``.
+
+    >>> valued("j=1, k=2", "+3")
+    'j=1, k=2: +3'
+    >>> print(valued("|||\\nplayer 1 to move", "-2"))
+    |||
+    player 1 to move
+    value: -2
+    """
+    return f"{text}: {value}" if "\n" not in text else f"{text}\nvalue: {value}"
 
 
 def result_of(model, v: int | None) -> str:
@@ -258,7 +272,7 @@ def cmd_values(args) -> int:
             }
             emit(args, doc, model, engines.get("symbolic"))
         else:
-            print(f"{position_text(space, at)}: {value_text(v, _zero_won(model))}")
+            print(valued(position_shower(model)(at), value_text(v, _zero_won(model))))
         return status
     if args.all:
         _print_all(args, model, main, reach)
@@ -332,7 +346,6 @@ def _print_all(args, model, main, reach) -> None:
 
 def _print_table(model, args, main, engines, timings, initial, reach) -> None:
     """``values`` as text (the whole table)."""
-    space = model.game.space
     won, lost = _won_lost(model, main)
     shown = ", ".join(f"{k}={v}" for k, v in model.params.items())
     print(model.name + (f" [{shown}]" if shown else ""))
@@ -361,12 +374,15 @@ def _print_table(model, args, main, engines, timings, initial, reach) -> None:
         print(f"{'draw':>6}  {main.draws:>9}")
     if initial is not None:
         print("\ninitial positions:")
+        show = position_shower(model)
+        texts = []
         for p in initial:
             v = main.value(p)
-            print(
-                f"    {position_text(space, p)}: {value_text(v, _zero_won(model))}"
-                + ("" if v is None else f" ({result_of(model, v)})")
+            value = value_text(v, _zero_won(model)) + (
+                "" if v is None else f" ({result_of(model, v)})"
             )
+            texts.append(valued(show(p), value))
+        print("\n".join(listed(texts)))
 
 
 def register(sub) -> None:

@@ -10,13 +10,13 @@ from ..errors import QueryError
 from .common import (
     build_engine,
     engine_kinds,
-    position_text,
     queries_of,
     refuse_concurrent,
     tuning,
 )
+from .moves import MoveNames
 from .output import emit
-from .positions import read_position
+from .positions import position_shower, read_position
 from .strategy import DEAD_ENDS
 
 __all__ = ["why"]
@@ -44,14 +44,15 @@ def why(model, args) -> int:
     if args.engine == "both":
         ref = build_engine(model.game, "explicit", refuse="check --why")
         faults = replay(ref, e, model.definitions, dead_ends)
+    names = MoveNames(model)
     if args.json:
-        doc = _json_doc(space, text, e)
+        doc = _json_doc(space, text, e, names.between)
         if faults is not None:
             doc["replayed_on_explicit"] = {"ok": not faults, "faults": faults}
         emit(args, doc, model, engine)
     else:
         print(f"{model.name}: why, for {text}")
-        print("\n".join(e.lines(lambda c: position_text(space, c))))
+        print("\n".join(e.lines(position_shower(model), names.between)))
         if faults == []:
             print("replayed on the explicit engine: every move legal, the ending as claimed")
     for fault in faults or []:
@@ -59,8 +60,9 @@ def why(model, args) -> int:
     return 1 if faults else 0
 
 
-def _json_doc(space, text: str, e) -> dict:
-    """The ``--json`` document of ``check --why``."""
+def _json_doc(space, text: str, e, between) -> dict:
+    """The ``--json`` document of ``check --why`` (``between(c, c')``: the name of the
+    move from c to c', ``move`` of each step but the last)."""
     return {
         "query": text,
         "position": space.as_dict(e.position),
@@ -75,6 +77,7 @@ def _json_doc(space, text: str, e) -> dict:
                 "mover": p,
                 "strategy": i < len(e.by_strategy) and e.by_strategy[i],
                 "choices": e.choices[i],
+                "move": between(c, e.play[i + 1]) if i + 1 < len(e.play) else None,
             }
             for i, (c, p) in enumerate(zip(e.play, e.movers))
         ],

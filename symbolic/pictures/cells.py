@@ -11,8 +11,9 @@ which is a letter, a digit or ``( ) : , ;`` (the matches ``|||`` of ``heap 1:
 ||| (3)``) is a run of cells, the words before and after it are text; a line
 without such a word is text (``player 1 to move``). A line of as many numbers as a
 board block above it has columns (``1 2 3 4`` under Connect Four's board: the
-columns' numbers a text board shows) is left out: the picture numbers rows and
-columns itself.
+columns' numbers a text board shows) is left out, and so are the numbers beside a
+board line, as many as its cells (``. O .    4 5 6``: tic-tac-toe's key of the cells'
+numbers): the picture numbers rows and columns itself.
 
 **Where a move's value goes.** A move c → c' *acts on* the cells whose
 character differs between the drawings of c and c'. Each move is given one cell
@@ -29,6 +30,8 @@ which changes no cell) has none: its value is listed beside the board.
 [(1, 0), (0, 1)]
 >>> layout("O . X\\n1 2 3\\nX to move").texts
 (Text(row=1, col=0.0, text='X to move', align='left'),)
+>>> layout("O . X    1 2 3\\nX to move") == layout("O . X\\nX to move")
+True
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from dataclasses import dataclass, replace
 
 from ..arguments import need, need_iterable
 
-__all__ = ["TEXTY", "Cell", "Text", "Layout", "layout", "acted_on", "place"]
+__all__ = ["TEXTY", "Cell", "Text", "Layout", "layout", "without_keys", "acted_on", "place"]
 
 #: characters that make a word text, not a board
 TEXTY = set("():,;")
@@ -116,9 +119,33 @@ def _column_numbers(line: str, blocks: list, row: int) -> bool:
     return grid and first + rows == row and len(words) == columns
 
 
+def _without_key(line: str) -> str:
+    """``line`` without the numbers after its board words when there are as many of
+    them as of board words (``. O .    4 5 6`` -> ``. O .``); else ``line``."""
+    words = list(re.finditer(r"\S+", line))
+    n = len(words) // 2
+    if n == 0 or len(words) != 2 * n:
+        return line
+    board, key = words[:n], words[n:]
+    if all(_board_word(w.group()) for w in board) and all(w.group().isdigit() for w in key):
+        return line[: key[0].start()].rstrip()
+    return line
+
+
+def without_keys(drawing: str) -> str:
+    """``drawing`` without the numbers beside its board lines (:func:`_without_key`):
+    the board alone, as a strategy graph's node shows it.
+
+    >>> without_keys("O . X    1 2 3\\nX to move")
+    'O . X\\nX to move'
+    """
+    return "\n".join(_without_key(line) for line in need(drawing, str, "the drawing").split("\n"))
+
+
 def layout(drawing: str) -> Layout:
     """The :class:`Layout` of ``drawing`` (module docstring)."""
-    lines = need(drawing, str, "the drawing").splitlines() or [""]
+    lines = [_without_key(line) for line in need(drawing, str, "the drawing").splitlines()]
+    lines = lines or [""]
     kinds = _kinds(lines)
     cells: list[Cell] = []
     texts: list[Text] = []

@@ -8,7 +8,8 @@ move at each of its positions outside the goal (bold), every move of the others
 there (thin). Nodes are placed in rows by their distance from the start (a
 breadth-first search along those edges); when there are more than ``max_nodes``
 positions, the first ``max_nodes`` met by that search are drawn, and the title
-says how many were left out. The coalition's positions are squares, the
+says how many were left out. A node shows its label without the numbers a board
+drawing writes beside its rows (:func:`.cells.without_keys`). The coalition's positions are squares, the
 others' circles; the goal's are green, the start's grey.
 """
 
@@ -21,6 +22,7 @@ from ..api import PositionSet, check_set
 from ..arguments import need, need_int
 from ..errors import QueryError
 from ..analysis.strategy import Strategy
+from .cells import without_keys
 from .figure import MAX_INCHES, Picture, new_figure, set_title
 
 __all__ = ["FONT", "strategy_graph"]
@@ -158,7 +160,7 @@ def strategy_graph(
     ]
     rows = max(depth.values(), default=0) + 1
     text = label or (lambda c: ",".join(map(str, c)))
-    labels = {c: str(text(c)) for c in nodes}
+    labels = {c: without_keys(str(text(c))) for c in nodes}  # a board, not its key
     place, (bw, bh), gap_y = _places(nodes, depth, drawn, labels)
     _untangle(place, nodes, depth, drawn)
     xs = [p[0] for p in place.values()] or [0]
