@@ -225,11 +225,11 @@ class _KillingPool:
         self.pool, self.at, self.marker, self.rounds = pool, at, marker, 0
         self.workers, self.stats = pool.workers, pool.stats
 
-    def round(self, name, fn, args):
+    def round(self, name, fn, args, done=None):
         self.rounds += 1
         if self.rounds != self.at:
-            return self.pool.round(name, fn, args)
-        return self.pool.round(name, _dies_once, [(self.marker, fn, *a) for a in args])
+            return self.pool.round(name, fn, args, done)
+        return self.pool.round(name, _dies_once, [(self.marker, fn, *a) for a in args], done)
 
 
 @pytest.mark.parametrize("at", [4, pytest.param(14, marks=SLOW)])  # forward, backward
