@@ -29,6 +29,7 @@ from typing import Callable, Sequence
 
 from ..errors import QueryError
 from ..limits import Limits
+from .worker import TaskFailed
 
 __all__ = ["Pool", "RoundStats", "CONNECT_SECONDS", "needs_distributed"]
 
@@ -156,12 +157,15 @@ class Pool:
         """The result of a task, or its error (QueryError when the task was lost with
         its worker too many times)."""
         try:
-            return future.result()
+            r = future.result()
         except self._dist.KilledWorker as err:
             raise QueryError(
                 f"{name}: a task was lost with its worker too many times ({err}); the run "
                 f"stopped (with --work-dir DIR, a rerun resumes from the parts solved)"
             ) from None
+        if isinstance(r, TaskFailed):
+            raise r.error_in(name)
+        return r
 
     def close(self) -> None:
         """Close the client, and the local cluster when this pool opened one."""

@@ -49,7 +49,7 @@ from ..errors import QueryError
 from .split import MAX_SPLIT, default_split, split_set, top_bits
 from .store import TaskStore
 from .wire import check_wire_backend, dump_nodes, load_nodes
-from .worker import WorkSpec, post_part, pre_part
+from .worker import TaskFailed, WorkSpec, post_part, pre_part
 
 __all__ = ["Spread", "Splits", "distributed_outcomes", "InProcess", "check_spreadable"]
 
@@ -70,6 +70,8 @@ class InProcess:
         out = []
         for i, a in enumerate(args):
             out.append(fn(*a))
+            if isinstance(out[-1], TaskFailed):
+                raise out[-1].error_in(name)
             if done is not None:
                 done(i, out[-1])
         return out
@@ -78,12 +80,12 @@ class InProcess:
 def check_spreadable(engine) -> None:
     """QueryError unless ``engine`` is the symbolic engine of a turn-based ``.game``
     model on a backend whose BDDs travel (cudd, oxidd): what the workers build again."""
-    check_wire_backend(getattr(engine, "backend", "explicit"))
     if type(engine) is not SymbolicGame:
         raise QueryError(
-            f"distributed solving runs the symbolic engine of a turn-based .game model, "
-            f"not {type(engine).__name__}"
+            f"distributed solving runs the symbolic engine of a turn-based .game model "
+            f"(--engine symbolic), not {type(engine).__name__}"
         )
+    check_wire_backend(engine.backend)
 
 
 def _cover(m, keys, bits):
@@ -169,6 +171,23 @@ class Spread:
         splits = Splits(self, tuple(layers), tuple(plans))
         return ReachLayers(seen, tuple(layers), True, remote=splits)
 
+    def outcomes(self, source: PositionSet) -> Outcomes:
+        """The ply-by-ply table (:func:`~symbolic.analysis.layered.layer_outcomes`) of
+        the positions reachable from ``source``, layered on the cluster; QueryError, as
+        the single process, when the game is not graded from ``source``."""
+        e = self.engine
+        check_set(e, source, "the source")
+        players = e.game.players
+        if len(players) != 2:
+            raise QueryError(f"win/draw/loss counts need two players, the game has {len(players)}")
+        reach = self.graded_layers(e, source)
+        if reach is None:
+            raise QueryError(
+                "the game is not graded from its initial positions (a move "
+                "reaches a layer already seen): no ply-by-ply table"
+            )
+        return layer_outcomes({}, e, reach)
+
 
 class Splits:
     """The split of graded layers on a cluster (the ``remote`` of the
@@ -218,20 +237,8 @@ def distributed_outcomes(
     split: int | None = None,
     store: TaskStore | None = None,
 ) -> Outcomes:
-    """:func:`~symbolic.analysis.layered.layer_outcomes` (layered) of the positions
-    reachable from ``source`` on ``engine`` (a symbolic engine of a cudd or oxidd
-    manager), its layers' work run by ``pool`` (a :class:`Spread` of ``spec``,
-    ``split`` and ``store``). QueryError, as the single process, when the game is not
-    graded from ``source``."""
-    check_spreadable(engine)
-    check_set(engine, source, "the source")
-    players = engine.game.players
-    if len(players) != 2:
-        raise QueryError(f"win/draw/loss counts need two players, the game has {len(players)}")
-    reach = Spread(engine, spec, pool, split, store).graded_layers(engine, source)
-    if reach is None:
-        raise QueryError(
-            "the game is not graded from its initial positions (a move "
-            "reaches a layer already seen): no ply-by-ply table"
-        )
-    return layer_outcomes({}, engine, reach)
+    """:meth:`Spread.outcomes`: the ply-by-ply table of the positions reachable from
+    ``source`` on ``engine`` (a symbolic engine of a cudd or oxidd manager), its
+    layers' work run by ``pool`` as the :class:`Spread` of ``spec``, ``split`` and
+    ``store`` does."""
+    return Spread(engine, spec, pool, split, store).outcomes(source)

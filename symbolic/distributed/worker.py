@@ -24,6 +24,7 @@ other state, so a task lost with its worker can run again anywhere.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -32,13 +33,13 @@ from .. import ir
 from ..api import DeadEnds
 from ..bdd.sets import BddSet
 from ..engines import make_engine
-from ..errors import QueryError
+from ..errors import QueryError, SymbolicError
 from ..limits import Limits
 from ..model import load_model
 from .split import keys_of
 from .wire import dump_nodes, load_nodes
 
-__all__ = ["WorkSpec", "engine_for", "post_part", "pre_part", "forget_engines"]
+__all__ = ["WorkSpec", "TaskFailed", "engine_for", "post_part", "pre_part", "forget_engines"]
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,43 @@ def _info(e, started: float, part_nodes: int) -> dict:
     }
 
 
+class TaskFailed:
+    """What a task returns instead of raising one of symbolic's errors (a worker's
+    memory limit, a model it cannot read): the client raises it again
+    (:meth:`error_in`), and Dask logs no traceback of an error that is the answer."""
+
+    def __init__(self, error: SymbolicError):
+        self.error = error
+
+    def error_in(self, name: str) -> SymbolicError:
+        """The error, its message saying it came from a worker in round ``name``.
+
+        >>> from symbolic.errors import OutOfMemory
+        >>> str(TaskFailed(OutOfMemory("memory limit of 4 MB reached")).error_in("round 1"))
+        'a worker, in round 1: memory limit of 4 MB reached'
+        """
+        err = self.error
+        out = type(err)((f"a worker, in {name}: ", *err.parts))
+        for k in ("limit", "stage"):  # a limit's name and stage, as the worker had them
+            if hasattr(err, k):
+                setattr(out, k, getattr(err, k))
+        return out
+
+
+def _task(fn):
+    """``fn``, returning a :class:`TaskFailed` for symbolic's errors."""
+
+    @functools.wraps(fn)
+    def run(*args):
+        try:
+            return fn(*args)
+        except SymbolicError as err:
+            return TaskFailed(err)
+
+    return run
+
+
+@_task
 def post_part(spec: WorkSpec, data: bytes, bits: tuple[str, ...]) -> tuple[bytes, list, dict]:
     """post(P) of the part P in ``data`` as bytes, the sorted keys over ``bits`` of the
     parts it meets, and the task's :func:`_info`."""
@@ -125,6 +163,7 @@ def post_part(spec: WorkSpec, data: bytes, bits: tuple[str, ...]) -> tuple[bytes
     return out, keys, _info(e, t0, e.manager.size(p))
 
 
+@_task
 def pre_part(spec: WorkSpec, data: bytes, asks: tuple) -> tuple[bytes, list, dict]:
     """For each ask (J, dead-end convention, last) of ``asks``, pre(J, V) ∩ W as bytes,
     from ``data``: the sets W_1 … W_m (the part of layer k to solve on, cut to what the
