@@ -259,3 +259,25 @@ def test_ctrl_c_and_timeout_end_a_distributed_run_and_its_workers(tmp_path, how)
     assert proc.returncode == status and text in err.decode(), err.decode()[-500:]
     gone, alive = psutil.wait_procs(children, timeout=15)
     assert not alive
+
+
+def test_the_local_cluster_listens_on_the_loopback_address_only(dask_pool):
+    me = psutil.Process()
+    listening = [
+        c.laddr.ip
+        for p in [me, *me.children(recursive=True)]
+        for c in p.net_connections(kind="inet")
+        if c.status == psutil.CONN_LISTEN
+    ]
+    assert listening and set(listening) == {"127.0.0.1"}
+
+
+def test_the_note_of_the_docs(dask_pool, capsys):
+    """docs/distributed.md, "What runs on the cluster": its example (a ```text block: a
+    cluster of its own would take seconds), on the shared cluster."""
+    address = dask_pool.client.scheduler.address
+    argv = ["check", TTT, "--query", "empty and forces_win(1)", "--query", "forces_win(2)"]
+    status, out, err = run(capsys, *argv, "--scheduler", address)
+    page = (ROOT / "docs" / "distributed.md").read_text(encoding="utf-8")
+    assert status == 0 and "count: 1726" in out
+    assert err.strip() in page and err.startswith("symbolic: note: query 2 is not layered")

@@ -277,6 +277,4 @@ class GameEngine(SetEngine):
         """:meth:`layer_pre` of each set of ``wons`` (the ranks of a layer,
         :func:`symbolic.api.layers.until_approximations`): an engine may compute them
         together (the BDD engine on a cluster: one round, docs/distributed.md)."""
-        return tuple(
-            self.layer_pre(J, reach, k, ours, w, above, dead_ends=dead_ends) for w in wons
-        )
+        return tuple(self.layer_pre(J, reach, k, ours, w, above, dead_ends=dead_ends) for w in wons)

@@ -153,7 +153,9 @@ def spread_for(args, model, engine) -> Iterator[Spread | None]:
         spread = Spread(engine, spec, pool, args.split, store)
         yield spread
         if spread.reused:
-            note = f"{spread.reused} of {spread.reused + spread.sent} parts read from {args.work_dir}"
+            note = (
+                f"{spread.reused} of {spread.reused + spread.sent} parts read from {args.work_dir}"
+            )
             print(f"symbolic: note: {note}", file=sys.stderr)
     finally:
         pool.close()
@@ -169,4 +171,6 @@ def note_local(spread: object, what: str) -> None:
     """With a cluster asked (``spread`` a :class:`~symbolic.distributed.solve.Spread`,
     or True), say on stderr that ``what`` runs in this process."""
     if spread is not None and spread is not False:
-        print(f"symbolic: note: {what}: solved in this process, not on the cluster", file=sys.stderr)
+        print(
+            f"symbolic: note: {what}: solved in this process, not on the cluster", file=sys.stderr
+        )

@@ -103,6 +103,9 @@ class Pool:
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address=None,
+                # the scheduler's HTTP routes (health, metrics) on the loopback address
+                # too, at a free port (not 8787 on every interface)
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                 silence_logs=logging.ERROR,
             )
             self.client = dist.Client(self.cluster, timeout=connect_seconds)

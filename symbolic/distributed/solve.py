@@ -38,7 +38,7 @@ workers hold the parts and their own copy of the game's transition relation.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Sequence, cast
 
 from ..api import PositionSet, ReachLayers, check_set, union_all
 from ..analysis.layered import Outcomes, layer_outcomes
@@ -146,8 +146,9 @@ class Spread:
         check_set(engine, source, "the source")
         m, lim = engine.manager, engine.limits
         wide = top_bits(engine, MAX_SPLIT)
-        layers, plans = [source], []
-        seen = frontier = source
+        seen = frontier = cast(BddSet, source)  # a symbolic engine's (check_spreadable)
+        layers: list[BddSet] = [frontier]
+        plans = []
         with lim.stage("computing the reachable layers on the cluster"):
             while True:
                 lim.check(f"layer {len(layers) - 1}")
