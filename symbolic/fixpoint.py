@@ -11,8 +11,8 @@ checks (:func:`check_reach`, :func:`check_layer`) and :func:`union_all`. Re-expo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Generic, Iterable, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generic, Iterable, TypeVar
 
 from .arguments import need, need_int
 from .errors import EngineMismatch, QueryError
@@ -120,11 +120,15 @@ class ReachLayers(Generic[S]):
     """The positions reachable from a source, by distance
     (:func:`symbolic.api.layers.reach_layers`, :func:`symbolic.api.layers.graded_layers`):
     ``result`` = R, ``layers`` = (F_0, F_1, …) disjoint, F_n the positions first
-    reached after n moves; ``graded``: every move from F_n lands in F_{n+1}."""
+    reached after n moves; ``graded``: every move from F_n lands in F_{n+1}.
+    ``remote``: None, or the cluster the layers were split on
+    (:class:`symbolic.distributed.solve.Spread`), which the BDD engine's layered steps
+    hand their pre-images to (not compared, not shown)."""
 
     result: S
     layers: tuple[S, ...]
     graded: bool
+    remote: Any = field(default=None, compare=False, repr=False)
 
 
 def check_reach(engine, reach, *, graded: bool = True) -> ReachLayers:

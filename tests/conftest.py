@@ -65,3 +65,13 @@ def run(capsys, *argv, exits: bool = False) -> tuple[int, str, str]:
         status = exc.code
     out = capsys.readouterr()
     return status, out.out, out.err
+
+
+@pytest.fixture(scope="session")
+def dask_pool():
+    """A local Dask cluster of two worker processes on 127.0.0.1 (seconds to start), shared
+    by the distributed tests of this test process (tests/test_distributed*.py)."""
+    from symbolic.distributed import Pool
+
+    with Pool(workers=2) as p:
+        yield p

@@ -2,7 +2,7 @@
 cluster of two worker processes on the loopback address; its JSON is the single
 process's, byte for byte (Connect Four, tic-tac-toe, random graded games of
 tests/strategies.py, on cudd and oxidd); a worker killed in the middle of a layer does
-not change it; bad requests are clear errors. One cluster serves the module."""
+not change it; bad requests are clear errors. One cluster serves the tests (conftest's dask_pool)."""
 
 from __future__ import annotations
 
@@ -34,11 +34,10 @@ C4 = str(MODELS / "connect4.game")
 TTT = str(MODELS / "tictactoe.game")
 
 
-@pytest.fixture(scope="module")
-def pool():
-    """A local cluster of two worker processes, for the module."""
-    with Pool(workers=2) as p:
-        yield p
+@pytest.fixture
+def pool(dask_pool):
+    """The local cluster of two worker processes the distributed tests share."""
+    return dask_pool
 
 
 def _model_case(path, params, backend):
@@ -225,11 +224,11 @@ class _KillingPool:
         self.pool, self.at, self.marker, self.rounds = pool, at, marker, 0
         self.workers, self.stats = pool.workers, pool.stats
 
-    def round(self, name, fn, args):
+    def round(self, name, fn, args, done=None):
         self.rounds += 1
         if self.rounds != self.at:
-            return self.pool.round(name, fn, args)
-        return self.pool.round(name, _dies_once, [(self.marker, fn, *a) for a in args])
+            return self.pool.round(name, fn, args, done)
+        return self.pool.round(name, _dies_once, [(self.marker, fn, *a) for a in args], done)
 
 
 @pytest.mark.parametrize("at", [4, pytest.param(14, marks=SLOW)])  # forward, backward

@@ -409,6 +409,7 @@ def evaluate_queries(
     engine: GameEngine,
     mode: str = "auto",
     dead_ends: DeadEnds = DeadEnds.VACUOUS,
+    layers=graded_layers,
 ) -> list[Answer]:
     """Each ``(text, formula)`` query's :class:`Answer`, layered as ``mode`` says
     (every universal step under the convention ``dead_ends``):
@@ -421,6 +422,9 @@ def evaluate_queries(
       reachable from the ``initial`` set of ``definitions`` ([[φ]] ∩ R, said in the
       answer);
       QueryError when a query cannot be layered.
+
+    ``layers`` computes the graded layers (:func:`~symbolic.api.layers.graded_layers`,
+    or a cluster's: :meth:`symbolic.distributed.solve.Spread.graded_layers`).
     """
     need_mapping(definitions, "definitions")
     check_engine(engine)
@@ -437,7 +441,7 @@ def evaluate_queries(
 
     def layered_from(key, source):
         if key not in reaches:
-            r = graded_layers(engine, source)
+            r = layers(engine, source)
             reaches[key] = (
                 r,
                 None

@@ -79,10 +79,14 @@ def layered_source(
     return initial_set(engine, definitions)
 
 
-def graded_reach(engine: GameEngine, source: PositionSet, mode: str) -> ReachLayers | None:
+def graded_reach(
+    engine: GameEngine, source: PositionSet, mode: str, layers=graded_layers
+) -> ReachLayers | None:
     """The graded layers from ``source`` to solve on, as ``--layered`` says: ``off``:
     None; ``auto``: the layers when graded, else None; ``on``: the layers, or
-    QueryError when the game is not graded from ``source``."""
+    QueryError when the game is not graded from ``source``. ``layers``: what computes
+    them (:func:`~symbolic.api.layers.graded_layers`, or a cluster's:
+    :meth:`symbolic.distributed.solve.Spread.graded_layers`)."""
     check_set(check_engine(engine), source, "the source")
     if mode not in LAYERED_MODES:
         raise QueryError(
@@ -90,7 +94,7 @@ def graded_reach(engine: GameEngine, source: PositionSet, mode: str) -> ReachLay
         )
     if mode == "off":
         return None
-    reach = graded_layers(engine, source)
+    reach = layers(engine, source)
     if reach is None and mode == "on":
         raise QueryError(
             (

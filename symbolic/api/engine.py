@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import enum
 from abc import abstractmethod
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from ..arguments import need
 from ..errors import ModelError, QueryError
@@ -262,3 +262,19 @@ class GameEngine(SetEngine):
         if not (layer - ours).is_empty():
             step = step | self.pre_forall(J, won | ~above, dead_ends=dead_ends)
         return step
+
+    def layer_pres(
+        self,
+        J: frozenset,
+        reach: ReachLayers,
+        k: int,
+        ours: PositionSet | None,
+        wons: Sequence[PositionSet],
+        above: PositionSet,
+        *,
+        dead_ends: DeadEnds,
+    ) -> tuple[PositionSet, ...]:
+        """:meth:`layer_pre` of each set of ``wons`` (the ranks of a layer,
+        :func:`symbolic.api.layers.until_approximations`): an engine may compute them
+        together (the BDD engine on a cluster: one round, docs/distributed.md)."""
+        return tuple(self.layer_pre(J, reach, k, ours, w, above, dead_ends=dead_ends) for w in wons)

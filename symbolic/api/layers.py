@@ -222,9 +222,8 @@ def until_approximations(
             layer = reach.layers[k]
             lim.check(f"layer {k}")
             seq = [layer & target]
-            for n in range(len(nxt)):
-                step = engine.layer_pre(J, reach, k, ours, nxt[n], above, dead_ends=dead_ends)
-                seq.append(layer & (target | (stay & step)))
+            steps = engine.layer_pres(J, reach, k, ours, nxt, above, dead_ends=dead_ends)
+            seq.extend(layer & (target | (stay & step)) for step in steps)
             while len(seq) > 1 and seq[-1] == seq[-2]:
                 seq.pop()
             per_layer[k] = seq

@@ -210,7 +210,10 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
 
     def layer_pre(self, J, reach, k, ours, won, above, *, dead_ends: DeadEnds) -> BddSet:
         """pre(J, U_{k+1}) ∩ F_k (:meth:`symbolic.api.GameEngine.layer_pre`):
-        :meth:`_pre_within` the layer (``above`` is empty above the last layer)."""
+        :meth:`_pre_within` the layer (``above`` is empty above the last layer); on the
+        workers of ``reach.remote`` when the layers were split on a cluster."""
+        if reach.remote is not None and reach.result.engine is self:
+            return self.layer_pres(J, reach, k, ours, [won], above, dead_ends=dead_ends)[0]
         key = self._coalition(J)
         self._tick()
         return BddSet._make(
@@ -219,6 +222,15 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
                 key, reach.layers[k].node, ours, won, self.manager.is_false(above.node), dead_ends
             ),
         )
+
+    def layer_pres(self, J, reach, k, ours, wons, above, *, dead_ends: DeadEnds) -> tuple:
+        """:meth:`layer_pre` of each of ``wons``; when the layers were split on a cluster
+        (``reach.remote``), in one round of its workers."""
+        if reach.remote is None or reach.result.engine is not self:
+            return super().layer_pres(J, reach, k, ours, wons, above, dead_ends=dead_ends)
+        layer = reach.layers[k].node
+        asks = [(self.game.coalition(J), layer, w.node, dead_ends) for w in wons]
+        return tuple(BddSet._make(self, u) for u in reach.remote.pre_within(k, asks))
 
     def until_layer_step(
         self, J, reach, k, ours, won, stay, target, *, dead_ends: DeadEnds
@@ -231,12 +243,15 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
             return super().until_layer_step(
                 J, reach, k, ours, won, stay, target, dead_ends=dead_ends
             )
-        key = self._coalition(J)
         self._tick()
         m = self.manager
         layer = reach.layers[k].node
         live = self._cut(layer, self._node_of(stay))
-        step = self._pre_within(key, live, ours, won, k + 1 == len(reach.layers), dead_ends)
+        if reach.remote is not None:  # split on a cluster: the workers' pre-images
+            [step] = reach.remote.pre_within(k, [(J, live, won.node, dead_ends)])
+        else:
+            key = self._coalition(J)
+            step = self._pre_within(key, live, ours, won, k + 1 == len(reach.layers), dead_ends)
         return BddSet._make(self, m.or_(m.and_(layer, self._node_of(target)), step))
 
     def _pre_within(self, key: Coalition, within, ours, won, last: bool, dead_ends: DeadEnds):

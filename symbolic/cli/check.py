@@ -7,9 +7,11 @@ import time
 
 from ..api import PositionSet, difference_witness, reachable
 from ..limits import int_text
-from ..analysis.layered import evaluate_queries, initial_set
+from ..analysis.layered import evaluate_queries, initial_set, is_state_formula
 from .dead_ends import dead_end_note
 from .why import why
+from .distributed import distributed_args, distributed_asked, layers_of, note_local, spread_for
+from ..errors import QueryError
 from .strategy import DEAD_ENDS
 from .output import emit, positions_json
 from .positions import positions_lines
@@ -35,7 +37,12 @@ __all__ = ["cmd_check", "register"]
 
 def cmd_check(args) -> int:
     model = load(args)
+    spread = distributed_asked(args)
+    if spread and args.layered == "off":
+        raise QueryError("--workers and --scheduler solve layer by layer: not with --layered off")
     if args.why is not None:
+        if spread:
+            note_local(True, "--why (one position's play)")
         return why(model, args)
     queries = queries_of(model, args.query)
     note_work(args)
@@ -48,16 +55,29 @@ def cmd_check(args) -> int:
         # of the symbolic engine's layered answers (a restricted one is compared with the
         # plain answer ∩ the positions reachable from initial)
         mode = "off" if args.engine == "both" and kind == "explicit" else args.layered
-        answers[kind] = evaluate_queries(
-            model.definitions, queries, engines[kind], mode, DEAD_ENDS[args.dead_ends]
-        )
+        # (the explicit engine of --engine both runs here, by the plain fixpoints)
+        with spread_for(args if mode != "off" else None, model, engines[kind]) as sp:
+            answers[kind] = evaluate_queries(
+                model.definitions,
+                queries,
+                engines[kind],
+                mode,
+                DEAD_ENDS[args.dead_ends],
+                layers=layers_of(sp),
+            )
+            if kind == kinds[0]:
+                notes = [
+                    dead_end_note(
+                        model, f, engines[kind], a, DEAD_ENDS[args.dead_ends], layers_of(sp)
+                    )
+                    for (_, f), a in zip(queries, answers[kind])
+                ]
+        for i, ((_, f), a) in enumerate(zip(queries, answers[kind]), 1):
+            if a.how is None and not is_state_formula(f, model.definitions):
+                note_local(sp, f"query {i} is not layered (no anchor 'S and ...' of a graded game)")
         results[kind] = [a.positions for a in answers[kind]]
         timings[kind] += time.perf_counter() - t0
     main = results[kinds[0]]
-    notes = [
-        dead_end_note(model, f, engines[kinds[0]], a, DEAD_ENDS[args.dead_ends])
-        for (_, f), a in zip(queries, answers[kinds[0]])
-    ]
     both = args.engine == "both"
     mismatches = _mismatches(model, queries, engines, results, answers) if both else []
     status = 1 if mismatches else 0
@@ -179,6 +199,7 @@ def register(sub) -> None:
         help="explain the answer at one position ('x=1, y=2'): the winning play inside "
         "the until, release or next formula, or the others' refuting play outside",
     )
+    distributed_args(c)
     layered_arg(
         c,
         "solve one layer at a time over the reachable positions: auto (a query "

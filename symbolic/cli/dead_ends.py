@@ -174,9 +174,16 @@ class _Layered(_KeptDeadEnds, LayeredEvaluator):
 
 
 def _kept(
-    model, f: atl.Formula, engine, answer: Answer, dead: PositionSet, dead_ends: DeadEnds
+    model,
+    f: atl.Formula,
+    engine,
+    answer: Answer,
+    dead: PositionSet,
+    dead_ends: DeadEnds,
+    layers=graded_layers,
 ) -> PositionSet:
-    """The answer of ``f`` with the dead ends kept, computed as ``answer`` was."""
+    """The answer of ``f`` with the dead ends kept, computed as ``answer`` was (its
+    graded layers by ``layers``: a cluster's when the answer was computed on one)."""
     sets = {DEAD: dead}
     how = answer.how.kind if answer.how else None
     if how is None:
@@ -187,25 +194,30 @@ def _kept(
         assert anchor is not None
         s, phi = anchor
         source = atl.Evaluator(engine, model.definitions, dead_ends=dead_ends)(s)
-        reach = graded_layers(engine, source)
+        reach = layers(engine, source)
         assert reach is not None
         return source & _Layered(engine, reach, model.definitions, sets, dead_ends)(phi)
-    reach = graded_layers(engine, initial_set(engine, model.definitions))
+    reach = layers(engine, initial_set(engine, model.definitions))
     assert reach is not None
     return _Layered(engine, reach, model.definitions, sets, dead_ends)(f)
 
 
 def dead_end_note(
-    model, f: atl.Formula, engine, answer: Answer, dead_ends: DeadEnds = DeadEnds.VACUOUS
+    model,
+    f: atl.Formula,
+    engine,
+    answer: Answer,
+    dead_ends: DeadEnds = DeadEnds.VACUOUS,
+    layers=graded_layers,
 ) -> str | None:
     """The line ``symbolic check`` prints when dead ends decide ``answer`` (the module
-    docstring), else None."""
+    docstring), else None; ``layers`` computes graded layers as for ``answer``."""
     if not strategic(f, model.definitions):
         return None
     dead = engine.deadlocks()
     if dead.is_empty() or unchanged(model, f, engine, dead, dead_ends):
         return None
-    kept = _kept(model, f, engine, answer, dead, dead_ends)
+    kept = _kept(model, f, engine, answer, dead, dead_ends, layers)
     differ = (answer.positions - kept) | (kept - answer.positions)
     if differ.is_empty():
         return None

@@ -13,6 +13,8 @@ from ..model import parse_formula
 from ..analysis.layered_solve import graded_reach, layered_strategy
 from ..analysis.strategy import count_strategies, strategy_for, to_dot, to_json, verify
 from ..ir import ConcurrentGame
+from ..distributed.solve import check_spreadable
+from .distributed import distributed_args, distributed_asked, layers_of, note_local, spread_for
 from .joint_strategy import concurrent_strategy
 from .output import emit
 from .common import (
@@ -61,8 +63,13 @@ def _count(args, model, engine) -> int:
 
 def cmd_strategy(args) -> int:
     model = load(args)
+    asked = distributed_asked(args)
+    if asked and args.layered == "off":
+        raise QueryError("--workers and --scheduler solve layer by layer: not with --layered off")
     note_work(args)
     engine = build_engine(model.game, args.engine, **tuning(args), check=False)
+    if asked:
+        check_spreadable(engine)  # the symbolic engine of a turn-based model, before any work
     if isinstance(model.game, ConcurrentGame):
         if args.dot:
             raise QueryError(
@@ -77,18 +84,31 @@ def cmd_strategy(args) -> int:
             ".game models)"
         )
     if args.count is not None:
+        note_local(asked, "--count (a product over the positions, no layers)")
         return _count(args, model, engine)
     if not args.query:
         raise QueryError("strategy needs --query FORMULA (or --count PLAYER)")
     dead_ends = DEAD_ENDS[args.dead_ends]
     formula = parse_formula(args.query, model)
     start = start_set(model, engine, args)
-    reach = None if args.layered == "off" else graded_reach(engine, start, args.layered)
-    strategy = (
-        strategy_for(engine, formula, model.definitions, dead_ends)
-        if reach is None
-        else layered_strategy(engine, formula, reach, model.definitions, dead_ends)
-    )
+    with spread_for(args, model, engine) as spread:
+        reach = (
+            None
+            if args.layered == "off"
+            else graded_reach(engine, start, args.layered, layers_of(spread))
+        )
+        if reach is None:
+            note_local(spread, "the game is not graded from the start (plain fixpoints)")
+        strategy = (
+            strategy_for(engine, formula, model.definitions, dead_ends)
+            if reach is None
+            else layered_strategy(engine, formula, reach, model.definitions, dead_ends)
+        )
+    return _answer(args, model, engine, strategy, start, reach)
+
+
+def _answer(args, model, engine, strategy, start, reach) -> int:
+    """The strategy's output (text, JSON or DOT) and the exit status."""
     doc = to_json(strategy, start)
     names = MoveNames(model)
     for mv in doc["moves"]:  # each move by name, as the model writes it
@@ -253,6 +273,7 @@ def register(sub) -> None:
         help="print the number of positional strategies of PLAYER instead",
     )
     limit_arg(s, "moves", 20)
+    distributed_args(s)
     layered_arg(
         s,
         "solve one layer at a time over the positions reachable from the start: "

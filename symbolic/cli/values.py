@@ -22,10 +22,8 @@ from ..analysis.layered import initial_set, layer_outcomes
 from ..analysis.layered_solve import graded_reach, layered_source, layered_values
 from ..analysis.outcome import rule_text
 from .. import ir
-from ..distributed.solve import distributed_outcomes
-from ..distributed.wire import check_wire_backend
 from ..errors import QueryError
-from .distributed import distributed_args, distributed_asked, open_pool, work_spec
+from .distributed import distributed_args, distributed_asked, layers_of, note_local, spread_for
 from .output import ALL_LIMIT, all_rows, emit, print_rows
 from .positions import listed, position_shower, read_position
 from .common import (
@@ -166,11 +164,9 @@ def _by_layer(args, model) -> int:
     for kind in sorted(kinds, key=lambda k: k != "explicit"):  # size check first
         eng = build_engine(model.game, kind, **tuning(args), refuse="values")
         if spread and kind == "symbolic":
-            check_wire_backend(backend_text(eng, args.backend))  # before a cluster is opened
-            with open_pool(args) as pool:
-                source = initial_set(eng, model.definitions)
-                spec = work_spec(args, model, eng)
-                tables[kind] = distributed_outcomes(eng, source, spec, pool, args.split)
+            with spread_for(args, model, eng) as sp:  # checks eng before a cluster opens
+                assert sp is not None
+                tables[kind] = sp.outcomes(initial_set(eng, model.definitions))
             continue
         tables[kind] = layer_outcomes(model.definitions, eng, layered=args.layered != "off")
     main = tables[kinds[0]]
@@ -202,6 +198,9 @@ def _by_layer(args, model) -> int:
 def _tables(args, model, at) -> tuple[dict, dict, dict, object]:
     """Each engine's :class:`_Table`, the engines, the seconds, and the graded layers
     solved on (None: every position, the plain fixpoints)."""
+    spread = distributed_asked(args)
+    if spread and args.layered == "off":
+        raise QueryError("--workers and --scheduler solve layer by layer: not with --layered off")
     note_work(args)
     kinds, engines, timings = build_engines(model, args)
     refuse_concurrent("values", engine=engines[kinds[0]])  # a GDL game read as concurrent
@@ -216,9 +215,18 @@ def _tables(args, model, at) -> tuple[dict, dict, dict, object]:
             if args.layered == "off"
             else layered_source(model.definitions, engines[kind], at, args.layered)
         )
-        r = None if source is None else graded_reach(engines[kind], source, args.layered)
+        # --engine both: the explicit engine's retrograde sweep runs here
+        asked = args if kind == "symbolic" or args.engine != "both" else None
+        with spread_for(asked, model, engines[kind]) as sp:
+            r = (
+                None
+                if source is None
+                else graded_reach(engines[kind], source, args.layered, layers_of(sp))
+            )
+            if r is None:
+                note_local(sp, "the values (no graded layers to solve on: plain fixpoints)")
+            tables[kind] = _Table(kind, engines[kind], r)
         reach = r if kind == kinds[0] else reach
-        tables[kind] = _Table(kind, engines[kind], r)
         timings[kind] += time.perf_counter() - t0
     return tables, engines, timings, reach
 

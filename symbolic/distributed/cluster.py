@@ -9,7 +9,8 @@ checked every fraction of a second; on any exception (the time limit, Ctrl-C) th
 round's futures are cancelled, and :meth:`Pool.close` closes the client and the
 cluster it opened. A worker lost in a round has its tasks run again on the others
 (Dask's own retry, up to ``distributed.scheduler.allowed-failures`` losses of one task);
-past that the run stops with a message that says so.
+past that the run stops with a message that says so (and a rerun with a work directory,
+:mod:`symbolic.distributed.store`, resumes from the parts already solved).
 
 ``distributed`` is an optional dependency (``pip install symbolic[distributed]``):
 importing this module does not need it, opening a pool does.
@@ -28,6 +29,7 @@ from typing import Callable, Sequence
 
 from ..errors import QueryError
 from ..limits import Limits
+from .worker import TaskFailed
 
 __all__ = ["Pool", "RoundStats", "CONNECT_SECONDS", "needs_distributed"]
 
@@ -101,6 +103,9 @@ class Pool:
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address=None,
+                # the scheduler's HTTP routes (health, metrics) on the loopback address
+                # too, at a free port (not 8787 on every interface)
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                 silence_logs=logging.ERROR,
             )
             self.client = dist.Client(self.cluster, timeout=connect_seconds)
@@ -112,31 +117,36 @@ class Pool:
         """How many workers the cluster has now."""
         return len(self.client.scheduler_info(n_workers=-1).get("workers", {}))
 
-    def round(self, name: str, fn: Callable, args: Sequence[tuple]) -> list:
+    def round(
+        self, name: str, fn: Callable, args: Sequence[tuple], done: Callable | None = None
+    ) -> list:
         """``[fn(*a) for a in args]``, each call a task on a worker, the results in
-        order (the bytes of the arguments and results counted in :attr:`stats`)."""
+        order (the bytes of the arguments and results counted in :attr:`stats`);
+        ``done(i, result)`` is called as each task's result arrives (the work directory
+        keeps it: a round stopped half-way keeps its finished parts)."""
         sent = sum(len(x) for a in args for x in a if isinstance(x, bytes))
         st = RoundStats(name, len(args), sent)
         t0 = time.perf_counter()
         futures = [self.client.submit(fn, *a, pure=False) for a in args]
+        results: list = [None] * len(futures)
+        pending = set(range(len(futures)))
         try:
-            while True:
+            while pending:
                 self.limits.check(name)
                 try:
-                    self._dist.wait(futures, timeout=_POLL_SECONDS)
-                    break
-                except TimeoutError:  # not all done yet: check the limits again
+                    self._dist.wait(
+                        [futures[i] for i in pending],
+                        timeout=_POLL_SECONDS,
+                        return_when="FIRST_COMPLETED",
+                    )
+                except TimeoutError:  # none done yet: check the limits again
                     continue
-        except BaseException:
-            self.client.cancel(futures)
-            raise
-        try:
-            results = self.client.gather(futures)
-        except self._dist.KilledWorker as err:
-            raise QueryError(
-                f"{name}: a task was lost with its worker too many times ({err}); the run "
-                f"stopped (the layers solved so far are not kept)"
-            ) from None
+                for i in sorted(pending):
+                    if futures[i].status in ("finished", "error", "cancelled"):
+                        results[i] = self._result(name, futures[i])
+                        pending.discard(i)
+                        if done is not None:
+                            done(i, results[i])
         finally:
             self.client.cancel(futures)
         st.seconds = time.perf_counter() - t0
@@ -145,6 +155,20 @@ class Pool:
             st.reports.append(r[-1])
         self.stats.append(st)
         return results
+
+    def _result(self, name: str, future):
+        """The result of a task, or its error (QueryError when the task was lost with
+        its worker too many times)."""
+        try:
+            r = future.result()
+        except self._dist.KilledWorker as err:
+            raise QueryError(
+                f"{name}: a task was lost with its worker too many times ({err}); the run "
+                f"stopped (with --work-dir DIR, a rerun resumes from the parts solved)"
+            ) from None
+        if isinstance(r, TaskFailed):
+            raise r.error_in(name)
+        return r
 
     def close(self) -> None:
         """Close the client, and the local cluster when this pool opened one."""

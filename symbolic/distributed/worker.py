@@ -8,9 +8,9 @@ other state, so a task lost with its worker can run again anywhere.
 
 - :func:`post_part`: the image post(P) of a part P of layer k, and the keys of the
   parts of layer k + 1 that it meets (:func:`symbolic.distributed.split.keys_of`);
-- :func:`solve_part`: U_k ∩ P for each player (the layered until of
-  :func:`symbolic.analysis.layered.layer_outcomes`), from P, the part A of F_{k+1}
-  its moves reach and U_{k+1} ∩ A.
+- :func:`pre_part`: the pre-image pre(J, U_{k+1}) ∩ W of a part W of layer k, for
+  one or several (J, U_{k+1}), from U_{k+1} ∩ A, A the parts of F_{k+1} its moves
+  reach: the step of every layered until (:mod:`symbolic.distributed.solve`).
 
 >>> spec = WorkSpec("models/tictactoe.game", (), "cudd")
 >>> e = engine_for(spec)
@@ -24,22 +24,22 @@ other state, so a task lost with its worker can run again anywhere.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from .. import ir
-from ..api import DeadEnds, ReachLayers, layer_turns
-from ..analysis.layered import goals
+from ..api import DeadEnds
 from ..bdd.sets import BddSet
 from ..engines import make_engine
-from ..errors import QueryError
+from ..errors import QueryError, SymbolicError
 from ..limits import Limits
 from ..model import load_model
 from .split import keys_of
 from .wire import dump_nodes, load_nodes
 
-__all__ = ["WorkSpec", "engine_for", "post_part", "solve_part", "forget_engines"]
+__all__ = ["WorkSpec", "TaskFailed", "engine_for", "post_part", "pre_part", "forget_engines"]
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,7 @@ class WorkSpec:
 
 
 class _Solver:
-    """A worker's engine for one spec and the sets every layer reads: σ = positions
-    without a dead end, the goals G_p and the turn sets T_p."""
+    """A worker's engine for one spec."""
 
     def __init__(self, spec: WorkSpec):
         game = spec.game if spec.game is not None else _game_of(spec)
@@ -75,12 +74,6 @@ class _Solver:
             partition=spec.partition,
             limits=Limits(max_memory=spec.max_memory),
         )
-        e = self.engine
-        self.players = e.game.players
-        self.stay = e.positions() - e.deadlocks()
-        self.goal = goals(e)
-        self.J = {p: e.game.coalition([p]) for p in self.players}
-        self.ours = {p: layer_turns(e, self.J[p]) for p in self.players}
 
 
 def _game_of(spec: WorkSpec):
@@ -121,6 +114,43 @@ def _info(e, started: float, part_nodes: int) -> dict:
     }
 
 
+class TaskFailed:
+    """What a task returns instead of raising one of symbolic's errors (a worker's
+    memory limit, a model it cannot read): the client raises it again
+    (:meth:`error_in`), and Dask logs no traceback of an error that is the answer."""
+
+    def __init__(self, error: SymbolicError):
+        self.error = error
+
+    def error_in(self, name: str) -> SymbolicError:
+        """The error, its message saying it came from a worker in round ``name``.
+
+        >>> from symbolic.errors import OutOfMemory
+        >>> str(TaskFailed(OutOfMemory("memory limit of 4 MB reached")).error_in("round 1"))
+        'a worker, in round 1: memory limit of 4 MB reached'
+        """
+        err = self.error
+        out = type(err)((f"a worker, in {name}: ", *err.parts))
+        for k in ("limit", "stage"):  # a limit's name and stage, as the worker had them
+            if hasattr(err, k):
+                setattr(out, k, getattr(err, k))
+        return out
+
+
+def _task(fn):
+    """``fn``, returning a :class:`TaskFailed` for symbolic's errors."""
+
+    @functools.wraps(fn)
+    def run(*args):
+        try:
+            return fn(*args)
+        except SymbolicError as err:
+            return TaskFailed(err)
+
+    return run
+
+
+@_task
 def post_part(spec: WorkSpec, data: bytes, bits: tuple[str, ...]) -> tuple[bytes, list, dict]:
     """post(P) of the part P in ``data`` as bytes, the sorted keys over ``bits`` of the
     parts it meets, and the task's :func:`_info`."""
@@ -133,24 +163,24 @@ def post_part(spec: WorkSpec, data: bytes, bits: tuple[str, ...]) -> tuple[bytes
     return out, keys, _info(e, t0, e.manager.size(p))
 
 
-def solve_part(spec: WorkSpec, data: bytes) -> tuple[bytes, dict]:
-    """U_k ∩ P for each player p (in the game's order) as bytes, from ``data``: the
-    part P of F_k, the part A of F_{k+1} that P's moves reach (every successor of P is
-    in A: the game is graded) and U_{k+1} ∩ A for each player. The step is the engine's
-    own :meth:`~symbolic.api.GameEngine.until_layer_step` over the layers (P, A), so
-    U_k ∩ P is the single process's, position for position."""
+@_task
+def pre_part(spec: WorkSpec, data: bytes, asks: tuple) -> tuple[bytes, list, dict]:
+    """For each ask (J, dead-end convention, last) of ``asks``, pre(J, V) ∩ W as bytes,
+    from ``data``: the sets W_1 … W_m (the part of layer k to solve on, cut to what the
+    caller reads) then V_1 … V_m (U_{k+1} ∩ A, A the parts of layer k + 1 that the
+    part's moves reach: every successor of W_i is in A, the game is graded); ``last``:
+    layer k is the last one. The step is the BDD engine's own
+    (:meth:`~symbolic.bdd.engine.SymbolicGame.layer_pre` within W), so it is the single
+    process's, position for position. An empty list stands for the post's keys."""
     t0 = time.perf_counter()
-    s = _solver(spec)
-    e = s.engine
+    e = engine_for(spec)
     nodes = load_nodes(e.manager, data)
-    part, above = (BddSet._make(e, u) for u in nodes[:2])
-    won = {p: BddSet._make(e, u) for p, u in zip(s.players, nodes[2:])}
-    layers = (part,) if above.is_empty() else (part, above)
-    reach = ReachLayers(part | above, layers, True)
-    out = [
-        e.until_layer_step(
-            s.J[p], reach, 0, s.ours[p], won[p], s.stay, s.goal[p], dead_ends=DeadEnds.VACUOUS
-        ).node
-        for p in s.players
-    ]
-    return dump_nodes(e.manager, out), _info(e, t0, e.manager.size(nodes[0]))
+    m = len(asks)
+    out = []
+    for (J, dead_ends, last), within, won in zip(asks, nodes[:m], nodes[m:]):
+        J = e.game.coalition(J)
+        key = e._coalition(J)
+        w = BddSet._make(e, won)
+        out.append(e._pre_within(key, within, e.turn_set(J), w, last, DeadEnds(dead_ends)))
+    size = e.manager.size(e.manager.disj(nodes[:m])) if m else 0
+    return dump_nodes(e.manager, out), [], _info(e, t0, size)
