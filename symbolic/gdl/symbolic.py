@@ -20,8 +20,11 @@ image (the states found before it have had their successors already):
     post_{r,m}(L) = (∃x_C. (L ∧ guard_{r,m})(x) ∧ rel_{r,m}(x, x'_C))[x'_C := x_C]
 
 so each image quantifies only the few fluents the move changes (no frame over
-the others). ``terminal`` is subtracted from a layer body by body (``line red``,
-``line black``, ... one at a time), so its whole BDD is never needed to explore.
+the others). Every atom an image reads (``terminal``, the legal moves, the turn
+counts, ``next``) is read within the layer (:class:`~.symbolic_rules.Within`: its
+bodies and-ed into L literal by literal), and built over every state only while
+that stays small (:meth:`RuleBdds.whole`): over all 2^n states ``terminal`` or
+the count of legal moves of a board game can grow past any layer.
 Each layer is checked against the turn rule (:meth:`RuleBdds.turns`): the
 first layer holding a non-terminal state that breaks it gives a ModelError naming
 one such state. Then the engine's domain becomes R (or, with a depth N, the

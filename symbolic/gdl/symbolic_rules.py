@@ -139,7 +139,7 @@ class RuleBdds:
         for ``role``, within ``scope`` (each legal move built there: over every state
         their disjunctions grow beyond any layer, cubicup's for 50 s)."""
         m = self.m
-        legal = [x for x in (scope.legal(role, mv) for mv in self.prog.moves[role])]
+        legal = (scope.legal(role, mv) for mv in self.prog.moves[role])
         one, two = one_two([x for x in legal if not m.is_false(x)], m.or_, m.and_, m.false)
         busy = m.diff(one, two)
         if NOOP in self.prog.moves[role]:
@@ -177,7 +177,7 @@ class RuleBdds:
         move each (a state where one has several appears in each of its parts;
         :meth:`turns` reports such states first)."""
         m = self.m
-        parts = [({}, u)]
+        parts: list[tuple[dict, object]] = [({}, u)]
         for q in self.prog.roles:
             if q == mover:
                 continue
