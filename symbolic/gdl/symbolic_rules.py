@@ -196,8 +196,10 @@ class RuleBdds:
 
     def _whole_step(self, role, move, forced) -> tuple:
         """(⋀ (f' ↔ next(f)) over the fluents whose ``next`` under the joint move is small
-        over every state and not ``true(f)``, those fluents {f: next(f)}, the other
-        fluents: those whose ``next`` is read within a set of states), memoized."""
+        over every state and not ``true(f)``, or None when that conjunction grows past
+        :data:`WHOLE_MAX` nodes (snake's moves change every cell); its factors; those
+        fluents {f: next(f)}; the other fluents: those whose ``next`` is read within a
+        set of states), memoized."""
         ctx = (role, move, _Forced(forced))
         hit = self._steps.get(ctx)
         if hit is None:
@@ -209,8 +211,14 @@ class RuleBdds:
                     local.append(f)
                 elif e != self.cur[f]:
                     changed[f] = e
-            rel = m.conj(m.iff(self.nxt[f], e) for f, e in changed.items())
-            hit = self._steps[ctx] = (rel, changed, tuple(local))
+            iffs = [m.iff(self.nxt[f], e) for f, e in changed.items()]
+            rel = m.true
+            for x in iffs:
+                rel = m.and_(rel, x)
+                if m.size(rel) > WHOLE_MAX:  # and-ed from the sources on instead
+                    rel = None
+                    break
+            hit = self._steps[ctx] = (rel, iffs, changed, tuple(local))
         return hit
 
     def step(self, role, move, forced, src, scope: "Within") -> tuple:
@@ -218,10 +226,15 @@ class RuleBdds:
         ``scope``, a set holding them): the fluents it changes there with their next
         value, exact on ``src`` (the others keep theirs), and rel = ⋀ (f' ↔ next(f))
         over those fluents, to be and-ed with ``src``."""
-        rel, changed, local = self._whole_step(role, move, forced)
+        rel, iffs, changed, local = self._whole_step(role, move, forced)
+        m = self.m
+        if rel is None:  # src ∧ each factor in turn: no BDD larger than the moves from src
+            rel = src
+            for x in iffs:
+                m.limits.check()
+                rel = m.and_(rel, x)
         if not local:
             return rel, changed
-        m = self.m
         ctx = (role, move, _Forced(forced))
         changed = dict(changed)
         extra = []
