@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from ..bdd.engine import BddSet
 from ..errors import QueryError
 from .ground import term_text
+from .symbolic_rules import Within
 
 __all__ = ["Invariant", "infer_invariant"]
 
@@ -139,7 +140,8 @@ def infer_invariant(engine) -> Invariant:
 
 def _turn_based(engine, d) -> None:
     m, rules = engine.manager, engine.rules
-    _, bad, _ = rules.turns(rules.minus_terminal(d))
+    inside = Within(rules, d)
+    _, bad, _ = rules.turns(inside.not_terminal(), inside)
     if not m.is_false(bad):
         pos = BddSet._make(engine, bad).first()
         assert pos is not None  # bad is not empty

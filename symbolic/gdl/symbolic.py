@@ -20,8 +20,11 @@ image (the states found before it have had their successors already):
     post_{r,m}(L) = (∃x_C. (L ∧ guard_{r,m})(x) ∧ rel_{r,m}(x, x'_C))[x'_C := x_C]
 
 so each image quantifies only the few fluents the move changes (no frame over
-the others). ``terminal`` is subtracted from a layer body by body (``line red``,
-``line black``, ... one at a time), so its whole BDD is never needed to explore.
+the others). Every atom an image reads (``terminal``, the legal moves, the turn
+counts, ``next``) is read within the layer (:class:`~.symbolic_rules.Within`: its
+bodies and-ed into L literal by literal), and built over every state only while
+that stays small (:meth:`RuleBdds.whole`): over all 2^n states ``terminal`` or
+the count of legal moves of a board game can grow past any layer.
 Each layer is checked against the turn rule (:meth:`RuleBdds.turns`): the
 first layer holding a non-terminal state that breaks it gives a ModelError naming
 one such state. Then the engine's domain becomes R (or, with a depth N, the
@@ -52,7 +55,7 @@ from ..limits import Limits
 from .engine import GdlEngine
 from .game import GdlGame
 from .ground import term_text
-from .symbolic_rules import RuleBdds
+from .symbolic_rules import RuleBdds, Within
 from .turns import turn_error
 
 if TYPE_CHECKING:
@@ -134,6 +137,7 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         self._common: dict = {}
         m = self.manager
         self.rules = RuleBdds(m, self.encoder, game)
+        self._inside: Within | None = None  # the atoms within the domain
         self._frontier = m.false
         # the layers' BDDs (R, (F_0, F_1, ...), graded), not BddSets: a set holds its
         # engine, and an engine holding its sets is a cycle that only the cycle
@@ -168,21 +172,25 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
 
     def atom_set(self, atom) -> BddSet:
         """The positions where the ground atom (not depending on ``does``) holds, its rule
-        bodies evaluated inside the domain one literal at a time: ``terminal`` and the
-        goals of a large game are never built over all states."""
-        m, rules = self.manager, self.rules
-        return BddSet._make(
-            self,
-            m.disj(
-                rules.body_within(b, self._domain) for b in self.game.program.rules.get(atom, ())
-            ),
-        )
+        bodies evaluated inside the domain one literal at a time (:class:`Within`):
+        ``terminal`` and the goals of a large game are never built over all states."""
+        return BddSet._make(self, self._within_domain().atom(atom))
+
+    def _within_domain(self) -> Within:
+        """The atoms within the domain (:class:`~.symbolic_rules.Within`, kept until the
+        domain changes)."""
+        inside = self._inside
+        if inside is None or inside.u != self._domain:
+            inside = self._inside = Within(self.rules, self._domain)
+        return inside
 
     def _expanded(self):
         """The expanded non-terminal positions, D ∖ F ∖ terminal (cached): the sources of
         δ, of the pre-images and of the dead-end test."""
         if self._live is None:
-            self._live = self.rules.minus_terminal(self.manager.diff(self._domain, self._frontier))
+            m = self.manager
+            terminal = self._within_domain().atom(("terminal", ()))
+            self._live = m.diff(m.diff(self._domain, self._frontier), terminal)
         return self._live
 
     @property
@@ -271,19 +279,23 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         """post(L): the successors of the states of ``layer`` (see the module docstring);
         a ModelError when ``layer`` holds a non-terminal state that is not turn-based."""
         m, rules = self.manager, self.rules
-        live = rules.minus_terminal(layer.node)
-        movers, bad, _ = rules.turns(live)
+        inside = Within(rules, layer.node)  # every atom read within the layer
+        live = inside.not_terminal()
+        movers, bad, _ = rules.turns(live, inside)
         if not m.is_false(bad):
             pos = BddSet._make(self, bad).first()
             assert pos is not None  # bad is not empty
             self._not_turn_based(pos)
         images = []
         for r, lr in movers.items():
-            for forced, lf in rules.by_forced_moves(lr, r):
+            for forced, lf in rules.by_forced_moves(lr, r, inside):
                 for mv in self.game.program.moves[r]:
                     self.limits.check(f"image of the move {r} {term_text(mv)}")
-                    guarded, quantified, back = rules.step(r, mv, forced)
-                    img = m.and_exists(lf, guarded, quantified)
+                    src = m.and_(lf, inside.legal(r, mv))
+                    if m.is_false(src):
+                        continue
+                    rel, quantified, back = rules.image_parts(r, mv, forced, src, inside)
+                    img = m.and_exists(src, rel, quantified)
                     if not m.is_false(img):
                         images.append(m.rename(img, back) if back else img)
         return BddSet._make(self, m.and_(m.disj(images), self._domain))
@@ -292,9 +304,9 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         """Raise the error of :func:`~.turns.turn_error` for position ``pos``."""
         prog, rules, m = self.game.program, self.rules, self.manager
         state = frozenset(f for f, v in zip(prog.fluents, pos) if v)
-        cube = self.encoder.assignment(pos)
+        inside = Within(rules, self.encoder.position_cube(pos))
         legal = {
-            r: [mv for mv in prog.moves[r] if m.is_true(m.restrict(rules.legal(r, mv), cube))]
+            r: [mv for mv in prog.moves[r] if not m.is_false(inside.legal(r, mv))]
             for r in prog.roles
         }
         err = turn_error(prog.roles, state, legal, prog.fluents)
@@ -312,7 +324,8 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         self._moves_of = None
         self._layer_moves_of = {}
         self._live = None
-        movers, _, _ = self.rules.turns(node)  # terminal states too: a nominal mover
+        # terminal states too: a nominal mover
+        movers, _, _ = self.rules.turns(node, self._within_domain())
         ids = self.game.names.role_id
         self._turn_of = {ids[r]: u for r, u in movers.items()}
         self._transitions = None
@@ -330,18 +343,19 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
             dom_next = self.domain_next()
             parts = []
             fluents = self.game.program.fluents
-            movers, _, _ = rules.turns(live)
+            inside = self._within_domain()
+            movers, _, _ = rules.turns(live, inside)
             with self.limits.stage("building δ"):
                 for move in self.game.moves:
                     r, mv = self.game.names.move_named[move.name]
                     self.limits.check(f"move {move.name}")
                     rel = m.false
                     for forced, lf in rules.by_forced_moves(
-                        m.and_(movers[r], rules.legal(r, mv)), r
+                        m.and_(movers[r], inside.legal(r, mv)), r, inside
                     ):
-                        ch = rules.changed(r, mv, forced)
+                        step, ch = rules.step(r, mv, forced, lf, inside)
                         keep = enc.frame(i for i, f in enumerate(fluents) if f not in ch)
-                        rel = m.or_(rel, m.conj([lf, rules.step(r, mv, forced)[0], keep]))
+                        rel = m.or_(rel, m.conj([lf, step, keep]))
                     if not m.is_false(rel):
                         parts.append((move.name, m.and_(rel, dom_next)))
             if self.partition == "monolithic":
@@ -355,7 +369,8 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         has a legal move (:mod:`~.turns`)."""
         if self._has_succ_node is None:
             live = self._expanded()
-            self._has_succ_node = self.manager.diff(live, self.rules.turns(live)[2])
+            stuck = self.rules.turns(live, self._within_domain())[2]
+            self._has_succ_node = self.manager.diff(live, stuck)
         return self._has_succ_node
 
     # ------------------------------------------------------------------ pre-images, composed
@@ -388,21 +403,18 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         """{role: [(S_{r,m}, σ_{r,m} as {bit: BDD})]} for the moves with a source in
         ``live`` (expanded states), S_{r,m} = live ∧ mover_r ∧ forced ∧ legal(r, m)."""
         m, rules, prog = self.manager, self.rules, self.game.program
-        movers, _, _ = rules.turns(live)
+        inside = Within(rules, live)
+        movers, _, _ = rules.turns(live, inside)
         raw: dict = {}
         for r, lr in movers.items():
             raw[r] = []
-            for forced, lf in rules.by_forced_moves(lr, r):
+            for forced, lf in rules.by_forced_moves(lr, r, inside):
                 for mv in prog.moves[r]:
                     self.limits.check(f"move {r} {term_text(mv)}")
-                    src = m.and_(lf, rules.legal(r, mv))
+                    src = m.and_(lf, inside.legal(r, mv))
                     if not m.is_false(src):
-                        raw[r].append(
-                            (
-                                src,
-                                {rules.bit[f]: e for f, e in rules.changed(r, mv, forced).items()},
-                            )
-                        )
+                        _, changed = rules.step(r, mv, forced, src, inside)
+                        raw[r].append((src, {rules.bit[f]: e for f, e in changed.items()}))
         return raw
 
     def _groups(self, raw: dict) -> dict:

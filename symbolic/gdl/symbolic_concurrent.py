@@ -53,6 +53,7 @@ from ..errors import QueryError
 from ..limits import Limits
 from .game import GdlGame
 from .symbolic import GdlSymbolicGame
+from .symbolic_rules import Within
 
 __all__ = ["GdlSymbolicConcurrentGame", "GOODS"]
 
@@ -176,7 +177,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
     def image(self, layer: BddSet) -> BddSet:
         """post(F): every joint move of the non-terminal states of F (no turn rule)."""
         m, enc = self.manager, self.encoder
-        live = self.rules.minus_terminal(layer.node)
+        live = Within(self.rules, layer.node).not_terminal()
         self.limits.check("image of a layer (every joint move)")
         src = m.conj([live] + list(self._any.values()))
         if self._full is not None:

@@ -1,6 +1,23 @@
 """BDDs of the ground atoms of a GDL game (the rules of :mod:`.ground` over an
 engine's bits), the turn rule of :mod:`.turns` as BDDs, and each joint move's
 transition relation: what :class:`~.symbolic.GdlSymbolicGame` builds from.
+
+An atom is built over every state only while that stays small
+(:meth:`RuleBdds.whole`: at most :data:`WHOLE_MAX` nodes at each step); the
+engine reads the atoms within a set of states instead (:class:`Within`: a ∧ u,
+the rule bodies and-ed into u literal by literal), so that ``terminal`` or the
+legal moves of a game whose rules read many fluents (a line of five on a board,
+a sum of three cells) are built on the states of a layer, never on all 2^n
+(over every state, the BDD of "some line sums to 15" keeps, cell by cell, every
+subset of the values seen: numbertictactoe's ``terminal`` did not end in 30 s).
+
+>>> from ..model import load_model
+>>> from ..engines import make_engine
+>>> G = make_engine(load_model("gdl/ticTacToe").game)
+>>> m, u = G.manager, G.positions().node
+>>> inside = Within(G.rules, u)
+>>> inside.atom(("terminal", ())) == m.and_(u, G.rules.atom(("terminal", ())))
+True
 """
 
 from __future__ import annotations
@@ -10,7 +27,11 @@ from .build import DoesReads, one_two
 from .game import GdlGame
 from .turns import NOOP
 
-__all__ = ["RuleBdds"]
+__all__ = ["RuleBdds", "Within", "WHOLE_MAX"]
+
+#: the most BDD nodes of an atom built over every state (and of each step of
+#: its build): a larger one is read within each set of states instead
+WHOLE_MAX = 4_000
 
 
 class RuleBdds:
@@ -39,13 +60,15 @@ class RuleBdds:
             r: sorted(self.prog.moves[r], key=lambda x: x != NOOP) for r in self.prog.roles
         }
         self.memo: dict = {}
+        self.whole_memo: dict = {}
         self.does = DoesReads(self.prog)
         self._steps: dict = {}
 
     def atom(self, atom, ctx=None):
-        """The BDD of a ground atom; ``ctx`` = (mover, move, forced) fixes ``does``
-        (memoized per role when the atom does not read the mover's move:
-        :class:`~.build.DoesReads`)."""
+        """The BDD of a ground atom over every state, whatever its size; ``ctx`` =
+        (mover, move, forced) fixes ``does`` (memoized per role when the atom does
+        not read the mover's move: :class:`~.build.DoesReads`). The engines read
+        atoms :class:`Within` a set of states instead."""
         name, args = atom
         m = self.m
         if name == "true":
@@ -67,53 +90,73 @@ class RuleBdds:
             self.atom(a, ctx) if kind == "pos" else m.not_(self.atom(a, ctx)) for kind, a in body
         )
 
-    def body_within(self, body, u):
-        """The states of u where every literal of ``body`` holds, and-ed one by one."""
+    def whole(self, atom, ctx=None):
+        """The BDD of a ground atom over every state when it and each step of its build
+        (an and of a body, an or of bodies) stay within :data:`WHOLE_MAX` nodes and so
+        do the atoms it reads; None otherwise (memoized either way)."""
+        name, args = atom
         m = self.m
-        for kind, a in body:
-            if m.is_false(u):
-                break
-            x = self.atom(a)
-            u = m.and_(u, x) if kind == "pos" else m.diff(u, x)
-        return u
+        if name == "true":
+            return self.cur[args[0]]
+        if name == "does":
+            mover, move, forced = ctx
+            return m.const(args[1] == (move if args[0] == mover else forced[args[0]]))
+        key = (atom, self.does.ctx_key(atom, ctx))
+        try:
+            return self.whole_memo[key]
+        except KeyError:
+            pass
+        hit = self.memo.get(key)
+        if hit is None:
+            hit = self._build_whole(atom, key[1])
+        self.whole_memo[key] = hit
+        return hit
+
+    def _build_whole(self, atom, ctx):
+        m = self.m
+        out = m.false
+        for body in self.prog.rules.get(atom, ()):
+            b = m.true
+            for kind, a in body:
+                x = self.whole(a, ctx)
+                if x is None:
+                    return None
+                b = m.and_(b, x) if kind == "pos" else m.diff(b, x)
+                if m.is_false(b):
+                    break
+                if m.size(b) > WHOLE_MAX:
+                    return None
+            out = m.or_(out, b)
+            if m.size(out) > WHOLE_MAX:
+                return None
+        return out
 
     def legal(self, role, move):
         return self.atom(("legal", (role, move)))
 
-    def minus_terminal(self, u):
-        """u ∧ ¬terminal, subtracting the bodies of ``terminal`` one by one (cheaper
-        than building the whole terminal BDD when u is small)."""
-        m = self.m
-        for b in self.prog.rules.get(("terminal", ()), ()):
-            if m.is_false(u):
-                break
-            u = m.diff(u, self.body(b))
-        return u
-
-    def counts(self, role) -> tuple:
+    def counts(self, role, scope: "Within") -> tuple:
         """(≥ 1 legal move, ≥ 2 legal moves, exactly one legal move not named ``noop``)
-        for ``role``, over all states (memoized: built once, then intersected with
-        each layer, cheaper than intersecting each legal move with the layer)."""
-        key = ("counts", role)
-        if key not in self.memo:
-            m = self.m
-            one, two = one_two(
-                [self.legal(role, mv) for mv in self.prog.moves[role]], m.or_, m.and_, m.false
-            )
-            busy = m.diff(one, two)
-            if NOOP in self.prog.moves[role]:
-                busy = m.diff(busy, self.legal(role, NOOP))
-            self.memo[key] = (one, two, busy)
-        return self.memo[key]
+        for ``role``, within ``scope`` (each legal move built there: over every state
+        their disjunctions grow beyond any layer, cubicup's for 50 s)."""
+        m = self.m
+        legal = (scope.legal(role, mv) for mv in self.prog.moves[role])
+        one, two = one_two([x for x in legal if not m.is_false(x)], m.or_, m.and_, m.false)
+        busy = m.diff(one, two)
+        if NOOP in self.prog.moves[role]:
+            busy = m.diff(busy, scope.legal(role, NOOP))
+        return one, two, busy
 
-    def turns(self, u) -> tuple[dict, object, object]:
+    def turns(self, u, scope: "Within | None" = None) -> tuple[dict, object, object]:
         """({role: the states of u where it is the mover}, the states of u where several
         roles have a choice, the states of u where some role has no legal move), by the
-        rule of :mod:`~.turns`."""
+        rule of :mod:`~.turns`; the legal moves read within ``scope`` (a set holding u;
+        u itself when not given)."""
         m, roles = self.m, self.prog.roles
+        if scope is None:
+            scope = Within(self, u)
         one, choice, busy = {}, {}, {}
         for r in roles:
-            o, t, b = self.counts(r)
+            o, t, b = self.counts(r, scope)
             one[r], choice[r], busy[r] = m.and_(u, o), m.and_(u, t), m.and_(u, b)
         _, two_choose = one_two([choice[r] for r in roles], m.or_, m.and_, m.false)
         stuck = m.diff(u, m.conj(one[r] for r in roles))
@@ -127,13 +170,14 @@ class RuleBdds:
         movers[first] = m.or_(movers[first], m.diff(nobody, busied))
         return movers, two_choose, stuck
 
-    def by_forced_moves(self, u, mover):
+    def by_forced_moves(self, u, mover, scope: "Within"):
         """[(forced, u_forced)]: u split by the legal move of each role other than
-        ``mover`` (``forced`` = {role: move}); exact on turn-based states, where those
-        roles have one legal move each (a state where one has several appears in each
-        of its parts; :meth:`turns` reports such states first)."""
+        ``mover`` (``forced`` = {role: move}; the legal moves read within ``scope``, a
+        set holding u); exact on turn-based states, where those roles have one legal
+        move each (a state where one has several appears in each of its parts;
+        :meth:`turns` reports such states first)."""
         m = self.m
-        parts = [({}, u)]
+        parts: list[tuple[dict, object]] = [({}, u)]
         for q in self.prog.roles:
             if q == mover:
                 continue
@@ -143,42 +187,126 @@ class RuleBdds:
                 for x in self.waiting_order[q]:
                     if m.is_false(rest):
                         break
-                    w = m.and_(v, self.legal(q, x))
+                    w = m.and_(v, scope.legal(q, x))
                     if not m.is_false(w):
                         nxt.append(({**forced, q: x}, w))
                         rest = m.diff(rest, w)
             parts = nxt
         return parts
 
-    def changed(self, role, move, forced) -> dict:
-        """{fluent: BDD of next(f) under the joint move} for the fluents it does not keep."""
+    def _whole_step(self, role, move, forced) -> tuple:
+        """(⋀ (f' ↔ next(f)) over the fluents whose ``next`` under the joint move is small
+        over every state and not ``true(f)``, or None when that conjunction grows past
+        :data:`WHOLE_MAX` nodes (snake's moves change every cell); its factors; those
+        fluents {f: next(f)}; the other fluents: those whose ``next`` is read within a
+        set of states), memoized."""
         ctx = (role, move, _Forced(forced))
-        key = ("changed", ctx)
-        if key not in self.memo:
-            out = {}
-            for f in self.prog.fluents:
-                e = self.atom(("next", (f,)), ctx)
-                if e != self.cur[f]:
-                    out[f] = e
-            self.memo[key] = out
-        return self.memo[key]
-
-    def step(self, role, move, forced):
-        """(legal(r, m) ∧ rel, quantified current bits, renaming x'_C → x_C) of the
-        joint move (see the module docstring)."""
-        key = (role, move, _Forced(forced))
-        hit = self._steps.get(key)
+        hit = self._steps.get(ctx)
         if hit is None:
             m = self.m
-            ch = self.changed(role, move, forced)
-            rel = m.conj([self.legal(role, move)] + [m.iff(self.nxt[f], e) for f, e in ch.items()])
-            hit = (
-                rel,
-                frozenset(self.bit[f] for f in ch),
-                {self.bit_next[f]: self.bit[f] for f in ch},
-            )
-            self._steps[key] = hit
+            changed, local = {}, []
+            for f in self.prog.fluents:
+                e = self.whole(("next", (f,)), ctx)
+                if e is None:
+                    local.append(f)
+                elif e != self.cur[f]:
+                    changed[f] = e
+            iffs = [m.iff(self.nxt[f], e) for f, e in changed.items()]
+            rel = m.true
+            for x in iffs:
+                rel = m.and_(rel, x)
+                if m.size(rel) > WHOLE_MAX:  # and-ed from the sources on instead
+                    rel = None
+                    break
+            hit = self._steps[ctx] = (rel, iffs, changed, tuple(local))
         return hit
+
+    def step(self, role, move, forced, src, scope: "Within") -> tuple:
+        """(rel, {f: next(f)}) of the joint move from the states of ``src`` (within
+        ``scope``, a set holding them): the fluents it changes there with their next
+        value, exact on ``src`` (the others keep theirs), and rel = ⋀ (f' ↔ next(f))
+        over those fluents, to be and-ed with ``src``."""
+        rel, iffs, changed, local = self._whole_step(role, move, forced)
+        m = self.m
+        if rel is None:  # src ∧ each factor in turn: no BDD larger than the moves from src
+            rel = src
+            for x in iffs:
+                m.limits.check()
+                rel = m.and_(rel, x)
+        if not local:
+            return rel, changed
+        ctx = (role, move, _Forced(forced))
+        changed = dict(changed)
+        extra = []
+        for f in local:
+            e = scope.atom(("next", (f,)), ctx)
+            if m.and_(src, e) != m.and_(src, self.cur[f]):
+                changed[f] = e
+                extra.append(m.iff(self.nxt[f], e))
+        return (m.conj([rel] + extra) if extra else rel), changed
+
+    def image_parts(self, role, move, forced, src, scope: "Within") -> tuple:
+        """(src ∧ rel, quantified current bits, renaming x'_C → x_C) of the joint move
+        from ``src`` (:meth:`step`): its image is ∃x_C. (src ∧ rel), renamed."""
+        rel, changed = self.step(role, move, forced, src, scope)
+        return (
+            rel,
+            frozenset(self.bit[f] for f in changed),
+            {self.bit_next[f]: self.bit[f] for f in changed},
+        )
+
+
+class Within:
+    """The ground atoms of a game within a set of states u: ``atom(a, ctx)`` is the BDD
+    of a ∧ u, memoized per atom (and joint move). An atom small over every state
+    (:meth:`RuleBdds.whole`) is and-ed with u; any other is the disjunction of its
+    bodies, each and-ed into u one literal at a time (stopping at ∅), the atoms they
+    read taken within u in turn: no BDD spans more than u and the small atoms.
+    Holds no engine (only the rules and u): an engine may keep one."""
+
+    def __init__(self, rules: RuleBdds, u):
+        self.rules, self.u = rules, u
+        self.m = rules.m
+        self.memo: dict = {}
+
+    def atom(self, atom, ctx=None):
+        """a ∧ u for the ground atom a (``ctx`` fixes ``does``, as in :meth:`RuleBdds.atom`)."""
+        name, args = atom
+        m, rules = self.m, self.rules
+        if name == "true":
+            return m.and_(self.u, rules.cur[args[0]])
+        if name == "does":
+            mover, move, forced = ctx
+            return self.u if args[1] == (move if args[0] == mover else forced[args[0]]) else m.false
+        key = (atom, rules.does.ctx_key(atom, ctx))
+        hit = self.memo.get(key)
+        if hit is None:
+            whole = rules.whole(atom, key[1])
+            if whole is not None:
+                hit = m.and_(self.u, whole)
+            else:
+                m.limits.check()
+                hit = m.disj(self.body(b, key[1]) for b in rules.prog.rules.get(atom, ()))
+            self.memo[key] = hit
+        return hit
+
+    def body(self, body, ctx=None):
+        """The states of u where every literal of ``body`` holds, and-ed one by one."""
+        m, v = self.m, self.u
+        for kind, a in body:
+            if m.is_false(v):
+                break
+            x = self.atom(a, ctx)
+            v = m.and_(v, x) if kind == "pos" else m.diff(v, x)
+        return v
+
+    def legal(self, role, move):
+        """legal(role, move) ∧ u."""
+        return self.atom(("legal", (role, move)))
+
+    def not_terminal(self):
+        """u ∖ terminal."""
+        return self.m.diff(self.u, self.atom(("terminal", ())))
 
 
 class _Forced(dict):

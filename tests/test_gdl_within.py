@@ -1,0 +1,139 @@
+"""The GDL symbolic engine reads its ground atoms within a set of states
+(:class:`symbolic.gdl.symbolic_rules.Within`), building over every state only the atoms
+that stay small there (:meth:`~symbolic.gdl.symbolic_rules.RuleBdds.whole`).
+
+- On every layer u and every atom (under every joint move for those reading ``does``),
+  ``Within(u).atom(a)`` is u ∧ a, a as built over every state by a fresh, unbounded
+  :class:`~symbolic.gdl.symbolic_rules.RuleBdds`; with no atom built over every state
+  (``WHOLE_MAX`` = -1) too.
+- With no atom built over every state, the engine's answers (reachable, terminal and
+  dead-end states, each goal's states, the forced table) are those of the default engine,
+  of the explicit engine and of the plain interpreter of ``tests/gdl_interp.py``.
+- On corpus games whose ``terminal`` or legal moves read many fluents (a sum of three cells,
+  a line of five: over every state those BDDs grow past any layer), the first layers are
+  those the explicit engine finds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+
+from symbolic.engines import make_engine
+from symbolic.gdl import symbolic_rules
+from symbolic.gdl.load import gdl_model
+from symbolic.gdl.symbolic_rules import RuleBdds, Within
+from symbolic.model import load_model
+from tests.strategies import static_gdl
+from tests.test_gdl_static import COMMON, _engine_view, check_against_interpreter
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+KIFS = sorted((HERE / "gdl").glob("*.kif")) + [
+    ROOT / "symbolic" / "models" / "gdl" / f"{n}.kif" for n in ("nim1", "ticTacToe")
+]
+CORPUS = [
+    base / "shared" / "corpus" / "ggp-repository"
+    for base in (ROOT.parent, ROOT.parent.parent)
+    if (base / "shared" / "corpus" / "ggp-repository").is_dir()
+]
+
+
+@contextlib.contextmanager
+def no_whole_atoms():
+    """No atom built over every state: each is read within the set at hand."""
+    with mock.patch.object(symbolic_rules, "WHOLE_MAX", -1):
+        yield
+
+
+def _model(path: Path):
+    return gdl_model(path.read_text(), path.name)
+
+
+def _check_layers(path: Path) -> int:
+    """Within(u).atom == u ∧ atom on each layer u and the domain; the comparisons made."""
+    model = _model(path)
+    eng = make_engine(model.game, "symbolic")
+    m, rules, prog = eng.manager, eng.rules, model.game.program
+    plain = RuleBdds(m, eng.encoder, model.game)  # its own memo: every atom over all states
+    sets = [x.node for x in eng.reach.layers] if eng.reach is not None else []
+    sets.append(eng.positions().node)
+    turn_based = not hasattr(eng, "joint")
+    n = 0
+    for u in sets:
+        inside = Within(rules, u)
+        for atom in prog.rules:
+            if not rules.does.reads(atom):
+                assert inside.atom(atom) == m.and_(u, plain.atom(atom)), (path.name, atom)
+                n += 1
+        if not turn_based:
+            continue
+        for r in prog.roles:
+            for forced, part in rules.by_forced_moves(u, r, inside):
+                assert m.is_false(m.diff(part, u))
+                for mv in prog.moves[r]:
+                    ctx = (r, mv, symbolic_rules._Forced(forced))
+                    for atom in prog.rules:
+                        if rules.does.reads(atom):
+                            want = m.and_(u, plain.atom(atom, ctx))
+                            assert inside.atom(atom, ctx) == want, (path.name, atom, ctx)
+                            n += 1
+    return n
+
+
+@pytest.mark.parametrize("path", KIFS, ids=lambda p: p.name)
+def test_atoms_within_each_layer_are_the_whole_atoms_there(path):
+    assert _check_layers(path) > 0
+
+
+@pytest.mark.parametrize("path", KIFS, ids=lambda p: p.name)
+def test_atoms_within_each_layer_with_no_whole_atom(path):
+    with no_whole_atoms():
+        assert _check_layers(path) > 0
+
+
+@pytest.mark.parametrize("path", KIFS, ids=lambda p: p.name)
+def test_answers_with_no_whole_atom_are_the_same(path):
+    model = _model(path)
+    want = _engine_view(model, "symbolic")
+    with no_whole_atoms():
+        got = _engine_view(model, "symbolic")
+    assert got == want
+    assert _engine_view(model, "explicit") == want
+
+
+def test_the_shipped_model_doctest_game_has_small_whole_atoms():
+    """ticTacToe's atoms all fit over every state (the default keeps them, no work per
+    layer); with WHOLE_MAX = -1 none is kept."""
+    game = load_model("gdl/ticTacToe").game
+    eng = make_engine(game, "symbolic")
+    assert eng.rules.whole(("terminal", ())) is not None
+    with no_whole_atoms():
+        fresh = RuleBdds(eng.manager, eng.encoder, game)
+        assert fresh.whole(("terminal", ())) is None
+
+
+@settings(max_examples=30, **COMMON)
+@given(static_gdl())
+def test_random_games_with_no_whole_atom_agree_with_the_interpreter(rules):
+    with no_whole_atoms():
+        check_against_interpreter(rules)
+
+
+@pytest.mark.skipif(not CORPUS, reason="the GGP corpus is not beside the checkout")
+@pytest.mark.parametrize(("name", "depth"), [("numbertictactoe", 3), ("cubicup", 3)])
+def test_first_layers_of_corpus_games_match_the_explicit_engine(name, depth):
+    """numbertictactoe's terminal (some line sums to 15) and cubicup's legal moves were
+    built over every state before the first image (more than 30 s each)."""
+    path = CORPUS[0] / f"{name}.kif"
+    game = gdl_model(path.read_text(), path.name).game
+    sym = make_engine(game, "symbolic", depth=depth)
+    exp = make_engine(game, "explicit", depth=depth)
+    assert sym.layers == exp.layers
+    assert len(sym.layers) == depth + 1
+    term = ("terminal", ())
+    assert len(sym.atom_set(term).tuples()) == len(exp.atom_set(term).tuples())
