@@ -85,22 +85,11 @@ def _span():
 
 
 class Formula:
-    """Base of ATL formula nodes. ``str(f)`` is the formula as model-language text
-    (:func:`symbolic.printing.formula_text`), which reads back to ``f``; ``repr(f)`` is
-    the tree of nodes.
-
-    >>> str(Until(CoalitionLit((1,)), Truth(True), Turn(CoalitionLit((2,)))))
-    '<<{1}>> <> turn({2})'
-    """
+    """Base of ATL formula nodes."""
 
     __slots__ = ()
     # declared, not assigned: every node class is a frozen dataclass
     __dataclass_fields__: ClassVar[dict[str, Any]]
-
-    def __str__(self) -> str:
-        from .printing import formula_text  # printing imports this module
-
-        return formula_text(self)
 
 
 @dataclass(frozen=True)
