@@ -113,6 +113,8 @@ PYTHON_NAMES = {
     "y_window": "y_window=(LO, HI)",
     "params": "params",
     "start": "strategy.outcome(SET)",
+    "store": "Spread(store=TaskStore(DIR))",
+    "engine": "engine",
 }
 
 
@@ -123,7 +125,8 @@ class Hint:
     ``setting`` is a :class:`~symbolic.limits.Limits` field (``max_memory``,
     ``threads``, ``cache_bits``, ``timeout``) or the argument of a request
     (``backend``, ``layered``: the layered ``mode``, ``at``, ``x``, ``y``,
-    ``params``, ``start``); ``kind`` says what to do with it: ``raise`` or
+    ``params``, ``start``, ``store``: a distributed run's work directory,
+    ``engine``); ``kind`` says what to do with it: ``raise`` or
     ``lower`` its value, ``choose`` another value (one of ``values`` when given),
     ``give`` it (a value for each name of ``values``), ``omit`` ``values`` from
     it; ``given`` is no advice but the value the request had (``values``), which

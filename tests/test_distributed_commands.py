@@ -237,11 +237,12 @@ def test_a_workers_memory_cap_is_its_own(dask_pool):
 @pytest.mark.slow
 @pytest.mark.parametrize("how", ["ctrl-c", "timeout"])
 def test_ctrl_c_and_timeout_end_a_distributed_run_and_its_workers(tmp_path, how):
-    """``symbolic values ... --workers 1`` on Connect Four 5 x 4 (a minute's work),
+    """``symbolic values ... --workers 1`` on Connect Four 5 x 5 (minutes of work),
     stopped by SIGINT once its worker process runs, or by --timeout: the usual status
     and message, and no worker process left behind."""
     exe = os.path.join(os.path.dirname(sys.executable), "symbolic")
-    argv = [exe, "values", C4, "-p", "w=5", "-p", "h=4", "--by-layer", "--workers", "1"]
+    # 5 x 4 finished within the 15 s of --timeout on a quiet machine
+    argv = [exe, "values", C4, "-p", "w=5", "-p", "h=5", "--by-layer", "--workers", "1"]
     argv += ["--work-dir", str(tmp_path)] + (["--timeout", "15"] if how == "timeout" else [])
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     me = psutil.Process(proc.pid)

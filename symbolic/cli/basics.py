@@ -61,6 +61,8 @@ FLAGS = {
     "y_window": "--y 'VAR=LO..HI'",
     "params": "-p",
     "start": "--from SET",
+    "store": "--work-dir DIR",
+    "engine": "--engine",
 }
 
 

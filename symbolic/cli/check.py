@@ -77,7 +77,6 @@ def cmd_check(args) -> int:
                 note_local(sp, f"query {i} is not layered (no anchor 'S and ...' of a graded game)")
         results[kind] = [a.positions for a in answers[kind]]
         timings[kind] += time.perf_counter() - t0
-    main = results[kinds[0]]
     both = args.engine == "both"
     mismatches = _mismatches(model, queries, engines, results, answers) if both else []
     status = 1 if mismatches else 0
@@ -85,42 +84,47 @@ def cmd_check(args) -> int:
         doc = _json_doc(args, model, queries, answers[kinds[0]], notes, mismatches)
         emit(args, doc, model, engines.get("symbolic"))
     else:
-        params = ", ".join(f"{k}={value_text(v)}" for k, v in model.params.items())
-        print(f"{model.name}" + (f" [{params}]" if params else ""))
-        # the timings go to stderr: stdout is the same at every run (tests compare it)
-        print(
-            f"engine: {args.engine}"
-            + (
-                f" ({backend_text(engines['symbolic'], args.backend)})"
-                if args.engine != "explicit"
-                else ""
-            )
-        )
-        if not args.quiet and sys.stderr.isatty():
-            print(
-                "time: " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()), file=sys.stderr
-            )
-        for (text, _), ps, a, note in zip(queries, main, answers[kinds[0]], notes):
-            print(f"\n{text}\n  count: {int_text(ps.count())}")
-            if note:
-                print(note)
-            # stdout shows answers: the note of a restricted one (its count differs from
-            # the plain fixpoint's), the others' (the same answers, computed layer by
-            # layer) on stderr, like the timings, on a terminal only
-            if a.restricted:
-                print(a.note())
-            elif a.how and not args.quiet and sys.stderr.isatty():
-                print(a.note(), file=sys.stderr)
-            print("\n".join(positions_lines(model, ps, args.limit)))
-        for text, w, where in mismatches:
-            print(
-                f"\nMISMATCH on {text}: position {position_text(model.game.space, w)} is only "
-                f"in the {where} result",
-                file=sys.stderr,
-            )
-        if args.engine == "both" and not mismatches:
-            print(f"\nsymbolic and explicit agree on all {len(queries)} queries")
+        _print_text(args, model, queries, answers[kinds[0]], notes, engines, timings, mismatches)
     return status
+
+
+def _print_text(args, model, queries, answers, notes, engines, timings, mismatches) -> None:
+    """The text answer of ``check``: the model, the engine, each query's count, notes
+    and positions, then the mismatches of ``--engine both``."""
+    params = ", ".join(f"{k}={value_text(v)}" for k, v in model.params.items())
+    print(f"{model.name}" + (f" [{params}]" if params else ""))
+    # the timings go to stderr: stdout is the same at every run (tests compare it)
+    print(
+        f"engine: {args.engine}"
+        + (
+            f" ({backend_text(engines['symbolic'], args.backend)})"
+            if args.engine != "explicit"
+            else ""
+        )
+    )
+    if not args.quiet and sys.stderr.isatty():
+        print("time: " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()), file=sys.stderr)
+    for (text, _), a, note in zip(queries, answers, notes):
+        ps = a.positions
+        print(f"\n{text}\n  count: {int_text(ps.count())}")
+        if note:
+            print(note)
+        # stdout shows answers: the note of a restricted one (its count differs from
+        # the plain fixpoint's), the others' (the same answers, computed layer by
+        # layer) on stderr, like the timings, on a terminal only
+        if a.restricted:
+            print(a.note())
+        elif a.how and not args.quiet and sys.stderr.isatty():
+            print(a.note(), file=sys.stderr)
+        print("\n".join(positions_lines(model, ps, args.limit)))
+    for text, w, where in mismatches:
+        print(
+            f"\nMISMATCH on {text}: position {position_text(model.game.space, w)} is only "
+            f"in the {where} result",
+            file=sys.stderr,
+        )
+    if args.engine == "both" and not mismatches:
+        print(f"\nsymbolic and explicit agree on all {len(queries)} queries")
 
 
 def _mismatches(model, queries, engines, results, answers) -> list[tuple[str, tuple, str]]:

@@ -45,6 +45,7 @@ __all__ = [
     "fixed_slots",
     "positions_lines",
     "listed",
+    "fitting",
     "slot_expr",
     "start_set",
     "position_shower",

@@ -27,7 +27,7 @@ import logging
 import time
 from typing import Callable, Sequence
 
-from ..errors import QueryError
+from ..errors import Hint, QueryError
 from ..limits import Limits
 from .worker import TaskFailed
 
@@ -163,8 +163,12 @@ class Pool:
             r = future.result()
         except self._dist.KilledWorker as err:
             raise QueryError(
-                f"{name}: a task was lost with its worker too many times ({err}); the run "
-                f"stopped (with --work-dir DIR, a rerun resumes from the parts solved)"
+                (
+                    f"{name}: a task was lost with its worker too many times ({err}); the "
+                    "run stopped (with ",
+                    Hint("give", "store"),
+                    ", a rerun resumes from the parts solved)",
+                )
             ) from None
         if isinstance(r, TaskFailed):
             raise r.error_in(name)

@@ -45,7 +45,7 @@ from ..analysis.layered import Outcomes, layer_outcomes
 from ..arguments import need_int
 from ..bdd.engine import SymbolicGame
 from ..bdd.sets import BddSet
-from ..errors import QueryError
+from ..errors import Hint, QueryError
 from .split import MAX_SPLIT, default_split, split_set, top_bits
 from .store import TaskStore
 from .wire import check_wire_backend, dump_nodes, load_nodes
@@ -82,8 +82,11 @@ def check_spreadable(engine) -> None:
     model on a backend whose BDDs travel (cudd, oxidd): what the workers build again."""
     if type(engine) is not SymbolicGame:
         raise QueryError(
-            f"distributed solving runs the symbolic engine of a turn-based .game model "
-            f"(--engine symbolic), not {type(engine).__name__}"
+            (
+                "distributed solving runs the symbolic engine of a turn-based .game model (",
+                Hint("choose", "engine", ("symbolic",)),
+                f"), not {type(engine).__name__}",
+            )
         )
     check_wire_backend(engine.backend)
 
