@@ -19,9 +19,6 @@ from ..errors import Span
 __all__ = ["Source", "join_spans", "paused_gc"]
 
 
-_new = object.__new__
-
-
 class Source:
     """A text being parsed, able to make spans.
 
@@ -53,16 +50,7 @@ class Source:
             length = max(1, len(text) - column + 1)
         else:
             length = 1
-        # Span's own __init__ (frozen: object.__setattr__ per field) took twice as
-        # long, once per node of a model read
-        span = _new(Span)
-        d = span.__dict__
-        d["file"] = self.filename
-        d["line"] = line
-        d["column"] = column
-        d["text"] = text
-        d["length"] = length
-        return span
+        return Span(self.filename, line, column, text, length)
 
     def of_meta(self, meta) -> Span:
         if getattr(meta, "empty", True):
