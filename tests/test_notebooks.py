@@ -38,14 +38,23 @@ def shown(cell) -> tuple[list[str], int]:
     """A code cell's text outputs (streams, then the text and HTML of each result) and
     how many images it shows."""
     texts, images = [], 0
+    last_stream = None
     for o in cell.outputs:
         if o.output_type == "stream":
-            texts.append(f"{o.name}: {o.text}")
+            # one stream may arrive in several pieces (as the kernel flushes, under load)
+            head = f"{o.name}: "
+            if texts and texts[-1].startswith(head) and last_stream == o.name:
+                texts[-1] += o.text
+            else:
+                texts.append(head + o.text)
+            last_stream = o.name
+            continue
         elif o.output_type in ("execute_result", "display_data"):
             texts += [f"{k}: {o.data[k]}" for k in TEXTS if k in o.data]
             images += any(k in o.data for k in IMAGES)
         elif o.output_type == "error":
             texts.append(f"error: {o.ename}: {o.evalue}")
+        last_stream = None
     return texts, images
 
 
