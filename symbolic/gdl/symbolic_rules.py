@@ -69,13 +69,9 @@ class RuleBdds:
         (mover, move, forced) fixes ``does`` (memoized per role when the atom does
         not read the mover's move: :class:`~.build.DoesReads`). The engines read
         atoms :class:`Within` a set of states instead."""
-        name, args = atom
         m = self.m
-        if name == "true":
-            return self.cur[args[0]]
-        if name == "does":
-            mover, move, forced = ctx
-            return m.const(args[1] == (move if args[0] == mover else forced[args[0]]))
+        if atom[0] in ("true", "does"):
+            return self.leaf(atom, ctx)
         key = (atom, self.does.ctx_key(atom, ctx))
         hit = self.memo.get(key)
         if hit is None:
@@ -83,6 +79,15 @@ class RuleBdds:
             hit = m.disj(self.body(b, ctx) for b in self.prog.rules.get(atom, ()))
             self.memo[key] = hit
         return hit
+
+    def leaf(self, atom, ctx=None):
+        """The BDD of ``(true f)`` (the current bit of f) or of ``(does r m)`` under the
+        joint move ``ctx`` (a constant)."""
+        name, args = atom
+        if name == "true":
+            return self.cur[args[0]]
+        mover, move, forced = ctx
+        return self.m.const(args[1] == (move if args[0] == mover else forced[args[0]]))
 
     def body(self, body, ctx=None):
         m = self.m
@@ -94,13 +99,8 @@ class RuleBdds:
         """The BDD of a ground atom over every state when it and each step of its build
         (an and of a body, an or of bodies) stay within :data:`WHOLE_MAX` nodes and so
         do the atoms it reads; None otherwise (memoized either way)."""
-        name, args = atom
-        m = self.m
-        if name == "true":
-            return self.cur[args[0]]
-        if name == "does":
-            mover, move, forced = ctx
-            return m.const(args[1] == (move if args[0] == mover else forced[args[0]]))
+        if atom[0] in ("true", "does"):
+            return self.leaf(atom, ctx)
         key = (atom, self.does.ctx_key(atom, ctx))
         try:
             return self.whole_memo[key]
