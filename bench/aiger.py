@@ -35,7 +35,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 #: the SYNTCOMP files are kept beside the checkout, not in it
 CORPUS = Path(
-    os.environ.get("SYMBOLIC_AIGER_CORPUS", ROOT.parent.parent / "shared" / "corpus" / "aiger")
+    os.environ.get("SYMBOLIC_AIGER_CORPUS")
+    or next(
+        (d for d in (b / "shared/corpus/aiger" for b in ROOT.parents) if d.is_dir()),
+        ROOT.parent / "shared/corpus/aiger",
+    )
 )
 RESULTS = ROOT / "bench" / "results"
 PYTHON = sys.executable

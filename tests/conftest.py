@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import os
+
 import pytest
 
 from symbolic.bdd.backend import BACKENDS
@@ -22,6 +24,17 @@ from symbolic.ir import Game
 ROOT = Path(__file__).resolve().parent.parent
 #: the models shipped with the package (``models/`` in the checkout links to them)
 MODELS = ROOT / "models"
+
+
+def shared_corpus(name: str, variable: str) -> Path:
+    """The corpus ``name`` kept beside the checkout, not in it: ``$variable`` when set,
+    else ``shared/corpus/NAME`` beside the checkout or beside its parent (a worktree);
+    a path that does not exist when none is there (its tests are then skipped)."""
+    if os.environ.get(variable):
+        return Path(os.environ[variable])
+    places = [base / "shared" / "corpus" / name for base in (ROOT.parent, ROOT.parent.parent)]
+    return next((p for p in places if p.is_dir()), places[0])
+
 
 #: every engine a differential test compares: the reference first
 ENGINE_KINDS = ("explicit",) + BACKENDS

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import random
 import re
 import sys
-from pathlib import Path
 
-from .conftest import ROOT
+from .conftest import ROOT, shared_corpus
 
 MODELS = ROOT / "symbolic" / "models"
 KIF_SOURCES = [
@@ -243,9 +241,7 @@ def run_play(script: str) -> int:
 
 # ----------------------------------------------------------------- AIGER circuits (issue 35)
 
-AIGER_CORPUS = Path(
-    os.environ.get("SYMBOLIC_AIGER_CORPUS", ROOT.parent.parent / "shared" / "corpus" / "aiger")
-)
+AIGER_CORPUS = shared_corpus("aiger", "SYMBOLIC_AIGER_CORPUS")
 _AIGER_BUILTIN = [
     "aag 7 2 2 1 3\n2\n4\n6 13\n8 6 1\n12\n10 6 9\n12 10 4\n14 2 3\n"
     "i0 u\ni1 controllable_c\nl0 a\no0 err\nc\nnote\n",

@@ -28,11 +28,9 @@ from symbolic.aiger import (
 )
 from symbolic.errors import FileError, ParseError
 
-from .conftest import ROOT
+from .conftest import shared_corpus
 
-CORPUS = Path(
-    os.environ.get("SYMBOLIC_AIGER_CORPUS", ROOT.parent.parent / "shared" / "corpus" / "aiger")
-)
+CORPUS = shared_corpus("aiger", "SYMBOLIC_AIGER_CORPUS")
 EXAMPLES = int(os.environ.get("SYMBOLIC_FUZZ_EXAMPLES", "200"))
 
 GOOD = """aag 7 2 2 1 3
