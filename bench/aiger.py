@@ -48,6 +48,9 @@ SOLVERS = {
     "symbolic": [PYTHON, "-m", "symbolic", "aiger", "--json"],
     "symbolic-game": [PYTHON, "-m", "symbolic", "aiger", "--json", "--method", "game"],
 }
+#: ``probe:POLICY[:ORDER]``: the safety solver alone through bench/aiger_probe.py, with a
+#: reordering policy (symbolic.aiger.safety.POLICIES) and an initial order (file, dfs)
+PROBE = [PYTHON, str(ROOT / "bench" / "aiger_probe.py"), "--limit", "0"]
 COLUMNS = ["file", "status", "answer", "cpu_s", "wall_s", "peak_mb", "verdict", "details"]
 
 
@@ -81,6 +84,14 @@ def answer_of(solver: str, stdout: str) -> tuple[str, str]:
     return "", ""
 
 
+def command(solver: str) -> list[str]:
+    """The command line of ``solver`` (a key of SOLVERS or ``probe:POLICY[:ORDER]``)."""
+    if solver.startswith("probe:"):
+        policy, _, order = solver[len("probe:") :].partition(":")
+        return PROBE + ["--policy", policy, "--order", order or "file"]
+    return SOLVERS[solver]
+
+
 def run_one(
     solver: str, path: Path, limit: float, memory_mb: int, wall_factor: float = 3.0
 ) -> dict:
@@ -93,7 +104,7 @@ def run_one(
         resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
         resource.setrlimit(resource.RLIMIT_CPU, (int(limit), int(limit) + 5))
 
-    cmd = SOLVERS[solver] + [str(path)]
+    cmd = command(solver) + [str(path)]
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         t0 = time.monotonic()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, preexec_fn=cap, cwd=ROOT)
@@ -172,11 +183,11 @@ def main(argv: list[str]) -> int:
     p.add_argument("--only", default="", help="only files whose name contains this")
     args = p.parse_args(argv)
     solvers = [s for s in args.solver.split(",") if s]
-    unknown = [s for s in solvers if s not in SOLVERS]
+    unknown = [s for s in solvers if s not in SOLVERS and not s.startswith("probe:")]
     if unknown or not solvers:
         p.error(f"unknown solver {', '.join(unknown) or '(none)'}: one of {', '.join(SOLVERS)}")
     RESULTS.mkdir(exist_ok=True)
-    tables = {s: RESULTS / f"aiger-{s}-{args.tag}.tsv" for s in solvers}
+    tables = {s: RESULTS / f"aiger-{s.replace(':', '-')}-{args.tag}.tsv" for s in solvers}
     done: dict[str, dict] = {s: _read_table(t) for s, t in tables.items()}
     files = [r for r in corpus(args.corpus, args.large) if args.only in r[0].name]
     if args.first:

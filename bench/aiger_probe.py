@@ -20,16 +20,19 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from symbolic.aiger import read_aiger  # noqa: E402
-from symbolic.aiger.safety import default_names, solve_safety  # noqa: E402
+from symbolic.aiger.safety import POLICIES, default_names, solve_safety  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("file")
-    p.add_argument("--limit", type=int, default=60, help="CPU seconds")
+    p.add_argument("--limit", type=int, default=60, help="CPU seconds (0: the caller's)")
     p.add_argument("--backend", default="cudd")
+    p.add_argument("--policy", default="adapt", choices=sorted(POLICIES), help="reordering")
+    p.add_argument("--order", default="file", choices=["file", "dfs"], help="initial order")
     args = p.parse_args(argv)
-    resource.setrlimit(resource.RLIMIT_CPU, (args.limit, args.limit + 5))
+    if args.limit > 0:
+        resource.setrlimit(resource.RLIMIT_CPU, (args.limit, args.limit + 5))
     name = Path(args.file).name
     t0 = time.process_time()
     c = read_aiger(args.file)
@@ -40,7 +43,14 @@ def main(argv: list[str]) -> int:
     def trace(stage: str, figures: dict) -> None:
         print(json.dumps({"stage": stage, **figures}), flush=True)
 
-    r = solve_safety(c, *default_names(c), backend=args.backend, trace=trace)
+    r = solve_safety(
+        c,
+        *default_names(c),
+        backend=args.backend,
+        policy=args.policy,
+        order=args.order,
+        trace=trace,
+    )
     answer = "REAL" if r.realizable else "UNREAL"
     print(json.dumps({"answer": answer, "iterations": r.iterations}), flush=True)
     return 0

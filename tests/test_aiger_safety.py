@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from symbolic.aiger import parse_aiger, read_aiger
 from symbolic.aiger.build import aiger_model
-from symbolic.aiger.safety import default_names, solve_safety
+from symbolic.aiger.safety import POLICIES, Adapt, default_names, dfs_order, solve_safety
 from symbolic.aiger.solve import realizability
 from symbolic.engines import make_engine
 from symbolic.errors import LimitExceeded
@@ -31,9 +31,16 @@ EXAMPLES = int(os.environ.get("SYMBOLIC_FUZZ_EXAMPLES", "100"))
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
-@given(aiger_circuits(), st.sampled_from(["cudd", "autoref"]), st.booleans())
-def test_answer_equals_enumeration(c, backend, sifting):
-    r = solve_safety(c, *default_names(c), backend=backend, sifting=sifting)
+@given(
+    aiger_circuits(),
+    st.sampled_from(["cudd", "autoref"]),
+    st.booleans(),
+    st.sampled_from(sorted(POLICIES)),
+    st.sampled_from(["file", "dfs"]),
+)
+def test_answer_equals_enumeration(c, backend, sifting, policy, order):
+    names = default_names(c)
+    r = solve_safety(c, *names, backend=backend, sifting=sifting, policy=policy, order=order)
     assert ("REAL" if r.realizable else "UNREAL") == explicit_answer(c)
     assert (r.winning is None) == (not r.realizable) == (r.winning_size is None)
 
@@ -93,3 +100,31 @@ def test_probe_prints_each_stage():
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     assert lines[1]["stage"] == "gates" and lines[2]["stage"] == "iteration"
     assert lines[-1] == {"answer": "UNREAL", "iterations": lines[-2]["step"]}
+
+
+@pytest.mark.parametrize(
+    "policy, seconds, nodes, dynamic",
+    [
+        ("adapt", 0.01, 10**6, False),  # by time only
+        ("adapt", 1.0, 10, True),
+        ("grow", 0.01, 399, False),  # 4 × the gates' 100 nodes
+        ("grow", 0.01, 401, True),
+        ("always", 0.0, 0, True),
+    ],
+)
+def test_the_reordering_policies_switch_on_as_stated(policy, seconds, nodes, dynamic):
+    import contextlib
+
+    from symbolic.bdd.managers import make_manager
+
+    adapt = Adapt(make_manager("cudd"), gates=100, **POLICIES[policy])
+    with contextlib.ExitStack() as stack:
+        adapt(seconds, nodes, stack)
+        assert adapt.dynamic == dynamic, (policy, seconds, nodes)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(aiger_circuits())
+def test_dfs_order_is_a_permutation_of_the_latches_and_inputs(c):
+    order = dfs_order(c)
+    assert sorted(order) == list(range(len(c.latches) + len(c.inputs))), order

@@ -241,6 +241,11 @@ class DdManager(BaseManager):
         self.bdd.configure(reordering=on)
         return True
 
+    def _sift(self) -> bool:
+        """CUDD's group sifting or autoref's sifting, once."""
+        self.bdd.reorder(None)
+        return True
+
     def level(self, name: VariableName) -> Level:
         """The level (position in the order) of variable ``name``."""
         return self.bdd.level_of_var(name)

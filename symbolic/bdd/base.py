@@ -284,6 +284,26 @@ class BaseManager(abc.ABC):
         """Switch the backend's dynamic reordering (False: it has none)."""
         return False
 
+    def sift(self) -> bool:
+        """One pass of the backend's sifting now (Rudell's, as its dynamic reordering
+        runs it), every node keeping its function; False where the backend has none.
+
+        >>> from symbolic.bdd.managers import make_manager
+        >>> m = make_manager("autoref")
+        >>> m.declare(["a", "b", "c"])
+        >>> u = m.or_(m.and_(m.var("a"), m.var("c")), m.var("b"))
+        >>> m.sift(), m.exact_count(u, 3)
+        (True, 5)
+        """
+        ran = self._sift()
+        if ran:
+            self._names = sorted(self._names, key=self.level)
+        return ran
+
+    def _sift(self) -> bool:
+        """The backend's sifting pass (False: it has none)."""
+        return False
+
     def branch(self, u):
         """(v, u[v := false], u[v := true]) for v the variable of u's root (the support's
         lowest level), None for a constant: one step of a walk down a BDD.

@@ -109,6 +109,9 @@ class Manager(Protocol):
     def reordering(self) -> ContextManager[bool]:
         """A block where the backend may sift the order itself; yields whether it can."""
 
+    def sift(self) -> bool:
+        """One pass of the backend's sifting now, where it has one; whether it ran."""
+
     # ------------------------------------------------------------------ boolean algebra
 
     @property
