@@ -92,7 +92,7 @@ class Adapt:
 
 
 #: the reordering policies of :func:`solve_safety`: Adapt's settings by name
-POLICIES = {
+POLICIES: dict[str, dict] = {
     "adapt": {"after": 0.3},
     "grow": {"after": 0.3, "grow": 4.0},
     "grow-sift": {"after": 0.3, "grow": 4.0, "sift": True},
