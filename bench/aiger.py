@@ -181,6 +181,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--budget", type=float, default=0, help="stop after this many seconds")
     p.add_argument("--tag", default="small")
     p.add_argument("--only", default="", help="only files whose name contains this")
+    p.add_argument(
+        "--skip", default="", help="leave out files whose name contains one of these (a,b,...)"
+    )
     args = p.parse_args(argv)
     solvers = [s for s in args.solver.split(",") if s]
     unknown = [s for s in solvers if s not in SOLVERS and not s.startswith("probe:")]
@@ -189,7 +192,12 @@ def main(argv: list[str]) -> int:
     RESULTS.mkdir(exist_ok=True)
     tables = {s: RESULTS / f"aiger-{s.replace(':', '-')}-{args.tag}.tsv" for s in solvers}
     done: dict[str, dict] = {s: _read_table(t) for s, t in tables.items()}
-    files = [r for r in corpus(args.corpus, args.large) if args.only in r[0].name]
+    skip = [x for x in args.skip.split(",") if x]
+    files = [
+        r
+        for r in corpus(args.corpus, args.large)
+        if args.only in r[0].name and not any(x in r[0].name for x in skip)
+    ]
     if args.first:
         files = files[: args.first]
     t0 = time.monotonic()
