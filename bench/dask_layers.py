@@ -139,6 +139,7 @@ def parse(argv):
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--backend", default="oxidd", choices=("oxidd", "cudd"))
     p.add_argument("--max-memory", type=int, default=0, help="MB, each process's BDD cap")
+    p.add_argument("--results", default=RESULTS, help="the directory of the TSV and JSON")
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--out", help=argparse.SUPPRESS)
     return p.parse_args(argv)
@@ -148,9 +149,9 @@ def main(argv) -> int:
     a = parse(argv)
     if a.child:
         return child(a, a.child, a.out)
-    os.makedirs(RESULTS, exist_ok=True)
+    os.makedirs(a.results, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    stem = os.path.join(RESULTS, f"dask_layers-{a.w}x{a.h}-{stamp}")
+    stem = os.path.join(a.results, f"dask_layers-{a.w}x{a.h}-{stamp}")
     recs, want = [], None
     for conf in a.splits.split(","):
         rec = run_one(a, conf, stem)
