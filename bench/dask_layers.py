@@ -51,6 +51,14 @@ def _command(a, conf: str) -> list[str]:
     return argv
 
 
+def _round(st) -> dict:
+    """A round's :meth:`RoundStats.as_dict` and each task's part size and seconds."""
+    out = st.as_dict()
+    out["task_part_nodes"] = [r["part_nodes"] for r in st.reports]
+    out["task_seconds"] = [round(r["seconds"], 3) for r in st.reports]
+    return out
+
+
 def child(a, conf: str, out: str) -> int:
     """Run one configuration in this process; its JSON to ``out + '.out'`` and the
     measures to ``out``."""
@@ -79,7 +87,7 @@ def child(a, conf: str, out: str) -> int:
             status = main(_command(a, conf))
         finally:
             sys.stdout = old
-    rounds = [s.as_dict() for p in pools for s in p.stats]
+    rounds = [_round(s) for p in pools for s in p.stats]
     info = {"status": status, "client_peak_rss_mb": round(_peak_rss_mb(), 1)}
     info["workers_peak_rss_mb"] = sorted(round(v, 1) for v in workers_rss.values())
     info["rounds"] = rounds
