@@ -46,6 +46,8 @@ def _command(a, conf: str) -> list[str]:
     argv += ["-p", f"h={a.h}", "--by-layer", "--json", "--backend", a.backend]
     if a.max_memory:
         argv += ["--max-memory", str(a.max_memory)]
+    if a.timeout:
+        argv += ["--timeout", str(a.timeout)]
     if conf != "single":
         argv += ["--workers", str(a.workers), "--split", conf]
     return argv
@@ -105,6 +107,7 @@ def run_one(a, conf: str, stem: str) -> dict:
     argv = [sys.executable, os.path.abspath(__file__), str(a.w), str(a.h), "--child", conf]
     argv += ["--out", out, "--backend", a.backend, "--workers", str(a.workers)]
     argv += ["--max-memory", str(a.max_memory)] if a.max_memory else []
+    argv += ["--timeout", str(a.timeout)] if a.timeout else []
     proc = subprocess.run(argv, cwd=ROOT)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -147,6 +150,12 @@ def parse(argv):
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--backend", default="oxidd", choices=("oxidd", "cudd"))
     p.add_argument("--max-memory", type=int, default=0, help="MB, each process's BDD cap")
+    p.add_argument(
+        "--timeout",
+        type=int,
+        default=0,
+        help="seconds, each run's --timeout (the rounds done before it are kept)",
+    )
     p.add_argument("--results", default=RESULTS, help="the directory of the TSV and JSON")
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--out", help=argparse.SUPPRESS)
