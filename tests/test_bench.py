@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from .conftest import ROOT
 
 
@@ -120,3 +122,32 @@ def test_bench_gdl_quick_runs_and_engines_agree():
     assert "MISMATCH" not in p.stdout, p.stdout
     assert "| ticTacToe.kif | 5478 |" in p.stdout and "| 4 | 239 | 0 of 21 |" in p.stdout, p.stdout
     assert "| ticTacToe.kif | 39366 | - |" in p.stdout, p.stdout  # D over the invariant
+
+
+def test_dask_layers_table_on_two_workers_equals_the_single_process(tmp_path):
+    """bench/dask_layers.py: Connect Four 4 × 3 in one process and with split 1 on two
+    workers; the JSON equal, the rounds and workers measured."""
+    pytest.importorskip("distributed")
+    cmd = [sys.executable, str(ROOT / "bench" / "dask_layers.py"), "4", "3"]
+    cmd += ["--splits", "single,1", "--results", str(tmp_path)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=str(ROOT))
+    assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
+    single, split = [json.loads(line) for line in p.stdout.splitlines()]
+    assert single["config"] == "single" and single["rounds"] == 0, single
+    assert split["same"] is True and split["rounds"] > 0 and split["worker_rss_mb"] > 0, split
+    [table] = tmp_path.glob("*-single.json")
+    rows = json.loads(table.read_text())["layers"]
+    assert sum(r["win"] + r["draw"] + r["loss"] for r in rows) == 12031
+
+
+def test_layer_parts_cover_each_layer():
+    """bench/layer_parts.py: Connect Four 4 × 4, its 17 layers (161 029 positions), and
+    one part at K bits is never larger than its layer."""
+    cmd = [sys.executable, str(ROOT / "bench" / "layer_parts.py"), "4", "4"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+    assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
+    lines = [x.split("\t") for x in p.stdout.splitlines() if not x.startswith("#")]
+    head, rows = lines[0], [dict(zip(lines[0], map(int, r[:15]))) for r in lines[1:]]
+    assert head[:3] == ["layer", "positions", "nodes"] and len(rows) == 17
+    assert sum(r["positions"] for r in rows) == 161029
+    assert all(r[f"largest{k}"] <= r["nodes"] for r in rows for k in (1, 2, 3, 4))
