@@ -294,11 +294,24 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
                     src = m.and_(lf, inside.legal(r, mv))
                     if m.is_false(src):
                         continue
-                    rel, quantified, back = rules.image_parts(r, mv, forced, src, inside)
-                    img = m.and_exists(src, rel, quantified)
+                    img = self._move_image(r, mv, forced, src, inside)
                     if not m.is_false(img):
-                        images.append(m.rename(img, back) if back else img)
+                        images.append(img)
         return BddSet._make(self, m.and_(m.disj(images), self._domain))
+
+    def _move_image(self, r, mv, forced, src, inside: Within):
+        """The successors of the states of ``src`` under the joint move: a renaming
+        where the move is one (:meth:`~.symbolic_rules.RuleBdds.shift`), else ∃ over
+        src ∧ its relation."""
+        m, rules = self.manager, self.rules
+        shift = rules.shift(r, mv, forced)
+        if shift is not None:
+            lost, moved, fixed, back = shift
+            img = m.and_(m.rename(m.exist(src, lost), moved), fixed)
+            return m.rename(img, back) if back else img
+        rel, quantified, back = rules.image_parts(r, mv, forced, src, inside)
+        img = m.and_exists(src, rel, quantified)
+        return m.rename(img, back) if back else img
 
     def _not_turn_based(self, pos: tuple):
         """Raise the error of :func:`~.turns.turn_error` for position ``pos``."""
@@ -413,7 +426,7 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
                     self.limits.check(f"move {r} {term_text(mv)}")
                     src = m.and_(lf, inside.legal(r, mv))
                     if not m.is_false(src):
-                        _, changed = rules.step(r, mv, forced, src, inside)
+                        changed = rules.changes(r, mv, forced, src, inside)
                         raw[r].append((src, {rules.bit[f]: e for f, e in changed.items()}))
         return raw
 

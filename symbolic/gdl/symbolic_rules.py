@@ -63,6 +63,7 @@ class RuleBdds:
         self.whole_memo: dict = {}
         self.does = DoesReads(self.prog)
         self._steps: dict = {}
+        self._shifts: dict = {}
 
     def atom(self, atom, ctx=None):
         """The BDD of a ground atom over every state, whatever its size; ``ctx`` =
@@ -226,24 +227,65 @@ class RuleBdds:
         ``scope``, a set holding them): the fluents it changes there with their next
         value, exact on ``src`` (the others keep theirs), and rel = ⋀ (f' ↔ next(f))
         over those fluents, to be and-ed with ``src``."""
-        rel, iffs, changed, local = self._whole_step(role, move, forced)
+        rel, iffs, whole, _ = self._whole_step(role, move, forced)
         m = self.m
         if rel is None:  # src ∧ each factor in turn: no BDD larger than the moves from src
             rel = src
             for x in iffs:
                 m.limits.check()
                 rel = m.and_(rel, x)
+        changed = self.changes(role, move, forced, src, scope)
+        extra = [m.iff(self.nxt[f], e) for f, e in changed.items() if f not in whole]
+        return (m.conj([rel] + extra) if extra else rel), changed
+
+    def changes(self, role, move, forced, src, scope: "Within") -> dict:
+        """{f: next(f)} over the fluents the joint move changes on the states of ``src``
+        (:meth:`step`'s, without its relation: what a pre-image composes)."""
+        _, _, changed, local = self._whole_step(role, move, forced)
         if not local:
-            return rel, changed
+            return changed
+        m = self.m
         ctx = (role, move, _Forced(forced))
         changed = dict(changed)
-        extra = []
         for f in local:
             e = scope.atom(("next", (f,)), ctx)
             if m.and_(src, e) != m.and_(src, self.cur[f]):
                 changed[f] = e
-                extra.append(m.iff(self.nxt[f], e))
-        return (m.conj([rel] + extra) if extra else rel), changed
+        return changed
+
+    def shift(self, role, move, forced) -> tuple | None:
+        """The joint move as a renaming, when it is one: every fluent f it changes gets
+        either a constant or the value of another fluent g(f) it changes, g one-to-one
+        (a pancake flip permutes the order atoms, a step counter shifts by one). Then
+        its image from src is ∃x_L. src renamed x_g(f) → x'_f, and-ed with the constants
+        x'_f = c, renamed x' → x (L: the changed fluents no f reads), with no relation
+        built. (L's bits, {x_g(f): x'_f}, the cube of the constants over x', {x'_f: x_f}),
+        or None (a fluent read within a set of states, a value that is not a plain
+        fluent or constant, two fluents reading one), memoized."""
+        ctx = (role, move, _Forced(forced))
+        if ctx in self._shifts:
+            return self._shifts[ctx]
+        m = self.m
+        _, _, changed, local = self._whole_step(role, move, forced)
+        hit = None
+        if not local:
+            source = {self.cur[f]: f for f in changed}
+            moved: dict = {}
+            fixed: dict = {}
+            for f, e in changed.items():
+                g = source.get(e)
+                if g is not None and self.bit[g] not in moved:
+                    moved[self.bit[g]] = self.bit_next[f]
+                elif m.is_false(e) or e == m.true:
+                    fixed[self.bit_next[f]] = not m.is_false(e)
+                else:
+                    break
+            else:
+                lost = frozenset(self.bit[f] for f in changed) - moved.keys()
+                back = {self.bit_next[f]: self.bit[f] for f in changed}
+                hit = (lost, moved, m.cube(fixed), back)
+        self._shifts[ctx] = hit
+        return hit
 
     def image_parts(self, role, move, forced, src, scope: "Within") -> tuple:
         """(src ∧ rel, quantified current bits, renaming x'_C → x_C) of the joint move
