@@ -20,7 +20,6 @@ from symbolic.aiger.safety import (
     Adapt,
     default_names,
     dfs_order,
-    policy_for,
     solve_safety,
 )
 from symbolic.aiger.solve import realizability
@@ -135,14 +134,3 @@ def test_the_reordering_policies_switch_on_as_stated(policy, seconds, nodes, dyn
 def test_dfs_order_is_a_permutation_of_the_latches_and_inputs(c):
     order = dfs_order(c)
     assert sorted(order) == list(range(len(c.latches) + len(c.inputs))), order
-
-
-@pytest.mark.parametrize("latches, expected", [(0, "adapt"), (199, "adapt"), (200, "always")])
-def test_auto_policy_reorders_always_from_200_latches(latches, expected):
-    text = f"aag {latches} 0 {latches} 1 0\n" + "".join(
-        f"{2 * k + 2} {2 * k + 2}\n" for k in range(latches)
-    )
-    text += "0\n"
-    c = parse_aiger(text)
-    assert (len(c.latches), policy_for(c)) == (latches, expected)
-    assert policy_for(c, "grow") == "grow"

@@ -29,14 +29,13 @@ from .circuit import Circuit
 
 __all__ = [
     "METHODS",
-    "ALWAYS_FROM_LATCHES",
+    "DEFAULT_POLICY",
     "POLICIES",
     "Adapt",
     "SafetyAnswer",
     "circuit_bdds",
     "default_names",
     "dfs_order",
-    "policy_for",
     "solve_safety",
 ]
 
@@ -102,27 +101,9 @@ POLICIES: dict[str, dict] = {
     "always": {"after": -1.0},
 }
 
-#: ``policy="auto"``: "always" from this many latches on, else "adapt" (measured on the
-#: corpus: bench/README.md, AIGER section)
-ALWAYS_FROM_LATCHES = 200
-
-
-def policy_for(circuit: Circuit, policy: str = "auto") -> str:
-    """The reordering policy ``policy`` names for ``circuit`` (a key of :data:`POLICIES`):
-    ``"auto"`` is ``"always"`` on circuits of :data:`ALWAYS_FROM_LATCHES` latches or
-    more, where an early composition blows up in the gates' order before an iteration
-    has been slow enough for ``"adapt"`` to act, and ``"adapt"`` below, where sifting
-    inside every composition costs more than it saves.
-
-    >>> from .reader import parse_aiger
-    >>> policy_for(parse_aiger("aag 1 1 0 1 0\\n2\\n2\\n")), policy_for(None, "grow")
-    ('adapt', 'grow')
-    """
-    if policy != "auto":
-        if policy not in POLICIES:
-            raise AssertionError(policy)
-        return policy
-    return "always" if len(circuit.latches) >= ALWAYS_FROM_LATCHES else "adapt"
+#: the policy of ``symbolic aiger`` and of the engine's safety fixpoint (measured against
+#: the others on the corpus: bench/README.md, AIGER section)
+DEFAULT_POLICY = "always"
 
 
 @dataclass
@@ -224,7 +205,7 @@ def solve_safety(
     max_memory: int | None = None,
     limits: Limits | None = None,
     sifting: bool = True,
-    policy: str = "auto",
+    policy: str = DEFAULT_POLICY,
     order: str = "file",
     trace: Callable[[str, dict], None] | None = None,
 ) -> SafetyAnswer:
@@ -232,7 +213,7 @@ def solve_safety(
     of ``backend`` holding the latches' variables (``latch_vars``, first) and the
     inputs' (``input_vars``, in the file's order) only. ``sifting``: the gates are built
     under the backend's dynamic reordering, the fixpoint reorders as :class:`Adapt`
-    (``policy``: "auto" or a key of :data:`POLICIES`, :func:`policy_for`) says; else the order stays as declared:
+    (``policy``, a key of :data:`POLICIES`) says; else the order stays as declared:
     the file's (``order="file"``) or :func:`dfs_order`'s (``"dfs"``). ``trace`` (bench/aiger_probe.py) is called
     with ``("gates", figures)`` once they are built, then ``("iteration", figures)``
     after each iteration: CPU seconds, the manager's live nodes, Z's nodes."""
@@ -262,8 +243,7 @@ def solve_safety(
             trace("gates", {"cpu_s": time.process_time(), "live_nodes": gates})
         if sifting:  # the fixpoint: the order reordered only as Adapt says
             dynamic.close()
-        settings = POLICIES[policy_for(circuit, policy)]
-        adapt = Adapt(m, gates=gates, **settings) if sifting else None
+        adapt = Adapt(m, gates=gates, **POLICIES[policy]) if sifting else None
         if adapt is not None:
             adapt(0.0, 0, dynamic)
         z, good, steps = m.true, m.true, 0
