@@ -38,8 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(
     os.environ.get("SYMBOLIC_AIGER_CORPUS")
     or next(
-        (d for d in (b / "shared/corpus/aiger" for b in ROOT.parents) if d.is_dir()),
-        ROOT.parent / "shared/corpus/aiger",
+        (d for d in (b / "shared" / "corpus" / "aiger" for b in ROOT.parents) if d.is_dir()),
+        ROOT.parent / "shared" / "corpus" / "aiger",
     )
 )
 RESULTS = ROOT / "bench" / "results"

@@ -28,7 +28,7 @@ MODELS = ROOT / "models"
 
 def shared_corpus(name: str, variable: str) -> Path:
     """The corpus ``name`` kept beside the checkout, not in it: ``$variable`` when set,
-    else ``shared/corpus/NAME`` beside the checkout or beside its parent (a worktree);
+    else the shared corpus folder NAME beside the checkout or beside its parent (a worktree);
     a path that does not exist when none is there (its tests are then skipped)."""
     if os.environ.get(variable):
         return Path(os.environ[variable])
