@@ -68,9 +68,8 @@ def header_status(path: Path) -> str:
 def corpus(root: Path, large: bool) -> list[tuple[Path, str]]:
     """(path, known status) of the corpus's small files, or of ``large/``, smallest first.
     The known status is the file's own SYNTCOMP comment where it states one, else
-    status.tsv's: they differ on 4 files (amba8b6y, gb_s2_r4_comp2_REAL,
-    load_full_4_comp2_REAL, load_full_5_comp1_REAL: status.tsv says REAL, the
-    competition's comment and both solvers here say UNREAL); the summary names them."""
+    status.tsv's; the files where the two differ are printed (bench/README.md, AIGER
+    section: the competition's comment is the one both solvers here agree with)."""
     rows = []
     table = root / "large" / "status.tsv" if large else root / "status.tsv"
     if large and not table.exists():

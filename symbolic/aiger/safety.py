@@ -47,12 +47,12 @@ METHODS = ("safety", "game")
 class Adapt:
     """When the safety fixpoint reorders its manager (the answer never depends on it,
     only the time): the backend's dynamic reordering, on while the gates are built,
-    is off in the fixpoint, where it would sift again and again inside each iteration,
-    until an iteration takes more than ``after`` CPU seconds or, with ``grow``, the
-    manager's nodes after an iteration pass ``grow`` times the gates' (a fixpoint
-    about to blow up inside its next composition): then it is on for the rest of the
-    fixpoint; a negative ``after`` keeps it on throughout. The policies and their
-    measurements: bench/README.md, AIGER section.
+    is on throughout the fixpoint with a negative ``after`` (:data:`DEFAULT_POLICY`);
+    otherwise it is off there, where it would sift again and again inside each
+    iteration, until an iteration takes more than ``after`` CPU seconds or, with
+    ``grow``, the manager's nodes after an iteration pass ``grow`` times the gates' (a
+    fixpoint about to blow up inside its next composition): then it is on for the rest
+    of the fixpoint. The policies and their measurements: bench/README.md, AIGER section.
 
     >>> from symbolic.bdd.managers import make_manager
     >>> m = make_manager("autoref")
@@ -214,9 +214,10 @@ def solve_safety(
     inputs' (``input_vars``, in the file's order) only. ``sifting``: the gates are built
     under the backend's dynamic reordering, the fixpoint reorders as :class:`Adapt`
     (``policy``, a key of :data:`POLICIES`) says; else the order stays as declared:
-    the file's (``order="file"``) or :func:`dfs_order`'s (``"dfs"``). ``trace`` (bench/aiger_probe.py) is called
-    with ``("gates", figures)`` once they are built, then ``("iteration", figures)``
-    after each iteration: CPU seconds, the manager's live nodes, Z's nodes."""
+    the file's (``order="file"``) or :func:`dfs_order`'s (``"dfs"``). ``trace``
+    (bench/aiger_probe.py) is called with ``("gates", figures)`` once they are built,
+    then ``("iteration", figures)`` after each iteration: CPU seconds, the manager's
+    live nodes, Z's nodes."""
     limits = current_limits() if limits is None else limits
     m = make_manager(
         backend,
