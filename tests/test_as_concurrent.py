@@ -40,6 +40,7 @@ SMALL: dict[str, dict | None] = {
     "grundy_game.game": {"N": 8},
     "subtraction_set.game": {"n": 1, "K": 4},
     "connect4.game": {"w": 2, "h": 4, "a": 2},
+    "connect4-compact.game": {"w": 2, "h": 4, "a": 2},
     "tictactoe.game": None,
     "ens2005.game": None,
     "td_example.arena.json": None,

@@ -62,6 +62,7 @@ OVERRIDES: dict[str, list[dict]] = {
     "grundy_game.game": [{"N": 3}, {"N": 8}],
     "subtraction_set.game": [{"n": 1, "K": 4}, {"n": 3, "K": 5, "S": "2,5"}],
     "connect4.game": [{"w": 3, "h": 3, "a": 3}, {"w": 4, "h": 2}, {"w": 2, "h": 4, "a": 2}],
+    "connect4-compact.game": [{"w": 3, "h": 3, "a": 3}, {"w": 4, "h": 2}, {"w": 2, "h": 4, "a": 2}],
     "rps.game": [{"R": 1}, {"R": 3}],
     "race.game": [{"N": 3, "M": 1}, {"N": 7, "M": 3}],
 }
@@ -595,6 +596,7 @@ SOURCES = {
     "grundy_game.game": "notebook on Nim and the Sprague–Grundy theorem",
     "subtraction_set.game": "notebook on Nim and the Sprague–Grundy theorem",
     "connect4.game": "Connect Four",
+    "connect4-compact.game": "Connect Four",
     "pennies.game": "Alur, Henzinger and Kupferman",
     "rps.game": "Alur, Henzinger and Kupferman",
     "train_gate.game": "Alur, Henzinger and Kupferman",
@@ -683,3 +685,51 @@ def test_connect4_forced_wins_by_backward_induction(params):
         }
         want = {b for b, wins in truth.items() if wins[p - 1]}
         assert got == want, (p, sorted(got ^ want)[:3])
+
+
+def compact_to_cells(bits: tuple, w: int, h: int) -> tuple:
+    """A board of connect4-compact.game (w·(h+1) bits, a column's discs under its
+    highest 1) as connect4.game's cells (0 empty, 1, 2), column by column."""
+    cells = []
+    for col in range(w):
+        column = bits[col * (h + 1) : (col + 1) * (h + 1)]
+        top = max(r for r, b in enumerate(column) if b)  # the marker
+        cells.extend(column[r] + 1 if r < top else 0 for r in range(h))
+    return tuple(cells)
+
+
+@pytest.mark.parametrize(
+    "params", [{"w": 3, "h": 3, "a": 3}, {"w": 2, "h": 4, "a": 2}, {"w": 4, "h": 3, "a": 3}]
+)
+def test_connect4_compact_is_connect4_position_for_position(params):
+    # the two encodings have the same positions, and each of forces_win(1), forces_win(2)
+    # and the turn sets is the same set once the compact boards are decoded
+    plain, pe, pev = solve("connect4.game", params)
+    compact, ce, cev = solve("connect4-compact.game", params)
+    w, h = params["w"], params["h"]
+    decoded = [compact_to_cells(t, w, h) for t in ce.positions().tuples()]
+    assert len(set(decoded)) == len(decoded), "two compact boards decode to one board"
+    assert set(decoded) == set(pe.positions().tuples()), sorted(
+        set(decoded) ^ set(pe.positions().tuples())
+    )[:3]
+    for text in ("forces_win(1)", "forces_win(2)", "over", "turn(1)"):
+        got = {compact_to_cells(t, w, h) for t in cev(compact.formula(text)).tuples()}
+        want = set(pev(plain.formula(text)).tuples())
+        assert got == want, (text, sorted(got ^ want)[:3])
+
+
+@pytest.mark.parametrize("params", [{"w": 4, "h": 4, "a": 4}, {"w": 5, "h": 3, "a": 3}])
+def test_connect4_compact_ply_table_is_connect4s(params):
+    # the per-ply win/draw/loss table of the two encodings, on the symbolic engine (oxidd
+    # and cudd), equal row for row
+    from symbolic.analysis.layered import layer_outcomes
+
+    tables = {}
+    for name in ("connect4.game", "connect4-compact.game"):
+        model = load(MODELS / name, params)
+        for backend in ("oxidd", "cudd"):
+            eng = make_engine(model.game, "symbolic", backend)
+            tables[name, backend] = layer_outcomes(model.definitions, eng).rows
+    first = tables["connect4.game", "cudd"]
+    for key, rows in tables.items():
+        assert rows == first, (key, [(a, b) for a, b in zip(rows, first) if a != b][:3])
