@@ -2,6 +2,7 @@
 
     python bench/layer_profile.py W H [--backend oxidd] [--count-only] [--counts] [--cprofile FILE]
                                       [--cache-bits E]
+                                      [--threads N] [--max-memory MB]
 
 Runs :func:`symbolic.analysis.layered.layer_outcomes` on Connect Four W × H (or only
 :func:`~symbolic.api.graded_layers` with ``--count-only``) and prints, for
@@ -87,6 +88,8 @@ def main(argv=None) -> int:
         type=int,
         help="oxidd's apply cache: 2^E entries (default: the layered rule, 2^24 on large boards)",
     )
+    ap.add_argument("--threads", type=int, help="oxidd's worker threads (default 1)")
+    ap.add_argument("--max-memory", type=float, help="cap the BDD manager at MB megabytes")
     ap.add_argument(
         "--split-after",
         type=float,
@@ -101,7 +104,7 @@ def main(argv=None) -> int:
     phases = []
     t0 = time.process_time()
     model = load_model(args.model, params={"w": args.w, "h": args.h})
-    lim = Limits(cache_bits=args.cache_bits)
+    lim = Limits(cache_bits=args.cache_bits, threads=args.threads, max_memory=args.max_memory)
     lim.expect_work("layers")  # as `symbolic values --by-layer` does
     eng = make_engine(model.game, "symbolic", args.backend, limits=lim)
     phases.append(("load + build", time.process_time() - t0))
