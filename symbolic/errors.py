@@ -288,7 +288,9 @@ class EngineMismatch(SymbolicError):
 
 class LimitExceeded(SymbolicError):
     """A resource limit ended the request: ``limit`` names it (``"timeout"``,
-    ``"max-memory"``, ``"positions"``), ``stage`` says where the work was.
+    ``"max-memory"``, ``"positions"``), ``stage`` says where the work was, and
+    ``solved`` (None, or a list set by the caller that catches it) what was finished
+    before it: the rows of a ply-by-ply table solved so far.
 
     The command line exits with status 3 on it.
     """
@@ -297,6 +299,7 @@ class LimitExceeded(SymbolicError):
         super().__init__(message)
         self.limit = limit
         self.stage = stage
+        self.solved: list | None = None
 
 
 class OutOfMemory(LimitExceeded):

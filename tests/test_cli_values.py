@@ -199,3 +199,38 @@ def test_values_at_a_position_the_invariant_excludes(capsys, tmp_path, engine):
     assert status == 2 and "(1, 2) is not a position: the invariant is false" in err, err
     status, out, err = run(capsys, "values", str(p), "--at", "j=1, x=1", "--engine", engine)
     assert (status, out) == (0, "j=1, x=1: +1\n")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_by_layer_stopped_by_a_limit_keeps_the_layers_it_solved(capsys, monkeypatch, as_json):
+    # a limit met in the backward pass (here: on the 7th layer step, 2 per layer) ends the
+    # run with status 3, and the rows solved so far are printed (text) or carried in the
+    # stopped document (JSON): the last three layers of the whole table, row for row
+    from symbolic.bdd.engine import SymbolicGame
+    from symbolic.errors import LimitExceeded
+
+    argv = ["values", "connect4-compact", "-p", "w=4", "-p", "h=3", "--by-layer", "--json"]
+    status, out, _ = run(capsys, *argv)
+    full = json.loads(out)["layers"]
+    step, calls = SymbolicGame.until_layer_step, []
+
+    def stopping(self, *a, **kw):
+        calls.append(1)
+        if len(calls) == 7:
+            raise LimitExceeded("time limit of 1 s reached while solving", "timeout", "solving")
+        return step(self, *a, **kw)
+
+    monkeypatch.setattr(SymbolicGame, "until_layer_step", stopping)
+    status, out, err = run(capsys, *(argv if as_json else argv[:-1]))
+    assert status == 3 and "time limit of 1 s" in err, (status, err)
+    if as_json:
+        solved = json.loads(out)["stopped"]["solved"]
+        assert solved == full[::-1][:3], (solved, full[-3:])
+    else:
+        lines = out.splitlines()
+        assert (
+            lines[0]
+            == "stopped after solving 3 layers (the player to move wins, draws, loses with perfect play):"
+        )
+        rows = [[int(x) for x in line.split()] for line in lines[3:]]
+        assert rows == [[r["layer"], r["win"], r["draw"], r["loss"]] for r in full[-3:]], rows

@@ -42,7 +42,7 @@ again: the caller (the command line, a script) parses.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, NamedTuple
+from typing import Callable, Mapping, NamedTuple
 
 from .. import atl
 from ..api import (
@@ -275,6 +275,7 @@ def layer_outcomes(
     reach: ReachLayers | None = None,
     *,
     layered: bool = True,
+    on_row: Callable[[tuple[int, int, int, int]], None] | None = None,
 ) -> Outcomes:
     """For each layer F_k reachable from the ``initial`` positions of the model's
     checked ``definitions`` (or of ``reach``, graded layers, when given), how many
@@ -285,7 +286,9 @@ def layer_outcomes(
     c ∈ W_{t(c)}, lost when c ∈ W_q for the other player q, drawn otherwise.
     ``layered``: W_p by :meth:`~symbolic.api.GameEngine.until_layer_step` (needs
     graded layers); False: by the plain fixpoint over every position (the
-    differential tests compare the two).
+    differential tests compare the two). ``on_row`` is called with each row (k, win,
+    draw, loss) as soon as it is counted: layered, from the last layer down, so that a
+    run stopped by a limit still has the layers it solved.
     """
     need_mapping(definitions, "definitions")
     check_engine(engine)
@@ -331,10 +334,14 @@ def layer_outcomes(
                     for p in players
                 }
                 rows.append(layer_row(k, reach.layers[k], won, turns))
+                if on_row is not None:
+                    on_row(rows[-1])
         return Outcomes(tuple(reversed(rows)))
     u = {p: engine.until([p], stay, goal[p], dead_ends=DeadEnds.VACUOUS).result for p in players}
     for k, layer in enumerate(reach.layers):  # layer by layer: never the union of the layers
         rows.append(layer_row(k, layer, {p: layer & u[p] for p in players}, turns))
+        if on_row is not None:
+            on_row(rows[-1])
     return Outcomes(tuple(rows))
 
 

@@ -82,7 +82,9 @@ def stopped_document(args, err: LimitExceeded) -> dict:
     header (its ``model`` null: the answer never came), then ``stopped``, the ``limit``
     reached (``timeout``, ``max-memory``, ``positions``, ``bdd-variables``), the
     ``stage`` that was running (the words of the message after "while"; null when
-    unknown) and the ``message`` printed on stderr.
+    unknown), the ``message`` printed on stderr and, when the work finished some parts
+    before the limit, ``solved`` (``values --by-layer``: the rows of the layers solved,
+    the last layers first).
 
     >>> import argparse
     >>> err = LimitExceeded("time limit of 5 s reached while grounding", "timeout", "grounding")
@@ -95,6 +97,8 @@ def stopped_document(args, err: LimitExceeded) -> dict:
         "stage": err.stage or None,
         "message": error_text(err),
     }
+    if err.solved is not None:
+        doc["stopped"]["solved"] = err.solved
     return doc
 
 

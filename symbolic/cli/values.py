@@ -22,7 +22,7 @@ from ..analysis.layered import initial_set, layer_outcomes
 from ..analysis.layered_solve import graded_reach, layered_source, layered_values
 from ..analysis.outcome import rule_text
 from .. import ir
-from ..errors import QueryError
+from ..errors import LimitExceeded, QueryError
 from .distributed import distributed_args, distributed_asked, layers_of, note_local, spread_for
 from .output import ALL_LIMIT, all_rows, emit, print_rows
 from .positions import listed, position_shower, read_position
@@ -151,6 +151,29 @@ def _initial(model, engine, limit: int) -> list[tuple] | None:
     return ps if limit == 0 else ps[:limit]
 
 
+def _outcomes_or_solved(model, engine, args):
+    """:func:`layer_outcomes` of ``engine``; when a limit stops it, the rows solved so
+    far ride on the error (``solved``, the last layers first) and, without ``--json``,
+    are printed before it (the JSON document of the stop carries them)."""
+    solved: list = []
+    try:
+        return layer_outcomes(
+            model.definitions, engine, layered=args.layered != "off", on_row=solved.append
+        )
+    except LimitExceeded as err:
+        if solved:
+            err.solved = [{"layer": k, "win": w, "draw": d, "loss": lo} for k, w, d, lo in solved]
+            if not args.json:
+                print(
+                    f"stopped after solving {len(solved)} layers (the player to move wins, "
+                    "draws, loses with perfect play):"
+                )
+                print(f"\n{'layer':>5} {'win':>14} {'draw':>14} {'loss':>14}")
+                for k, w, d, lo in sorted(solved):
+                    print(f"{k:>5} {w:>14} {d:>14} {lo:>14}")
+        raise
+
+
 def _by_layer(args, model) -> int:
     """``values --by-layer``: win / draw / loss counts of the player to move, layer by
     layer from the initial positions (:func:`symbolic.analysis.layered.layer_outcomes`),
@@ -168,7 +191,7 @@ def _by_layer(args, model) -> int:
                 assert sp is not None
                 tables[kind] = sp.outcomes(initial_set(eng, model.definitions))
             continue
-        tables[kind] = layer_outcomes(model.definitions, eng, layered=args.layered != "off")
+        tables[kind] = _outcomes_or_solved(model, eng, args)
     main = tables[kinds[0]]
     status = 0
     if args.engine == "both" and tables["symbolic"] != tables["explicit"]:
