@@ -1,6 +1,6 @@
 """Where the time of a ply-by-ply table goes, layer by layer.
 
-    python bench/layer_profile.py W H [--backend oxidd] [--count-only] [--counts] [--cprofile FILE]
+    python bench/layer_profile.py W H [--backend oxidd] [--count-only] [--forget] [--counts] [--cprofile FILE]
                                       [--cache-bits E]
                                       [--threads N] [--max-memory MB]
 
@@ -70,6 +70,25 @@ def instrument(engine, log: list, counts: bool = False) -> None:
     engine.until_layer_step = wrap("layer_step", engine.until_layer_step, lambda s: s.node)
 
 
+def forward_counts(eng, source, t0: float) -> int:
+    """The positions of each layer F_{k+1} = post(F_k) from ``source``, printed as each
+    layer is made (with its nodes, the CPU and wall seconds so far and the peak RSS), one
+    layer held at a time; the total at the end."""
+    total, k, layer = 0, 0, source
+    print("layer  positions  nodes  CPU_s  wall_s  RSS_MB", flush=True)
+    while not layer.is_empty():
+        n = layer.count()
+        total += n
+        print(
+            f"{k:5d} {n:11d} {eng.manager.size(layer.node):7d} "
+            f"{time.process_time() - t0:7.1f} {time.monotonic() - WALL0:7.1f} {_rss_mb():6.0f}",
+            flush=True,
+        )
+        layer, k = eng.post(layer), k + 1
+    print(f"total {total} positions in {k} layers", flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("w", type=int)
@@ -81,6 +100,13 @@ def main(argv=None) -> int:
         "--counts",
         action="store_true",
         help="print the positions of each forward image as it is made",
+    )
+    ap.add_argument(
+        "--forget",
+        action="store_true",
+        help="count only, keeping one layer at a time: F_{k+1} = post(F_k), each layer "
+        "counted then dropped, no test that the layers are disjoint (Connect Four's are: a "
+        "move adds one disc)",
     )
     ap.add_argument("--cprofile")
     ap.add_argument(
@@ -113,6 +139,8 @@ def main(argv=None) -> int:
     if prof:
         prof.enable()
     t = time.process_time()
+    if args.forget:
+        return forward_counts(eng, layered.initial_set(eng, model.definitions), t)
     reach = graded_layers(eng, layered.initial_set(eng, model.definitions))
     phases.append(("forward (graded_layers)", time.process_time() - t))
     print("layer  positions  nodes")
