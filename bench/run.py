@@ -13,7 +13,8 @@ larger ones of its family. Columns:
 - ``oxidd``: the project on oxidd (``backend="oxidd"``);
 - ``autoref``: the project on dd.autoref (pure Python BDDs);
 - ``explicit``: the project's explicit engine;
-- ``hand``: a minimal hand-written dd.cudd script (bench/peers.py);
+- ``hand``: a minimal hand-written dd.cudd or oxidd script (bench/peers.py,
+  bench/peers_compact.py);
 - ``omega``: the same fixpoint written with omega's ``fol`` context.
 
 Every row compares the result counts of its columns (``MISMATCH`` otherwise).
@@ -194,6 +195,21 @@ FAMILIES: dict[str, dict] = {
         quick=[{"w": 4, "h": 3}],
         columns=("oxidd", "cudd", "hand"),
     ),
+    # the same table on connect4-compact.game (w·(h+1) bits, Böck's encoding); hand: the
+    # compact oxidd script of bench/peers_compact.py (compact_connect4, alternating bit sets)
+    "connect4-compact-table": dict(
+        model="connect4-compact.game",
+        query="@table",
+        instances=[
+            {"w": 4, "h": 4},
+            {"w": 5, "h": 4},
+            {"w": 4, "h": 5},
+            {"w": 5, "h": 5},
+            {"w": 6, "h": 5},
+        ],
+        quick=[{"w": 4, "h": 3}],
+        columns=("oxidd", "cudd", "hand"),
+    ),
     "ens-sheet": dict(
         model=None,
         query="@sheet",
@@ -343,32 +359,42 @@ def _gdl(column: str, file: str) -> dict:
 ANALYSES = {"@values": _values, "@nimbers": _nimbers, "@strategy": _strategy}
 
 
+def _peer_case(family: str, column: str, params: dict) -> dict:
+    """The result of the hand-written (``hand``) or omega peer of ``family``."""
+    sys.path.insert(0, str(HERE))
+    import peers
+
+    if family.startswith("ens-F"):
+        J = (1,) if family == "ens-F1" else (1, 2)
+        fn = peers.hand_ens if column == "hand" else peers.omega_ens
+        r = fn(params["N"], params["n"], params["K"], params["r"], params["u0"], J)
+    elif family == "nim":
+        fn = peers.hand_nim if column == "hand" else peers.omega_nim
+        r = fn(params["n"], params["K"])
+    elif family == "subtraction":
+        r = peers.hand_subtraction(params["K"])
+    elif family == "connect4-table":
+        r = peers.relational_connect4(params["w"], params["h"], params.get("a", 4))
+        r["table_digest"] = _digest(r.pop("layers"))
+    elif family == "connect4-compact-table":
+        import peers_compact
+
+        r = peers_compact.compact_connect4(params["w"], params["h"], params.get("a", 4))
+        r["table_digest"] = _digest(r.pop("layers"))
+    elif family.startswith("connect4"):
+        r = peers.hand_connect4(params["w"], params["h"], params.get("a", 4))
+    else:
+        raise SystemExit(f"no {column} peer for {family}")
+    return r
+
+
 def run_case(family: str, column: str, params: dict) -> dict:
     """Run one case in this process and return its measurements."""
     fam = FAMILIES[family]
     t_start = time.perf_counter()
     out: dict = {"family": family, "column": column, "params": params}
     if column in ("hand", "omega"):
-        sys.path.insert(0, str(HERE))
-        import peers
-
-        if family.startswith("ens-F"):
-            J = (1,) if family == "ens-F1" else (1, 2)
-            fn = peers.hand_ens if column == "hand" else peers.omega_ens
-            r = fn(params["N"], params["n"], params["K"], params["r"], params["u0"], J)
-        elif family == "nim":
-            fn = peers.hand_nim if column == "hand" else peers.omega_nim
-            r = fn(params["n"], params["K"])
-        elif family == "subtraction":
-            r = peers.hand_subtraction(params["K"])
-        elif family == "connect4-table":
-            r = peers.relational_connect4(params["w"], params["h"], params.get("a", 4))
-            r["table_digest"] = _digest(r.pop("layers"))
-        elif family.startswith("connect4"):
-            r = peers.hand_connect4(params["w"], params["h"], params.get("a", 4))
-        else:
-            raise SystemExit(f"no {column} peer for {family}")
-        out.update(r, t_load=0.0)
+        out.update(_peer_case(family, column, params), t_load=0.0)
         out["positions"] = None
     elif fam["query"] == "@gdl":
         out.update(_gdl(column, params["file"]))

@@ -60,6 +60,60 @@ def test_bench_quick_connect4_counts_and_winners_agree(tmp_path):
     assert {(r["count"], r["winner"]) for r in results} == {(694, "draw")}, results
 
 
+@pytest.mark.parametrize("params", [{"w": 4, "h": 3}, {"w": 3, "h": 3, "a": 3}])
+def test_compact_connect4_rows_equal_relational_and_the_project(params, monkeypatch):
+    """bench/peers_compact.py's compact_connect4 (and each of its image schemes) gives
+    relational_connect4's per-ply rows and the project's layer_outcomes rows on
+    models/connect4-compact.game."""
+    pytest.importorskip("oxidd", reason="oxidd is in the bench extra only")
+    from symbolic.analysis.layered import layer_outcomes
+    from symbolic.engines import make_engine
+    from symbolic.model import load_model
+
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import peers
+    import peers_compact
+
+    w, h, a = params["w"], params["h"], params.get("a", 4)
+    small = {"nodes_log2": 20, "cache_log2": 16}
+    ref = peers.relational_connect4(w, h, a, **small)
+    got = peers_compact.compact_connect4(w, h, a, **small)
+    assert got["layers"] == ref["layers"] and got["count"] == ref["count"], got["layers"]
+    assert got["winner"] == ref["winner"]
+    model = load_model(ROOT / "models" / "connect4-compact.game", params)
+    eng = make_engine(model.game, "symbolic", "oxidd")
+    assert [tuple(r) for r in layer_outcomes(model.definitions, eng).rows] == got["layers"]
+    for variant in peers_compact.VARIANTS:
+        for top in (False, True):
+            r = peers_compact.compact_variant(w, h, a, variant=variant, top_first=top, **small)
+            assert r["layers"] == ref["layers"], (variant, top)
+
+
+def test_bench_quick_connect4_compact_table_agrees(tmp_path):
+    """The connect4-compact-table family's quick run: the project on the compact model
+    (oxidd, cudd) and compact_connect4 give the same count, winner and table."""
+    pytest.importorskip("oxidd", reason="oxidd is in the bench extra only")
+    cmd = [
+        sys.executable,
+        str(ROOT / "bench" / "run.py"),
+        "--quick",
+        "--family",
+        "connect4-compact-table",
+        "--out",
+        str(tmp_path),
+    ]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=180, cwd=str(ROOT))
+    assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
+    assert "MISMATCH" not in p.stdout, p.stdout
+    [path] = tmp_path.glob("*.json")
+    results = json.loads(path.read_text())["results"]
+    assert sorted(r["column"] for r in results) == ["cudd", "hand", "oxidd"], results
+    assert all(r["status"] == "ok" for r in results), results
+    assert len({r["table_digest"] for r in results}) == 1, results
+    # 4 × 3, four in a row: 12 031 positions reachable, a draw
+    assert {(r["count"], r["winner"]) for r in results} == {(12031, "draw")}, results
+
+
 def _levers():
     import importlib.util
 
