@@ -48,6 +48,8 @@ def declared_ranges(path: Path) -> dict[str, tuple[int, int]]:
 SLOW = {
     ("connect4", "w", 8): ">30",
     ("connect4", "h", 8): ">30",
+    ("connect4-compact", "w", 8): ">30",
+    ("connect4-compact", "h", 8): ">30",
     ("grundy_game", "N", 40): ">30",
     ("subtraction", "K", 1_000_000): ">30",
     ("kayles", "n", 40): "20",
