@@ -329,6 +329,12 @@ BOARDS = [
     ("chocolate.game", {}, [None]),
     ("chocolate.game", {"m": 5, "n": 4, "i": 2, "j": 1}, [(1, 2, 2, 1, 2)]),
     ("connect4.game", {"w": 4, "h": 3, "a": 3}, [None, (1, 2, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0)]),
+    # the same board in the compact encoding: columns (O, X | O | - | X), markers above
+    (
+        "connect4-compact.game",
+        {"w": 4, "h": 3, "a": 3},
+        [None, (0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0)],
+    ),
     ("ens2005.game", {"K": 10}, [None]),
     ("nim.game", {"n": 3, "K": 7}, [None, (1, 3, 5, 7), (1, 7, 7, 7)]),
     ("nim.game", {"n": 2}, [None]),
