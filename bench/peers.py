@@ -486,7 +486,9 @@ def connect4_table(layers, sizes, win, pre, count, F, *, solve=True, log=None):
     moves on even layers): for each player q, from the last layer down,
     W_k = F_k ∧ ((win_q ∧ dead) ∨ (¬dead ∧ step)), dead = win of the previous mover,
     step = pre(p, W_{k+1}) when q moves, else ¬pre(p, F_{k+1} ∖ W_{k+1});
-    ``pre(p, target)`` the positions where p has a move into target."""
+    ``pre(n, p, target)`` the positions of layer n where p has a move into target.
+    The layers may sit on alternating bit sets (bench/peers_compact.py): layer n on set
+    n mod len(win), ``win[s][p]`` p's lines on set s (one set: ``win = [{1: .., 2: ..}]``)."""
     t2 = time.perf_counter()
     rows = [[n, 0, 0, 0] for n in range(len(layers))]
     if not solve:
@@ -494,14 +496,14 @@ def connect4_table(layers, sizes, win, pre, count, F, *, solve=True, log=None):
     for q in (1, 2):
         won = F
         for n in reversed(range(len(layers))):
-            p = 1 if n % 2 == 0 else 2
+            p, wn = 1 if n % 2 == 0 else 2, win[n % len(win)]
             if n + 1 < len(layers):
                 target = won if p == q else layers[n + 1] & ~won
-                step = pre(p, target) if p == q else ~pre(p, target)
+                step = pre(n, p, target) if p == q else ~pre(n, p, target)
             else:
                 step = F  # full boards: no move, a draw unless a line
-            dead = F if n == 0 else win[3 - p]
-            won = layers[n] & ((win[q] & dead) | (~dead & step))
+            dead = F if n == 0 else wn[3 - p]
+            won = layers[n] & ((wn[q] & dead) | (~dead & step))
             rows[n][1 if p == q else 3] += count(won)
         if log:
             log(f"player {q} solved, {time.perf_counter() - t2:.1f} s")
@@ -582,7 +584,14 @@ def plain_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=
         return out
 
     rows = connect4_table(
-        layers, sizes, win, pre, lambda f: int(f.sat_count(nvars)), F, solve=solve, log=log
+        layers,
+        sizes,
+        [win],
+        lambda n, p, target: pre(p, target),
+        lambda f: int(f.sat_count(nvars)),
+        F,
+        solve=solve,
+        log=log,
     )
     t3 = time.perf_counter()
     return {
@@ -682,8 +691,8 @@ def relational_connect4(
     rows = connect4_table(
         layers,
         sizes,
-        win,
-        lambda p, target: delta[p].apply_exists(AND, target.substitute(to_nxt), nxt),
+        [win],
+        lambda n, p, target: delta[p].apply_exists(AND, target.substitute(to_nxt), nxt),
         count,
         F,
         solve=solve,

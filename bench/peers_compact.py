@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 import time
 
-from peers import connect4_lines  # bench/ is the script's directory
+from peers import connect4_lines, connect4_table  # bench/ is the script's directory
 
 #: image schemes: cofactors per (column, marker) with no next bits; one relation per
 #: column with the next bits interleaved; one relation per player (all columns, frame
@@ -193,32 +193,6 @@ def _alternate(B):
 SCHEMES = {"cofactor": _cofactor, "column": _column, "relation": _relation, "alternate": _alternate}
 
 
-def _table(layers, sizes, win, pre, count, F, *, solve=True, log=None):
-    """bench/peers.py's connect4_table with the layers on alternating bit sets: layer n
-    on set n mod len(win), ``win[s][p]`` p's lines on set s, ``pre(n, p, target)``."""
-    t0 = time.perf_counter()
-    rows = [[n, 0, 0, 0] for n in range(len(layers))]
-    if not solve:
-        return rows
-    for q in (1, 2):
-        won = F
-        for n in reversed(range(len(layers))):
-            p, wn = 1 if n % 2 == 0 else 2, win[n % len(win)]
-            if n + 1 < len(layers):
-                target = won if p == q else layers[n + 1] & ~won
-                step = pre(n, p, target) if p == q else ~pre(n, p, target)
-            else:
-                step = F  # full boards: no move, a draw unless a line
-            dead = F if n == 0 else wn[3 - p]
-            won = layers[n] & ((wn[q] & dead) | (~dead & step))
-            rows[n][1 if p == q else 3] += count(won)
-        if log:
-            log(f"player {q} solved, {time.perf_counter() - t0:.1f} s")
-    for row, size in zip(rows, sizes):
-        row[2] = size - row[1] - row[3]
-    return rows
-
-
 def compact_variant(
     w,
     h,
@@ -256,7 +230,7 @@ def compact_variant(
             log(f"layer {n + 1}: {img.node_count()} nodes, {time.perf_counter() - t1:.1f} s")
     sizes = [B.count(f) for f in layers]
     t2 = time.perf_counter()
-    rows = _table(layers, sizes, win, pre, B.count, B.F, solve=solve, log=log)
+    rows = connect4_table(layers, sizes, win, pre, B.count, B.F, solve=solve, log=log)
     t3 = time.perf_counter()
     return {
         "count": sum(sizes),

@@ -49,6 +49,15 @@ def ens(N, n, K, r=6, u0=0):
 
 
 # family -> (model file, query text or special, instances, quick instances, columns)
+#: the boards of the two ply-by-ply table families (connect4.game and its compact encoding)
+C4_TABLE_BOARDS = [
+    {"w": 4, "h": 4},
+    {"w": 5, "h": 4},
+    {"w": 4, "h": 5},
+    {"w": 5, "h": 5},
+    {"w": 6, "h": 5},
+]
+
 FAMILIES: dict[str, dict] = {
     "ens-F1": dict(
         model="ens2005.game",
@@ -185,13 +194,7 @@ FAMILIES: dict[str, dict] = {
     "connect4-table": dict(
         model="connect4.game",
         query="@table",
-        instances=[
-            {"w": 4, "h": 4},
-            {"w": 5, "h": 4},
-            {"w": 4, "h": 5},
-            {"w": 5, "h": 5},
-            {"w": 6, "h": 5},
-        ],
+        instances=C4_TABLE_BOARDS,
         quick=[{"w": 4, "h": 3}],
         columns=("oxidd", "cudd", "hand"),
     ),
@@ -200,13 +203,7 @@ FAMILIES: dict[str, dict] = {
     "connect4-compact-table": dict(
         model="connect4-compact.game",
         query="@table",
-        instances=[
-            {"w": 4, "h": 4},
-            {"w": 5, "h": 4},
-            {"w": 4, "h": 5},
-            {"w": 5, "h": 5},
-            {"w": 6, "h": 5},
-        ],
+        instances=C4_TABLE_BOARDS,
         quick=[{"w": 4, "h": 3}],
         columns=("oxidd", "cudd", "hand"),
     ),
