@@ -16,8 +16,9 @@ from .strategy import DEAD_ENDS
 from .output import emit, positions_json
 from .positions import positions_lines
 from .common import (
+    engine_text,
+    title_text,
     ENGINE_CHOICES,
-    backend_text,
     build_engines,
     engine_arg,
     json_arg,
@@ -29,7 +30,6 @@ from .common import (
     queries_of,
     position_text,
     shown_positions,
-    value_text,
 )
 
 __all__ = ["cmd_check", "register"]
@@ -91,17 +91,9 @@ def cmd_check(args) -> int:
 def _print_text(args, model, queries, answers, notes, engines, timings, mismatches) -> None:
     """The text answer of ``check``: the model, the engine, each query's count, notes
     and positions, then the mismatches of ``--engine both``."""
-    params = ", ".join(f"{k}={value_text(v)}" for k, v in model.params.items())
-    print(f"{model.name}" + (f" [{params}]" if params else ""))
+    print(title_text(model))
     # the timings go to stderr: stdout is the same at every run (tests compare it)
-    print(
-        f"engine: {args.engine}"
-        + (
-            f" ({backend_text(engines['symbolic'], args.backend)})"
-            if args.engine != "explicit"
-            else ""
-        )
-    )
+    print(engine_text(args, engines.get("symbolic")))
     if not args.quiet and sys.stderr.isatty():
         print("time: " + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items()), file=sys.stderr)
     for (text, _), a, note in zip(queries, answers, notes):

@@ -66,6 +66,8 @@ __all__ = [
     "tuning",
     "build_engines",
     "backend_text",
+    "title_text",
+    "engine_text",
     "queries_of",
     "count_text",
     "value_text",
@@ -287,6 +289,23 @@ def build_engines(model: Model, args) -> tuple[list[str], dict, dict[str, float]
 def backend_text(engine: SetEngine, asked: str) -> str:
     """The backend a symbolic engine runs on (what ``--backend auto`` chose), else ``asked``."""
     return engine.backend if isinstance(engine, SymbolicSets) else asked
+
+
+def title_text(model: Model) -> str:
+    """The first line of a command's text answer: the model's name and its parameters.
+
+    ``Nim(n, K) [n=3, K=7]``; a model without parameters prints its name alone.
+    """
+    shown = ", ".join(f"{k}={value_text(v)}" for k, v in model.params.items())
+    return model.name + (f" [{shown}]" if shown else "")
+
+
+def engine_text(args, symbolic: SetEngine | None) -> str:
+    """The engine line of a text answer: ``engine: symbolic (cudd)``, with the backend
+    that ``--backend auto`` chose where the ``symbolic`` engine runs."""
+    if args.engine == "explicit" or symbolic is None:
+        return f"engine: {args.engine}"
+    return f"engine: {args.engine} ({backend_text(symbolic, args.backend)})"
 
 
 def queries_of(model: Model, texts: Sequence[str] | None) -> list[tuple[str, atl.Formula]]:

@@ -21,8 +21,9 @@ from .output import all_limit_arg, all_rows, emit, positions_json, print_rows
 from .moves import MoveNames, numbered
 from .positions import entry, headed, position_shower, read_position
 from .common import (
+    engine_text,
+    title_text,
     ENGINE_CHOICES,
-    backend_text,
     build_engine,
     engine_arg,
     engine_kinds,
@@ -120,21 +121,16 @@ def cmd_nimbers(args) -> int:
     elif args.all or args.csv:
         raise QueryError("--all needs --csv or --json (and --csv needs --all)")
     else:
-        params = ", ".join(f"{k}={v}" for k, v in model.params.items())
-        print(f"{model.name}" + (f" [{params}]" if params else ""))
+        print(title_text(model))
         steps = (
             f", {main.nimbers.iterations} "
             + ("pre-images" if reach is not None else "fixpoint steps")
             if main.nimbers is not None
             else ""
         )
+        sym = answers["symbolic"].engine if "symbolic" in answers else None
         print(
-            f"engine: {args.engine}"
-            + (
-                f" ({backend_text(answers['symbolic'].engine, args.backend)})"
-                if args.engine != "explicit"
-                else ""
-            )
+            engine_text(args, sym)
             + "; "
             + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items())
             + steps

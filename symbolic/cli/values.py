@@ -27,8 +27,9 @@ from .distributed import distributed_args, distributed_asked, layers_of, note_lo
 from .output import ALL_LIMIT, all_rows, emit, print_rows
 from .positions import listed, position_shower, read_position
 from .common import (
+    engine_text,
+    title_text,
     ENGINE_CHOICES,
-    backend_text,
     build_engine,
     build_engines,
     engine_arg,
@@ -203,8 +204,7 @@ def _by_layer(args, model) -> int:
     if args.json:
         emit(args, {"outcome": model.game.outcome.kind, **main.as_json()}, model, eng)
         return status
-    shown = ", ".join(f"{k}={v}" for k, v in model.params.items())
-    print(model.name + (f" [{shown}]" if shown else ""))
+    print(title_text(model))
     print(f"outcome: {rule_text(model.game.outcome)}")
     print(
         f"{main.total} positions reachable from initial, by number of moves played "
@@ -378,16 +378,10 @@ def _print_all(args, model, main, reach) -> None:
 def _print_table(model, args, main, engines, timings, initial, reach) -> None:
     """``values`` as text (the whole table)."""
     won, lost = _won_lost(model, main)
-    shown = ", ".join(f"{k}={v}" for k, v in model.params.items())
-    print(model.name + (f" [{shown}]" if shown else ""))
+    print(title_text(model))
     print(f"outcome: {rule_text(model.game.outcome)}")
     print(
-        f"engine: {args.engine}"
-        + (
-            f" ({backend_text(engines['symbolic'], args.backend)})"
-            if args.engine != "explicit"
-            else ""
-        )
+        engine_text(args, engines.get("symbolic"))
         + "; "
         + ", ".join(f"{k} {t:.2f} s" for k, t in timings.items())
     )
