@@ -11,51 +11,33 @@ import pytest
 from .conftest import ROOT
 
 
-def test_bench_quick_subtraction_runs_and_counts_agree(tmp_path):
-    cmd = [
-        sys.executable,
-        str(ROOT / "bench" / "run.py"),
-        "--quick",
-        "--family",
-        "subtraction",
-        "--column",
-        "cudd",
-        "--column",
-        "explicit",
-        "--column",
-        "hand",
-        "--out",
-        str(tmp_path),
-    ]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=str(ROOT))
+def _quick_family(tmp_path, family: str, *columns: str, timeout: int = 180) -> list[dict]:
+    """``bench/run.py --quick --family FAMILY [--column C ...]``: its result rows, after
+    checking that it ran, printed no MISMATCH and every case is ``ok``."""
+    cmd = [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--family", family]
+    for c in columns:
+        cmd += ["--column", c]
+    cmd += ["--out", str(tmp_path)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=str(ROOT))
     assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
-    assert "### subtraction" in p.stdout and "MISMATCH" not in p.stdout, p.stdout
+    assert f"### {family}" in p.stdout and "MISMATCH" not in p.stdout, p.stdout
     [path] = tmp_path.glob("*.json")
     results = json.loads(path.read_text())["results"]
-    assert sorted(r["column"] for r in results) == ["cudd", "explicit", "hand"], results
     assert all(r["status"] == "ok" for r in results), results
+    return results
+
+
+def test_bench_quick_subtraction_runs_and_counts_agree(tmp_path):
+    results = _quick_family(tmp_path, "subtraction", "cudd", "explicit", "hand", timeout=120)
+    assert sorted(r["column"] for r in results) == ["cudd", "explicit", "hand"], results
     # one heap of at most 100 matches, take 1..3: the mover loses exactly at k ≡ 0 (mod 4),
     # so the mover wins at 2 · (101 − 26) = 150 of the 202 positions (j, k)
     assert {r["count"] for r in results} == {150}, results
 
 
 def test_bench_quick_connect4_counts_and_winners_agree(tmp_path):
-    cmd = [
-        sys.executable,
-        str(ROOT / "bench" / "run.py"),
-        "--quick",
-        "--family",
-        "connect4",
-        "--out",
-        str(tmp_path),
-    ]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=180, cwd=str(ROOT))
-    assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
-    assert "MISMATCH" not in p.stdout, p.stdout
-    [path] = tmp_path.glob("*.json")
-    results = json.loads(path.read_text())["results"]
+    results = _quick_family(tmp_path, "connect4")
     assert sorted(r["column"] for r in results) == ["cudd", "explicit", "hand", "oxidd"], results
-    assert all(r["status"] == "ok" for r in results), results
     # 3 × 3, three in a row: the layered solution (cudd, explicit) and the hand script
     assert {(r["count"], r["winner"]) for r in results} == {(694, "draw")}, results
 
@@ -93,22 +75,8 @@ def test_bench_quick_connect4_compact_table_agrees(tmp_path):
     """The connect4-compact-table family's quick run: the project on the compact model
     (oxidd, cudd) and compact_connect4 give the same count, winner and table."""
     pytest.importorskip("oxidd", reason="oxidd is in the bench extra only")
-    cmd = [
-        sys.executable,
-        str(ROOT / "bench" / "run.py"),
-        "--quick",
-        "--family",
-        "connect4-compact-table",
-        "--out",
-        str(tmp_path),
-    ]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=180, cwd=str(ROOT))
-    assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
-    assert "MISMATCH" not in p.stdout, p.stdout
-    [path] = tmp_path.glob("*.json")
-    results = json.loads(path.read_text())["results"]
+    results = _quick_family(tmp_path, "connect4-compact-table")
     assert sorted(r["column"] for r in results) == ["cudd", "hand", "oxidd"], results
-    assert all(r["status"] == "ok" for r in results), results
     assert len({r["table_digest"] for r in results}) == 1, results
     # 4 × 3, four in a row: 12 031 positions reachable, a draw
     assert {(r["count"], r["winner"]) for r in results} == {(12031, "draw")}, results
