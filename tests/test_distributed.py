@@ -162,6 +162,24 @@ def test_the_command_line_prints_the_same_bytes(pool, capsys):
     assert got == want
 
 
+def test_no_large_graph_warning_reaches_the_user(pool, capsys):
+    """Dask warns when a task graph passes a size (10 MiB; 6 × 5's rounds pass it): the
+    BDDs are in the graph on purpose (a lost task reruns from it), so the warning is
+    not the user's; here with the threshold at one byte, every round would warn."""
+    import warnings
+
+    import dask
+
+    address = pool.client.scheduler.address
+    args = ["values", TTT, "--by-layer", "--json", "--backend", "oxidd"]
+    with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1B"}):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            status, _, err = run(capsys, *args, "--scheduler", address, "--split", "1")
+    assert (status, err) == (0, "")
+    assert not [w for w in caught if "large graph" in str(w.message)], caught
+
+
 @pytest.mark.parametrize(
     "extra,message",
     [

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from typing import Callable, Sequence
 
 from ..errors import Hint, QueryError
@@ -127,7 +128,12 @@ class Pool:
         sent = sum(len(x) for a in args for x in a if isinstance(x, bytes))
         st = RoundStats(name, len(args), sent)
         t0 = time.perf_counter()
-        futures = [self.client.submit(fn, *a, pure=False) for a in args]
+        with warnings.catch_warnings():
+            # the BDDs travel inside the task graph on purpose: the scheduler keeps them,
+            # so a task lost with its worker runs again elsewhere (scattered data would
+            # be lost with it); Dask's advice to scatter large graphs does not apply
+            warnings.filterwarnings("ignore", "Sending large graph", UserWarning)
+            futures = [self.client.submit(fn, *a, pure=False) for a in args]
         results: list = [None] * len(futures)
         pending = set(range(len(futures)))
         try:
