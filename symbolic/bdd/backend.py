@@ -491,8 +491,9 @@ class DdManager(BaseManager):
                 stack.append(abs(hi))
         return len(seen)
 
-    def collect_garbage(self) -> None:
-        """Free dead nodes (autoref needs it in long fixpoints; CUDD does it itself)."""
+    def collect_garbage(self, now: bool = False) -> None:
+        """Free dead nodes (autoref needs it in long fixpoints; CUDD does it itself,
+        ``now`` too: dd.cudd offers no call for it)."""
         if not self._cudd:
             self.bdd.collect_garbage()
 

@@ -558,15 +558,15 @@ class OxiddManager(BaseManager):
         nodes = list(nodes)
         return len(self._nodes(nodes)) + (1 if nodes else 0)
 
-    def collect_garbage(self) -> None:
-        """Free dead nodes, only when memory asks for it (see below)."""
+    def collect_garbage(self, now: bool = False) -> None:
+        """Free dead nodes, only when memory asks for it (see below), or ``now``."""
         # The engine offers one at every fixpoint step and layer. A collection also
         # empties oxidd's apply cache, whose results the next products recompute (ENS
         # Nim and Connect Four ran slower when collecting often; figures in bench/journal,
         # issue 22's first rounds), so it runs only
         # once the store holds twice the nodes that survived the last one and a quarter
         # of the nodes the memory cap allows (at least 2^22): memory decides.
-        if self.bdd.num_inner_nodes() > self._gc_at:
+        if now or self.bdd.num_inner_nodes() > self._gc_at:
             self.bdd.gc()
             self._gc_at = max(self._gc_floor, 2 * self.bdd.num_inner_nodes())
 

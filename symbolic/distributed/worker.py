@@ -99,6 +99,16 @@ def engine_for(spec: WorkSpec):
     return _solver(spec).engine
 
 
+def _collected_engine(spec: WorkSpec):
+    """:func:`engine_for`, its manager's dead nodes freed first: what the last task
+    made is dead, and freeing it before each task keeps a worker's memory at its
+    engine and one part's work (the single process's collection waits for the store
+    to double, which on a worker only made its memory grow to the cap)."""
+    e = engine_for(spec)
+    e.manager.collect_garbage(now=True)
+    return e
+
+
 def forget_engines() -> None:
     """Drop this process's engines (their managers go with them)."""
     _SOLVERS.clear()
@@ -155,7 +165,7 @@ def post_part(spec: WorkSpec, data: bytes, bits: tuple[str, ...]) -> tuple[bytes
     """post(P) of the part P in ``data`` as bytes, the sorted keys over ``bits`` of the
     parts it meets, and the task's :func:`_info`."""
     t0 = time.perf_counter()
-    e = engine_for(spec)
+    e = _collected_engine(spec)
     [p] = load_nodes(e.manager, data)
     image = e.post(BddSet._make(e, p))
     keys = sorted(keys_of(e, image, bits))
@@ -173,7 +183,7 @@ def pre_part(spec: WorkSpec, data: bytes, asks: tuple) -> tuple[bytes, list, dic
     (:meth:`~symbolic.bdd.engine.SymbolicGame.layer_pre` within W), so it is the single
     process's, position for position. An empty list stands for the post's keys."""
     t0 = time.perf_counter()
-    e = engine_for(spec)
+    e = _collected_engine(spec)
     nodes = load_nodes(e.manager, data)
     m = len(asks)
     out = []
