@@ -157,6 +157,11 @@ def parse(argv):
         help="seconds, each run's --timeout (the rounds done before it are kept)",
     )
     p.add_argument("--results", default=RESULTS, help="the directory of the TSV and JSON")
+    p.add_argument(
+        "--want",
+        help="the single process's JSON of an earlier run (its -single.json) to compare "
+        "with, when 'single' is not among the splits",
+    )
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--out", help=argparse.SUPPRESS)
     return p.parse_args(argv)
@@ -170,6 +175,9 @@ def main(argv) -> int:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     stem = os.path.join(a.results, f"dask_layers-{a.w}x{a.h}-{stamp}")
     recs, want = [], None
+    if a.want:
+        with open(a.want, "rb") as f:
+            want = f.read()
     for conf in a.splits.split(","):
         rec = run_one(a, conf, stem)
         out = f"{stem}-{conf}.part.out"
