@@ -72,6 +72,13 @@ def child(a, conf: str, out: str) -> int:
     workers_rss: dict = {}
 
     class Measured(Pool):
+        def round(self, *args, **kwargs):
+            # each round as it ends, one JSON line: a run killed (the OOM killer) keeps them
+            got = super().round(*args, **kwargs)
+            with open(out + ".rounds", "a") as f:
+                f.write(json.dumps(_round(self.stats[-1])) + "\n")
+            return got
+
         def close(self) -> None:
             try:
                 workers_rss.update(self.client.run(_peak_rss_mb))
@@ -118,6 +125,11 @@ def run_one(a, conf: str, stem: str) -> dict:
         with open(out) as f:
             rec.update(json.load(f))
         os.remove(out)
+    elif os.path.exists(out + ".rounds"):  # the child died: the rounds it finished
+        with open(out + ".rounds") as f:
+            rec["rounds"] = [json.loads(line) for line in f]
+    if os.path.exists(out + ".rounds"):
+        os.remove(out + ".rounds")
     return rec
 
 
