@@ -260,3 +260,23 @@ def test_a_worker_killed_mid_layer_does_not_change_the_answer(pool, tmp_path, at
 def test_in_process_rounds_give_the_same_table():
     e, source, spec = _model_case(C4, {"w": 4, "h": 3}, "oxidd")
     assert _spread(e, source, spec, InProcess(), 2) == _single(e, source)
+
+
+def test_the_client_checks_the_limits_between_its_calls_on_a_layer(monkeypatch):
+    """Between rounds the client cuts, exports, imports and joins the layer's parts by
+    plain BDD calls that do not check the time: the limits are checked between them,
+    once per part and more, not only once per layer (a timeout acts within one call)."""
+    e, source, spec = _model_case(C4, {"w": 4, "h": 3}, "oxidd")
+    seen: list = []
+    check = type(e.limits).check
+    monkeypatch.setattr(
+        type(e.limits), "check", lambda self, *a, **k: (seen.append(a[:1]), check(self, *a, **k))[1]
+    )
+    _spread(e, source, spec, InProcess(), 2)
+    named = [str(a[0]) for a in seen if a]
+    forward = [d for d in named if d == "the forward round from layer 3"]
+    backward = [d for d in named if d == "the backward round of layer 3"]
+    # layer 3 of 4 × 3 has 3 parts with split 2: each exported and its image imported,
+    # then the union; the backward round checks before each part and each answer
+    assert len(forward) >= 2 * 3 + 1, seen
+    assert len(backward) >= 3, seen

@@ -158,12 +158,21 @@ class Spread:
                 k = self.split
                 if k is None:
                     k = default_split(m.size(frontier.node), self.pool.workers)
-                parts = split_set(engine, frontier, top_bits(engine, k))
-                args = [(self.spec, dump_nodes(m, [p.node]), wide) for _, p in parts]
                 name = f"the forward round from layer {len(layers) - 1}"
+                parts = split_set(engine, frontier, top_bits(engine, k))
+                # the client's own work on a layer is plain BDD calls (no time check
+                # inside them): the limits are checked between them, part by part
+                args = [
+                    (self.spec, _checked(lim, name, dump_nodes(m, [p.node])), wide)
+                    for _, p in parts
+                ]
                 got = self.round(name, post_part, args)
                 plans.append((k, [(key, touched) for (key, _), (_, touched, _) in zip(parts, got)]))
-                images = [BddSet._make(engine, load_nodes(m, data)[0]) for data, _, _ in got]
+                images = [
+                    BddSet._make(engine, _checked(lim, name, load_nodes(m, data))[0])
+                    for data, _, _ in got
+                ]
+                lim.check(name)
                 image = union_all(engine, images)
                 if image.is_empty():
                     break
@@ -214,8 +223,11 @@ class Splits:
         bits = top_bits(e, bits_k)
         last = k + 1 == len(self.layers)
         meta = tuple((tuple(sorted(J)), d.value, last) for J, _, _, d in asks)
+        name = f"the backward round of layer {k}"
+        lim = e.limits
         args = []
         for key, touched in parts:
+            lim.check(name)  # between the client's plain BDD calls on the layer's parts
             cube = m.cube(dict(zip(bits, key))) if bits else m.true
             within = [m.and_(w, cube) for _, w, _, _ in asks]
             if all(m.is_false(w) for w in within):
@@ -228,9 +240,16 @@ class Splits:
                 above = m.and_(self.layers[k + 1].node, cover)
                 won = [m.and_(v, above) for _, _, v, _ in asks]
             args.append((spread.spec, dump_nodes(m, within + won), meta))
-        got = spread.round(f"the backward round of layer {k}", pre_part, args)
-        answers = [load_nodes(m, data) for data, _, _ in got]
+        got = spread.round(name, pre_part, args)
+        answers = [_checked(lim, name, load_nodes(m, data)) for data, _, _ in got]
         return [m.disj(a[i] for a in answers) for i in range(len(asks))]
+
+
+def _checked(limits, where: str, value):
+    """``value``, after checking ``limits`` (the time limit, Ctrl-C) at ``where``: what
+    the client computes between rounds, one call at a time."""
+    limits.check(where)
+    return value
 
 
 def distributed_outcomes(
