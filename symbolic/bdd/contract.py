@@ -218,9 +218,7 @@ class Manager(Protocol):
         """The distinct nodes reachable from ``nodes`` (shared ones counted once)."""
 
     def collect_garbage(self, now: bool = False) -> None:
-        """Free dead nodes when the backend wants it (a hint: it may do nothing); with
-        ``now``, free them at once (a worker between two tasks: nothing it holds is
-        worth keeping in the caches, and its memory is what a cluster splits for)."""
+        """Free dead nodes when the backend wants it (a hint), or at once with ``now``."""
 
     def copy_from(self, u: Node) -> Node:
         """The node of this manager with the function of ``u``, a node of any backend's manager."""
