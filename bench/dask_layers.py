@@ -61,12 +61,48 @@ def _round(st) -> dict:
     return out
 
 
+class _LayerCounts:
+    """The JSON of ``--what layers``: each graded layer's position count, in place of
+    the ply-by-ply table (:class:`symbolic.analysis.layered.Outcomes`'s interface)."""
+
+    def __init__(self, counts: list[int]):
+        self.counts = counts
+        self.rows = [(k, n, 0, 0) for k, n in enumerate(counts)]
+        self.total = sum(counts)
+
+    def as_json(self) -> dict:
+        return {"layers": [{"layer": k, "positions": n} for k, n in enumerate(self.counts)]}
+
+
+def _layer_counts(definitions, engine, reach=None, **_):
+    """``layer_outcomes`` cut to its forward pass: the graded layers from the initial
+    positions (``reach`` when the cluster computed them) and their counts."""
+    from symbolic.analysis.layered import initial_set
+    from symbolic.api import graded_layers
+
+    if reach is None:
+        reach = graded_layers(engine, initial_set(engine, definitions))
+    return _LayerCounts([layer.count() for layer in reach.layers])
+
+
 def child(a, conf: str, out: str) -> int:
     """Run one configuration in this process; its JSON to ``out + '.out'`` and the
     measures to ``out``."""
+    import dataclasses
+
     import symbolic.cli.distributed as cd
+    import symbolic.cli.values as cv
+    import symbolic.distributed.solve as ds
     from symbolic.cli import main
     from symbolic.distributed.cluster import Pool
+
+    if a.what == "layers":  # the forward pass only, on both paths
+        cv.layer_outcomes = ds.layer_outcomes = _layer_counts
+    if a.worker_memory:  # each worker's cap, apart from the client's
+        spec_of = cd.work_spec
+        cd.work_spec = lambda *args: dataclasses.replace(
+            spec_of(*args), max_memory=a.worker_memory
+        )
 
     pools: list = []
     workers_rss: dict = {}
@@ -114,7 +150,9 @@ def run_one(a, conf: str, stem: str) -> dict:
     argv = [sys.executable, os.path.abspath(__file__), str(a.w), str(a.h), "--child", conf]
     argv += ["--out", out, "--backend", a.backend, "--workers", str(a.workers)]
     argv += ["--max-memory", str(a.max_memory)] if a.max_memory else []
+    argv += ["--worker-memory", str(a.worker_memory)] if a.worker_memory else []
     argv += ["--timeout", str(a.timeout)] if a.timeout else []
+    argv += ["--what", a.what]
     proc = subprocess.run(argv, cwd=ROOT)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -163,6 +201,15 @@ def parse(argv):
     p.add_argument("--backend", default="oxidd", choices=("oxidd", "cudd"))
     p.add_argument("--max-memory", type=int, default=0, help="MB, each process's BDD cap")
     p.add_argument(
+        "--worker-memory", type=int, default=0, help="MB, each worker's cap (default: --max-memory)"
+    )
+    p.add_argument(
+        "--what",
+        default="table",
+        choices=("table", "layers"),
+        help="table: the ply-by-ply table; layers: its forward pass only (each layer's count)",
+    )
+    p.add_argument(
         "--timeout",
         type=int,
         default=0,
@@ -185,7 +232,8 @@ def main(argv) -> int:
         return child(a, a.child, a.out)
     os.makedirs(a.results, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    stem = os.path.join(a.results, f"dask_layers-{a.w}x{a.h}-{stamp}")
+    what = "" if a.what == "table" else f"-{a.what}"
+    stem = os.path.join(a.results, f"dask_layers-{a.w}x{a.h}{what}-{stamp}")
     recs, want = [], None
     if a.want:
         with open(a.want, "rb") as f:

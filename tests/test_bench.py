@@ -162,6 +162,23 @@ def test_dask_layers_table_on_two_workers_equals_the_single_process(tmp_path):
     assert sum(r["win"] + r["draw"] + r["loss"] for r in rows) == 12031
 
 
+def test_dask_layers_forward_pass_counts_each_layer(tmp_path):
+    """bench/dask_layers.py --what layers: Connect Four 4 × 3's 13 graded layers
+    counted in one process and on two workers (given a cap of their own); the JSON
+    equal, the counts summing to the reachable count."""
+    pytest.importorskip("distributed")
+    cmd = [sys.executable, str(ROOT / "bench" / "dask_layers.py"), "4", "3", "--what", "layers"]
+    cmd += ["--splits", "single,2", "--worker-memory", "900", "--results", str(tmp_path)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=str(ROOT))
+    assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
+    single, split = [json.loads(line) for line in p.stdout.splitlines()]
+    assert single["rounds"] == 0 and split["same"] is True, (single, split)
+    assert split["rounds"] == 13, split  # one forward round a layer, the last one empty
+    [table] = tmp_path.glob("dask_layers-4x3-layers-*-single.json")
+    rows = json.loads(table.read_text())["layers"]
+    assert len(rows) == 13 and sum(r["positions"] for r in rows) == 12031, rows
+
+
 def test_layer_parts_cover_each_layer():
     """bench/layer_parts.py: Connect Four 4 × 4, its 17 layers (161 029 positions), and
     one part at K bits is never larger than its layer."""
