@@ -100,9 +100,7 @@ def child(a, conf: str, out: str) -> int:
         cv.layer_outcomes = ds.layer_outcomes = _layer_counts
     if a.worker_memory:  # each worker's cap, apart from the client's
         spec_of = cd.work_spec
-        cd.work_spec = lambda *args: dataclasses.replace(
-            spec_of(*args), max_memory=a.worker_memory
-        )
+        cd.work_spec = lambda *args: dataclasses.replace(spec_of(*args), max_memory=a.worker_memory)
 
     pools: list = []
     workers_rss: dict = {}
