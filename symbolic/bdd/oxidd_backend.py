@@ -479,12 +479,20 @@ class OxiddManager(BaseManager):
 
     @guarded(1)
     def restrict(self, u: Node, assignment: Assignment) -> Node:
-        """The cofactor u[x := assignment[x]]."""
+        """The cofactor u[x := assignment[x]], through a prepared substitution (cached
+        with :meth:`rename`'s: the same cofactor of many functions builds it once)."""
         if not assignment:
             return self.check(u)
-        sub = self._ob.BCDDFunction.make_substitution(
-            [(self._index[x], self._true if b else self._false) for x, b in assignment.items()]
-        )
+        items = tuple(sorted(assignment.items()))
+        key = ("restrict", items)
+        sub = self._substitutions.get(key)
+        if sub is None:
+            sub = self._ob.BCDDFunction.make_substitution(
+                [(self._index[x], self._true if b else self._false) for x, b in items]
+            )
+            if len(self._substitutions) > 64:
+                self._substitutions.clear()
+            self._substitutions[key] = sub
         return u.substitute(sub)
 
     def _nodes(self, roots) -> set:

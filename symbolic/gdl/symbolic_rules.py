@@ -22,12 +22,17 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..ir import Var
 from .build import DoesReads, one_two
 from .game import GdlGame
 from .turns import NOOP
 
 __all__ = ["RuleBdds", "Within", "WHOLE_MAX"]
+
+#: the most bits :meth:`RuleBdds.cases` splits a move's sources on
+CASE_DEPTH = 6
 
 #: the most BDD nodes of an atom built over every state (and of each step of
 #: its build): a larger one is read within each set of states instead
@@ -55,6 +60,7 @@ class RuleBdds:
         }
         self.bit = {f: encoder.slot_bits(i)[0] for i, f in enumerate(self.prog.fluents)}
         self.bit_next = {f: encoder.slot_bits(i, True)[0] for i, f in enumerate(self.prog.fluents)}
+        self.fluent_of_bit = {b: f for f, b in self.bit.items()}
         # moves named noop first: usually every waiting role's forced move
         self.waiting_order = {
             r: sorted(self.prog.moves[r], key=lambda x: x != NOOP) for r in self.prog.roles
@@ -287,6 +293,138 @@ class RuleBdds:
         self._shifts[ctx] = hit
         return hit
 
+    def cases(self, role, move, forced, src, max_depth: int = CASE_DEPTH) -> list | None:
+        """The joint move from ``src`` as a few renamings: src split by the values of a
+        few bits into parts P where every fluent f the move changes gets, on each state
+        of P, a constant or the value of one fluent (next(f) ≡ c or next(f) ≡ ±x_g on P).
+        Each ``next`` is cofactored by the bits fixed on P: those split on, and those P
+        implies (an invariant of the states, one blank on a board, holds on P). The bit
+        split on is the one the most ``next`` not yet simple read, at most ``max_depth``
+        deep. [(P, {f: True | False | g | Negated(g)})], f absent when unchanged on P;
+        None when the move reads a fluent within a set (a ``next`` too large over every
+        state) or a part is still not simple at the deepest split: the move's relation
+        is then and-ed into src instead.
+
+        eightPuzzle's (move 2 2): every cell's ``next`` reads whether some blank lies
+        elsewhere; split on the blank bits of (2 2)'s neighbours, each part slides one
+        tile (a renaming of 18 bits) and keeps the other 63."""
+        _, _, changed, local = self._whole_step(role, move, forced)
+        if local or not changed:
+            return None
+        m = self.m
+        out: list = []
+        todo: list = [(src, {}, {}, changed, {}, 0)]
+        while todo:  # a part inherits its parent's simple values and open next
+            part, fixed, simple, open_, new, depth = todo.pop()
+            m.limits.check()
+            simple, open_, fixed = self._classify(part, simple, open_, fixed, new)
+            if not open_:
+                out.append((part, simple))
+                continue
+            var = self._split_bit(open_, fixed)
+            if depth >= max_depth or var is None:
+                return None
+            for value in (True, False):
+                sub = m.and_(part, m.var(var) if value else m.not_(m.var(var)))
+                if not m.is_false(sub):
+                    todo.append(
+                        (sub, {**fixed, var: value}, simple, open_, {var: value}, depth + 1)
+                    )
+        return out
+
+    def _classify(self, part, simple: dict, open_: dict, fixed: dict, new: dict) -> tuple:
+        """(``simple`` with the values found simple on part, {f: next(f) cofactored, not
+        simple}, the bits fixed on part: ``fixed``, ``new`` and those part implies among
+        the bits the open ``next`` read): :meth:`cases`'s test of one part, cofactoring
+        the ``open_`` ones by ``new`` and again while part implies more bits (a simple
+        value stays true on part once cofactored)."""
+        m = self.m
+        fixed = {**fixed, **new}
+        simple = dict(simple)
+        while True:
+            still: dict = {}
+            for f, e in open_.items():
+                e = m.restrict(e, new) if new else e
+                value = self._simple(f, e)
+                if value is None:
+                    still[f] = e
+                elif value is not f:
+                    simple[f] = value
+            open_ = still
+            new = {}
+            read = set().union(*(m.support(e) for e in open_.values()))
+            read |= {self.bit[_source(v)] for v in simple.values() if _source(v) is not None}
+            for name in sorted(read - fixed.keys(), key=str):
+                x = m.var(name)
+                if m.is_false(m.diff(part, x)):
+                    new[name] = True
+                elif m.is_false(m.and_(part, x)):
+                    new[name] = False
+            if not new:
+                return simple, open_, fixed
+            fixed.update(new)
+            for f, v in simple.items():  # a fluent fixed on part is a constant there
+                g = _source(v)
+                if g is not None and self.bit[g] in new:
+                    simple[f] = new[self.bit[g]] != isinstance(v, Negated)
+
+    def _simple(self, f, e):
+        """f itself when e = next(f) is x_f, True / False when it is that constant, g or
+        Negated(g) when it is x_g or ¬x_g; else None."""
+        m = self.m
+        if e == self.cur[f]:
+            return f
+        if m.is_false(e) or m.is_true(e):
+            return m.is_true(e)
+        hit = m.branch(e)
+        if hit is None:
+            return None
+        name, low, high = hit
+        g = self.fluent_of_bit.get(name)
+        if g is None or not (m.is_false(low) or m.is_true(low)) or low == high:
+            return None
+        if m.is_true(high) and m.is_false(low):
+            return g
+        if m.is_false(high) and m.is_true(low):
+            return Negated(g)
+        return None
+
+    def _split_bit(self, open_: dict, fixed: dict):
+        """The bit read by the most of the ``next`` of ``open_`` (ties: the first by
+        name), not yet in ``fixed``; None when they read none."""
+        count: dict = {}
+        for e in open_.values():
+            for name in self.m.support(e):
+                if name not in fixed and name in self.fluent_of_bit:
+                    count[name] = count.get(name, 0) + 1
+        if not count:
+            return None
+        return min(count, key=lambda name: (-count[name], str(name)))
+
+    def case_image(self, part, simple: dict):
+        """The successors of the states of ``part`` where each changed fluent f takes
+        ``simple[f]`` (:meth:`cases`): the sources renamed x_g → x'_f where g is
+        itself changed and read once, the constants a cube, any other value (a fluent
+        kept, read twice, or negated) an equivalence and-ed in first; then x' → x."""
+        m = self.m
+        moved: dict = {}
+        fixed: dict = {}
+        extra = []
+        for f, v in simple.items():
+            if v is True or v is False:
+                fixed[self.bit_next[f]] = v
+            elif not isinstance(v, Negated) and v in simple and self.bit[v] not in moved:
+                moved[self.bit[v]] = self.bit_next[f]
+            else:
+                x = m.not_(self.cur[v.fluent]) if isinstance(v, Negated) else self.cur[v]
+                extra.append(m.iff(self.nxt[f], x))
+        q = part
+        for x in extra:
+            q = m.and_(q, x)
+        lost = frozenset(self.bit[f] for f in simple) - moved.keys()
+        q = m.and_(m.rename(m.exist(q, lost), moved), m.cube(fixed))
+        return m.rename(q, {self.bit_next[f]: self.bit[f] for f in simple})
+
     def image_parts(self, role, move, forced, src, scope: "Within") -> tuple:
         """(src ∧ rel, quantified current bits, renaming x'_C → x_C) of the joint move
         from ``src`` (:meth:`step`): its image is ∃x_C. (src ∧ rel), renamed."""
@@ -349,6 +487,21 @@ class Within:
     def not_terminal(self):
         """u ∖ terminal."""
         return self.m.diff(self.u, self.atom(("terminal", ())))
+
+
+def _source(value):
+    """The fluent a simple value of :meth:`RuleBdds.cases` reads (g for g and Negated(g)),
+    None for a constant."""
+    if value is True or value is False:
+        return None
+    return value.fluent if isinstance(value, Negated) else value
+
+
+@dataclass(frozen=True)
+class Negated:
+    """The value ¬x_g of a changed fluent on a part of :meth:`RuleBdds.cases`."""
+
+    fluent: object
 
 
 class _Forced(dict):
