@@ -10,6 +10,9 @@ is at one neighbour).
 - On the files of ``tests/gdl/`` and on random games, the layers and the answers are the
   same with the cases turned off (every image that is not a renaming by the relation),
   and with the renaming turned off too (every image through the cases where they apply).
+- The concurrent engine splits a layer by the roles' action bits too (a joint move per
+  part): read as concurrent with T built from the sources, its layers equal the
+  relation's and its answers the interpreter's.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ import pytest
 from hypothesis import given, settings
 
 from symbolic.engines import make_engine
+from symbolic.gdl import symbolic_concurrent
 from symbolic.gdl.load import gdl_model
+from symbolic.gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
 from symbolic.gdl.symbolic_rules import Negated, RuleBdds
 from tests.gdl_interp import explore, read_kif
 from tests.strategies import static_gdl
@@ -40,6 +45,11 @@ def _model(path: Path):
 def no_cases():
     """Every image that is not a renaming by the relation (the path before the cases)."""
     return mock.patch.object(RuleBdds, "cases", lambda self, *args, **kwargs: None)
+
+
+def no_split_cases():
+    """The concurrent engine's images by the relation too."""
+    return mock.patch.object(RuleBdds, "split_cases", lambda self, *args, **kwargs: None)
 
 
 def test_each_slide_splits_by_the_blank_s_neighbour():
@@ -102,3 +112,40 @@ def test_random_games_through_the_cases_and_without(rules):
         check_against_interpreter(rules)
     with no_cases():
         check_against_interpreter(rules)
+
+
+@pytest.mark.parametrize("path", KIFS, ids=lambda p: p.name)
+def test_concurrent_images_through_the_cases_are_the_relation_s(path):
+    """Read as concurrent with T built from the sources (FULL_T_MAX = 0), a layer's image
+    split into joint moves that rename the state equals the relation's, layer by layer."""
+    model = _model(path)
+    with mock.patch.object(symbolic_concurrent, "FULL_T_MAX", 0):
+        cases = GdlSymbolicConcurrentGame(model.game)
+        with no_split_cases():
+            plain = GdlSymbolicConcurrentGame(model.game)
+    assert cases._full is None and plain._full is None
+    assert cases.layers == plain.layers
+    assert cases.positions().tuples() == plain.positions().tuples()
+
+
+@settings(max_examples=30, **COMMON)
+@given(static_gdl())
+def test_random_games_read_as_concurrent_through_the_cases(rules):
+    with mock.patch.object(symbolic_concurrent, "FULL_T_MAX", 0):
+        check_against_interpreter(rules, concurrent=True)
+
+
+def test_rock_paper_scissors_splits_into_its_nine_joint_moves():
+    model = _model(HERE / "gdl" / "rps_static.kif")
+    seen = []
+    split = RuleBdds.split_cases
+
+    def spy(self, *args, **kwargs):
+        out = split(self, *args, **kwargs)
+        seen.append(None if out is None else len(out))
+        return out
+
+    with mock.patch.object(symbolic_concurrent, "FULL_T_MAX", 0):
+        with mock.patch.object(RuleBdds, "split_cases", spy):
+            GdlSymbolicConcurrentGame(model.game)
+    assert seen[0] == 9, seen  # 3 × 3 joint moves, each a part

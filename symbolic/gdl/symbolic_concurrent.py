@@ -55,6 +55,10 @@ from .game import GdlGame
 from .symbolic import GdlSymbolicGame
 from .symbolic_rules import Within
 
+#: the most bits (the roles' action bits, then fluents') the image splits a layer on
+#: into joint moves that rename the state (:meth:`~.symbolic_rules.RuleBdds.split_cases`)
+CASE_DEPTH = 14
+
 __all__ = ["GdlSymbolicConcurrentGame", "GOODS"]
 
 #: the two forms of Good(x, act) (module docstring)
@@ -131,11 +135,13 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
                 for r in prog.roles
             }
             self._sigma = {}
+            self._changed = {}  # {f: σ_f} for the fluents σ does not keep
             for f in prog.fluents:
                 self.limits.check(f"next of {f!r}")
                 e = self.joint_atom(("next", (f,)))
                 if e != self.rules.cur[f]:
                     self._sigma[self.rules.bit[f]] = e
+                    self._changed[f] = e
             self._iffs = [
                 m.iff(self.rules.nxt[f], self.joint_atom(("next", (f,)))) for f in prog.fluents
             ]
@@ -180,10 +186,16 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
         live = Within(self.rules, layer.node).not_terminal()
         self.limits.check("image of a layer (every joint move)")
         src = m.conj([live] + list(self._any.values()))
+        acts = self.actions.all_bits()
         if self._full is not None:
-            img = m.and_exists(src, self._full, enc.current_set | self.actions.all_bits())
+            img = m.and_exists(src, self._full, enc.current_set | acts)
         else:
-            img = m.exist(self._relation(src), enc.current_set | self.actions.all_bits())
+            cases = self.rules.split_cases(src, self._changed, CASE_DEPTH, acts)
+            if cases is not None:  # each joint move's part a renaming of the state
+                parts = (self.rules.case_image(p, simple) for p, simple in cases)
+                img = m.exist(m.disj(parts, check=self.limits.check), acts)
+                return BddSet._make(self, m.and_(img, self._domain))
+            img = m.exist(self._relation(src), enc.current_set | acts)
         return BddSet._make(self, m.and_(m.rename(img, enc.to_current), self._domain))
 
     def _relation(self, src):

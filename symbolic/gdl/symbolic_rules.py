@@ -311,6 +311,12 @@ class RuleBdds:
         _, _, changed, local = self._whole_step(role, move, forced)
         if local or not changed:
             return None
+        return self.split_cases(src, changed, max_depth)
+
+    def split_cases(self, src, changed: dict, max_depth: int, also=frozenset()) -> list | None:
+        """:meth:`cases` of the functions ``changed`` ({f: next(f) as a BDD}) from src,
+        splitting on fluent bits and on the bits ``also`` (a concurrent game's action
+        bits, which the ``next`` read)."""
         m = self.m
         out: list = []
         todo: list = [(src, {}, {}, changed, {}, 0)]
@@ -321,7 +327,7 @@ class RuleBdds:
             if not open_:
                 out.append((part, simple))
                 continue
-            var = self._split_bit(open_, fixed)
+            var = self._split_bit(open_, fixed, also)
             if depth >= max_depth or var is None:
                 return None
             for value in (True, False):
@@ -389,13 +395,14 @@ class RuleBdds:
             return Negated(g)
         return None
 
-    def _split_bit(self, open_: dict, fixed: dict):
-        """The bit read by the most of the ``next`` of ``open_`` (ties: the first by
-        name), not yet in ``fixed``; None when they read none."""
+    def _split_bit(self, open_: dict, fixed: dict, also=frozenset()):
+        """The bit (a fluent's, or one of ``also``) read by the most of the ``next`` of
+        ``open_`` (ties: the first by name), not yet in ``fixed``; None when they read
+        none."""
         count: dict = {}
         for e in open_.values():
             for name in self.m.support(e):
-                if name not in fixed and name in self.fluent_of_bit:
+                if name not in fixed and (name in self.fluent_of_bit or name in also):
                     count[name] = count.get(name, 0) + 1
         if not count:
             return None
