@@ -34,6 +34,10 @@ __all__ = ["RuleBdds", "Within", "WHOLE_MAX"]
 #: the most bits :meth:`RuleBdds.cases` splits a move's sources on
 CASE_DEPTH = 6
 
+#: the most bits :meth:`RuleBdds.cases` tests on a part in one round for being fixed there
+#: (each test costs a pass over the part)
+CASE_TESTS = 48
+
 #: the most BDD nodes of an atom built over every state (and of each step of
 #: its build): a larger one is read within each set of states instead
 WHOLE_MAX = 4_000
@@ -70,6 +74,7 @@ class RuleBdds:
         self.does = DoesReads(self.prog)
         self._steps: dict = {}
         self._shifts: dict = {}
+        self._no_cases: set = set()  # the joint moves :meth:`cases` gave up on
 
     def atom(self, atom, ctx=None):
         """The BDD of a ground atom over every state, whatever its size; ``ctx`` =
@@ -302,16 +307,21 @@ class RuleBdds:
         split on is the one the most ``next`` not yet simple read, at most ``max_depth``
         deep. [(P, {f: True | False | g | Negated(g)})], f absent when unchanged on P;
         None when the move reads a fluent within a set (a ``next`` too large over every
-        state) or a part is still not simple at the deepest split: the move's relation
-        is then and-ed into src instead.
+        state) or a part is still not simple at the deepest split (then for every later
+        src too: the move's ``next`` are the same from layer to layer): the move's
+        relation is then and-ed into src instead.
 
         eightPuzzle's (move 2 2): every cell's ``next`` reads whether some blank lies
         elsewhere; split on the blank bits of (2 2)'s neighbours, each part slides one
         tile (a renaming of 18 bits) and keeps the other 63."""
+        ctx = (role, move, _Forced(forced))
         _, _, changed, local = self._whole_step(role, move, forced)
-        if local or not changed:
+        if local or not changed or ctx in self._no_cases:
             return None
-        return self.split_cases(src, changed, max_depth)
+        out = self.split_cases(src, changed, max_depth)
+        if out is None:  # not tried again: a move's next do not change from layer to layer
+            self._no_cases.add(ctx)
+        return out
 
     def split_cases(self, src, changed: dict, max_depth: int, also=frozenset()) -> list | None:
         """:meth:`cases` of the functions ``changed`` ({f: next(f) as a BDD}) from src,
@@ -358,9 +368,15 @@ class RuleBdds:
                     simple[f] = value
             open_ = still
             new = {}
-            read = set().union(*(m.support(e) for e in open_.values()))
-            read |= {self.bit[_source(v)] for v in simple.values() if _source(v) is not None}
-            for name in sorted(read - fixed.keys(), key=str):
+            read: dict = {}
+            for e in open_.values():
+                for name in m.support(e):
+                    read[name] = read.get(name, 0) + 1
+            for v in simple.values():
+                if _source(v) is not None:
+                    read.setdefault(self.bit[_source(v)], 0)
+            ask = sorted(read.keys() - fixed.keys(), key=lambda n: (-read[n], str(n)))
+            for name in ask[:CASE_TESTS]:  # the bits the most open next read first
                 x = m.var(name)
                 if m.is_false(m.diff(part, x)):
                     new[name] = True
