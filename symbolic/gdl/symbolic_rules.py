@@ -29,7 +29,7 @@ from .build import DoesReads, one_two
 from .game import GdlGame
 from .turns import NOOP
 
-__all__ = ["RuleBdds", "Within", "WHOLE_MAX"]
+__all__ = ["CASE_DEPTH", "CASE_TESTS", "Negated", "RuleBdds", "Within", "WHOLE_MAX"]
 
 #: the most bits :meth:`RuleBdds.cases` splits a move's sources on
 CASE_DEPTH = 6
