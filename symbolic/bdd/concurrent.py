@@ -65,19 +65,33 @@ class JointActions:
 
         pre(J) = W ∧ ∃act_J. (A_J ∧ ¬∃act_{−J}. (A_{−J} ∧ ¬Good))   [∧ alive, strict]
 
-    over the positions W (the domain, or a layer)."""
+    over the positions W (the domain, or a layer). ``trans`` may be a function that
+    builds T: then it is built when first read (an engine whose pre-images compose
+    never reads it)."""
 
-    __slots__ = ("manager", "players", "bits", "enabled", "trans", "alive")
+    __slots__ = ("manager", "players", "bits", "enabled", "_trans", "alive")
 
     def __init__(self, manager, players, bits: dict, enabled: dict, trans, alive=None):
         self.manager = m = manager
         self.players = tuple(players)
         self.bits = bits
         self.enabled = enabled
-        self.trans = trans
+        self._trans = trans
         self.alive = (
             m.conj(m.exist(a, bits[p]) for p, a in enabled.items()) if alive is None else alive
         )
+
+    @property
+    def trans(self):
+        """T(x, act, x'), built on first reading when given as a function."""
+        if callable(self._trans):
+            self._trans = self._trans()
+        return self._trans
+
+    @property
+    def built(self) -> bool:
+        """Whether T is built (not a function still to call)."""
+        return not callable(self._trans)
 
     def all_bits(self) -> frozenset:
         """The action bits of every player."""

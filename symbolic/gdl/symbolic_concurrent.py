@@ -232,16 +232,19 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
         self._layer_parts = {}
         if self._full is not None:
             trans = self._full  # the A_r (restricted) are and-ed wherever it is read
-        else:
-            with self.limits.stage("building T on the enabled joint moves"):
-                trans = self._relation(m.conj(enabled.values()))
+        else:  # built only for what lists moves: the pre-images then compose (_good)
+
+            def trans():
+                with self.limits.stage("building T on the enabled joint moves"):
+                    return self._relation(m.conj(enabled.values()))
+
         self.actions = JointActions(m, self.game.players, self.actions.bits, enabled, trans)
 
     def _good(self, target: PositionSet):
         """Good(x, act): the joint move's successor is in the target (module docstring)."""
         m, enc = self.manager, self.encoder
         node = self._node_of(target)
-        if self.good == "compose":
+        if self.good == "compose" or not self.actions.built:
             return m.compose(node, self._sigma) if self._sigma else node
         return m.and_exists(self.actions.trans, m.rename(node, enc.to_next), enc.next_set)
 
@@ -260,12 +263,21 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
         acts = self.actions
         hit = self._layer_parts.get(k)
         if hit is None:
+            if self._full is not None:
+                trans = acts.trans
+            elif acts.built:
+                trans = m.and_(acts.trans, layer)
+            else:
+                trans = None  # T not built: the pre-image composes (_good)
             hit = self._layer_parts[k] = (
-                acts.trans if self._full is not None else m.and_(acts.trans, layer),
+                trans,
                 {p: m.and_(a, layer) for p, a in acts.enabled.items()},
             )
         trans, enabled = hit
-        good = m.and_exists(trans, m.rename(won.node, enc.to_next), enc.next_set)
+        if trans is None:
+            good = m.compose(won.node, self._sigma) if self._sigma else won.node
+        else:
+            good = m.and_exists(trans, m.rename(won.node, enc.to_next), enc.next_set)
         return BddSet._make(self, acts.pre(J, good, layer, dead_ends is DeadEnds.STRICT, enabled))
 
     def deadlocks(self):
