@@ -33,6 +33,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import ggp_corpus  # noqa: E402  (a script beside this one, not a package)
+
+sys.path.pop(0)
 README_BEGIN, README_END = "<!-- ggp-answers -->", "<!-- /ggp-answers -->"
 
 #: (family, pattern on the game's file name): the first that matches names its family
@@ -163,48 +167,22 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_readme(text: str, tsv: Path) -> None:
-    """Put ``text`` between the markers of ``bench/README.md`` (after the GGP summary block
-    when the markers are absent)."""
-    readme = ROOT / "bench" / "README.md"
-    body = readme.read_text()
-    try:
-        rel = tsv.resolve().relative_to(ROOT)
-    except ValueError:
-        rel = tsv
-    block = f"{README_BEGIN}\nFrom `{rel}`:\n\n{text}{README_END}"
-    if README_BEGIN in body and README_END in body:
-        head, rest = body.split(README_BEGIN, 1)
-        body = head + block + rest.split(README_END, 1)[1]
-    else:
-        anchor = "<!-- /ggp-corpus -->"
-        if anchor not in body:
-            raise SystemExit("ggp_answers: bench/README.md has no GGP summary block to follow")
-        head, rest = body.split(anchor, 1)
-        body = head + anchor + "\n\n" + block + rest
-    readme.write_text(body)
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("table", type=Path, help="a TSV written by bench/ggp_corpus.py")
     ap.add_argument("--json", type=Path, help="where the answers go (default: beside the table)")
     ap.add_argument("--readme", action="store_true", help="write the markdown into bench/README.md")
     args = ap.parse_args(argv)
-    spec_path = ROOT / "bench" / "ggp_corpus.py"
-    sys.path.insert(0, str(spec_path.parent))
-    try:
-        from ggp_corpus import read_rows
-    finally:
-        sys.path.pop(0)
-    rows = read_rows(args.table)
+    rows = ggp_corpus.read_rows(args.table)
     text = markdown(rows)
     print(text)
     out = args.json or args.table.with_name(args.table.stem + "-answers.json")
     answers = [answer(r) for r in rows if r["outcome"] == "solved"]
     out.write_text(json.dumps({"table": args.table.name, "games": answers}, indent=1) + "\n")
     if args.readme:
-        write_readme(text, args.table)
+        ggp_corpus.write_readme(
+            text, args.table, README_BEGIN, README_END, after=ggp_corpus.README_END
+        )
     return 0
 
 

@@ -449,18 +449,25 @@ def summary(rows: list[dict], total: int | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_readme(text: str, tsv: Path) -> None:
-    """Put ``text`` between the GGP markers of ``bench/README.md`` (appended when absent)."""
+def write_readme(
+    text: str, tsv: Path, begin: str = README_BEGIN, end: str = README_END, after: str = ""
+) -> None:
+    """Put ``text`` between the markers ``begin`` and ``end`` of ``bench/README.md``; when
+    they are absent, right after the marker ``after`` if given and present, else appended
+    under a GGP heading."""
     readme = ROOT / "bench" / "README.md"
     body = readme.read_text()
     try:
         rel = tsv.resolve().relative_to(ROOT)
     except ValueError:
         rel = tsv
-    block = f"{README_BEGIN}\nFrom `{rel}`:\n\n{text}{README_END}"
-    if README_BEGIN in body and README_END in body:
-        head, rest = body.split(README_BEGIN, 1)
-        body = head + block + rest.split(README_END, 1)[1]
+    block = f"{begin}\nFrom `{rel}`:\n\n{text}{end}"
+    if begin in body and end in body:
+        head, rest = body.split(begin, 1)
+        body = head + block + rest.split(end, 1)[1]
+    elif after and after in body:
+        head, rest = body.split(after, 1)
+        body = head + after + "\n\n" + block + rest
     else:
         body = body.rstrip("\n") + "\n\n## The GGP corpus (issue 36)\n\n" + block + "\n"
     readme.write_text(body)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,10 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("ggp_answers", ROOT / "bench" / "ggp_answers.py")
 ans = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(ans)
-sys.path.insert(0, str(ROOT / "bench"))
-import ggp_corpus  # noqa: E402
-
-sys.path.pop(0)
+ggp_corpus = ans.ggp_corpus
 
 
 def _row(game, forced, outcome="solved", stage="", reachable="10"):
@@ -102,7 +98,7 @@ def test_main_writes_the_json_and_the_readme_block(tmp_path, monkeypatch, capsys
     readme = tmp_path / "bench" / "README.md"
     readme.parent.mkdir()
     readme.write_text("# b\n\n<!-- ggp-corpus -->\nsummary\n<!-- /ggp-corpus -->\n\n## next\n")
-    monkeypatch.setattr(ans, "ROOT", tmp_path)
+    monkeypatch.setattr(ggp_corpus, "ROOT", tmp_path)
     assert ans.main([str(tsv), "--readme"]) == 0
     doc = json.loads((tmp_path / "t-answers.json").read_text())
     assert [g["game"] for g in doc["games"]] == ["chomp"]

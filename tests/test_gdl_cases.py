@@ -25,21 +25,16 @@ from hypothesis import given, settings
 
 from symbolic.engines import make_engine
 from symbolic.gdl import symbolic_concurrent
-from symbolic.gdl.load import gdl_model
 from symbolic.gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
 from symbolic.gdl.symbolic_rules import Negated, RuleBdds
 from tests.gdl_interp import explore, read_kif
 from tests.strategies import static_gdl
-from tests.test_gdl_shift import no_shift
+from tests.test_gdl_shift import _model, no_shift
 from tests.test_gdl_static import COMMON, _engine_view, check_against_interpreter
 
 HERE = Path(__file__).resolve().parent
 KIFS = sorted((HERE / "gdl").glob("*.kif"))
 SLIDE = HERE / "gdl" / "slide2x2.kif"
-
-
-def _model(path: Path):
-    return gdl_model(path.read_text(), path.name)
 
 
 def no_cases():
