@@ -281,8 +281,10 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
         return BddSet._make(self, acts.pre(J, good, layer, dead_ends is DeadEnds.STRICT, enabled))
 
     def deadlocks(self):
-        """The positions without an enabled joint move (terminal, frontier, a role stuck)."""
-        return ConcurrentEngine.deadlocks(self)
+        """The positions without an enabled joint move (terminal, frontier, a role stuck):
+        D ∖ ⋀_r ∃act_r. A_r, since every enabled joint move has its successor in D (σ is
+        a function, D closed under it): no pre-image over D, which reads T."""
+        return BddSet._make(self, self.manager.diff(self._domain, self.actions.alive))
 
     def bdd_sizes(self) -> dict:
         """Node counts of the domain, T and each role's A_r."""
