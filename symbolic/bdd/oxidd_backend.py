@@ -265,6 +265,7 @@ class OxiddManager(BaseManager):
         self._vars: dict[str, Node] = {}
         self._cubes: dict[frozenset, Node] = {}
         self._substitutions: dict[tuple, object] = {}
+        self._cofactors: dict[tuple, object] = {}  # restrict's, apart: its keys vary more
         self._true = self.bdd.true()
         self._false = self.bdd.false()
         # a quarter of the store: below it, memory does not ask for a collection
@@ -480,19 +481,19 @@ class OxiddManager(BaseManager):
     @guarded(1)
     def restrict(self, u: Node, assignment: Assignment) -> Node:
         """The cofactor u[x := assignment[x]], through a prepared substitution (cached
-        with :meth:`rename`'s: the same cofactor of many functions builds it once)."""
+        apart from :meth:`rename`'s, whose few renamings its many cofactors would evict:
+        the same cofactor of many functions builds it once)."""
         if not assignment:
             return self.check(u)
-        items = tuple(sorted(assignment.items()))
-        key = ("restrict", items)
-        sub = self._substitutions.get(key)
+        key = tuple(sorted(assignment.items()))
+        sub = self._cofactors.get(key)
         if sub is None:
             sub = self._ob.BCDDFunction.make_substitution(
-                [(self._index[x], self._true if b else self._false) for x, b in items]
+                [(self._index[x], self._true if b else self._false) for x, b in key]
             )
-            if len(self._substitutions) > 64:
-                self._substitutions.clear()
-            self._substitutions[key] = sub
+            if len(self._cofactors) > 64:
+                self._cofactors.clear()
+            self._cofactors[key] = sub
         return u.substitute(sub)
 
     def _nodes(self, roots) -> set:

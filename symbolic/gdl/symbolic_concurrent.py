@@ -135,13 +135,11 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
                 for r in prog.roles
             }
             self._sigma = {}
-            self._changed = {}  # {f: σ_f} for the fluents σ does not keep
             for f in prog.fluents:
                 self.limits.check(f"next of {f!r}")
                 e = self.joint_atom(("next", (f,)))
                 if e != self.rules.cur[f]:
                     self._sigma[self.rules.bit[f]] = e
-                    self._changed[f] = e
             self._iffs = [
                 m.iff(self.rules.nxt[f], self.joint_atom(("next", (f,)))) for f in prog.fluents
             ]
@@ -190,7 +188,8 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
         if self._full is not None:
             img = m.and_exists(src, self._full, enc.current_set | acts)
         else:
-            cases = self.rules.split_cases(src, self._changed, CASE_DEPTH, acts)
+            changed = {self.rules.fluent_of_bit[b]: e for b, e in self._sigma.items()}
+            cases = self.rules.split_cases(src, changed, CASE_DEPTH, acts)
             if cases is not None:  # each joint move's part a renaming of the state
                 parts = (self.rules.case_image(p, simple) for p, simple in cases)
                 img = m.exist(m.disj(parts, check=self.limits.check), acts)

@@ -333,11 +333,11 @@ class RuleBdds:
         while todo:  # a part inherits its parent's simple values and open next
             part, fixed, simple, open_, new, depth = todo.pop()
             m.limits.check()
-            simple, open_, fixed = self._classify(part, simple, open_, fixed, new)
+            simple, open_, fixed, read = self._classify(part, simple, open_, fixed, new)
             if not open_:
                 out.append((part, simple))
                 continue
-            var = self._split_bit(open_, fixed, also)
+            var = self._split_bit(read, fixed, also)
             if depth >= max_depth or var is None:
                 return None
             for value in (True, False):
@@ -351,7 +351,8 @@ class RuleBdds:
     def _classify(self, part, simple: dict, open_: dict, fixed: dict, new: dict) -> tuple:
         """(``simple`` with the values found simple on part, {f: next(f) cofactored, not
         simple}, the bits fixed on part: ``fixed``, ``new`` and those part implies among
-        the bits the open ``next`` read): :meth:`cases`'s test of one part, cofactoring
+        the bits the open ``next`` read, {bit: how many open ``next`` read it} (0 for the
+        bits of the fluents the simple values read)): :meth:`cases`'s test of one part, cofactoring
         the ``open_`` ones by ``new`` and again while part implies more bits (a simple
         value stays true on part once cofactored)."""
         m = self.m
@@ -383,7 +384,7 @@ class RuleBdds:
                 elif m.is_false(m.and_(part, x)):
                     new[name] = False
             if not new:
-                return simple, open_, fixed
+                return simple, open_, fixed, read
             fixed.update(new)
             for f, v in simple.items():  # a fluent fixed on part is a constant there
                 g = _source(v)
@@ -411,15 +412,15 @@ class RuleBdds:
             return Negated(g)
         return None
 
-    def _split_bit(self, open_: dict, fixed: dict, also=frozenset()):
-        """The bit (a fluent's, or one of ``also``) read by the most of the ``next`` of
-        ``open_`` (ties: the first by name), not yet in ``fixed``; None when they read
-        none."""
-        count: dict = {}
-        for e in open_.values():
-            for name in self.m.support(e):
-                if name not in fixed and (name in self.fluent_of_bit or name in also):
-                    count[name] = count.get(name, 0) + 1
+    def _split_bit(self, read: dict, fixed: dict, also=frozenset()):
+        """The bit (a fluent's, or one of ``also``) that the most open ``next`` read
+        (``read``: :meth:`_classify`'s counts; ties: the first by name), not yet in
+        ``fixed``; None when they read none."""
+        count = {
+            name: n
+            for name, n in read.items()
+            if n and name not in fixed and (name in self.fluent_of_bit or name in also)
+        }
         if not count:
             return None
         return min(count, key=lambda name: (-count[name], str(name)))
