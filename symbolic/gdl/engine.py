@@ -44,6 +44,14 @@ class GdlEngine(GameEngine):
         """The number of states first reached at each depth."""
 
     @property
+    def explored(self) -> bool:
+        """Whether the positions are states reached from ``init`` by moves, each taken
+        in an expanded non-terminal state where every role has a legal move (the
+        engine explored them: it has ``layers``); False over a domain that holds
+        states nothing reaches (the symbolic engine's inductive invariant)."""
+        return bool(self.layers)
+
+    @property
     @abstractmethod
     def complete(self) -> bool:
         """Whether every reachable state is a position (no frontier)."""

@@ -31,6 +31,18 @@ largest V_i of the lower game and upper that of the upper game; they are equal
 when F = ∅, and a table of bounds is decided wherever they meet. When the
 layers are graded (every move goes one layer up, as with a step counter), the
 until is solved layer by layer (:func:`~symbolic.api.layers.until_layered`).
+
+**The grand coalition needs no fixpoint.** When C holds every role, ⟨⟨C⟩⟩ is
+the path quantifier E, and on an engine that explored its positions from the
+initial state (``explored``) every position p was reached by a path whose states
+before p were expanded, non-terminal and with a successor, i.e. in the until's
+left side (frontier states are never expanded, dead ends have no successor). So
+
+    initial ⊨ ⟨⟨all roles⟩⟩ stay U T   iff   T ≠ ∅        (T a set of positions)
+
+and a one-player game's values are read off its positions (the best goal among
+its terminal states), a multi-player game's grand-coalition ones likewise. Not
+over an inductive invariant, which holds states nothing reaches.
 """
 
 from __future__ import annotations
@@ -154,6 +166,9 @@ class _Forcing:
         ids = self.game.names.role_id
         J = {ids[r] for r in coalition}
         engine = self.engine
+        if len(J) == len(ids) and engine.explored:
+            seen[C] = ok = not target.is_empty()  # the grand coalition: module docstring
+            return ok
         # every state of ``stay`` has a successor: the convention does not matter
         if self.reach is not None:
             won = until_layered(
