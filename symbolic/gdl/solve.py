@@ -43,6 +43,14 @@ left side (frontier states are never expanded, dead ends have no successor). So
 and a one-player game's values are read off its positions (the best goal among
 its terminal states), a multi-player game's grand-coalition ones likewise. Not
 over an inductive invariant, which holds states nothing reaches.
+
+**Determinacy.** When one role moves at a time, the layers are graded (every play
+ends within their number of moves), nothing lies beyond the positions and no
+state is a dead end, every play from the initial state ends in a terminal one,
+and the game is one of perfect information, finite: Zermelo's theorem says that
+either C forces T (T ⊆ terminal) or the other roles force terminal ∖ T. A
+question answered for one side answers the other's: with goals that sum to a
+constant, r's "at least V" for r alone is the other's "at most 100 − V".
 """
 
 from __future__ import annotations
@@ -114,7 +122,8 @@ class _Forcing:
         self.start = initial[0]
         self.terminal = engine.atom_set(("terminal", ()))
         frontier = engine.frontier
-        self.stay = engine.positions() - self.terminal - frontier - dead_ends(model, engine)
+        dead = dead_ends(model, engine)
+        self.stay = engine.positions() - self.terminal - frontier - dead
         self.beyond = frontier - self.terminal
         self.goal_atoms: dict = {}
         for atom in self.game.program.rules:  # the value as written: (goal r 050) is 50
@@ -122,6 +131,14 @@ class _Forcing:
                 self.goal_atoms.setdefault((atom[1][0], int(atom[1][1])), []).append(atom)
         reach = engine.reach
         self.reach = reach if reach is not None and reach.graded else None
+        # every play ends in a terminal state, one role moving at a time: determined
+        self.determined = (
+            engine.explored
+            and not engine.concurrent
+            and self.reach is not None
+            and frontier.is_empty()
+            and dead.is_empty()
+        )
         # [(kind, target, {coalition: forced?})]: keyed by the target set itself, so
         # that two entries asking the same (terminal ∧ goal(r, ·) ≥ 0 is every
         # terminal, for each r) share one answer, and monotony in C
@@ -169,6 +186,12 @@ class _Forcing:
         if len(J) == len(ids) and engine.explored:
             seen[C] = ok = not target.is_empty()  # the grand coalition: module docstring
             return ok
+        if self.determined:  # the other roles forcing the other terminal states
+            rest = frozenset(ids) - C
+            for other, ok in self.seen(kind, self.terminal - target).items():
+                if (ok and other <= rest) or (not ok and rest <= other):
+                    seen[C] = not ok
+                    return not ok
         # every state of ``stay`` has a successor: the convention does not matter
         if self.reach is not None:
             won = until_layered(
