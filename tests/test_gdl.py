@@ -693,3 +693,19 @@ def test_the_grand_coalition_reads_its_values_off_the_positions(path, kind):
         assert not eng.explored
         slow = forced_values(m, make_engine(m.game, kind))
     assert fast == slow, (fast, slow)
+
+
+@pytest.mark.parametrize("kind", ["symbolic", "explicit"])
+@pytest.mark.parametrize("path", sorted((HERE / "gdl").glob("*.kif")), ids=lambda p: p.name)
+def test_an_atom_within_a_set_is_the_atom_and_the_set(path, kind):
+    """``atom_set(a, within=S)`` (the goals taken within the terminal states, and
+    ``terminal`` within the goals') equals ``atom_set(a) ∩ S``."""
+    m = load_model(path)
+    eng = make_engine(m.game, kind)
+    terminal = eng.atom_set(("terminal", ()))
+    goals = [a for a in m.game.program.rules if a[0] == "goal"]
+    assert goals, path
+    for a in goals:
+        held = eng.atom_set(a)
+        assert eng.atom_set(a, within=terminal) == held & terminal, a
+        assert eng.atom_set(("terminal", ()), within=held) == held & terminal, a

@@ -62,5 +62,6 @@ class GdlEngine(GameEngine):
         """The positions not expanded: ∅ unless a depth cut the exploration short."""
 
     @abstractmethod
-    def atom_set(self, atom: tuple) -> PositionSet:
-        """The positions where the ground atom (not depending on ``does``) holds."""
+    def atom_set(self, atom: tuple, within: PositionSet | None = None) -> PositionSet:
+        """The positions (of ``within``, when given) where the ground atom (not
+        depending on ``does``) holds."""

@@ -259,9 +259,11 @@ class GdlPositions(TupleSets):
         """The positions not expanded (∅ unless ``depth`` cut the exploration short)."""
         return GdlSet(self, self._explore().frontier)
 
-    def atom_set(self, atom) -> GdlSet:
-        """The positions where the ground atom (not depending on ``does``) holds."""
-        return self._from_indices(self._rules.holding(atom, self._explore().states))
+    def atom_set(self, atom, within: PositionSet | None = None) -> GdlSet:
+        """The positions (of ``within``, when given) where the ground atom (not
+        depending on ``does``) holds."""
+        held = self._from_indices(self._rules.holding(atom, self._explore().states))
+        return held if within is None else held & within
 
     def check_size(self) -> None:
         """TooManyPositions when more states are reachable than ``max_positions``."""

@@ -159,8 +159,8 @@ class _Forcing:
         out, acc = [], engine.empty()
         for v in reversed(values):
             for atom in self.goal_atoms[(role, v)]:
-                acc = acc | engine.atom_set(atom)
-            out.append(self.terminal & acc)
+                acc = acc | engine.atom_set(atom, within=self.terminal)
+            out.append(acc)
         out.reverse()
         return out
 

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from ..api import DeadEnds, ReachLayers
+from ..api import DeadEnds, PositionSet, ReachLayers
 from ..bdd.relation import Coalition, DeltaParts
 from ..bdd.sets import BddSet
 from ..bdd.turnbased import TurnBasedGame, check_partition
@@ -138,6 +138,7 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         m = self.manager
         self.rules = RuleBdds(m, self.encoder, game)
         self._inside: Within | None = None  # the atoms within the domain
+        self._inside_of: Within | None = None  # within the last set atom_set was given
         self._frontier = m.false
         # the layers' BDDs (R, (F_0, F_1, ...), graded), not BddSets: a set holds its
         # engine, and an engine holding its sets is a cycle that only the cycle
@@ -170,11 +171,19 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
             layers = tuple(m.and_(node, self.rules.cur[g]) for g in inv.counter)
             self._reach = (node, layers, True)
 
-    def atom_set(self, atom) -> BddSet:
-        """The positions where the ground atom (not depending on ``does``) holds, its rule
-        bodies evaluated inside the domain one literal at a time (:class:`Within`):
-        ``terminal`` and the goals of a large game are never built over all states."""
-        return BddSet._make(self, self._within_domain().atom(atom))
+    def atom_set(self, atom, within: PositionSet | None = None) -> BddSet:
+        """The positions (of ``within``, when given) where the ground atom (not
+        depending on ``does``) holds, its rule bodies evaluated inside the domain (or
+        ``within``) one literal at a time (:class:`Within`): ``terminal`` and the goals
+        of a large game are never built over all states, the goals over the terminal
+        states only (queens' goals over its 10⁷ positions take minutes)."""
+        if within is None:
+            return BddSet._make(self, self._within_domain().atom(atom))
+        node = self._node_of(within)
+        inside = self._inside_of
+        if inside is None or inside.u != node:
+            inside = self._inside_of = Within(self.rules, node)
+        return BddSet._make(self, inside.atom(atom))
 
     def _within_domain(self) -> Within:
         """The atoms within the domain (:class:`~.symbolic_rules.Within`, kept until the
