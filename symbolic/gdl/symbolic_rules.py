@@ -150,13 +150,17 @@ class RuleBdds:
         """(≥ 1 legal move, ≥ 2 legal moves, exactly one legal move not named ``noop``)
         for ``role``, within ``scope`` (each legal move built there: over every state
         their disjunctions grow beyond any layer, cubicup's for 50 s)."""
+        hit = scope.counts.get(role)
+        if hit is not None:  # the engine asks again over its domain: the dead ends
+            return hit
         m = self.m
         legal = (scope.legal(role, mv) for mv in self.prog.moves[role])
         one, two = one_two([x for x in legal if not m.is_false(x)], m.or_, m.and_, m.false)
         busy = m.diff(one, two)
         if NOOP in self.prog.moves[role]:
             busy = m.diff(busy, scope.legal(role, NOOP))
-        return one, two, busy
+        hit = scope.counts[role] = (one, two, busy)
+        return hit
 
     def turns(self, u, scope: "Within | None" = None) -> tuple[dict, object, object]:
         """({role: the states of u where it is the mover}, the states of u where several
@@ -472,6 +476,8 @@ class Within:
         self.rules, self.u = rules, u
         self.m = rules.m
         self.memo: dict = {}
+        #: {role: :meth:`RuleBdds.counts` within u}
+        self.counts: dict = {}
 
     def atom(self, atom, ctx=None):
         """a ∧ u for the ground atom a (``ctx`` fixes ``does``, as in :meth:`RuleBdds.atom`)."""
