@@ -254,3 +254,35 @@ def test_a_cut_exploration_on_both_engines(name, depth):
             ):
                 got = [g.pre(J, z, dead_ends=d).tuples() for g, z in zip((e, x), zs)]
                 assert got[0] == got[1], (name, J, d, got)
+
+
+@pytest.mark.parametrize(
+    "path", [HERE / n for n in FILES] + [MODELS / "nim1.kif"], ids=lambda p: p.name
+)
+def test_the_joint_moves_within_the_layers_equal_those_over_every_state(path, monkeypatch):
+    """The joint moves built within each layer, then within the positions
+    (JOINT_WHOLE_MAX = 0 forces it; a large game's go past it over every state), give
+    the same layers, positions, dead ends, successors, pre-images and table as those
+    built over every state."""
+    from symbolic.gdl import symbolic_concurrent
+
+    m = load_model(path)
+    whole = GdlSymbolicConcurrentGame(m.game)
+    monkeypatch.setattr(symbolic_concurrent, "JOINT_WHOLE_MAX", 0)
+    inside = GdlSymbolicConcurrentGame(m.game)
+    assert inside._full is None and whole._any is not None, path.name
+    assert whole.layers == inside.layers, (whole.layers, inside.layers)
+    assert whole.positions().tuples() == inside.positions().tuples(), path.name
+    assert whole.deadlocks().tuples() == inside.deadlocks().tuples(), path.name
+    assert forced_values(m, whole) == forced_values(m, inside), path.name
+    everything = whole.positions()
+    assert whole.post(everything).tuples() == inside.post(inside.positions()).tuples()
+    for pos in everything.tuples():
+        assert whole.successors(pos).tuples() == inside.successors(pos).tuples(), pos
+    for goal in [a for a in m.game.program.rules if a[0] == "goal"]:
+        z, w = whole.atom_set(goal), inside.atom_set(goal)
+        for J in ({1}, {2}, {1, 2}):
+            for d in DeadEnds:
+                assert (
+                    whole.pre(J, z, dead_ends=d).tuples() == inside.pre(J, w, dead_ends=d).tuples()
+                )

@@ -55,11 +55,55 @@ from .game import GdlGame
 from .symbolic import GdlSymbolicGame
 from .symbolic_rules import Within
 
+
+class _TooLarge(Exception):
+    """A joint atom's build over every state passed its cap (caught in the engine)."""
+
+
+class JointWithin(Within):
+    """:class:`~.symbolic_rules.Within` a set u of states, with ``does(r, m)`` read as
+    act_r = index(m) (``does``: {(r, m): that BDD over the action bits}): the BDD over
+    (x, act) of an atom within u. With ``cap``, :class:`_TooLarge` as soon as a body's
+    conjunction passes ``cap`` nodes."""
+
+    def __init__(self, rules, u, does: dict, cap: int | None = None):
+        super().__init__(rules, u)
+        self.does, self.cap = does, cap
+
+    def atom(self, atom, ctx=None):
+        """a ∧ u over (x, act) (``ctx`` is not read: every role's move is a variable)."""
+        name, args = atom
+        m = self.m
+        if name == "does":
+            return m.and_(self.u, self.does.get(args, m.false))
+        if name == "true" or not self.rules.does.reads(atom):
+            return super().atom(atom)
+        key = (atom, "joint")
+        hit = self.memo.get(key)
+        if hit is None:
+            m.limits.check()
+            hit = m.disj(self.body(b) for b in self.rules.prog.rules.get(atom, ()))
+            self.memo[key] = hit
+        return hit
+
+    def body(self, body, ctx=None):
+        """The states and moves where every literal of ``body`` holds, within u."""
+        v = super().body(body)
+        if self.cap is not None and self.m.size(v) > self.cap:
+            raise _TooLarge(self.cap)
+        return v
+
+
 #: the most bits (the roles' action bits, then fluents') the image splits a layer on
 #: into joint moves that rename the state (:meth:`~.symbolic_rules.RuleBdds.split_cases`)
 CASE_DEPTH = 14
 
-__all__ = ["GdlSymbolicConcurrentGame", "GOODS"]
+__all__ = ["GdlSymbolicConcurrentGame", "GOODS", "JointWithin"]
+
+#: the most BDD nodes of a step of an atom's build over every state (x, act): past it
+#: the joint moves are built within each layer while exploring, then within the
+#: positions (bomberman2p's went past 10⁸ nodes over every state)
+JOINT_WHOLE_MAX = 200_000
 
 #: the two forms of Good(x, act) (module docstring)
 GOODS = ("compose", "relational")
@@ -126,26 +170,20 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
             act = self.joint.integer(ir.Var(ir.ConcurrentGame.action_var(ids[r])))
             for i, mv in enumerate(prog.moves[r]):
                 self._does[(r, mv)] = self.joint.int_equals(act, i)
-        self._joint_memo: dict = {}
+        self._full = None
         with self.limits.stage("building the joint moves (symbolic, concurrent GDL)"):
-            self._any = {
-                ids[r]: m.disj(
-                    m.and_(self._does[(r, mv)], self.rules.legal(r, mv)) for mv in prog.moves[r]
-                )
-                for r in prog.roles
-            }
-            self._sigma = {}
-            for f in prog.fluents:
-                self.limits.check(f"next of {f!r}")
-                e = self.joint_atom(("next", (f,)))
-                if e != self.rules.cur[f]:
-                    self._sigma[self.rules.bit[f]] = e
-            self._iffs = [
-                m.iff(self.rules.nxt[f], self.joint_atom(("next", (f,)))) for f in prog.fluents
-            ]
-        self._full = self._full_relation()  # T over every state, or None when too large
-        # until explored: every state's moves, T not built yet (exploring reads neither)
-        self.actions = JointActions(m, game.players, bits, dict(self._any), m.false, m.true)
+            try:
+                parts = self._joint_parts(m.true, JOINT_WHOLE_MAX)
+            except _TooLarge:  # built within each layer, then within the positions
+                parts = None
+        # {role id: A_r}, {bit: σ_f}, [x'_f ↔ σ_f]: over every state, or (None while
+        # exploring) within the positions
+        self._any, self._sigma, self._iffs = (None, {}, []) if parts is None else parts
+        if parts is not None:
+            self._full = self._full_relation()  # T over every state, or None when too large
+        # until explored: no moves read (exploring reads them per layer or from _any)
+        placeholder = {p: m.true for p in bits}
+        self.actions = JointActions(m, game.players, bits, placeholder, m.false, m.true)
         self._layer_parts: dict = {}
         self._explore(depth, on_layer)
 
@@ -155,55 +193,66 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
             f"{len(self.manager.names)} BDD variables>"
         )
 
-    def joint_atom(self, atom):
-        """The BDD over (x, act) of a ground atom, ``does(r, m)`` read as act_r = index(m)
-        (memoized; an atom that reads no ``does`` is the rules' own BDD)."""
-        name, args = atom
-        m, rules = self.manager, self.rules
-        if name == "true":
-            return rules.cur[args[0]]
-        if name == "does":
-            return self._does.get(args, m.false)
-        if not rules.does.reads(atom):
-            return rules.atom(atom)
-        hit = self._joint_memo.get(atom)
-        if hit is None:
-            hit = m.disj(
-                m.conj(
-                    self.joint_atom(a) if kind == "pos" else m.not_(self.joint_atom(a))
-                    for kind, a in body
-                )
-                for body in self.game.program.rules.get(atom, ())
+    def joint_atom(self, atom, within=None):
+        """The BDD over (x, act) of a ground atom within the states ``within`` (every
+        state when not given), ``does(r, m)`` read as act_r = index(m)."""
+        m = self.manager
+        return JointWithin(self.rules, m.true if within is None else within, self._does).atom(atom)
+
+    def _joint_parts(self, u, cap: int | None = None) -> tuple:
+        """({role id: A_r}, {bit: σ_f for the fluents f that a joint move may change},
+        [x'_f ↔ σ_f for every f]) within the states u (module docstring); with ``cap``,
+        _TooLarge as soon as a step of an atom's build passes ``cap`` nodes."""
+        m, prog, rules = self.manager, self.game.program, self.rules
+        ids = self.game.names.role_id
+        jw = JointWithin(rules, u, self._does, cap)
+        any_ = {
+            ids[r]: m.disj(
+                m.and_(jw.atom(("does", (r, mv))), jw.legal(r, mv)) for mv in prog.moves[r]
             )
-            self._joint_memo[atom] = hit
-        return hit
+            for r in prog.roles
+        }
+        sigma, iffs = {}, []
+        for f in prog.fluents:
+            self.limits.check(f"next of {f!r}")
+            e = jw.atom(("next", (f,)))
+            if cap is not None and m.size(e) > cap:
+                raise _TooLarge(cap)
+            if e != m.and_(u, rules.cur[f]):
+                sigma[rules.bit[f]] = e
+            iffs.append(m.iff(rules.nxt[f], e))
+        return any_, sigma, iffs
 
     def image(self, layer: BddSet) -> BddSet:
         """post(F): every joint move of the non-terminal states of F (no turn rule)."""
         m, enc = self.manager, self.encoder
         live = Within(self.rules, layer.node).not_terminal()
         self.limits.check("image of a layer (every joint move)")
-        src = m.conj([live] + list(self._any.values()))
+        if self._any is None:  # the joint moves within the layer
+            any_, sigma, iffs = self._joint_parts(live)
+        else:
+            any_, sigma, iffs = self._any, self._sigma, self._iffs
+        src = m.conj([live] + list(any_.values()))
         acts = self.actions.all_bits()
         if self._full is not None:
             img = m.and_exists(src, self._full, enc.current_set | acts)
         else:
-            changed = {self.rules.fluent_of_bit[b]: e for b, e in self._sigma.items()}
+            changed = {self.rules.fluent_of_bit[b]: e for b, e in sigma.items()}
             cases = self.rules.split_cases(src, changed, CASE_DEPTH, acts)
             if cases is not None:  # each joint move's part a renaming of the state
                 parts = (self.rules.case_image(p, simple) for p, simple in cases)
                 img = m.exist(m.disj(parts, check=self.limits.check), acts)
                 return BddSet._make(self, m.and_(img, self._domain))
-            img = m.exist(self._relation(src), enc.current_set | acts)
+            img = m.exist(self._relation(src, iffs), enc.current_set | acts)
         return BddSet._make(self, m.and_(m.rename(img, enc.to_current), self._domain))
 
-    def _relation(self, src):
-        """src(x, act) ∧ T(x, act, x'), and-ed one fluent at a time from the sources:
-        T alone is huge (29 million nodes for ticTacToe.kif, the bits of x, x' and
-        act interleaved badly), T on the enabled moves of the reachable states small
+    def _relation(self, src, iffs: list):
+        """src(x, act) ∧ T(x, act, x'), and-ed one fluent at a time (``iffs``) from the
+        sources: T alone is huge (29 million nodes for ticTacToe.kif, the bits of x, x'
+        and act interleaved badly), T on the enabled moves of the reachable states small
         (10 504 nodes)."""
         m = self.manager
-        for iff in self._iffs:
+        for iff in iffs:
             self.limits.check()
             src = m.and_(src, iff)
         return src
@@ -227,6 +276,9 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
         self._set_domain(node)
         self._live = None
         live = self._expanded()
+        if self._any is None:  # the joint moves within the expanded positions
+            with self.limits.stage("building the joint moves within the positions"):
+                self._any, self._sigma, self._iffs = self._joint_parts(live)
         enabled = {p: m.and_(live, a) for p, a in self._any.items()}
         self._layer_parts = {}
         if self._full is not None:
@@ -235,7 +287,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
 
             def trans():
                 with self.limits.stage("building T on the enabled joint moves"):
-                    return self._relation(m.conj(enabled.values()))
+                    return self._relation(m.conj(enabled.values()), self._iffs)
 
         self.actions = JointActions(m, self.game.players, self.actions.bits, enabled, trans)
 
