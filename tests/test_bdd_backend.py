@@ -125,6 +125,23 @@ def test_forall_is_dual_of_exist(backend):
     assert m.forall(u, {"b"}) == m.or_(m.var("a"), m.and_(m.false, m.var("c")))
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_branch_is_the_root_variable_and_its_cofactors(backend, seed):
+    """branch(u) = (v, u[v := false], u[v := true]) with v the lowest level of u's
+    support (random functions, negated ones too: oxidd's complement edges), None on the
+    constants."""
+    names = ["a", "b", "c", "d"]
+    m = make(backend, names)
+    rng = random.Random(seed)
+    for u in (f := random_function(m, names, rng), m.not_(f), m.var("c"), m.not_(m.var("d"))):
+        if m.is_true(u) or m.is_false(u):
+            continue
+        v, low, high = m.branch(u)
+        assert v == min(m.support(u), key=m.level), (v, m.support(u))
+        assert (low, high) == (m.restrict(u, {v: False}), m.restrict(u, {v: True})), v
+    assert m.branch(m.true) is None and m.branch(m.false) is None
+
+
 def test_rename_swaps_simultaneously(backend):
     m = make(backend, ["x", "y"])
     u = m.diff(m.var("x"), m.var("y"))

@@ -332,8 +332,17 @@ class OxiddManager(BaseManager):
         self.bdd.set_var_order([self._index[n] for n in names])
 
     def _root_var(self, u) -> str:
-        """The variable of u's root: the lowest level of its support."""
-        return min(self.support(u), key=self.level)
+        """The variable of u's root node (one call: the support is a walk in Python)."""
+        return self.bdd.var_name(u.node_var())
+
+    def branch(self, u):
+        """(v, u[v := false], u[v := true]) for v the variable of u's root, None for a
+        constant: the root node's own cofactors (no substitution)."""
+        if u == self._true or u == self._false:
+            return None
+        self.check(u)
+        high, low = u.cofactors()
+        return self._root_var(u), low, high
 
     def level(self, name: VariableName) -> Level:
         """The level of variable ``name``."""

@@ -76,19 +76,36 @@ class JointWithin(Within):
         m = self.m
         if name == "does":
             return m.and_(self.u, self.does.get(args, m.false))
-        if name == "true" or not self.rules.does.reads(atom):
+        joint = name != "true" and self.rules.does.reads(atom)
+        if not joint and (name == "true" or self.cap is None):
             return super().atom(atom)
-        key = (atom, "joint")
+        key = (atom, "joint" if joint else None)
         hit = self.memo.get(key)
         if hit is None:
-            m.limits.check()
-            hit = m.disj(self.body(b) for b in self.rules.prog.rules.get(atom, ()))
+            whole = None if joint else self.rules.whole(atom)
+            if whole is not None:
+                hit = m.and_(self.u, whole)
+            else:
+                m.limits.check()
+                hit = self._or([self.body(b) for b in self.rules.prog.rules.get(atom, ())])
             self.memo[key] = hit
         return hit
 
     def body(self, body, ctx=None):
         """The states and moves where every literal of ``body`` holds, within u."""
-        v = super().body(body)
+        return self._capped(super().body(body))
+
+    def _or(self, items: list):
+        """The disjunction of ``items`` as a balanced tree, each step capped."""
+        m = self.m
+        while len(items) > 1:
+            pairs = range(0, len(items) - 1, 2)
+            items = [self._capped(m.or_(items[i], items[i + 1])) for i in pairs] + (
+                [items[-1]] if len(items) % 2 else []
+            )
+        return items[0] if items else m.false
+
+    def _capped(self, v):
         if self.cap is not None and self.m.size(v) > self.cap:
             raise _TooLarge(self.cap)
         return v
