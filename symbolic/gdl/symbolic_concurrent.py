@@ -81,31 +81,38 @@ class JointWithin(Within):
             return super().atom(atom)
         key = (atom, "joint" if joint else None)
         hit = self.memo.get(key)
+        if hit is _TooLarge:  # failed before: every atom reading it fails at once
+            raise _TooLarge(self.cap)
         if hit is None:
             whole = None if joint else self.rules.whole(atom)
             if whole is not None:
                 hit = m.and_(self.u, whole)
             else:
                 m.limits.check()
-                hit = self._or([self.body(b) for b in self.rules.prog.rules.get(atom, ())])
+                try:
+                    hit = self._or([self.body(b) for b in self.rules.prog.rules.get(atom, ())])
+                except _TooLarge:
+                    self.memo[key] = _TooLarge
+                    raise
             self.memo[key] = hit
         return hit
 
     def body(self, body, ctx=None):
         """The states and moves where every literal of ``body`` holds, within u."""
-        return self._capped(super().body(body))
+        return self.capped(super().body(body))
 
     def _or(self, items: list):
         """The disjunction of ``items`` as a balanced tree, each step capped."""
         m = self.m
         while len(items) > 1:
             pairs = range(0, len(items) - 1, 2)
-            items = [self._capped(m.or_(items[i], items[i + 1])) for i in pairs] + (
+            items = [self.capped(m.or_(items[i], items[i + 1])) for i in pairs] + (
                 [items[-1]] if len(items) % 2 else []
             )
         return items[0] if items else m.false
 
-    def _capped(self, v):
+    def capped(self, v):
+        """v, or :class:`_TooLarge` when it has more than ``cap`` nodes."""
         if self.cap is not None and self.m.size(v) > self.cap:
             raise _TooLarge(self.cap)
         return v
@@ -189,14 +196,14 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
                 self._does[(r, mv)] = self.joint.int_equals(act, i)
         self._full = None
         with self.limits.stage("building the joint moves (symbolic, concurrent GDL)"):
-            try:
-                parts = self._joint_parts(m.true, JOINT_WHOLE_MAX)
-            except _TooLarge:  # built within each layer, then within the positions
-                parts = None
+            # each A_r and next(f) over every state, or None past the cap: then built
+            # within each layer while exploring, and within the positions after
+            self._whole_any, self._whole_next = self._whole_parts(JOINT_WHOLE_MAX)
         # {role id: A_r}, {bit: σ_f}, [x'_f ↔ σ_f]: over every state, or (None while
         # exploring) within the positions
-        self._any, self._sigma, self._iffs = (None, {}, []) if parts is None else parts
-        if parts is not None:
+        self._any, self._sigma, self._iffs = None, {}, []
+        if self._whole_any is not None and None not in self._whole_next.values():
+            self._any, self._sigma, self._iffs = self._joint_parts(m.true)
             self._full = self._full_relation()  # T over every state, or None when too large
         # until explored: no moves read (exploring reads them per layer or from _any)
         placeholder = {p: m.true for p in bits}
@@ -216,26 +223,51 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
         m = self.manager
         return JointWithin(self.rules, m.true if within is None else within, self._does).atom(atom)
 
-    def _joint_parts(self, u, cap: int | None = None) -> tuple:
+    def _whole_parts(self, cap: int) -> tuple:
+        """({role id: A_r} over every state, or None when one passes ``cap`` nodes in a
+        step of its build; {f: next(f) over every state, or None when it passes it})."""
+        m, prog = self.manager, self.game.program
+        ids = self.game.names.role_id
+        jw = JointWithin(self.rules, m.true, self._does, cap)
+        try:
+            any_: dict | None = {ids[r]: self._enabled(jw, r) for r in prog.roles}
+        except _TooLarge:
+            any_ = None
+        nxt: dict = {}
+        for f in prog.fluents:
+            self.limits.check(f"next of {f!r}")
+            try:
+                nxt[f] = jw.capped(jw.atom(("next", (f,))))
+            except _TooLarge:
+                nxt[f] = None
+        return any_, nxt
+
+    def _enabled(self, jw: JointWithin, r):
+        """A_r within ``jw``'s states: r's legal moves as its action bits."""
+        m = self.manager
+        return m.disj(
+            m.and_(jw.atom(("does", (r, mv))), jw.legal(r, mv)) for mv in self.game.program.moves[r]
+        )
+
+    def _joint_parts(self, u) -> tuple:
         """({role id: A_r}, {bit: σ_f for the fluents f that a joint move may change},
-        [x'_f ↔ σ_f for every f]) within the states u (module docstring); with ``cap``,
-        _TooLarge as soon as a step of an atom's build passes ``cap`` nodes."""
+        [x'_f ↔ σ_f for every f]) within the states u (module docstring): the parts built
+        over every state where they are small, the others within u."""
         m, prog, rules = self.manager, self.game.program, self.rules
         ids = self.game.names.role_id
-        jw = JointWithin(rules, u, self._does, cap)
-        any_ = {
-            ids[r]: m.disj(
-                m.and_(jw.atom(("does", (r, mv))), jw.legal(r, mv)) for mv in prog.moves[r]
-            )
-            for r in prog.roles
-        }
+        jw = JointWithin(rules, u, self._does)
+        any_ = self._whole_any
+        if any_ is None:
+            any_ = {ids[r]: self._enabled(jw, r) for r in prog.roles}
         sigma, iffs = {}, []
         for f in prog.fluents:
             self.limits.check(f"next of {f!r}")
-            e = jw.atom(("next", (f,)))
-            if cap is not None and m.size(e) > cap:
-                raise _TooLarge(cap)
-            if e != m.and_(u, rules.cur[f]):
+            e = self._whole_next[f]
+            if e is None:  # within u: unchanged when it is x_f on u
+                e = jw.atom(("next", (f,)))
+                if e != m.and_(u, rules.cur[f]):
+                    sigma[rules.bit[f]] = e
+            elif e != rules.cur[f]:
                 sigma[rules.bit[f]] = e
             iffs.append(m.iff(rules.nxt[f], e))
         return any_, sigma, iffs
