@@ -266,7 +266,6 @@ class OxiddManager(BaseManager):
         self._cubes: dict[frozenset, Node] = {}
         self._substitutions: dict[tuple, object] = {}
         self._cofactors: dict[tuple, object] = {}  # restrict's, apart: its keys vary more
-        self._supports: dict = {}  # {function: its support's names}
         self._true = self.bdd.true()
         self._false = self.bdd.false()
         # a quarter of the store: below it, memory does not ask for a collection
@@ -506,46 +505,25 @@ class OxiddManager(BaseManager):
             self._cofactors[key] = sub
         return u.substitute(sub)
 
-    def _nodes(self, roots) -> set:
-        """The inner nodes reachable from ``roots``, each as the pair {f, ¬f} of the
-        functions it stands for (with complement edges, f and ¬f share one node)."""
+    def _walk(self, roots) -> tuple[set, set]:
+        """(the functions met walking down from ``roots``, their root variables): with
+        complement edges f and ¬f share one node, so a node is met at most twice."""
         seen: set = set()
-        stack = [r for r in roots if r.node_var() is not None]
+        found: set = set()
+        stack = list(roots)
         while stack:
             f = stack.pop()
-            key = frozenset((f, ~f))
-            if key in seen:
-                continue
-            seen.add(key)
-            for c in (f.cofactor_true(), f.cofactor_false()):
-                if c.node_var() is not None:
-                    stack.append(c)
-        return seen
-
-    def support(self, u: Node) -> set[VariableName]:
-        """The variables ``u`` depends on (a walk in Python, memoized for up to 1 024
-        functions of at most 2 000 nodes, which the memo keeps alive: the GDL cases ask
-        again for the parts' unchanged cofactors)."""
-        self.check(u)
-        hit = self._supports.get(u)
-        if hit is None:
-            found: set = set()
-            seen: set = set()
-            stack = [u]
-            while stack:  # f and ¬f share a node: at most two visits each
-                f = stack.pop()
-                v = f.node_var()
-                if v is None or f in seen:
-                    continue
+            v = f.node_var()
+            if v is not None and f not in seen:
                 seen.add(f)
                 found.add(v)
                 stack += f.cofactors()
-            hit = frozenset(self.bdd.var_name(v) for v in found)
-            if len(seen) <= 4_000:  # f and ¬f: 2 000 nodes
-                if len(self._supports) >= 1024:
-                    self._supports.clear()
-                self._supports[u] = hit
-        return set(hit)
+        return seen, found
+
+    def support(self, u: Node) -> set[VariableName]:
+        """The variables ``u`` depends on (a walk in Python)."""
+        self.check(u)
+        return {self.bdd.var_name(v) for v in self._walk([u])[1]}
 
     # ------------------------------------------------------------------ counting, enumeration
 
@@ -595,7 +573,8 @@ class OxiddManager(BaseManager):
     def shared_size(self, nodes: Sequence[Node]) -> int:
         """Number of distinct BDD nodes reachable from ``nodes``."""
         nodes = list(nodes)
-        return len(self._nodes(nodes)) + (1 if nodes else 0)
+        met = self._walk(nodes)[0]
+        return len({frozenset((f, ~f)) for f in met}) + (1 if nodes else 0)
 
     def collect_garbage(self, now: bool = False) -> None:
         """Free dead nodes, only when memory asks for it (see below), or ``now``."""
