@@ -118,6 +118,37 @@ def test_the_deadline_ends_a_process_held_in_a_native_call_within_2_s():
     assert took < 1 + BOUND, took
 
 
+#: a process whose Python objects (no BDD: what a GDL grounder holds) grow past the cap
+_GROWS = """
+import time
+from symbolic.cli import watchdog
+from symbolic.limits import Limits
+watchdog.enable()
+watchdog.RESIDENT_SLACK_MB = 100
+lim = Limits(max_memory=20)
+held = []
+with watchdog.Watchdog(lim, lambda err: err.limit + " at " + err.stage + "\\n"):
+    with lim.stage("grounding"):
+        for _ in range(100):
+            held.append(bytearray(10 << 20))  # 10 MB, touched
+            time.sleep(0.05)
+print("the loop ended", flush=True)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads /proc")
+def test_the_memory_cap_ends_a_process_whose_python_objects_grow():
+    """Past the cap and the slack the watchdog ends the process (status 3), naming the
+    limit and the stage, with the ``--json`` document: what no check of the BDD cap sees
+    (a grounder's atoms) cannot pass ``--max-memory`` by more than the slack."""
+    p = _start([sys.executable, "-c", _GROWS])
+    out, err = p.communicate(timeout=30)
+    status = p.returncode
+    assert status == 3, (status, err, out)
+    assert err.startswith("symbolic: memory limit of 20 MB reached while grounding (resident"), err
+    assert "max-memory at grounding" in out and "the loop ended" not in out, out
+
+
 #: the deadline ends the work of a stage; the error unwinds it, then the main thread is held
 #: in one long native call (as when it frees a large structure): the watchdog ends the run
 _UNWOUND = """

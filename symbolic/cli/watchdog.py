@@ -14,7 +14,10 @@ after either, the watchdog prints the same one-line message the main thread woul
 printed (naming the stage that was running, or the one the main thread was leaving when the
 limit unwound it: :meth:`~symbolic.limits.Limits.timed_out`; with ``--json``, the same
 document on stdout, :func:`symbolic.cli.output.stopped_document`), flushes what it can and
-leaves with :func:`os._exit` (status 130 or 3). It is
+leaves with :func:`os._exit` (status 130 or 3). With ``--max-memory`` it also ends the
+process (status 3) once its resident memory passes the cap by :data:`RESIDENT_SLACK_MB`:
+the cap bounds the BDD manager and the explicit positions, and the watchdog the rest (a
+GDL grounder, the front end), which no check of the cap sees. It is
 for the ``symbolic`` process only (:func:`symbolic.cli.console` calls :func:`enable`):
 ``main()`` called from Python never ends its caller's process.
 
@@ -36,9 +39,17 @@ from typing import Callable
 
 from .. import interrupts
 from ..errors import LimitExceeded
-from ..limits import Limits
+from ..limits import Limits, megabytes
 
-__all__ = ["Watchdog", "enable", "GRACE", "INTERRUPTED", "LIMIT"]
+__all__ = [
+    "Watchdog",
+    "enable",
+    "resident_bytes",
+    "GRACE",
+    "INTERRUPTED",
+    "LIMIT",
+    "RESIDENT_SLACK_MB",
+]
 
 #: seconds the main thread has to end a request by itself after Ctrl-C or the deadline
 #: (the alarm of ``--timeout`` rings 0.25 s after it; a cooperative check comes first)
@@ -47,6 +58,11 @@ GRACE = 1.0
 INTERRUPTED, LIMIT = 130, 3
 #: seconds between two looks at the clock
 _TICK = 0.05
+#: MB the process may hold beyond ``--max-memory`` (Python, the front end, a grounder)
+#: before the watchdog ends it: gt_two_thirds_6p's grounding passed 8 GB under a 4 GB cap
+RESIDENT_SLACK_MB = 2048
+#: ticks between two looks at the resident memory
+_RSS_TICKS = 5
 
 
 def enable() -> None:
@@ -112,8 +128,16 @@ class Watchdog:
         r = self._fds[0]
         interrupted_at = None
         deadline = self.limits.deadline
+        cap = self.limits.max_memory
+        ceiling = None if cap is None else megabytes(cap + RESIDENT_SLACK_MB)
+        ticks = 0
         while not self._stop.is_set():
             ready, _, _ = select.select([r], [], [], _TICK)
+            ticks += 1
+            if ceiling is not None and not ticks % _RSS_TICKS:
+                rss = resident_bytes()
+                if rss is not None and rss > ceiling:
+                    self._over_memory(rss)
             now = time.monotonic()
             if ready:
                 data = os.read(r, 512)
@@ -128,6 +152,20 @@ class Watchdog:
                 document = None if self.report is None else self.report(err)
                 self._end(LIMIT, f"symbolic: {err.message}", document)
 
+    def _over_memory(self, rss: int) -> None:
+        """End the process: its resident memory ``rss`` passed the cap and the slack."""
+        lim = self.limits
+        where = lim.where()
+        err = LimitExceeded(
+            f"memory limit of {lim.max_memory:g} MB reached while {where} (resident"
+            f" {rss >> 20} MB, past the cap and the {RESIDENT_SLACK_MB} MB left to the rest"
+            " of the process)",
+            "max-memory",
+            where,
+        )
+        document = None if self.report is None else self.report(err)
+        self._end(LIMIT, f"symbolic: {err.message}", document)
+
     def _end(self, status: int, message: str, document: str | None = None) -> None:
         if not self._lock.acquire(blocking=False) or self._stop.is_set():
             return  # the main thread is leaving the block: it reports by itself
@@ -140,6 +178,15 @@ class Watchdog:
             except OSError:
                 pass
         os._exit(status)
+
+
+def resident_bytes() -> int | None:
+    """This process's resident memory in bytes (Linux's /proc; None elsewhere)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _flush_stdout(seconds: float) -> None:
