@@ -391,7 +391,9 @@ print(switched, inside is signal.SIG_DFL, signal.getsignal(signal.SIGINT) is han
 @pytest.mark.parametrize("enable, want", [(True, "True True True"), (False, "False False True")])
 def test_only_the_symbolic_command_gives_ctrl_c_to_the_kernel(enable, want):
     """The Python API leaves its caller's handler alone; the command switches it for the
-    block, and restores it after."""
+    block, and restores it after. (The child starts with SIGINT's default disposition, as
+    from a terminal: under ``nohup … &`` it would inherit SIG_IGN, and then Python installs
+    no handler to switch.)"""
     out = subprocess.run(
         [sys.executable, "-c", _SWITCH.format(enable=enable)],
         cwd=ROOT,
@@ -399,5 +401,6 @@ def test_only_the_symbolic_command_gives_ctrl_c_to_the_kernel(enable, want):
         capture_output=True,
         text=True,
         check=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     ).stdout
     assert out.split("\n")[0] == want, out
