@@ -118,6 +118,31 @@ def test_the_deadline_ends_a_process_held_in_a_native_call_within_2_s():
     assert took < 1 + BOUND, took
 
 
+#: Ctrl-C inside a constructor, before the attribute its finaliser reads (dd.autoref's
+#: Function.__del__ reads ``self.node``)
+_HALF_BUILT = """
+from symbolic import cli, interrupts
+interrupts.enable()
+class Half:
+    def __init__(self):
+        raise KeyboardInterrupt
+    def __del__(self):
+        self.node
+def run(argv, started=None):
+    Half()
+cli._run = run
+print(cli.main(["check"]))
+"""
+
+
+def test_ctrl_c_in_a_constructor_ends_with_one_line():
+    """The command ends on "symbolic: interrupted" alone: the finaliser of the object the
+    Ctrl-C left half-built says nothing (a random Ctrl-C met dd.autoref's once)."""
+    p = _start([sys.executable, "-c", _HALF_BUILT])
+    out, err = p.communicate(timeout=30)
+    assert (out, err) == ("130\n", "symbolic: interrupted\n"), (out, err)
+
+
 #: a process whose Python objects (no BDD: what a GDL grounder holds) grow past the cap
 _GROWS = """
 import time

@@ -36,6 +36,7 @@ import os
 import sys
 from typing import Sequence
 
+from .. import interrupts
 from .. import limits as limits_mod
 from ..errors import LimitExceeded, SymbolicError
 from ..progress import progress_for
@@ -158,6 +159,10 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
             return failed if status == OK else status  # an earlier error's status stays
         return status
     except KeyboardInterrupt:
+        if interrupts.enabled():  # the command's process, which ends now (console)
+            # an object the Ctrl-C left half-built (dd.autoref's Function before its
+            # ``node``) reports its finaliser's error as the exception is cleared
+            sys.unraisablehook = _ignore_unraisable
         print("symbolic: interrupted", file=sys.stderr)
         return INTERRUPTED
     except SystemExit:  # argparse: --help, or a refused option (its message is on stderr)
@@ -167,6 +172,10 @@ def main(argv: Sequence[str] | None = None, started: float | None = None) -> int
         return _output_failed(err.error)
     finally:
         sys.stdout, sys.stderr = shown, told
+
+
+def _ignore_unraisable(unraisable) -> None:
+    """``sys.unraisablehook`` of a ``symbolic`` process ending on Ctrl-C: nothing."""
 
 
 def console() -> None:
