@@ -5,7 +5,7 @@ Each role r gets an action bit-vector act_r (the action variable of
 its bits are moved above the fluents' unless ``actions="below"``), and the
 ground ``does(r, m)`` atoms are read as act_r = index(m); every ground atom that
 reads ``does`` then has one BDD over (x, act)
-(:meth:`GdlSymbolicConcurrentGame.joint_atom`). With L the expanded non-terminal
+(:class:`JointWithin`). With L the expanded non-terminal
 positions (no frontier, not terminal):
 
     A_r(x, act_r) = L(x) ∧ ⋁_m (act_r = index(m) ∧ legal(r, m)(x))
@@ -217,12 +217,6 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
             f"{len(self.manager.names)} BDD variables>"
         )
 
-    def joint_atom(self, atom, within=None):
-        """The BDD over (x, act) of a ground atom within the states ``within`` (every
-        state when not given), ``does(r, m)`` read as act_r = index(m)."""
-        m = self.manager
-        return JointWithin(self.rules, m.true if within is None else within, self._does).atom(atom)
-
     def _whole_parts(self, cap: int) -> tuple:
         """({role id: A_r} over every state, or None when one passes ``cap`` nodes in a
         step of its build; {f: next(f) over every state, or None when it passes it})."""
@@ -345,8 +339,12 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
         m, enc = self.manager, self.encoder
         node = self._node_of(target)
         if self.good == "compose" or not self.actions.built:
-            return m.compose(node, self._sigma) if self._sigma else node
+            return self._composed(node)
         return m.and_exists(self.actions.trans, m.rename(node, enc.to_next), enc.next_set)
+
+    def _composed(self, node):
+        """Z(σ(x, act)) for Z = ``node``: Good by composition (T not read)."""
+        return self.manager.compose(node, self._sigma) if self._sigma else node
 
     def _pre(self, J: frozenset, target: PositionSet, strict: bool) -> BddSet:
         """pre(J, Z) over the domain (:meth:`~symbolic.bdd.concurrent.JointActions.pre`)."""
@@ -375,7 +373,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
             )
         trans, enabled = hit
         if trans is None:
-            good = m.compose(won.node, self._sigma) if self._sigma else won.node
+            good = self._composed(won.node)
         else:
             good = m.and_exists(trans, m.rename(won.node, enc.to_next), enc.next_set)
         return BddSet._make(self, acts.pre(J, good, layer, dead_ends is DeadEnds.STRICT, enabled))
