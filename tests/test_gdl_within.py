@@ -1,12 +1,15 @@
 """The GDL symbolic engine reads its ground atoms within a set of states
-(:class:`symbolic.gdl.symbolic_rules.Within`), building over every state only the atoms
+(:class:`symbolic.gdl.within.Within`), building over every state only the atoms
 that stay small there (:meth:`~symbolic.gdl.symbolic_rules.RuleBdds.whole`).
 
 - On every layer u and every atom (under every joint move for those reading ``does``),
   ``Within(u).atom(a)`` is u ∧ a, a as built over every state by a fresh, unbounded
   :class:`~symbolic.gdl.symbolic_rules.RuleBdds`; with no atom built over every state
   (``WHOLE_MAX`` = -1) too.
-- With no atom built over every state, the engine's answers (reachable, terminal and
+- The same on each layer when the atoms of several bodies are read from their parts
+  over every state (``PARTS_FROM`` = 0; parts of at most 8 nodes; parts past their
+  budget, read body by body) and the legal moves are counted over every state.
+- With no atom built over every state, or with the parts, the engine's answers (reachable, terminal and
   dead-end states, each goal's states, the forced table) are those of the default engine,
   of the explicit engine and of the plain interpreter of ``tests/gdl_interp.py``.
 - On corpus games whose ``terminal`` or legal moves read many fluents (a sum of three cells,
@@ -24,9 +27,11 @@ import pytest
 from hypothesis import given, settings
 
 from symbolic.engines import make_engine
-from symbolic.gdl import symbolic_rules
+from symbolic.gdl import symbolic_rules, within
+from symbolic.gdl.build import one_two
 from symbolic.gdl.load import gdl_model
-from symbolic.gdl.symbolic_rules import RuleBdds, Within
+from symbolic.gdl.symbolic_rules import RuleBdds
+from symbolic.gdl.within import Within
 from symbolic.model import load_model
 from tests.strategies import static_gdl
 from tests.test_gdl_static import COMMON, _engine_view, check_against_interpreter
@@ -48,6 +53,31 @@ def no_whole_atoms():
     """No atom built over every state: each is read within the set at hand."""
     with mock.patch.object(symbolic_rules, "WHOLE_MAX", -1):
         yield
+
+
+@contextlib.contextmanager
+def parts_everywhere(part_max: int, budget: int):
+    """Every atom of several bodies over 40 nodes read within any set from its parts over
+    every state (:meth:`RuleBdds.whole_parts`), each of at most ``part_max`` nodes, and
+    the legal moves counted over every state (:meth:`RuleBdds.whole_counts`), within
+    ``budget``."""
+    with (
+        mock.patch.object(symbolic_rules, "WHOLE_MAX", 40),
+        mock.patch.object(within, "PARTS_FROM", 0),
+        mock.patch.object(symbolic_rules, "PART_MAX", part_max),
+        mock.patch.object(symbolic_rules, "PARTS_BUDGET", budget),
+    ):
+        yield
+
+
+#: the ways of reading atoms within a set, each checked against the atoms over every state
+MODES = {
+    "default": contextlib.nullcontext,
+    "no whole atom": no_whole_atoms,
+    "parts": lambda: parts_everywhere(1 << 21, 1 << 23),
+    "parts of 8 nodes": lambda: parts_everywhere(8, 1 << 23),
+    "parts past their budget": lambda: parts_everywhere(8, 8),
+}
 
 
 def _model(path: Path):
@@ -73,6 +103,11 @@ def _check_layers(path: Path) -> int:
         if not turn_based:
             continue
         for r in prog.roles:
+            legal = [m.and_(u, plain.atom(("legal", (r, mv)))) for mv in prog.moves[r]]
+            want = one_two(legal, m.or_, m.and_, m.false)
+            assert rules.counts(r, inside)[:2] == want, (path.name, r)
+            n += 1
+        for r in prog.roles:
             for forced, part in rules.by_forced_moves(u, r, inside):
                 assert m.is_false(m.diff(part, u))
                 for mv in prog.moves[r]:
@@ -85,22 +120,19 @@ def _check_layers(path: Path) -> int:
     return n
 
 
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("path", KIFS, ids=lambda p: p.name)
-def test_atoms_within_each_layer_are_the_whole_atoms_there(path):
-    assert _check_layers(path) > 0
-
-
-@pytest.mark.parametrize("path", KIFS, ids=lambda p: p.name)
-def test_atoms_within_each_layer_with_no_whole_atom(path):
-    with no_whole_atoms():
+def test_atoms_within_each_layer_are_the_whole_atoms_there(path, mode):
+    with MODES[mode]():
         assert _check_layers(path) > 0
 
 
+@pytest.mark.parametrize("mode", [m for m in MODES if m != "default"])
 @pytest.mark.parametrize("path", KIFS, ids=lambda p: p.name)
-def test_answers_with_no_whole_atom_are_the_same(path):
+def test_answers_in_each_mode_are_the_same(path, mode):
     model = _model(path)
     want = _engine_view(model, "symbolic")
-    with no_whole_atoms():
+    with MODES[mode]():
         got = _engine_view(model, "symbolic")
     assert got == want
     assert _engine_view(model, "explicit") == want
@@ -121,6 +153,13 @@ def test_the_shipped_model_doctest_game_has_small_whole_atoms():
 @given(static_gdl())
 def test_random_games_with_no_whole_atom_agree_with_the_interpreter(rules):
     with no_whole_atoms():
+        check_against_interpreter(rules)
+
+
+@settings(max_examples=30, **COMMON)
+@given(static_gdl())
+def test_random_games_read_from_parts_agree_with_the_interpreter(rules):
+    with parts_everywhere(8, 1 << 23):
         check_against_interpreter(rules)
 
 

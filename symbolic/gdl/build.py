@@ -51,7 +51,7 @@ from .game import GdlGame, GdlNames
 from .ground import GroundProgram, atom_text, term_text
 from .turns import NOOP
 
-__all__ = ["build_model", "one_two", "DoesReads"]
+__all__ = ["build_model", "merged_parts", "one_two", "DoesReads"]
 
 _BUILTINS = {
     "lcg",
@@ -156,6 +156,37 @@ def one_two(items, or_, and_, false):
     oa, ta = one_two(items[:h], or_, and_, false)
     ob, tb = one_two(items[h:], or_, and_, false)
     return or_(oa, ob), or_(or_(ta, tb), and_(oa, ob))
+
+
+def merged_parts(items, or_, size, cap: int, budget: int):
+    """The disjunction of ``items`` as few parts as the caps allow, or None: items
+    or-ed two by two, level after level (a balanced tree: each item is read log n
+    times), a pair kept apart when its union passes ``cap`` nodes; None as soon as
+    the parts of a level hold more than ``budget`` nodes together.
+
+    >>> merged_parts([1, 2, 4, 8], lambda a, b: a | b, lambda x: bin(x).count("1"), 2, 9)
+    [3, 12]
+    >>> merged_parts([1, 2, 4, 8], lambda a, b: a | b, lambda x: bin(x).count("1"), 2, 3) is None
+    True
+    """
+    level = list(items)
+    while len(level) > 1:
+        merged, out = False, []
+        for i in range(0, len(level) - 1, 2):
+            u = or_(level[i], level[i + 1])
+            if size(u) <= cap:
+                out.append(u)
+                merged = True
+            else:
+                out += level[i : i + 2]
+        if len(level) % 2:
+            out.append(level[-1])
+        if sum(size(x) for x in out) > budget:
+            return None
+        if not merged:
+            return out
+        level = out
+    return level
 
 
 class DoesReads:

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from ..bdd.engine import BddSet
 from ..errors import QueryError
 from .ground import term_text
-from .symbolic_rules import Within
+from .within import Within
 
 __all__ = ["Invariant", "infer_invariant"]
 

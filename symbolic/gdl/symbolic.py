@@ -55,7 +55,8 @@ from ..limits import Limits
 from .engine import GdlEngine
 from .game import GdlGame
 from .ground import term_text
-from .symbolic_rules import RuleBdds, Within
+from .symbolic_rules import RuleBdds
+from .within import Within
 from .turns import turn_error
 
 if TYPE_CHECKING:

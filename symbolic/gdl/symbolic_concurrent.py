@@ -53,7 +53,7 @@ from ..errors import QueryError
 from ..limits import Limits
 from .game import GdlGame
 from .symbolic import GdlSymbolicGame
-from .symbolic_rules import Within
+from .within import Within
 
 
 class _TooLarge(Exception):
