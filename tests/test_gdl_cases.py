@@ -27,6 +27,7 @@ from symbolic.engines import make_engine
 from symbolic.gdl import symbolic_concurrent
 from symbolic.gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
 from symbolic.gdl.symbolic_rules import Negated, RuleBdds
+from symbolic.gdl.within import Within
 from tests.gdl_interp import explore, read_kif
 from tests.strategies import static_gdl
 from tests.test_gdl_shift import _model, no_shift
@@ -58,6 +59,14 @@ def test_each_slide_splits_by_the_blank_s_neighbour():
     src = m.and_(eng.positions().node, rules.legal("player", ("move", "1", "1")))
     parts = rules.cases("player", ("move", "1", "1"), {}, src)
     assert parts is not None and len(parts) == 2, parts
+    # the bits fixed on a set holding src (the step counter's, on one layer) read there
+    for layer in eng.reach.layers:
+        sub = m.and_(src, layer.node)
+        if not m.is_false(sub):
+            inside = Within(rules, layer.node)
+            assert rules.cases("player", ("move", "1", "1"), {}, sub, scope=inside) == rules.cases(
+                "player", ("move", "1", "1"), {}, sub
+            )
     assert m.disj(p for p, _ in parts) == src
     assert m.is_false(m.and_(parts[0][0], parts[1][0]))
     for _, simple in parts:

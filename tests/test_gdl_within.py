@@ -64,6 +64,7 @@ def parts_everywhere(part_max: int, budget: int):
     with (
         mock.patch.object(symbolic_rules, "WHOLE_MAX", 40),
         mock.patch.object(within, "PARTS_FROM", 0),
+        mock.patch.object(within, "PARTS_FACTOR", 1 << 30),
         mock.patch.object(symbolic_rules, "PART_MAX", part_max),
         mock.patch.object(symbolic_rules, "PARTS_BUDGET", budget),
     ):
@@ -136,6 +137,28 @@ def test_answers_in_each_mode_are_the_same(path, mode):
         got = _engine_view(model, "symbolic")
     assert got == want
     assert _engine_view(model, "explicit") == want
+
+
+@pytest.mark.parametrize("path", KIFS, ids=lambda p: p.name)
+def test_fixed_bits_of_each_layer_are_those_tested_one_by_one(path):
+    """Within.fixed reads them from one projection; here each is tested on u itself."""
+    eng = make_engine(_model(path).game, "symbolic")
+    m, rules = eng.manager, eng.rules
+    bits = sorted(rules.bit.values(), key=str)
+    found = 0
+    for layer in eng.reach.layers if eng.reach is not None else [eng.positions()]:
+        u = layer.node
+        want = {}
+        for b in bits:
+            x = m.var(b)
+            want[b] = (
+                True if m.is_false(m.diff(u, x)) else False if m.is_false(m.and_(u, x)) else None
+            )
+        inside = Within(rules, u)
+        assert inside.fixed(bits[::2]) == {b: want[b] for b in bits[::2]}, path.name
+        assert inside.fixed(bits) == want, path.name
+        found += sum(v is not None for v in want.values())
+    assert found > 0, path.name
 
 
 def test_the_shipped_model_doctest_game_has_small_whole_atoms():

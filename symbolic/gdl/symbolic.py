@@ -319,7 +319,7 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
             lost, moved, fixed, back = shift
             img = m.and_(m.rename(m.exist(src, lost), moved), fixed)
             return m.rename(img, back) if back else img
-        cases = rules.cases(r, mv, forced, src)
+        cases = rules.cases(r, mv, forced, src, scope=inside)
         if cases is not None:
             return m.disj(rules.case_image(part, simple) for part, simple in cases)
         rel, quantified, back = rules.image_parts(r, mv, forced, src, inside)

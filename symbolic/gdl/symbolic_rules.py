@@ -52,7 +52,8 @@ CASE_TESTS = 48
 #: its build): a larger one is read within each set of states instead
 WHOLE_MAX = 4_000
 
-#: :meth:`RuleBdds.whole_parts`: the most nodes of a part, and of the parts together
+#: :meth:`RuleBdds.whole_parts`: the most nodes of a part; of the parts together, or
+#: of a step of :meth:`RuleBdds.whole_counts`, whatever the set they are read within
 PART_MAX = 1 << 21
 PARTS_BUDGET = 1 << 23
 
@@ -168,16 +169,17 @@ class RuleBdds:
                 return None
         return b
 
-    def whole_parts(self, atom):
+    def whole_parts(self, atom, cap: int):
         """(parts, rest): an atom not reading ``does`` as the disjunction of a few BDDs
-        over every state, each of at most :data:`PART_MAX` nodes (its bodies small over
-        every state, merged by :func:`~.build.merged_parts`), and of the bodies that are
-        not small (``rest``); None when the parts pass :data:`PARTS_BUDGET` nodes
-        (memoized). ``terminal`` = ¬moveable in peg: 76 jumps, 781 984 nodes over every
-        state, built once and and-ed with each layer in one step, against 76 ands and
-        75 ors of the layer's size."""
-        hit = self.parts_memo.get(atom, False)
-        if hit is False:
+        over every state (its bodies small there, merged by :func:`~.build.merged_parts`
+        into parts of at most :data:`PART_MAX` nodes) and of the bodies that are not
+        small (``rest``); None when the parts pass ``cap`` nodes together (at most
+        :data:`PARTS_BUDGET`). Memoized, a failure with its cap: tried again only with
+        twice that cap. peg's ``terminal`` = ¬moveable: 76 jumps, 781 984 nodes over
+        every state, built once and and-ed with each layer in one step, against 76 ands
+        and 75 ors of the layer's size."""
+
+        def build(cap):
             m, small, rest = self.m, [], []
             for body in self.prog.rules.get(atom, ()):
                 b = self._whole_body(body, None)
@@ -185,9 +187,10 @@ class RuleBdds:
                     rest.append(body)
                 elif not m.is_false(b):
                     small.append(b)
-            parts = merged_parts(small, m.or_, m.size, PART_MAX, PARTS_BUDGET)
-            hit = self.parts_memo[atom] = None if parts is None else (parts, rest)
-        return hit
+            parts = merged_parts(small, m.or_, m.size, min(PART_MAX, cap), cap)
+            return None if parts is None else (parts, rest)
+
+        return _attempt(self.parts_memo, atom, min(cap, PARTS_BUDGET), build)
 
     def legal(self, role, move):
         return self.atom(("legal", (role, move)))
@@ -200,7 +203,7 @@ class RuleBdds:
         if hit is not None:  # the engine asks again over its domain: the dead ends
             return hit
         m = self.m
-        whole = self.whole_counts(role) if scope.large() else None
+        whole = self.whole_counts(role, scope.parts_cap()) if scope.large() else None
         if whole is not None:
             one, two = (m.and_(scope.u, x) for x in whole)
         else:
@@ -212,33 +215,35 @@ class RuleBdds:
         hit = scope.counts[role] = (one, two, busy)
         return hit
 
-    def whole_counts(self, role):
+    def whole_counts(self, role, cap: int):
         """(≥ 1 legal move, ≥ 2 legal moves) of ``role`` over every state, when each legal
         move is small there (:meth:`whole`) and each step of :func:`~.build.one_two`
-        stays within :data:`PARTS_BUDGET` nodes; else None (memoized). Read within a
-        large set of states by one and each (peg: 76 jumps, ≥ 2 of 3 079 364 nodes
-        built once, against 76 ands and 150 ors of each layer's size)."""
-        hit = self.counts_memo.get(role, False)
-        if hit is False:
+        stays within ``cap`` nodes (at most :data:`PARTS_BUDGET`); else None (memoized
+        as :meth:`whole_parts`). Read within a large set of states by one and each
+        (peg: 76 jumps, ≥ 2 of 3 079 364 nodes built once, against 76 ands and 150 ors
+        of each layer's size)."""
+
+        def build(cap):
             m = self.m
             legal = [self.whole(("legal", (role, mv))) for mv in self.prog.moves[role]]
-            hit = None
-            if all(x is not None for x in legal):
+            if any(x is None for x in legal):
+                return None
 
-                def capped(op):
-                    def apply(a, b):
-                        x = op(a, b)
-                        if m.size(x) > PARTS_BUDGET:
-                            raise _TooLarge
-                        return x
+            def capped(op):
+                def apply(a, b):
+                    x = op(a, b)
+                    if m.size(x) > cap:
+                        raise _TooLarge
+                    return x
 
-                    return apply
+                return apply
 
-                with contextlib.suppress(_TooLarge):
-                    items = [x for x in legal if not m.is_false(x)]
-                    hit = one_two(items, capped(m.or_), capped(m.and_), m.false)
-            self.counts_memo[role] = hit
-        return hit
+            with contextlib.suppress(_TooLarge):
+                items = [x for x in legal if not m.is_false(x)]
+                return one_two(items, capped(m.or_), capped(m.and_), m.false)
+            return None
+
+        return _attempt(self.counts_memo, role, min(cap, PARTS_BUDGET), build)
 
     def turns(self, u, scope: "Within | None" = None) -> tuple[dict, object, object]:
         """({role: the states of u where it is the mover}, the states of u where several
@@ -380,7 +385,9 @@ class RuleBdds:
         self._shifts[ctx] = hit
         return hit
 
-    def cases(self, role, move, forced, src, max_depth: int = CASE_DEPTH) -> list | None:
+    def cases(
+        self, role, move, forced, src, max_depth: int = CASE_DEPTH, scope: Within | None = None
+    ) -> list | None:
         """The joint move from ``src`` as a few renamings: src split by the values of a
         few bits into parts P where every fluent f the move changes gets, on each state
         of P, a constant or the value of one fluent (next(f) ≡ c or next(f) ≡ ±x_g on P).
@@ -391,7 +398,8 @@ class RuleBdds:
         None when the move reads a fluent within a set (a ``next`` too large over every
         state) or a part is still not simple at the deepest split (then for every later
         src too: the move's ``next`` are the same from layer to layer): the move's
-        relation is then and-ed into src instead.
+        relation is then and-ed into src instead. ``scope``: a set holding src, whose
+        fixed bits (:meth:`~.within.Within.fixed`) are fixed on every part.
 
         eightPuzzle's (move 2 2): every cell's ``next`` reads whether some blank lies
         elsewhere; split on the blank bits of (2 2)'s neighbours, each part slides one
@@ -400,22 +408,24 @@ class RuleBdds:
         _, _, changed, local = self._whole_step(role, move, forced)
         if local or not changed or ctx in self._no_cases:
             return None
-        out = self.split_cases(src, changed, max_depth)
+        out = self.split_cases(src, changed, max_depth, scope=scope)
         if out is None:  # not tried again: a move's next do not change from layer to layer
             self._no_cases.add(ctx)
         return out
 
-    def split_cases(self, src, changed: dict, max_depth: int, also=frozenset()) -> list | None:
+    def split_cases(
+        self, src, changed: dict, max_depth: int, also=frozenset(), scope: Within | None = None
+    ) -> list | None:
         """:meth:`cases` of the functions ``changed`` ({f: next(f) as a BDD}) from src,
         splitting on fluent bits and on the bits ``also`` (a concurrent game's action
-        bits, which the ``next`` read)."""
+        bits, which the ``next`` read); ``scope`` as in :meth:`cases`."""
         m = self.m
         out: list = []
         todo: list = [(src, {}, {}, changed, {}, 0)]
         while todo:  # a part inherits its parent's simple values and open next
             part, fixed, simple, open_, new, depth = todo.pop()
             m.limits.check()
-            simple, open_, fixed, read = self._classify(part, simple, open_, fixed, new)
+            simple, open_, fixed, read = self._classify(part, simple, open_, fixed, new, scope)
             if not open_:
                 out.append((part, simple))
                 continue
@@ -430,13 +440,14 @@ class RuleBdds:
                     )
         return out
 
-    def _classify(self, part, simple: dict, open_: dict, fixed: dict, new: dict) -> tuple:
+    def _classify(self, part, simple: dict, open_: dict, fixed: dict, new: dict, scope) -> tuple:
         """(``simple`` with the values found simple on part, {f: next(f) cofactored, not
         simple}, the bits fixed on part: ``fixed``, ``new`` and those part implies among
         the bits the open ``next`` read, {bit: how many open ``next`` read it} (0 for the
         bits of the fluents the simple values read)): :meth:`cases`'s test of one part, cofactoring
         the ``open_`` ones by ``new`` and again while part implies more bits (a simple
-        value stays true on part once cofactored)."""
+        value stays true on part once cofactored). A bit fixed on ``scope`` (a set
+        holding part, or None) is read there: once a layer, not once a move."""
         m = self.m
         fixed = {**fixed, **new}
         simple = dict(simple)
@@ -459,7 +470,13 @@ class RuleBdds:
                 if _source(v) is not None:
                     read.setdefault(self.bit[_source(v)], 0)
             ask = sorted(read.keys() - fixed.keys(), key=lambda n: (-read[n], str(n)))
-            for name in ask[:CASE_TESTS]:  # the bits the most open next read first
+            ask = ask[:CASE_TESTS]  # the bits the most open next read first
+            known = {} if scope is None else scope.fixed(ask)
+            for name in ask:
+                value = known.get(name)
+                if value is not None:
+                    new[name] = value
+                    continue
                 x = m.var(name)
                 if m.is_false(m.diff(part, x)):
                     new[name] = True
@@ -555,6 +572,20 @@ class Negated:
     """The value ¬x_g of a changed fluent on a part of :meth:`RuleBdds.cases`."""
 
     fluent: object
+
+
+def _attempt(memo: dict, key, cap: int, build):
+    """``build(cap)`` memoized under ``key``: a result kept, a failure (None) kept as
+    its cap, and built again only for a cap twice as large (the sets a solution reads
+    within grow layer after layer: the tries cost a geometric sum)."""
+    hit = memo.get(key)
+    if hit is not None and not isinstance(hit, int):
+        return hit
+    if hit is not None and cap < 2 * hit:
+        return None
+    out = build(cap)
+    memo[key] = cap if out is None else out
+    return out
 
 
 class _TooLarge(Exception):

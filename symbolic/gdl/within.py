@@ -15,12 +15,16 @@ True
 
 from __future__ import annotations
 
-__all__ = ["PARTS_FROM", "Within"]
+__all__ = ["PARTS_FACTOR", "PARTS_FROM", "Within"]
 
 #: the fewest nodes of a set within which an atom is read as its parts over every state
 #: (:meth:`RuleBdds.whole_parts`) rather than body by body: on smaller sets the bodies
 #: and-ed one by one cost less than the parts' build
 PARTS_FROM = 50_000
+
+#: the most nodes an atom's parts over every state may take, per node of the set it is
+#: read within (:meth:`Within.parts_cap`)
+PARTS_FACTOR = 4
 
 
 class Within:
@@ -36,6 +40,7 @@ class Within:
         self.m = rules.m
         self.memo: dict = {}
         self.size: int | None = None  # of u, when asked
+        self.fixed_bits: dict = {}  # :meth:`fixed`
         #: {role: :meth:`RuleBdds.counts` within u}
         self.counts: dict = {}
 
@@ -67,7 +72,9 @@ class Within:
         m, rules = self.m, self.rules
         bodies = rules.prog.rules.get(atom, ())
         split = (
-            rules.whole_parts(atom) if ctx is None and len(bodies) > 1 and self.large() else None
+            rules.whole_parts(atom, self.parts_cap())
+            if ctx is None and len(bodies) > 1 and self.large()
+            else None
         )
         if split is None:
             return m.disj(self.body(b, ctx) for b in bodies)
@@ -79,6 +86,30 @@ class Within:
         if self.size is None:
             self.size = self.m.size(self.u)
         return self.size >= PARTS_FROM
+
+    def parts_cap(self) -> int:
+        """The most nodes an atom's parts over every state may take to be read within
+        u (:data:`PARTS_FACTOR` × u's nodes): built once, they are worth a few times u."""
+        return PARTS_FACTOR * (self.size or 0)
+
+    def fixed(self, bits: list) -> dict:
+        """{bit: True when every state of u has it set, False when none has, else None}
+        for ``bits`` (memoized): those not known yet read from one projection of u onto
+        them (∃ the other state bits), small where u is large (a counter's bits under
+        a board's), instead of two passes over u a bit."""
+        ask = [b for b in bits if b not in self.fixed_bits]
+        if ask:
+            m = self.m
+            p = m.exist(self.u, set(self.rules.bit.values()) - set(ask))
+            for b in ask:
+                x = m.var(b)
+                hit = None
+                if m.is_false(m.diff(p, x)):
+                    hit = True
+                elif m.is_false(m.and_(p, x)):
+                    hit = False
+                self.fixed_bits[b] = hit
+        return {b: self.fixed_bits[b] for b in bits}
 
     def body(self, body, ctx=None):
         """The states of u where every literal of ``body`` holds, and-ed one by one."""
