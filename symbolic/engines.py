@@ -175,13 +175,18 @@ def _gdl_engine(
     if not concurrent:
         try:
             if engine == "symbolic":
-                return GdlSymbolicGame(
-                    game,
-                    backend=backend,
-                    partition=partition,
-                    order=order,
-                    limits=limits,
-                    depth=depth,
+                return _in_best_order(
+                    order,
+                    lambda fluents, on_layer: GdlSymbolicGame(
+                        game,
+                        backend=backend,
+                        partition=partition,
+                        order=order,
+                        limits=limits,
+                        depth=depth,
+                        fluent_order=fluents,
+                        on_layer=on_layer,
+                    ),
                 )
             eng = GdlExplicitGame(game, limits=limits, depth=depth)
             eng.check_size()
@@ -190,10 +195,30 @@ def _gdl_engine(
             if concurrent is False:
                 raise
     if engine == "symbolic":
-        return GdlSymbolicConcurrentGame(
-            game, backend=backend, order=order, limits=limits, depth=depth
+        return _in_best_order(
+            order,
+            lambda fluents, on_layer: GdlSymbolicConcurrentGame(
+                game,
+                backend=backend,
+                order=order,
+                limits=limits,
+                depth=depth,
+                fluent_order=fluents,
+                on_layer=on_layer,
+            ),
         )
     return GdlExplicitConcurrentGame(game, limits=limits, depth=depth)
+
+
+def _in_best_order(order: str, build) -> GameEngine:
+    """``build(fluent_order, on_layer)``: under ``order="auto"`` in the fluent order that
+    explores best (:func:`~.gdl.order_probe.build_in_best_order`), else in the grounded
+    one."""
+    from .gdl.order_probe import build_in_best_order
+
+    if order == "auto":
+        return build_in_best_order(build, None)
+    return build("grounded", None)
 
 
 def _concurrent_engine(

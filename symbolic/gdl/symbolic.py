@@ -56,17 +56,22 @@ from .engine import GdlEngine
 from .game import GdlGame
 from .ground import term_text
 from .symbolic_rules import RuleBdds
+from .order_probe import fluent_bit_order
 from .within import Within
 from .turns import turn_error
 
 if TYPE_CHECKING:
     from .invariant import Invariant
 
-__all__ = ["DOMAINS", "GdlSymbolicGame", "RuleBdds"]
+__all__ = ["DOMAINS", "FLUENT_ORDERS", "GdlSymbolicGame", "RuleBdds"]
 
 #: the domains of :class:`GdlSymbolicGame`: the states reachable from ``init``, or an
 #: inductive invariant holding them (:mod:`~.invariant`), found without exploring
 DOMAINS = ("reachable", "invariant")
+
+#: the orders of the fluent bits in the manager: as grounded (sorted by name), or sorted
+#: on the reversed arguments (:mod:`~.order_probe`, which chooses between them)
+FLUENT_ORDERS = ("grounded", "reversed")
 
 
 class GdlSymbolicGame(TurnBasedGame, GdlEngine):
@@ -110,6 +115,7 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         depth: int | None = None,
         on_layer=None,
         domain: str = "reachable",
+        fluent_order: str = "grounded",
     ):
         check_partition(partition)
         if depth is not None and depth < 0:
@@ -130,6 +136,16 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
             max_memory=max_memory,
             limits=limits,
         )
+        if fluent_order not in FLUENT_ORDERS:
+            raise QueryError(
+                f"unknown fluent order {fluent_order!r}: the choices are {list(FLUENT_ORDERS)}"
+            )
+        if fluent_order == "reversed":  # before any BDD is built: a cheap reorder
+            enc, fluents = self.encoder, game.program.fluents
+            bits = {
+                f: (enc.slot_bits(i)[0], enc.slot_bits(i, True)[0]) for i, f in enumerate(fluents)
+            }
+            self.manager.reorder(fluent_bit_order(self.manager.names, fluents, bits))
         self._transitions: DeltaParts | None = None  # transitions(), on demand
         self._has_succ_node = None
         self._moves_of: dict | None = None

@@ -156,6 +156,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
         on_layer=None,
         good: str = "relational",
         actions: str = "above",
+        fluent_order: str = "grounded",
     ):
         if good not in GOODS:
             raise QueryError(f"unknown form of Good {good!r}: the choices are {list(GOODS)}")
@@ -171,6 +172,7 @@ class GdlSymbolicConcurrentGame(ConcurrentEngine[BddSet], JointForward, GdlSymbo
             limits=limits,
             explore=False,
             depth=depth,
+            fluent_order=fluent_order,
         )
         self.good = good
         m, prog = self.manager, game.program
