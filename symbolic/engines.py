@@ -172,22 +172,11 @@ def _gdl_engine(
         raise ArgumentTypeError(f"concurrent must be None, True or False, got {concurrent!r}")
     if engine not in ENGINES:
         raise _unknown(engine)
+    tuned = {"backend": backend, "order": order, "limits": limits, "depth": depth}
     if not concurrent:
         try:
             if engine == "symbolic":
-                return _in_best_order(
-                    order,
-                    lambda fluents, on_layer: GdlSymbolicGame(
-                        game,
-                        backend=backend,
-                        partition=partition,
-                        order=order,
-                        limits=limits,
-                        depth=depth,
-                        fluent_order=fluents,
-                        on_layer=on_layer,
-                    ),
-                )
+                return _in_best_order(GdlSymbolicGame, game, partition=partition, **tuned)
             eng = GdlExplicitGame(game, limits=limits, depth=depth)
             eng.check_size()
             return eng
@@ -195,28 +184,20 @@ def _gdl_engine(
             if concurrent is False:
                 raise
     if engine == "symbolic":
-        return _in_best_order(
-            order,
-            lambda fluents, on_layer: GdlSymbolicConcurrentGame(
-                game,
-                backend=backend,
-                order=order,
-                limits=limits,
-                depth=depth,
-                fluent_order=fluents,
-                on_layer=on_layer,
-            ),
-        )
+        return _in_best_order(GdlSymbolicConcurrentGame, game, **tuned)
     return GdlExplicitConcurrentGame(game, limits=limits, depth=depth)
 
 
-def _in_best_order(order: str, build) -> GameEngine:
-    """``build(fluent_order, on_layer)``: under ``order="auto"`` in the fluent order that
-    explores best (:func:`~.gdl.order_probe.build_in_best_order`), else in the grounded
-    one."""
+def _in_best_order(cls, game, **keywords) -> GameEngine:
+    """``cls(game, fluent_order=…, on_layer=…, **keywords)``: under ``order="auto"`` in
+    the fluent order that explores best (:func:`~.gdl.order_probe.build_in_best_order`),
+    else in the grounded one."""
     from .gdl.order_probe import build_in_best_order
 
-    if order == "auto":
+    def build(fluents, on_layer):
+        return cls(game, fluent_order=fluents, on_layer=on_layer, **keywords)
+
+    if keywords["order"] == "auto":
         return build_in_best_order(build, None)
     return build("grounded", None)
 
