@@ -3,7 +3,8 @@
 - In the reversed order (``fluent_order="reversed"``) every file of ``tests/gdl/`` and the
   shipped GDL models give the grounded order's answers (reachable, terminal and dead-end
   states, goals, forced table), turn-based and concurrent, and the same positions.
-- The probe keeps the grounded order when that exploration ends within its time, tries
+- The probe keeps the grounded order when that exploration ends within its time (or when
+  both orders are one), tries
   the reversed one otherwise, and builds in full the order that went further (scripted
   explorations: more layers, else fewer nodes at the last layer).
 - Under ``order="auto"`` with no time to probe, the answers are still the same.
@@ -121,8 +122,20 @@ def test_the_probe_builds_the_order_that_went_further(script, builds):
         mock.patch.object(order_probe, "PROBE_SECONDS", 10.0),
         mock.patch.object(order_probe.time, "process_time", lambda: clock["t"]),
     ):
-        assert build_in_best_order(build, None) == builds[-1]
+        assert build_in_best_order(build, None, [("f", "a", "2"), ("f", "b", "1")]) == builds[-1]
     assert built == builds
+
+
+def test_no_probe_when_both_orders_are_one():
+    """Fluents whose reversed arguments sort as their names: one build, however long."""
+    clock = {"t": 0.0}
+    build, built = _scripted({"grounded": (LONG, 4.0), "reversed": (SHORT, 1.0)}, clock)
+    with (
+        mock.patch.object(order_probe, "PROBE_SECONDS", 10.0),
+        mock.patch.object(order_probe.time, "process_time", lambda: clock["t"]),
+    ):
+        assert build_in_best_order(build, None, [("f", "1"), ("f", "2")]) == "grounded"
+    assert built == ["grounded"]
 
 
 @pytest.mark.parametrize("path", KIFS[:6], ids=lambda p: p.name)

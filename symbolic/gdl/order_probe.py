@@ -62,11 +62,14 @@ def better_progress(theirs: list[int], ours: list[int], ours_done: bool) -> bool
     return bool(ours) and ours[-1] < theirs[-1]
 
 
-def build_in_best_order(build, on_layer):
+def build_in_best_order(build, on_layer, fluents):
     """``build(fluent_order, on_layer)`` (an engine's constructor, exploring: see
     :meth:`~.symbolic.GdlSymbolicGame.__init__`'s ``fluent_order``) in the order of the
     fluent bits that measures best (module docstring); each try that runs out of time is
-    dropped with its manager, a try that ends is the engine returned."""
+    dropped with its manager, a try that ends is the engine returned. No probe when the
+    two orders of ``fluents`` (the grounded ones) are the same."""
+    if sorted(fluents, key=reversed_key) == list(fluents):
+        return build("grounded", on_layer)
     spent: list[int] = []
     try:
         return build("grounded", _budgeted(spent, on_layer))

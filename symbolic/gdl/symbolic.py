@@ -122,6 +122,10 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
             raise QueryError(f"the depth must be 0 or more, got {depth}")
         if domain not in DOMAINS:
             raise QueryError(f"unknown domain {domain!r}: the choices are {list(DOMAINS)}")
+        if fluent_order not in FLUENT_ORDERS:
+            raise QueryError(
+                f"unknown fluent order {fluent_order!r}: the choices are {list(FLUENT_ORDERS)}"
+            )
         if domain == "invariant" and depth is not None:
             raise QueryError(
                 "a depth bounds the reachable states: it does not apply to the invariant domain"
@@ -136,10 +140,6 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
             max_memory=max_memory,
             limits=limits,
         )
-        if fluent_order not in FLUENT_ORDERS:
-            raise QueryError(
-                f"unknown fluent order {fluent_order!r}: the choices are {list(FLUENT_ORDERS)}"
-            )
         if fluent_order == "reversed":  # before any BDD is built: a cheap reorder
             enc, fluents = self.encoder, game.program.fluents
             bits = {

@@ -589,7 +589,7 @@ def _attempt(memo: dict, key, cap: int, build):
 
 
 class _TooLarge(Exception):
-    """A step of :meth:`RuleBdds.whole_counts` passed :data:`PARTS_BUDGET` nodes."""
+    """A step of :meth:`RuleBdds.whole_counts` passed its cap of nodes."""
 
 
 class _Forced(dict):

@@ -30,9 +30,11 @@ PARTS_FACTOR = 4
 class Within:
     """The ground atoms of a game within a set of states u: ``atom(a, ctx)`` is the BDD
     of a ∧ u, memoized per atom (and joint move). An atom small over every state
-    (:meth:`RuleBdds.whole`) is and-ed with u; any other is the disjunction of its
-    bodies, each and-ed into u one literal at a time (stopping at ∅), the atoms they
-    read taken within u in turn: no BDD spans more than u and the small atoms.
+    (:meth:`RuleBdds.whole`) is and-ed with u; on a large u, so are the parts over
+    every state of an atom of several small bodies (:meth:`RuleBdds.whole_parts`);
+    any other is the disjunction of its bodies, each and-ed into u one literal at a
+    time (stopping at ∅), the atoms they read taken within u in turn: no BDD spans
+    more than u, the small atoms and the parts.
     Holds no engine (only the rules and u): an engine may keep one."""
 
     def __init__(self, rules, u):  # rules: a RuleBdds (which imports this module)
@@ -81,16 +83,20 @@ class Within:
         parts, rest = split
         return m.disj([m.and_(self.u, p) for p in parts] + [self.body(b, ctx) for b in rest])
 
-    def large(self) -> bool:
-        """Whether u has :data:`PARTS_FROM` nodes or more (its size counted once)."""
+    def _size(self) -> int:
+        """u's nodes, counted once."""
         if self.size is None:
             self.size = self.m.size(self.u)
-        return self.size >= PARTS_FROM
+        return self.size
+
+    def large(self) -> bool:
+        """Whether u has :data:`PARTS_FROM` nodes or more."""
+        return self._size() >= PARTS_FROM
 
     def parts_cap(self) -> int:
         """The most nodes an atom's parts over every state may take to be read within
         u (:data:`PARTS_FACTOR` × u's nodes): built once, they are worth a few times u."""
-        return PARTS_FACTOR * (self.size or 0)
+        return PARTS_FACTOR * self._size()
 
     def fixed(self, bits: list) -> dict:
         """{bit: True when every state of u has it set, False when none has, else None}
