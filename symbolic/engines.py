@@ -198,7 +198,7 @@ def _in_best_order(cls, game, **keywords) -> GameEngine:
         return cls(game, fluent_order=fluents, on_layer=on_layer, **keywords)
 
     if keywords["order"] == "auto":
-        return build_in_best_order(build, None, game.program.fluents)
+        return build_in_best_order(build, None, game.program.fluents, keywords["limits"])
     return build("grounded", None)
 
 

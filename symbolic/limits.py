@@ -333,6 +333,8 @@ class Limits:
         self._detail = ""
         self._info: Callable[[], dict] | None = None  # the sizes of the last detail
         self._next_refresh = self.started + _REFRESH
+        # [(CPU deadline, exception class)]: the budgets of :meth:`budget`, innermost last
+        self._budgets: list[tuple[float, type[Exception]]] = []
 
     def __repr__(self) -> str:
         return f"Limits(timeout={self.timeout!r}, max_memory={self.max_memory!r})"
@@ -402,6 +404,29 @@ class Limits:
         """Seconds since this object was made."""
         return time.monotonic() - self.started
 
+    @contextlib.contextmanager
+    def budget(self, seconds: float, error: type[Exception]) -> Iterator["Limits"]:
+        """Within the block, :meth:`check` raises ``error()`` once ``seconds`` of CPU
+        (:func:`time.process_time`) have passed: the time of a try that may be
+        abandoned (the fluent-order probe of :mod:`symbolic.gdl.order_probe`). The
+        request's own deadline stays as it is, and the watchdog, which knows only that
+        one, never ends the process for a budget.
+
+        >>> class Spent(Exception): pass
+        >>> lim = Limits()
+        >>> with lim.budget(0.0, Spent):
+        ...     lim.check("a step")
+        Traceback (most recent call last):
+        ...
+        symbolic.limits.Spent
+        >>> lim.check("outside: no budget")
+        """
+        self._budgets.append((time.process_time() + seconds, error))
+        try:
+            yield self
+        finally:
+            self._budgets.pop()
+
     # ------------------------------------------------------------------ checks
 
     def check(self, detail: str | None = None, info: Callable[[], dict] | None = None) -> None:
@@ -419,6 +444,11 @@ class Limits:
         now = time.monotonic()
         if self.deadline is not None and now > self.deadline:
             raise self.timed_out(info)
+        if self._budgets:
+            cpu = time.process_time()
+            for spent, error in self._budgets:  # the outermost first: it ends every inner try
+                if cpu > spent:
+                    raise error()
         if self.progress is not None and now >= self._next_refresh:
             self._next_refresh = now + _REFRESH
             self.progress(self.where(), _sizes(info))

@@ -1,6 +1,7 @@
 """``symbolic.gdl.build``'s terms of the ground atoms under a move: the bodies indexed per
 mover (:meth:`~symbolic.gdl.build._Terms.split`) give the value the plain reading of the
-ground program gives, on every state tried."""
+ground program gives, on every state tried; the counts of items (at least one, at least
+two) are the same by halves and one item at a time."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from symbolic import ir
-from symbolic.gdl.build import _Terms
+from symbolic.gdl.build import _Terms, one_two, one_two_in_turn
 from symbolic.gdl.load import gdl_program
 
 HERE = Path(__file__).resolve().parent
@@ -125,3 +128,13 @@ def test_a_body_with_two_moves_of_the_mover_is_never_true():
     s1 = next(f for f in prog.fluents if "1" in str(f))
     assert terms.atom(("next", (s1,)), ("a", "x")) is False
     assert terms.atom(("next", (s1,)), ("a", "y")) is False
+
+
+@given(st.lists(st.integers(0, 255), max_size=12))
+def test_counts_one_at_a_time_are_those_by_halves(items):
+    """Items as sets of 8 points (bit masks): at least one, at least two of them."""
+    want = one_two(items, int.__or__, int.__and__, 0)
+    got = one_two_in_turn(items, int.__or__, int.__and__, 0)
+    ones = sum(1 << p for p in range(8) if any(x >> p & 1 for x in items))
+    twos = sum(1 << p for p in range(8) if sum(x >> p & 1 for x in items) >= 2)
+    assert got == want == (ones, twos), (items, got, want)

@@ -23,6 +23,7 @@ from symbolic.gdl.solve import dead_ends, forced_values
 from symbolic.gdl.symbolic import GdlSymbolicGame
 from symbolic.gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
 from symbolic.gdl.turns import NotTurnBased
+from symbolic.limits import Limits
 from tests.test_gdl_shift import _model
 from tests.test_gdl_static import _engine_view
 
@@ -136,6 +137,33 @@ def test_no_probe_when_both_orders_are_one():
     ):
         assert build_in_best_order(build, None, [("f", "1"), ("f", "2")]) == "grounded"
     assert built == ["grounded"]
+
+
+def test_the_probe_ends_a_try_inside_a_layer():
+    """Given the request's limits, a try is ended at a check inside its first layer (a
+    bad order can spend minutes there): the other order is built, and the limits keep
+    no budget afterwards."""
+    clock = {"t": 0.0}
+    built: list = []
+    limits = Limits()
+
+    def build(order, on_layer):
+        built.append(order)
+        if order == "grounded":  # one endless layer, checking its limits
+            while True:
+                clock["t"] += 1.0
+                limits.check("an image")
+        on_layer(0, 1, 5)
+        return order
+
+    with (
+        mock.patch.object(order_probe, "PROBE_SECONDS", 10.0),
+        mock.patch.object(order_probe.time, "process_time", lambda: clock["t"]),
+    ):
+        got = build_in_best_order(build, None, [("f", "a", "2"), ("f", "b", "1")], limits)
+    assert (got, built) == ("reversed", ["grounded", "reversed"])
+    assert 10.0 < clock["t"] <= 12.0, clock  # ended at the first check past the budget
+    limits.check("after the probe")  # no budget left behind
 
 
 @pytest.mark.parametrize("path", KIFS[:6], ids=lambda p: p.name)

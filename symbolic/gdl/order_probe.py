@@ -12,7 +12,10 @@ engine in the grounded order and explores for :data:`PROBE_SECONDS` of CPU; a ga
 explored by then is kept as it is; otherwise a fresh engine explores the same time in the
 other order, and the order that got further (more layers, else fewer nodes at the last
 layer) is built again in full. A game of a few seconds pays nothing; a larger one pays
-about twice the probe.
+about twice the probe. The probe's time is counted at the end of each layer and, given
+the request's limits, at each of their checks (:meth:`~symbolic.limits.Limits.budget`):
+a bad order can spend minutes inside one layer (ticTacToeLarge's first layers in the
+reversed order: 185 s before this check).
 
 >>> reversed_key(("cell", "1", "2", "x")) < reversed_key(("cell", "2", "1", "o"))
 False
@@ -20,8 +23,10 @@ False
 
 from __future__ import annotations
 
+import contextlib
 import time
 
+from ..limits import Limits
 from .ground import term_key
 
 __all__ = [
@@ -62,26 +67,36 @@ def better_progress(theirs: list[int], ours: list[int], ours_done: bool) -> bool
     return bool(ours) and ours[-1] < theirs[-1]
 
 
-def build_in_best_order(build, on_layer, fluents):
+def build_in_best_order(build, on_layer, fluents, limits: Limits | None = None):
     """``build(fluent_order, on_layer)`` (an engine's constructor, exploring: see
     :meth:`~.symbolic.GdlSymbolicGame.__init__`'s ``fluent_order``) in the order of the
     fluent bits that measures best (module docstring); each try that runs out of time is
     dropped with its manager, a try that ends is the engine returned. No probe when the
-    two orders of ``fluents`` (the grounded ones) are the same."""
+    two orders of ``fluents`` (the grounded ones) are the same. ``limits``: those the
+    engine checks, which then end a try inside a layer too."""
     if sorted(fluents, key=reversed_key) == list(fluents):
         return build("grounded", on_layer)
     spent: list[int] = []
     try:
-        return build("grounded", _budgeted(spent, on_layer))
+        with _within_budget(limits):
+            return build("grounded", _budgeted(spent, on_layer))
     except _Budget:
         pass
     tried: list[int] = []
     try:
-        return build("reversed", _budgeted(tried, None))
+        with _within_budget(limits):
+            return build("reversed", _budgeted(tried, None))
     except _Budget:
         pass
     best = "reversed" if better_progress(spent, tried, False) else "grounded"
     return build(best, on_layer)
+
+
+def _within_budget(limits: Limits | None):
+    """The probe's time on ``limits``' checks, or nothing without limits."""
+    if limits is None:
+        return contextlib.nullcontext()
+    return limits.budget(PROBE_SECONDS, _Budget)
 
 
 def _budgeted(nodes: list, report):
