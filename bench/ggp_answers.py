@@ -109,7 +109,14 @@ def answer(row: dict) -> dict:
         "referee": row.get("referee") or "none",
         "seconds": float(row["seconds"]),
         "forced": forced,
+        # --stop-at-best: the states explored up to the best goal, not every reachable one
+        **({"explored_only": True} if row.get("stage", "").startswith("best goal") else {}),
     }
+
+
+def _states(a: dict) -> str:
+    """The states column: the reachable states, or those explored up to the best goal."""
+    return f"{a['reachable']:,}" + (" explored" if a.get("explored_only") else "")
 
 
 def verdict(roles: list[str], alone: dict, together: dict) -> str:
@@ -161,7 +168,7 @@ def markdown(rows: list[dict]) -> str:
     out += ["|---|---:|---:|---|---|---|---|"]
     for a in sorted(solved, key=lambda a: (-a["reachable"], a["game"])):
         out.append(
-            f"| {a['game']} | {len(a['roles'])} | {a['reachable']:,} | {_values(a['alone'])} | "
+            f"| {a['game']} | {len(a['roles'])} | {_states(a)} | {_values(a['alone'])} | "
             f"{_values(a['together'])} | {a['verdict']} | {a['referee']} |"
         )
     return "\n".join(out) + "\n"

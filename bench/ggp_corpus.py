@@ -267,10 +267,12 @@ def sweep_one(path: Path, args, index: dict) -> dict:
     where it fits."""
     limits = ["--json", "--timeout", f"{args.limit_seconds:g}"]
     limits += ["--max-memory", f"{args.limit_mb:g}"]
+    info = index.get(path.stem, {})
+    if args.stop_at_best and info.get("roles") == "1":
+        limits.append("--stop-at-best")
     base = [*SYMBOLIC, "gdl", str(path)] + limits
     res = run_child(base + ["--engine", "symbolic"], args.limit_seconds, args.limit_mb)
     outcome, stage, detail, doc = classify(res, args.limit_seconds)
-    info = index.get(path.stem, {})
     row = dict.fromkeys(COLUMNS, "")
     row.update(
         game=path.stem,
@@ -294,10 +296,12 @@ def sweep_one(path: Path, args, index: dict) -> dict:
             forced=forced_text(doc),
             forced_found=f"{found}/{len(doc['forced'])}",
         )
+        if not doc.get("complete", True):  # --stop-at-best stopped before the end
+            row["stage"] = f"best goal at depth {doc['depth']}"
         if doc["reachable"] <= args.explicit_max_states:
             _explicit(row, base, args, doc)
-        if doc["reachable"] <= args.interp_max_states:
-            _interp(row, path, args, doc)
+        if doc["reachable"] <= args.interp_max_states and doc.get("complete", True):
+            _interp(row, path, args, doc)  # (the interpreter explores every state)
     confirmed = [
         name
         for name, column in (("explicit", "agree"), ("interp", "interp_agree"))
@@ -426,6 +430,13 @@ def summary(rows: list[dict], total: int | None = None) -> str:
         f"solved: {len(solved)} ({checked} cross-checked: {by_ref['explicit']} by the explicit "
         f"engine only, {by_ref['interp']} by the interpreter only, {by_ref['both']} by both)",
     ]
+    early = [r for r in solved if r["stage"].startswith("best goal")]
+    if early:
+        out.append(
+            f"of which {len(early)} of one role explored up to their best goal "
+            "(`--stop-at-best`: the states counted are those explored): "
+            + ", ".join(f"{r['game']} ({r['stage']})" for r in early)
+        )
     if solved:
         big = sorted(solved, key=lambda r: -int(r["reachable"] or 0))[:5]
         out.append(
@@ -477,6 +488,12 @@ def parse(argv=None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", nargs="+", metavar="NAME", help="these games (file stems)")
     ap.add_argument("--limit-seconds", type=float, default=300, help="per game (default 300)")
+    ap.add_argument(
+        "--stop-at-best",
+        action="store_true",
+        help="a game of one role (index.tsv) explored up to its best goal "
+        "(symbolic gdl --stop-at-best; its stage then says at which depth)",
+    )
     ap.add_argument("--limit-mb", type=float, default=8192, help="per game (default 8192)")
     ap.add_argument(
         "--explicit-max-states",

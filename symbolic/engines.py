@@ -83,6 +83,7 @@ def make_engine(
     limits: Limits | None = None,
     depth: int | None = None,
     concurrent: bool | None = None,
+    stop_at_best: bool = False,
 ) -> GameEngine:
     """An engine of the given kind for ``game`` (``backend``, ``order`` and
     ``partition`` tune the symbolic engine; the explicit engine ignores them;
@@ -97,7 +98,11 @@ def make_engine(
     the states reachable in at most N moves (the last layer unexpanded: the
     engine's ``frontier``); a GDL game where several roles choose at once in a
     reachable state gets the concurrent GDL engines (``concurrent``: None decides
-    so, True always reads the game as concurrent, False refuses such a game)."""
+    so, True always reads the game as concurrent, False refuses such a game);
+    ``stop_at_best``: a GDL game of one role is explored up to the first layer where it
+    gets its best goal (:func:`symbolic.gdl.engine.check_stop_at_best`)."""
+    if stop_at_best is not False and not is_loaded_instance(game, "symbolic.gdl.game", "GdlGame"):
+        raise QueryError("stopping at the best goal applies to GDL games only")
     if isinstance(game, ConcurrentGame):
         return _concurrent_engine(game, engine, backend, order, _limits(limits), depth)
     if not isinstance(game, Game):
@@ -122,7 +127,9 @@ def make_engine(
         backend = _backend(backend, game.space)
     if is_loaded_instance(game, "symbolic.gdl.game", "GdlGame"):
         gdl = cast("GdlGame", game)
-        return _gdl_engine(gdl, engine, backend, partition, order, limits, depth, concurrent)
+        return _gdl_engine(
+            gdl, engine, backend, partition, order, limits, depth, concurrent, stop_at_best
+        )
     if engine == "symbolic":
         return SymbolicGame(game, backend=backend, partition=partition, order=order, limits=limits)
     if engine == "explicit":
@@ -156,6 +163,7 @@ def _gdl_engine(
     limits: Limits,
     depth,
     concurrent,
+    stop_at_best: bool = False,
 ) -> GameEngine:
     """A GDL engine: the turn-based one, unless ``concurrent`` is True or (None) the
     turn-based exploration meets a reachable state where several roles have a choice
@@ -172,12 +180,16 @@ def _gdl_engine(
         raise ArgumentTypeError(f"concurrent must be None, True or False, got {concurrent!r}")
     if engine not in ENGINES:
         raise _unknown(engine)
+    if stop_at_best and concurrent:
+        raise QueryError("stopping at the best goal applies to the turn-based reading")
     tuned = {"backend": backend, "order": order, "limits": limits, "depth": depth}
     if not concurrent:
         try:
             if engine == "symbolic":
-                return _in_best_order(GdlSymbolicGame, game, partition=partition, **tuned)
-            eng = GdlExplicitGame(game, limits=limits, depth=depth)
+                return _in_best_order(
+                    GdlSymbolicGame, game, partition=partition, stop_at_best=stop_at_best, **tuned
+                )
+            eng = GdlExplicitGame(game, limits=limits, depth=depth, stop_at_best=stop_at_best)
             eng.check_size()
             return eng
         except NotTurnBased:

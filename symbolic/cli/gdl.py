@@ -92,6 +92,8 @@ def cmd_gdl(args) -> int:
         }
         if bounded:
             doc.update(depth=args.depth, layers=layers, complete=complete)
+        elif args.stop_at_best:
+            doc.update(depth=len(layers) - 1, layers=layers, complete=complete)
         if inv_doc is not None:
             doc["invariant"] = inv_doc
         if concurrent:
@@ -123,6 +125,13 @@ def _print_text(
         f"fluents: {len(prog.fluents)}; {'' if complete else 'explored '}"
         f"reachable states: {reachable}"
     )
+    if args.stop_at_best and not bounded and not complete:
+        role, moves = prog.roles[0], len(layers) - 1
+        print(
+            f"  stopped after {moves} move{'' if moves == 1 else 's'}: a terminal state "
+            f"there gives {role} its best goal value, {max(prog.goals[role])}; the states "
+            "beyond are not needed"
+        )
     if n_stuck:
         state = " ".join(term_text(f) for f, v in zip(prog.fluents, stuck_at) if v)
         print(
@@ -140,7 +149,7 @@ def _print_text(
         "  max V with initial |= <<C>> (not terminal and not dead_end) U "
         "(terminal and goal(r, V') for some V' >= V)"
     )
-    if not complete:
+    if not complete and bounded:  # (else --stop-at-best: every entry decided)
         print(
             f"  bounded from the first {len(layers) - 1} moves: L..U when undecided; L is "
             f"forced within them, U is what C could force if every state after them "
@@ -229,6 +238,7 @@ def _engine(model, kind: str, args, t0: float, lines: list) -> GdlEngine:
                 limits=current_limits(),
                 depth=args.depth,
                 on_layer=show,
+                stop_at_best=args.stop_at_best,
             )
         except NotTurnBased:  # several roles choose at once: the concurrent reading
             del lines[kept:]
@@ -241,7 +251,14 @@ def _engine(model, kind: str, args, t0: float, lines: list) -> GdlEngine:
                 on_layer=show,
             )
     # the turn-based explicit GDL engine checks its size as it is made
-    eng = build_engine(model.game, kind, **tuning(args), check=False, depth=args.depth)
+    eng = build_engine(
+        model.game,
+        kind,
+        **tuning(args),
+        check=False,
+        depth=args.depth,
+        stop_at_best=args.stop_at_best,
+    )
     assert isinstance(eng, GdlEngine)  # the engine of a GDL game
     return eng
 
@@ -272,6 +289,13 @@ def register(sub) -> None:
         "too large to solve whole)",
     )
     g.add_argument(
+        "--stop-at-best",
+        action="store_true",
+        help="a game of one role: explore only up to the first layer holding a "
+        "terminal state of its best goal value (that value is then forced, and the "
+        "states beyond are not counted: 'explored reachable states')",
+    )
+    g.add_argument(
         "--invariant",
         action="store_true",
         help="with --depth: solve each entry the bounds leave open over an "
@@ -290,7 +314,7 @@ def register(sub) -> None:
         help="print one JSON document with keys roles, fluents, reachable, dead_ends, "
         "forced (concurrent: true for a simultaneous-move game; with --depth: "
         "depth, layers, complete, and lower, upper, decided in each forced "
-        "entry; with --invariant: by (and seconds) in each entry, and "
-        "invariant)",
+        "entry; with --stop-at-best: depth, layers, complete; with --invariant: "
+        "by (and seconds) in each entry, and invariant)",
     )
     g.set_defaults(func=cmd_gdl)

@@ -6,10 +6,39 @@ from __future__ import annotations
 from abc import abstractmethod
 
 from ..api import GameEngine, PositionSet, ReachLayers
+from ..errors import QueryError
 from ..limits import Limits
 from .game import GdlGame
+from .ground import GroundProgram
 
-__all__ = ["GdlEngine"]
+__all__ = ["GdlEngine", "check_stop_at_best"]
+
+
+def check_stop_at_best(stop_at_best: bool, prog: GroundProgram) -> None:
+    """QueryError unless ``stop_at_best`` is False or the game has one role.
+
+    With ``stop_at_best`` the engines explore up to the first layer holding a terminal
+    state where the only role gets its best goal value V, and leave that layer's other
+    states unexpanded (the engine's ``frontier``, ``complete`` False, unless they are
+    all terminal). Its value is then V: the path that reached that state runs through
+    expanded, non-terminal states with a successor, so the role forces V
+    (:mod:`~.solve`'s lower bound), and no value is higher. A solution of the whole
+    game that needs none of the states beyond.
+
+    >>> from symbolic.gdl.load import gdl_program
+    >>> prog = gdl_program("(role a) (role b) (init p) (<= terminal (true p))")
+    >>> check_stop_at_best(True, prog)
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.QueryError: stopping at the best goal applies to games of one role, this one has 2
+    """
+    if not isinstance(stop_at_best, bool):
+        raise QueryError(f"stop_at_best must be True or False, got {stop_at_best!r}")
+    if stop_at_best and len(prog.roles) != 1:
+        raise QueryError(
+            f"stopping at the best goal applies to games of one role, this one has "
+            f"{len(prog.roles)}"
+        )
 
 
 class GdlEngine(GameEngine):

@@ -48,7 +48,7 @@ from ..explicit.sets import (
 from ..limits import NO_LIMITS, Limits
 from .explicit_graph import StateGraph, bits_of, explore, indices
 from .explicit_rules import CompiledRules
-from .engine import GdlEngine
+from .engine import GdlEngine, check_stop_at_best
 from .game import GdlGame
 from .ground import GroundProgram
 from .turns import mover, turn_error
@@ -128,15 +128,20 @@ class GdlEvaluator:
         }
 
     def graph(
-        self, limit: int | None = None, limits: Limits = NO_LIMITS, depth: int | None = None
+        self,
+        limit: int | None = None,
+        limits: Limits = NO_LIMITS,
+        depth: int | None = None,
+        stop_at_best: bool = False,
     ) -> StateGraph:
         """The compact graph of the states reachable from init in at most ``depth`` moves
-        (:func:`~.explicit_graph.explore`: states as ints, edges in arrays)."""
+        (:func:`~.explicit_graph.explore`: states as ints, edges in arrays; with
+        ``stop_at_best``, up to the first layer of the best goal)."""
 
         def refuse(state, legal):
             self.mover(state, legal)  # raises: not turn-based
 
-        return explore(self.rules, refuse, limit, limits, depth, self.concurrent)
+        return explore(self.rules, refuse, limit, limits, depth, self.concurrent, stop_at_best)
 
     def reachable(
         self, limit: int | None = None, limits: Limits = NO_LIMITS, depth: int | None = None
@@ -221,9 +226,12 @@ class GdlPositions(TupleSets):
         limits: Limits | None = None,
         depth: int | None = None,
         concurrent: bool = False,
+        stop_at_best: bool = False,
     ):
         if not isinstance(game, GdlGame):
             raise AssertionError(game)
+        check_stop_at_best(stop_at_best, game.program)
+        self.stop_at_best = stop_at_best
         self.space, self.invariant, self.game = game.space, game.invariant, game
         self.max_positions, self.limits = position_limit(max_positions, limits)
         self.evaluator = GdlEvaluator(game.program, concurrent)
@@ -241,7 +249,9 @@ class GdlPositions(TupleSets):
 
     def _explore(self) -> StateGraph:
         if self._g is None:
-            self._g = self.evaluator.graph(self.max_positions, self.limits, self.depth)
+            self._g = self.evaluator.graph(
+                self.max_positions, self.limits, self.depth, self.stop_at_best
+            )
         return self._g
 
     @property
@@ -378,8 +388,16 @@ class GdlExplicitGame(GdlPositions, CountingGame, GdlEngine):
         max_positions: int = DEFAULT_MAX_POSITIONS,
         limits: Limits | None = None,
         depth: int | None = None,
+        stop_at_best: bool = False,
     ):
-        GdlPositions.__init__(self, game, max_positions=max_positions, limits=limits, depth=depth)
+        GdlPositions.__init__(
+            self,
+            game,
+            max_positions=max_positions,
+            limits=limits,
+            depth=depth,
+            stop_at_best=stop_at_best,
+        )
         CountingGame.__init__(self)
 
     def _build_graph(self) -> IndexedGraph:

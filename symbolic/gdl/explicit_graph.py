@@ -159,9 +159,12 @@ def explore(
     limits: Limits,
     depth: int | None,
     concurrent: bool = False,
+    stop_at_best: bool = False,
 ) -> StateGraph:
     """The :class:`StateGraph` of the states reachable from init in at most ``depth``
-    moves (all when None). ``turn_error(state, legal)`` raises the ModelError of a
+    moves (all when None), or with ``stop_at_best`` up to the first layer holding a
+    terminal state of the only role's best goal, its other states left unexpanded
+    (:func:`~.engine.check_stop_at_best`). ``turn_error(state, legal)`` raises the ModelError of a
     state that is not turn-based; ``concurrent`` reads every state as concurrent
     instead (no turn rule; the joint moves recorded). TooManyPositions beyond
     ``limit`` states, LimitExceeded when ``limits`` says time is up (checked every
@@ -176,9 +179,11 @@ def explore(
     start, flat = array("q", [0]), array("i")
     layers, begin = [1], 0
     frontier: Sequence[int] = []
+    best = prog.best_goal_atoms(roles[0]) if stop_at_best else None
     with limits.stage("exploring the reachable states (explicit)"):
         while begin < len(states):
             end, cut = len(states), depth is not None and len(layers) > depth
+            stop = best is not None and _holds_best(c, best, states[begin:end])
             rows: list[list[int]] = []
             for i in range(begin, end):
                 if i % 64 == 0:
@@ -188,8 +193,10 @@ def explore(
                 movers.append(role_index[mover(roles, legal)])
                 row: list[int] = []
                 succ: Iterable[int]
-                if c.terminal(v):
+                if c.terminal(v) or stop:
                     succ = ()
+                    if stop and not c.terminal(v):  # a state left unexpanded
+                        frontier = range(begin, end)
                 elif joint is not None:
                     succ = _joint_successors(c, v, [legal[r] for r in roles])
                 else:
@@ -229,6 +236,11 @@ def explore(
         limits,
         None if joint is None else joint.done(),
     )
+
+
+def _holds_best(c: CompiledRules, best: list, states) -> bool:
+    """Whether one of ``states`` is terminal with one of the ``best`` goal atoms."""
+    return any(c.terminal(c.state_vector(s)) and any(c.holds(a, s) for a in best) for s in states)
 
 
 def _joint_successors(c: CompiledRules, v: int, legal: list) -> list:

@@ -100,6 +100,22 @@ class GroundProgram:
     goals: dict
     warnings: tuple = ()
 
+    def best_goal_atoms(self, role) -> list:
+        """The ground atoms ``(goal role V)`` of ``role``'s best goal value V (as written:
+        ``(goal r 100)`` and ``(goal r 0100)`` are both 100); [] when it has none."""
+        if not self.goals.get(role):
+            return []
+        best = max(self.goals[role])
+        return [
+            a
+            for a in self.rules
+            if a[0] == "goal"
+            and a[1][0] == role
+            and isinstance(a[1][1], str)
+            and a[1][1].isdigit()
+            and int(a[1][1]) == best
+        ]
+
 
 # --------------------------------------------------------------------------- matching
 

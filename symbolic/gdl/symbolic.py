@@ -52,7 +52,7 @@ from ..bdd.sets import BddSet
 from ..bdd.turnbased import TurnBasedGame, check_partition
 from ..errors import QueryError
 from ..limits import Limits
-from .engine import GdlEngine
+from .engine import GdlEngine, check_stop_at_best
 from .game import GdlGame
 from .ground import term_text
 from .symbolic_rules import RuleBdds
@@ -116,8 +116,10 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         on_layer=None,
         domain: str = "reachable",
         fluent_order: str = "grounded",
+        stop_at_best: bool = False,
     ):
         check_partition(partition)
+        check_stop_at_best(stop_at_best, game.program)
         if depth is not None and depth < 0:
             raise QueryError(f"the depth must be 0 or more, got {depth}")
         if domain not in DOMAINS:
@@ -170,7 +172,7 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         if domain == "invariant":
             self._settle_invariant()
         else:
-            self._explore(depth, on_layer)
+            self._explore(depth, on_layer, stop_at_best)
 
     def _settle_invariant(self) -> None:
         """Make an inductive invariant D the domain (:mod:`~.invariant`); when it has a
@@ -235,10 +237,12 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         else the states first reached after ``depth`` moves."""
         return BddSet._make(self, self._frontier)
 
-    def _explore(self, depth: int | None, on_layer) -> None:
+    def _explore(self, depth: int | None, on_layer, stop_at_best: bool = False) -> None:
         """Breadth-first from ``init`` (one image per layer, of that layer only):
         F_0 = {init}, F_{n+1} = post(F_n) ∖ (F_0 ∪ … ∪ F_n), up to the first empty
-        layer or up to F_depth; ``on_layer(n, |F_0 ∪ … ∪ F_n|, BDD nodes)``."""
+        layer or up to F_depth, or with ``stop_at_best`` up to the first layer holding
+        a terminal state of the best goal (:func:`~.engine.check_stop_at_best`);
+        ``on_layer(n, |F_0 ∪ … ∪ F_n|, BDD nodes)``."""
         m = self.manager
         reached = layer = self.initial()
         layers, graded = [layer], True
@@ -264,10 +268,24 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
                 layer = new
                 if on_layer is not None:
                     on_layer(len(layers) - 1, reached.count(), m.size(reached.node))
+                if stop_at_best and self._holds_best(new.node):
+                    break
         self._layers = [x.count() for x in layers]
         self._frontier = m.false if self._complete else layer.node
         self._restrict(reached.node)
         self._reach = (reached.node, tuple(x.node for x in layers), graded)
+
+    def _holds_best(self, layer) -> bool:
+        """Whether ``layer`` holds a terminal state of the only role's best goal; if so,
+        its non-terminal states (if any) are left unexpanded: ``complete`` turns False."""
+        m, prog = self.manager, self.game.program
+        inside = Within(self.rules, layer)
+        terminal = inside.atom(("terminal", ()))
+        best = m.disj(inside.atom(a) for a in prog.best_goal_atoms(prog.roles[0]))
+        if m.is_false(m.and_(terminal, best)):
+            return False
+        self._complete = m.is_false(m.diff(layer, terminal))
+        return True
 
     @property
     def reach(self) -> ReachLayers[BddSet] | None:
