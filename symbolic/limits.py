@@ -46,6 +46,7 @@ from typing import Callable, Iterator
 from .errors import BadLimit, BadLimitType, LimitExceeded, QueryError
 
 __all__ = [
+    "Budget",
     "Limits",
     "NO_LIMITS",
     "MAX_NESTING",
@@ -334,7 +335,7 @@ class Limits:
         self._info: Callable[[], dict] | None = None  # the sizes of the last detail
         self._next_refresh = self.started + _REFRESH
         # [(CPU deadline, exception class)]: the budgets of :meth:`budget`, innermost last
-        self._budgets: list[tuple[float, type[Exception]]] = []
+        self._budgets: list[Budget] = []
 
     def __repr__(self) -> str:
         return f"Limits(timeout={self.timeout!r}, max_memory={self.max_memory!r})"
@@ -405,25 +406,28 @@ class Limits:
         return time.monotonic() - self.started
 
     @contextlib.contextmanager
-    def budget(self, seconds: float, error: type[Exception]) -> Iterator["Limits"]:
+    def budget(self, seconds: float, error: type[Exception]) -> Iterator["Budget"]:
         """Within the block, :meth:`check` raises ``error()`` once ``seconds`` of CPU
         (:func:`time.process_time`) have passed: the time of a try that may be
-        abandoned (the fluent-order probe of :mod:`symbolic.gdl.order_probe`). The
-        request's own deadline stays as it is, and the watchdog, which knows only that
-        one, never ends the process for a budget.
+        abandoned (the fluent-order probe of :mod:`symbolic.gdl.order_probe`), which
+        the :class:`Budget` yielded measures. The request's own deadline stays as it
+        is, and the watchdog, which knows only that one, never ends the process for a
+        budget.
 
         >>> class Spent(Exception): pass
         >>> lim = Limits()
-        >>> with lim.budget(0.0, Spent):
+        >>> with lim.budget(0.0, Spent) as b:
         ...     lim.check("a step")
         Traceback (most recent call last):
         ...
         symbolic.limits.Spent
-        >>> lim.check("outside: no budget")
+        >>> b.steps, lim.check("outside: no budget")
+        (1, None)
         """
-        self._budgets.append((time.process_time() + seconds, error))
+        b = Budget(time.process_time() + seconds, error)
+        self._budgets.append(b)
         try:
-            yield self
+            yield b
         finally:
             self._budgets.pop()
 
@@ -446,9 +450,10 @@ class Limits:
             raise self.timed_out(info)
         if self._budgets:
             cpu = time.process_time()
-            for spent, error in self._budgets:  # the outermost first: it ends every inner try
-                if cpu > spent:
-                    raise error()
+            for b in self._budgets:  # the outermost first: it ends every inner try
+                b.steps += detail is not None
+                if cpu > b.deadline:
+                    raise b.error()
         if self.progress is not None and now >= self._next_refresh:
             self._next_refresh = now + _REFRESH
             self.progress(self.where(), _sizes(info))
@@ -514,6 +519,16 @@ class Limits:
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old)
+
+
+class Budget:
+    """The CPU budget of :meth:`Limits.budget`: ``error`` is raised by a check past
+    ``deadline`` (a :func:`time.process_time` value); ``steps`` counts the checks under
+    it that named their step (a ``detail``: a move imaged, a layer begun), how far the
+    work got."""
+
+    def __init__(self, deadline: float, error: type[Exception]):
+        self.deadline, self.error, self.steps = deadline, error, 0
 
 
 def process_started() -> float:

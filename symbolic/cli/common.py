@@ -153,7 +153,7 @@ def model_args(sp: argparse.ArgumentParser) -> None:
         help="bit order of the symbolic engine: sliced (bits of equal "
         "significance side by side), slots (variable after variable) or "
         "auto (sliced unless many ranges are not powers of two; on a GDL game, "
-        "the fluents' order that explores further in 2 CPU s: by name, or on "
+        "the fluents' order that explores further in 5 CPU s: by name, or on "
         "their arguments from the last; any other choice keeps them by name)",
     )
     sp.add_argument(
