@@ -409,20 +409,18 @@ class Limits:
     def budget(self, seconds: float, error: type[Exception]) -> Iterator["Budget"]:
         """Within the block, :meth:`check` raises ``error()`` once ``seconds`` of CPU
         (:func:`time.process_time`) have passed: the time of a try that may be
-        abandoned (the fluent-order probe of :mod:`symbolic.gdl.order_probe`), which
-        the :class:`Budget` yielded measures. The request's own deadline stays as it
-        is, and the watchdog, which knows only that one, never ends the process for a
-        budget.
+        abandoned (the fluent-order probe of :mod:`symbolic.gdl.order_probe`). The
+        request's own deadline stays as it is, and the watchdog, which knows only that
+        one, never ends the process for a budget.
 
         >>> class Spent(Exception): pass
         >>> lim = Limits()
-        >>> with lim.budget(0.0, Spent) as b:
+        >>> with lim.budget(0.0, Spent):
         ...     lim.check("a step")
         Traceback (most recent call last):
         ...
         symbolic.limits.Spent
-        >>> b.steps, lim.check("outside: no budget")
-        (1, None)
+        >>> lim.check("outside: no budget")
         """
         b = Budget(time.process_time() + seconds, error)
         self._budgets.append(b)
@@ -451,7 +449,6 @@ class Limits:
         if self._budgets:
             cpu = time.process_time()
             for b in self._budgets:  # the outermost first: it ends every inner try
-                b.steps += detail is not None
                 if cpu > b.deadline:
                     raise b.error()
         if self.progress is not None and now >= self._next_refresh:
@@ -523,12 +520,10 @@ class Limits:
 
 class Budget:
     """The CPU budget of :meth:`Limits.budget`: ``error`` is raised by a check past
-    ``deadline`` (a :func:`time.process_time` value); ``steps`` counts the checks under
-    it that named their step (a ``detail``: a move imaged, a layer begun), how far the
-    work got."""
+    ``deadline`` (a :func:`time.process_time` value)."""
 
     def __init__(self, deadline: float, error: type[Exception]):
-        self.deadline, self.error, self.steps = deadline, error, 0
+        self.deadline, self.error = deadline, error
 
 
 def process_started() -> float:
