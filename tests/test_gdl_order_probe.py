@@ -102,8 +102,13 @@ SHORT = [5, 9, 20, 30, 40]
     [
         # explored within the 10 s of the probe: kept as it is
         ({"grounded": (SHORT, 1.0), "reversed": (SHORT, 1.0)}, ["grounded"]),
-        # the reversed order ends within its probe: kept as it is
-        ({"grounded": (LONG, 4.0), "reversed": (SHORT, 1.0)}, ["grounded", "reversed"]),
+        # the reversed order ends within its probe, 3 layers further: kept as it is
+        ({"grounded": (LONG, 6.0), "reversed": (SHORT, 1.0)}, ["grounded", "reversed"]),
+        # the reversed order ends within its probe, 1 layer further: the grounded one
+        (
+            {"grounded": (LONG, 2.5), "reversed": (SHORT, 1.0)},
+            ["grounded", "reversed", "grounded"],
+        ),
         # as many layers (3) each: the grounded order, fewer nodes or not
         (
             {"grounded": (LONG, 4.0), "reversed": (SHORT, 4.0)},
@@ -114,9 +119,9 @@ SHORT = [5, 9, 20, 30, 40]
             {"grounded": (SHORT, 6.0), "reversed": (LONG, 4.0)},
             ["grounded", "reversed", "grounded"],
         ),
-        # two more layers in the same time win (3 against 1)
+        # three more layers in the same time win (5 against 2)
         (
-            {"grounded": (SHORT, 11.0), "reversed": (LONG, 4.0)},
+            {"grounded": (SHORT, 6.0), "reversed": (LONG, 2.5)},
             ["grounded", "reversed", "reversed"],
         ),
     ],
@@ -158,7 +163,8 @@ def test_the_probe_ends_a_try_inside_a_layer():
             while True:
                 clock["t"] += 1.0
                 limits.check("an image")
-        on_layer(0, 1, 5)
+        for n in range(3):
+            on_layer(n, n, 5)
         return order
 
     with (
