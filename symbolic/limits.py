@@ -46,7 +46,6 @@ from typing import Callable, Iterator
 from .errors import BadLimit, BadLimitType, LimitExceeded, QueryError
 
 __all__ = [
-    "Budget",
     "Limits",
     "NO_LIMITS",
     "MAX_NESTING",
@@ -334,8 +333,8 @@ class Limits:
         self._detail = ""
         self._info: Callable[[], dict] | None = None  # the sizes of the last detail
         self._next_refresh = self.started + _REFRESH
-        # [(CPU deadline, exception class)]: the budgets of :meth:`budget`, innermost last
-        self._budgets: list[Budget] = []
+        # the budgets of :meth:`budget`, innermost last
+        self._budgets: list[tuple[float, type[Exception]]] = []
 
     def __repr__(self) -> str:
         return f"Limits(timeout={self.timeout!r}, max_memory={self.max_memory!r})"
@@ -406,26 +405,13 @@ class Limits:
         return time.monotonic() - self.started
 
     @contextlib.contextmanager
-    def budget(self, seconds: float, error: type[Exception]) -> Iterator["Budget"]:
-        """Within the block, :meth:`check` raises ``error()`` once ``seconds`` of CPU
-        (:func:`time.process_time`) have passed: the time of a try that may be
-        abandoned (the fluent-order probe of :mod:`symbolic.gdl.order_probe`). The
-        request's own deadline stays as it is, and the watchdog, which knows only that
-        one, never ends the process for a budget.
-
-        >>> class Spent(Exception): pass
-        >>> lim = Limits()
-        >>> with lim.budget(0.0, Spent):
-        ...     lim.check("a step")
-        Traceback (most recent call last):
-        ...
-        symbolic.limits.Spent
-        >>> lim.check("outside: no budget")
-        """
-        b = Budget(time.process_time() + seconds, error)
-        self._budgets.append(b)
+    def budget(self, seconds: float, error: type[Exception]) -> Iterator["Limits"]:
+        """Within the block, :meth:`check` raises ``error()`` past ``seconds`` of CPU: a try
+        that may be abandoned (:mod:`symbolic.gdl.order_probe`); the deadline, which the
+        watchdog watches, is unchanged."""
+        self._budgets.append((time.process_time() + seconds, error))
         try:
-            yield b
+            yield self
         finally:
             self._budgets.pop()
 
@@ -448,9 +434,9 @@ class Limits:
             raise self.timed_out(info)
         if self._budgets:
             cpu = time.process_time()
-            for b in self._budgets:  # the outermost first: it ends every inner try
-                if cpu > b.deadline:
-                    raise b.error()
+            for spent, error in self._budgets:  # the outermost first: it ends every inner try
+                if cpu > spent:
+                    raise error()
         if self.progress is not None and now >= self._next_refresh:
             self._next_refresh = now + _REFRESH
             self.progress(self.where(), _sizes(info))
@@ -516,14 +502,6 @@ class Limits:
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, old)
-
-
-class Budget:
-    """The CPU budget of :meth:`Limits.budget`: ``error`` is raised by a check past
-    ``deadline`` (a :func:`time.process_time` value)."""
-
-    def __init__(self, deadline: float, error: type[Exception]):
-        self.deadline, self.error = deadline, error
 
 
 def process_started() -> float:

@@ -51,7 +51,7 @@ from .game import GdlGame, GdlNames
 from .ground import GroundProgram, atom_text, term_text
 from .turns import NOOP
 
-__all__ = ["build_model", "merged_parts", "one_two", "one_two_in_turn", "DoesReads"]
+__all__ = ["build_model", "checked", "merged_parts", "one_two", "one_two_in_turn", "DoesReads"]
 
 _BUILTINS = {
     "lcg",
@@ -156,6 +156,17 @@ def one_two(items, or_, and_, false):
     oa, ta = one_two(items[:h], or_, and_, false)
     ob, tb = one_two(items[h:], or_, and_, false)
     return or_(oa, ob), or_(or_(ta, tb), and_(oa, ob))
+
+
+def checked(check, op):
+    """``op`` after ``check()`` (the engine's limits): the parts and counts over every state
+    run many steps between two checks of the engine (a probe's budget ends them there)."""
+
+    def apply(a, b):
+        check()
+        return op(a, b)
+
+    return apply
 
 
 def one_two_in_turn(items, or_, and_, false):

@@ -162,10 +162,8 @@ def explore(
     stop_at_best: bool = False,
 ) -> StateGraph:
     """The :class:`StateGraph` of the states reachable from init in at most ``depth``
-    moves (all when None), or with ``stop_at_best`` up to the first layer holding a
-    terminal state of the only role's best goal, its other states left unexpanded
-    (:func:`~.engine.check_stop_at_best`). ``turn_error(state, legal)`` raises the ModelError of a
-    state that is not turn-based; ``concurrent`` reads every state as concurrent
+    moves (all when None; ``stop_at_best``: :func:`~.engine.check_stop_at_best`).
+    ``turn_error(state, legal)`` raises the ModelError of a state not turn-based; ``concurrent`` reads every state as concurrent
     instead (no turn rule; the joint moves recorded). TooManyPositions beyond
     ``limit`` states, LimitExceeded when ``limits`` says time is up (checked every
     64 states)."""
@@ -178,8 +176,8 @@ def explore(
     movers = bytearray()
     start, flat = array("q", [0]), array("i")
     layers, begin = [1], 0
-    frontier: Sequence[int] = []
     best = prog.best_goal_atoms(roles[0]) if stop_at_best else None
+    frontier: Sequence[int] = []
     with limits.stage("exploring the reachable states (explicit)"):
         while begin < len(states):
             end, cut = len(states), depth is not None and len(layers) > depth
@@ -193,10 +191,8 @@ def explore(
                 movers.append(role_index[mover(roles, legal)])
                 row: list[int] = []
                 succ: Iterable[int]
-                if c.terminal(v) or stop:
-                    succ = ()
-                    if stop and not c.terminal(v):  # a state left unexpanded
-                        frontier = range(begin, end)
+                if c.terminal(v) or stop:  # (stop: a non-terminal state left unexpanded)
+                    succ, frontier = (), frontier if c.terminal(v) else range(begin, end)
                 elif joint is not None:
                     succ = _joint_successors(c, v, [legal[r] for r in roles])
                 else:

@@ -240,9 +240,8 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
     def _explore(self, depth: int | None, on_layer, stop_at_best: bool = False) -> None:
         """Breadth-first from ``init`` (one image per layer, of that layer only):
         F_0 = {init}, F_{n+1} = post(F_n) ∖ (F_0 ∪ … ∪ F_n), up to the first empty
-        layer or up to F_depth, or with ``stop_at_best`` up to the first layer holding
-        a terminal state of the best goal (:func:`~.engine.check_stop_at_best`);
-        ``on_layer(n, |F_0 ∪ … ∪ F_n|, BDD nodes)``."""
+        layer, F_depth, or with ``stop_at_best`` the first layer of the best goal
+        (:func:`~.engine.check_stop_at_best`); ``on_layer(n, |F_0 ∪ … ∪ F_n|, nodes)``."""
         m = self.manager
         reached = layer = self.initial()
         layers, graded = [layer], True
@@ -276,16 +275,13 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         self._reach = (reached.node, tuple(x.node for x in layers), graded)
 
     def _holds_best(self, layer) -> bool:
-        """Whether ``layer`` holds a terminal state of the only role's best goal; if so,
-        its non-terminal states (if any) are left unexpanded: ``complete`` turns False."""
-        m, prog = self.manager, self.game.program
-        inside = Within(self.rules, layer)
+        """Whether ``layer`` holds a terminal state of the best goal (``complete`` then)."""
+        m, prog, inside = self.manager, self.game.program, Within(self.rules, layer)
         terminal = inside.atom(("terminal", ()))
         best = m.disj(inside.atom(a) for a in prog.best_goal_atoms(prog.roles[0]))
-        if m.is_false(m.and_(terminal, best)):
-            return False
-        self._complete = m.is_false(m.diff(layer, terminal))
-        return True
+        if not m.is_false(m.and_(terminal, best)):
+            self._complete = m.is_false(m.diff(layer, terminal))
+        return not m.is_false(m.and_(terminal, best))
 
     @property
     def reach(self) -> ReachLayers[BddSet] | None:

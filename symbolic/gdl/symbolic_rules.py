@@ -26,7 +26,7 @@ import contextlib
 from dataclasses import dataclass
 
 from ..ir import Var
-from .build import DoesReads, merged_parts, one_two, one_two_in_turn
+from .build import DoesReads, checked, merged_parts, one_two, one_two_in_turn
 from .game import GdlGame
 from .turns import NOOP
 from .within import Within
@@ -187,7 +187,9 @@ class RuleBdds:
                     rest.append(body)
                 elif not m.is_false(b):
                     small.append(b)
-            parts = merged_parts(small, _checked(m, m.or_), m.size, min(PART_MAX, cap), cap)
+            parts = merged_parts(
+                small, checked(m.limits.check, m.or_), m.size, min(PART_MAX, cap), cap
+            )
             return None if parts is None else (parts, rest)
 
         return _attempt(self.parts_memo, atom, min(cap, PARTS_BUDGET), build)
@@ -220,10 +222,7 @@ class RuleBdds:
         move is small there (:meth:`whole`) and each step of
         :func:`~.build.one_two_in_turn` stays within ``cap`` nodes (at most
         :data:`PARTS_BUDGET`); else None (memoized as :meth:`whole_parts`). Read within
-        a large set of states by one and each (peg: 76 jumps, ≥ 2 of 3 079 364 nodes
-        built once, against 76 ands and 150 ors of each layer's size). One legal move
-        at a time, not by halves: a step then grows by at most one small move's factor
-        before the cap sees it."""
+        a large set by one and each (peg: ≥ 2 of 76 jumps, 3 079 364 nodes), move by move."""
 
         def build(cap):
             m = self.m
@@ -233,7 +232,7 @@ class RuleBdds:
 
             def capped(op):
                 def apply(a, b):
-                    x = _checked(m, op)(a, b)
+                    x = checked(m.limits.check, op)(a, b)
                     if m.size(x) > cap:
                         raise _TooLarge
                     return x
@@ -588,17 +587,6 @@ def _attempt(memo: dict, key, cap: int, build):
     out = build(cap)
     memo[key] = cap if out is None else out
     return out
-
-
-def _checked(m, op):
-    """``op`` after a check of ``m``'s limits: the parts and counts over every state run
-    many steps between two checks of the engine (a probe's budget ends them there)."""
-
-    def apply(a, b):
-        m.limits.check()
-        return op(a, b)
-
-    return apply
 
 
 class _TooLarge(Exception):
