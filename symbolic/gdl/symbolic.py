@@ -279,9 +279,9 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         m, prog, inside = self.manager, self.game.program, Within(self.rules, layer)
         terminal = inside.atom(("terminal", ()))
         best = m.disj(inside.atom(a) for a in prog.best_goal_atoms(prog.roles[0]))
-        if not m.is_false(m.and_(terminal, best)):
-            self._complete = m.is_false(m.diff(layer, terminal))
-        return not m.is_false(m.and_(terminal, best))
+        found = not m.is_false(m.and_(terminal, best))
+        self._complete = m.is_false(m.diff(layer, terminal)) if found else self._complete
+        return found
 
     @property
     def reach(self) -> ReachLayers[BddSet] | None:
