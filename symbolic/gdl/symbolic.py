@@ -88,16 +88,9 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
     :mod:`~.solve` does). With ``domain="invariant"``, ``inductive`` is the
     :class:`~.invariant.Invariant` made the domain (None otherwise).
 
-    Pre-images compose instead of taking relational products: a joint move is
-    deterministic, its successor is x' = σ(x) with σ_f = next(f) for the fluents
-    it changes, so
-
-        pre_{r,m}(X) = S_{r,m}(x) ∧ X(σ_{r,m}(x))
-
-    (S_{r,m}: the expanded states where r moves and m is legal), with no primed
-    variable and no frame. The substitution shared by every move (a step counter,
-    the control rotation) is applied once per pre-image; what is left of each
-    move's is mostly constants (a cofactor).
+    Pre-images compose (module docstring): pre_{r,m}(X) = S_{r,m}(x) ∧ X(σ_{r,m}(x)),
+    the substitution shared by every move (a step counter, the control rotation)
+    applied once per pre-image, what is left of each move's mostly constants.
     """
 
     game: GdlGame
@@ -151,6 +144,7 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         self._transitions: DeltaParts | None = None  # transitions(), on demand
         self._has_succ_node = None
         self._moves_of: dict | None = None
+        self._raw_all: dict | None = None
         self._layer_moves_of: dict = {}
         self._live = None
         self._common: dict = {}
@@ -159,9 +153,8 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         self._inside: Within | None = None  # the atoms within the domain
         self._inside_of: Within | None = None  # within the last set atom_set was given
         self._frontier = m.false
-        # the layers' BDDs (R, (F_0, F_1, ...), graded), not BddSets: a set holds its
-        # engine, and an engine holding its sets is a cycle that only the cycle
-        # collector frees, with the manager's memory (unseen by it) behind
+        # the layers' BDDs (R, (F_0, F_1, ...), graded), not BddSets: an engine holding
+        # its sets (which hold it) is a cycle only the collector frees, memory behind it
         self._reach: tuple | None = None
         self._layers: list[int] = []
         self._complete = True
@@ -290,9 +283,8 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         if self._reach is None:
             return None
         whole, layers, graded = self._reach
-        return ReachLayers(
-            BddSet._make(self, whole), tuple(BddSet._make(self, x) for x in layers), graded
-        )
+        sets = tuple(BddSet._make(self, x) for x in layers)
+        return ReachLayers(BddSet._make(self, whole), sets, graded)
 
     def _own_layer(self, reach: ReachLayers, k: int) -> bool:
         """Whether layer k of ``reach`` is this engine's own layer k (graded), whose
@@ -378,6 +370,7 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         self._set_domain(node)
         self._reset_turns()
         self._moves_of = None
+        self._raw_all = None
         self._layer_moves_of = {}
         self._live = None
         # terminal states too: a nominal mover
@@ -434,9 +427,16 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
     def _moves(self) -> dict:
         """{role: (⋁_m S_{r,m}, the variables its moves' own substitutions set,
         [(S_{r,m}, constants of σ_{r,m}, the rest of σ_{r,m})])} over the expanded states
-        (memoized), and ``self._common``: the part of σ shared by every move, applied
-        first (sound because no variable it reads is substituted by a move)."""
+        (memoized), split around :meth:`_shared`."""
         if self._moves_of is None:
+            self._moves_of = self._groups(self._shared()[1])
+        return self._moves_of
+
+    def _shared(self) -> tuple:
+        """(``self._common``: the part of σ shared by every move, applied first, sound as
+        no move substitutes a variable it reads; the raw moves of the expanded states),
+        memoized. A layered solution needs no more (:meth:`_groups` is costly)."""
+        if self._raw_all is None:
             m = self.manager
             with self.limits.stage("building the moves' substitutions"):
                 raw = self._raw_moves(self._expanded())
@@ -452,8 +452,8 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
                 for b in clash:
                     del common[b]
             self._common = common
-            self._moves_of = self._groups(raw)
-        return self._moves_of
+            self._raw_all = raw
+        return self._common, self._raw_all
 
     def _raw_moves(self, live) -> dict:
         """{role: [(S_{r,m}, σ_{r,m} as {bit: BDD})]} for the moves with a source in
@@ -490,7 +490,7 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         domain) is shared by these."""
         hit = self._layer_moves_of.get(k)
         if hit is None:
-            self._moves()  # sets self._common
+            self._shared()  # sets self._common
             m = self.manager
             assert self._reach is not None  # only a layered solution over our layers calls this
             live = m.and_(self._reach[1][k], self._expanded())
@@ -524,18 +524,18 @@ class GdlSymbolicGame(TurnBasedGame, GdlEngine):
         return BddSet._make(self, out)
 
     def _split(self, src, sub: dict) -> tuple:
-        """(S, constants, the rest) of a move's own substitution, its functions
-        simplified on S: the variables S fixes are fixed in them (the result is
-        and-ed with S), so that most become constants or the variable itself
-        (dropped: it keeps its value)."""
+        """(S, constants, the rest) of a move's own substitution, simplified on S (the
+        bits S fixes fixed in it): most become constants or the bit itself (dropped)."""
         m = self.manager
         own = {b: e for b, e in sub.items() if b not in self._common}
+        read = set().union(*(m.support(e) for e in own.values()))
+        seen = m.exist(src, m.support(src) - read)  # src's values of those bits: smaller
         fixed = {}
-        for v in set().union(*(m.support(e) for e in own.values())):
+        for v in read:
             x = m.var(v)
-            if m.is_false(m.diff(src, x)):
+            if m.is_false(m.diff(seen, x)):
                 fixed[v] = True
-            elif m.is_false(m.and_(src, x)):
+            elif m.is_false(m.and_(seen, x)):
                 fixed[v] = False
         consts, rest = {}, {}
         for b, e in own.items():
