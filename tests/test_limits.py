@@ -939,3 +939,17 @@ def test_a_small_space_gets_a_small_apply_cache():
 
     got = {b: cache_entries(b, 16 << 30).bit_length() - 1 for b in (0, 9, 14, 15, 19, 20, 30)}
     assert got == {0: 16, 9: 16, 14: 16, 15: 17, 19: 21, 20: 22, 30: 22}, got
+
+
+def test_a_budget_raises_its_error_at_a_check_inside_its_block_only():
+    class Spent(Exception):
+        pass
+
+    lim = Limits()
+    with pytest.raises(Spent):
+        with lim.budget(0.0, Spent):
+            lim.check("a step")
+    lim.check("outside the block: no budget")  # must not raise
+    assert lim.deadline is None, lim.deadline  # the request's own deadline is untouched
+    with lim.budget(3600.0, Spent):
+        lim.check("within a long budget")

@@ -163,10 +163,10 @@ def explore(
 ) -> StateGraph:
     """The :class:`StateGraph` of the states reachable from init in at most ``depth``
     moves (all when None; ``stop_at_best``: :func:`~.engine.check_stop_at_best`).
-    ``turn_error(state, legal)`` raises the ModelError of a state not turn-based; ``concurrent`` reads every state as concurrent
-    instead (no turn rule; the joint moves recorded). TooManyPositions beyond
-    ``limit`` states, LimitExceeded when ``limits`` says time is up (checked every
-    64 states)."""
+    ``turn_error(state, legal)`` raises the ModelError of a state not turn-based;
+    ``concurrent`` reads every state as concurrent instead (no turn rule; the joint
+    moves recorded). TooManyPositions beyond ``limit`` states, LimitExceeded when
+    ``limits`` says time is up (checked every 64 states)."""
     prog, c = rules.prog, rules
     roles = prog.roles
     role_index = {r: k for k, r in enumerate(roles)}

@@ -11,9 +11,10 @@ grounded one. Neither wins everywhere (ticTacToe's reachable set: 1 040 nodes ag
 engine in the grounded order and explores for :data:`PROBE_SECONDS` of CPU; a game
 explored by then is kept as it is; otherwise a fresh engine explores the same time in the
 other order; the reversed order is kept (or built in full) when it found
-:data:`LAYER_MARGIN` more layers, ended or not, else the grounded one is built. A game of
-a few seconds pays nothing; a larger one pays about twice the probe. The probe's time is counted at the end
-of each layer and, given the request's limits, at each of their checks
+:data:`LAYER_MARGIN` more layers, ended or not, else the grounded one is built. A game
+of a few seconds pays nothing; a larger one pays about twice the probe. The probe's time
+is counted at the end of each layer and, given the request's limits, at each of their
+checks
 (:meth:`~symbolic.limits.Limits.budget`): a bad order can spend minutes inside one layer
 (ticTacToeLarge's first layers in the reversed order: 185 s before this check). The
 margin, because neither fewer nodes nor one more layer tells the faster order:

@@ -187,9 +187,8 @@ class RuleBdds:
                     rest.append(body)
                 elif not m.is_false(b):
                     small.append(b)
-            parts = merged_parts(
-                small, checked(m.limits.check, m.or_), m.size, min(PART_MAX, cap), cap
-            )
+            or_ = checked(m.limits.check, m.or_)
+            parts = merged_parts(small, or_, m.size, min(PART_MAX, cap), cap)
             return None if parts is None else (parts, rest)
 
         return _attempt(self.parts_memo, atom, min(cap, PARTS_BUDGET), build)
@@ -232,7 +231,8 @@ class RuleBdds:
 
             def capped(op):
                 def apply(a, b):
-                    x = checked(m.limits.check, op)(a, b)
+                    m.limits.check()
+                    x = op(a, b)
                     if m.size(x) > cap:
                         raise _TooLarge
                     return x
