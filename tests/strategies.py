@@ -619,3 +619,39 @@ def aiger_circuits(draw):
         ("",) * n_latch,
         ("err",),
     )
+
+
+@st.composite
+def aiger_forced_circuits(draw):
+    """A random small safety circuit whose error is widened to err ∨ (c ⊕ g) for a
+    controllable input c and a random literal g (which may read c: no substitution is
+    then sound), the equivalence written one of the two ways an and-inverter graph
+    gives it: ¬(¬(c ∧ g) ∧ ¬(¬c ∧ ¬g)) or ¬(c ∧ ¬g) ∧ ¬(¬c ∧ g)."""
+    c = draw(aiger_circuits())
+    ctrl = [x for x, k in zip(c.inputs, c.controllable) if k]
+    if not ctrl:
+        return c
+    x = draw(st.sampled_from(ctrl)) ^ draw(st.integers(0, 1))
+    g = draw(st.integers(0, 2 * c.maxvar + 1))
+    v = c.maxvar
+    if draw(st.booleans()):  # xor = ¬(x ∧ g) ∧ ¬(¬x ∧ ¬g)
+        gates = [(2 * v + 2, x, g), (2 * v + 4, x ^ 1, g ^ 1), (2 * v + 6, 2 * v + 3, 2 * v + 5)]
+        differ = 2 * v + 6
+    else:  # xnor = ¬(x ∧ ¬g) ∧ ¬(¬x ∧ g)
+        gates = [(2 * v + 2, x, g ^ 1), (2 * v + 4, x ^ 1, g), (2 * v + 6, 2 * v + 3, 2 * v + 5)]
+        differ = 2 * v + 7
+    gates.append((2 * v + 8, c.error ^ 1, differ ^ 1))  # err ∨ differ = ¬(¬err ∧ ¬differ)
+    return aiger.Circuit(
+        v + 4,
+        c.inputs,
+        c.latches,
+        c.next_state,
+        c.reset,
+        (2 * v + 9,),
+        c.and_lhs + tuple(lhs for lhs, _, _ in gates),
+        c.and_rhs0 + tuple(max(a, b) for _, a, b in gates),
+        c.and_rhs1 + tuple(min(a, b) for _, a, b in gates),
+        c.input_names,
+        c.latch_names,
+        c.output_names,
+    )

@@ -18,19 +18,26 @@ per BDD node of the functions.
 from __future__ import annotations
 
 from .circuit import Circuit
+from .forced import Forced
 
 __all__ = ["controller_circuit", "with_controller"]
 
 
-def controller_circuit(engine, won) -> tuple[Circuit, int]:
+def controller_circuit(
+    engine, won, forced: Forced | None = None, original: Circuit | None = None
+) -> tuple[Circuit, int]:
     """(the input circuit with its controllable inputs defined by the controller's
     gates, the number of AND gates the controller adds: its own and one per controllable
     input, which becomes a gate) for the winning set ``won`` of
-    the symbolic engine ``engine``."""
+    the symbolic engine ``engine``. With ``forced`` (:func:`.forced.forced_inputs` of
+    ``original``), ``engine`` solves ``forced.circuit``: the forced inputs take the
+    functions the error forces (their gates copied from that circuit), the others the
+    engine's strategy, and the input circuit is ``original``."""
     m = engine.manager
-    funcs = engine.controller_functions(won)
+    given = forced.forced if forced is not None else {}
+    funcs = {k: f for k, f in engine.controller_functions(won).items() if k not in given}
     lit_of = engine.input_literals()
-    c = engine.game.circuit
+    c = original if original is not None else engine.game.circuit
     gates: list[tuple[int, int, int]] = []
     next_var = [c.maxvar + 1]
     memo: dict = {}
@@ -72,20 +79,59 @@ def controller_circuit(engine, won) -> tuple[Circuit, int]:
 
     engine.limits.check("building the controller's gates")
     defs = {k: literal(f) for k, f in funcs.items()}
-    closed = with_controller(c, defs, gates, next_var[0] - 1)
+    then: list[tuple[int, int, int]] = []
+    if forced is not None:
+        then = _copied(forced, c, next_var)
+    closed = with_controller(c, defs, gates, next_var[0] - 1, then)
     return closed, len(closed.and_lhs) - len(c.and_lhs)
 
 
+def _copied(forced: Forced, c: Circuit, next_var: list[int]) -> list[tuple[int, int, int]]:
+    """The gates of ``forced.circuit`` that compute the forced inputs' functions,
+    renumbered from ``next_var[0]`` on, then a gate ``input := function ∧ true`` per
+    forced input of ``c`` (which keeps ``forced.circuit``'s inputs and latches)."""
+    r = forced.circuit
+    gate = {lhs >> 1: (a, b) for lhs, a, b in zip(r.and_lhs, r.and_rhs0, r.and_rhs1)}
+    used: set[int] = set()
+    stack = [x >> 1 for x in forced.forced.values()]
+    while stack:
+        v = stack.pop()
+        if v in gate and v not in used:
+            used.add(v)
+            stack.extend(x >> 1 for x in gate[v])
+    var: dict[int, int] = {}
+    out: list[tuple[int, int, int]] = []
+
+    def lit(x: int) -> int:
+        return 2 * var.get(x >> 1, x >> 1) + (x & 1)
+
+    for lhs, a, b in zip(r.and_lhs, r.and_rhs0, r.and_rhs1):
+        if lhs >> 1 in used:  # stored in a topological order: operands come first
+            var[lhs >> 1] = next_var[0]
+            next_var[0] += 1
+            out.append((2 * var[lhs >> 1], lit(a), lit(b)))
+
+    out += [(c.inputs[k], lit(x), 1) for k, x in sorted(forced.forced.items())]
+    return out
+
+
 def with_controller(
-    c: Circuit, defs: dict[int, int], gates: list | None = None, maxvar: int | None = None
+    c: Circuit,
+    defs: dict[int, int],
+    gates: list | None = None,
+    maxvar: int | None = None,
+    then: list | None = None,
 ) -> Circuit:
     """``c`` with each controllable input k (a key of ``defs``) made an AND gate equal to
     literal ``defs[k]`` (``gates``: the gates computing those literals, over variables
-    up to ``maxvar``): the SYNTCOMP synthesis output, with no controllable input left."""
+    up to ``maxvar``), then the gates ``then`` (which may read those and define other
+    inputs): the SYNTCOMP synthesis output, with no controllable input left."""
     gates = list(gates or ())
     for k, lit in defs.items():
         gates.append((c.inputs[k], lit, 1))  # input := lit ∧ true
-    keep = [k for k in range(len(c.inputs)) if k not in defs]
+    gates += then or ()
+    defined = {g[0] for g in gates}
+    keep = [k for k in range(len(c.inputs)) if c.inputs[k] not in defined]
     lhs, r0, r1 = zip(*gates) if gates else ((), (), ())
     return Circuit(
         maxvar=max(c.maxvar, maxvar or 0),

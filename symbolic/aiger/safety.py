@@ -26,6 +26,7 @@ from ..bdd.managers import make_manager
 from ..limits import Limits
 from ..limits import current as current_limits
 from .circuit import Circuit
+from .forced import Forced, forced_inputs
 
 __all__ = [
     "METHODS",
@@ -112,7 +113,8 @@ class SafetyAnswer:
     circuit), and when the fixpoint ran to the end (realizable) W as ``winning`` (a
     BDD of ``manager`` over the latches' variables), ``good`` (∃c. ¬err ∧ W(next), over
     the latches' and the environment's inputs' variables) and ``winning_size`` (|W|);
-    these three are None when it stopped early."""
+    these three are None when it stopped early; ``forced``: the controllable inputs
+    substituted by the functions the error forces on them (:mod:`.forced`)."""
 
     realizable: bool
     iterations: int
@@ -120,6 +122,7 @@ class SafetyAnswer:
     winning: object = None
     good: object = None
     winning_size: int | None = None
+    forced: int = 0
 
 
 def default_names(circuit: Circuit) -> tuple[list[str], list[str]]:
@@ -169,6 +172,18 @@ def dfs_order(circuit: Circuit) -> list[int]:
     return order + [k for k in range(nlatch + len(c.inputs)) if k not in met]
 
 
+def _cone(c: Circuit) -> list[bool]:
+    """Per variable: is it read by the error or a next-state function (a gate outside
+    that cone, such as a forced input's definition, :mod:`.forced`, is never built)?"""
+    used = [False] * (c.maxvar + 1)
+    for x in (*c.outputs, *c.next_state):
+        used[x >> 1] = True
+    for lhs, a, b in zip(reversed(c.and_lhs), reversed(c.and_rhs0), reversed(c.and_rhs1)):
+        if used[lhs >> 1]:
+            used[a >> 1] = used[b >> 1] = True
+    return used
+
+
 def circuit_bdds(
     m, circuit: Circuit, latch_vars: Sequence[str], input_vars: Sequence[str], limits: Limits
 ):
@@ -188,10 +203,12 @@ def circuit_bdds(
         u = node[x >> 1]
         return m.not_(u) if x & 1 else u
 
+    used = _cone(c)
     for k, (lhs, a, b) in enumerate(zip(c.and_lhs, c.and_rhs0, c.and_rhs1)):
         if not k & 63:
             limits.check(f"AND gate {k} of {len(c.and_lhs)}")
-        node[lhs >> 1] = m.and_(lit(a), lit(b))
+        if used[lhs >> 1]:
+            node[lhs >> 1] = m.and_(lit(a), lit(b))
     nexts = {v: lit(n) for v, n in zip(latch_vars, c.next_state)}
     return lit(c.outputs[0]), nexts
 
@@ -208,6 +225,7 @@ def solve_safety(
     policy: str = DEFAULT_POLICY,
     order: str = "file",
     trace: Callable[[str, dict], None] | None = None,
+    forced: bool = True,
 ) -> SafetyAnswer:
     """The safety solver's answer on ``circuit`` (module docstring), in a new manager
     of ``backend`` holding the latches' variables (``latch_vars``, first) and the
@@ -217,8 +235,12 @@ def solve_safety(
     the file's (``order="file"``) or :func:`dfs_order`'s (``"dfs"``). ``trace``
     (bench/aiger_probe.py) is called with ``("gates", figures)`` once they are built,
     then ``("iteration", figures)`` after each iteration: CPU seconds, the manager's
-    live nodes, Z's nodes."""
+    live nodes, Z's nodes. ``forced``: the controllable inputs the error forces are
+    substituted first (:func:`.forced.forced_inputs`; the same W and ``good``)."""
     limits = current_limits() if limits is None else limits
+    with limits.stage("substituting the forced inputs"):
+        reduced = forced_inputs(circuit) if forced else Forced(circuit, {})
+    circuit, substituted = reduced.circuit, len(reduced.forced)
     m = make_manager(
         backend,
         max_memory=limits.max_memory_bytes if max_memory is None else max_memory,
@@ -261,7 +283,7 @@ def solve_safety(
                     figures.update(live_nodes=m.node_count(), z_nodes=m.size(new))
                     trace("iteration", figures)
                 if not m.is_false(m.diff(init, new)):
-                    return SafetyAnswer(False, steps, m)
+                    return SafetyAnswer(False, steps, m, forced=substituted)
                 if new == z:
                     break
                 z = new
@@ -270,4 +292,4 @@ def solve_safety(
                     nodes = 0 if adapt.limit is None else m.node_count()
                     adapt(time.process_time() - started, nodes, dynamic)
     size = m.exact_count(z, len(latch_vars))
-    return SafetyAnswer(True, steps, m, z, good, size)
+    return SafetyAnswer(True, steps, m, z, good, size, substituted)

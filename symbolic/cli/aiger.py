@@ -130,13 +130,35 @@ def _differences(sym: dict, exp: dict) -> list[str]:
     return out
 
 
+def _closed(run: dict, args):
+    """(the closed circuit, the AND gates the controller adds) for a realizable run.
+    Inputs the error forces (:mod:`symbolic.aiger.forced`) take their forced functions,
+    the others a strategy of the circuit with those substituted, so that a product the
+    controller must output is never built as a BDD."""
+    from ..aiger.build import aiger_model
+    from ..aiger.controller import controller_circuit
+    from ..aiger.forced import forced_inputs
+    from ..aiger.solve import realizability
+    from ..model import Model
+    from .common import build_engine
+
+    engine = run["engine"]
+    circuit = engine.game.circuit
+    reduced = forced_inputs(circuit)
+    if not reduced.forced:
+        return controller_circuit(engine, run["result"].winning)
+    model = Model.of(aiger_model(reduced.circuit, args.file), "")
+    engine = build_engine(model.game, "symbolic", backend=args.backend, order=args.order)
+    won = realizability(model, engine).winning
+    return controller_circuit(engine, won, reduced, circuit)
+
+
 def _controller(run: dict, args) -> dict | None:
     """Write the winning controller to ``args.controller`` and verify it: the closed
     circuit, read back from the file, solved by the symbolic engine (and by the explicit
     one when it has at most 2^20 positions) never raises the error. None: unrealizable."""
     from ..aiger import to_aag, to_aig
     from ..aiger.build import aiger_model
-    from ..aiger.controller import controller_circuit
     from ..aiger.solve import realizability
     from ..model import Model
     from .common import build_engine
@@ -146,7 +168,7 @@ def _controller(run: dict, args) -> dict | None:
         print("no controller: the circuit is unrealizable", file=sys.stderr)
         return None
     with current_limits().stage("building the controller"):
-        closed, added = controller_circuit(run["engine"], r.winning)
+        closed, added = _closed(run, args)
     path = args.controller
     try:
         if path.lower().endswith(".aig"):
