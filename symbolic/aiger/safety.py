@@ -27,6 +27,7 @@ from ..limits import Limits
 from ..limits import current as current_limits
 from .circuit import Circuit
 from .forced import Forced, forced_inputs
+from .houdini import initial_invariant
 
 __all__ = [
     "METHODS",
@@ -39,6 +40,11 @@ __all__ = [
     "dfs_order",
     "solve_safety",
 ]
+
+#: the iteration at which :func:`solve_safety` guesses an invariant when asked: the
+#: circuits it answers need thousands of cheap iterations, and a guess costs a
+#: controllable predecessor per latch
+GUESS_AT = 64
 
 #: the methods of ``symbolic aiger`` (:func:`symbolic.aiger.solve.realizability`), the
 #: default first: this module's solver, or the game's fixpoint through the engine API
@@ -114,7 +120,8 @@ class SafetyAnswer:
     BDD of ``manager`` over the latches' variables), ``good`` (∃c. ¬err ∧ W(next), over
     the latches' and the environment's inputs' variables) and ``winning_size`` (|W|);
     these three are None when it stopped early; ``forced``: the controllable inputs
-    substituted by the functions the error forces on them (:mod:`.forced`)."""
+    substituted by the functions the error forces on them (:mod:`.forced`); ``proof``:
+    how the answer was reached (:class:`_Fixpoint`'s ``outcome``)."""
 
     realizable: bool
     iterations: int
@@ -123,6 +130,7 @@ class SafetyAnswer:
     good: object = None
     winning_size: int | None = None
     forced: int = 0
+    proof: str = "fixpoint"
 
 
 def default_names(circuit: Circuit) -> tuple[list[str], list[str]]:
@@ -226,6 +234,7 @@ def solve_safety(
     order: str = "file",
     trace: Callable[[str, dict], None] | None = None,
     forced: bool = True,
+    invariant: int | None = None,
 ) -> SafetyAnswer:
     """The safety solver's answer on ``circuit`` (module docstring), in a new manager
     of ``backend`` holding the latches' variables (``latch_vars``, first) and the
@@ -236,7 +245,10 @@ def solve_safety(
     (bench/aiger_probe.py) is called with ``("gates", figures)`` once they are built,
     then ``("iteration", figures)`` after each iteration: CPU seconds, the manager's
     live nodes, Z's nodes. ``forced``: the controllable inputs the error forces are
-    substituted first (:func:`.forced.forced_inputs`; the same W and ``good``)."""
+    substituted first (:func:`.forced.forced_inputs`; the same W and ``good``).
+    ``invariant``: at that iteration (:data:`GUESS_AT` for the command line) a
+    controlled invariant is guessed (:func:`.houdini.initial_invariant`); when it holds
+    the answer is realizable without W (``proof`` ``"invariant"``, ``winning`` None)."""
     limits = current_limits() if limits is None else limits
     with limits.stage("substituting the forced inputs"):
         reduced = forced_inputs(circuit) if forced else Forced(circuit, {})
@@ -269,27 +281,59 @@ def solve_safety(
         adapt = Adapt(m, gates=gates, **POLICIES[policy]) if sifting else None
         if adapt is not None:
             adapt(0.0, 0, dynamic)
-        z, good, steps = m.true, m.true, 0
+        fix = _Fixpoint(m, safe, nexts, ctrl, env, init, limits, trace)
+        fix.guess_at = invariant
+        if invariant is not None:
+            fix.guess = lambda z: initial_invariant(
+                m, safe, nexts, latch_vars, circuit.reset, ctrl, env, z, limits
+            )[0]
         with limits.stage("the safety fixpoint"):
-            while True:
-                steps += 1
-                limits.check(f"iteration {steps}")
-                started = time.process_time()
-                moved = m.compose(z, nexts)  # next(x, u, c) ∈ Z
-                good = m.and_exists(moved, safe, ctrl) if ctrl else m.and_(moved, safe)
-                new = m.forall(good, env) if env else good
-                if trace is not None:
-                    figures = {"step": steps, "cpu_s": time.process_time() - started}
-                    figures.update(live_nodes=m.node_count(), z_nodes=m.size(new))
-                    trace("iteration", figures)
-                if not m.is_false(m.diff(init, new)):
-                    return SafetyAnswer(False, steps, m, forced=substituted)
-                if new == z:
-                    break
-                z = new
-                del moved
+            while fix.step():
                 if adapt is not None and not adapt.dynamic:
                     nodes = 0 if adapt.limit is None else m.node_count()
-                    adapt(time.process_time() - started, nodes, dynamic)
-    size = m.exact_count(z, len(latch_vars))
-    return SafetyAnswer(True, steps, m, z, good, size, substituted)
+                    adapt(fix.seconds, nodes, dynamic)
+    if fix.outcome != "fixpoint":
+        realizable = fix.outcome == "invariant"
+        return SafetyAnswer(realizable, fix.steps, m, forced=substituted, proof=fix.outcome)
+    size = m.exact_count(fix.z, len(latch_vars))
+    return SafetyAnswer(True, fix.steps, m, fix.z, fix.good, size, substituted)
+
+
+class _Fixpoint:
+    """The iterates of W = νZ. ∀u ∃c. ¬err ∧ Z(next), one :meth:`step` at a time:
+    ``outcome`` is ``"fixpoint"`` (Z = W), ``"initial"`` (an initial valuation left Z:
+    unrealizable) or, when ``guess`` (a function of Z giving a controlled invariant
+    containing the initial state, or None) is set and answers at iteration
+    ``guess_at``, ``"invariant"`` (realizable, W not computed)."""
+
+    def __init__(self, m, safe, nexts, ctrl, env, init, limits, trace) -> None:
+        self.m, self.safe, self.nexts, self.ctrl, self.env = m, safe, nexts, ctrl, env
+        self.init, self.limits, self.trace = init, limits, trace
+        self.z, self.good, self.steps, self.seconds = m.true, m.true, 0, 0.0
+        self.outcome = ""
+        self.guess: Callable | None = None
+        self.guess_at: int | None = None
+
+    def step(self) -> bool:
+        """One iteration; False once the outcome is known."""
+        m = self.m
+        self.steps += 1
+        self.limits.check(f"iteration {self.steps}")
+        started = time.process_time()
+        moved = m.compose(self.z, self.nexts)  # next(x, u, c) ∈ Z
+        good = m.and_exists(moved, self.safe, self.ctrl) if self.ctrl else m.and_(moved, self.safe)
+        new = m.forall(good, self.env) if self.env else good
+        del moved
+        self.good, self.seconds = good, time.process_time() - started
+        if self.trace is not None:
+            figures = {"step": self.steps, "cpu_s": self.seconds}
+            figures.update(live_nodes=m.node_count(), z_nodes=m.size(new))
+            self.trace("iteration", figures)
+        if not m.is_false(m.diff(self.init, new)):
+            self.outcome = "initial"
+        elif new == self.z:
+            self.outcome = "fixpoint"
+        elif self.steps == self.guess_at and self.guess is not None and self.guess(new) is not None:
+            self.outcome = "invariant"
+        self.z = new
+        return not self.outcome

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 from ..aiger import read_aiger
 from ..aiger.circuit import check_safety_game
-from ..aiger.safety import METHODS, default_names, solve_safety
+from ..aiger.safety import GUESS_AT, METHODS, default_names, solve_safety
 from ..errors import FileError
 from ..limits import current as current_limits
 from .basics import backend_arg, json_arg, limit_args
@@ -62,13 +62,16 @@ def _answer_alone(args) -> int:
     current_limits().expect_work("fixpoints")
     t0 = time.perf_counter()
     backend = "cudd" if args.backend == "auto" else args.backend  # the AIGER engine's auto
-    r = solve_safety(c, *default_names(c), backend=backend, sifting=args.order == "auto")
+    r = solve_safety(
+        c, *default_names(c), backend=backend, sifting=args.order == "auto", invariant=GUESS_AT
+    )
     ctrl = sum(c.controllable)
     doc = {
         "file": args.file,
         "realizable": r.realizable,
         "winning_region": r.winning_size,
         "iterations": r.iterations,
+        "proof": r.proof,
         "method": "safety",
         "latches": len(c.latches),
         "inputs": len(c.inputs) - ctrl,
@@ -219,6 +222,7 @@ def cmd_aiger(args) -> int:
         "realizable": r.realizable,
         "winning_region": r.winning_size,
         "iterations": r.iterations,
+        "proof": "fixpoint" if r.realizable or r.winning_size is not None else "initial",
         "method": r.method,
         "latches": len(c.latches),
         "inputs": len(names.env_index),
@@ -267,7 +271,12 @@ def _print_text(model, doc: dict) -> None:
         print("realizable: the controller keeps the error output at 0 from the initial state")
     else:
         print("unrealizable: the environment can force the error output to 1")
-    if doc["winning_region"] is None:
+    if doc["proof"] == "invariant":
+        print(
+            "winning region: not computed (a controlled invariant containing the initial "
+            "state, guessed from its literals, proves it; --method game computes it)"
+        )
+    elif doc["winning_region"] is None:
         print(
             "winning region: not computed (the fixpoint stops as soon as the initial "
             "state leaves it; --method game computes it)"
