@@ -23,12 +23,13 @@ from __future__ import annotations
 import gc
 import importlib
 import sys
+import time
 import warnings
 from typing import Iterable, Iterator, Sequence
 
 from ..errors import OutOfMemory, QueryError
 from ..limits import Limits
-from . import capacity
+from . import capacity, cudd_clock
 from .base import BaseManager, guarded
 from .capacity import AUTOREF_BYTES_PER_NODE, default_memory_cap
 from .contract import (
@@ -117,6 +118,15 @@ def unknown_backend(backend) -> str:
     return f"unknown BDD backend {backend!r}: the choices are {list(BACKENDS)}"
 
 
+def _clock(bdd, cap: int, limits: Limits) -> int | None:
+    """CUDD's own time limit (:mod:`.cudd_clock`), set when ``limits`` has a deadline: a
+    second past it, so that the cooperative checks and the watchdog, which say where
+    the run stopped, act first whenever CUDD lets them."""
+    if limits.deadline is None:
+        return None
+    return cudd_clock.attach(bdd, cap, limits.deadline - time.monotonic() + 1.0)
+
+
 def _is_oom(exc: BaseException) -> bool:
     """True when ``exc`` is how ``dd.cudd`` reports that CUDD ran out of memory.
 
@@ -172,6 +182,7 @@ class DdManager(BaseManager):
             # the cost of a small game (bench/README: manager start-up)
             self.bdd = mod.BDD(initial_cache_size=CUDD_INITIAL_CACHE)
             self.bdd.configure(reordering=False, max_memory=cap)
+            self._clock = _clock(self.bdd, cap, self.limits)
         else:
             import dd.autoref as mod  # on demand, like dd.cudd above
 
@@ -180,6 +191,8 @@ class DdManager(BaseManager):
             self.bdd.configure(reordering=False)
             self._node_cap = capacity.autoref_node_cap(cap)
         self._cudd = backend == "cudd"
+        if not self._cudd:
+            self._clock = None
         _release_unused()
         _LIVE.append(self.bdd)
         self._true = self.bdd.true
@@ -193,6 +206,13 @@ class DdManager(BaseManager):
 
     def _out_of_memory(self, exc: BaseException) -> bool:
         return _is_oom(exc)
+
+    def _translate(self, exc: BaseException, nodes, what: str | None):
+        """The time limit when CUDD stopped on its own (:mod:`.cudd_clock`), else as
+        every backend translates its failures."""
+        if self._cudd and self._clock is not None and cudd_clock.expired(self._clock):
+            return self.limits.timed_out()
+        return super()._translate(exc, nodes, what)
 
     def _made(self, u):
         """``u``, after holding autoref's node table to its cap (CUDD caps itself): past
