@@ -415,6 +415,12 @@ class Limits:
         finally:
             self._budgets.pop()
 
+    def budget_left(self) -> float | None:
+        """CPU seconds left in the first :meth:`budget` to end (None: no budget)."""
+        if not self._budgets:
+            return None
+        return min(spent for spent, _ in self._budgets) - time.process_time()
+
     # ------------------------------------------------------------------ checks
 
     def check(self, detail: str | None = None, info: Callable[[], dict] | None = None) -> None:

@@ -43,10 +43,19 @@ EXAMPLES = int(os.environ.get("SYMBOLIC_FUZZ_EXAMPLES", "100"))
     st.booleans(),
     st.sampled_from(sorted(POLICIES)),
     st.sampled_from(["file", "dfs"]),
+    st.sampled_from([None, 0.0, 5.0]),  # no try without reordering, one given up at once, one
 )
-def test_answer_equals_enumeration(c, backend, sifting, policy, order):
+def test_answer_equals_enumeration(c, backend, sifting, policy, order, static_first):
     names = default_names(c)
-    r = solve_safety(c, *names, backend=backend, sifting=sifting, policy=policy, order=order)
+    r = solve_safety(
+        c,
+        *names,
+        backend=backend,
+        sifting=sifting,
+        policy=policy,
+        order=order,
+        static_first=static_first,
+    )
     assert ("REAL" if r.realizable else "UNREAL") == explicit_answer(c)
     assert (r.winning is None) == (not r.realizable) == (r.winning_size is None)
 
@@ -134,3 +143,14 @@ def test_the_reordering_policies_switch_on_as_stated(policy, seconds, nodes, dyn
 def test_dfs_order_is_a_permutation_of_the_latches_and_inputs(c):
     order = dfs_order(c)
     assert sorted(order) == list(range(len(c.latches) + len(c.inputs))), order
+
+
+def test_a_try_without_reordering_given_up_leaves_the_answer():
+    c = read_aiger(str(CORPUS / "mult7.aag")) if CORPUS is not None else None
+    if c is None:
+        pytest.skip("the shared AIGER corpus is not here")
+    limits = Limits()
+    gave_up = solve_safety(c, *default_names(c), static_first=0.0, limits=limits, forced=False)
+    plain = solve_safety(c, *default_names(c), forced=False)
+    assert (gave_up.realizable, gave_up.winning_size) == (plain.realizable, plain.winning_size)
+    assert limits.budget_left() is None, "the budget outlived the try"

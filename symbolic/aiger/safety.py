@@ -18,6 +18,7 @@ that ``symbolic aiger`` answers without loading the engines; the symbolic engine
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -45,6 +46,10 @@ __all__ = [
 #: circuits it answers need thousands of cheap iterations, and a guess costs a
 #: controllable predecessor per latch
 GUESS_AT = 64
+
+#: CPU seconds of the try without reordering (:func:`solve_safety`): the circuits whose
+#: gates sifting blows up (a product's bits: stay14) answer in it, the others lose it
+STATIC_FIRST = 2.0
 
 #: the methods of ``symbolic aiger`` (:func:`symbolic.aiger.solve.realizability`), the
 #: default first: this module's solver, or the game's fixpoint through the engine API
@@ -235,6 +240,7 @@ def solve_safety(
     trace: Callable[[str, dict], None] | None = None,
     forced: bool = True,
     invariant: int | None = None,
+    static_first: float | None = None,
 ) -> SafetyAnswer:
     """The safety solver's answer on ``circuit`` (module docstring), in a new manager
     of ``backend`` holding the latches' variables (``latch_vars``, first) and the
@@ -248,11 +254,53 @@ def solve_safety(
     substituted first (:func:`.forced.forced_inputs`; the same W and ``good``).
     ``invariant``: at that iteration (:data:`GUESS_AT` for the command line) a
     controlled invariant is guessed (:func:`.houdini.initial_invariant`); when it holds
-    the answer is realizable without W (``proof`` ``"invariant"``, ``winning`` None)."""
+    the answer is realizable without W (``proof`` ``"invariant"``, ``winning`` None).
+    ``static_first`` (CPU seconds, :data:`STATIC_FIRST` for the command line): with
+    ``sifting`` on CUDD, a first try without any reordering, abandoned past that time."""
     limits = current_limits() if limits is None else limits
     with limits.stage("substituting the forced inputs"):
         reduced = forced_inputs(circuit) if forced else Forced(circuit, {})
-    circuit, substituted = reduced.circuit, len(reduced.forced)
+    run = functools.partial(
+        _solve,
+        reduced.circuit,
+        latch_vars,
+        input_vars,
+        backend=backend,
+        max_memory=max_memory,
+        limits=limits,
+        policy=policy,
+        order=order,
+        trace=trace,
+        invariant=invariant,
+    )
+    answer = None
+    if static_first is not None and sifting and backend == "cudd":
+        with contextlib.suppress(_OverBudget), limits.budget(static_first, _OverBudget):
+            answer = run(sifting=False)
+    answer = run(sifting=sifting) if answer is None else answer
+    answer.forced = len(reduced.forced)
+    return answer
+
+
+class _OverBudget(Exception):
+    """The try without reordering of :func:`solve_safety` took its whole budget."""
+
+
+def _solve(
+    circuit: Circuit,
+    latch_vars: Sequence[str],
+    input_vars: Sequence[str],
+    *,
+    backend: str,
+    max_memory: int | None,
+    limits: Limits,
+    sifting: bool,
+    policy: str,
+    order: str,
+    trace: Callable[[str, dict], None] | None,
+    invariant: int | None,
+) -> SafetyAnswer:
+    """:func:`solve_safety` on ``circuit``, its forced inputs already substituted."""
     m = make_manager(
         backend,
         max_memory=limits.max_memory_bytes if max_memory is None else max_memory,
@@ -294,9 +342,9 @@ def solve_safety(
                     adapt(fix.seconds, nodes, dynamic)
     if fix.outcome != "fixpoint":
         realizable = fix.outcome == "invariant"
-        return SafetyAnswer(realizable, fix.steps, m, forced=substituted, proof=fix.outcome)
+        return SafetyAnswer(realizable, fix.steps, m, proof=fix.outcome)
     size = m.exact_count(fix.z, len(latch_vars))
-    return SafetyAnswer(True, fix.steps, m, fix.z, fix.good, size, substituted)
+    return SafetyAnswer(True, fix.steps, m, fix.z, fix.good, size)
 
 
 class _Fixpoint:

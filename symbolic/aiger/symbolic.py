@@ -38,7 +38,7 @@ from ..bdd.turnbased import TurnBasedGame, check_partition
 from ..limits import Limits
 from .build import CONTROLLER, ENVIRONMENT, AigerGame, AigerNames
 from .circuit import Circuit
-from .safety import circuit_bdds, solve_safety
+from .safety import STATIC_FIRST, circuit_bdds, solve_safety
 
 __all__ = ["AigerSymbolicGame"]
 
@@ -324,6 +324,7 @@ class AigerSymbolicGame(TurnBasedGame):
             max_memory=self._max_memory,
             limits=self.limits,
             sifting=self.sifting,
+            static_first=STATIC_FIRST,
         )
         self.gates = len(self.circuit.and_lhs)
         if not r.realizable:

@@ -119,12 +119,13 @@ def unknown_backend(backend) -> str:
 
 
 def _clock(bdd, cap: int, limits: Limits) -> int | None:
-    """CUDD's own time limit (:mod:`.cudd_clock`), set when ``limits`` has a deadline: a
+    """CUDD's own time limit (:mod:`.cudd_clock`), set when ``limits`` has a deadline (a
     second past it, so that the cooperative checks and the watchdog, which say where
-    the run stopped, act first whenever CUDD lets them."""
-    if limits.deadline is None:
-        return None
-    return cudd_clock.attach(bdd, cap, limits.deadline - time.monotonic() + 1.0)
+    the run stopped, act first whenever CUDD lets them) or a CPU budget (its end)."""
+    left = [] if limits.deadline is None else [limits.deadline - time.monotonic() + 1.0]
+    budget = limits.budget_left()
+    left += [] if budget is None else [budget]
+    return cudd_clock.attach(bdd, cap, min(left)) if left else None
 
 
 def _is_oom(exc: BaseException) -> bool:
@@ -208,9 +209,10 @@ class DdManager(BaseManager):
         return _is_oom(exc)
 
     def _translate(self, exc: BaseException, nodes, what: str | None):
-        """The time limit when CUDD stopped on its own (:mod:`.cudd_clock`), else as
-        every backend translates its failures."""
+        """The time limit (or the budget that ended) when CUDD stopped on its own
+        (:mod:`.cudd_clock`), else as every backend translates its failures."""
         if self._cudd and self._clock is not None and cudd_clock.expired(self._clock):
+            self.limits.check()  # the budget's error, or the deadline's
             return self.limits.timed_out()
         return super()._translate(exc, nodes, what)
 

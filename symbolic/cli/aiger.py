@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 from ..aiger import read_aiger
 from ..aiger.circuit import check_safety_game
-from ..aiger.safety import GUESS_AT, METHODS, default_names, solve_safety
+from ..aiger.safety import GUESS_AT, STATIC_FIRST, METHODS, default_names, solve_safety
 from ..errors import FileError
 from ..limits import current as current_limits
 from .basics import backend_arg, json_arg, limit_args
@@ -63,7 +63,12 @@ def _answer_alone(args) -> int:
     t0 = time.perf_counter()
     backend = "cudd" if args.backend == "auto" else args.backend  # the AIGER engine's auto
     r = solve_safety(
-        c, *default_names(c), backend=backend, sifting=args.order == "auto", invariant=GUESS_AT
+        c,
+        *default_names(c),
+        backend=backend,
+        sifting=args.order == "auto",
+        invariant=GUESS_AT,
+        static_first=STATIC_FIRST,
     )
     ctrl = sum(c.controllable)
     doc = {
