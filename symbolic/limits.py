@@ -415,11 +415,12 @@ class Limits:
         finally:
             self._budgets.pop()
 
-    def budget_left(self) -> float | None:
-        """CPU seconds left in the first :meth:`budget` to end (None: no budget)."""
+    def budget_left(self) -> tuple[float, type[Exception]] | None:
+        """(CPU seconds left, error) of the first :meth:`budget` to end (None: none)."""
         if not self._budgets:
             return None
-        return min(spent for spent, _ in self._budgets) - time.process_time()
+        spent, error = min(self._budgets, key=lambda b: b[0])
+        return spent - time.process_time(), error
 
     # ------------------------------------------------------------------ checks
 

@@ -154,3 +154,12 @@ def test_a_try_without_reordering_given_up_leaves_the_answer():
     plain = solve_safety(c, *default_names(c), forced=False)
     assert (gave_up.realizable, gave_up.winning_size) == (plain.realizable, plain.winning_size)
     assert limits.budget_left() is None, "the budget outlived the try"
+
+
+@pytest.mark.skipif(CORPUS is None, reason="the shared AIGER corpus is not here")
+@pytest.mark.parametrize("seconds", [0.002, 0.01, 0.03, 0.1, 0.3])
+def test_a_try_stopped_anywhere_inside_cudd_leaves_the_answer(seconds):
+    # the try's budget ends inside a CUDD call (CUDD's own clock) or between two
+    c = read_aiger(str(CORPUS / "amba6b4unrealy.aag"))
+    r = solve_safety(c, *default_names(c), static_first=seconds, invariant=64)
+    assert r.realizable is False, r

@@ -124,7 +124,7 @@ def _clock(bdd, cap: int, limits: Limits) -> int | None:
     the run stopped, act first whenever CUDD lets them) or a CPU budget (its end)."""
     left = [] if limits.deadline is None else [limits.deadline - time.monotonic() + 1.0]
     budget = limits.budget_left()
-    left += [] if budget is None else [budget]
+    left += [] if budget is None else [budget[0]]
     return cudd_clock.attach(bdd, cap, min(left)) if left else None
 
 
@@ -212,7 +212,10 @@ class DdManager(BaseManager):
         """The time limit (or the budget that ended) when CUDD stopped on its own
         (:mod:`.cudd_clock`), else as every backend translates its failures."""
         if self._cudd and self._clock is not None and cudd_clock.expired(self._clock):
-            self.limits.check()  # the budget's error, or the deadline's
+            deadline, budget = self.limits.deadline, self.limits.budget_left()
+            # CUDD's clock and Python's count CPU time a little differently
+            if budget is not None and (deadline is None or time.monotonic() < deadline):
+                return budget[1]()
             return self.limits.timed_out()
         return super()._translate(exc, nodes, what)
 
