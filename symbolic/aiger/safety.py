@@ -49,7 +49,7 @@ GUESS_AT = 64
 
 #: CPU seconds of the try without reordering (:func:`solve_safety`): the circuits whose
 #: gates sifting blows up (a product's bits: stay14) answer in it, the others lose it
-STATIC_FIRST = 2.0
+STATIC_FIRST = 3.0
 
 #: the methods of ``symbolic aiger`` (:func:`symbolic.aiger.solve.realizability`), the
 #: default first: this module's solver, or the game's fixpoint through the engine API
