@@ -68,7 +68,7 @@ def test_a_function_that_reads_its_input_is_not_substituted():
     assert forced_inputs(parse_aiger(text)).forced == {}
 
 
-@pytest.mark.skipif(CORPUS is None, reason="the shared AIGER corpus is not here")
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
 @pytest.mark.parametrize("name", ["mult2", "mult7", "mult12", "mult16"])
 def test_the_multipliers_fold_to_no_error(name):
     c = read_aiger(str(CORPUS / f"{name}.aag"))
@@ -77,7 +77,7 @@ def test_the_multipliers_fold_to_no_error(name):
     assert solve_safety(c, *default_names(c), backend="cudd").realizable
 
 
-@pytest.mark.skipif(CORPUS is None, reason="the shared AIGER corpus is not here")
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
 def test_the_multiplier_controller_is_the_product_and_verified(tmp_path):
     out = tmp_path / "mult7.aag"
     cmd = [sys.executable, "-m", "symbolic", "aiger", str(CORPUS / "mult7.aag"), "--json"]

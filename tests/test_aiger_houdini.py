@@ -65,7 +65,7 @@ def test_a_guess_that_fails_lets_the_fixpoint_answer():
     assert (r.realizable, r.proof) == (False, "initial"), r
 
 
-@pytest.mark.skipif(CORPUS is None, reason="the shared AIGER corpus is not here")
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
 @pytest.mark.parametrize("name", ["cnt20n", "cnt25y", "cnt30y"])
 def test_the_counters_answer_with_an_invariant(name):
     c = read_aiger(str(CORPUS / f"{name}.aag"))

@@ -8,6 +8,7 @@ is the explicit engine's, and on corpus files it equals status.tsv.
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -145,18 +146,29 @@ def test_dfs_order_is_a_permutation_of_the_latches_and_inputs(c):
     assert sorted(order) == list(range(len(c.latches) + len(c.inputs))), order
 
 
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
 def test_a_try_without_reordering_given_up_leaves_the_answer():
-    c = read_aiger(str(CORPUS / "mult7.aag")) if CORPUS is not None else None
-    if c is None:
-        pytest.skip("the shared AIGER corpus is not here")
+    c = read_aiger(str(CORPUS / "mult7.aag"))
     limits = Limits()
     gave_up = solve_safety(c, *default_names(c), static_first=0.0, limits=limits, forced=False)
     plain = solve_safety(c, *default_names(c), forced=False)
     assert (gave_up.realizable, gave_up.winning_size) == (plain.realizable, plain.winning_size)
     assert limits.budget_left() is None, "the budget outlived the try"
+    # a try that answers: its manager, used on, no longer stops at the budget's end
+    tiny = read_aiger(str(CORPUS / "cnt10n.aag"))
+    quick = solve_safety(tiny, *default_names(tiny), static_first=0.3, limits=limits)
+    spent = time.process_time() + 0.5
+    while time.process_time() < spent:  # CPU past the budget: CUDD's clock counts CPU
+        pass
+    m = quick.manager
+    latch_vars, input_vars = default_names(tiny)
+    fresh = quick.winning
+    for v in [*latch_vars, *input_vars] * 20:  # many new nodes, then W again
+        fresh = m.xor(fresh, m.and_(m.var(v), m.var(latch_vars[0])))
+    assert m.exact_count(fresh, len(tiny.latches)) == quick.winning_size
 
 
-@pytest.mark.skipif(CORPUS is None, reason="the shared AIGER corpus is not here")
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
 @pytest.mark.parametrize("seconds", [0.002, 0.01, 0.03, 0.1, 0.3])
 def test_a_try_stopped_anywhere_inside_cudd_leaves_the_answer(seconds):
     # the try's budget ends inside a CUDD call (CUDD's own clock) or between two

@@ -276,7 +276,9 @@ def solve_safety(
     answer = None
     if static_first is not None and sifting and backend == "cudd":
         with contextlib.suppress(_OverBudget), limits.budget(static_first, _OverBudget):
-            answer = run(sifting=False)
+            answer = run(sifting=False, budget=static_first)
+        if answer is not None:  # its manager lives on: the deadline's limit only
+            answer.manager.cpu_limit(None)  # type: ignore[attr-defined]
     answer = run(sifting=sifting) if answer is None else answer
     answer.forced = len(reduced.forced)
     return answer
@@ -299,13 +301,17 @@ def _solve(
     order: str,
     trace: Callable[[str, dict], None] | None,
     invariant: int | None,
+    budget: float | None = None,
 ) -> SafetyAnswer:
-    """:func:`solve_safety` on ``circuit``, its forced inputs already substituted."""
+    """:func:`solve_safety` on ``circuit``, its forced inputs already substituted; the
+    backend's own operations stop ``budget`` CPU seconds after its manager is made."""
     m = make_manager(
         backend,
         max_memory=limits.max_memory_bytes if max_memory is None else max_memory,
         limits=limits,
     )
+    if budget is not None:
+        m.cpu_limit(budget)
     names = list(latch_vars) + list(input_vars)
     if order == "dfs":
         names = [names[k] for k in dfs_order(circuit)]

@@ -119,13 +119,12 @@ def unknown_backend(backend) -> str:
 
 
 def _clock(bdd, cap: int, limits: Limits) -> int | None:
-    """CUDD's own time limit (:mod:`.cudd_clock`), set when ``limits`` has a deadline (a
+    """CUDD's own time limit (:mod:`.cudd_clock`), set when ``limits`` has a deadline: a
     second past it, so that the cooperative checks and the watchdog, which say where
-    the run stopped, act first whenever CUDD lets them) or a CPU budget (its end)."""
-    left = [] if limits.deadline is None else [limits.deadline - time.monotonic() + 1.0]
-    budget = limits.budget_left()
-    left += [] if budget is None else [budget[0]]
-    return cudd_clock.attach(bdd, cap, min(left)) if left else None
+    the run stopped, act first whenever CUDD lets them."""
+    if limits.deadline is None:
+        return None
+    return cudd_clock.attach(bdd, cap, limits.deadline - time.monotonic() + 1.0)
 
 
 def _is_oom(exc: BaseException) -> bool:
@@ -207,6 +206,20 @@ class DdManager(BaseManager):
 
     def _out_of_memory(self, exc: BaseException) -> bool:
         return _is_oom(exc)
+
+    def cpu_limit(self, seconds: float | None) -> bool:
+        """CUDD's own time limit (:mod:`.cudd_clock`) ``seconds`` of CPU from now, or
+        the deadline's again (None); a manager made inside a budget outlives it."""
+        if not self._cudd:
+            return False
+        if seconds is None:
+            self._clock = _clock(self.bdd, self._cap, self.limits)
+            if self._clock is None:  # no deadline: a limit far away
+                self._clock = cudd_clock.attach(self.bdd, self._cap, 1e9)
+        else:
+            left = [] if self.limits.deadline is None else [self.limits.deadline - time.monotonic()]
+            self._clock = cudd_clock.attach(self.bdd, self._cap, min([seconds, *left]))
+        return self._clock is not None
 
     def _translate(self, exc: BaseException, nodes, what: str | None):
         """The time limit (or the budget that ended) when CUDD stopped on its own

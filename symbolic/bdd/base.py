@@ -284,6 +284,17 @@ class BaseManager(abc.ABC):
         """Switch the backend's dynamic reordering (False: it has none)."""
         return False
 
+    def cpu_limit(self, seconds: float | None) -> bool:
+        """Make the backend's own operations give up ``seconds`` of CPU from now, raising
+        the error of the :meth:`~symbolic.limits.Limits.budget` running then (None: back
+        to the deadline only); False where the backend has no such limit (CUDD has).
+
+        >>> from symbolic.bdd.managers import make_manager
+        >>> make_manager("autoref").cpu_limit(1.0)
+        False
+        """
+        return False
+
     def sift(self) -> bool:
         """One pass of the backend's sifting now (Rudell's, as its dynamic reordering
         runs it), every node keeping its function; False where the backend has none.
