@@ -113,8 +113,7 @@ class Manager(Protocol):
         """One pass of the backend's sifting now, where it has one; whether it ran."""
 
     def cpu_limit(self, seconds: float | None) -> bool:
-        """The backend's own operations stop ``seconds`` of CPU from now (None: at the
-        deadline only), where it has such a limit; whether it has."""
+        """Stop the backend's operations ``seconds`` of CPU from now (None: at the deadline)."""
 
     # ------------------------------------------------------------------ boolean algebra
 
