@@ -32,13 +32,19 @@ from __future__ import annotations
 
 from typing import Sequence
 
-__all__ = ["initial_invariant"]
+__all__ = ["controllable_step", "initial_invariant"]
+
+
+def controllable_step(m, target, safe, ctrl: Sequence[str], env: Sequence[str]):
+    """(∃c. safe ∧ target, ∀u ∃c. safe ∧ target): one step of the controllable
+    predecessor, ``target`` already over the current variables (Z(next) composed)."""
+    good = m.and_exists(target, safe, list(ctrl)) if ctrl else m.and_(target, safe)
+    return good, (m.forall(good, list(env)) if env else good)
 
 
 def _cpre(m, target, safe, ctrl: Sequence[str], env: Sequence[str]):
-    """∀u ∃c. safe ∧ target, ``target`` already over the current variables."""
-    good = m.and_exists(target, safe, list(ctrl)) if ctrl else m.and_(target, safe)
-    return m.forall(good, list(env)) if env else good
+    """∀u ∃c. safe ∧ target (:func:`controllable_step`)."""
+    return controllable_step(m, target, safe, ctrl, env)[1]
 
 
 def initial_invariant(

@@ -28,7 +28,7 @@ from ..limits import Limits
 from ..limits import current as current_limits
 from .circuit import Circuit
 from .forced import Forced, forced_inputs
-from .houdini import initial_invariant
+from .houdini import controllable_step, initial_invariant
 
 __all__ = [
     "METHODS",
@@ -124,9 +124,8 @@ class SafetyAnswer:
     circuit), and when the fixpoint ran to the end (realizable) W as ``winning`` (a
     BDD of ``manager`` over the latches' variables), ``good`` (∃c. ¬err ∧ W(next), over
     the latches' and the environment's inputs' variables) and ``winning_size`` (|W|);
-    these three are None when it stopped early; ``forced``: the controllable inputs
-    substituted by the functions the error forces on them (:mod:`.forced`); ``proof``:
-    how the answer was reached (:class:`_Fixpoint`'s ``outcome``)."""
+    these three are None when it stopped early; ``proof``: how the answer was reached
+    (:class:`_Fixpoint`'s ``outcome``)."""
 
     realizable: bool
     iterations: int
@@ -134,7 +133,6 @@ class SafetyAnswer:
     winning: object = None
     good: object = None
     winning_size: int | None = None
-    forced: int = 0
     proof: str = "fixpoint"
 
 
@@ -279,9 +277,7 @@ def solve_safety(
             answer = run(sifting=False, budget=static_first)
         if answer is not None:  # its manager lives on: the deadline's limit only
             answer.manager.cpu_limit(None)  # type: ignore[attr-defined]
-    answer = run(sifting=sifting) if answer is None else answer
-    answer.forced = len(reduced.forced)
-    return answer
+    return run(sifting=sifting) if answer is None else answer
 
 
 class _OverBudget(Exception):
@@ -375,8 +371,7 @@ class _Fixpoint:
         self.limits.check(f"iteration {self.steps}")
         started = time.process_time()
         moved = m.compose(self.z, self.nexts)  # next(x, u, c) ∈ Z
-        good = m.and_exists(moved, self.safe, self.ctrl) if self.ctrl else m.and_(moved, self.safe)
-        new = m.forall(good, self.env) if self.env else good
+        good, new = controllable_step(m, moved, self.safe, self.ctrl, self.env)
         del moved
         self.good, self.seconds = good, time.process_time() - started
         if self.trace is not None:

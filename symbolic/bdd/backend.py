@@ -122,9 +122,13 @@ def _clock(bdd, cap: int, limits: Limits) -> int | None:
     """CUDD's own time limit (:mod:`.cudd_clock`), set when ``limits`` has a deadline: a
     second past it, so that the cooperative checks and the watchdog, which say where
     the run stopped, act first whenever CUDD lets them."""
-    if limits.deadline is None:
-        return None
-    return cudd_clock.attach(bdd, cap, limits.deadline - time.monotonic() + 1.0)
+    return None if limits.deadline is None else cudd_clock.attach(bdd, cap, _past_deadline(limits))
+
+
+def _past_deadline(limits: Limits) -> float:
+    """Seconds from now to a second past the deadline of ``limits`` (which has one)."""
+    assert limits.deadline is not None, limits
+    return limits.deadline - time.monotonic() + 1.0
 
 
 def _is_oom(exc: BaseException) -> bool:
@@ -212,13 +216,10 @@ class DdManager(BaseManager):
         the deadline's again (None); a manager made inside a budget outlives it."""
         if not self._cudd:
             return False
-        if seconds is None:
-            self._clock = _clock(self.bdd, self._cap, self.limits)
-            if self._clock is None:  # no deadline: a limit far away
-                self._clock = cudd_clock.attach(self.bdd, self._cap, 1e9)
-        else:
-            left = [] if self.limits.deadline is None else [self.limits.deadline - time.monotonic()]
-            self._clock = cudd_clock.attach(self.bdd, self._cap, min([seconds, *left]))
+        at = [] if self.limits.deadline is None else [_past_deadline(self.limits)]
+        at += [] if seconds is None else [seconds]
+        # no deadline and no budget: a limit out of reach (CUDD's stays set once set)
+        self._clock = cudd_clock.attach(self.bdd, self._cap, min(at, default=1e9))
         return self._clock is not None
 
     def _translate(self, exc: BaseException, nodes, what: str | None):

@@ -6,7 +6,7 @@ can act inside one; one AND of a circuit's gates under dynamic reordering was me
 running for minutes past the deadline. CUDD itself can stop: past the time limit of
 its manager (CPU milliseconds since the manager started, ``Cudd_SetTimeLimit``), its
 operations and its reordering give up and return NULL, which dd raises, with the
-manager's error code ``CUDD_TIMEOUT_EXPIRED``. dd does not wrap these two functions;
+manager's error code ``CUDD_TIMEOUT_EXPIRED``. dd does not wrap these functions;
 they are called here through ctypes on the manager's pointer, read from the dd.cudd
 object (the first field after Cython's vtable) and checked against a value the
 manager was configured with before it is used, so another layout of dd turns the
