@@ -100,6 +100,19 @@ forced = [{"coalition": list(c), "role": r, "value": v} for (c, r), v in res.for
 doc = {"reachable": len(res.states), "dead_ends": res.dead_ends, "forced": forced}
 print(json.dumps(doc))
 """
+#: a ``--search-best`` play replayed by the interpreter: its last state's terminal and goals
+REPLAY_CHILD = """
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("gdl_interp", sys.argv[1])
+interp = sys.modules["gdl_interp"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(interp)
+sys.setrecursionlimit(100000)
+with open(sys.argv[2]) as f:
+    rules = interp.read_kif(f.read())
+with open(sys.argv[3]) as f:
+    play = json.load(f)
+print(json.dumps(interp.replay(rules, play)))
+"""
 INTERP = ROOT / "tests" / "gdl_interp.py"
 #: the words of a stage (the CLI's ``while ...``), first match wins
 STAGES = [
@@ -270,6 +283,8 @@ def sweep_one(path: Path, args, index: dict) -> dict:
     info = index.get(path.stem, {})
     if args.stop_at_best and info.get("roles") == "1":
         limits.append("--stop-at-best")
+    if args.search_best and info.get("roles") == "1":
+        limits.append("--search-best")
     base = [*SYMBOLIC, "gdl", str(path)] + limits
     res = run_child(base + ["--engine", "symbolic"], args.limit_seconds, args.limit_mb)
     outcome, stage, detail, doc = classify(res, args.limit_seconds)
@@ -292,10 +307,20 @@ def sweep_one(path: Path, args, index: dict) -> dict:
             roles=str(len(doc["roles"])),
             moves="concurrent" if doc.get("concurrent") else "turn-based",
             fluents=str(doc.get("fluents", "")),
-            reachable=str(doc["reachable"]),
+            reachable=str(doc.get("reachable", "")),
             forced=forced_text(doc),
             forced_found=f"{found}/{len(doc['forced'])}",
         )
+        if "play" in doc:  # --search-best: the play is the answer's proof
+            moves = len(doc["play"])
+            row["stage"] = (
+                f"best goal by a play of {moves} moves, {doc['searched']} states searched"
+                if not doc["complete"]
+                else f"every state searched ({doc['searched']})"
+            )
+            _replay(row, path, args, doc)
+            row["referee"] = "interp" if row["interp_agree"] == "yes" else "none"
+            return row
         if not doc.get("complete", True):  # --stop-at-best stopped before the end
             row["stage"] = f"best goal at depth {doc['depth']}"
         if doc["reachable"] <= args.explicit_max_states:
@@ -349,6 +374,35 @@ def _interp(row: dict, path: Path, args, doc: dict) -> None:
             f"interpreter: {other['reachable']} states, {other['dead_ends']} dead ends, "
             f"{forced_text(other)}"
         )[:300]
+
+
+def _replay(row: dict, path: Path, args, doc: dict) -> None:
+    """A ``--search-best`` play replayed by the interpreter (killed at
+    ``--interp-seconds``): it must be legal throughout and end in a terminal state where
+    the role gets the value found."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as play:
+        json.dump(doc["play"], play)
+        play.flush()
+        cmd = [sys.executable, "-c", REPLAY_CHILD, str(INTERP), str(path), play.name]
+        res = run_child(cmd, args.interp_seconds, args.limit_mb, grace=0)
+    row["interp_seconds"] = f"{res['seconds']:.2f}"
+    if res["killed"]:
+        row["interp"] = f"replay: {res['killed']} ({args.interp_seconds:g} s)"
+        return
+    err = res["err"].strip()
+    if res["status"] != 0:
+        row["interp"] = f"replay error: {(err.splitlines() or [''])[-1][:200]}"
+        row["interp_agree"], row["outcome"] = "NO", "mismatch"
+        row["detail"] = row["interp"]
+        return
+    end = json.loads(res["out"])
+    value = doc["forced"][0]["value"]
+    row["interp"] = "replayed"
+    same = end["terminal"] and value in end["goals"]
+    row["interp_agree"] = "yes" if same else "NO"
+    if not same:
+        row["outcome"] = "mismatch"
+        row["detail"] = f"interpreter: the play ends in {end}"[:300]
 
 
 def _explicit(row: dict, base: list[str], args, doc: dict) -> None:
@@ -430,12 +484,19 @@ def summary(rows: list[dict], total: int | None = None) -> str:
         f"solved: {len(solved)} ({checked} cross-checked: {by_ref['explicit']} by the explicit "
         f"engine only, {by_ref['interp']} by the interpreter only, {by_ref['both']} by both)",
     ]
-    early = [r for r in solved if r["stage"].startswith("best goal")]
+    early = [r for r in solved if r["stage"].startswith("best goal at")]
     if early:
         out.append(
             f"of which {len(early)} of one role explored up to their best goal "
             "(`--stop-at-best`: the states counted are those explored): "
             + ", ".join(f"{r['game']} ({r['stage']})" for r in early)
+        )
+    played = [r for r in solved if r["stage"].startswith(("best goal by", "every state"))]
+    if played:
+        out.append(
+            f"of which {len(played)} of one role solved by a depth-first search for a play "
+            "of their best goal (`--search-best`; the interpreter replays the play): "
+            + ", ".join(f"{r['game']} ({r['stage']})" for r in played)
         )
     if solved:
         big = sorted(solved, key=lambda r: -int(r["reachable"] or 0))[:5]
@@ -493,6 +554,12 @@ def parse(argv=None) -> argparse.Namespace:
         action="store_true",
         help="a game of one role (index.tsv) explored up to its best goal "
         "(symbolic gdl --stop-at-best; its stage then says at which depth)",
+    )
+    ap.add_argument(
+        "--search-best",
+        action="store_true",
+        help="a game of one role (index.tsv) searched depth first for a play of its best "
+        "goal (symbolic gdl --search-best); the interpreter replays the play",
     )
     ap.add_argument("--limit-mb", type=float, default=8192, help="per game (default 8192)")
     ap.add_argument(

@@ -221,6 +221,32 @@ def explore(rules, concurrent: bool = False) -> Result:
     return out
 
 
+def replay(rules, play) -> dict:
+    """The play ``play`` (the KIF texts of the only role's moves, in order) replayed from
+    init: ``{"terminal": bool, "goals": [V...]}`` at its last state; ValueError when a
+    move is not legal where it is played, or a state before the last is terminal."""
+    strata = _strata(rules)
+    top = derive(strata, set())
+    roles = tuple(dict.fromkeys(h[1] for h, body in rules if h[0] == "role" and not body))
+    if len(roles) != 1:
+        raise ValueError(f"a play of one role, and the game has {len(roles)}")
+    role = roles[0]
+    state = frozenset(a[1] for a in top if a[0] == "init")
+    for k, text in enumerate(play):
+        d = derive(strata, {("true", f) for f in state})
+        if ("terminal",) in d:
+            raise ValueError(f"move {k + 1}: the state before it is terminal")
+        legal = {_term_kif(a[2]): a[2] for a in d if a[0] == "legal" and a[1] == role}
+        move = legal.get(text.lower())
+        if move is None:
+            raise ValueError(f"move {k + 1}: {text} is not legal (legal: {sorted(legal)})")
+        base = {("true", f) for f in state} | {("does", role, move)}
+        state = frozenset(a[1] for a in derive(strata, base) if a[0] == "next")
+    d = derive(strata, {("true", f) for f in state})
+    goals = sorted(int(a[2]) for a in d if a[0] == "goal" and a[1] == role)
+    return {"terminal": ("terminal",) in d, "goals": goals}
+
+
 def _wins(res: Result, s, coalition, won: set) -> bool:
     """One step of the forced until at the expanded non-terminal state ``s``."""
     legal, succ = res.states[s][1], res.states[s][3]

@@ -9,12 +9,14 @@ import time
 
 from ..errors import ModelError, QueryError
 from ..gdl.engine import GdlEngine
+from ..gdl.explicit_rules import CompiledRules
 from ..gdl.game import GdlGame
 from ..gdl.ground import term_text
 from ..gdl.solve import dead_ends, forced_values, refine_by_invariant
 from ..gdl.symbolic import GdlSymbolicGame
 from ..gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
 from ..gdl.turns import NotTurnBased
+from ..gdl.witness import search_best
 from ..limits import current as current_limits
 from .output import emit
 from .common import (
@@ -36,6 +38,8 @@ def cmd_gdl(args) -> int:
     if not isinstance(model.game, GdlGame):
         raise ModelError(f"{args.model}: not a GDL game description (.kif)")
     prog = model.game.program
+    if args.search_best:
+        return _search(model, args)
     kinds = engine_kinds(args.engine)
     bounded = args.depth is not None
     if args.invariant and not bounded:
@@ -104,6 +108,55 @@ def cmd_gdl(args) -> int:
     if args.engine == "both" and status == 0:
         print("symbolic and explicit agree")
     return status
+
+
+def _search(model, args) -> int:
+    """``--search-best``: a one-role game's value by a depth-first search for a play
+    (:func:`~symbolic.gdl.witness.search_best`), and the play."""
+    given = [
+        f
+        for f, on in (
+            ("--depth", args.depth is not None),
+            ("--stop-at-best", args.stop_at_best),
+            ("--invariant", args.invariant),
+        )
+        if on
+    ]
+    if given:
+        raise QueryError(f"--search-best searches the game alone: drop {', '.join(given)}")
+    prog = model.game.program
+    t0 = time.perf_counter()
+    found = search_best(CompiledRules(prog), current_limits())
+    seconds = time.perf_counter() - t0
+    role = prog.roles[0]
+    forced = [{"coalition": [role], "role": role, "value": found.value}]
+    play = [term_text(m) for m in found.moves]
+    if args.json:
+        args.engine = "explicit"  # the search walks the ground rules, state by state
+        doc: dict = {"roles": list(prog.roles), "fluents": len(prog.fluents)}
+        if found.complete:
+            doc["reachable"] = found.states
+        doc.update(searched=found.states, complete=found.complete, play=play, forced=forced)
+        emit(args, doc, model)
+        return 0
+    print(f"{model.name}: roles {role}")
+    how = "every reachable state" if found.complete else "stopped at the best goal value"
+    print(f"fluents: {len(prog.fluents)}; searched depth first: {found.states} states ({how})")
+    if found.value is None:
+        print("no terminal state is reachable")
+    else:
+        best = "its best goal value" if not found.complete else "the best of its terminal states"
+        n = len(play)
+        print(
+            f"a play of {n} move{'' if n == 1 else 's'} ends in a terminal state where "
+            f"{role} gets {found.value}, {best}:"
+        )
+        for k, move in enumerate(play, 1):
+            print(f"  {k:>3}. {move}")
+    print(f"engine: search {seconds:.2f} s")
+    print("best goal value each coalition C forces for each role r:")
+    print(f"  {{{role}}}  {role:<10} {_value(forced[0])}")
+    return 0
 
 
 def _print_text(
@@ -294,6 +347,15 @@ def register(sub) -> None:
         help="a game of one role: explore only up to the first layer holding a "
         "terminal state of its best goal value (that value is then forced, and the "
         "states beyond are not counted: 'explored reachable states')",
+    )
+    g.add_argument(
+        "--search-best",
+        action="store_true",
+        help="a game of one role: search depth first for a play that ends in a "
+        "terminal state of its best goal value, and print it (the value is then "
+        "forced); when every state is visited first, the best goal reached. It "
+        "walks the ground rules state by state, as the explicit engine does. "
+        "JSON: searched, complete, play (reachable when complete)",
     )
     g.add_argument(
         "--invariant",
