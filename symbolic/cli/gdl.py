@@ -16,7 +16,7 @@ from ..gdl.solve import dead_ends, forced_values, refine_by_invariant
 from ..gdl.symbolic import GdlSymbolicGame
 from ..gdl.symbolic_concurrent import GdlSymbolicConcurrentGame
 from ..gdl.turns import NotTurnBased
-from ..gdl.witness import search_best
+from ..gdl.solve_witness import search_best
 from ..limits import current as current_limits
 from .output import emit
 from .common import (
@@ -112,7 +112,7 @@ def cmd_gdl(args) -> int:
 
 def _search(model, args) -> int:
     """``--search-best``: a one-role game's value by a depth-first search for a play
-    (:func:`~symbolic.gdl.witness.search_best`), and the play."""
+    (:func:`~symbolic.gdl.solve_witness.search_best`), and the play."""
     given = [
         f
         for f, on in (
