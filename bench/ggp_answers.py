@@ -102,7 +102,8 @@ def answer(row: dict) -> dict:
         "family": family_of(row["game"]),
         "roles": roles,
         "moves": row["moves"],
-        "reachable": int(row["reachable"]),
+        # None: --search-best found a play before it visited every state
+        "reachable": int(row["reachable"]) if row["reachable"] else None,
         "alone": alone,
         "together": together,
         "verdict": verdict(roles, alone, together),
@@ -110,12 +111,16 @@ def answer(row: dict) -> dict:
         "seconds": float(row["seconds"]),
         "forced": forced,
         # --stop-at-best: the states explored up to the best goal, not every reachable one
-        **({"explored_only": True} if row.get("stage", "").startswith("best goal") else {}),
+        **({"explored_only": True} if row.get("stage", "").startswith("best goal at") else {}),
+        # --search-best: the value proved by a play (the stage says how long, how many searched)
+        **({"by_play": row["stage"]} if row.get("stage", "").startswith("best goal by") else {}),
     }
 
 
 def _states(a: dict) -> str:
     """The states column: the reachable states, or those explored up to the best goal."""
+    if a["reachable"] is None:
+        return a["by_play"].replace("best goal by ", "")
     return f"{a['reachable']:,}" + (" explored" if a.get("explored_only") else "")
 
 
@@ -166,7 +171,7 @@ def markdown(rows: list[dict]) -> str:
         "| game | roles | states | each role alone forces | all roles together | verdict | referee |"
     ]
     out += ["|---|---:|---:|---|---|---|---|"]
-    for a in sorted(solved, key=lambda a: (-a["reachable"], a["game"])):
+    for a in sorted(solved, key=lambda a: (-(a["reachable"] or 0), a["game"])):
         out.append(
             f"| {a['game']} | {len(a['roles'])} | {_states(a)} | {_values(a['alone'])} | "
             f"{_values(a['together'])} | {a['verdict']} | {a['referee']} |"
