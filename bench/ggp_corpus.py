@@ -26,7 +26,7 @@ set, ``os.wait4``), outcome, stage, detail, and the explicit run's columns. Outc
 - ``solved``: exit 0 and the JSON answer;
 - ``timeout`` / ``memory``: the CLI stopped at its limit (exit 3); ``stage`` is where:
   ``grounding`` (reading the model), ``building`` (the model's moves as IR terms, the
-  BDD moves, δ), ``exploration`` (the reachable states), ``fixpoint`` (a forced entry, an until, the dead ends); ``detail`` the
+  BDD moves, δ), ``exploration`` (the reachable states), ``search`` (``--search-best``), ``fixpoint`` (a forced entry, an until, the dead ends); ``detail`` the
   CLI's words (the ``stopped`` document of its ``--json`` output, else its message);
 - ``refused``: exit 2 with a message naming what is not supported; ``error``: exit 2
   otherwise (``detail`` starts ``located`` when it reads FILE:LINE:COL);
@@ -123,6 +123,7 @@ STAGES = [
         ("forc", "until", "attractor", "release", "fixpoint", "predecessor", "dead ends"),
     ),
     ("exploration", ("exploring", "reachable", "sorting")),
+    ("search", ("searching depth first",)),
     ("building", ("building", "joint moves", "making the BDD manager", "domain")),
 ]
 REFUSAL_WORDS = ("not supported", "unsupported", "refuse", "is not allowed", "cannot")

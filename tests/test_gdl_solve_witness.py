@@ -111,14 +111,20 @@ def test_the_command_prints_the_play(capsys):
     path = str(HERE / "gdl" / "pancakes3.kif")
     assert main(["gdl", path, "--search-best", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert (doc["engine"], doc["complete"], doc["searched"]) == ("explicit", False, 5), doc
-    assert doc["play"] == ["(flip 2)", "(flip 2)", "(flip 3)"], doc
+    # the fewest-moves order tries the terminal successor first: the stack sorted in one flip
+    assert (doc["engine"], doc["complete"], doc["searched"], doc["order"]) == (
+        "explicit",
+        False,
+        2,
+        "fewest",
+    ), doc
+    assert doc["play"] == ["(flip 3)"], doc
     assert doc["forced"] == [{"coalition": ["flipper"], "role": "flipper", "value": 100}]
     assert "reachable" not in doc  # not every state was visited
     assert main(["gdl", path, "--search-best"]) == 0
     out = capsys.readouterr().out
-    assert "a play of 3 moves ends in a terminal state where flipper gets 100" in out, out
-    assert "    3. (flip 3)" in out and "{flipper}  flipper    100" in out, out
+    assert "a play of 1 move ends in a terminal state where flipper gets 100" in out, out
+    assert "    1. (flip 3)" in out and "{flipper}  flipper    100" in out, out
     assert main(["gdl", path, "--search-best", "--depth", "2"]) == 2
     assert "--search-best searches the game alone: drop --depth" in capsys.readouterr().err
     nim = HERE.parent / "symbolic" / "models" / "gdl" / "nim1.kif"

@@ -110,6 +110,10 @@ def cmd_gdl(args) -> int:
     return status
 
 
+#: how the text output names the orders of :data:`~symbolic.gdl.solve_witness.ORDERS`
+ORDER_WORDS = {"rules": "moves in the rules' order", "fewest": "fewest onward moves first"}
+
+
 def _search(model, args) -> int:
     """``--search-best``: a one-role game's value by a depth-first search for a play
     (:func:`~symbolic.gdl.solve_witness.search_best`), and the play."""
@@ -136,12 +140,22 @@ def _search(model, args) -> int:
         doc: dict = {"roles": list(prog.roles), "fluents": len(prog.fluents)}
         if found.complete:
             doc["reachable"] = found.states
-        doc.update(searched=found.states, complete=found.complete, play=play, forced=forced)
+        doc.update(
+            searched=found.states,
+            complete=found.complete,
+            order=found.order,
+            play=play,
+            forced=forced,
+        )
         emit(args, doc, model)
         return 0
     print(f"{model.name}: roles {role}")
     how = "every reachable state" if found.complete else "stopped at the best goal value"
-    print(f"fluents: {len(prog.fluents)}; searched depth first: {found.states} states ({how})")
+    order = ORDER_WORDS[found.order]
+    print(
+        f"fluents: {len(prog.fluents)}; searched depth first, {order}: {found.states} "
+        f"states ({how})"
+    )
     if found.value is None:
         print("no terminal state is reachable")
     else:
@@ -355,7 +369,7 @@ def register(sub) -> None:
         "terminal state of its best goal value, and print it (the value is then "
         "forced); when every state is visited first, the best goal reached. It "
         "walks the ground rules state by state, as the explicit engine does. "
-        "JSON: searched, complete, play (reachable when complete)",
+        "JSON: searched, complete, order, play (reachable when complete)",
     )
     g.add_argument(
         "--invariant",

@@ -12,9 +12,12 @@ value is higher, and the play is a witness anyone can replay. A puzzle solver lo
 such a play depth first; many puzzles have one deep in a state space far too large to
 enumerate layer by layer (peg solitaire: a play of 31 jumps; a snake that eats every
 apple). :func:`search_best` walks the states depth first, each once, and stops at the
-first terminal state of goal V. When it runs out of states first, it has visited every
-reachable state, and the value is the best goal among the terminal ones it met (None when
-it met none). Dead ends (non-terminal states without a legal move) are passed by: a play
+first terminal state of goal V. Which order of the moves finds a play soon depends on the
+puzzle, so two searches run side by side, one state of each in turn: the moves as the rules
+list them (31 jumps of peg solitaire after 10 846 states), and the successors with the
+fewest legal moves first (a knight's tour of 63 moves after 63 states: Warnsdorff's rule).
+When one runs out of states first, it has visited every reachable state, and the value is
+the best goal among the terminal ones it met (None when it met none). Dead ends (non-terminal states without a legal move) are passed by: a play
 that runs into one never ends.
 
 >>> from .load import gdl_program
@@ -27,12 +30,13 @@ that runs into one never ends.
 ...     "(<= terminal (true done)) (<= terminal (true (at 3)))"
 ...     "(<= (goal a 100) (true (at 3))) (<= (goal a 0) (not (true (at 3))))")
 >>> found = search_best(CompiledRules(prog))
->>> found.value, [str(m) for m in found.moves], found.complete
-(100, ['up', 'up', 'up'], False)
+>>> found.value, [str(m) for m in found.moves], found.complete, found.order
+(100, ['up', 'up', 'up'], False, 'rules')
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import QueryError
@@ -44,6 +48,11 @@ __all__ = ["Search", "search_best"]
 #: states visited between two checks of the limits
 CHECK_EVERY = 256
 
+#: the orders of the moves searched side by side: as the rules give them, and the
+#: successors with the fewest legal moves first (Warnsdorff's rule for a knight's tour,
+#: 1823): a move that leaves few ways on is taken while they are still open
+ORDERS = ("rules", "fewest")
+
 
 @dataclass(frozen=True)
 class Search:
@@ -51,12 +60,14 @@ class Search:
     terminal state is reachable), ``moves`` a play from init to a terminal state of that
     value (ground move terms, in order), ``states`` the states visited (init included),
     ``complete`` whether every reachable state was visited (False when the search stopped
-    at the best goal value)."""
+    at the best goal value), ``order`` the order of the moves of the search that answered
+    (:data:`ORDERS`)."""
 
     value: int | None
     moves: tuple
     states: int
     complete: bool
+    order: str
 
 
 def _goal_table(prog, role) -> list[tuple[int, tuple]]:
@@ -72,9 +83,10 @@ def _goal_table(prog, role) -> list[tuple[int, tuple]]:
 
 def search_best(rules: CompiledRules, limits: Limits = NO_LIMITS) -> Search:
     """Search ``rules``'s game (one role) depth first for a play that ends in a terminal
-    state of its role's best goal value (see the module docstring); the moves are tried in
-    the order the rules list them. QueryError when the game has several roles;
-    LimitExceeded when ``limits`` say so (checked every :data:`CHECK_EVERY` states)."""
+    state of its role's best goal value (see the module docstring), with two orders of the
+    moves side by side, one state of each in turn (:data:`ORDERS`): the first to answer
+    answers. QueryError when the game has several roles; LimitExceeded when ``limits`` say
+    so (checked every :data:`CHECK_EVERY` states)."""
     prog = rules.prog
     if len(prog.roles) != 1:
         raise QueryError(
@@ -83,48 +95,69 @@ def search_best(rules: CompiledRules, limits: Limits = NO_LIMITS) -> Search:
         )
     role = prog.roles[0]
     goals = _goal_table(prog, role)
-    best = goals[0][0] if goals else None
     init = rules.state_of(prog.init)
-    seen = {init}
-    found: tuple[int | None, tuple] = (None, ())
     if rules.terminal(rules.state_vector(init)):  # the game is over before it starts
         value = next((g for g, a in goals if rules.holds(a, init)), None)
-        return Search(value, (), 1, True)
-    moves: list = []  # the play from init to the state on top of the stack
-    stack = [iter(_moves(rules, role, init))]
+        return Search(value, (), 1, True, ORDERS[0])
+    searches = [_depth_first(rules, role, goals, init, order) for order in ORDERS]
+    visited = 0
     with limits.stage("searching depth first for a play of the best goal"):
-        while stack:
-            step = next(stack[-1], None)
-            if step is None:
-                stack.pop()
-                if moves:
-                    moves.pop()
-                continue
-            move, v = step
-            t = rules.next_state(v, ((role, move),))
-            if t in seen:
-                continue
-            seen.add(t)
-            if len(seen) % CHECK_EVERY == 0:
-                limits.check(f"{len(seen)} states visited", lambda: {"states": len(seen)})
-            w = rules.state_vector(t)
-            if rules.terminal(w):
-                value = next((g for g, a in goals if rules.holds(a, t)), None)
-                if value is not None and (found[0] is None or value > found[0]):
-                    found = (value, (*moves, move))
-                    if value == best:
-                        return Search(value, found[1], len(seen), False)
-                continue
-            moves.append(move)
-            stack.append(iter(_moves(rules, role, t, w)))
-    return Search(found[0], found[1], len(seen), True)
+        while True:
+            for search in searches:
+                try:
+                    next(search)
+                except StopIteration as done:
+                    return done.value
+            visited += len(searches)
+            if visited % CHECK_EVERY == 0:
+                limits.check(f"{visited} states visited", lambda: {"states": visited})
 
 
-def _moves(rules: CompiledRules, role, state: int, v: int | None = None) -> list:
-    """[(move, v)]: the legal moves of ``role`` in the non-terminal ``state`` (none in a
-    terminal one), each with the state's vector ``v`` (what a successor is computed from)."""
-    if v is None:
-        v = rules.state_vector(state)
-        if rules.terminal(v):
-            return []
-    return [(m, v) for m in rules.legal(v)[role]]
+def _depth_first(rules: CompiledRules, role, goals: list, init: int, order: str):
+    """One depth-first search from the non-terminal ``init``, the moves in ``order``: a
+    generator that yields once per state visited and returns its :class:`Search`."""
+    best = goals[0][0] if goals else None
+    seen = {init}
+    found: tuple[int | None, tuple] = (None, ())
+    moves: list = []  # the play from init to the state whose children are on top
+    stack = [_children(rules, role, rules.state_vector(init), order)]
+    while stack:
+        step = next(stack[-1], None)
+        if step is None:
+            stack.pop()
+            if moves:
+                moves.pop()
+            continue
+        move, t = step
+        if t in seen:
+            continue
+        seen.add(t)
+        yield
+        w = rules.state_vector(t)
+        if rules.terminal(w):
+            value = next((g for g, a in goals if rules.holds(a, t)), None)
+            if value is not None and (found[0] is None or value > found[0]):
+                found = (value, (*moves, move))
+                if value == best:
+                    return Search(value, found[1], len(seen), False, order)
+            continue
+        moves.append(move)
+        stack.append(_children(rules, role, w, order))
+    return Search(found[0], found[1], len(seen), True, order)
+
+
+def _children(rules: CompiledRules, role, v: int, order: str) -> Iterator[tuple]:
+    """(move, successor) of the non-terminal state of vector ``v``, in ``order``."""
+    moves = rules.legal(v)[role]
+    if order == "rules":
+        return ((m, rules.next_state(v, ((role, m),))) for m in moves)
+    if order != "fewest":
+        raise AssertionError(order)
+    ranked = []
+    for m in moves:
+        t = rules.next_state(v, ((role, m),))
+        w = rules.state_vector(t)
+        # a terminal successor first: a leaf, cheap to look at, maybe the best goal
+        ranked.append((0 if rules.terminal(w) else len(rules.legal(w)[role]), m, t))
+    ranked.sort(key=lambda x: x[0])  # stable: ties keep the rules' order
+    return ((m, t) for _, m, t in ranked)
