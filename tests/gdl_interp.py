@@ -221,6 +221,26 @@ def explore(rules, concurrent: bool = False) -> Result:
     return out
 
 
+def _static_facts(rules, top: set) -> set:
+    """The atoms of ``top`` (what the rules derive from no state) whose relation reads
+    neither ``true`` nor ``does``, even through other relations: they hold in every state
+    (a relation that reads ``(not (true p))`` does not qualify: ``top`` has it wrongly)."""
+    reads: dict = {}
+    for head, body in rules:
+        reads.setdefault(head[0], set()).update(
+            lit[1][0] for lit in body if lit[0] in ("pos", "neg")
+        )
+    dynamic = {"true", "does"}
+    changed = True
+    while changed:
+        changed = False
+        for name, used in reads.items():
+            if name not in dynamic and used & dynamic:
+                dynamic.add(name)
+                changed = True
+    return {a for a in top if a[0] not in dynamic}
+
+
 def replay(rules, play) -> dict:
     """The play ``play`` (the KIF texts of the only role's moves, in order) replayed from
     init: ``{"terminal": bool, "goals": [V...]}`` at its last state; ValueError when a
@@ -232,17 +252,18 @@ def replay(rules, play) -> dict:
         raise ValueError(f"a play of one role, and the game has {len(roles)}")
     role = roles[0]
     state = frozenset(a[1] for a in top if a[0] == "init")
+    static = _static_facts(rules, top)  # derived once: the same in every state
     for k, text in enumerate(play):
-        d = derive(strata, {("true", f) for f in state})
+        d = derive(strata, static | {("true", f) for f in state})
         if ("terminal",) in d:
             raise ValueError(f"move {k + 1}: the state before it is terminal")
         legal = {_term_kif(a[2]): a[2] for a in d if a[0] == "legal" and a[1] == role}
         move = legal.get(text.lower())
         if move is None:
             raise ValueError(f"move {k + 1}: {text} is not legal (legal: {sorted(legal)})")
-        base = {("true", f) for f in state} | {("does", role, move)}
+        base = static | {("true", f) for f in state} | {("does", role, move)}
         state = frozenset(a[1] for a in derive(strata, base) if a[0] == "next")
-    d = derive(strata, {("true", f) for f in state})
+    d = derive(strata, static | {("true", f) for f in state})
     goals = sorted(int(a[2]) for a in d if a[0] == "goal" and a[1] == role)
     return {"terminal": ("terminal",) in d, "goals": goals}
 
