@@ -500,7 +500,8 @@ def summary(rows: list[dict], total: int | None = None) -> str:
             + ", ".join(f"{r['game']} ({r['stage']})" for r in played)
         )
     if solved:
-        big = sorted(solved, key=lambda r: -int(r["reachable"] or 0))[:5]
+        counted = [r for r in solved if r["reachable"]]  # (a play counts no states)
+        big = sorted(counted, key=lambda r: -int(r["reachable"]))[:5]
         out.append(
             "largest solved: " + ", ".join(f"{r['game']} ({r['reachable']} states)" for r in big)
         )
