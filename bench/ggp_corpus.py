@@ -86,22 +86,8 @@ COLUMNS = [
     "interp_seconds",
     "interp_agree",
 ]
-#: the interpreter's run (a child process): the game file, "1" for a concurrent game;
-#: prints the answer as the CLI's JSON names it
-INTERP_CHILD = """
-import importlib.util, json, sys
-spec = importlib.util.spec_from_file_location("gdl_interp", sys.argv[1])
-interp = sys.modules["gdl_interp"] = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(interp)
-sys.setrecursionlimit(100000)
-with open(sys.argv[2]) as f:
-    res = interp.explore(interp.read_kif(f.read()), concurrent=sys.argv[3] == "1")
-forced = [{"coalition": list(c), "role": r, "value": v} for (c, r), v in res.forced.items()]
-doc = {"reachable": len(res.states), "dead_ends": res.dead_ends, "forced": forced}
-print(json.dumps(doc))
-"""
-#: a ``--search-best`` play replayed by the interpreter: its last state's terminal and goals
-REPLAY_CHILD = """
+#: the start of a child process running the interpreter: ``interp`` loaded from argv[1]
+_LOAD_INTERP = """
 import importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("gdl_interp", sys.argv[1])
 interp = sys.modules["gdl_interp"] = importlib.util.module_from_spec(spec)
@@ -109,10 +95,27 @@ spec.loader.exec_module(interp)
 sys.setrecursionlimit(100000)
 with open(sys.argv[2]) as f:
     rules = interp.read_kif(f.read())
+"""
+#: the interpreter's run (a child process): the game file, "1" for a concurrent game;
+#: prints the answer as the CLI's JSON names it
+INTERP_CHILD = (
+    _LOAD_INTERP
+    + """
+res = interp.explore(rules, concurrent=sys.argv[3] == "1")
+forced = [{"coalition": list(c), "role": r, "value": v} for (c, r), v in res.forced.items()]
+doc = {"reachable": len(res.states), "dead_ends": res.dead_ends, "forced": forced}
+print(json.dumps(doc))
+"""
+)
+#: a ``--search-best`` play replayed by the interpreter: its last state's terminal and goals
+REPLAY_CHILD = (
+    _LOAD_INTERP
+    + """
 with open(sys.argv[3]) as f:
     play = json.load(f)
 print(json.dumps(interp.replay(rules, play)))
 """
+)
 INTERP = ROOT / "tests" / "gdl_interp.py"
 #: the words of a stage (the CLI's ``while ...``), first match wins
 STAGES = [

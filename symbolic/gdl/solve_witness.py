@@ -128,12 +128,13 @@ def _depth_first(rules: CompiledRules, role, goals: list, init: int, order: str)
             if moves:
                 moves.pop()
             continue
-        move, t = step
+        move, t, w = step
         if t in seen:
             continue
         seen.add(t)
         yield
-        w = rules.state_vector(t)
+        if w is None:
+            w = rules.state_vector(t)
         if rules.terminal(w):
             value = next((g for g, a in goals if rules.holds(a, t)), None)
             if value is not None and (found[0] is None or value > found[0]):
@@ -147,10 +148,11 @@ def _depth_first(rules: CompiledRules, role, goals: list, init: int, order: str)
 
 
 def _children(rules: CompiledRules, role, v: int, order: str) -> Iterator[tuple]:
-    """(move, successor) of the non-terminal state of vector ``v``, in ``order``."""
+    """(move, successor, its vector or None) of the non-terminal state of vector ``v``, in
+    ``order`` (the fewest-moves order computes the vectors to rank them: kept, not redone)."""
     moves = rules.legal(v)[role]
     if order == "rules":
-        return ((m, rules.next_state(v, ((role, m),))) for m in moves)
+        return ((m, rules.next_state(v, ((role, m),)), None) for m in moves)
     if order != "fewest":
         raise AssertionError(order)
     ranked = []
@@ -158,6 +160,6 @@ def _children(rules: CompiledRules, role, v: int, order: str) -> Iterator[tuple]
         t = rules.next_state(v, ((role, m),))
         w = rules.state_vector(t)
         # a terminal successor first: a leaf, cheap to look at, maybe the best goal
-        ranked.append((0 if rules.terminal(w) else len(rules.legal(w)[role]), m, t))
+        ranked.append((0 if rules.terminal(w) else len(rules.legal(w)[role]), m, t, w))
     ranked.sort(key=lambda x: x[0])  # stable: ties keep the rules' order
-    return ((m, t) for _, m, t in ranked)
+    return ((m, t, w) for _, m, t, w in ranked)
