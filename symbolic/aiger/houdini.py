@@ -60,13 +60,13 @@ def initial_invariant(
 ) -> tuple[object | None, int]:
     """(a controlled invariant inside ``z`` containing the initial state, or None when
     the guess fails; the rounds of dropping) for the circuit of ``safe`` (¬err) and
-    ``nexts`` (latch variable → next-state function) in manager ``m``: the module
-    docstring. ``z`` must contain the initial state (an iterate of the fixpoint);
+    ``nexts`` (latch variable → next-state function; a latch missing there gives no
+    literal) in manager ``m``: the module docstring. ``z`` must contain the initial state (an iterate of the fixpoint);
     ``limits`` (:class:`symbolic.limits.Limits`) is checked at each literal and round."""
     lemmas: dict[str, tuple[object, object]] = {}
     for v, r in zip(latch_vars, reset):
-        if r not in (0, 1):
-            continue  # a latch free initially gives no literal
+        if r not in (0, 1) or v not in nexts:
+            continue  # a latch free initially gives no literal; one not built, none here
         limits.check(f"the literal of latch {v}")
         keep = nexts[v] if r else m.not_(nexts[v])
         lemmas[v] = (m.var(v) if r else m.not_(m.var(v)), _cpre(m, keep, safe, ctrl, env))

@@ -27,6 +27,7 @@ from ..bdd.managers import make_manager
 from ..limits import Limits
 from ..limits import current as current_limits
 from .circuit import Circuit
+from .first_guess import literal_invariant
 from .forced import Forced, forced_inputs
 from .houdini import controllable_step, initial_invariant
 
@@ -239,6 +240,7 @@ def solve_safety(
     forced: bool = True,
     invariant: int | None = None,
     static_first: float | None = None,
+    first_guess: bool = True,
 ) -> SafetyAnswer:
     """The safety solver's answer on ``circuit`` (module docstring), in a new manager
     of ``backend`` holding the latches' variables (``latch_vars``, first) and the
@@ -250,9 +252,12 @@ def solve_safety(
     then ``("iteration", figures)`` after each iteration: CPU seconds, the manager's
     live nodes, Z's nodes. ``forced``: the controllable inputs the error forces are
     substituted first (:func:`.forced.forced_inputs`; the same W and ``good``).
-    ``invariant``: at that iteration (:data:`GUESS_AT` for the command line) a
-    controlled invariant is guessed (:func:`.houdini.initial_invariant`); when it holds
-    the answer is realizable without W (``proof`` ``"invariant"``, ``winning`` None).
+    ``invariant``: before the fixpoint with reordering (after the try without it, when
+    there is one), an invariant of the initial state's literals is tried on the gates it
+    needs only (:func:`.first_guess.literal_invariant`, unless ``first_guess`` is False;
+    when it holds, ``iterations`` is 0), and at that iteration (:data:`GUESS_AT` for the command
+    line) one inside Z (:func:`.houdini.initial_invariant`); when either holds the answer
+    is realizable without W (``proof`` ``"invariant"``, ``winning`` None).
     ``static_first`` (CPU seconds, :data:`STATIC_FIRST` for the command line): with
     ``sifting`` on CUDD, a first try without any reordering, abandoned past that time."""
     limits = current_limits() if limits is None else limits
@@ -277,6 +282,18 @@ def solve_safety(
             answer = run(sifting=False, budget=static_first)
         if answer is not None:  # its manager lives on: the deadline's limit only
             answer.manager.cpu_limit(None)  # type: ignore[attr-defined]
+    if answer is None and invariant is not None and first_guess:
+        with limits.stage("trying an invariant of the initial literals"):
+            proved = literal_invariant(
+                reduced.circuit,
+                latch_vars,
+                input_vars,
+                backend=backend,
+                limits=limits,
+                max_memory=max_memory,
+            )
+        if proved is not None:
+            answer = SafetyAnswer(True, 0, proved, proof="invariant")
     return run(sifting=sifting) if answer is None else answer
 
 
