@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from unittest import mock
 import os
 import subprocess
 import sys
@@ -283,12 +284,13 @@ def test_cli_refuses_other_files(capsys):
     assert status == 2 and "not an AIGER circuit" in err
 
 
-def _closed_is_safe(c, backend: str = "cudd") -> bool:
-    """The controller of a realizable circuit, written as .aag, read back and solved by
-    both engines: the closed circuit never raises the error."""
+def _closed_is_safe(c, backend: str = "cudd", guess: bool = False) -> bool:
+    """The controller of a realizable circuit (from W, or with ``guess`` from a
+    controlled invariant when one proves it), written as .aag, read back and solved by
+    both engines, neither guessing: the closed circuit never raises the error."""
     m = _model(c)
     eng = make_engine(m.game, "symbolic", backend)
-    closed, added = controller_circuit(eng, realizability(m, eng).winning)
+    closed, added = controller_circuit(eng, realizability(m, eng, guess=guess).keepable)
     assert added >= len(m.game.names.ctrl_index) and not any(closed.controllable)
     back = _model(parse_aiger(to_aag(closed)))
     assert parse_aiger(to_aig(closed)).counts[1:] == closed.counts[1:]
@@ -305,10 +307,38 @@ def test_controllers_of_random_circuits_are_safe(c):
         assert _closed_is_safe(c)
 
 
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(aiger_circuits())
+def test_controllers_from_invariants_are_safe(c):
+    """Without the try that answers small circuits with W first, the invariant of the
+    initial literals proves many random circuits: its controller keeps it."""
+    m = _model(c)
+    with mock.patch("symbolic.aiger.symbolic.STATIC_FIRST", None):
+        r = realizability(m, make_engine(m.game, "symbolic"), guess=True)
+        assert r.realizable == realizability(m, make_engine(m.game, "explicit")).realizable
+        if r.proof == "invariant":
+            assert (r.winning, r.winning_size, r.iterations) == (None, None, 0), r
+        if r.realizable:
+            assert _closed_is_safe(c, guess=True)
+
+
 @pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
 @pytest.mark.parametrize("name", ["add4y.aag", "cnt4y.aag", "stay4y.aag", "mvs4n.aag"])
 def test_controllers_of_corpus_files_are_safe(name):
     assert _closed_is_safe(read_aiger(CORPUS / name))
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
+def test_cli_controller_from_an_invariant(capsys, tmp_path):
+    """cnt25n needs 2^24 iterations of the fixpoint: its controller comes from the
+    invariant guessed at iteration 64, and the closed circuit is proved safe too."""
+    out_file = tmp_path / "ctl.aag"
+    path = CORPUS / "cnt25n.aag"
+    status, out, _ = run(capsys, "aiger", path, "--controller", out_file, "--json")
+    doc = json.loads(out)
+    assert status == 0 and (doc["proof"], doc["iterations"]) == ("invariant", 64), doc
+    assert doc["controller"]["verified"] and doc["controller"]["verified_by"] == ["symbolic"]
+    assert not any(read_aiger(out_file).controllable)
 
 
 def test_cli_controller(capsys, tmp_path):

@@ -22,7 +22,6 @@ controller's positions alone number 2^(latches + environment's inputs).
 from __future__ import annotations
 
 import itertools
-from typing import Callable
 
 from ..explicit.counting import CountingGame
 from ..explicit.engine import ExplicitRelation
@@ -31,6 +30,7 @@ from ..explicit.sets import DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets
 from ..limits import Limits
 from .build import CONTROLLER, ENVIRONMENT, AigerGame, AigerNames
 from .circuit import Circuit, literal_value, simulate
+from .safety import SafetyRun
 
 __all__ = ["AigerExplicitGame"]
 
@@ -110,20 +110,22 @@ class AigerExplicitGame(ExplicitSets, CountingGame):
         pairs = frozenset((c, d) for c in s for d in self._moves(c) if d in t)
         return ExplicitRelation(self, pairs)
 
-    def safety_fixpoint(self) -> tuple[bool, Callable[[], ExplicitSet] | None, int | None, int]:
-        """(realizable, winning, winning_size, iterations) by the safety fixpoint over
+    def safety_fixpoint(self, guess: bool = False) -> SafetyRun:
+        """(realizable, winning, winning_size, iterations, proof, keep) by the safety fixpoint over
         latch valuations, the same iterates as the symbolic engine's
         (:meth:`~symbolic.aiger.symbolic.AigerSymbolicGame.safety_fixpoint`) computed
         by simulation: Z_0 = every valuation, Z_{k+1} = {x ∈ Z_k | ∀u ∃c. ¬err ∧
         next ∈ Z_k}, stopped as soon as an initial valuation leaves Z (``winning`` and
         ``winning_size`` None) or Z is stable (``winning``: a function that gives the
-        game's positions where ⟨⟨controller⟩⟩□¬error holds, as the symbolic engine's).
+        game's positions where ⟨⟨controller⟩⟩□¬error holds, as the symbolic engine's;
+        ``keep`` is the same function). ``guess`` is accepted and ignored: enumeration
+        tries no invariant, its circuits are small.
 
         >>> from .build import aiger_model
         >>> from .reader import parse_aiger
         >>> g = aiger_model(parse_aiger("aag 1 1 0 1 0\\n2\\n2\\ni0 u\\n")).game
-        >>> AigerExplicitGame(g).safety_fixpoint()
-        (False, None, None, 1)
+        >>> tuple(AigerExplicitGame(g).safety_fixpoint())
+        (False, None, None, 1, 'initial', None)
         """
         c, check = self.circuit, self.limits.check
         bits = (0, 1)
@@ -151,7 +153,7 @@ class AigerExplicitGame(ExplicitSets, CountingGame):
                 check(f"iteration {steps}")
                 new = {x for x in z if all(not options[x, u].isdisjoint(z) for u in envs)}
                 if any(x not in new for x in init):
-                    return False, None, None, steps
+                    return SafetyRun(False, None, None, steps, "initial", None)
                 if new == z:
                     break
                 z = new
@@ -159,7 +161,7 @@ class AigerExplicitGame(ExplicitSets, CountingGame):
         won = {(0, 0, *x, *zeros) for x in z}
         won |= {(1, 0, *x, *u) for (x, u), nxt in options.items() if not nxt.isdisjoint(z)}
         region = ExplicitSet(self, frozenset(won))
-        return True, lambda: region, len(z), steps
+        return SafetyRun(True, lambda: region, len(z), steps, "fixpoint", lambda: region)
 
     def winning_size(self, won) -> int:
         """The latch valuations whose environment's position (``error`` 0) is in ``won``."""

@@ -16,8 +16,8 @@ candidate is checked as a whole in the end.
 >>> from symbolic.limits import Limits
 >>> # latch x (reset 0) takes u ∧ ¬c, err = x: the controller answers u with c
 >>> c = parse_aiger("aag 4 2 1 1 1\\n2\\n4\\n6 8\\n6\\n8 2 5\\ni0 u\\ni1 controllable_c\\n")
->>> m = literal_invariant(c, *default_names(c), backend="autoref", limits=Limits())
->>> m is not None
+>>> m, inv, good = literal_invariant(c, *default_names(c), backend="autoref", limits=Limits())
+>>> inv == m.not_(m.var("x0"))
 True
 """
 
@@ -29,7 +29,7 @@ from typing import Sequence
 from ..bdd.managers import make_manager
 from ..limits import Limits
 from .circuit import Circuit
-from .houdini import initial_invariant
+from .houdini import controllable_step, initial_invariant
 
 __all__ = ["FIRST_SECONDS", "GATE_NODES", "LazyGates", "literal_invariant"]
 
@@ -127,8 +127,10 @@ def literal_invariant(
     seconds: float = FIRST_SECONDS,
     bound: int = GATE_NODES,
 ):
-    """The manager holding a proof that ``circuit`` is realizable (the module
-    docstring), or None when the try fails or takes more than ``seconds`` of CPU;
+    """(manager, I, ∃c. ¬err ∧ I(next)): a controlled invariant I containing the
+    initial state, proving that ``circuit`` is realizable (the module docstring), with
+    the controller's choices that keep it; None when the try fails or takes more than
+    ``seconds`` of CPU;
     ``latch_vars`` and ``input_vars`` name the variables as for
     :func:`.safety.solve_safety`."""
     c = circuit
@@ -151,6 +153,8 @@ def literal_invariant(
                 with contextlib.suppress(GateTooLarge):
                     nexts[v] = gates.literal(x)
         inv, _ = initial_invariant(m, safe, nexts, latch_vars, c.reset, ctrl, env, m.true, limits)
-        proved = None if inv is None else m
+        if inv is not None:
+            good = controllable_step(m, m.compose(inv, nexts), safe, ctrl, env)[0]
+            proved = (m, inv, good)
     m.cpu_limit(None)
     return proved

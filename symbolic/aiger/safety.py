@@ -21,7 +21,7 @@ import contextlib
 import functools
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from ..bdd.managers import make_manager
 from ..limits import Limits
@@ -37,6 +37,7 @@ __all__ = [
     "POLICIES",
     "Adapt",
     "SafetyAnswer",
+    "SafetyRun",
     "circuit_bdds",
     "default_names",
     "dfs_order",
@@ -126,7 +127,9 @@ class SafetyAnswer:
     BDD of ``manager`` over the latches' variables), ``good`` (∃c. ¬err ∧ W(next), over
     the latches' and the environment's inputs' variables) and ``winning_size`` (|W|);
     these three are None when it stopped early; ``proof``: how the answer was reached
-    (:class:`_Fixpoint`'s ``outcome``)."""
+    (:class:`_Fixpoint`'s ``outcome``). When a controlled invariant proved it (``proof``
+    ``"invariant"``), ``invariant`` is that set I (over the latches' variables) and
+    ``good`` is ∃c. ¬err ∧ I(next): the controller keeps I by choosing inside it."""
 
     realizable: bool
     iterations: int
@@ -135,6 +138,23 @@ class SafetyAnswer:
     good: object = None
     winning_size: int | None = None
     proof: str = "fixpoint"
+    invariant: object = None
+
+
+class SafetyRun(NamedTuple):
+    """An AIGER engine's safety fixpoint (``safety_fixpoint``): ``realizable``;
+    ``region``, a function giving ⟨⟨controller⟩⟩□¬error (None when W was not computed),
+    and ``winning_size`` (|W| or None); ``iterations``; ``proof`` (``"fixpoint"``,
+    ``"initial"`` or ``"invariant"``: :class:`SafetyAnswer`); ``keep``, a function giving
+    positions the controller can keep forever, the initial ones among them: the winning
+    region, or a controlled invariant's positions (None when unrealizable)."""
+
+    realizable: bool
+    region: Callable | None
+    winning_size: int | None
+    iterations: int
+    proof: str
+    keep: Callable | None
 
 
 def default_names(circuit: Circuit) -> tuple[list[str], list[str]]:
@@ -293,7 +313,8 @@ def solve_safety(
                 max_memory=max_memory,
             )
         if proved is not None:
-            answer = SafetyAnswer(True, 0, proved, proof="invariant")
+            m, inv, good = proved
+            answer = SafetyAnswer(True, 0, m, good=good, proof="invariant", invariant=inv)
     return run(sifting=sifting) if answer is None else answer
 
 
@@ -359,9 +380,12 @@ def _solve(
                 if adapt is not None and not adapt.dynamic:
                     nodes = 0 if adapt.limit is None else m.node_count()
                     adapt(fix.seconds, nodes, dynamic)
+    if fix.outcome == "invariant":
+        inv = fix.invariant
+        good = controllable_step(m, m.compose(inv, nexts), safe, ctrl, env)[0]
+        return SafetyAnswer(True, fix.steps, m, good=good, proof="invariant", invariant=inv)
     if fix.outcome != "fixpoint":
-        realizable = fix.outcome == "invariant"
-        return SafetyAnswer(realizable, fix.steps, m, proof=fix.outcome)
+        return SafetyAnswer(False, fix.steps, m, proof=fix.outcome)
     size = m.exact_count(fix.z, len(latch_vars))
     return SafetyAnswer(True, fix.steps, m, fix.z, fix.good, size)
 
@@ -380,6 +404,8 @@ class _Fixpoint:
         self.outcome = ""
         self.guess: Callable | None = None
         self.guess_at: int | None = None
+        #: the controlled invariant the guess gave (outcome ``"invariant"``)
+        self.invariant = None
 
     def step(self) -> bool:
         """One iteration; False once the outcome is known."""
@@ -399,7 +425,9 @@ class _Fixpoint:
             self.outcome = "initial"
         elif new == self.z:
             self.outcome = "fixpoint"
-        elif self.steps == self.guess_at and self.guess is not None and self.guess(new) is not None:
-            self.outcome = "invariant"
+        elif self.steps == self.guess_at and self.guess is not None:
+            self.invariant = self.guess(new)
+            if self.invariant is not None:
+                self.outcome = "invariant"
         self.z = new
         return not self.outcome

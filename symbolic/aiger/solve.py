@@ -46,29 +46,51 @@ class Realizability:
     ``winning`` (⟨⟨controller⟩⟩□¬error, every position of it: ``region`` gives it,
     computed on first use by the ``safety`` method), ``winning_size`` (the latch
     valuations in it: its environment's positions with ``error`` 0), both None when
-    the ``safety`` method stopped early, the fixpoint's ``iterations`` and the
-    ``method`` that computed them."""
+    the ``safety`` method stopped early or a controlled invariant proved the answer,
+    the fixpoint's ``iterations`` and the ``method`` that computed them; ``proof``:
+    ``"fixpoint"``, ``"initial"`` (the initial position left the iterate) or
+    ``"invariant"``; ``keep``: positions the controller can keep forever, the initial
+    ones among them (the winning region, or the invariant's), computed on first use."""
 
     realizable: bool
     region: Callable[[], PositionSet] | None
     winning_size: int | None
     iterations: int
     method: str = "game"
+    proof: str = "fixpoint"
+    keep: Callable[[], PositionSet] | None = None
 
     @property
     def winning(self) -> PositionSet | None:
         """⟨⟨controller⟩⟩□¬error (None when the fixpoint stopped early)."""
         return None if self.region is None else self.region()
 
+    @property
+    def keepable(self) -> PositionSet | None:
+        """A set the controller can keep (``keep``), or the winning region."""
+        return self.keep() if self.keep is not None else self.winning
 
-def realizability(model, engine: GameEngine, method: str = "safety") -> Realizability:
+
+def realizability(
+    model, engine: GameEngine, method: str = "safety", *, guess: bool = False
+) -> Realizability:
     """The answer on the circuit of ``model`` (an AIGER model) by ``engine``, one of the
-    AIGER engines (QueryError for any other), by ``method`` (one of :data:`METHODS`)."""
+    AIGER engines (QueryError for any other), by ``method`` (one of :data:`METHODS`);
+    ``guess``: the ``safety`` method of the symbolic engine tries controlled invariants
+    too (then W may be left uncomputed, ``proof`` ``"invariant"``)."""
     if not isinstance(engine, (AigerSymbolicGame, AigerExplicitGame)):
         raise QueryError(f"{engine!r} is not an engine of an AIGER circuit's game")
     if method == "safety":
-        realizable, region, size, steps = engine.safety_fixpoint()
-        return Realizability(realizable, region, size, steps, method)
+        run = engine.safety_fixpoint(guess)
+        return Realizability(
+            run.realizable,
+            run.region,
+            run.winning_size,
+            run.iterations,
+            method,
+            proof=run.proof,
+            keep=run.keep,
+        )
     if method != "game":
         raise QueryError(f"unknown method {method!r}: one of {', '.join(METHODS)}")
     safe = engine.from_expr(ir.Unary("not", ir.Var("error")))

@@ -38,7 +38,7 @@ from ..bdd.turnbased import TurnBasedGame, check_partition
 from ..limits import Limits
 from .build import CONTROLLER, ENVIRONMENT, AigerGame, AigerNames
 from .circuit import Circuit
-from .safety import STATIC_FIRST, circuit_bdds, solve_safety
+from .safety import GUESS_AT, STATIC_FIRST, SafetyRun, circuit_bdds, solve_safety
 
 __all__ = ["AigerSymbolicGame"]
 
@@ -289,8 +289,8 @@ class AigerSymbolicGame(TurnBasedGame):
         out.update({bit[v]: c.inputs[k] for v, k in zip(names.env_inputs, names.env_index)})
         return out
 
-    def safety_fixpoint(self) -> tuple[bool, Callable[[], BddSet] | None, int | None, int]:
-        """(realizable, winning, winning_size, iterations) by the dedicated safety
+    def safety_fixpoint(self, guess: bool = False) -> SafetyRun:
+        """(realizable, winning, winning_size, iterations, proof, keep) by the dedicated safety
         solver: W = νZ. ∀u ∃c. ¬err(x,u,c) ∧ Z(next(x,u,c)), a set of latch valuations,
         each iterate computed by substituting the next-state functions into Z
         (``compose``), then ∃c fused with the conjunction (``and_exists``), then ∀u,
@@ -301,14 +301,18 @@ class AigerSymbolicGame(TurnBasedGame):
         :meth:`release` gives (its environment's positions: ¬error ∧ W; its
         controller's: ∃c. ¬err ∧ W(next)), copied into this engine's manager when
         called (a run that only answers never pays the copy). The iterations are
-        the circuit's steps, as the plain peer counts them.
+        the circuit's steps, as the plain peer counts them. With ``guess``, controlled
+        invariants are tried too (``solve_safety``'s ``invariant``): when one proves the
+        circuit realizable, W is not computed (``winning`` and ``winning_size`` None,
+        ``proof`` ``"invariant"``) and ``keep`` gives the invariant's positions, from which
+        a controller can be built as from W.
 
         >>> from .build import aiger_model
         >>> from .reader import parse_aiger
         >>> g = aiger_model(parse_aiger("aag 1 1 0 1 0\\n2\\n2\\ni0 controllable_c\\n")).game
-        >>> won, region, size, steps = AigerSymbolicGame(g, "autoref").safety_fixpoint()
-        >>> won, size, steps, region().count()
-        (True, 1, 1, 2)
+        >>> run = AigerSymbolicGame(g, "autoref").safety_fixpoint()
+        >>> run.realizable, run.winning_size, run.iterations, run.region().count(), run.proof
+        (True, 1, 1, 2, 'fixpoint')
         """
         names = self.aiger_names
         var_of = {v: self._bit[v] for v in names.latches + names.env_inputs}
@@ -325,16 +329,22 @@ class AigerSymbolicGame(TurnBasedGame):
             limits=self.limits,
             sifting=self.sifting,
             static_first=STATIC_FIRST,
+            invariant=GUESS_AT if guess else None,
         )
         self.gates = len(self.circuit.and_lhs)
         if not r.realizable:
-            return False, None, None, r.iterations
-        return True, self._region_of(r.winning, r.good), r.winning_size, r.iterations
+            return SafetyRun(False, None, None, r.iterations, r.proof, None)
+        if r.proof == "invariant":
+            keep = self._region_of(r.invariant, r.good)
+            return SafetyRun(True, None, None, r.iterations, r.proof, keep)
+        region = self._region_of(r.winning, r.good)
+        return SafetyRun(True, region, r.winning_size, r.iterations, r.proof, region)
 
     def _region_of(self, z, good) -> Callable[[], BddSet]:
         """The function that gives the game's winning positions from the safety solver's
         W (``z``) and ∃c. ¬err ∧ W(next) (``good``), copied into this engine's manager
-        on the first call."""
+        on the first call (or the positions of a controlled invariant I, from I and
+        ∃c. ¬err ∧ I(next))."""
         copied: list[BddSet] = []
 
         def region() -> BddSet:

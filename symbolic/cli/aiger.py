@@ -104,7 +104,9 @@ def _solve(model, kind: str, args, queries: list) -> dict:
     t0 = time.perf_counter()
     engine = build_engine(model.game, kind, backend=args.backend, order=args.order)
     built = time.perf_counter() - t0
-    r = realizability(model, engine, args.method)
+    # invariants are tried when the symbolic engine answers alone (as without the
+    # engine): --engine both compares W and the iterations with the enumeration's
+    r = realizability(model, engine, args.method, guess=args.engine == "symbolic")
     initial = engine.from_expr(model.definitions["initial"].body.expr)
     answers = []
     for text, f in queries:
@@ -154,10 +156,10 @@ def _closed(run: dict, args):
     circuit = engine.game.circuit
     reduced = forced_inputs(circuit)
     if not reduced.forced:
-        return controller_circuit(engine, run["result"].winning)
+        return controller_circuit(engine, run["result"].keepable)
     model = Model.of(aiger_model(reduced.circuit, args.file), "")
     engine = build_engine(model.game, "symbolic", backend=args.backend, order=args.order)
-    won = realizability(model, engine).winning
+    won = realizability(model, engine, guess=True).keepable
     return controller_circuit(engine, won, reduced, circuit)
 
 
@@ -189,7 +191,8 @@ def _controller(run: dict, args) -> dict | None:
         raise FileError(f"cannot write {path}: {err.strerror or err}") from None
     with current_limits().stage("verifying the controller"):
         model = Model.of(aiger_model(read_aiger(path), path), "")
-        by = {"symbolic": realizability(model, build_engine(model.game, "symbolic")).realizable}
+        sym = build_engine(model.game, "symbolic")
+        by = {"symbolic": realizability(model, sym, guess=True).realizable}
         if model.space.size <= 2**20:
             by["explicit"] = realizability(model, build_engine(model.game, "explicit")).realizable
     return {
@@ -227,7 +230,7 @@ def cmd_aiger(args) -> int:
         "realizable": r.realizable,
         "winning_region": r.winning_size,
         "iterations": r.iterations,
-        "proof": "fixpoint" if r.realizable or r.winning_size is not None else "initial",
+        "proof": r.proof,
         "method": r.method,
         "latches": len(c.latches),
         "inputs": len(names.env_index),
@@ -245,7 +248,7 @@ def cmd_aiger(args) -> int:
         doc["agree"] = status == 0
     if args.controller is not None and status == 0:
         sym = runs.get("symbolic") or _solve(model, "symbolic", args, [])
-        # realizable: the region is complete (only an unrealizable answer stops early)
+        # realizable: W, or a controlled invariant, gives the strategy
         doc["controller"] = _controller(sym, args)
         if doc["controller"] is None:
             status = NOT_ANSWERED
