@@ -23,12 +23,14 @@ from hypothesis import strategies as st
 from symbolic.aiger import parse_aiger, read_aiger, to_aag, to_aig
 from symbolic.aiger.build import aiger_model, variable_names
 from symbolic.aiger.controller import controller_circuit
+from symbolic.aiger.explicit import closed_circuit_safe
 from symbolic.aiger.solve import METHODS, realizability
 from symbolic.api import same_sets
 from symbolic.atl import Evaluator
 from symbolic.engines import ENGINES, make_engine
 from symbolic.errors import ModelError, QueryError
 from symbolic.model import Model, load_model, parse_formula
+from symbolic.limits import Limits
 
 from .conftest import ROOT, run
 from .strategies import aiger_circuits
@@ -320,6 +322,17 @@ def test_controllers_from_invariants_are_safe(c):
             assert (r.winning, r.winning_size, r.iterations) == (None, None, 0), r
         if r.realizable:
             assert _closed_is_safe(c, guess=True)
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(aiger_circuits())
+def test_simulating_a_closed_circuit_answers_as_the_fixpoint(c):
+    """With no controllable input, "safe" by simulating the reachable states equals
+    "realizable" by the explicit engine's fixpoint."""
+    closed = dataclasses.replace(c, input_names=tuple(f"u{k}" for k in range(len(c.inputs))))
+    m = _model(closed)
+    expected = realizability(m, make_engine(m.game, "explicit")).realizable
+    assert closed_circuit_safe(closed, Limits()) == expected
 
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")

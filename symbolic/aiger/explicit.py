@@ -166,3 +166,46 @@ class AigerExplicitGame(ExplicitSets, CountingGame):
     def winning_size(self, won) -> int:
         """The latch valuations whose environment's position (``error`` 0) is in ``won``."""
         return sum(1 for pos in self._own(won).items if not pos[0] and not pos[1])
+
+
+def closed_circuit_safe(circuit: Circuit, limits: Limits) -> bool:
+    """Does ``circuit``, which has no controllable input (a controller closed into it),
+    keep its error at 0 from its initial latch values whatever its inputs? Every
+    reachable latch valuation is simulated under every input valuation, breadth first:
+    the work is the reachable states, not the fixpoint's iterations (a counter the
+    controller resets needs 2ⁿ⁻¹ of those). A latch without a reset value starts at
+    both values.
+
+    >>> from .reader import parse_aiger
+    >>> closed_circuit_safe(parse_aiger("aag 2 1 1 1 0\\n2\\n4 2\\n4\\n"), Limits())
+    False
+    >>> closed_circuit_safe(parse_aiger("aag 2 1 1 1 0\\n2\\n4 0\\n4\\n"), Limits())
+    True
+    """
+    c = circuit
+    if any(c.controllable):
+        raise AssertionError(c.input_names)
+    free = [k for k, r in enumerate(c.reset) if r not in (0, 1)]
+    seen: set[tuple[int, ...]] = set()
+    for bits in itertools.product((0, 1), repeat=len(free)):
+        start = [r if r in (0, 1) else 0 for r in c.reset]
+        for k, b in zip(free, bits):
+            start[k] = b
+        seen.add(tuple(start))
+    todo = list(seen)
+    inputs = list(itertools.product((0, 1), repeat=len(c.inputs)))
+    with limits.stage("simulating the closed circuit's reachable states"):
+        while todo:
+            x = todo.pop()
+            if not len(seen) & 1023:
+                limits.check(f"{len(seen)} reachable states")
+            latches = dict(zip(c.latches, x))
+            for u in inputs:
+                value = simulate(c, latches, dict(zip(c.inputs, u)))
+                if literal_value(value, c.outputs[0]):
+                    return False
+                nxt = tuple(literal_value(value, n) for n in c.next_state)
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+    return True
