@@ -191,11 +191,12 @@ def _controller(run: dict, args) -> dict | None:
     except OSError as err:
         raise FileError(f"cannot write {path}: {err.strerror or err}") from None
     with current_limits().stage("verifying the controller"):
-        model = Model.of(aiger_model(read_aiger(path), path), "")
+        back = read_aiger(path)
+        model = Model.of(aiger_model(back, path), "")
         sym = build_engine(model.game, "symbolic")
         by = {"symbolic": realizability(model, sym, guess=True).realizable}
         if model.space.size <= 2**20:  # every reachable state simulated
-            by["explicit"] = closed_circuit_safe(model.game.circuit, current_limits())
+            by["explicit"] = closed_circuit_safe(back, current_limits())
     return {
         "file": path,
         "ands": added,
