@@ -32,7 +32,7 @@ from .build import CONTROLLER, ENVIRONMENT, AigerGame, AigerNames
 from .circuit import Circuit, literal_value, simulate
 from .safety import SafetyRun
 
-__all__ = ["AigerExplicitGame"]
+__all__ = ["AigerExplicitGame", "closed_circuit_safe"]
 
 
 class AigerExplicitGame(ExplicitSets, CountingGame):

@@ -31,7 +31,7 @@ from ..limits import Limits
 from .circuit import Circuit
 from .houdini import controllable_step, initial_invariant
 
-__all__ = ["FIRST_SECONDS", "GATE_NODES", "LazyGates", "literal_invariant"]
+__all__ = ["FIRST_SECONDS", "GATE_NODES", "GateTooLarge", "LazyGates", "literal_invariant"]
 
 #: CPU seconds of the try (:func:`literal_invariant`): it costs that much on a circuit
 #: where it fails
