@@ -121,8 +121,8 @@ def test_the_products_never_built_answer_at_once(name):
 
 @pytest.mark.skipif(not CORPUS.exists(), reason="the shared AIGER corpus is not here")
 def test_the_command_answers_stay20n_after_its_try_without_reordering(capsys):
-    """The command tries the run without reordering first (3 CPU s), where stay20n's
-    product does not finish, then the invariant."""
+    """The command tries the run without reordering first (``STATIC_FIRST``), where
+    stay20n's product does not finish, then the invariant."""
     from symbolic.cli import main
 
     assert main(["aiger", str(CORPUS / "stay20n.aag"), "--json", "--timeout", "30"]) == 0

@@ -49,9 +49,10 @@ __all__ = [
 #: controllable predecessor per latch
 GUESS_AT = 64
 
-#: CPU seconds of the try without reordering (:func:`solve_safety`): the circuits whose
-#: gates sifting blows up (a product's bits: stay14) answer in it, the others lose it
-STATIC_FIRST = 3.0
+#: CPU seconds of the try without reordering (:func:`solve_safety`): small circuits
+#: answer in it with their winning region, the others lose it (the stay files, whose
+#: product's gates sifting blows up, are answered by the invariant's try after it)
+STATIC_FIRST = 0.5
 
 #: the methods of ``symbolic aiger`` (:func:`symbolic.aiger.solve.realizability`), the
 #: default first: this module's solver, or the game's fixpoint through the engine API
