@@ -1,6 +1,7 @@
 """Where the time of a ply-by-ply table goes, layer by layer.
 
-    python bench/layer_profile.py W H [--backend oxidd] [--count-only] [--forget] [--counts] [--cprofile FILE]
+    python bench/layer_profile.py W H [--model FILE] [-p NAME=VALUE] [--backend oxidd] [--count-only]
+                                      [--forget] [--counts] [--cprofile FILE]
                                       [--cache-bits E]
                                       [--threads N] [--max-memory MB]
 
@@ -97,6 +98,14 @@ def main(argv=None) -> int:
     ap.add_argument("--model", default=str(ROOT / "models" / "connect4.game"))
     ap.add_argument("--count-only", action="store_true")
     ap.add_argument(
+        "-p",
+        dest="params",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="another parameter of the model (e.g. centre=0 for connect4-compact.game)",
+    )
+    ap.add_argument(
         "--counts",
         action="store_true",
         help="print the positions of each forward image as it is made",
@@ -129,7 +138,11 @@ def main(argv=None) -> int:
     prof = cProfile.Profile() if args.cprofile else None
     phases = []
     t0 = time.process_time()
-    model = load_model(args.model, params={"w": args.w, "h": args.h})
+    params = {"w": args.w, "h": args.h}
+    for text in args.params:
+        name, _, value = text.partition("=")
+        params[name] = int(value)
+    model = load_model(args.model, params=params)
     lim = Limits(cache_bits=args.cache_bits, threads=args.threads, max_memory=args.max_memory)
     lim.expect_work("layers")  # as `symbolic values --by-layer` does
     eng = make_engine(model.game, "symbolic", args.backend, limits=lim)

@@ -9,7 +9,7 @@ The same table as bench/peers.py's ``relational_connect4`` (rows [k, win, draw, 
 the player to move per ply, a layer per number of discs, the terminal test per layer),
 computed by one of four image schemes (``VARIANTS``); :func:`compact_connect4` is the
 fastest measured. Run as a script to time them: ``python bench/peers_compact.py W H
-[VARIANT ORDER]``.
+[VARIANT ORDER [centre]]``.
 """
 
 from __future__ import annotations
@@ -25,11 +25,24 @@ from peers import connect4_lines, connect4_table  # bench/ is the script's direc
 VARIANTS = ("cofactor", "column", "relation", "alternate")
 
 
+def centre_out(w: int) -> list[int]:
+    """The columns from the centre outward, as connect4-compact.game stores them with
+    ``centre = 1``: the centre (the left one of two), then alternately right and left.
+
+    >>> centre_out(7), centre_out(6)
+    ([3, 4, 2, 5, 1, 6, 0], [2, 3, 1, 4, 0, 5])
+    """
+    c = (w - 1) // 2
+    block = [2 * (col - c) - 1 if col > c else 2 * (c - col) for col in range(w)]
+    return sorted(range(w), key=block.__getitem__)
+
+
 class _Board:
     """The manager and the board's bits: ``sets`` copies of the w·(h+1) bits, interleaved
-    bit by bit, the columns one after another, each from the bottom (or the top)."""
+    bit by bit, the columns one after another (left to right, or from the centre
+    outward: ``centre``), each from the bottom (or the top)."""
 
-    def __init__(self, w, h, a, sets, top_first, threads, cache_log2, nodes_log2):
+    def __init__(self, w, h, a, sets, top_first, threads, cache_log2, nodes_log2, centre=False):
         import oxidd.bcdd as ob  # complement edges, as the project's backend
 
         self.ob, self.w, self.h, self.a, self.sets = ob, w, h, a, sets
@@ -37,7 +50,8 @@ class _Board:
         self.nbits = w * (h + 1)
         self.m.add_vars(sets * self.nbits)
         rows = range(h, -1, -1) if top_first else range(h + 1)
-        pos = {(col, r): i for i, (col, r) in enumerate((c, r) for c in range(w) for r in rows)}
+        cols = centre_out(w) if centre else range(w)
+        pos = {(col, r): i for i, (col, r) in enumerate((c, r) for c in cols for r in rows)}
         self.idx = [{c: sets * i + s for c, i in pos.items()} for s in range(sets)]
         self.b = [{c: self.m.var(i) for c, i in ix.items()} for ix in self.idx]
         self.T, self.F = self.m.true(), self.m.false()
@@ -200,6 +214,7 @@ def compact_variant(
     *,
     variant="cofactor",
     top_first=False,
+    centre=False,
     threads=1,
     cache_log2=22,
     nodes_log2=28,
@@ -207,13 +222,14 @@ def compact_variant(
     log=None,
 ):
     """The ply-by-ply table of Connect Four in the compact encoding by the image scheme
-    ``variant`` (``VARIANTS``), the bits of a column from the bottom (or ``top_first``);
-    the result dict of bench/peers.py's relational_connect4."""
+    ``variant`` (``VARIANTS``), the bits of a column from the bottom (or ``top_first``),
+    the columns left to right (or from the ``centre`` outward); the result dict of
+    bench/peers.py's relational_connect4."""
     import resource
 
     t0 = time.perf_counter()
     sets = 1 if variant == "cofactor" else 2
-    B = _Board(w, h, a, sets, top_first, threads, cache_log2, nodes_log2)
+    B = _Board(w, h, a, sets, top_first, threads, cache_log2, nodes_log2, centre)
     image, pre = SCHEMES[variant](B)
     win = [B.wins(s) for s in range(2 if variant == "alternate" else 1)]
     t1 = time.perf_counter()
@@ -247,7 +263,8 @@ def compact_variant(
 
 def compact_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solve=True, log=None):
     """Connect Four's ply-by-ply table on oxidd in the compact encoding, the fastest
-    scheme measured: the layers on two alternating sets of board bits (``alternate``).
+    scheme measured: the layers on two alternating sets of board bits (``alternate``),
+    the columns from the centre outward (as the model stores them by default).
 
     Layer k lies on bit set k mod 2 (the two sets interleaved bit by bit, the columns
     one after another, each column's bits from the bottom): the image ∃A. F_k(A) ∧
@@ -273,6 +290,7 @@ def compact_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solv
         a,
         variant="alternate",
         top_first=False,
+        centre=True,
         threads=threads,
         cache_log2=cache_log2,
         nodes_log2=nodes_log2,
@@ -282,14 +300,17 @@ def compact_connect4(w, h, a=4, *, threads=1, cache_log2=22, nodes_log2=28, solv
 
 
 def _main(argv):
-    """Time one variant: W H [VARIANT [bottom|top]]; prints CPU seconds and the rows."""
+    """Time one variant: W H [VARIANT [bottom|top [centre]]]; prints CPU seconds and the
+    rows."""
     w, h = int(argv[0]), int(argv[1])
     variant = argv[2] if len(argv) > 2 else "cofactor"
     top = len(argv) > 3 and argv[3] == "top"
+    centre = len(argv) > 4 and argv[4] == "centre"
     c0 = time.process_time()
-    r = compact_variant(w, h, variant=variant, top_first=top)
+    r = compact_variant(w, h, variant=variant, top_first=top, centre=centre)
     cpu = time.process_time() - c0
-    print(f"{w}x{h} {variant} {'top' if top else 'bottom'}: {cpu:.2f} s CPU, ", end="")
+    where = "centre-out" if centre else "left to right"
+    print(f"{w}x{h} {variant} {'top' if top else 'bottom'} {where}: {cpu:.2f} s CPU, ", end="")
     print(f"{r['count']} positions, winner {r['winner']}, {r['rss_mb']:.0f} MB")
     print(r["layers"])
 

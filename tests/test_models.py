@@ -687,33 +687,51 @@ def test_connect4_forced_wins_by_backward_induction(params):
         assert got == want, (p, sorted(got ^ want)[:3])
 
 
-def compact_to_cells(bits: tuple, w: int, h: int) -> tuple:
+def compact_to_cells(bits: tuple, w: int, h: int, base: tuple) -> tuple:
     """A board of connect4-compact.game (w·(h+1) bits, a column's discs under its
-    highest 1) as connect4.game's cells (0 empty, 1, 2), column by column."""
+    highest 1; column col's bits from ``base[col]``, the model's BASE) as connect4.game's
+    cells (0 empty, 1, 2), column by column."""
     cells = []
     for col in range(w):
-        column = bits[col * (h + 1) : (col + 1) * (h + 1)]
+        column = bits[base[col] : base[col] + h + 1]
         top = max(r for r, b in enumerate(column) if b)  # the marker
         cells.extend(column[r] + 1 if r < top else 0 for r in range(h))
     return tuple(cells)
 
 
 @pytest.mark.parametrize(
-    "params", [{"w": 3, "h": 3, "a": 3}, {"w": 2, "h": 4, "a": 2}, {"w": 4, "h": 3, "a": 3}]
+    "params",
+    [
+        {"w": 3, "h": 3, "a": 3},
+        {"w": 2, "h": 4, "a": 2},
+        {"w": 4, "h": 3, "a": 3},
+        {"w": 4, "h": 3, "a": 3, "centre": 0},
+        {"w": 5, "h": 2, "a": 3},
+    ],
 )
 def test_connect4_compact_is_connect4_position_for_position(params):
     # the two encodings have the same positions, and each of forces_win(1), forces_win(2)
-    # and the turn sets is the same set once the compact boards are decoded
-    plain, pe, pev = solve("connect4.game", params)
+    # and the turn sets is the same set once the compact boards are decoded (the columns'
+    # blocks from the centre outward by default, or in order)
+    plain_params = {k: v for k, v in params.items() if k != "centre"}
+    plain, pe, pev = solve("connect4.game", plain_params)
     compact, ce, cev = solve("connect4-compact.game", params)
     w, h = params["w"], params["h"]
-    decoded = [compact_to_cells(t, w, h) for t in ce.positions().tuples()]
+    base = compact.consts["BASE"]
+    want_blocks = list(range(w)) if params.get("centre") == 0 else None
+    blocks = [b // (h + 1) for b in base]
+    assert sorted(blocks) == list(range(w)), base
+    if want_blocks is not None:
+        assert blocks == want_blocks, base
+    else:  # the centre column first, the edge columns last
+        assert blocks[(w - 1) // 2] == 0 and max(blocks[0], blocks[-1]) == w - 1, base
+    decoded = [compact_to_cells(t, w, h, base) for t in ce.positions().tuples()]
     assert len(set(decoded)) == len(decoded), "two compact boards decode to one board"
     assert set(decoded) == set(pe.positions().tuples()), sorted(
         set(decoded) ^ set(pe.positions().tuples())
     )[:3]
     for text in ("forces_win(1)", "forces_win(2)", "over", "turn(1)"):
-        got = {compact_to_cells(t, w, h) for t in cev(compact.formula(text)).tuples()}
+        got = {compact_to_cells(t, w, h, base) for t in cev(compact.formula(text)).tuples()}
         want = set(pev(plain.formula(text)).tuples())
         assert got == want, (text, sorted(got ^ want)[:3])
 
