@@ -29,7 +29,7 @@ from typing import Sequence
 from ..bdd.managers import make_manager
 from ..limits import Limits
 from .circuit import Circuit
-from .houdini import controllable_step, initial_invariant
+from .houdini import initial_invariant, keeping_choices
 
 __all__ = ["FIRST_SECONDS", "GATE_NODES", "GateTooLarge", "LazyGates", "literal_invariant"]
 
@@ -154,7 +154,6 @@ def literal_invariant(
                     nexts[v] = gates.literal(x)
         inv, _ = initial_invariant(m, safe, nexts, latch_vars, c.reset, ctrl, env, m.true, limits)
         if inv is not None:
-            good = controllable_step(m, m.compose(inv, nexts), safe, ctrl, env)[0]
-            proved = (m, inv, good)
+            proved = (m, inv, keeping_choices(m, inv, nexts, safe, ctrl, env))
     m.cpu_limit(None)
     return proved

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-__all__ = ["controllable_step", "initial_invariant"]
+__all__ = ["controllable_step", "initial_invariant", "keeping_choices"]
 
 
 def controllable_step(m, target, safe, ctrl: Sequence[str], env: Sequence[str]):
@@ -40,6 +40,13 @@ def controllable_step(m, target, safe, ctrl: Sequence[str], env: Sequence[str]):
     predecessor, ``target`` already over the current variables (Z(next) composed)."""
     good = m.and_exists(target, safe, list(ctrl)) if ctrl else m.and_(target, safe)
     return good, (m.forall(good, list(env)) if env else good)
+
+
+def keeping_choices(m, inv, nexts: dict, safe, ctrl: Sequence[str], env: Sequence[str]):
+    """∃c. safe ∧ I(next): where the controller has a choice that keeps the controlled
+    invariant ``inv`` (I) and the error off, over the latches and the environment's
+    inputs; a controller is built from it as from W."""
+    return controllable_step(m, m.compose(inv, nexts), safe, ctrl, env)[0]
 
 
 def _cpre(m, target, safe, ctrl: Sequence[str], env: Sequence[str]):

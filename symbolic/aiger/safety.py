@@ -29,7 +29,7 @@ from ..limits import current as current_limits
 from .circuit import Circuit
 from .first_guess import literal_invariant
 from .forced import Forced, forced_inputs
-from .houdini import controllable_step, initial_invariant
+from .houdini import controllable_step, initial_invariant, keeping_choices
 
 __all__ = [
     "METHODS",
@@ -383,7 +383,7 @@ def _solve(
                     adapt(fix.seconds, nodes, dynamic)
     if fix.outcome == "invariant":
         inv = fix.invariant
-        good = controllable_step(m, m.compose(inv, nexts), safe, ctrl, env)[0]
+        good = keeping_choices(m, inv, nexts, safe, ctrl, env)
         return SafetyAnswer(True, fix.steps, m, good=good, proof="invariant", invariant=inv)
     if fix.outcome != "fixpoint":
         return SafetyAnswer(False, fix.steps, m, proof=fix.outcome)
