@@ -42,7 +42,7 @@ again: the caller (the command line, a script) parses.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Mapping, NamedTuple
+from typing import Callable, Mapping, NamedTuple, Protocol
 
 from .. import atl
 from ..api import (
@@ -73,6 +73,7 @@ __all__ = [
     "LAYERED_MODES",
     "goals",
     "layer_row",
+    "LayerCheckpoint",
 ]
 
 
@@ -276,6 +277,7 @@ def layer_outcomes(
     *,
     layered: bool = True,
     on_row: Callable[[tuple[int, int, int, int]], None] | None = None,
+    store: LayerCheckpoint | None = None,
 ) -> Outcomes:
     """For each layer F_k reachable from the ``initial`` positions of the model's
     checked ``definitions`` (or of ``reach``, graded layers, when given), how many
@@ -288,7 +290,10 @@ def layer_outcomes(
     graded layers); False: by the plain fixpoint over every position (the
     differential tests compare the two). ``on_row`` is called with each row (k, win,
     draw, loss) as soon as it is counted: layered, from the last layer down, so that a
-    run stopped by a limit still has the layers it solved.
+    run stopped by a limit still has the layers it solved. ``store`` (layered only, a
+    :class:`LayerCheckpoint`): the layers are read from it when it has them, else
+    written to it; the backward pass resumes from the lowest layer it holds solved (its
+    rows passed to ``on_row`` first) and writes the layers it solves to it.
     """
     need_mapping(definitions, "definitions")
     check_engine(engine)
@@ -298,6 +303,10 @@ def layer_outcomes(
     players = engine.game.players
     if len(players) != 2:
         raise QueryError(f"win/draw/loss counts need two players, the game has {len(players)}")
+    if store is not None and not layered:
+        raise QueryError("a store of layers needs the layered solve (layered=True)")
+    if reach is None and store is not None:
+        reach = store.load_reach()
     if reach is None:
         reach = graded_layers(engine, initial_set(engine, definitions))
         if reach is None:
@@ -305,44 +314,78 @@ def layer_outcomes(
                 "the game is not graded from its initial positions (a move "
                 "reaches a layer already seen): no ply-by-ply table"
             )
+        if store is not None:
+            store.save_reach(reach)
     stay = engine.positions() - engine.deadlocks()
     goal = goals(engine)
     turns = {p: engine.turn_set({p}) for p in players}
-    rows = []
     if layered:
-        # both players' untils one layer at a time, from the last layer down: each row
-        # is counted as soon as its layer is solved, and U_{k+1} is dropped then (the
-        # layers of the won sets are the largest BDDs of a ply-by-ply table)
-        lim = engine.limits
-        coalition = {p: engine.game.coalition([p]) for p in players}
-        ours = {p: layer_turns(engine, coalition[p]) for p in players}
-        won = {p: engine.empty() for p in players}
-        with lim.stage("computing until layer by layer, both players"):
-            for k in reversed(range(len(reach.layers))):
-                lim.check(f"layer {k}")
-                won = {
-                    p: engine.until_layer_step(
-                        coalition[p],
-                        reach,
-                        k,
-                        ours[p],
-                        won[p],
-                        stay,
-                        goal[p],
-                        dead_ends=DeadEnds.VACUOUS,
-                    )
-                    for p in players
-                }
-                rows.append(layer_row(k, reach.layers[k], won, turns))
-                if on_row is not None:
-                    on_row(rows[-1])
-        return Outcomes(tuple(reversed(rows)))
+        return _layered_rows(engine, reach, stay, goal, turns, on_row, store)
+    rows = []
     u = {p: engine.until([p], stay, goal[p], dead_ends=DeadEnds.VACUOUS).result for p in players}
     for k, layer in enumerate(reach.layers):  # layer by layer: never the union of the layers
         rows.append(layer_row(k, layer, {p: layer & u[p] for p in players}, turns))
         if on_row is not None:
             on_row(rows[-1])
     return Outcomes(tuple(rows))
+
+
+def _layered_rows(engine, reach, stay, goal, turns, on_row, store) -> Outcomes:
+    """:func:`layer_outcomes`'s layered table: both players' untils one layer at a time,
+    from the last layer down (or from the lowest layer ``store`` holds solved): each row
+    is counted as soon as its layer is solved, and U_{k+1} is dropped then (the layers
+    of the won sets are the largest BDDs of a ply-by-ply table)."""
+    lim, players = engine.limits, engine.game.players
+    coalition = {p: engine.game.coalition([p]) for p in players}
+    ours = {p: layer_turns(engine, coalition[p]) for p in players}
+    won = {p: engine.empty() for p in players}
+    start, rows = len(reach.layers), []
+    solved = store.load_solved() if store is not None else None
+    if solved is not None:
+        start, won, rows = solved[0], solved[1], list(solved[2])
+        for row in rows if on_row is not None else ():
+            on_row(row)
+    with lim.stage("computing until layer by layer, both players"):
+        for k in reversed(range(start)):
+            lim.check(f"layer {k}")
+            won = {
+                p: engine.until_layer_step(
+                    coalition[p],
+                    reach,
+                    k,
+                    ours[p],
+                    won[p],
+                    stay,
+                    goal[p],
+                    dead_ends=DeadEnds.VACUOUS,
+                )
+                for p in players
+            }
+            rows.append(layer_row(k, reach.layers[k], won, turns))
+            if store is not None:
+                store.save_solved(k, won, rows, done=k == 0)
+            if on_row is not None:
+                on_row(rows[-1])
+    return Outcomes(tuple(reversed(rows)))
+
+
+class LayerCheckpoint(Protocol):
+    """Where :func:`layer_outcomes` keeps its layers and the layers it solved, for a
+    stopped run to resume (:class:`symbolic.distributed.layer_store.LayerStore`)."""
+
+    def load_reach(self) -> ReachLayers | None:
+        """The graded layers kept, or None."""
+
+    def save_reach(self, reach: ReachLayers) -> None:
+        """Keep the graded layers."""
+
+    def load_solved(self) -> tuple[int, dict, list] | None:
+        """(k, {p: U_p of layer k}, the rows of layers k and above, last layer first),
+        or None."""
+
+    def save_solved(self, k: int, won: dict, rows: list, *, done: bool) -> None:
+        """Keep layer k's won sets and the rows so far (last layer first); ``done``: the
+        table is complete."""
 
 
 def layer_row(k: int, layer: PositionSet, won: dict, turns: dict) -> tuple[int, int, int, int]:

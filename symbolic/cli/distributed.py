@@ -26,6 +26,7 @@ from ..api import graded_layers
 from ..distributed.cluster import Pool
 from ..distributed.solve import Spread, check_spreadable
 from ..distributed.split import MAX_SPLIT
+from ..distributed.layer_store import LayerStore
 from ..distributed.store import TaskStore
 from ..distributed.worker import WorkSpec
 from ..errors import QueryError
@@ -35,6 +36,7 @@ from .common import int_arg, params_of
 __all__ = [
     "distributed_args",
     "distributed_asked",
+    "layer_store",
     "open_pool",
     "work_spec",
     "spread_for",
@@ -72,16 +74,19 @@ def distributed_args(sp) -> None:
         metavar="DIR",
         help="with --workers or --scheduler: keep each part's answer in DIR; a run "
         "stopped (Ctrl-C, --timeout, a lost worker) and run again with the same "
-        "arguments and DIR resumes from the parts already solved",
+        "arguments and DIR resumes from the parts already solved. values --by-layer "
+        "in one process: keep the layers and the layers solved in DIR, and resume "
+        "from them",
     )
 
 
-def distributed_asked(args) -> bool:
+def distributed_asked(args, *, store_alone: bool = False) -> bool:
     """True when ``--workers`` or ``--scheduler`` was given (QueryError for ``--split``
-    or ``--work-dir`` alone, which would do nothing)."""
+    or ``--work-dir`` alone, which would do nothing; ``store_alone``: ``--work-dir``
+    alone is the single process's store of layers, ``values --by-layer``)."""
     asked = getattr(args, "workers", None) is not None or getattr(args, "scheduler", None)
     if not asked:
-        for opt in ("split", "work_dir"):
+        for opt in ("split",) if store_alone else ("split", "work_dir"):
             if getattr(args, opt, None) is not None:
                 name = "--" + opt.replace("_", "-")
                 raise QueryError(f"{name} needs --workers N or --scheduler ADDRESS")
@@ -105,6 +110,11 @@ def work_spec(args, model, engine) -> WorkSpec:
     return WorkSpec(
         path, params, engine.backend, args.order, args.partition, current_limits().max_memory
     )
+
+
+def layer_store(args, model, engine) -> LayerStore:
+    """The single process's store of layers in ``--work-dir`` (``values --by-layer``)."""
+    return LayerStore(args.work_dir, work_spec(args, model, engine), engine)
 
 
 class _LazyPool:

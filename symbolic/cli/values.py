@@ -23,7 +23,14 @@ from ..analysis.layered_solve import graded_reach, layered_source, layered_value
 from ..analysis.outcome import rule_text
 from .. import ir
 from ..errors import LimitExceeded, QueryError
-from .distributed import distributed_args, distributed_asked, layers_of, note_local, spread_for
+from .distributed import (
+    distributed_args,
+    distributed_asked,
+    layer_store,
+    layers_of,
+    note_local,
+    spread_for,
+)
 from .output import ALL_LIMIT, all_rows, emit, print_rows
 from .positions import listed, position_shower, read_position
 from .common import (
@@ -152,14 +159,20 @@ def _initial(model, engine, limit: int) -> list[tuple] | None:
     return ps if limit == 0 else ps[:limit]
 
 
-def _outcomes_or_solved(model, engine, args):
-    """:func:`layer_outcomes` of ``engine``; when a limit stops it, the rows solved so
-    far ride on the error (``solved``, the last layers first) and, without ``--json``,
-    are printed before it (the JSON document of the stop carries them)."""
+def _outcomes_or_solved(model, engine, args, store=None):
+    """:func:`layer_outcomes` of ``engine`` (with ``store``, a
+    :class:`~symbolic.distributed.layer_store.LayerStore`, when given); when a limit
+    stops it, the rows solved so far ride on the error (``solved``, the last layers
+    first) and, without ``--json``, are printed before it (the JSON document of the
+    stop carries them)."""
     solved: list = []
     try:
         return layer_outcomes(
-            model.definitions, engine, layered=args.layered != "off", on_row=solved.append
+            model.definitions,
+            engine,
+            layered=args.layered != "off",
+            on_row=solved.append,
+            store=store,
         )
     except LimitExceeded as err:
         if solved:
@@ -180,9 +193,11 @@ def _by_layer(args, model) -> int:
     layer from the initial positions (:func:`symbolic.analysis.layered.layer_outcomes`),
     on each engine asked; exit 1 when two engines differ."""
     kinds = engine_kinds(args.engine)
-    spread = distributed_asked(args)
+    spread = distributed_asked(args, store_alone=True)
     if spread and args.layered == "off":
         raise QueryError("--workers and --scheduler solve layer by layer: not with --layered off")
+    if args.work_dir is not None and args.layered == "off":
+        raise QueryError("--work-dir keeps the layers of the layered solve: not with --layered off")
     note_work(args, args.layered != "off")
     tables = {}
     for kind in sorted(kinds, key=lambda k: k != "explicit"):  # size check first
@@ -191,6 +206,15 @@ def _by_layer(args, model) -> int:
             with spread_for(args, model, eng) as sp:  # checks eng before a cluster opens
                 assert sp is not None
                 tables[kind] = sp.outcomes(initial_set(eng, model.definitions))
+            continue
+        if args.work_dir is not None and kind == "symbolic":
+            store = layer_store(args, model, eng)
+            tables[kind] = _outcomes_or_solved(model, eng, args, store)
+            if store.read:
+                print(
+                    f"symbolic: note: read from {args.work_dir}: {', '.join(store.read)}",
+                    file=sys.stderr,
+                )
             continue
         tables[kind] = _outcomes_or_solved(model, eng, args)
     main = tables[kinds[0]]
