@@ -78,31 +78,6 @@ def test_set_operations_and_equality(backend):
     assert S.from_expr(y > 1).first() == (0, 2)
 
 
-def test_sets_held_over_the_next_bits_are_the_same_sets(backend):
-    # a layered step may hold a set as S(x') (alternating bit sets): every operation,
-    # count and comparison gives what the set over x gives, mixed with sets over x too
-    S = SymbolicSets(ints(("x", 0, 3), ("y", 0, 3)), backend)
-    a, b = S.from_expr(x < 2), S.from_expr(y < 1)
-
-    def primed(s):
-        return BddSet._make_primed(S, S.manager.rename(s.node, S.encoder.to_next))
-
-    pa, pb = primed(a), primed(b)
-    assert pa.count() == a.count() == 8 and not pa.is_empty() and primed(S.empty()).is_empty()
-    for got, want in (
-        (pa & pb, a & b),
-        (pa | b, a | b),
-        (a - pb, a - b),
-        (pa - pb, a - b),
-        (~pa, ~a),
-    ):
-        assert got == want and want == got, (got.tuples(), want.tuples())
-        assert got.count() == want.count() and got.node == want.node, got.tuples()
-    assert pa.tuples() == a.tuples() and (1, 3) in pa and pa.first() == a.first()
-    assert pa & pb <= pa and not pa <= b
-    assert pa.over(True) == primed(a).over(True) and pa.over(False) == a.node
-
-
 def test_membership(backend):
     S = SymbolicSets(ints(("x", -2, 2), ("y", 0, 1)), backend, invariant=x.ne(0))
     a = S.from_expr(y.eq(1))

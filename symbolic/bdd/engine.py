@@ -60,6 +60,8 @@ __all__ = [
     "PROBE_STEPS",
 ]
 
+# Renamed targets kept per game (a few nodes: bounded memory).
+_RENAME_CACHE = 8
 #: layers cut to a source factor remembered (:meth:`SymbolicGame._cut`): enough for
 #: the layers of the boards solved here (Connect Four 7 × 6: 43 layers)
 _CUTS = 64
@@ -111,8 +113,8 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
             self._transitions = delta
             delta.has_successor()
         self.products = Products(m, enc, len(self.space.slots))
+        self._renamed: dict = {}
         self._cuts: dict = {}  # (set, source factor) -> their conjunction (_cut)
-        self._swapped_cache: dict = {}  # J -> its Coalition, x and x' exchanged
         self.order_probe: dict[str, int] = {}
         # measured lazily, before the first predecessor computation: a caller that
         # only asks for successors or counts (the ENS sheet's δ(c) on a 27-bit game,
@@ -214,10 +216,11 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
             return self.layer_pres(J, reach, k, ours, [won], above, dead_ends=dead_ends)[0]
         key = self._coalition(J)
         self._tick()
-        last = self.manager.is_false(above.node)
         return BddSet._make(
             self,
-            self._pre_within(key, reach.layers[k].node, ours.node, won.over(True), last, dead_ends),
+            self._pre_within(
+                key, reach.layers[k].node, ours, won, self.manager.is_false(above.node), dead_ends
+            ),
         )
 
     def layer_pres(self, J, reach, k, ours, wons, above, *, dead_ends: DeadEnds) -> tuple:
@@ -234,14 +237,7 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
     ) -> PositionSet:
         """U_k of :meth:`symbolic.api.GameEngine.until_layer_step` = (F_k ∩ τ) ∪
         :meth:`_pre_within` L, with σ cut to F_k once, L = F_k ∩ σ (remembered by
-        :meth:`_cut`: both players' passes of a ply-by-ply table read it).
-
-        **Alternating bit sets** (as Böck's Connect Four solver): U_k is made over the
-        next bits x' for odd k, over x for even k. The pre-image of U_{k+1} then reads
-        it as it was made, U_{k+1}(x') for even k, U_{k+1}(x) for odd k through δ with x
-        and x' exchanged (:meth:`_swapped`), and no won set is ever renamed: for odd k
-        only the layer F_k is, one renaming for both players instead of one per won
-        set and player."""
+        :meth:`_cut`: both players' passes of a ply-by-ply table read it)."""
         self.check_layer_step(J, reach, k, ours, won, stay, target, dead_ends)
         if ours is None or reach.result.engine is not self:
             return super().until_layer_step(
@@ -249,89 +245,47 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
             )
         self._tick()
         m = self.manager
+        layer = reach.layers[k].node
+        live = self._cut(layer, self._node_of(stay))
         if reach.remote is not None:  # split on a cluster: the workers' pre-images
-            layer = reach.layers[k].node
-            live = self._cut(layer, stay.node)
             [step] = reach.remote.pre_within(k, [(J, live, won.node, dead_ends)])
-            return BddSet._make(self, m.or_(m.and_(layer, target.node), step))
-        primed = k % 2 == 1
-        layer = reach.layers[k].over(primed)
-        live = self._cut(layer, stay.over(primed))
-        key = self._swapped(J) if primed else self._coalition(J)
-        last = k + 1 == len(reach.layers)
-        step = self._pre_within(
-            key, live, ours.over(primed), won.over(not primed), last, dead_ends, primed
-        )
-        u = m.or_(m.and_(layer, target.over(primed)), step)
-        return BddSet._make_primed(self, u) if primed else BddSet._make(self, u)
-
-    def _swapped(self, J) -> Coalition:
-        """:meth:`_coalition` of J with x and x' exchanged in every BDD (cached): the
-        pre-images of a set over x, as sets over x' (the odd layers of
-        :meth:`until_layer_step`)."""
-        J = self.game.coalition(J)
-        hit = self._swapped_cache.get(J)
-        if hit is None:
+        else:
             key = self._coalition(J)
-            m, enc = self.manager, self.encoder
-            swap = {**enc.to_next, **enc.to_current}
+            step = self._pre_within(key, live, ours, won, k + 1 == len(reach.layers), dead_ends)
+        return BddSet._make(self, m.or_(m.and_(layer, self._node_of(target)), step))
 
-            def flip(u):
-                return m.rename(u, swap)
-
-            def groups(gs):
-                return [(flip(s), [flip(r) for r in rs]) for s, rs in gs]
-
-            hit = Coalition(flip(key.turn), flip(key.others), groups(key.ours), groups(key.theirs))
-            self._swapped_cache[J] = hit
-        return hit
-
-    def _pre_within(
-        self,
-        key: Coalition,
-        within,
-        ours,
-        won,
-        last: bool,
-        dead_ends: DeadEnds,
-        swapped: bool = False,
-    ):
+    def _pre_within(self, key: Coalition, within, ours, won, last: bool, dead_ends: DeadEnds):
         """pre(J, U_{k+1}) ∩ W for W ⊆ F_k of graded layers (``key`` = :meth:`_coalition`
-        of J, ``ours`` = T_J, ``won`` = U_{k+1}(x'), ``last``: F_k is the last layer),
-        the products' sources restricted to W and the ∀ part through ¬U'_{k+1} (free
-        with complement edges), not through a complement over every position:
+        of J, ``last``: F_k is the last layer), the products' sources restricted to W
+        and the ∀ part through ¬U'_{k+1} (free with complement edges), not through a
+        complement over every position:
 
             (W ∩ T_J ∩ ⋁ S ∧ ∃x'. (R_J ∧ U'_{k+1})) ∪ ((W ∖ T_J) ∖ ⋁ S ∧ ∃x'. (R_¬J ∧ ¬U'_{k+1}))
 
         [the second part ∧ has a successor, for STRICT]. Exact on F_k: every successor
-        of a position of F_k lies in F_{k+1} (graded), and the last layer has none.
-        ``swapped``: every BDD with x and x' exchanged (``key`` = :meth:`_swapped`,
-        W and T_J over x', ``won`` = U_{k+1}(x)), the result over x'."""
+        of a position of F_k lies in F_{k+1} (graded), and the last layer has none."""
         m = self.manager
-        mine = m.and_(within, ours)
+        mine = m.and_(within, ours.node)
         theirs = m.diff(within, mine)  # one mover per layer (Connect Four): a terminal case
         out = m.false
         if not last:
-            if not m.is_false(mine) and not m.is_false(won):
-                out = self._exists_within(key.ours, mine, won, swapped)
+            w = won.node
+            if not m.is_false(mine) and not m.is_false(w):
+                out = self._exists_within(key.ours, mine, self._next(w))
             if not m.is_false(theirs):
-                escape = m.not_(won)
-                theirs = m.diff(theirs, self._exists_within(key.theirs, theirs, escape, swapped))
+                escape = m.not_(self._next(w))
+                theirs = m.diff(theirs, self._exists_within(key.theirs, theirs, escape))
         if dead_ends is DeadEnds.STRICT:
-            has = self._primed_of(self._has_succ) if swapped else self._has_succ
-            theirs = m.and_(theirs, has)
+            theirs = m.and_(theirs, self._has_succ)
         return m.or_(out, theirs)
 
-    def _exists_within(self, groups, within, target_next, swapped: bool = False):
+    def _exists_within(self, groups, within, target_next):
         """within ∧ ⋁_(S, Rs) S ∧ ⋁_{R ∈ Rs} ∃x'. (R ∧ τ'): the source factors S
         (Connect Four's `not over`, a BDD over every position) are cut to ``within``
-        before they meet the products (``swapped``: x and x' exchanged throughout)."""
+        before they meet the products."""
         m, exists = self.manager, self.products.exists
         return m.disj(
-            m.and_(
-                self._cut(within, s),
-                m.disj(exists(r, target_next, swapped=swapped) for r in rs),
-            )
+            m.and_(self._cut(within, s), m.disj(exists(r, target_next) for r in rs))
             for s, rs in groups
         )
 
@@ -369,6 +323,13 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
         return u
 
     def _next(self, node):
-        """τ[x := x'], through the engine's last few renamings
-        (:meth:`~symbolic.bdd.sets.SymbolicSets._primed_of`)."""
-        return self._primed_of(node)
+        """τ[x := x'], remembering the last few renamings: ATL evaluation and the
+        public pre∃ / pre∀ often rename the same target twice in a row."""
+        cache = self._renamed
+        hit = cache.get(node)
+        if hit is None:
+            hit = self.manager.rename(node, self.encoder.to_next)
+            if len(cache) >= _RENAME_CACHE:
+                cache.pop(next(iter(cache)))  # oldest first: dicts keep insertion order
+            cache[node] = hit
+        return hit

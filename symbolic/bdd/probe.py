@@ -10,7 +10,7 @@ in place (one shuffle), before the first predecessor computation.
 :class:`LayoutProbe` is a part of :class:`~symbolic.bdd.engine.SymbolicGame` (a base of
 it, over :class:`~symbolic.bdd.turnbased.TurnBasedGame`): it reads the game's ``manager``,
 ``encoder``, ``space``, ``game``, ``limits``, ``transitions()``, ``_domain``, ``_turn_of``,
-``_has_succ`` and ``_primes``, and keeps ``order_probe`` and ``_layout_pending``, which the
+``_has_succ`` and ``_renamed``, and keeps ``order_probe`` and ``_layout_pending``, which the
 game sets.
 """
 
@@ -56,10 +56,9 @@ PROBE_MARGIN = 1.25
 class LayoutProbe(TurnBasedGame):
     """The layout measurement of :class:`~symbolic.bdd.engine.SymbolicGame` (a base of it)."""
 
-    # set by SymbolicSets: its renamed targets (a cache emptied by a new layout); by
-    # SymbolicGame: the measurements {candidate: node count}, and whether the
-    # measurement is still due
-    _primes: dict
+    # set by SymbolicGame: its renamed targets (a cache emptied by a new layout), the
+    # measurements {candidate: node count}, and whether the measurement is still due
+    _renamed: dict
     order_probe: dict[str, int]
     _layout_pending: bool
 
@@ -184,7 +183,7 @@ class LayoutProbe(TurnBasedGame):
             best = initial
         del parts, probe, tp
         enc.relayout(*best)
-        self._primes.clear()
+        self._renamed.clear()
         return {
             f"{kind}:{','.join(self.space.slots[i].label for i in seq)}": n
             for (kind, seq), n in sizes.items()

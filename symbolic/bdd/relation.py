@@ -136,23 +136,21 @@ class Products:
         self.slots = slots
         self.pieces: dict = {}
 
-    def exists(self, r, target_next, *, swapped: bool = False):
-        """∃x'. (r ∧ τ'): one backend call, or one per piece of ``r``. ``swapped``:
-        r and τ with x and x' exchanged, ∃x. (r ∧ τ) (a layer held over x')."""
+    def exists(self, r, target_next):
+        """∃x'. (r ∧ τ'): one backend call, or one per piece of ``r``."""
         m = self.manager
-        return self._by_pieces(r, target_next, m.and_exists, m.disj, swapped)
+        return self._by_pieces(r, target_next, m.and_exists, m.disj)
 
     def forall(self, r, target_next):
         """∀x'. (r → τ'), piece by piece once r was split."""
         m = self.manager
-        return self._by_pieces(r, target_next, m.implies_forall, m.conj, False)
+        return self._by_pieces(r, target_next, m.implies_forall, m.conj)
 
-    def _by_pieces(self, r, target_next, product, combine, swapped: bool):
-        """product(r, τ', x') whole (x when ``swapped``), or combined over the pieces of
-        r once a call on r proved slow; oxidd's products are interrupted where they run
-        (a worker thread), so they are never split."""
-        m, enc = self.manager, self.encoder
-        q = enc.current_set if swapped else enc.next_set
+    def _by_pieces(self, r, target_next, product, combine):
+        """product(r, τ', x') whole, or combined over the pieces of r once a call on r
+        proved slow; oxidd's products are interrupted where they run (a worker
+        thread), so they are never split."""
+        m, q = self.manager, self.encoder.next_set
         pieces = self.pieces.get(r)
         if pieces is not None:
             return combine(product(p, target_next, q) for p in pieces)

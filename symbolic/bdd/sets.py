@@ -26,9 +26,6 @@ from .encode import Encoder
 
 __all__ = ["BddSet", "SymbolicSets"]
 
-# Renamings to the next bits kept per engine (a few BDDs: bounded memory).
-_PRIMES = 8
-
 
 class BddSet(PositionSet):
     """A set of positions of one :class:`SymbolicSets` engine, held as a BDD over the
@@ -37,15 +34,9 @@ class BddSet(PositionSet):
     ``BddSet(engine, node)`` checks that ``node`` belongs to the engine's manager
     and mentions only current bits, and intersects it with the domain.
     ``node`` is the BDD, for advanced use.
-
-    **Alternating bit sets.** A set made by a layered step of the symbolic engine may be
-    held over the next bits x' only (S(x') instead of S(x), :meth:`_make_primed`): the
-    next step's pre-image reads S(x') as it is, with no renaming. ``node`` is always
-    S(x), renamed the first time it is read; counts, emptiness and the set operations
-    between two sets held over x' need no renaming at all.
     """
 
-    __slots__ = ("engine", "_node", "_primed")
+    __slots__ = ("engine", "node")
     engine: "SymbolicSets"
 
     def __init__(self, engine: "SymbolicSets", node):
@@ -59,66 +50,24 @@ class BddSet(PositionSet):
                 f"a position set may only mention current bits, not {sorted(extra)[:5]}"
             )
         self.engine = engine
-        self._node = m.and_(node, engine._domain)
-        self._primed = None
+        self.node = m.and_(node, engine._domain)
 
     @classmethod
     def _make(cls, engine: "SymbolicSets", node) -> "BddSet":
         """Wrap ``node`` (already inside the domain) without checks: the hot path."""
         s = object.__new__(cls)
         s.engine = engine
-        s._node = node
-        s._primed = None
+        s.node = node
         return s
-
-    @classmethod
-    def _make_primed(cls, engine: "SymbolicSets", primed) -> "BddSet":
-        """The set S whose BDD over the next bits is ``primed`` = S(x') (inside the
-        domain's copy D(x')), without checks."""
-        s = object.__new__(cls)
-        s.engine = engine
-        s._node = None
-        s._primed = primed
-        return s
-
-    @property
-    def node(self):
-        """S(x), the BDD over the current bits (renamed from S(x') once, when the set
-        was made over the next bits)."""
-        u = self._node
-        if u is None:
-            e = self.engine
-            u = self._node = e.manager.rename(self._primed, e.encoder.to_current)
-        return u
-
-    def over(self, primed: bool):
-        """S(x') when ``primed``, else S(x): the set's own BDD when it has that one,
-        else renamed (through the engine's few last renamings, not kept on the set)."""
-        if primed:
-            u = self._primed
-            return u if u is not None else self.engine._primed_of(self._node)
-        return self.node
-
-    def _pair(self, other: "BddSet") -> tuple:
-        """(a, b, primed): both sets' BDDs over the same bits: the current ones when
-        both have them, else the next ones."""
-        if self._node is not None and other._node is not None:
-            return self._node, other._node, False
-        return self.over(True), other.over(True), True
-
-    def _made(self, u, primed: bool) -> "BddSet":
-        return BddSet._make_primed(self.engine, u) if primed else BddSet._make(self.engine, u)
 
     def count(self) -> int:
         """|S| as an exact Python int (``len`` cannot exceed sys.maxsize)."""
         e = self.engine
-        u = self._node if self._node is not None else self._primed
-        return e.manager.exact_count(u, len(e.encoder.current_bits))  # x' counts as x
+        return e.manager.exact_count(self.node, len(e.encoder.current_bits))
 
     def is_empty(self) -> bool:
         """S = ∅, by node comparison (no counting)."""
-        u = self._node if self._node is not None else self._primed
-        return self.engine.manager.is_false(u)
+        return self.engine.manager.is_false(self.node)
 
     def _contains(self, pos: tuple) -> bool:
         e = self.engine
@@ -152,24 +101,20 @@ class BddSet(PositionSet):
             rest = m.diff(rest, enc.position_cube(pos))
 
     def _union(self, other: "BddSet") -> "BddSet":
-        a, b, primed = self._pair(other)
-        return self._made(self.engine.manager.or_(a, b), primed)
+        return BddSet._make(self.engine, self.engine.manager.or_(self.node, other.node))
 
     def _inter(self, other: "BddSet") -> "BddSet":
-        a, b, primed = self._pair(other)
-        return self._made(self.engine.manager.and_(a, b), primed)
+        return BddSet._make(self.engine, self.engine.manager.and_(self.node, other.node))
 
     def _diff(self, other: "BddSet") -> "BddSet":
-        a, b, primed = self._pair(other)
-        return self._made(self.engine.manager.diff(a, b), primed)
+        return BddSet._make(self.engine, self.engine.manager.diff(self.node, other.node))
 
     def __invert__(self) -> "BddSet":
         e = self.engine
         return BddSet._make(e, e.manager.diff(e._domain, self.node))
 
     def _same(self, other: "BddSet") -> bool:
-        a, b, _ = self._pair(other)
-        return a == b  # canonical BDDs: same function, same node
+        return self.node == other.node  # canonical BDDs: same function, same node
 
     def __repr__(self) -> str:
         n = self.count()
@@ -223,7 +168,6 @@ class SymbolicSets(SetEngine):
                 enc.domain(), enc.boolean(check_expr(invariant, space))
             )
         self._domain_next = None
-        self._primes: dict = {}  # node -> node(x'), the last _PRIMES renamings
 
     def __repr__(self) -> str:
         return (
@@ -247,19 +191,6 @@ class SymbolicSets(SetEngine):
         if self._domain_next is None:
             self._domain_next = self.manager.rename(self._domain, self.encoder.to_next)
         return self._domain_next
-
-    def _primed_of(self, node):
-        """node[x := x'], remembering the last :data:`_PRIMES` renamings (least recently
-        used dropped first): the pre-images rename the same target twice in a row, and a
-        layered table the same few sets (σ, τ, the turns) at every other layer."""
-        cache = self._primes
-        hit = cache.pop(node, None)
-        if hit is None:
-            hit = self.manager.rename(node, self.encoder.to_next)
-            if len(cache) >= _PRIMES:
-                cache.pop(next(iter(cache)))
-        cache[node] = hit  # the most recent last
-        return hit
 
     # ------------------------------------------------------------------ SetEngine
 

@@ -190,7 +190,7 @@ def pre_part(spec: WorkSpec, data: bytes, asks: tuple) -> tuple[bytes, list, dic
     for (J, dead_ends, last), within, won in zip(asks, nodes[:m], nodes[m:]):
         J = e.game.coalition(J)
         key = e._coalition(J)
-        ours = e.turn_set(J).node
-        out.append(e._pre_within(key, within, ours, e._next(won), last, DeadEnds(dead_ends)))
+        w = BddSet._make(e, won)
+        out.append(e._pre_within(key, within, e.turn_set(J), w, last, DeadEnds(dead_ends)))
     size = e.manager.size(e.manager.disj(nodes[:m])) if m else 0
     return dump_nodes(e.manager, out), [], _info(e, t0, size)
