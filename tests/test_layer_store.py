@@ -34,7 +34,7 @@ def _store(tmp_path, backend, engine):
 
 
 @pytest.mark.parametrize("backend", ["cudd", "oxidd"])
-@pytest.mark.parametrize("stop_after", [3, 4])  # the lowest layer kept odd, then even
+@pytest.mark.parametrize("stop_after", [3, 4])
 def test_a_stopped_table_resumes_from_the_layers_it_solved(
     tmp_path, monkeypatch, backend, stop_after
 ):

@@ -96,13 +96,9 @@ class LayerStore:
         if got is None:
             return None
         data, meta, _ = got
-        k, players, primed, rows = meta
+        k, players, rows = meta
         nodes = load_nodes(self.engine.manager, data)
-        e = self.engine
-        won = {
-            p: (BddSet._make_primed(e, u) if over else BddSet._make(e, u))
-            for p, over, u in zip(players, primed, nodes)
-        }
+        won = {p: BddSet._make(self.engine, u) for p, u in zip(players, nodes)}
         self.read.append(f"layers {k} to {k + len(rows) - 1} solved")
         return k, won, [tuple(r) for r in rows]
 
@@ -113,11 +109,8 @@ class LayerStore:
         if not done and now - self._since < CHECKPOINT_RATIO * self._cost:
             return
         players = sorted(won)
-        sets = [won[p] for p in players]
-        primed = [s._node is None for s in sets]  # type: ignore[attr-defined]
-        nodes = [s.over(over) for s, over in zip(sets, primed)]  # type: ignore[attr-defined]
-        data = dump_nodes(self.engine.manager, nodes)
-        meta = [k, players, primed, [list(r) for r in rows]]
+        data = dump_nodes(self.engine.manager, [won[p].node for p in players])  # type: ignore[attr-defined]
+        meta = [k, players, [list(r) for r in rows]]
         self.tasks.put(self.tasks.key("solved", ()), (data, meta, {}))
         self._since = time.monotonic()
         self._cost = self._since - now
