@@ -161,10 +161,12 @@ def main(argv=None) -> int:
         print(f"{k:5d} {f.count():11d} {eng.manager.size(f.node):7d}", flush=True)
     if not args.count_only:
         t = time.process_time()
+        held = [reach]
+        del reach  # handed over: the table frees the layers it no longer reads
         out = layered.layer_outcomes(
             model.definitions,
             eng,
-            reach,
+            held.pop(),
             on_row=lambda row: print(f"row {row}", file=sys.stderr, flush=True),
         )
         phases.append(("backward + counts (layer_outcomes)", time.process_time() - t))

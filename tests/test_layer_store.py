@@ -107,3 +107,15 @@ def test_values_by_layer_work_dir(capsys, tmp_path):
     assert status == 2 and "not with --layered off" in err, err
     status, _, err = run(capsys, "check", C4, "--work-dir", str(tmp_path))
     assert status == 2 and "--work-dir needs --workers" in err, err
+
+
+def test_a_file_of_another_shape_is_solved_again(tmp_path):
+    # a store written by another version (another shape of its rows) is not read
+    model, e = _engine("cudd")
+    want = layer_outcomes(model.definitions, e, store=_store(tmp_path, "cudd", e))
+    store = _store(tmp_path, "cudd", e)
+    key = store.tasks.key(layer_store._SOLVED, ())
+    data, meta, _ = store.tasks.get(key)
+    store.tasks.put(key, (data, [meta[0], meta[1], [False, False], meta[2]], {}))
+    got = layer_outcomes(model.definitions, e, store=store)
+    assert got == want and store.read == ["the 13 layers"], store.read

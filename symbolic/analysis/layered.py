@@ -320,7 +320,9 @@ def layer_outcomes(
     goal = goals(engine)
     turns = {p: engine.turn_set({p}) for p in players}
     if layered:
-        return _layered_rows(engine, reach, stay, goal, turns, on_row, store)
+        held = [reach]
+        del reach  # the steps below hold the only reference: the layers solved are freed
+        return _layered_rows(engine, held, stay, goal, turns, on_row, store)
     rows = []
     u = {p: engine.until([p], stay, goal[p], dead_ends=DeadEnds.VACUOUS).result for p in players}
     for k, layer in enumerate(reach.layers):  # layer by layer: never the union of the layers
@@ -330,11 +332,16 @@ def layer_outcomes(
     return Outcomes(tuple(rows))
 
 
-def _layered_rows(engine, reach, stay, goal, turns, on_row, store) -> Outcomes:
-    """:func:`layer_outcomes`'s layered table: both players' untils one layer at a time,
-    from the last layer down (or from the lowest layer ``store`` holds solved): each row
-    is counted as soon as its layer is solved, and U_{k+1} is dropped then (the layers
-    of the won sets are the largest BDDs of a ply-by-ply table)."""
+def _layered_rows(engine, held: list, stay, goal, turns, on_row, store) -> Outcomes:
+    """:func:`layer_outcomes`'s layered table over the graded layers ``held[0]`` (taken
+    out of the list): both players' untils one layer at a time, from the last layer down
+    (or from the lowest layer ``store`` holds solved). Each row is counted as soon as
+    its layer is solved, and U_{k+1} is dropped then (the layers of the won sets are the
+    largest BDDs of a ply-by-ply table); so are F_{k+1}, which no later step reads, and
+    the union of the layers, which none does (freed unless the caller holds them)."""
+    reach = held.pop()
+    layers = list(reach.layers)
+    reach = ReachLayers(engine.empty(), tuple(layers), True, reach.remote)
     lim, players = engine.limits, engine.game.players
     coalition = {p: engine.game.coalition([p]) for p in players}
     ours = {p: layer_turns(engine, coalition[p]) for p in players}
@@ -362,6 +369,9 @@ def _layered_rows(engine, reach, stay, goal, turns, on_row, store) -> Outcomes:
                 for p in players
             }
             rows.append(layer_row(k, reach.layers[k], won, turns))
+            if k + 1 < len(layers):
+                layers[k + 1] = engine.empty()
+                reach = ReachLayers(reach.result, tuple(layers), True, reach.remote)
             if store is not None:
                 store.save_solved(k, won, rows, done=k == 0)
             if on_row is not None:

@@ -62,9 +62,10 @@ __all__ = [
 
 # Renamed targets kept per game (a few nodes: bounded memory).
 _RENAME_CACHE = 8
-#: layers cut to a source factor remembered (:meth:`SymbolicGame._cut`): enough for
-#: the layers of the boards solved here (Connect Four 7 × 6: 43 layers)
-_CUTS = 64
+#: layers cut to a source factor remembered (:meth:`SymbolicGame._cut`): a few, the
+#: cuts of one layer, which both players' steps of that layer read (each cut is about the
+#: size of its layer: keeping every layer's doubled what a table holds)
+_CUTS = 8
 
 
 class SymbolicGame(LayoutProbe, TurnBasedGame):

@@ -22,6 +22,7 @@ oxidd's DDDMP, CUDD's list of nodes), so the store needs the cudd or oxidd backe
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from ..api import PositionSet
 from ..bdd.sets import BddSet, SymbolicSets
@@ -36,6 +37,25 @@ __all__ = ["LayerStore", "CHECKPOINT_RATIO"]
 #: the backward pass is written when the work since the last write took this many times
 #: the last write (so writing takes about 1/CHECKPOINT_RATIO of the run at most)
 CHECKPOINT_RATIO = 10
+
+
+# the names of the two files (their version: a file of another shape is not read)
+_LAYERS = "table-layers-1"
+_SOLVED = "table-solved-1"
+
+
+def _solved_meta(meta, players) -> bool:
+    """True when ``meta`` is [k, players, rows] as :meth:`LayerStore.save_solved` writes it."""
+    if not (isinstance(meta, list) and len(meta) == 3):
+        return False
+    k, who, rows = meta
+    return (
+        isinstance(k, int)
+        and isinstance(who, (list, tuple))
+        and list(who) == sorted(players)
+        and isinstance(rows, (list, tuple))
+        and all(isinstance(r, (list, tuple)) and len(r) == 4 for r in rows)
+    )
 
 
 class LayerStore:
@@ -61,7 +81,7 @@ class LayerStore:
         if not isinstance(engine, SymbolicSets):
             raise QueryError("a work directory keeps the symbolic engine's BDDs only")
         check_wire_backend(engine.manager.backend)
-        self.engine = engine
+        self.engine: Any = engine  # a game engine of SymbolicSets (its .game)
         self.tasks = TaskStore(directory, spec)
         self.read: list[str] = []
         self._since = time.monotonic()  # the start of the work not yet written
@@ -71,11 +91,13 @@ class LayerStore:
 
     def load_reach(self) -> ReachLayers | None:
         """The graded layers written by an earlier run, or None."""
-        got = self.tasks.get(self.tasks.key("layers", ()))
-        if got is None:
+        got = self.tasks.get(self.tasks.key(_LAYERS, ()))
+        if got is None or not (len(got[1]) == 1 and isinstance(got[1][0], int)):
             return None
         data, meta, _ = got
         nodes = load_nodes(self.engine.manager, data)
+        if len(nodes) != meta[0] + 1:
+            return None
         sets = [BddSet._make(self.engine, u) for u in nodes]
         self.read.append(f"the {meta[0]} layers")
         return ReachLayers(sets[-1], tuple(sets[:-1]), True)
@@ -84,7 +106,7 @@ class LayerStore:
         """Keep the graded layers and their union."""
         nodes = [s.node for s in (*reach.layers, reach.result)]
         data = dump_nodes(self.engine.manager, nodes)
-        self.tasks.put(self.tasks.key("layers", ()), (data, [len(reach.layers)], {}))
+        self.tasks.put(self.tasks.key(_LAYERS, ()), (data, [len(reach.layers)], {}))
         self._since = time.monotonic()
 
     # ------------------------------------------------------------------ the backward pass
@@ -92,11 +114,10 @@ class LayerStore:
     def load_solved(self) -> tuple[int, dict, list] | None:
         """(k, {p: U_p of layer k}, the rows of layers k and above) written by an earlier
         run, or None."""
-        got = self.tasks.get(self.tasks.key("solved", ()))
-        if got is None:
-            return None
-        data, meta, _ = got
-        k, players, rows = meta
+        got = self.tasks.get(self.tasks.key(_SOLVED, ()))
+        if got is None or not _solved_meta(got[1], self.engine.game.players):
+            return None  # none, or not of this version's shape: solved again
+        data, (k, players, rows), _ = got
         nodes = load_nodes(self.engine.manager, data)
         won = {p: BddSet._make(self.engine, u) for p, u in zip(players, nodes)}
         self.read.append(f"layers {k} to {k + len(rows) - 1} solved")
@@ -111,6 +132,6 @@ class LayerStore:
         players = sorted(won)
         data = dump_nodes(self.engine.manager, [won[p].node for p in players])  # type: ignore[attr-defined]
         meta = [k, players, [list(r) for r in rows]]
-        self.tasks.put(self.tasks.key("solved", ()), (data, meta, {}))
+        self.tasks.put(self.tasks.key(_SOLVED, ()), (data, meta, {}))
         self._since = time.monotonic()
         self._cost = self._since - now
