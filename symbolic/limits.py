@@ -335,6 +335,10 @@ class Limits:
         self._next_refresh = self.started + _REFRESH
         # the budgets of :meth:`budget`, innermost last
         self._budgets: list[tuple[float, type[Exception]]] = []
+        #: what the request finished so far, as a stop reports it (``LimitExceeded.solved``),
+        #: or None: set by the command (``values --by-layer``: its rows), read by whoever
+        #: reports the stop, the main thread or the watchdog
+        self.solved: Callable[[], list] | None = None
 
     def __repr__(self) -> str:
         return f"Limits(timeout={self.timeout!r}, max_memory={self.max_memory!r})"

@@ -118,6 +118,28 @@ def test_the_deadline_ends_a_process_held_in_a_native_call_within_2_s():
     assert took < 1 + BOUND, took
 
 
+#: the same held call, with rows already solved (``values --by-layer``): the watchdog's
+#: report carries them, as the main thread's would
+_HELD_SOLVED = """
+import hashlib
+from symbolic.cli import watchdog
+from symbolic.limits import Limits, deferred_interrupts
+watchdog.enable()
+lim = Limits(timeout=1)
+lim.solved = lambda: [{"layer": 9, "win": 1, "draw": 0, "loss": 2}]
+report = lambda err: repr(err.solved) + "\\n"
+with lim.enforced(), deferred_interrupts(), watchdog.Watchdog(lim, report), lim.stage("a long call"):
+    hashlib.pbkdf2_hmac("sha256", b"x", b"y", 10 ** 8)
+"""
+
+
+def test_the_watchdog_reports_what_was_solved_before_the_deadline():
+    p = _start([sys.executable, "-c", _HELD_SOLVED])
+    out, err = p.communicate(timeout=1 + BOUND + 10)
+    assert p.returncode == 3, (p.returncode, err)
+    assert out == "[{'layer': 9, 'win': 1, 'draw': 0, 'loss': 2}]\n", out
+
+
 #: Ctrl-C inside a constructor, before the attribute its finaliser reads (dd.autoref's
 #: Function.__del__ reads ``self.node``)
 _HALF_BUILT = """

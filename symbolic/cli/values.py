@@ -23,6 +23,7 @@ from ..analysis.layered_solve import graded_reach, layered_source, layered_value
 from ..analysis.outcome import rule_text
 from .. import ir
 from ..errors import LimitExceeded, QueryError
+from ..limits import current as current_limits
 from .distributed import (
     distributed_args,
     distributed_asked,
@@ -166,6 +167,12 @@ def _outcomes_or_solved(model, engine, args, store=None):
     first) and, without ``--json``, are printed before it (the JSON document of the
     stop carries them)."""
     solved: list = []
+    lim = current_limits()
+
+    def rows() -> list:
+        return [{"layer": k, "win": w, "draw": d, "loss": lo} for k, w, d, lo in list(solved)]
+
+    lim.solved = rows  # the watchdog's stop document carries them too
     try:
         return layer_outcomes(
             model.definitions,
@@ -176,7 +183,7 @@ def _outcomes_or_solved(model, engine, args, store=None):
         )
     except LimitExceeded as err:
         if solved:
-            err.solved = [{"layer": k, "win": w, "draw": d, "loss": lo} for k, w, d, lo in solved]
+            err.solved = rows()
             if not args.json:
                 print(
                     f"stopped after solving {len(solved)} layers (the player to move wins, "
@@ -186,6 +193,8 @@ def _outcomes_or_solved(model, engine, args, store=None):
                 for k, w, d, lo in sorted(solved):
                     print(f"{k:>5} {w:>14} {d:>14} {lo:>14}")
         raise
+    finally:
+        lim.solved = None
 
 
 def _by_layer(args, model) -> int:

@@ -149,6 +149,7 @@ class Watchdog:
                 # no sizes: they would be computed by this thread, beside the main one's
                 # work; the stage running (or, the main thread unwinding, the one it left)
                 err = self.limits.timed_out()
+                err.solved = err.solved or self._solved()
                 document = None if self.report is None else self.report(err)
                 self._end(LIMIT, f"symbolic: {err.message}", document)
 
@@ -163,8 +164,14 @@ class Watchdog:
             "max-memory",
             where,
         )
+        err.solved = self._solved()
         document = None if self.report is None else self.report(err)
         self._end(LIMIT, f"symbolic: {err.message}", document)
+
+    def _solved(self) -> list | None:
+        """What the request finished before the stop (:attr:`Limits.solved`), or None."""
+        rows = self.limits.solved
+        return None if rows is None else (rows() or None)
 
     def _end(self, status: int, message: str, document: str | None = None) -> None:
         if not self._lock.acquire(blocking=False) or self._stop.is_set():
