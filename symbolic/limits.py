@@ -333,11 +333,8 @@ class Limits:
         self._detail = ""
         self._info: Callable[[], dict] | None = None  # the sizes of the last detail
         self._next_refresh = self.started + _REFRESH
-        # the budgets of :meth:`budget`, innermost last
-        self._budgets: list[tuple[float, type[Exception]]] = []
-        #: what the request finished so far, as a stop reports it (``LimitExceeded.solved``),
-        #: or None: set by the command (``values --by-layer``: its rows), read by whoever
-        #: reports the stop, the main thread or the watchdog
+        self._budgets: list[tuple[float, type[Exception]]] = []  # :meth:`budget`'s
+        # what the command finished so far (LimitExceeded.solved), for the watchdog too
         self.solved: Callable[[], list] | None = None
 
     def __repr__(self) -> str:
