@@ -27,6 +27,7 @@ from ..bdd.managers import make_manager
 from ..limits import Limits
 from ..limits import current as current_limits
 from .circuit import Circuit
+from .correspondence import merged_latches
 from .first_guess import literal_invariant
 from .forced import Forced, forced_inputs
 from .houdini import controllable_step, initial_invariant, keeping_choices
@@ -130,7 +131,11 @@ class SafetyAnswer:
     these three are None when it stopped early; ``proof``: how the answer was reached
     (:class:`_Fixpoint`'s ``outcome``). When a controlled invariant proved it (``proof``
     ``"invariant"``), ``invariant`` is that set I (over the latches' variables) and
-    ``good`` is ∃c. ¬err ∧ I(next): the controller keeps I by choosing inside it."""
+    ``good`` is ∃c. ¬err ∧ I(next): the controller keeps I by choosing inside it.
+    ``merged``: the latches merged into others before solving (:mod:`.correspondence`);
+    when there are any, the answer is the circuit's but ``winning``, ``good``,
+    ``winning_size`` and ``invariant`` are None (W of the merged circuit is over the
+    representatives' valuations only)."""
 
     realizable: bool
     iterations: int
@@ -140,6 +145,7 @@ class SafetyAnswer:
     winning_size: int | None = None
     proof: str = "fixpoint"
     invariant: object = None
+    merged: int = 0
 
 
 class SafetyRun(NamedTuple):
@@ -262,6 +268,7 @@ def solve_safety(
     invariant: int | None = None,
     static_first: float | None = None,
     first_guess: bool = True,
+    merge: bool = False,
 ) -> SafetyAnswer:
     """The safety solver's answer on ``circuit`` (module docstring), in a new manager
     of ``backend`` holding the latches' variables (``latch_vars``, first) and the
@@ -280,10 +287,38 @@ def solve_safety(
     line) one inside Z (:func:`.houdini.initial_invariant`); when either holds the answer
     is realizable without W (``proof`` ``"invariant"``, ``winning`` None).
     ``static_first`` (CPU seconds, :data:`STATIC_FIRST` for the command line): with
-    ``sifting`` on CUDD, a first try without any reordering, abandoned past that time."""
+    ``sifting`` on CUDD, a first try without any reordering, abandoned past that time.
+    ``merge``: the latches equal to others, or constant, in every reachable state are
+    merged first (:func:`.correspondence.merged_latches`): the same answer, and when any
+    was merged no winning region (:class:`SafetyAnswer`)."""
     limits = current_limits() if limits is None else limits
     with limits.stage("substituting the forced inputs"):
         reduced = forced_inputs(circuit) if forced else Forced(circuit, {})
+    if merge:
+        with limits.stage("merging the corresponding latches"):
+            merged = merged_latches(reduced.circuit, limits=limits)
+        if merged.classes:
+            kept = [v for k, v in enumerate(latch_vars) if k not in merged.classes]
+            sub = solve_safety(
+                merged.circuit,
+                kept,
+                input_vars,
+                backend=backend,
+                max_memory=max_memory,
+                limits=limits,
+                sifting=sifting,
+                policy=policy,
+                order=order,
+                trace=trace,
+                forced=False,
+                invariant=invariant,
+                static_first=static_first,
+                first_guess=first_guess,
+            )
+            n = len(merged.classes)
+            return SafetyAnswer(
+                sub.realizable, sub.iterations, sub.manager, proof=sub.proof, merged=n
+            )
     run = functools.partial(
         _solve,
         reduced.circuit,

@@ -69,6 +69,7 @@ def _answer_alone(args) -> int:
         sifting=args.order == "auto",
         invariant=GUESS_AT,
         static_first=STATIC_FIRST,
+        merge=args.merge == "on",
     )
     ctrl = sum(c.controllable)
     doc = {
@@ -82,6 +83,7 @@ def _answer_alone(args) -> int:
         "inputs": len(c.inputs) - ctrl,
         "controllable": ctrl,
         "ands": len(c.and_lhs),
+        "merged_latches": r.merged,
         "engine": "symbolic",
         "backend": r.manager.backend,  # type: ignore[attr-defined]
         "seconds": {"symbolic": round(time.perf_counter() - t0, 3)},
@@ -238,6 +240,7 @@ def cmd_aiger(args) -> int:
         "inputs": len(names.env_index),
         "controllable": len(names.ctrl_index),
         "ands": len(c.and_lhs),
+        "merged_latches": 0,
         # the text's; --json takes both from the common header (cli.output)
         "engine": engine.kind,
         "backend": backend_text(engine, args.backend) if engine.kind == "symbolic" else None,
@@ -281,7 +284,13 @@ def _print_text(model, doc: dict) -> None:
         print("realizable: the controller keeps the error output at 0 from the initial state")
     else:
         print("unrealizable: the environment can force the error output to 1")
-    if doc["proof"] == "invariant":
+    if doc["merged_latches"]:
+        print(
+            f"winning region: not computed ({_n(doc['merged_latches'], 'latch', 'latches')} "
+            "equal to another or constant in every reachable state merged before solving; "
+            "--merge off computes it)"
+        )
+    elif doc["proof"] == "invariant":
         print(
             "winning region: not computed (a controlled invariant containing the initial "
             "state, guessed from its literals, proves it; --method game computes it)"
@@ -345,6 +354,15 @@ def register(sub) -> None:
         "<<controller>> [] not error through the engine API, to the end",
     )
     g.add_argument(
+        "--merge",
+        choices=("on", "off"),
+        default="on",
+        help="on (default): latches equal to another, or constant, in every reachable "
+        "state are merged before the safety solver runs (the same answer; the winning "
+        "region is then not computed); off: every latch kept. The symbolic engine "
+        "(--query, --controller, --engine both, --method game) never merges",
+    )
+    g.add_argument(
         "--engine",
         choices=ENGINE_CHOICES,
         default="symbolic",
@@ -369,6 +387,6 @@ def register(sub) -> None:
         g,
         help="print one JSON document: realizable, winning_region (null when not "
         "computed), iterations, method, latches, "
-        "inputs, controllable, ands, engine, backend, seconds, queries",
+        "inputs, controllable, ands, merged_latches, engine, backend, seconds, queries",
     )
     g.set_defaults(func=cmd_aiger)
