@@ -60,17 +60,17 @@ class Merged:
     rounds: int
 
 
-def _candidates(c: Circuit, seed: int, limits: Limits) -> list[list[int]]:
+def _candidates(c: Circuit, seed: int, steps: int, limits: Limits) -> list[list[int]]:
     """Classes of latch indices (the first one the representative, the constant class
     first, possibly empty), latches that agreed, up to phase, in every step of
-    :data:`WIDTH` random runs of :data:`STEPS` steps from the initial state."""
+    :data:`WIDTH` random runs of ``steps`` steps from the initial state."""
     rnd = random.Random(seed)
     mask = (1 << WIDTH) - 1
     free = [r not in (0, 1) for r in c.reset]
     state = [rnd.getrandbits(WIDTH) if f else mask * r for f, r in zip(free, c.reset)]
-    seen = [[0] * STEPS for _ in c.latches]
-    for t in range(STEPS):
-        limits.check(f"simulating step {t} of {STEPS}")
+    seen = [[0] * steps for _ in c.latches]
+    for t in range(steps):
+        limits.check(f"simulating step {t} of {steps}")
         value = {0: 0}
         for x, v in zip(c.latches, state):
             value[x >> 1] = v
@@ -108,15 +108,19 @@ def _substitution(c: Circuit, classes: list[list[int]]) -> dict[int, int]:
     return sub
 
 
-def merged_latches(circuit: Circuit, *, seed: int = 0, limits: Limits | None = None) -> Merged:
+def merged_latches(
+    circuit: Circuit, *, seed: int = 0, steps: int = STEPS, limits: Limits | None = None
+) -> Merged:
     """``circuit`` with its corresponding latches merged (module docstring): the
-    candidates of a simulation seeded with ``seed``, refined until inductive."""
+    candidates of a simulation of ``steps`` steps seeded with ``seed``, refined until
+    inductive (with one step, every latch is a candidate constant: the refinement alone
+    finds the classes)."""
     c = circuit
     if len(c.and_lhs) > MAX_GATES or not c.latches:
         return Merged(c, {}, 0)
     limits = current_limits() if limits is None else limits
     gate = {lhs >> 1: (a, b) for lhs, a, b in zip(c.and_lhs, c.and_rhs0, c.and_rhs1)}
-    classes = _candidates(c, seed, limits)
+    classes = _candidates(c, seed, max(1, steps), limits)
     rounds = 0
     while True:
         rounds += 1
