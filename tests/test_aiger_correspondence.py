@@ -14,12 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from symbolic.aiger import Circuit, read_aiger
+from symbolic.aiger import Circuit, read_aiger, to_aag
 from symbolic.aiger.circuit import literal_value, simulate
 from symbolic.aiger.correspondence import merged_latches
+from symbolic.aiger.explicit import closed_circuit_safe
 from symbolic.aiger.forced import forced_inputs
 from symbolic.aiger.safety import GUESS_AT, default_names, solve_safety
 from symbolic.cli import main
+from symbolic.limits import Limits
 
 from .strategies import aiger_circuits
 from .test_aiger_peer import explicit_answer
@@ -158,3 +160,31 @@ def test_corpus_circuits_lose_most_of_their_latches(name, latches, kept, status)
     assert (len(c.latches), len(merged.circuit.latches)) == (latches, kept)
     r = solve_safety(c, *default_names(c), merge=True, invariant=GUESS_AT)
     assert ("REAL" if r.realizable else "UNREAL") == status
+
+
+@settings(max_examples=max(10, EXAMPLES // 4), deadline=None)
+@given(circuits_with_copies())
+def test_a_controller_of_the_merged_circuit_keeps_the_whole_circuit_safe(tmp_path_factory, c):
+    folder = tmp_path_factory.mktemp("merged")
+    path, out = folder / "c.aag", folder / "controller.aag"
+    path.write_text(to_aag(c))
+    status = main(["aiger", str(path), "--controller", str(out), "--json"])
+    if explicit_answer(c) == "UNREAL":
+        assert status == 1 and not out.exists()
+        return
+    assert status == 0
+    closed = read_aiger(out)
+    # simulated on every reachable state, every latch kept
+    assert closed_circuit_safe(closed, Limits())
+    assert not any(closed.controllable)
+
+
+def test_the_controller_of_grant_twice_reads_the_representative(tmp_path, capsys):
+    out = tmp_path / "controller.aag"
+    path = str(ROOT / "models" / "aiger" / "grant_twice.aag")
+    assert main(["aiger", path, "--controller", str(out), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["merged_latches"] == 1 and doc["latches"] == 2
+    assert doc["controller"]["verified"] is True
+    closed = read_aiger(out)
+    assert closed.latches == (6, 8) and closed_circuit_safe(closed, Limits())

@@ -142,11 +142,45 @@ def _differences(sym: dict, exp: dict) -> list[str]:
     return out
 
 
-def _closed(run: dict, args):
+def _merging(args) -> SimpleNamespace | None:
+    """With ``--controller`` and ``--merge on`` (the symbolic engine, the safety method,
+    no query): the circuit with its forced inputs substituted and its corresponding
+    latches merged, as ``model``, with ``original`` (the circuit read), ``forced``
+    (:func:`symbolic.aiger.forced.forced_inputs` of it) and ``merged`` (the latches
+    merged away); None when no latch merges or the run must see every latch."""
+    if not (
+        args.merge == "on"
+        and args.controller is not None
+        and args.engine == "symbolic"
+        and args.method == "safety"
+        and not args.query
+    ):
+        return None
+    from ..aiger.build import aiger_model
+    from ..aiger.correspondence import merged_latches
+    from ..aiger.forced import forced_inputs
+    from ..model import Model
+
+    _check_name(args.file)
+    with current_limits().stage(f"reading the circuit {args.file}"):
+        c = read_aiger(args.file)
+        check_safety_game(c, args.file)
+    with current_limits().stage("merging the corresponding latches"):
+        forced = forced_inputs(c)
+        merged = merged_latches(forced.circuit)
+    if not merged.classes:
+        return None
+    model = Model.of(aiger_model(merged.circuit, args.file), "")
+    return SimpleNamespace(original=c, forced=forced, merged=len(merged.classes), model=model)
+
+
+def _closed(run: dict, args, merging: SimpleNamespace | None):
     """(the closed circuit, the AND gates the controller adds) for a realizable run.
     Inputs the error forces (:mod:`symbolic.aiger.forced`) take their forced functions,
     the others a strategy of the circuit with those substituted, so that a product the
-    controller must output is never built as a BDD."""
+    controller must output is never built as a BDD. With ``merging`` (:func:`_merging`),
+    the run solved the merged circuit: its strategy reads the representatives' latches,
+    equal to the merged ones in every reachable state of the input circuit."""
     from ..aiger.build import aiger_model
     from ..aiger.controller import controller_circuit
     from ..aiger.forced import forced_inputs
@@ -155,6 +189,9 @@ def _closed(run: dict, args):
     from .common import build_engine
 
     engine = run["engine"]
+    if merging is not None:
+        won = run["result"].keepable
+        return controller_circuit(engine, won, merging.forced, merging.original)
     circuit = engine.game.circuit
     reduced = forced_inputs(circuit)
     if not reduced.forced:
@@ -165,10 +202,12 @@ def _closed(run: dict, args):
     return controller_circuit(engine, won, reduced, circuit)
 
 
-def _controller(run: dict, args) -> dict | None:
+def _controller(run: dict, args, merging: SimpleNamespace | None) -> dict | None:
     """Write the winning controller to ``args.controller`` and verify it: the closed
     circuit, read back from the file, solved by the symbolic engine (and by the explicit
-    one when it has at most 2^20 positions) never raises the error. None: unrealizable."""
+    one when it has at most 2^20 positions) never raises the error. None: unrealizable.
+    With ``merging`` (:func:`_merging`), the symbolic check is the safety solver's on the
+    closed circuit with its own corresponding latches merged."""
     from ..aiger import to_aag, to_aig
     from ..aiger.build import aiger_model
     from ..aiger.explicit import closed_circuit_safe
@@ -181,7 +220,7 @@ def _controller(run: dict, args) -> dict | None:
         print("no controller: the circuit is unrealizable", file=sys.stderr)
         return None
     with current_limits().stage("building the controller"):
-        closed, added = _closed(run, args)
+        closed, added = _closed(run, args, merging)
     path = args.controller
     try:
         if path.lower().endswith(".aig"):
@@ -195,14 +234,26 @@ def _controller(run: dict, args) -> dict | None:
     with current_limits().stage("verifying the controller"):
         back = read_aiger(path)
         model = Model.of(aiger_model(back, path), "")
-        sym = build_engine(model.game, "symbolic")
-        by = {"symbolic": realizability(model, sym, guess=True).realizable}
+        if merging is None:
+            sym = build_engine(model.game, "symbolic")
+            by = {"symbolic": realizability(model, sym, guess=True).realizable}
+        else:
+            checked = solve_safety(
+                back,
+                *default_names(back),
+                merge=True,
+                invariant=GUESS_AT,
+                static_first=STATIC_FIRST,
+            )
+            by = {"symbolic": checked.realizable}
         if model.space.size <= 2**20:  # every reachable state simulated
             by["explicit"] = closed_circuit_safe(back, current_limits())
     return {
         "file": path,
         "ands": added,
-        "circuit_ands": len(run["engine"].game.circuit.and_lhs),
+        "circuit_ands": len(
+            (run["engine"].game.circuit if merging is None else merging.original).and_lhs
+        ),
         "verified": all(by.values()),
         "verified_by": sorted(by),
     }
@@ -214,7 +265,8 @@ def cmd_aiger(args) -> int:
     from ..model import parse_formula
     from .common import backend_text, engine_kinds
 
-    model = _load(args.file)
+    merging = _merging(args)
+    model = _load(args.file) if merging is None else merging.model
     queries = [(t, parse_formula(t, model)) for t in args.query or ()]
     current_limits().expect_work("fixpoints")
     runs = {kind: _solve(model, kind, args, queries) for kind in engine_kinds(args.engine)}
@@ -228,11 +280,13 @@ def cmd_aiger(args) -> int:
                 print("  " + line, file=sys.stderr)
             status = 1
     c, names, r = model.game.circuit, model.game.names, first["result"]
+    if merging is not None:
+        c = merging.original
     engine = first["engine"]
     doc = {
         "file": args.file,
         "realizable": r.realizable,
-        "winning_region": r.winning_size,
+        "winning_region": r.winning_size if merging is None else None,
         "iterations": r.iterations,
         "proof": r.proof,
         "method": r.method,
@@ -240,7 +294,7 @@ def cmd_aiger(args) -> int:
         "inputs": len(names.env_index),
         "controllable": len(names.ctrl_index),
         "ands": len(c.and_lhs),
-        "merged_latches": 0,
+        "merged_latches": 0 if merging is None else merging.merged,
         # the text's; --json takes both from the common header (cli.output)
         "engine": engine.kind,
         "backend": backend_text(engine, args.backend) if engine.kind == "symbolic" else None,
@@ -254,7 +308,7 @@ def cmd_aiger(args) -> int:
     if args.controller is not None and status == 0:
         sym = runs.get("symbolic") or _solve(model, "symbolic", args, [])
         # realizable: W, or a controlled invariant, gives the strategy
-        doc["controller"] = _controller(sym, args)
+        doc["controller"] = _controller(sym, args, merging)
         if doc["controller"] is None:
             status = NOT_ANSWERED
         elif not doc["controller"]["verified"]:
