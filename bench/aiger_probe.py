@@ -30,6 +30,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--backend", default="cudd")
     p.add_argument("--policy", default="adapt", choices=sorted(POLICIES), help="reordering")
     p.add_argument("--order", default="file", choices=["file", "dfs"], help="initial order")
+    p.add_argument("--merge", action="store_true", help="merge corresponding latches first")
     args = p.parse_args(argv)
     if args.limit > 0:
         resource.setrlimit(resource.RLIMIT_CPU, (args.limit, args.limit + 5))
@@ -50,9 +51,11 @@ def main(argv: list[str]) -> int:
         policy=args.policy,
         order=args.order,
         trace=trace,
+        merge=args.merge,
     )
     answer = "REAL" if r.realizable else "UNREAL"
-    print(json.dumps({"answer": answer, "iterations": r.iterations}), flush=True)
+    done = {"answer": answer, "iterations": r.iterations, "merged": r.merged}
+    print(json.dumps(done), flush=True)
     return 0
 
 

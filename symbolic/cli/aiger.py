@@ -413,8 +413,8 @@ def register(sub) -> None:
         default="on",
         help="on (default): latches equal to another, or constant, in every reachable "
         "state are merged before the safety solver runs (the same answer; the winning "
-        "region is then not computed); off: every latch kept. The symbolic engine "
-        "(--query, --controller, --engine both, --method game) never merges",
+        "region is then not computed; --controller merges too); off: every latch kept. "
+        "--query, --engine both and --method game never merge",
     )
     g.add_argument(
         "--engine",
