@@ -115,7 +115,7 @@ def test_probe_prints_each_stage():
     )
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     assert lines[1]["stage"] == "gates" and lines[2]["stage"] == "iteration"
-    assert lines[-1] == {"answer": "UNREAL", "iterations": lines[-2]["step"]}
+    assert lines[-1] == {"answer": "UNREAL", "iterations": lines[-2]["step"], "merged": 0}
 
 
 @pytest.mark.parametrize(

@@ -257,40 +257,35 @@ def solve_safety(
     latch_vars: Sequence[str],
     input_vars: Sequence[str],
     *,
-    backend: str = "cudd",
-    max_memory: int | None = None,
     limits: Limits | None = None,
-    sifting: bool = True,
-    policy: str = DEFAULT_POLICY,
-    order: str = "file",
-    trace: Callable[[str, dict], None] | None = None,
     forced: bool = True,
-    invariant: int | None = None,
-    static_first: float | None = None,
-    first_guess: bool = True,
     merge: bool = False,
+    **settings,
 ) -> SafetyAnswer:
     """The safety solver's answer on ``circuit`` (module docstring), in a new manager
     of ``backend`` holding the latches' variables (``latch_vars``, first) and the
-    inputs' (``input_vars``, in the file's order) only. ``sifting``: the gates are built
-    under the backend's dynamic reordering, the fixpoint reorders as :class:`Adapt`
-    (``policy``, a key of :data:`POLICIES`) says; else the order stays as declared:
-    the file's (``order="file"``) or :func:`dfs_order`'s (``"dfs"``). ``trace``
-    (bench/aiger_probe.py) is called with ``("gates", figures)`` once they are built,
-    then ``("iteration", figures)`` after each iteration: CPU seconds, the manager's
-    live nodes, Z's nodes. ``forced``: the controllable inputs the error forces are
-    substituted first (:func:`.forced.forced_inputs`; the same W and ``good``).
-    ``invariant``: before the fixpoint with reordering (after the try without it, when
-    there is one), an invariant of the initial state's literals is tried on the gates it
-    needs only (:func:`.first_guess.literal_invariant`, unless ``first_guess`` is False;
-    when it holds, ``iterations`` is 0), and at that iteration (:data:`GUESS_AT` for the command
-    line) one inside Z (:func:`.houdini.initial_invariant`); when either holds the answer
-    is realizable without W (``proof`` ``"invariant"``, ``winning`` None).
+    inputs' (``input_vars``, in the file's order) only. ``forced``: the controllable
+    inputs the error forces are substituted first (:func:`.forced.forced_inputs`; the
+    same W and ``good``). ``merge``: then the latches equal to others, or constant, in
+    every reachable state are merged (:func:`.correspondence.merged_latches`): the same
+    answer, and when any was merged no winning region (:class:`SafetyAnswer`). The
+    other ``settings`` (:func:`_answer`'s):
+
+    ``backend`` (``"cudd"``) and ``max_memory``. ``sifting`` (True): the gates are
+    built under the backend's dynamic reordering, the fixpoint reorders as
+    :class:`Adapt` (``policy``, a key of :data:`POLICIES`) says; else the order stays
+    as declared: the file's (``order="file"``) or :func:`dfs_order`'s (``"dfs"``).
+    ``trace`` (bench/aiger_probe.py) is called with ``("gates", figures)`` once they
+    are built, then ``("iteration", figures)`` after each iteration: CPU seconds, the
+    manager's live nodes, Z's nodes. ``invariant``: before the fixpoint with
+    reordering (after the try without it, when there is one), an invariant of the
+    initial state's literals is tried on the gates it needs only
+    (:func:`.first_guess.literal_invariant`, unless ``first_guess`` is False; when it
+    holds, ``iterations`` is 0), and at that iteration (:data:`GUESS_AT` for the
+    command line) one inside Z (:func:`.houdini.initial_invariant`); when either holds
+    the answer is realizable without W (``proof`` ``"invariant"``, ``winning`` None).
     ``static_first`` (CPU seconds, :data:`STATIC_FIRST` for the command line): with
-    ``sifting`` on CUDD, a first try without any reordering, abandoned past that time.
-    ``merge``: the latches equal to others, or constant, in every reachable state are
-    merged first (:func:`.correspondence.merged_latches`): the same answer, and when any
-    was merged no winning region (:class:`SafetyAnswer`)."""
+    ``sifting`` on CUDD, a first try without any reordering, abandoned past that time."""
     limits = current_limits() if limits is None else limits
     with limits.stage("substituting the forced inputs"):
         reduced = forced_inputs(circuit) if forced else Forced(circuit, {})
@@ -299,29 +294,36 @@ def solve_safety(
             merged = merged_latches(reduced.circuit, limits=limits)
         if merged.classes:
             kept = [v for k, v in enumerate(latch_vars) if k not in merged.classes]
-            sub = solve_safety(
-                merged.circuit,
-                kept,
-                input_vars,
-                backend=backend,
-                max_memory=max_memory,
-                limits=limits,
-                sifting=sifting,
-                policy=policy,
-                order=order,
-                trace=trace,
-                forced=False,
-                invariant=invariant,
-                static_first=static_first,
-                first_guess=first_guess,
-            )
+            sub = _answer(merged.circuit, kept, input_vars, limits, **settings)
             n = len(merged.classes)
             return SafetyAnswer(
                 sub.realizable, sub.iterations, sub.manager, proof=sub.proof, merged=n
             )
+    return _answer(reduced.circuit, latch_vars, input_vars, limits, **settings)
+
+
+def _answer(
+    circuit: Circuit,
+    latch_vars: Sequence[str],
+    input_vars: Sequence[str],
+    limits: Limits,
+    *,
+    backend: str = "cudd",
+    max_memory: int | None = None,
+    sifting: bool = True,
+    policy: str = DEFAULT_POLICY,
+    order: str = "file",
+    trace: Callable[[str, dict], None] | None = None,
+    invariant: int | None = None,
+    static_first: float | None = None,
+    first_guess: bool = True,
+) -> SafetyAnswer:
+    """:func:`solve_safety` on ``circuit``, its forced inputs substituted (and its
+    latches merged when asked): the try without reordering, the invariant's try, then
+    the run with reordering (the settings: :func:`solve_safety`)."""
     run = functools.partial(
         _solve,
-        reduced.circuit,
+        circuit,
         latch_vars,
         input_vars,
         backend=backend,
@@ -341,7 +343,7 @@ def solve_safety(
     if answer is None and invariant is not None and first_guess:
         with limits.stage("trying an invariant of the initial literals"):
             proved = literal_invariant(
-                reduced.circuit,
+                circuit,
                 latch_vars,
                 input_vars,
                 backend=backend,
