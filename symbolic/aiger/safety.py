@@ -34,6 +34,7 @@ from .houdini import controllable_step, initial_invariant, keeping_choices
 
 __all__ = [
     "METHODS",
+    "WAYS",
     "DEFAULT_POLICY",
     "POLICIES",
     "Adapt",
@@ -54,6 +55,12 @@ GUESS_AT = 64
 #: answer in it with their winning region, the others lose it (the stay files, whose
 #: product's gates sifting blows up, are answered by the invariant's try after it)
 STATIC_FIRST = 0.5
+
+#: the initial orders :func:`.portfolio.first_answer` runs at once, the first one
+#: :func:`solve_safety`'s default: the latches and inputs as the file declares them, then
+#: as a depth-first walk of the gates meets them (:func:`dfs_order`); each is the faster
+#: on some files (bench/README.md, AIGER section)
+WAYS = ("file", "dfs")
 
 #: the methods of ``symbolic aiger`` (:func:`symbolic.aiger.solve.realizability`), the
 #: default first: this module's solver, or the game's fixpoint through the engine API

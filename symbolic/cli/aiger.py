@@ -6,13 +6,14 @@ import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 from ..aiger import read_aiger
 from ..aiger.circuit import check_safety_game
-from ..aiger.safety import GUESS_AT, STATIC_FIRST, METHODS, default_names, solve_safety
-from ..errors import FileError
+from ..aiger.safety import GUESS_AT, STATIC_FIRST, METHODS, WAYS, default_names, solve_safety
+from ..errors import FileError, QueryError
 from ..limits import current as current_limits
-from .basics import backend_arg, json_arg, limit_args
+from .basics import backend_arg, int_arg, json_arg, limit_args
 from .output import emit
 
 __all__ = ["NOT_ANSWERED", "MISMATCH", "cmd_aiger", "register"]
@@ -61,16 +62,22 @@ def _answer_alone(args) -> int:
         check_safety_game(c, args.file)
     current_limits().expect_work("fixpoints")
     t0 = time.perf_counter()
-    backend = "cudd" if args.backend == "auto" else args.backend  # the AIGER engine's auto
-    r = solve_safety(
-        c,
-        *default_names(c),
-        backend=backend,
-        sifting=args.order == "auto",
-        invariant=GUESS_AT,
-        static_first=STATIC_FIRST,
-        merge=args.merge == "on",
-    )
+    settings = {
+        "backend": "cudd" if args.backend == "auto" else args.backend,  # the engine's auto
+        "sifting": args.order == "auto",
+        "invariant": GUESS_AT,
+        "static_first": STATIC_FIRST,
+        "merge": args.merge == "on",
+    }
+    r: Any
+    if args.jobs > 1:  # one process per way, the first answer wins
+        from ..aiger.portfolio import first_answer
+
+        r = first_answer(c, args.jobs, **settings)
+        way, backend = r.way, r.backend
+    else:
+        r = solve_safety(c, *default_names(c), **settings)
+        way, backend = WAYS[0], r.manager.backend
     ctrl = sum(c.controllable)
     doc = {
         "file": args.file,
@@ -84,14 +91,16 @@ def _answer_alone(args) -> int:
         "controllable": ctrl,
         "ands": len(c.and_lhs),
         "merged_latches": r.merged,
+        "jobs": args.jobs,
+        "initial_order": way,
         "engine": "symbolic",
-        "backend": r.manager.backend,  # type: ignore[attr-defined]
+        "backend": backend,
         "seconds": {"symbolic": round(time.perf_counter() - t0, 3)},
         "queries": [],
     }
     model = SimpleNamespace(name=Path(args.file).name, params={})
     if args.json:
-        emit(args, doc, model, SimpleNamespace(manager=r.manager))
+        emit(args, doc, model, SimpleNamespace(manager=SimpleNamespace(backend=backend)))
     else:
         _print_text(model, doc)
     return 0
@@ -262,6 +271,11 @@ def _controller(run: dict, args, merging: SimpleNamespace | None) -> dict | None
 def cmd_aiger(args) -> int:
     if _alone(args):
         return _answer_alone(args)
+    if args.jobs > 1:
+        raise QueryError(
+            f"--jobs {args.jobs} runs the safety solver's answer alone: not with "
+            "--controller, --query, --engine explicit or both, or --method game"
+        )
     from ..model import parse_formula
     from .common import backend_text, engine_kinds
 
@@ -295,6 +309,8 @@ def cmd_aiger(args) -> int:
         "controllable": len(names.ctrl_index),
         "ands": len(c.and_lhs),
         "merged_latches": 0 if merging is None else merging.merged,
+        "jobs": 1,
+        "initial_order": None,  # the engine's layout, not one of the safety solver's WAYS
         # the text's; --json takes both from the common header (cli.output)
         "engine": engine.kind,
         "backend": backend_text(engine, args.backend) if engine.kind == "symbolic" else None,
@@ -368,7 +384,10 @@ def _print_text(model, doc: dict) -> None:
         print(f"{q['query']}: {_n(q['count'], 'position')}; {at} at initial")
     backend = f" ({doc['backend']})" if doc["backend"] else ""
     times = ", ".join(f"{k} {v:.2f} s" for k, v in doc["seconds"].items())
-    print(f"engine: {doc['engine']}{backend}; {times}")
+    ways = ""
+    if doc["jobs"] > 1:
+        ways = f"; {doc['jobs']} ways at once, the one from the {doc['initial_order']} order first"
+    print(f"engine: {doc['engine']}{backend}; {times}{ways}")
     ctl = doc.get("controller")
     if ctl:
         verdict = "never raises the error" if ctl["verified"] else "RAISES THE ERROR"
@@ -417,6 +436,18 @@ def register(sub) -> None:
         "--query, --engine both and --method game never merge",
     )
     g.add_argument(
+        "--jobs",
+        type=int_arg(1, len(WAYS)),
+        default=1,
+        metavar="N",
+        help="1 (default): one safety solver; 2: two processes at once, one from the "
+        "file's order of latches and inputs, one from the order a depth-first walk of "
+        "the gates meets them, the first answer wins (the time of dynamic reordering "
+        "varies much from run to run and order to order; docs/aiger.md). The answer "
+        "alone only: not with --controller, --query, --engine explicit/both or "
+        "--method game",
+    )
+    g.add_argument(
         "--engine",
         choices=ENGINE_CHOICES,
         default="symbolic",
@@ -441,6 +472,7 @@ def register(sub) -> None:
         g,
         help="print one JSON document: realizable, winning_region (null when not "
         "computed), iterations, method, latches, "
-        "inputs, controllable, ands, merged_latches, engine, backend, seconds, queries",
+        "inputs, controllable, ands, merged_latches, jobs, initial_order, engine, "
+        "backend, seconds, queries",
     )
     g.set_defaults(func=cmd_aiger)
