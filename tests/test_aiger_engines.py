@@ -241,6 +241,9 @@ def test_cli_answer_alone_equals_the_engines(capsys, name):
         doc = json.loads(out)
         assert status == 0
         docs.append({k: v for k, v in doc.items() if k not in ("seconds", "queries")})
+    # the order the solver started from: the safety solver's first way, or the engine's
+    orders = [d.pop("initial_order") for d in docs]
+    assert orders == ["file", None], orders
     assert docs[0] == docs[1]
     status, text, _ = run(capsys, "aiger", path)
     assert status == 0 and text.startswith(f"{name}: ")
