@@ -18,8 +18,8 @@ project's ``symbolic aiger FILE --json`` (its dedicated safety solver);
 ``symbolic-game``, the same with ``--method game`` (the game's fixpoint through
 the engine API); ``symbolic-jobs2``, ``symbolic aiger --jobs 2`` (two processes from
 two initial orders, the first answer wins), whose ``--limit`` is wall seconds
-(passed as ``--timeout``) and whose CPU column adds both processes'. With several solvers the summary also compares their CPU on
-the files all of them answered.
+(passed as ``--timeout``) and whose CPU column adds both processes'. With several
+solvers the summary also compares their CPU on the files all of them answered.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ class Answered:
 def first_answer(
     circuit: Circuit, jobs: int, *, limits: Limits | None = None, **settings
 ) -> Answered:
-    """The first answer of ``jobs`` processes (2 ≤ ``jobs`` ≤ ``len(WAYS)``), process k
+    """The first answer of ``jobs`` processes (1 ≤ ``jobs`` ≤ ``len(WAYS)``), process k
     running :func:`.safety.solve_safety` on ``circuit`` from the initial order
     ``WAYS[k]`` with ``settings``; each manager gets ``1/jobs`` of the memory cap. The
     others are stopped once one answers. When every process fails, the first failure is
