@@ -45,8 +45,9 @@ EXAMPLES = int(os.environ.get("SYMBOLIC_FUZZ_EXAMPLES", "100"))
     st.sampled_from(sorted(POLICIES)),
     st.sampled_from(["file", "dfs"]),
     st.sampled_from([None, 0.0, 5.0]),  # no try without reordering, one given up at once, one
+    st.sampled_from([1.0, 1.1, 1.2, 2.0]),  # sifting's bound on growth
 )
-def test_answer_equals_enumeration(c, backend, sifting, policy, order, static_first):
+def test_answer_equals_enumeration(c, backend, sifting, policy, order, static_first, growth):
     names = default_names(c)
     r = solve_safety(
         c,
@@ -56,6 +57,7 @@ def test_answer_equals_enumeration(c, backend, sifting, policy, order, static_fi
         policy=policy,
         order=order,
         static_first=static_first,
+        growth=growth,
     )
     assert ("REAL" if r.realizable else "UNREAL") == explicit_answer(c)
     assert (r.winning is None) == (not r.realizable) == (r.winning_size is None)

@@ -298,6 +298,24 @@ def test_reorder_keeps_every_function(backend):
         m.reorder(names[1:])
 
 
+@pytest.mark.parametrize("ratio", [1.0, 1.1, 3.0])
+def test_sifting_bounded_in_growth_keeps_every_function(backend, ratio):
+    names = [f"v{i}" for i in range(8)]
+    m = make(backend, names)
+    rng = random.Random(7)
+    nodes = [random_function(m, names, rng, terms=10) for _ in range(8)]
+    counts = [m.exact_count(u, 8) for u in nodes]
+    bounded = m.sift_growth(ratio)
+    assert bounded == (backend == "cudd"), (backend, bounded)
+    if backend == "cudd":
+        assert m.bdd.configure()["max_growth"] == ratio
+    m.sift()
+    assert [m.exact_count(u, 8) for u in nodes] == counts
+    assert sorted(m.names, key=m.level) == list(m.names)
+    with pytest.raises(AssertionError):
+        m.sift_growth(0.5)
+
+
 def test_declare_refuses_a_name_twice(backend):
     m = make(backend, ["a"])
     for names in (["a"], ["b", "b"]):

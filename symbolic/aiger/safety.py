@@ -56,6 +56,11 @@ GUESS_AT = 64
 #: product's gates sifting blows up, are answered by the invariant's try after it)
 STATIC_FIRST = 0.5
 
+#: how far sifting lets the BDDs grow while moving one variable (CUDD's ``max_growth``;
+#: its default 1.2): the fixpoint's reorderings of the hard files take most of their
+#: time (bench/README.md, AIGER section, round 10)
+SIFT_GROWTH = 1.1
+
 #: the initial orders :func:`.portfolio.first_answer` runs at once, the first one
 #: :func:`solve_safety`'s default: the latches and inputs as the file declares them, then
 #: as a depth-first walk of the gates meets them (:func:`dfs_order`); each is the faster
@@ -292,7 +297,8 @@ def solve_safety(
     command line) one inside Z (:func:`.houdini.initial_invariant`); when either holds
     the answer is realizable without W (``proof`` ``"invariant"``, ``winning`` None).
     ``static_first`` (CPU seconds, :data:`STATIC_FIRST` for the command line): with
-    ``sifting`` on CUDD, a first try without any reordering, abandoned past that time."""
+    ``sifting`` on CUDD, a first try without any reordering, abandoned past that time.
+    ``growth`` (:data:`SIFT_GROWTH`): sifting's bound (:meth:`~symbolic.bdd.base.BaseManager.sift_growth`)."""
     limits = current_limits() if limits is None else limits
     with limits.stage("substituting the forced inputs"):
         reduced = forced_inputs(circuit) if forced else Forced(circuit, {})
@@ -324,6 +330,7 @@ def _answer(
     invariant: int | None = None,
     static_first: float | None = None,
     first_guess: bool = True,
+    growth: float = SIFT_GROWTH,
 ) -> SafetyAnswer:
     """:func:`solve_safety` on ``circuit``, its forced inputs substituted (and its
     latches merged when asked): the try without reordering, the invariant's try, then
@@ -340,6 +347,7 @@ def _answer(
         order=order,
         trace=trace,
         invariant=invariant,
+        growth=growth,
     )
     answer = None
     if static_first is not None and sifting and backend == "cudd":
@@ -380,6 +388,7 @@ def _solve(
     order: str,
     trace: Callable[[str, dict], None] | None,
     invariant: int | None,
+    growth: float,
     budget: float | None = None,
 ) -> SafetyAnswer:
     """:func:`solve_safety` on ``circuit``, its forced inputs already substituted; the
@@ -391,6 +400,8 @@ def _solve(
     )
     if budget is not None:
         m.cpu_limit(budget)
+    if sifting:
+        m.sift_growth(growth)
     names = list(latch_vars) + list(input_vars)
     if order == "dfs":
         names = [names[k] for k in dfs_order(circuit)]

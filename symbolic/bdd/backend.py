@@ -222,6 +222,14 @@ class DdManager(BaseManager):
         self._clock = cudd_clock.attach(self.bdd, self._cap, min(at, default=1e9))
         return self._clock is not None
 
+    def sift_growth(self, ratio: float) -> bool:
+        """CUDD's ``max_growth`` (:meth:`.BaseManager.sift_growth`); autoref has none."""
+        super().sift_growth(ratio)
+        if not self._cudd:
+            return False
+        self.bdd.configure(max_growth=float(ratio))
+        return True
+
     def _translate(self, exc: BaseException, nodes, what: str | None):
         """The time limit (or the budget that ended) when CUDD stopped on its own
         (:mod:`.cudd_clock`), else as every backend translates its failures."""

@@ -284,6 +284,20 @@ class BaseManager(abc.ABC):
         """Switch the backend's dynamic reordering (False: it has none)."""
         return False
 
+    def sift_growth(self, ratio: float) -> bool:
+        """Sifting (:meth:`sift`, :meth:`reordering`) stops moving a variable in one
+        direction once the nodes grow past ``ratio`` times the smallest size it has met
+        (Rudell's sifting bounded as CUDD bounds it: its ``max_growth``, 1.2 unless set
+        here); False where the backend has no such bound (autoref, oxidd).
+
+        >>> from symbolic.bdd.managers import make_manager
+        >>> make_manager("autoref").sift_growth(1.1)
+        False
+        """
+        if not ratio >= 1.0:
+            raise AssertionError(ratio)
+        return False
+
     def cpu_limit(self, seconds: float | None) -> bool:
         """Make the backend's own operations give up ``seconds`` of CPU from now, raising
         the error of the :meth:`~symbolic.limits.Limits.budget` running then (None: back

@@ -112,6 +112,9 @@ class Manager(Protocol):
     def sift(self) -> bool:
         """One pass of the backend's sifting now, where it has one; whether it ran."""
 
+    def sift_growth(self, ratio: float) -> bool:
+        """Let sifting stop moving a variable once the BDDs grow past ``ratio``; whether it can."""
+
     def cpu_limit(self, seconds: float | None) -> bool:
         """Stop the backend's operations ``seconds`` of CPU from now (None: at the deadline)."""
 
