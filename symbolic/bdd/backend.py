@@ -222,9 +222,8 @@ class DdManager(BaseManager):
         self._clock = cudd_clock.attach(self.bdd, self._cap, min(at, default=1e9))
         return self._clock is not None
 
-    def sift_growth(self, ratio: float) -> bool:
+    def _sift_growth(self, ratio: float) -> bool:
         """CUDD's ``max_growth`` (:meth:`.BaseManager.sift_growth`); autoref has none."""
-        super().sift_growth(ratio)
         if not self._cudd:
             return False
         self.bdd.configure(max_growth=float(ratio))

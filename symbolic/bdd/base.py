@@ -296,6 +296,10 @@ class BaseManager(abc.ABC):
         """
         if not ratio >= 1.0:
             raise AssertionError(ratio)
+        return self._sift_growth(ratio)
+
+    def _sift_growth(self, ratio: float) -> bool:
+        """Bound the backend's sifting (False: it has no such bound)."""
         return False
 
     def cpu_limit(self, seconds: float | None) -> bool:
