@@ -20,12 +20,13 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 setup: $(STAMP)
 
-# static checks first (ruff lint and format, mypy: seconds), then the suite on two workers (pytest-xdist)
+# static checks first (ruff lint and format, mypy: seconds), then the suite on two workers
+# (pytest-xdist; a worker that runs out of tests takes some of the other's)
 test: $(STAMP)
 	$(BIN)/ruff check symbolic tests bench
 	$(BIN)/ruff format --check symbolic tests bench
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n 2 -m "not fuzz and not slow and not gdl_slow"
+	$(BIN)/python -m pytest -n 2 --dist worksteal -m "not fuzz and not slow and not gdl_slow"
 
 # the type check alone (also the second step of make test)
 typecheck: $(STAMP)

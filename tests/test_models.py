@@ -705,7 +705,7 @@ def compact_to_cells(bits: tuple, w: int, h: int, base: tuple) -> tuple:
         {"w": 3, "h": 3, "a": 3},
         {"w": 2, "h": 4, "a": 2},
         {"w": 4, "h": 3, "a": 3},
-        {"w": 4, "h": 3, "a": 3, "centre": 0},
+        {"w": 3, "h": 3, "a": 3, "centre": 0},
         {"w": 5, "h": 2, "a": 3},
     ],
 )

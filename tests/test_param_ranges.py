@@ -54,6 +54,14 @@ SLOW = {
     ("subtraction", "K", 1_000_000): ">30",
     ("kayles", "n", 40): "20",
     ("subtraction_set", "K", 200): "12",
+    ("nim", "K", 4095): "13",
+    ("connect4-compact", "a", 2): "12",
+    ("connect4-compact", "centre", 0): "11",
+    ("connect4-compact", "a", 8): "10",
+    ("connect4-compact", "centre", 1): "9",
+    ("chomp", "C", 5): "9",
+    ("ens2005", "K", 4095): "7",
+    ("dawson", "n", 40): "6",
 }
 
 CASES = [
