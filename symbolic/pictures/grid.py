@@ -298,7 +298,10 @@ def draw_grid(grid: Grid, title: str) -> Picture:
                 hatch=None if colour else "//",
             )
             rect.set_gid(f"cell_{a}_{b}")
-            ax.add_patch(rect)
+            # the limits are set below and the cells lie inside them: neither the
+            # data limits nor the layout need to visit thousands of cells one by one
+            rect.set_in_layout(False)
+            ax.add_artist(rect)
             if (a, b) in text:
                 t = ax.text(
                     i + 0.5,
@@ -310,6 +313,7 @@ def draw_grid(grid: Grid, title: str) -> Picture:
                     color=_text_colour(colors.to_rgb(colour)),
                 )
                 t.set_gid(f"label_{a}_{b}")
+                t.set_in_layout(False)
     ax.set_xlim(0, nx_)
     ax.set_ylim(0, ny)
     ax.set_aspect("equal")
