@@ -589,3 +589,62 @@ def test_a_declared_bound_past_the_limit_is_counted_exactly_when_cheap():
     with pytest.raises(TooManyPositions, match=f"has {enabled} pairs"):
         small._build()
     assert small._table is None
+
+
+def _keyed(game: Game, draw) -> Game:
+    """``game`` with some guards given a first conjunct ``x == k`` (k a constant or the
+    move's parameter), the form :func:`symbolic.explicit.moves.source_key` indexes."""
+    slot = game.space.slots[0]
+    x = Var(slot.var) if slot.index is None else None
+    moves = []
+    for m in game.moves:
+        if x is not None and draw(st.booleans()):
+            k = Name("p") if m.params and draw(st.booleans()) else Const(draw(st.integers(-1, 4)))
+            m = Move(m.name, m.params, x.eq(k) & m.guard, m.effect)
+        moves.append(m)
+    return Game(game.name, game.space, game.players, game.turn, tuple(moves), game.invariant)
+
+
+def _outcome(f):
+    """f()'s value, or the type and message of the SymbolicError it raised."""
+    from symbolic.errors import SymbolicError
+
+    try:
+        return f()
+    except SymbolicError as err:
+        return (type(err).__name__, str(err))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(games(), st.data())
+def test_the_plan_table_gives_every_plans_successors(game, data):
+    """The successors by the table of keyed plans (only the moves that can fire at a
+    position) are those of every plan, errors included, at every value vector."""
+    from symbolic.explicit.moves import PlanTable, compile_moves, successors
+
+    game = _keyed(game, data.draw)
+    try:
+        plans = compile_moves(game)
+    except (WrongType, RangeError):
+        return  # an ill-typed random guard: not this test's concern
+    table = PlanTable(plans)
+    member = lambda t: t  # noqa: E731 - every tuple collected, positions or not
+    ranges = [s.type.values() for s in game.space.slots]
+    for c in itertools.product(*ranges):
+        want = _outcome(lambda: successors(plans, c, member))
+        assert _outcome(lambda: table.successors(c, member)) == want, (c, want)
+
+
+def test_an_arena_tries_only_the_edges_of_the_position():
+    """Every edge of an arena is keyed by its source: the table holds no plan to try
+    everywhere, and one bucket per source state."""
+    from pathlib import Path
+
+    from symbolic.explicit.moves import PlanTable
+    from symbolic.model import load_model
+
+    model = load_model(Path(__file__).parent.parent / "models" / "td_example.arena.json")
+    table = PlanTable(ExplicitGame(model.game)._plans)
+    assert table.anywhere == [] and list(table.keyed) == [0], table.keyed
+    edges = sum(len(ps) for ps in table.keyed[0].values())
+    assert edges == len(table.plans) and len(table.keyed[0]) > 1, table.keyed[0]

@@ -34,7 +34,7 @@ from ..validate import check_game
 from .counting import CountingGame
 from .graph import IndexedGraph, TurnTable
 from .interp import INT, compile_expr, type_name
-from .moves import apply, compile_moves, max_successors, successors
+from .moves import PlanTable, apply, compile_moves, max_successors
 from .sets import DEFAULT_MAX_POSITIONS, ExplicitSet, ExplicitSets, TupleSets
 
 __all__ = ["ExplicitGame", "ExplicitRelation", "DEFAULT_MAX_EDGES"]
@@ -130,6 +130,7 @@ class ExplicitGame(ExplicitSets, CountingGame[ExplicitSet]):
         # an int expression (checked above): its function gives ints
         self._turn_fn = cast(Callable[[tuple, object], int], turn.fn)
         self._plans = compile_moves(game)
+        self._table = PlanTable(self._plans)
 
     def __repr__(self) -> str:
         n = "?" if self._dom is None else len(self._dom)
@@ -161,13 +162,13 @@ class ExplicitGame(ExplicitSets, CountingGame[ExplicitSet]):
         with self.limits.stage("building δ (explicit)"):
             dom = self._domain()
             member = self._position_index().get
-            plans = self._plans
+            table = self._table
             check, total = self.limits.check, len(dom)
             succ = []
             for i, c in enumerate(dom):
                 if not i & 1023:
                     check(f"position {i} of {total}")
-                succ.append(tuple(sorted(successors(plans, c, member))))
+                succ.append(tuple(sorted(table.successors(c, member))))
         graph = IndexedGraph.of(succ)
         self.turn_table()
         return graph
@@ -186,7 +187,7 @@ class ExplicitGame(ExplicitSets, CountingGame[ExplicitSet]):
             return self._from_indices(self.index_graph().succ[self._position_index()[c]])
         inv = self._inv
         member = (lambda t: t) if inv is None else (lambda t: t if inv(t, None) else None)
-        return ExplicitSet(self, frozenset(successors(self._plans, c, member)))
+        return ExplicitSet(self, frozenset(self._table.successors(c, member)))
 
     def transitions(self, pos) -> list[tuple[str, dict, tuple]]:
         """δ(c) labelled by move: (move name, parameter valuation, successor) triples,

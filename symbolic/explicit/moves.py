@@ -50,7 +50,9 @@ __all__ = [
     "Equation",
     "Step",
     "Plan",
+    "PlanTable",
     "compile_moves",
+    "source_key",
     "apply",
     "successors",
     "conjuncts",
@@ -90,12 +92,25 @@ class Plan:
     ``ranges`` are the ranges of the ``primed`` slots, for the fallback.
     """
 
-    __slots__ = ("move", "env", "guard", "effect", "primed", "ranges", "steps", "enumerates")
+    __slots__ = (
+        "move",
+        "env",
+        "guard",
+        "effect",
+        "primed",
+        "ranges",
+        "steps",
+        "enumerates",
+        "key",
+    )
 
-    def __init__(self, move, env, guard, effect, primed, ranges, steps):
+    def __init__(self, move, env, guard, effect, primed, ranges, steps, key=None):
         self.move, self.env, self.guard, self.effect = move, env, guard, effect
         self.primed, self.ranges, self.steps = primed, ranges, steps
         self.enumerates = any(st.fn is None for st in steps)
+        #: (slot, value) when the guard can hold only where that slot holds that value
+        #: (:func:`source_key`), else None
+        self.key = key
 
 
 def max_successors(plan: Plan) -> int:
@@ -151,9 +166,70 @@ def compile_moves(game: Game) -> list[Plan]:
                     primed,
                     tuple(space.slots[s].type.values() for s in primed),
                     _solve(space, m.effect, env, effect.primed),
+                    None if guard.folded else source_key(space, m.guard, env),
                 )
             )
     return plans
+
+
+def source_key(space: Space, guard: Expr, env: dict) -> tuple[int, int] | None:
+    """(slot, value) when the first conjunct of ``guard`` (at the parameters ``env``) is
+    ``x == k`` for a state variable x and a constant k: the move can fire only at
+    positions holding k in x's slot. Only the first conjunct: ``and`` evaluates left to
+    right, so where it is false nothing after it is evaluated, and skipping the move
+    there hides no error.
+
+    >>> from symbolic.ir import Space, VarDecl, IntType, Var, Name
+    >>> sp = Space((VarDecl("s", IntType(0, 9)),))
+    >>> source_key(sp, Var("s").eq(Name("e")) & (Var("s") > 1), {"e": 4})
+    (0, 4)
+    >>> source_key(sp, (Var("s") > 1) & Var("s").eq(Name("e")), {"e": 4}) is None
+    True
+    """
+    first = guard
+    while isinstance(first, Binary) and first.op == "and":
+        first = first.left
+    if not (isinstance(first, Binary) and first.op in ("==", "iff")):
+        return None
+    for x, k in ((first.left, first.right), (first.right, first.left)):
+        if isinstance(x, Var) and not x.primed:
+            value = compile_expr(k, space, env)
+            if value.folded and isinstance(value.value, (bool, int)) and not value.primed:
+                return space.slot_index(x.name), int(value.value)
+    return None
+
+
+class PlanTable:
+    """The plans of a game, grouped by their :attr:`Plan.key`, so that the successors of
+    a position try only the moves that can fire there (an arena of n states has one move
+    per edge, each guarded by ``s == i``: n² guards evaluated without the table).
+
+    >>> from symbolic.ir import Space, VarDecl, IntType, Var, Move, Game, Const
+    >>> sp = Space((VarDecl("x", IntType(0, 3)),))
+    >>> up = Move("up", guard=Var("x").eq(Const(1)), effect=Var("x", True).eq(Const(3)))
+    >>> table = PlanTable(compile_moves(Game("g", sp, (1,), Const(1), (up,))))
+    >>> table.successors((1,), lambda t: t), table.successors((2,), lambda t: t)
+    ({(3,)}, set())
+    """
+
+    def __init__(self, plans: list[Plan]):
+        self.plans = plans
+        #: the plans without a key, tried at every position
+        self.anywhere = [p for p in plans if p.key is None]
+        #: slot → value → the plans keyed there
+        self.keyed: dict[int, dict[int, list[Plan]]] = {}
+        for p in plans:
+            if p.key is not None:
+                slot, value = p.key
+                self.keyed.setdefault(slot, {}).setdefault(value, []).append(p)
+
+    def successors(self, c: tuple, member: Member) -> set:
+        """:func:`successors` of ``c`` by these plans."""
+        out: set = set()
+        _fire(self.anywhere, c, member, out)
+        for slot, by_value in self.keyed.items():
+            _fire(by_value.get(c[slot], ()), c, member, out)
+        return out
 
 
 # --------------------------------------------------------------------------- solving effects
@@ -350,9 +426,15 @@ def _expand(plan: Plan, c: tuple, buf: list, k: int, member: Member, out: set) -
 
 
 def successors(plans: list[Plan], c: tuple, member: Member) -> set:
-    """{member(c') | c' ∈ δ(c)} ∖ {None}: every plan whose guard holds at ``c``, applied."""
+    """{member(c') | c' ∈ δ(c)} ∖ {None}: every plan whose guard holds at ``c``, applied
+    (:class:`PlanTable` tries only those that can fire at ``c``)."""
     out: set = set()
+    _fire(plans, c, member, out)
+    return out
+
+
+def _fire(plans, c: tuple, member: Member, out: set) -> None:
+    """Apply to ``c`` each of ``plans`` whose guard holds there, into ``out``."""
     for plan in plans:
         if plan.guard is None or plan.guard(c, None):
             apply(plan, c, member, out)
-    return out
