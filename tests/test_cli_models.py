@@ -18,7 +18,7 @@ def _files() -> list[str]:
     return sorted(
         str(p.relative_to(MODELS))
         for p in MODELS.rglob("*")
-        if p.suffix in (".game", ".json", ".kif")
+        if p.suffix in (".game", ".json", ".kif", ".aag", ".aig")
     )
 
 
@@ -43,6 +43,9 @@ def test_every_file_under_models_has_one_name():
         ("td_example", "td_example.arena.json"),
         ("gdl/nim1.kif", "nim1.kif"),
         ("gdl/nim1", "nim1.kif"),
+        ("aiger/grant_twice", "grant_twice.aag"),
+        ("models/aiger/grant.aag", "grant.aag"),
+        ("aiger/grant.aig", None),
         ("ens2005.kif", None),
         ("nim1", None),
         ("ens2006", None),
@@ -160,3 +163,17 @@ def test_a_missing_model_far_from_any_name_says_how_to_list_them(capsys, tmp_pat
     monkeypatch.chdir(tmp_path)
     status, _, err = run(capsys, "show", "zzzz")
     assert status == 2 and "`symbolic models`" in err and "close name" not in err, err
+
+
+def test_a_shipped_circuit_is_answered_from_any_directory(capsys, tmp_path, monkeypatch):
+    """``symbolic aiger`` takes a shipped circuit's name as every command takes a model's,
+    on each of its paths: the safety solver alone, through the engines, with a controller."""
+    monkeypatch.chdir(tmp_path)
+    for extra in ([], ["--engine", "both"], ["--controller", "c.aag"]):
+        for name in ("aiger/grant_twice", "models/aiger/grant_twice.aag"):
+            status, out, err = run(capsys, "aiger", name, *extra)
+            assert status == 0 and out.startswith("grant_twice.aag: 2 latches"), (extra, out, err)
+    status, out, _ = run(capsys, "models")
+    assert "aiger/grant_twice  AIGER safety circuit, 2 latches, 2 inputs (1 controllable)" in out
+    status, _, err = run(capsys, "aiger", "aiger/grant_twise")
+    assert status == 2 and "no such" in err and "aiger/grant_twice" in err, err

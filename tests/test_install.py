@@ -177,10 +177,12 @@ def test_installed_shipped_models_are_found_by_name(installed, outside):
     shipped = sorted(
         str(p.relative_to(PACKAGE / "models")).rsplit(".", 1)[0].removesuffix(".arena")
         for p in (PACKAGE / "models").rglob("*")
-        if p.suffix in (".game", ".json", ".kif")
+        if p.suffix in (".game", ".json", ".kif", ".aag", ".aig")
     )
     assert names == shipped, (names, shipped)
     assert str(site.resolve()) in r.stdout.splitlines()[-1], r.stdout
+    r = _run(symbolic + ["aiger", "aiger/grant_twice", "--json"], cwd=cwd, env=env)
+    assert r.returncode == 0 and '"realizable": true' in r.stdout, (r.stdout, r.stderr)
     r = _run(symbolic + ["check", "ens2005", "--limit", "1"], cwd=cwd, env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("Nim(N, n, K, r) [N=3, n=2, K=20, r=3, u0=0]\n"), r.stdout

@@ -13,6 +13,7 @@ from ..aiger.circuit import check_safety_game
 from ..aiger.safety import GUESS_AT, STATIC_FIRST, METHODS, WAYS, default_names, solve_safety
 from ..errors import FileError, QueryError
 from ..limits import current as current_limits
+from ..shipped import missing_model, model_file
 from .basics import backend_arg, int_arg, json_arg, limit_args
 from .output import emit
 
@@ -26,19 +27,33 @@ NOT_ANSWERED = MISMATCH = 1
 ENGINE_CHOICES = ("symbolic", "explicit", "both")
 
 
-def _check_name(path: str) -> None:
-    """A FileError unless ``path`` names an AIGER file."""
-    if not path.lower().endswith((".aag", ".aig")):
+def _circuit_file(path: str) -> Path:
+    """The file of the circuit ``path`` names (a file, or a shipped circuit's name:
+    :func:`symbolic.model.model_file`); a FileError unless it is an AIGER file."""
+    p = model_file(path)
+    if not p.exists():
+        raise missing_model(path)
+    if not p.name.lower().endswith((".aag", ".aig")):
         raise FileError(f"{path}: not an AIGER circuit (the name must end in .aag or .aig)")
+    return p
+
+
+def _read(path: str):
+    """(the file, the circuit) ``path`` names, read and checked to be a safety game."""
+    p = _circuit_file(path)
+    with current_limits().stage(f"reading the circuit {path}"):
+        c = read_aiger(p)
+        check_safety_game(c, path)
+    return p, c
 
 
 def _load(path: str):
-    """The model of the circuit at ``path``; a FileError for any other file."""
+    """The model of the circuit ``path`` names; a FileError for any other file."""
     from ..model import load_model
 
-    _check_name(path)
+    p = _circuit_file(path)
     with current_limits().stage(f"reading the circuit {path}"):
-        return load_model(path)
+        return load_model(p)
 
 
 def _alone(args) -> bool:
@@ -56,10 +71,7 @@ def _answer_alone(args) -> int:
     """``symbolic aiger FILE`` when :func:`_alone`: the circuit read and solved by
     :func:`symbolic.aiger.safety.solve_safety` in a manager of its own (as the symbolic
     engine's ``safety_fixpoint`` does), the same document as :func:`cmd_aiger`'s."""
-    _check_name(args.file)
-    with current_limits().stage(f"reading the circuit {args.file}"):
-        c = read_aiger(args.file)
-        check_safety_game(c, args.file)
+    file, c = _read(args.file)
     current_limits().expect_work("fixpoints")
     t0 = time.perf_counter()
     settings = {
@@ -98,7 +110,7 @@ def _answer_alone(args) -> int:
         "seconds": {"symbolic": round(time.perf_counter() - t0, 3)},
         "queries": [],
     }
-    model = SimpleNamespace(name=Path(args.file).name, params={})
+    model = SimpleNamespace(name=file.name, params={})
     if args.json:
         emit(args, doc, model, SimpleNamespace(manager=SimpleNamespace(backend=backend)))
     else:
@@ -170,16 +182,13 @@ def _merging(args) -> SimpleNamespace | None:
     from ..aiger.forced import forced_inputs
     from ..model import Model
 
-    _check_name(args.file)
-    with current_limits().stage(f"reading the circuit {args.file}"):
-        c = read_aiger(args.file)
-        check_safety_game(c, args.file)
+    file, c = _read(args.file)
     with current_limits().stage("merging the corresponding latches"):
         forced = forced_inputs(c)
         merged = merged_latches(forced.circuit)
     if not merged.classes:
         return None
-    model = Model.of(aiger_model(merged.circuit, args.file), "")
+    model = Model.of(aiger_model(merged.circuit, str(file)), "")
     return SimpleNamespace(original=c, forced=forced, merged=len(merged.classes), model=model)
 
 

@@ -2,14 +2,16 @@
 
 Each line is read from the model file itself: a model's title (its ``game``
 declaration) and its parameters with their defaults and ranges; an arena's
-description; a GDL description's roles. Any command that takes a MODEL also
+description; a GDL description's roles; an AIGER circuit's latches and inputs. Any command that takes a MODEL also
 takes these names (:func:`symbolic.model.shipped_model`).
 """
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
+from ..aiger import read_aiger
 from ..gdl.kif import SList, Sym, parse_kif
 from ..lang import ast
 from ..lang.parser import parse_model_text
@@ -25,6 +27,13 @@ def describe(name: str, path: Path) -> dict:
     title, parameters (default value and declared range, as written) and, for a
     GDL description, its roles."""
     entry = {"name": name, "file": path.name, "title": "", "params": {}, "roles": []}
+    if path.suffix in (".aag", ".aig"):  # a SYNTCOMP safety circuit: binary for .aig
+        c = read_aiger(path)
+        n = sum(c.controllable)
+        latches = f"{len(c.latches)} latch" + ("" if len(c.latches) == 1 else "es")
+        inputs = f"{len(c.inputs)} input" + ("" if len(c.inputs) == 1 else "s")
+        entry["title"] = f"AIGER safety circuit, {latches}, {inputs} ({n} controllable)"
+        return entry
     text = path.read_text(encoding="utf-8-sig")
     if path.suffix == ".kif":
         entry["title"] = "GDL game description"
@@ -80,21 +89,30 @@ def _params_text(params: dict) -> str:
     return ", ".join(parts)
 
 
+def _circuit(entry: dict) -> bool:
+    """Is the entry (:func:`describe`'s) an AIGER circuit's?"""
+    return entry["file"].lower().endswith((".aag", ".aig"))
+
+
 def cmd_models(args) -> int:
     entries = [describe(n, p) for n, p in shipped_models().items()]
     if args.json:
         emit(args, {"models": entries})
         return 0
     width = max(len(e["name"]) for e in entries) + 2
-    title_width = max(len(e["title"]) for e in entries if not e["roles"]) + 2
+    # GDL descriptions and circuits have no parameters: their lines are the title alone
+    alone = [e for e in entries if e["roles"] or _circuit(e)]
+    title_width = max(len(e["title"]) for e in entries if e not in alone) + 2
     print("The models shipped with symbolic; any command that takes a MODEL takes these names.")
     for e in entries:
         if e["roles"]:
             print(f"{e['name']:<{width}}{e['title']}, roles {', '.join(e['roles'])}")
+        elif _circuit(e):
+            print(f"{e['name']:<{width}}{e['title']}")
         else:
             rest = _params_text(e["params"]) or "no parameters"
             print(f"{e['name']:<{width}}{e['title']:<{title_width}}{rest}".rstrip())
-    print(f"(files in {Path(next(iter(shipped_models().values()))).parent})")
+    print(f"(files in {resources.files('symbolic') / 'models'})")
     return 0
 
 
