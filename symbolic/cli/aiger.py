@@ -112,7 +112,7 @@ def _answer_alone(args) -> int:
     }
     model = SimpleNamespace(name=file.name, params={})
     if args.json:
-        emit(args, doc, model, SimpleNamespace(manager=SimpleNamespace(backend=backend)))
+        emit(args, doc, model, backend=backend)
     else:
         _print_text(model, doc)
     return 0

@@ -57,22 +57,24 @@ def _backend(args, engine) -> str | None:
     return getattr(args, "backend", None)
 
 
-def header(args, model=None, engine=None) -> dict:
+def header(args, model=None, engine=None, backend: str | None = None) -> dict:
     """The header of a ``--json`` document: ``args``' command, ``model``'s name and
-    parameters, the engine asked and ``engine``'s backend (see the module's doc)."""
+    parameters, the engine asked and ``engine``'s backend (see the module's doc), or
+    ``backend`` when the answer came without an engine (``symbolic aiger``'s safety
+    solver, on a manager of its own)."""
     return {
         "command": getattr(args, "command", None),
         "model": None if model is None else model.name,
         "parameters": {} if model is None else dict(model.params),
         "engine": getattr(args, "engine", None),
-        "backend": _backend(args, engine),
+        "backend": backend if backend is not None else _backend(args, engine),
     }
 
 
-def emit(args, answer: dict, model=None, engine=None) -> None:
+def emit(args, answer: dict, model=None, engine=None, backend: str | None = None) -> None:
     """Print :func:`header` then ``answer`` (its keys after the header's) as one line of
     JSON, exact for ints of any size."""
-    doc = header(args, model, engine)
+    doc = header(args, model, engine, backend)
     doc.update((k, v) for k, v in answer.items() if k not in HEADER)
     print(json_text(doc))
 
