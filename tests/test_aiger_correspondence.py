@@ -188,3 +188,27 @@ def test_the_controller_of_grant_twice_reads_the_representative(tmp_path, capsys
     assert doc["controller"]["verified"] is True
     closed = read_aiger(out)
     assert closed.latches == (6, 8) and closed_circuit_safe(closed, Limits())
+
+
+def test_a_controller_run_reads_the_circuit_once(capsys, tmp_path, monkeypatch):
+    """--controller with --merge on: whether latches merge (grant_twice) or not
+    (grant_ahead), the file is read once, and the controller is verified."""
+    import symbolic.aiger.reader as reader
+
+    from .conftest import run
+
+    calls = []
+    real = reader.parse_aiger
+
+    def counting(data, file="<aiger>"):
+        calls.append(file)
+        return real(data, file)
+
+    monkeypatch.setattr(reader, "parse_aiger", counting)  # every file read parses
+    for name in ("grant_ahead", "grant_twice"):
+        calls.clear()
+        out = tmp_path / f"{name}-controller.aag"
+        status, text, err = run(capsys, "aiger", f"aiger/{name}", "--controller", out)
+        assert status == 0 and "never raises the error" in text, (text, err)
+        # the circuit once; the controller written is read back once to verify it
+        assert [c.endswith(f"{name}.aag") for c in calls] == [True, False], calls

@@ -163,12 +163,13 @@ def _differences(sym: dict, exp: dict) -> list[str]:
     return out
 
 
-def _merging(args) -> SimpleNamespace | None:
-    """With ``--controller`` and ``--merge on`` (the symbolic engine, the safety method,
-    no query): the circuit with its forced inputs substituted and its corresponding
-    latches merged, as ``model``, with ``original`` (the circuit read), ``forced``
-    (:func:`symbolic.aiger.forced.forced_inputs` of it) and ``merged`` (the latches
-    merged away); None when no latch merges or the run must see every latch."""
+def _merging(args) -> tuple[Any, SimpleNamespace | None]:
+    """(the model of the run, the merging). With ``--controller`` and ``--merge on`` (the
+    symbolic engine, the safety method, no query) the merging is the circuit with its
+    forced inputs substituted and its corresponding latches merged, as ``model``, with
+    ``original`` (the circuit read), ``forced`` (:func:`symbolic.aiger.forced.forced_inputs`
+    of it) and ``merged`` (the latches merged away). It is None when no latch merges (the
+    model is then the circuit read, not read again) or the run must see every latch."""
     if not (
         args.merge == "on"
         and args.controller is not None
@@ -176,7 +177,7 @@ def _merging(args) -> SimpleNamespace | None:
         and args.method == "safety"
         and not args.query
     ):
-        return None
+        return _load(args.file), None
     from ..aiger.build import aiger_model
     from ..aiger.correspondence import merged_latches
     from ..aiger.forced import forced_inputs
@@ -187,9 +188,10 @@ def _merging(args) -> SimpleNamespace | None:
         forced = forced_inputs(c)
         merged = merged_latches(forced.circuit)
     if not merged.classes:
-        return None
+        return Model.of(aiger_model(c, str(file)), ""), None
     model = Model.of(aiger_model(merged.circuit, str(file)), "")
-    return SimpleNamespace(original=c, forced=forced, merged=len(merged.classes), model=model)
+    merging = SimpleNamespace(original=c, forced=forced, merged=len(merged.classes), model=model)
+    return model, merging
 
 
 def _closed(run: dict, args, merging: SimpleNamespace | None):
@@ -288,8 +290,7 @@ def cmd_aiger(args) -> int:
     from ..model import parse_formula
     from .common import backend_text, engine_kinds
 
-    merging = _merging(args)
-    model = _load(args.file) if merging is None else merging.model
+    model, merging = _merging(args)
     queries = [(t, parse_formula(t, model)) for t in args.query or ()]
     current_limits().expect_work("fixpoints")
     runs = {kind: _solve(model, kind, args, queries) for kind in engine_kinds(args.engine)}
