@@ -2,8 +2,8 @@
 
 Each line is read from the model file itself: a model's title (its ``game``
 declaration) and its parameters with their defaults and ranges; an arena's
-description; a GDL description's roles; an AIGER circuit's latches and inputs. Any command that takes a MODEL also
-takes these names (:func:`symbolic.model.shipped_model`).
+description; a GDL description's roles; an AIGER circuit's latches and inputs. Any
+command that takes a MODEL also takes these names (:func:`symbolic.model.shipped_model`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ __all__ = ["describe", "cmd_models", "register"]
 def describe(name: str, path: Path) -> dict:
     """What ``symbolic models`` says of one shipped model: its name, file,
     title, parameters (default value and declared range, as written) and, for a
-    GDL description, its roles."""
+    GDL description, its roles (a circuit's title counts its latches and inputs)."""
     entry = {"name": name, "file": path.name, "title": "", "params": {}, "roles": []}
     if path.suffix in (".aag", ".aig"):  # a SYNTCOMP safety circuit: binary for .aig
         c = read_aiger(path)
@@ -100,9 +100,8 @@ def cmd_models(args) -> int:
         emit(args, {"models": entries})
         return 0
     width = max(len(e["name"]) for e in entries) + 2
-    # GDL descriptions and circuits have no parameters: their lines are the title alone
-    alone = [e for e in entries if e["roles"] or _circuit(e)]
-    title_width = max(len(e["title"]) for e in entries if e not in alone) + 2
+    # GDL descriptions and circuits have no parameters: no column after their titles
+    title_width = max(len(e["title"]) for e in entries if not (e["roles"] or _circuit(e))) + 2
     print("The models shipped with symbolic; any command that takes a MODEL takes these names.")
     for e in entries:
         if e["roles"]:
