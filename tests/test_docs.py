@@ -4,7 +4,9 @@ examples"):
 
 - a ```console block: each line ``$ COMMAND`` is run by bash from the repository
   root, ``symbolic`` being this virtual environment's (its ``bin`` first on the
-  PATH); the lines after it, up to the next ``$ `` line, are its expected stdout
+  PATH); a plain ``symbolic ARGS`` line (no shell syntax, no limit or process
+  option: :func:`in_process`) is run as :func:`symbolic.cli.main` in this process
+  instead, the same code without half a second of interpreter start-up; the lines after it, up to the next ``$ `` line, are its expected stdout
   (stderr when the command writes nothing on stdout). A line ``...`` matches
   any number of lines; ``...`` inside a line matches any text on that line. An
   exit status other than 0 is accepted only when the expected output shows an
@@ -20,10 +22,13 @@ Files a console block writes in the repository root (``> s1.json``) are removed.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import doctest
+import io
 import os
 import re
+import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -130,6 +135,71 @@ def _env() -> dict:
     return env
 
 
+#: options whose work lies outside :func:`symbolic.cli.main` (the ``symbolic`` process's
+#: watchdog, signal handlers and exit; worker processes): their examples run in bash
+PROCESS_OPTIONS = ("--timeout", "--max-memory", "--jobs", "--workers", "--scheduler", "--dask")
+
+
+def in_process(cmd: str) -> list[str] | None:
+    """The arguments of ``cmd`` if it is a plain ``symbolic ARGS`` line that
+    :func:`symbolic.cli.main` can run in this process; None when bash must run it
+    (pipes, redirections, expansions, several commands, a process option).
+
+    >>> in_process("symbolic check nim -q '<<1>> F win(1)'")
+    ['check', 'nim', '-q', '<<1>> F win(1)']
+    >>> in_process("symbolic show nim | head -1"), in_process("symbolic x --timeout 1")
+    (None, None)
+    """
+    if any(c in cmd for c in "$`*?~\\"):
+        return None
+    lexer = shlex.shlex(cmd, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError:  # an unclosed quote: bash's message
+        return None
+    if not words or words[0] != "symbolic" or any(set(w) <= set("|&;<>()") for w in words):
+        return None
+    args = words[1:]
+    if any(w.split("=", 1)[0] in PROCESS_OPTIONS for w in args):
+        return None
+    return args
+
+
+def _run_here(args: list[str]) -> tuple[int, str, str]:
+    """``symbolic ARGS`` as :func:`symbolic.cli.main` in this process: (status, stdout,
+    stderr), stdin empty and no ``COLUMNS`` (as :func:`_env` gives bash)."""
+    from symbolic.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    columns = os.environ.pop("COLUMNS", None)
+    stdin, sys.stdin = sys.stdin, io.StringIO("")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main(args)
+            except SystemExit as exc:  # argparse: --help, or a refused argument
+                status = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        sys.stdin = stdin
+        if columns is not None:
+            os.environ["COLUMNS"] = columns
+    return status, out.getvalue(), err.getvalue()
+
+
+def _run_bash(cmd: str) -> tuple[int, str, str]:
+    r = subprocess.run(
+        ["bash", "-c", "set -o pipefail; " + cmd],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        stdin=subprocess.DEVNULL,
+    )
+    return r.returncode, r.stdout, r.stderr
+
+
 def run_console(block: Block, where: str) -> list[str]:
     """The failures of one console block (empty: it printed what it says)."""
     failures = []
@@ -137,27 +207,20 @@ def run_console(block: Block, where: str) -> list[str]:
         if ".venv/bin/" in cmd:
             failures.append(f"{where}: write `$ symbolic ...`, not a path into .venv: {cmd}")
             continue
+        args = in_process(cmd)
         try:
-            r = subprocess.run(
-                ["bash", "-c", "set -o pipefail; " + cmd],
-                cwd=ROOT,
-                env=_env(),
-                capture_output=True,
-                text=True,
-                timeout=TIMEOUT,
-                stdin=subprocess.DEVNULL,
-            )
+            status, stdout, stderr = _run_bash(cmd) if args is None else _run_here(args)
         except subprocess.TimeoutExpired:
             failures.append(
                 f"{where}: `$ {cmd}` ran over {TIMEOUT} s (examples must be fast;"
                 f" show long runs as ```text measurements)"
             )
             continue
-        got = r.stdout if r.stdout else r.stderr
-        if r.returncode != 0 and not _shows_error(expected):
+        got = stdout if stdout else stderr
+        if status != 0 and not _shows_error(expected):
             failures.append(
-                f"{where}: `$ {cmd}` exited {r.returncode} but the page shows no "
-                f"error\n--- stderr:\n{r.stderr}"
+                f"{where}: `$ {cmd}` exited {status} but the page shows no "
+                f"error\n--- stderr:\n{stderr}"
             )
         elif not matches(expected, got):
             diff = "\n".join(
