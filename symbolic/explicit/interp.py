@@ -109,7 +109,10 @@ class Compiled(NamedTuple):
     ``fn(state, next_state)`` evaluates it (``next_state`` may be None when the
     expression has no primed variable); ``type`` is its static type;
     ``primed`` the slots (indices into the position tuple) it reads primed;
-    ``folded`` says the value is a compile-time constant, then held in ``value``.
+    ``folded`` says the value is a compile-time constant, then held in ``value``;
+    ``reads`` the slots it may read unprimed (an element at a computed index: the
+    whole array); ``total`` says no evaluation of it can raise (no computed index,
+    no division by a state-dependent or non-positive divisor).
     """
 
     fn: Fn
@@ -117,6 +120,8 @@ class Compiled(NamedTuple):
     primed: frozenset
     folded: bool
     value: Value | None
+    reads: frozenset = frozenset()
+    total: bool = True
 
 
 def compile_expr(expr: Expr, space: Space, env: Mapping[str, Value] | None = None) -> Compiled:
@@ -138,6 +143,8 @@ def compile_expr(expr: Expr, space: Space, env: Mapping[str, Value] | None = Non
         frozenset(comp.primed),
         node.value is not _UNKNOWN,
         None if node.value is _UNKNOWN else node.value,
+        frozenset(comp.reads),
+        comp.total,
     )
 
 
@@ -275,11 +282,14 @@ def _read(slot, is_bool, primed):
 
 
 class _Compiler:
-    """One compilation: the space and the primed slots met."""
+    """One compilation: the space, the slots met (primed, unprimed), whether every
+    node met is total (cannot raise)."""
 
     def __init__(self, space: Space):
         self.space = space
         self.primed: set[int] = set()
+        self.reads: set[int] = set()
+        self.total = True
 
     # ---------------------------------------------------------------- helpers
 
@@ -328,8 +338,7 @@ class _Compiler:
     def _var(self, e: Var, env) -> _Node:
         d = self.space.decl(e.name)
         slot = self.space.slot_index(e.name)
-        if e.primed:
-            self.primed.add(slot)
+        (self.primed if e.primed else self.reads).add(slot)
         is_bool = isinstance(d.type, BoolType)
         return _Node(_read(slot, is_bool, e.primed), BOOL if is_bool else INT, False)
 
@@ -349,12 +358,15 @@ class _Compiler:
         if idx.value is not _UNKNOWN:
             i = idx.value
             if not lo <= i <= hi:
+                self.total = False
                 return _Node(_raiser(RangeError, f"index {i} outside {where}", e.span), typ, False)
             slot = base + (i - lo)
-            if e.primed:
-                self.primed.add(slot)
+            (self.primed if e.primed else self.reads).add(slot)
             return _Node(_read(slot, is_bool, e.primed), typ, False)
         ifn, span, primed = idx.fn, e.span, e.primed
+        self.total = False
+        if not primed:
+            self.reads.update(range(base, base + hi - lo + 1))
 
         def fn(s, n):
             i = ifn(s, n)
@@ -383,6 +395,7 @@ class _Compiler:
         else:
             raise WrongType(f"a computed index into {type_name(b.type)} has no single type", e.span)
         bf, kf, span = b.fn, k.fn, e.span
+        self.total = self.total and k.value is not _UNKNOWN and 0 <= k.value < len(elems)
 
         def fn(s, n):
             t = bf(s, n)
@@ -472,8 +485,10 @@ class _Compiler:
             # The divisor reads no state (validated), so its own evaluation fails
             # (e.g. an index error, a division by 0): raise that, lazily.
             bf, af, op = b.fn, a.fn, (_floordiv if e.op == "//" else _mod)
+            self.total = False
             return _Node(lambda s, n: op(af(s, n), bf(s, n)), INT, a.static)
         if b.value <= 0:
+            self.total = False
             return _Node(
                 _raiser(
                     ModelError,

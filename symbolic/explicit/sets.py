@@ -28,6 +28,7 @@ from ..ir import TRUE, Expr, Space
 from ..limits import Limits, size_text
 from ..validate import check_expr
 from .interp import BOOL, compile_expr, type_name
+from .domain import positions as domain_positions
 
 __all__ = [
     "ExplicitSet",
@@ -234,12 +235,10 @@ class ExplicitSets(TupleSets):
         """The positions in lexicographic order (enumerated once)."""
         if self._dom is None:
             self.check_size()
-            ranges = [s.type.values() for s in self.space.slots]
-            inv = self._inv
-            if inv is None:
-                dom = list(itertools.product(*ranges))
-            else:
-                dom = [c for c in itertools.product(*ranges) if inv(c, None)]
+            if self._inv is None:
+                dom = list(itertools.product(*(s.type.values() for s in self.space.slots)))
+            else:  # conjunct by conjunct, slot by slot (symbolic.explicit.domain)
+                dom = domain_positions(self.space, self.invariant, self._inv)
             self._dom = dom
             self._index = dict(zip(dom, range(len(dom))))
         return self._dom
