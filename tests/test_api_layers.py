@@ -13,6 +13,7 @@ from symbolic import atl
 from symbolic.api import (
     DeadEnds,
     ReachLayers,
+    graded_levels,
     reach_layers,
     reachable,
     until_by_layer,
@@ -128,3 +129,47 @@ def test_until_layered_is_until_within_the_reachable_positions(case, de):
         assert len(per_layer) == len(r.layers), (len(per_layer), len(r.layers))
         for k, (u, layer) in enumerate(zip(per_layer, r.layers)):
             assert u == want & layer, (kind, k, u.tuples(), (want & layer).tuples())
+
+
+@settings(max_examples=60, deadline=None)
+@given(graded_arenas(), st.sampled_from(list(DeadEnds)), st.data())
+def test_until_over_levels_holding_the_layers_is_until_on_the_layers(case, de, data):
+    # levels C_k: the layer F_k plus any states at all (moves may leave them): the steps
+    # over them give until ∩ F_k on each layer
+    controller, edges, target, stay, start, p = case
+    game = arena(controller, edges)
+    states = sorted(controller)
+    extra = None
+    for kind in ("explicit", "cudd", "oxidd"):
+        e = build_engine(game, kind)
+        r = reach_layers(e, e.from_tuples([(s,) for s in start]))
+        if extra is None:
+            extra = [data.draw(st.sets(st.sampled_from(states))) for _ in r.layers]
+        levels = [f | e.from_tuples([(x,) for x in sorted(x_)]) for f, x_ in zip(r.layers, extra)]
+        c = graded_levels(e, r, levels)
+        tau = e.from_tuples([(s,) for s in target])
+        sigma = e.from_tuples([(s,) for s in stay])
+        want = e.until([p], sigma, tau, dead_ends=de).result
+        per_level = until_by_layer(e, [p], sigma, tau, c, dead_ends=de)
+        for k, (u, level, layer) in enumerate(zip(per_level, c.layers, r.layers)):
+            assert (u - level).is_empty(), (kind, k, u.tuples(), level.tuples())
+            assert u & layer == want & layer, (
+                kind,
+                k,
+                (u & layer).tuples(),
+                (want & layer).tuples(),
+            )
+
+
+def test_levels_that_miss_a_position_of_their_layer_are_refused():
+    # 0 → 1 → 2, and 3 → 4 apart from them
+    g = arena({0: 1, 1: 2, 2: 1, 3: 1, 4: 2}, [(0, 1), (1, 2), (3, 4)])
+    for kind in ("explicit", "cudd", "oxidd"):
+        e = build_engine(g, kind)
+        r = reach_layers(e, e.from_tuples([(0,)]))
+        sets = lambda *levels: [e.from_tuples([(x,) for x in lv]) for lv in levels]  # noqa: E731
+        assert len(graded_levels(e, r, sets([0, 3, 4], [1, 4], [2, 0])).layers) == 3
+        with pytest.raises(QueryError, match=r"level\(1\) does not hold the positions of layer 1"):
+            graded_levels(e, r, sets([0], [3, 4], [2]))
+        with pytest.raises(QueryError, match="2 levels for 3 layers"):
+            graded_levels(e, r, sets([0], [1]))

@@ -127,6 +127,52 @@ def test_layer_outcomes_layered_plain_and_both_engines(name, params):
     assert tables["cudd"].total == reach, (tables["cudd"].total, reach)
 
 
+COMPACT_LEVEL = "set level(k) = count(occupied(i) for i in CELLS) = k"
+
+
+def test_a_declared_level_gives_the_table_without_it_and_is_used(monkeypatch):
+    # connect4-compact declares level(k) (the boards of k discs): the table with it is the
+    # table without it (the definition removed) on every engine, and the steps read it
+    text = (MODELS / "connect4-compact.game").read_text(encoding="utf-8")
+    assert COMPACT_LEVEL in text
+    params = {"w": 4, "h": 3, "a": 3}
+    declared = parse_model(text, params=params)
+    plain = parse_model(text.replace(COMPACT_LEVEL, ""), params=params)
+    seen = []
+    real = layered.declared_levels
+
+    def spy(engine, definitions, reach):
+        seen.append(real(engine, definitions, reach))
+        return seen[-1]
+
+    monkeypatch.setattr(layered, "declared_levels", spy)
+    for kind in ("explicit", "cudd", "oxidd"):
+        want = layer_outcomes(plain.definitions, build_engine(plain.game, kind))
+        got = layer_outcomes(declared.definitions, build_engine(declared.game, kind))
+        assert got == want, (kind, got, want)
+        assert seen[-2] is None and len(seen[-1].layers) == 13, seen
+
+
+def test_a_declared_level_that_misses_a_layer_is_refused(tmp_path, capsys):
+    text = (MODELS / "connect4-compact.game").read_text(encoding="utf-8")
+    path = tmp_path / "c4.game"
+    wrong = "set level(k) = count(occupied(i) for i in CELLS) = k and k < 5"
+    path.write_text(text.replace(COMPACT_LEVEL, wrong), encoding="utf-8")
+    assert main(["values", str(path), "-p", "w=4", "-p", "h=3", "--by-layer"]) == 2
+    err = capsys.readouterr().err
+    assert "level(5) does not hold the positions of layer 5" in err, err
+    assert f"{path}:" in err and "Traceback" not in err, err
+
+
+def test_a_declared_level_needs_one_int_parameter(tmp_path, capsys):
+    text = (MODELS / "connect4-compact.game").read_text(encoding="utf-8")
+    path = tmp_path / "c4.game"
+    path.write_text(text.replace(COMPACT_LEVEL, "set level = empty"), encoding="utf-8")
+    assert main(["values", str(path), "-p", "w=3", "-p", "h=2", "--by-layer"]) == 2
+    err = capsys.readouterr().err
+    assert "'level' must have one int parameter" in err and f"{path}:" in err, err
+
+
 def test_tictactoe_by_layer_is_a_draw_from_the_empty_board(capsys):
     assert main(["values", "models/tictactoe.game", "--by-layer", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)

@@ -53,6 +53,7 @@ from ..api import (
     check_engine,
     check_reach,
     graded_layers,
+    graded_levels,
     layer_turns,
     until_layered,
 )
@@ -67,6 +68,7 @@ __all__ = [
     "Outcomes",
     "layer_outcomes",
     "initial_set",
+    "declared_levels",
     "evaluate_queries",
     "Answer",
     "Layering",
@@ -246,6 +248,37 @@ def initial_set(engine: GameEngine, definitions: Mapping[str, atl.Definition]) -
     return atl.evaluate(engine, atl.Ref(d.name, (), d.span, d), definitions)
 
 
+def declared_levels(
+    engine: GameEngine, definitions: Mapping[str, atl.Definition], reach: ReachLayers
+) -> ReachLayers | None:
+    """The levels C_k of the model's ``set level(k) = ...`` for the layers of ``reach``,
+    checked (:func:`~symbolic.api.layers.graded_levels`: F_k ⊆ C_k); None when the model
+    declares none.
+
+    >>> from symbolic.model import load_model
+    >>> from symbolic.engines import make_engine
+    >>> m = load_model("models/connect4-compact.game", {"w": 3, "h": 2, "a": 2})
+    >>> e = make_engine(m.game, "explicit")
+    >>> r = graded_layers(e, initial_set(e, m.definitions))
+    >>> c = declared_levels(e, m.definitions, r)
+    >>> [f.count() for f in r.layers], [level.count() for level in c.layers]
+    ([1, 3, 9, 21, 8, 3], [1, 3, 12, 21, 36, 30])
+    """
+    d = definitions.get("level")
+    if d is None:
+        return None
+    if [kind for _, kind in d.params] != ["int"]:
+        raise QueryError("'level' must have one int parameter: set level(k) = ...", d.span)
+    levels = [
+        atl.evaluate(engine, atl.Ref(d.name, (k,), d.span, d), definitions)
+        for k in range(len(reach.layers))
+    ]
+    try:
+        return graded_levels(engine, reach, levels)
+    except QueryError as err:  # located at the definition
+        raise QueryError(err.parts, d.span) from None
+
+
 @dataclass(frozen=True)
 class Outcomes:
     """Win / draw / loss counts of the player to move, for each layer k of the
@@ -320,9 +353,12 @@ def layer_outcomes(
     goal = goals(engine)
     turns = {p: engine.turn_set({p}) for p in players}
     if layered:
+        # a declared grade: the won sets cut to its levels, not to the layers (a worker
+        # cluster's steps read the layers it holds)
+        levels = None if reach.remote is not None else declared_levels(engine, definitions, reach)
         held = [reach]
         del reach  # the steps below hold the only reference: the layers solved are freed
-        return _layered_rows(engine, held, stay, goal, turns, on_row, store)
+        return _layered_rows(engine, held, stay, goal, turns, on_row, store, levels)
     rows = []
     u = {p: engine.until([p], stay, goal[p], dead_ends=DeadEnds.VACUOUS).result for p in players}
     for k, layer in enumerate(reach.layers):  # layer by layer: never the union of the layers
@@ -332,16 +368,19 @@ def layer_outcomes(
     return Outcomes(tuple(rows))
 
 
-def _layered_rows(engine, held: list, stay, goal, turns, on_row, store) -> Outcomes:
+def _layered_rows(engine, held: list, stay, goal, turns, on_row, store, levels) -> Outcomes:
     """:func:`layer_outcomes`'s layered table over the graded layers ``held[0]`` (taken
     out of the list): both players' untils one layer at a time, from the last layer down
     (or from the lowest layer ``store`` holds solved). Each row is counted as soon as
     its layer is solved, and U_{k+1} is dropped then (the layers of the won sets are the
     largest BDDs of a ply-by-ply table); so are F_{k+1}, which no later step reads, and
-    the union of the layers, which none does (freed unless the caller holds them)."""
+    the union of the layers, which none does (freed unless the caller holds them).
+    ``levels`` (:func:`declared_levels`, or None): the steps read them in place of the
+    layers, and each row counts U_k ∩ F_k."""
     reach = held.pop()
     layers = list(reach.layers)
     reach = ReachLayers(engine.empty(), tuple(layers), True, reach.remote)
+    cuts = reach if levels is None else levels
     lim, players = engine.limits, engine.game.players
     coalition = {p: engine.game.coalition([p]) for p in players}
     ours = {p: layer_turns(engine, coalition[p]) for p in players}
@@ -358,7 +397,7 @@ def _layered_rows(engine, held: list, stay, goal, turns, on_row, store) -> Outco
             won = {
                 p: engine.until_layer_step(
                     coalition[p],
-                    reach,
+                    cuts,
                     k,
                     ours[p],
                     won[p],
@@ -368,10 +407,17 @@ def _layered_rows(engine, held: list, stay, goal, turns, on_row, store) -> Outco
                 )
                 for p in players
             }
-            rows.append(layer_row(k, reach.layers[k], won, turns))
+            layer = reach.layers[k]
+            rows.append(
+                layer_row(
+                    k, layer, won if levels is None else {p: won[p] & layer for p in won}, turns
+                )
+            )
             if k + 1 < len(layers):
                 layers[k + 1] = engine.empty()
                 reach = ReachLayers(reach.result, tuple(layers), True, reach.remote)
+                if levels is None:
+                    cuts = reach
             if store is not None:
                 store.save_solved(k, won, rows, done=k == 0)
             if on_row is not None:

@@ -28,6 +28,7 @@ from .algorithms import always, attractor, reachable
 from .engine import DeadEnds, GameEngine, check_dead_ends, check_engine
 from .layers import (
     graded_layers,
+    graded_levels,
     layer_turns,
     reach_layers,
     until_approximations,
@@ -59,6 +60,7 @@ __all__ = [
     "always",
     "reach_layers",
     "graded_layers",
+    "graded_levels",
     "until_layered",
     "until_by_layer",
     "until_approximations",

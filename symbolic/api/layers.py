@@ -14,7 +14,9 @@ One name per concept:
 - :func:`until_layered`: until(J, σ, τ) ∩ R as a :class:`~symbolic.fixpoint.Fixpoint`;
   :func:`until_by_layer`: its parts U_k = until ∩ F_k, never their union;
   :func:`until_approximations`: until ∩ R with its approximations until_n ∩ R (the
-  ranks); :func:`layer_turns`: what the steps take as ``ours``.
+  ranks); :func:`layer_turns`: what the steps take as ``ours``;
+- :func:`graded_levels`: levels C_k ⊇ F_k the model declares, checked, which the steps
+  may read in place of the layers.
 
 >>> from symbolic.seeds.games import arena
 >>> from symbolic.explicit import ExplicitGame
@@ -26,7 +28,7 @@ One name per concept:
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from ..fixpoint import Fixpoint, ReachLayers, check_reach, union_all
 from ..errors import QueryError
@@ -40,6 +42,7 @@ __all__ = [
     "until_by_layer",
     "until_approximations",
     "layer_turns",
+    "graded_levels",
 ]
 
 
@@ -99,6 +102,51 @@ def graded_layers(engine: GameEngine, source: PositionSet) -> ReachLayers | None
             layers.append(image)
             seen = seen | image
             frontier = image
+
+
+def graded_levels(
+    engine: GameEngine, reach: ReachLayers, levels: Sequence[PositionSet], name: str = "level"
+) -> ReachLayers:
+    """Levels C_0, …, C_n, one per layer F_k of the graded ``reach`` and each holding it
+    (F_k ⊆ C_k, checked), as a graded :class:`~symbolic.fixpoint.ReachLayers` that
+    :meth:`~symbolic.api.engine.GameEngine.until_layer_step` reads in place of the
+    layers. The steps over the levels give sets U_k ⊆ C_k with
+
+        U_k ∩ F_k = until ∩ F_k,
+
+    by induction from the last layer: a position of F_k has all its successors in
+    F_{k+1} ⊆ C_{k+1}, where U_{k+1} is right; what U_k holds outside F_k is never read
+    for F_k. Why: a level (Connect Four's boards of k discs, unreachable ones included)
+    can have a smaller BDD than the layer, and so can the won sets cut to it. QueryError
+    (naming ``name``(k)) where a level misses a position of its layer.
+
+    >>> from symbolic.seeds.games import arena
+    >>> from symbolic.explicit import ExplicitGame
+    >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 2, 3: 1}, [(0, 1), (1, 2)]))
+    >>> r = graded_layers(G, G.from_tuples([(0,)]))
+    >>> C = [G.from_tuples(t) for t in ([(0,), (3,)], [(1,)], [(2,)])]
+    >>> [c.tuples() for c in graded_levels(G, r, C).layers]
+    [[(0,), (3,)], [(1,)], [(2,)]]
+    >>> graded_levels(G, r, C[::-1])
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.QueryError: level(0) does not hold the positions of layer 0 (at distance 0 from the start)
+    """
+    check_reach(check_engine(engine), reach)
+    if not reach.graded:
+        raise QueryError("levels need graded layers (reach_layers(...).graded)")
+    levels = tuple(levels)
+    for c in levels:
+        check_set(engine, c, f"a {name}")
+    if len(levels) != len(reach.layers):
+        raise QueryError(f"{len(levels)} levels for {len(reach.layers)} layers")
+    for k, (layer, c) in enumerate(zip(reach.layers, levels)):
+        if not (layer - c).is_empty():
+            raise QueryError(
+                f"{name}({k}) does not hold the positions of layer {k} (at distance "
+                f"{k} from the start)"
+            )
+    return ReachLayers(engine.empty(), levels, True, None)
 
 
 def until_layered(
