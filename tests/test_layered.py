@@ -135,7 +135,7 @@ def test_a_declared_level_gives_the_table_without_it_and_is_used(monkeypatch):
     # table without it (the definition removed) on every engine, and the steps read it
     text = (MODELS / "connect4-compact.game").read_text(encoding="utf-8")
     assert COMPACT_LEVEL in text
-    params = {"w": 4, "h": 3, "a": 3}
+    params = {"w": 3, "h": 3, "a": 3}
     declared = parse_model(text, params=params)
     plain = parse_model(text.replace(COMPACT_LEVEL, ""), params=params)
     seen = []
@@ -150,7 +150,7 @@ def test_a_declared_level_gives_the_table_without_it_and_is_used(monkeypatch):
         want = layer_outcomes(plain.definitions, build_engine(plain.game, kind))
         got = layer_outcomes(declared.definitions, build_engine(declared.game, kind))
         assert got == want, (kind, got, want)
-        assert seen[-2] is None and len(seen[-1].layers) == 13, seen
+        assert seen[-2] is None and len(seen[-1].layers) == 10, seen
 
 
 def test_a_declared_level_that_misses_a_layer_is_refused(tmp_path, capsys):

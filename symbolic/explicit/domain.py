@@ -36,7 +36,7 @@ def invariant_parts(inv: Expr, env: dict | None = None) -> list[tuple[Expr, dict
     of ``and`` and the bodies of ``forall`` (one per value of its domain), flattened.
 
     >>> from symbolic.ir import Var, forall
-    >>> [(str(e), env) for e, env in invariant_parts(Var("a") & forall("i", (1, 2), Var("b")))]
+    >>> [(e.name, env) for e, env in invariant_parts(Var("a") & forall("i", (1, 2), Var("b")))]
     [('a', {}), ('b', {'i': 1}), ('b', {'i': 2})]
     """
     env = {} if env is None else env
