@@ -499,3 +499,34 @@ def test_auto_takes_cudd_when_ulimit_v_leaves_little_address_space():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["oxidd", "cudd"], (out.stdout, out.stderr)
+
+
+def test_oxidd_runs_small_products_in_the_calling_thread_and_large_ones_in_a_worker(
+    monkeypatch,
+):
+    # on a manager past _DIRECT_BELOW nodes, a product of small operands needs no worker
+    # thread (a thread per product made a GDL engine's successors several times slower on
+    # a busy machine: bench/README.md); a product of large operands still runs in one,
+    # where limits interrupt it
+    from symbolic.bdd import oxidd_backend
+
+    names = [f"v{i}" for i in range(40)]
+    m = make("oxidd", names)
+    rng = random.Random(3)
+    held = [random_function(m, names, rng, terms=60) for _ in range(40)]
+    assert m.bdd.num_inner_nodes() >= oxidd_backend._DIRECT_BELOW, m.bdd.num_inner_nodes()
+    started = []
+    real = oxidd_backend.threading.Thread
+
+    def counted(*args, **kwargs):
+        started.append(kwargs.get("name"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(oxidd_backend.threading, "Thread", counted)
+    small_u, small_v = m.cube({"v1": True, "v2": False}), m.cube({"v2": False, "v3": True})
+    got = m.and_exists(small_u, small_v, {"v2"})
+    assert got == m.exist(m.and_(small_u, small_v), {"v2"}) and started == [], started
+    big = max(held, key=m.size)
+    assert m.size(big) >= oxidd_backend._DIRECT_OPERANDS, m.size(big)
+    got = m.and_exists(big, held[0], {"v5"})
+    assert got == m.exist(m.and_(big, held[0]), {"v5"}) and started == ["oxidd product"], started
