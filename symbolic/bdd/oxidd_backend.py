@@ -81,12 +81,10 @@ OXIDD_MAX_VARIABLES = 2**32 - 1
 _CACHE = 1 << 22
 #: bytes per apply-cache entry (measured: 2^22 entries asked for 44 564 480 bytes)
 _BYTES_PER_CACHE_ENTRY = 11
-#: relational products of a manager holding fewer nodes run in the calling thread: a
-#: worker thread costs more per call than a product of small BDDs takes
-_DIRECT_BELOW = 1 << 16
-#: ... and so do products of operands of fewer nodes together, whatever the manager holds
-#: (a GDL engine's successors of one position: thousands of products of a cube and a rule)
-_DIRECT_OPERANDS = 1 << 12
+#: relational products run in the calling thread when the manager holds fewer nodes, or
+#: their operands together (a GDL engine's successors): a worker thread costs more per
+#: call than a product of small BDDs takes
+_DIRECT_BELOW, _DIRECT_OPERANDS = 1 << 16, 1 << 12
 #: the smallest cache: small spaces get four entries a value vector, at least this
 SMALL_CACHE_BITS = 16
 #: the cache of iterated fixpoints on large spaces (see cache_entries)
@@ -430,19 +428,14 @@ class OxiddManager(BaseManager):
 
     @guarded(2)
     def and_exists(self, u: Node, v: Node, qvars: Iterable[VariableName]) -> Node:
-        """∃qvars. (u ∧ v), fused (``apply_exists``); in a worker thread when large."""
+        """∃qvars. (u ∧ v), fused (``apply_exists``); in a worker thread when the manager
+        and the operands are large (u, the relation in every caller, counted first)."""
         q = self._cube_of(qvars)
-        if self.bdd.num_inner_nodes() < _DIRECT_BELOW or self._small(u, v):
-            return u.apply_exists(self._and_op, v, q)
-        return self._in_worker(lambda: u.apply_exists(self._and_op, v, q))
-
-    @staticmethod
-    def _small(first: Node, second: Node) -> bool:
-        """|first| + |second| < _DIRECT_OPERANDS, ``first`` counted first: when it is large
-        the second, often a large set, is never counted (a count visits every node). The
-        callers put the relation first and the set second."""
-        left = _DIRECT_OPERANDS - first.node_count()
-        return left > 0 and second.node_count() < left
+        if self.bdd.num_inner_nodes() >= _DIRECT_BELOW:
+            left = _DIRECT_OPERANDS - u.node_count()
+            if left <= 0 or v.node_count() >= left:
+                return self._in_worker(lambda: u.apply_exists(self._and_op, v, q))
+        return u.apply_exists(self._and_op, v, q)
 
     def _in_worker(self, fn: Callable[[], Node]) -> Node:
         """fn() computed in a daemon thread while this one waits, checking the limits
