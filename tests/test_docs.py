@@ -137,7 +137,7 @@ def _env() -> dict:
 
 #: options whose work lies outside :func:`symbolic.cli.main` (the ``symbolic`` process's
 #: watchdog, signal handlers and exit; worker processes): their examples run in bash
-PROCESS_OPTIONS = ("--timeout", "--max-memory", "--jobs", "--workers", "--scheduler", "--dask")
+PROCESS_OPTIONS = ("--timeout", "--max-memory", "--jobs", "--workers", "--scheduler")
 
 
 def in_process(cmd: str) -> list[str] | None:

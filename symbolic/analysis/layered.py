@@ -353,7 +353,7 @@ def layer_outcomes(
     goal = goals(engine)
     turns = {p: engine.turn_set({p}) for p in players}
     if layered:
-        # a declared grade: the won sets cut to its levels, not to the layers (a worker
+        # declared levels: the won sets cut to them, not to the layers (a worker
         # cluster's steps read the layers it holds)
         levels = None if reach.remote is not None else declared_levels(engine, definitions, reach)
         held = [reach]
