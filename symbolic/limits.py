@@ -288,7 +288,7 @@ class Limits:
     default cap, a share of the machine's memory). ``threads``: oxidd's worker threads,
     at most :func:`usable_cores` (None: one, :attr:`worker_threads`). ``cache_bits``: oxidd's apply cache holds
     2^cache_bits entries (None: by the rule of
-    :func:`symbolic.bdd.oxidd_backend.cache_entries` and :meth:`expect_work`).
+    :func:`symbolic.bdd.oxidd_sizing.cache_entries` and :meth:`expect_work`).
     ``progress``: a callable
     ``(stage_text, info) -> None`` told about the work a few times a second
     (:mod:`symbolic.progress`), or None. Wrong types raise
@@ -344,7 +344,7 @@ class Limits:
         """Say, before the engine is made, how this request will solve: ``"fixpoints"``
         (iterated over whole sets: ``check``, ``values``, ``strategy``, ``nimbers``) or
         ``"layers"`` (``values --by-layer``, ``--layered on``). oxidd's apply cache is
-        sized for it (:func:`symbolic.bdd.oxidd_backend.cache_entries`) unless
+        sized for it (:func:`symbolic.bdd.oxidd_sizing.cache_entries`) unless
         ``cache_bits`` is given; a request that says nothing gets the cache of layers,
         which is also the cheaper one to allocate."""
         if work not in WORKS:

@@ -326,6 +326,21 @@ def test_declare_refuses_a_name_twice(backend):
     assert m.names == ("a", "b") and m.level("b") == 1
 
 
+def test_a_cube_is_the_conjunction_of_its_literals_in_any_order(backend):
+    """cube(a) = ∧ of a's literals, whatever the order of a's keys and of the levels,
+    before and after a reorder (oxidd's cube builds from the lowest level up)."""
+    rng = random.Random(7)
+    names = [f"v{i}" for i in range(8)]
+    m = make(backend, names)
+    for round_ in range(3):
+        for _ in range(40):
+            picked = rng.sample(names, rng.randint(0, len(names)))
+            a = {n: rng.random() < 0.5 for n in picked}
+            want = m.conj(m.var(n) if b else m.not_(m.var(n)) for n, b in a.items())
+            assert m.cube(a) == want, (round_, a)
+        m.reorder(rng.sample(names, len(names)))
+
+
 def test_constants_support_and_housekeeping(backend):
     m = make(backend, ["a", "b", "c"])
     assert m.const(True) == m.true and m.const(False) == m.false

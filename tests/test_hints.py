@@ -18,7 +18,7 @@ import pytest
 from symbolic.analysis.layered import initial_set
 from symbolic.analysis.layered_solve import graded_reach
 from symbolic.bdd.managers import make_manager
-from symbolic.bdd.oxidd_backend import fit_address_space
+from symbolic.bdd.oxidd_sizing import fit_address_space
 from symbolic.cli import build_parser
 from symbolic.cli.common import FLAGS, error_text, flag_words
 from symbolic.engines import make_engine

@@ -114,7 +114,7 @@ def test_a_cache_larger_than_half_the_memory_cap_is_refused():
 
 
 def test_only_fixpoint_work_gets_the_big_cache_and_given_sizes_win():
-    from symbolic.bdd.oxidd_backend import cache_entries
+    from symbolic.bdd.oxidd_sizing import cache_entries
 
     lim = Limits()
     assert lim.work is None
@@ -144,7 +144,7 @@ def test_only_fixpoint_work_gets_the_big_cache_and_given_sizes_win():
 def test_a_big_board_gets_the_cache_of_the_work_announced():
     pytest.importorskip("oxidd")
     from symbolic.bdd.capacity import address_space_left
-    from symbolic.bdd.oxidd_backend import cache_entries
+    from symbolic.bdd.oxidd_sizing import cache_entries
 
     if address_space_left() is not None:
         pytest.skip("under ulimit -v the cache is also cut to the address space left")
@@ -176,7 +176,7 @@ def test_commands_announce_layers_for_layered_on_and_fixpoints_otherwise(mode, w
 
 
 def test_the_cache_rule_for_fixpoints_by_space_and_memory_cap():
-    from symbolic.bdd.oxidd_backend import cache_entries
+    from symbolic.bdd.oxidd_sizing import cache_entries
 
     got = {
         (bits, cap_gb): cache_entries(bits, cap_gb << 30, None, "fixpoints").bit_length() - 1
@@ -935,7 +935,7 @@ def test_a_gap_between_stages_names_the_stage_left_and_a_timeout_its_stage():
 def test_a_small_space_gets_a_small_apply_cache():
     """Four entries a value vector, at least 2^16, up to the default 2^22: allocating
     2^22 entries took longer than solving a small game."""
-    from symbolic.bdd.oxidd_backend import cache_entries
+    from symbolic.bdd.oxidd_sizing import cache_entries
 
     got = {b: cache_entries(b, 16 << 30).bit_length() - 1 for b in (0, 9, 14, 15, 19, 20, 30)}
     assert got == {0: 16, 9: 16, 14: 16, 15: 17, 19: 21, 20: 22, 30: 22}, got

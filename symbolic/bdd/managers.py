@@ -93,7 +93,7 @@ def make_manager(
     ``max_memory`` (bytes; None: :func:`~symbolic.bdd.backend.default_memory_cap`) and
     the stage and time limits of ``limits``; ``space_bits`` (log2 of the value vectors
     of the space it will hold, if known) sizes oxidd's apply cache
-    (:func:`~symbolic.bdd.oxidd_backend.cache_entries`)."""
+    (:func:`~symbolic.bdd.oxidd_sizing.cache_entries`)."""
     cls = manager_class(backend)
     if cls is DdManager:
         return DdManager(backend, max_memory=max_memory, limits=limits)

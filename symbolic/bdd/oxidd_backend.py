@@ -32,17 +32,15 @@ where BCDDs negate it for nothing and solve the tables faster
 from __future__ import annotations
 
 import threading
-import time
 from typing import Callable, Iterable, Iterator, Sequence
 
-from ..errors import BadLimit, Hint, OutOfMemory, QueryError
+from ..errors import BadLimit, Hint, QueryError
 from ..interrupts import kernel_ends_on_ctrl_c
 from ..limits import Limits
 from .base import BaseManager, guarded
 from .capacity import (
     OXIDD_BYTES_PER_VARIABLE,
     OXIDD_STACK_BYTES_PER_LEVEL,
-    OXIDD_THREAD_ADDRESS_SPACE,
     address_space_left,
     default_memory_cap,
     grow_main_stack,
@@ -56,16 +54,15 @@ from .contract import (
     VariableBound,
     VariableName,
 )
+from .oxidd_sizing import (
+    _BYTES_PER_CACHE_ENTRY,
+    _cache_in_time,
+    cache_entries,
+    fit_address_space,
+)
 from .transfer import copy_function
 
-__all__ = [
-    "OxiddManager",
-    "cache_entries",
-    "fit_address_space",
-    "OXIDD_MAX_VARIABLES",
-    "BIG_CACHE_BITS",
-    "CACHE_MIN_SECONDS",
-]
+__all__ = ["OxiddManager", "OXIDD_MAX_VARIABLES"]
 
 #: bytes per inner node assumed when sizing the node store from a memory cap
 _BYTES_PER_NODE = 32
@@ -75,136 +72,10 @@ _BYTES_PER_NODE = 32
 #: (measured: a 1 MiB cap, 32 768 nodes, failed between 30 000 and 40 000 variables;
 #: 4 MiB at 130 000–140 000; 16 MiB at 520 000–530 000).
 OXIDD_MAX_VARIABLES = 2**32 - 1
-#: apply-cache entries, allocated at once: a larger cache costs every process its memory
-#: at start-up, a smaller one made the large ENS Nim fixpoints several times slower
-#: (bench/journal/2026-11-23-issue-9-rounds-1-2.md, "Another BDD package: oxidd")
-_CACHE = 1 << 22
-#: bytes per apply-cache entry (measured: 2^22 entries asked for 44 564 480 bytes)
-_BYTES_PER_CACHE_ENTRY = 11
 #: relational products run in the calling thread when the manager holds fewer nodes, or
 #: their operands together (a GDL engine's successors): a worker thread costs more per
 #: call than a product of small BDDs takes
 _DIRECT_BELOW, _DIRECT_OPERANDS = 1 << 16, 1 << 12
-#: the smallest cache: small spaces get four entries a value vector, at least this
-SMALL_CACHE_BITS = 16
-#: the cache of iterated fixpoints on large spaces (see cache_entries)
-_BIG_CACHE = 1 << 26
-#: the cache of every other request on large spaces: layered solves, short commands
-_LARGE_CACHE = 1 << 24
-#: above this many bits of value vectors, the big cache (if the memory cap allows it)
-BIG_CACHE_BITS = 36
-#: seconds a request must have left for the big cache, and for the large one: oxidd
-#: allocates its cache holding Python's lock, when neither Ctrl-C nor the deadline can act
-#: (the larger the cache, the longer; bench/journal/2026-11-26-issue-32.md)
-CACHE_MIN_SECONDS = {_BIG_CACHE: 60, _LARGE_CACHE: 10}
-
-
-def cache_entries(
-    space_bits: int | None, cap: int, bits: int | None = None, work: str | None = None
-) -> int:
-    """The apply-cache entries of a manager for a space of 2^space_bits value vectors
-    under a memory cap of ``cap`` bytes: 2^bits when ``bits`` is given (``--cache-bits``),
-    else 4 entries a vector on a small space (at least 2^16), 2^22 up to 2^36 vectors and, above, the largest of 2^26 (for ``work`` =
-    ``"fixpoints"`` only) and 2^24 whose bytes fit 16 times in the cap (else 2^22).
-    oxidd's cache cannot grow after the manager is made. An iterated fixpoint recomputes
-    products over sets that change little from one step to the next, and a large cache
-    keeps the previous step's results (ENS Nim's large fixpoints ran several times
-    faster with 2^26 entries than with 2^22). A layered solve meets each set once, so a
-    larger cache only costs the processor's caches (Connect Four 6 × 5's table was slower
-    with 2^26 than with 2^24). And a large cache takes seconds to allocate, a cost a
-    short command does not recover: so only the commands that run fixpoints ask for it
-    (figures: bench/journal/2026-11-25-issue-22-round-5.md; :meth:`Limits.expect_work
-    <symbolic.limits.Limits.expect_work>`).
-
-    >>> [cache_entries(41, 16 << 30, None, "fixpoints").bit_length() - 1,
-    ...  cache_entries(41, 16 << 30).bit_length() - 1, cache_entries(32, 16 << 30).bit_length() - 1]
-    [26, 24, 22]
-    >>> [cache_entries(9, 16 << 30).bit_length() - 1, cache_entries(19, 16 << 30).bit_length() - 1]
-    [16, 21]
-    >>> [cache_entries(41, 8 << 30, None, "fixpoints").bit_length() - 1,
-    ...  cache_entries(41, 16 << 30, 20).bit_length() - 1]
-    [24, 20]
-    """
-    if bits is not None:
-        return 1 << bits
-    if space_bits is not None and space_bits + 2 < _CACHE.bit_length() - 1:
-        # a small space: four entries a value vector, at least 2^16 (2^22 took 34 ms to
-        # allocate, more than a small game's whole solve)
-        return 1 << max(SMALL_CACHE_BITS, space_bits + 2)
-    if space_bits is not None and space_bits > BIG_CACHE_BITS:
-        sizes = (_BIG_CACHE, _LARGE_CACHE) if work == "fixpoints" else (_LARGE_CACHE,)
-        for entries in sizes:
-            if cap >= 16 * _BYTES_PER_CACHE_ENTRY * entries:
-                return entries
-    return _CACHE
-
-
-def _cache_in_time(cache: int, deadline: float | None) -> int:
-    """The cache entries, ``--cache-bits`` or not, that a request may allocate before its
-    deadline: half as many until the time left is what :data:`CACHE_MIN_SECONDS` asks for
-    them (10 s above 2^22 entries, 60 s above 2^24, and 60 s per 2^26 above 2^26). oxidd
-    allocates its cache holding Python's lock, when the deadline cannot act.
-
-    >>> [_cache_in_time(1 << b, time.monotonic() + 30).bit_length() - 1 for b in (26, 25, 23)]
-    [24, 24, 23]
-    >>> _cache_in_time(1 << 26, time.monotonic() + 5).bit_length() - 1
-    22
-    >>> [_cache_in_time(1 << 30, t).bit_length() - 1 for t in (None, time.monotonic() + 400)]
-    [30, 28]
-    """
-    if deadline is None:
-        return cache
-    left = deadline - time.monotonic()
-    while cache > _CACHE and left < _seconds_for(cache):
-        cache >>= 1
-    return cache
-
-
-def _seconds_for(cache: int) -> float:
-    if cache > _BIG_CACHE:
-        return CACHE_MIN_SECONDS[_BIG_CACHE] * cache / _BIG_CACHE
-    return CACHE_MIN_SECONDS[_BIG_CACHE if cache > _LARGE_CACHE else _LARGE_CACHE]
-
-
-#: the smallest address space (bytes) a manager needs beside its threads' stacks
-_MIN_HEAP = 64 << 20
-
-
-def fit_address_space(
-    left: int | None, threads: int, cache: int, cap: int, limits: Limits
-) -> tuple[int, int]:
-    """(cache entries, memory cap) of a manager with ``threads`` workers when ``left``
-    bytes of address space remain (None: no ``ulimit -v``): each worker reserves
-    :data:`~symbolic.bdd.capacity.OXIDD_THREAD_ADDRESS_SPACE` for its stack, the cache
-    takes at most a quarter of the rest, the store half. Too little left is an
-    :class:`OutOfMemory` naming the threads, before oxidd would abort the process.
-
-    >>> fit_address_space(None, 2, 1 << 22, 1 << 30, Limits())
-    (4194304, 1073741824)
-    >>> fit_address_space(3 << 30, 2, 1 << 22, 4 << 30, Limits())[1] >> 20
-    468
-    """
-    if left is None:
-        return cache, cap
-    stacks = threads * OXIDD_THREAD_ADDRESS_SPACE
-    rest = left - stacks
-    if rest < _MIN_HEAP:
-        fewer = ("ask for fewer ", Hint("lower", "threads"), ", ") if threads > 1 else ()
-        raise OutOfMemory(
-            (
-                f"the address space left under ulimit -v ({left >> 20} MB) is too small for "
-                f"oxidd's {threads} worker thread{'s' if threads > 1 else ''} (each reserves "
-                f"{OXIDD_THREAD_ADDRESS_SPACE >> 20} MB for its stack) and its node store: ",
-                *fewer,
-                "raise ulimit -v or use ",
-                Hint("choose", "backend", ("cudd",)),
-            ),
-            stage=limits.where(),
-        )
-    cache = max(
-        1 << 10, min(cache, 1 << max(0, (rest // (4 * _BYTES_PER_CACHE_ENTRY)).bit_length() - 1))
-    )
-    return cache, min(cap, max(0, rest // 2 - cache * _BYTES_PER_CACHE_ENTRY))
 
 
 #: no collection while the store holds fewer nodes than this (see collect_garbage)
@@ -265,6 +136,7 @@ class OxiddManager(BaseManager):
         self._index: dict[str, int] = {}
         self._vars: dict[str, Node] = {}
         self._cubes: dict[frozenset, Node] = {}
+        self._cube_orders: dict[tuple, list[VariableName]] = {}  # cube's, by levels
         self._substitutions: dict[tuple, object] = {}
         self._cofactors: dict[tuple, object] = {}  # restrict's, apart: its keys vary more
         self._true = self.bdd.true()
@@ -331,6 +203,7 @@ class OxiddManager(BaseManager):
     @guarded()
     def _set_order(self, names: list[VariableName]) -> None:
         self.bdd.set_var_order([self._index[n] for n in names])
+        self._cube_orders.clear()
 
     def _root_var(self, u) -> str:
         """The variable of u's root node (one call: the support is a walk in Python)."""
@@ -400,9 +273,20 @@ class OxiddManager(BaseManager):
         """if c then u else v."""
         return c.ite(u, v)
 
+    @guarded()
     def cube(self, assignment: Assignment) -> Node:
-        """The conjunction of literals ``name`` (True) / ``¬name`` (False)."""
-        return self.conj(self._vars[n] if b else ~self._vars[n] for n, b in assignment.items())
+        """The conjunction of literals ``name`` (True) / ``¬name`` (False), built from the
+        lowest level up: each step adds one node above the rest (no guarded call per literal)."""
+        key = tuple(assignment)
+        order = self._cube_orders.get(key)
+        if order is None:  # an encoder's cubes name the same bits, in the same order
+            if len(self._cube_orders) > 256:
+                self._cube_orders.clear()
+            order = self._cube_orders[key] = sorted(key, key=self.level, reverse=True)
+        u = self._true
+        for n in order:
+            u = self._vars[n] & u if assignment[n] else ~self._vars[n] & u
+        return u
 
     # ------------------------------------------------------------------ quantifiers, renaming
 
