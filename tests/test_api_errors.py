@@ -211,7 +211,7 @@ JUNK = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=75, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_junk_arguments_end_in_symbolic_errors(nim, data):
     """Random junk in one argument of a public call: it answers or raises a

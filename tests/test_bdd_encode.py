@@ -288,7 +288,7 @@ def bool_terms():
     )
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(e=bool_terms(), backend=st.sampled_from(BACKENDS))
 def test_random_expressions_match_python(e, backend):
     enc = encoder(backend, SMALL)

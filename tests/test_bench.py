@@ -146,9 +146,12 @@ def test_bench_gdl_quick_runs_and_engines_agree():
     assert "| ticTacToe.kif | 39366 | - |" in p.stdout, p.stdout  # D over the invariant
 
 
+@pytest.mark.slow
 def test_dask_layers_table_on_two_workers_equals_the_single_process(tmp_path):
     """bench/dask_layers.py: Connect Four 4 × 3 in one process and with split 1 on two
-    workers; the JSON equal, the rounds and workers measured."""
+    workers; the JSON equal, the rounds and workers measured. In ``make test-slow``:
+    the product's table on Dask workers is compared with the single process by
+    tests/test_distributed.py, and this script's forward pass by the next test."""
     pytest.importorskip("distributed")
     cmd = [sys.executable, str(ROOT / "bench" / "dask_layers.py"), "4", "3"]
     cmd += ["--splits", "single,1", "--results", str(tmp_path)]

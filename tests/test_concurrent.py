@@ -42,7 +42,7 @@ def check(data, backend: str, dead: DeadEnds) -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data(), dead=st.sampled_from(list(DeadEnds)))
 def test_engines_agree_on_random_concurrent_games(backend, data, dead):
     check(data, backend, dead)

@@ -108,7 +108,7 @@ def check_release(game, engs, J, f_e, g_e, conv):
         assert ref_always.iterations == box.iterations, conv
 
 
-@settings(max_examples=200, **COMMON)
+@settings(max_examples=100, **COMMON)
 @given(st.data())
 def test_engines_agree_on_random_games(data):
     check_game(data)

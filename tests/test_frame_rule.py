@@ -101,7 +101,7 @@ def test_the_issue_cases(effect, n, changed):
 COMMON = dict(deadline=None, suppress_health_check=list(HealthCheck))
 
 
-@settings(max_examples=60, **COMMON)
+@settings(max_examples=30, **COMMON)
 @given(effects(), st.integers(0, 2))
 def test_folding_does_not_change_the_frame(effect, n):
     check(effect, n)

@@ -345,7 +345,7 @@ def _add(db):
     return lambda r, args: db.add(r.head[0], args)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=75, deadline=None)
 @given(programs(), st.sets(st.sampled_from(VARS)))
 def test_random_programs_same_atoms_and_bindings(program, keep):
     facts, rules = program

@@ -280,7 +280,7 @@ def check_graded(data, kinds):
         assert got == reference, (kind, f)
 
 
-@settings(max_examples=100, **COMMON)
+@settings(max_examples=50, **COMMON)
 @given(st.data())
 def test_random_graded_games_layered_is_plain_within_the_reachable_set(data):
     check_graded(data, ("explicit", "cudd", "autoref"))
@@ -363,7 +363,7 @@ def check_graded_concurrent(data, kinds) -> bool:
     return True
 
 
-@settings(max_examples=130, **COMMON)
+@settings(max_examples=65, **COMMON)
 @given(st.data())
 def test_random_graded_concurrent_games_layered_is_plain_within_the_reachable_set(data):
     check_graded_concurrent(data, ("explicit", "cudd", "autoref"))
