@@ -130,7 +130,12 @@ def components(board: frozenset) -> list[frozenset]:
     >>> sorted(map(sorted, components(frozenset({(1, 1), (1, 2), (3, 3)}))))
     [[(1, 1), (1, 2)], [(3, 3)]]
     """
-    left, out = set(_board(board)), []
+    return _components(_board(board))
+
+
+def _components(board: frozenset) -> list[frozenset]:
+    """:func:`components` of a board already checked."""
+    left, out = set(board), []
     while left:
         todo = [left.pop()]
         comp = set(todo)
@@ -147,7 +152,11 @@ def components(board: frozenset) -> list[frozenset]:
 
 def rectangle(comp: frozenset) -> tuple[int, int] | None:
     """(rows, columns) when ``comp`` is a full rectangle, else None (also when empty)."""
-    comp = _board(comp, "a component")
+    return _rectangle(_board(comp, "a component"))
+
+
+def _rectangle(comp: frozenset) -> tuple[int, int] | None:
+    """:func:`rectangle` of a component already checked."""
     if not comp:
         return None
     rows = {r for r, _ in comp}
@@ -286,24 +295,33 @@ def verdicts(boards: dict[frozenset, int], size: int) -> list[Verdict]:
         out.append(
             Verdict(claim, "untested" if not checked else "false" if bad else "holds", checked, bad)
         )
+    split = _rectangles_apart(boards)
     for key, where, text, apart in COMPONENTS_CLAIMS:
         out.append(
             _components_verdict(
-                boards, tablets, size, Claim(key, where, text, lambda n, m: None), apart
+                boards, split, tablets, size, Claim(key, where, text, lambda n, m: None), apart
             )
         )
     return out
 
 
-def _components_verdict(boards, tablets, size, claim: Claim, apart: bool) -> Verdict:
-    checked, bad = 0, None
+def _rectangles_apart(boards) -> list[tuple[frozenset, list[frozenset], list[tuple[int, int]]]]:
+    """(board, components, their shapes) for each board of two components or more, every
+    one a rectangle, smallest boards first (the boards were checked by :func:`_boards`)."""
+    out = []
     for board in sorted(boards, key=lambda b: (len(b), sorted(b))):
-        comps = components(board)
+        comps = _components(board)
         if len(comps) < 2:
             continue
-        shapes = [s for s in map(rectangle, comps) if s is not None]
-        if len(shapes) < len(comps):  # a component is not a rectangle
-            continue
+        shapes = [s for s in map(_rectangle, comps) if s is not None]
+        if len(shapes) == len(comps):
+            out.append((board, comps, shapes))
+    return out
+
+
+def _components_verdict(boards, split, tablets, size, claim: Claim, apart: bool) -> Verdict:
+    checked, bad = 0, None
+    for board, comps, shapes in split:
         if apart:
             rows = [{r for r, _ in c} for c in comps]
             cols = [{c for _, c in cc} for cc in comps]
