@@ -153,7 +153,7 @@ def test_all_over_the_limit_is_a_clear_error(capsys):
     ids=["gdl timeout", "check max-memory"],
 )
 def test_a_run_a_limit_ends_is_a_stopped_document(capsys, argv):
-    extra = ("--max-memory", "20") if argv[0] == "check" else ()
+    extra = ("--max-memory", "8") if argv[0] == "check" else ()
     status, out, err = run(capsys, *argv, *extra, "--json")
     assert status == 3, (status, err)
     doc = json.loads(out)

@@ -110,11 +110,11 @@ def test_hostile_and_random_texts_agree():
     rnd = random.Random(32)
     sources = [p.read_text(encoding="utf-8") for p in GAMES[:8]]
     seen = {"ok": 0, "error": 0, "fallback": 0}
-    for _ in range(100):  # make fuzz-parser runs thousands more
+    for _ in range(50):  # make fuzz-parser runs thousands more
         seen[_agree(mutate(rnd.choice(sources), rnd))] += 1
         seen[_agree(random_model(rnd))] += 1
         seen[_agree(random_expr(rnd, 4), "formula_start")] += 1
-    assert seen["ok"] > 50 and seen["error"] > 50, seen
+    assert seen["ok"] > 25 and seen["error"] > 25, seen
 
 
 def test_too_deep_and_refused_literals_fall_back():

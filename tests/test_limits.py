@@ -141,14 +141,14 @@ def test_only_fixpoint_work_gets_the_big_cache_and_given_sizes_win():
     assert cache_entries(41, 16 << 30, 12, "fixpoints") == 2**12
 
 
-def test_a_big_board_gets_the_cache_of_the_work_announced():
+def test_a_large_space_gets_the_cache_of_the_work_announced():
     pytest.importorskip("oxidd")
     from symbolic.bdd.capacity import address_space_left
     from symbolic.bdd.oxidd_sizing import cache_entries
 
     if address_space_left() is not None:
         pytest.skip("under ulimit -v the cache is also cut to the address space left")
-    m = load_model(str(ROOT / "models" / "connect4.game"), {"w": 5, "h": 5})  # 40 bits
+    m = load_model(NIM, {"n": 6, "K": 100})  # 40 bits, an engine built in a moment
     bits = m.game.space.size.bit_length() - 1
     for work in (None, "layers", "fixpoints"):
         lim = Limits()
@@ -292,12 +292,12 @@ def test_the_time_limit_stops_the_explicit_engine_too():
 
 def test_the_memory_cap_of_cudd_is_reported_with_the_stage_and_node_count():
     m = load_model(NIM, {"n": 6, "K": 100})
-    eng = make_engine(m.game, "symbolic", limits=Limits(max_memory=20))
+    eng = make_engine(m.game, "symbolic", limits=Limits(max_memory=8))
     with pytest.raises(OutOfMemory) as exc:
         atl.evaluate(eng, m.formula("wins(1)"), m.definitions)
     msg = str(exc.value)
     assert isinstance(exc.value, LimitExceeded) and exc.value.limit == "max-memory"
-    assert msg.startswith("memory limit of 20 MB reached while") and "BDD nodes" in msg, msg
+    assert msg.startswith("memory limit of 8 MB reached while") and "BDD nodes" in msg, msg
 
 
 def test_limits_set_by_using_reach_engines_built_without_them():
@@ -384,10 +384,10 @@ def test_cli_limits_also_go_before_the_command_name(capsys):
 
 def test_cli_max_memory_exits_3(capsys):
     status, out, err = run(
-        capsys, "check", NIM, "-p", "n=6", "-p", "K=100", "--max-memory", "20", "--json"
+        capsys, "check", NIM, "-p", "n=6", "-p", "K=100", "--max-memory", "8", "--json"
     )
     assert status == 3 and json.loads(out)["stopped"]["limit"] == "max-memory", (status, out)
-    assert err.startswith("symbolic: memory limit of 20 MB reached while"), err
+    assert err.startswith("symbolic: memory limit of 8 MB reached while"), err
 
 
 def test_cli_max_memory_sets_the_explicit_position_limit(capsys):
