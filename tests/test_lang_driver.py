@@ -9,13 +9,16 @@ import dataclasses
 import random
 import resource
 import sys
+from unittest import mock
 
 import pytest
 
-from symbolic.errors import SymbolicError
+from symbolic.errors import ParseError, SymbolicError
 from symbolic.gdl.load import gdl_model
+from symbolic.limits import MAX_NESTING
 from symbolic.lang.decls import check_model
 from symbolic.lang.builder import ToAst
+from symbolic.lang import parser as parser_mod
 from symbolic.lang.driver import Fallback, fast_parse
 from symbolic.lang.grammar import _parser
 from symbolic.lang.parser import parse_formula_text
@@ -60,6 +63,9 @@ def _agree(text: str, start: str = "start") -> str:
     try:
         fast = fast_parse(_parser(), text, "t", start)
     except Fallback:  # only too deep a nesting is read by lark and then refused
+        return "fallback"
+    except ParseError as err:  # ... or refused at once by the fast way
+        assert "nested more than" in err.message, err
         return "fallback"
     _same(fast, slow)
     return "ok"
@@ -117,15 +123,66 @@ def test_hostile_and_random_texts_agree():
     assert seen["ok"] > 25 and seen["error"] > 25, seen
 
 
-def test_too_deep_and_refused_literals_fall_back():
-    with pytest.raises(Fallback):
-        fast_parse(_parser(), "not " * 300 + "x", "t", "formula_start")
-    with pytest.raises(Fallback):
-        fast_parse(_parser(), "-" * 400 + "x", "t", "formula_start")
+def test_too_deep_is_refused_at_once_and_refused_literals_fall_back():
+    for text in ("not " * 300 + "x", "-" * 400 + "x"):
+        with pytest.raises(ParseError, match="nested more than") as info:
+            fast_parse(_parser(), text, "t", "formula_start")
+        assert info.value.span.line == 1 and info.value.span.column > 1, info.value.span
     with pytest.raises(Fallback):
         fast_parse(_parser(), "x + " + "9" * 5000, "t", "formula_start")
     with pytest.raises(SymbolicError, match="integer literal of 5000 digits"):
         parse_formula_text("x + " + "9" * 5000)
+
+
+NESTED = {
+    "not": lambda d: "not " * d + "s",
+    "X": lambda d: "<<1>> X " * d + "s",
+    "minus": lambda d: "-" * d + "x > 0",
+    "call": lambda d: "abs(" * d + "x" + ")" * d + " > 0",
+    "brackets": lambda d: "(" * d + "x" + ")" * d + " > 0",
+    "ite": lambda d: "if x > 0 then " * d + "true" + " else false" * d,
+}
+
+
+def _slow_checked(text: str, start: str):
+    """The slow way as the reader takes it: lark's tree, the nesting check, the AST."""
+    with mock.patch.object(parser_mod, "fast_parse", side_effect=Fallback("forced")):
+        parser_mod._parse.cache_clear()
+        try:
+            return parser_mod._parse(text, "t", start)
+        finally:
+            parser_mod._parse.cache_clear()
+
+
+def _verdict(read, text: str) -> str:
+    try:
+        read(text)
+    except Fallback:
+        return "fallback"
+    except ParseError as err:
+        return "too deep" if "nested more than" in err.message else "other error"
+    return "ok"
+
+
+@pytest.mark.parametrize("kind", sorted(NESTED))
+def test_the_fast_way_refuses_exactly_the_nestings_the_slow_way_refuses(kind):
+    """Around the limit and far past it, a formula and a model's set are read (or
+    refused as too deep) alike both ways: the fast way's early refusal never refuses
+    a text the slow way reads."""
+    limit = MAX_NESTING // 2 if kind == "call" else MAX_NESTING  # a call: two levels
+    seen = set()
+    for depth in [*range(limit - 6, limit + 16), 3 * limit]:
+        formula = NESTED[kind](depth)
+        model = f'game "g"\nplayers 1, 2\nvar x : 0..3\nset s = {formula}\n'
+        for text, start in ((formula, "formula_start"), (model, "start")):
+            fast = _verdict(lambda t: fast_parse(_parser(), t, "t", start), text)
+            slow = _verdict(lambda t: _slow_checked(t, start), text)
+            if fast == "fallback":  # not read fast: the slow way decides
+                continue
+            assert fast == slow, (kind, depth, start, fast, slow)
+            seen.add(fast)
+    # parentheses alone do not count
+    assert seen == ({"ok"} if kind == "brackets" else {"ok", "too deep"}), (kind, seen)
 
 
 def _read(kind: str, text: str) -> None:

@@ -7,6 +7,9 @@ positions computed as lark's ``propagate_positions`` computes them), or raises
 :class:`Fallback` when anything is not plain (a syntax error, an expression
 nested too deep, a rule method that refuses its input): the caller then reads
 the text the slow way, whose errors and messages are the ones pinned in tests.
+One error is raised here: a construct with more than ``MAX_NESTING`` levels below
+it (and the declaration levels) is refused at once, located at that construct, since
+lark would take seconds to build a tree ten thousand levels deep only to refuse it.
 
 Why: lark calls a chain of Python wrappers per reduction (child filter, single
 child expansion, position propagation) and an operand goes through one unit
@@ -29,19 +32,34 @@ from lark import Token
 from lark.lexer import UnlessCallback
 from lark.parsers.lalr_analysis import Shift
 
-from ..errors import Span, SymbolicError
+from ..errors import ParseError, Span, SymbolicError
 from ..limits import MAX_NESTING
 from .builder import ToAst
 from .source import Source
 
-__all__ = ["DECL_LEVELS", "Fallback", "fast_parse"]
+__all__ = ["DECL_LEVELS", "TOO_DEEP", "Fallback", "fast_parse"]
 
 #: parse-tree levels above the expressions (declaration, clause, ...)
 DECL_LEVELS = 10
+#: a construct with more levels below it is nested too deep whatever is above it
+_TOO_HIGH = MAX_NESTING + DECL_LEVELS
+#: the message of an expression nested too deep, read either way
+TOO_DEEP = (
+    f"expression nested more than {MAX_NESTING} levels deep: split it with named sets or formulas"
+)
 
 
 class Fallback(Exception):
     """The text is not read here: read it the slow way (its errors are reported there)."""
+
+
+class _TooDeep(Exception):
+    """A construct holds more than :data:`MAX_NESTING` levels below it (``meta``: where):
+    the text is refused here, before lark would build the whole deep tree again."""
+
+    def __init__(self, meta):
+        super().__init__()
+        self.meta = meta
 
 
 class _Meta:
@@ -369,7 +387,8 @@ def fast_parse(lark, text: str, filename: str, start: str):
     table = lark.parser.parser.parser.parse_table
     stack = [table.start_states[start]]
     values: list = []
-    toast = _ToAst(Source(text, filename))
+    src = Source(text, filename)
+    toast = _ToAst(src)
     try:
         _run(
             _tokens(lexers(), root, rows, text, stack),
@@ -389,6 +408,8 @@ def fast_parse(lark, text: str, filename: str, start: str):
         SymbolicError,
     ) as err:
         raise Fallback(repr(err)) from None
+    except _TooDeep as deep:
+        raise ParseError(TOO_DEEP, src.of_meta(deep.meta)) from None
     value, height = values[-1][0], values[-1][1]
     if height > MAX_NESTING + DECL_LEVELS:
         raise Fallback("nested too deep")
@@ -484,6 +505,8 @@ def _run(tokens, rows, stack, values, toast, end_state):
             else:
                 value = act[6](toast, _Meta(first, last) if act[8] else None, children)
                 height += 1
+                if height > _TOO_HIGH:  # a deep chain: refused at its first construct so high
+                    raise _TooDeep(_Meta(first, last))
             stack.append(rows[stack[-1]][act[1]])
             values.append((value, height, first, last))
             if tok is end and stack[-1] == end_state:

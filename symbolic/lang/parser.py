@@ -27,7 +27,7 @@ from ..errors import ParseError, SymbolicError
 from ..limits import MAX_NESTING
 from . import ast
 from .builder import ToAst
-from .driver import DECL_LEVELS, Fallback, fast_parse
+from .driver import DECL_LEVELS, TOO_DEEP, Fallback, fast_parse
 from .grammar import _parser
 from .source import Source
 from .syntax_errors import translate
@@ -47,11 +47,7 @@ def _check_nesting(tree: Tree, src: Source) -> None:
     while stack:
         node, depth = stack.pop()
         if depth > limit:
-            raise ParseError(
-                f"expression nested more than {MAX_NESTING} levels deep: "
-                f"split it with named sets or formulas",
-                src.of_meta(node.meta),
-            )
+            raise ParseError(TOO_DEEP, src.of_meta(node.meta))
         # reversed: the first construct too deep in source order is the one reported
         stack.extend((c, depth + 1) for c in reversed(node.children) if isinstance(c, Tree))
 
