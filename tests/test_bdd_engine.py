@@ -6,6 +6,8 @@ The game values below are computed by hand (subtraction game, comments show how)
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from symbolic.api import DeadEnds, always, attractor, difference_witness
 from symbolic.bdd import BACKENDS, BddSet, SymbolicGame, SymbolicSets
@@ -543,3 +545,39 @@ def test_a_field_added_to_the_base_reaches_the_gdl_engines(kif, monkeypatch):
         monkeypatch.setattr(base, "__init__", with_field)
     eng = make_engine(load_model(kif).game, "symbolic")
     assert eng._new_field_of_TurnBasedGame and eng._new_field_of_SymbolicSets, type(eng)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 8), st.integers(0, 8)), min_size=1, max_size=6),
+    st.integers(0, 5),
+)
+def test_the_probe_skips_only_layouts_that_cannot_be_chosen(measures, which):
+    """The probe's bounded measurement (LayoutProbe._measure_bounded) chooses what
+    measuring every candidate chooses: the first of the smallest, or the initial layout
+    within PROBE_MARGIN of it; a layout's size is its δ's plus the probe sets'."""
+    from symbolic.bdd.probe import PROBE_MARGIN, LayoutProbe
+
+    candidates = [("slots", (i,)) for i in range(len(measures))]  # (kind, slot sequence)
+    by_delta = {c: d for c, (d, _) in zip(candidates, measures)}
+    full = {c: d + extra for c, (d, extra) in zip(candidates, measures)}
+    initial = candidates[which % len(candidates)]
+    current = {}
+
+    class Scratch:
+        @staticmethod
+        def shared_size(nodes):
+            return full[current["layout"]]
+
+    def layout(kind, seq):
+        current["layout"] = (kind, seq)
+
+    def choose(sizes):
+        best = min(sizes, key=lambda c: (sizes[c], candidates.index(c)))
+        if initial in sizes and sizes[best] * PROBE_MARGIN > sizes[initial]:
+            best = initial
+        return best
+
+    got = LayoutProbe._measure_bounded(candidates, by_delta, initial, layout, Scratch, [])
+    assert all(got[c] == full[c] for c in got), (got, full)
+    assert choose(got) == choose(full), (got, full, initial)

@@ -130,7 +130,7 @@ class LayoutProbe(TurnBasedGame):
         (:meth:`_layout_candidates`); the smallest wins, and this manager's
         variables move there in place (one shuffle). The measurements run on copies
         in a scratch manager that holds nothing else, so its shuffles are cheap.
-        Returns {candidate name: node count}."""
+        Returns {candidate name: node count} of the candidates measured to the end."""
         m, enc = self.manager, self.encoder
         if len(enc.order) > PROBE_MAX_BITS:
             return {}
@@ -174,8 +174,8 @@ class LayoutProbe(TurnBasedGame):
             enc.next_set,
             PROBE_MAX_NODES - in_parts,
         )
-        sizes = measure(parts + probe)
-        best = min(candidates, key=sizes.__getitem__)  # first of the smallest: stable
+        sizes = self._measure_bounded(candidates, by_delta, initial, layout, scratch, parts + probe)
+        best = min(sizes, key=lambda c: (sizes[c], candidates.index(c)))  # first of the smallest
         # The probe sees only the first steps: the encoder's rule (candidates[0] or
         # its sliced twin) stands unless a candidate is PROBE_MARGIN times smaller
         # (on Nim, a layout measured within that margin could still run twice as slow).
@@ -188,6 +188,24 @@ class LayoutProbe(TurnBasedGame):
             f"{kind}:{','.join(self.space.slots[i].label for i in seq)}": n
             for (kind, seq), n in sizes.items()
         }
+
+    @staticmethod
+    def _measure_bounded(candidates, by_delta, initial, layout, scratch, nodes) -> dict:
+        """{candidate: shared size of ``nodes`` in its layout} for each candidate that can
+        still be chosen, smallest δ first. A layout's size is at least its δ's
+        (``by_delta``, a subset of ``nodes``), so a candidate whose δ alone exceeds the
+        smallest size measured cannot be the smallest, and the initial layout cannot win
+        under the margin once its δ exceeds :data:`PROBE_MARGIN` times that size: neither
+        is shuffled to (shuffles to a large layout take most of the probe's time)."""
+        sizes: dict = {}
+        for c in sorted(candidates, key=lambda c: (by_delta[c], candidates.index(c))):
+            if sizes:
+                least = min(sizes.values())
+                if by_delta[c] > (least * PROBE_MARGIN if c == initial else least):
+                    continue
+            layout(*c)
+            sizes[c] = scratch.shared_size(nodes)
+        return sizes
 
     def settle_layout(self) -> dict[str, int]:
         """Run the pending ``order="auto"`` measurement (:meth:`_choose_layout`) now, if
