@@ -151,7 +151,7 @@ def test_dask_layers_table_on_two_workers_equals_the_single_process(tmp_path):
     """bench/dask_layers.py: Connect Four 4 × 3 in one process and with split 1 on two
     workers; the JSON equal, the rounds and workers measured. In ``make test-slow``:
     the product's table on Dask workers is compared with the single process by
-    tests/test_distributed.py, and this script's forward pass by the next test."""
+    tests/test_distributed.py."""
     pytest.importorskip("distributed")
     cmd = [sys.executable, str(ROOT / "bench" / "dask_layers.py"), "4", "3"]
     cmd += ["--splits", "single,1", "--results", str(tmp_path)]
@@ -165,10 +165,12 @@ def test_dask_layers_table_on_two_workers_equals_the_single_process(tmp_path):
     assert sum(r["win"] + r["draw"] + r["loss"] for r in rows) == 12031
 
 
+@pytest.mark.slow
 def test_dask_layers_forward_pass_counts_each_layer(tmp_path):
     """bench/dask_layers.py --what layers: Connect Four 4 × 3's 13 graded layers
     counted in one process and on two workers (given a cap of their own); the JSON
-    equal, the counts summing to the reachable count."""
+    equal, the counts summing to the reachable count. In ``make test-slow``, as the
+    previous test: the product's layers on Dask workers are tests/test_distributed*.py's."""
     pytest.importorskip("distributed")
     cmd = [sys.executable, str(ROOT / "bench" / "dask_layers.py"), "4", "3", "--what", "layers"]
     cmd += ["--splits", "single,2", "--worker-memory", "900", "--results", str(tmp_path)]
