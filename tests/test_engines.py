@@ -162,7 +162,7 @@ def _gdl_work(backend):
     from symbolic.gdl.solve import dead_ends, forced_values
 
     gdl = Path(__file__).resolve().parent / "gdl"
-    for path in (gdl.parent.parent / "models" / "gdl" / "ticTacToe.kif", gdl / "pennies.kif"):
+    for path in (gdl.parent.parent / "models" / "gdl" / "nim1.kif", gdl / "pennies.kif"):
         model = gdl_model(path.read_text(), path.name)
         G = make_engine(model.game, "symbolic", backend)
         assert G.reach is not None and G.reach.result == G.positions(), path

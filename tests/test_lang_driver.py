@@ -171,7 +171,8 @@ def test_the_fast_way_refuses_exactly_the_nestings_the_slow_way_refuses(kind):
     a text the slow way reads."""
     limit = MAX_NESTING // 2 if kind == "call" else MAX_NESTING  # a call: two levels
     seen = set()
-    for depth in [*range(limit - 6, limit + 16), 3 * limit]:
+    # the refusal starts a few levels past the limit (the declaration levels): around it
+    for depth in [limit, *range(limit + 3, limit + 11), 3 * limit]:
         formula = NESTED[kind](depth)
         model = f'game "g"\nplayers 1, 2\nvar x : 0..3\nset s = {formula}\n'
         for text, start in ((formula, "formula_start"), (model, "start")):
