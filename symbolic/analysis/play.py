@@ -59,6 +59,8 @@ __all__ = [
 ]
 
 Coalition = frozenset
+#: ranks a planner remembers before it forgets them all
+_RANKS_KEPT = 1 << 20
 
 
 class Planner:
@@ -80,6 +82,8 @@ class Planner:
         for c, s in self.targets.items():
             check_set(engine, s, f"the target of {c!r:.30}")
         self._regions: dict[Coalition, Fixpoint] = {}
+        # ranks asked for again and again by plays (each a scan of the layers)
+        self._ranks: dict[tuple[Coalition, tuple], int | None] = {}
 
     def region(self, coalition: Coalition) -> Fixpoint:
         """until(C, all positions, target(C)) with the strict dead-end convention, in layers."""
@@ -95,6 +99,17 @@ class Planner:
 
     def rank(self, coalition: Coalition, pos: tuple) -> int | None:
         """min{i | pos ∈ L_i}: within how many moves C forces its target (None: it cannot)."""
+        if not isinstance(pos, tuple):  # checked, and refused, by the sets
+            return self._rank(coalition, pos)
+        key = (coalition, pos)
+        if key in self._ranks:
+            return self._ranks[key]
+        if len(self._ranks) >= _RANKS_KEPT:
+            self._ranks.clear()
+        self._ranks[key] = r = self._rank(coalition, pos)
+        return r
+
+    def _rank(self, coalition: Coalition, pos: tuple) -> int | None:
         fp = self.region(coalition)
         if pos not in fp.result:
             return None
