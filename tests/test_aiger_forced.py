@@ -20,12 +20,15 @@ from symbolic.aiger import parse_aiger, read_aiger
 from symbolic.aiger.circuit import literal_value, simulate
 from symbolic.aiger.forced import forced_inputs
 from symbolic.aiger.safety import default_names, solve_safety
+from symbolic.limits import ensure_recursion_headroom
 
 from .strategies import aiger_forced_circuits
 from .test_aiger_peer import explicit_answer
 from .test_aiger_reader import CORPUS
 
 EXAMPLES = int(os.environ.get("SYMBOLIC_FUZZ_EXAMPLES", "100"))
+# as the command does, before hypothesis notes the limit (a command run in a test raises it)
+ensure_recursion_headroom()
 
 
 @settings(max_examples=EXAMPLES, deadline=None)
@@ -89,3 +92,48 @@ def test_the_multiplier_controller_is_the_product_and_verified(tmp_path):
     assert doc["verified"] and doc["verified_by"] == ["explicit", "symbolic"], doc
     assert doc["ands"] < doc["circuit_ands"], doc
     assert read_aiger(str(out)).controllable == (False,) * 14
+
+
+@settings(max_examples=max(1, EXAMPLES // 4), deadline=None)
+@given(aiger_forced_circuits())
+def test_a_controller_with_forced_inputs_comes_from_the_one_solve_and_is_verified(c):
+    """``symbolic aiger --controller`` on a circuit whose error forces inputs solves the
+    circuit with them substituted once (the answer's run, whose strategy makes the
+    controller, not a second solve), reports the same winning region as a plain run,
+    and the controller written is verified."""
+    import tempfile
+    from unittest import mock
+
+    from symbolic.aiger import solve as solve_mod
+    from symbolic.aiger.writer import to_aag
+
+    if not forced_inputs(c).forced:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = os.path.join(tmp, "c.aag"), os.path.join(tmp, "ctrl.aag")
+        with open(src, "w") as f:
+            f.write(to_aag(c))
+        plain = json.loads(_main(["aiger", src, "--json", "--merge", "off"])[1])
+        with mock.patch.object(solve_mod, "realizability", wraps=solve_mod.realizability) as r:
+            status, text, err = _main(["aiger", src, "--json", "--controller", out])
+        doc = json.loads(text)
+        assert doc["realizable"] == plain["realizable"], (status, err, doc)
+        assert status == (0 if doc["realizable"] else 1), (status, err)  # 1: no controller
+        if not doc["merged_latches"]:  # merged latches: no region (the plain run's is W)
+            assert doc["winning_region"] == plain["winning_region"], (doc, plain)
+        assert r.call_count == 1, r.call_args_list
+        if doc["realizable"]:
+            assert doc["controller"]["verified"], doc["controller"]
+
+
+def _main(argv: list[str]) -> tuple[int, str, str]:
+    """``symbolic ARGV`` in this process: (status, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from symbolic.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(argv)
+    return status, out.getvalue(), err.getvalue()

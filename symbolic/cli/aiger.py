@@ -168,8 +168,9 @@ def _merging(args) -> tuple[Any, SimpleNamespace | None]:
     symbolic engine, the safety method, no query) the merging is the circuit with its
     forced inputs substituted and its corresponding latches merged, as ``model``, with
     ``original`` (the circuit read), ``forced`` (:func:`symbolic.aiger.forced.forced_inputs`
-    of it) and ``merged`` (the latches merged away). It is None when no latch merges (the
-    model is then the circuit read, not read again) or the run must see every latch."""
+    of it) and ``merged`` (the latches merged away, perhaps none). It is None when no
+    latch merges and no input is forced (the model is then the circuit read, not read
+    again) or the run must see every latch."""
     if not (
         args.merge == "on"
         and args.controller is not None
@@ -187,9 +188,12 @@ def _merging(args) -> tuple[Any, SimpleNamespace | None]:
     with current_limits().stage("merging the corresponding latches"):
         forced = forced_inputs(c)
         merged = merged_latches(forced.circuit)
-    if not merged.classes:
+    if not merged.classes and not forced.forced:
         return Model.of(aiger_model(c, str(file)), ""), None
-    model = Model.of(aiger_model(merged.circuit, str(file)), "")
+    # no latch merged but inputs forced: the run solves the circuit with them
+    # substituted, from which the controller is made (not a second solve, in _closed)
+    circuit = merged.circuit if merged.classes else forced.circuit
+    model = Model.of(aiger_model(circuit, str(file)), "")
     merging = SimpleNamespace(original=c, forced=forced, merged=len(merged.classes), model=model)
     return model, merging
 
@@ -310,7 +314,8 @@ def cmd_aiger(args) -> int:
     doc = {
         "file": args.file,
         "realizable": r.realizable,
-        "winning_region": r.winning_size if merging is None else None,
+        # the forced inputs' substitution keeps the latches and W; a merge does not
+        "winning_region": r.winning_size if merging is None or not merging.merged else None,
         "iterations": r.iterations,
         "proof": r.proof,
         "method": r.method,
