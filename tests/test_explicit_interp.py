@@ -188,6 +188,34 @@ def test_elem_index_error_is_raised_only_where_evaluated():
     assert [ev(e, at(xv)) for xv in (-1, 0, 1, 4)] == [False, False, True, False]
 
 
+def test_constant_operands_of_and_or_and_quantifiers_keep_the_evaluation_order():
+    """A constant operand that cannot change the result is dropped, and nothing after a
+    constant that decides it is evaluated: an index out of range before it still raises,
+    after it never does (the compiler folds both into one closure)."""
+    bad = Elem("a", Const(9)).eq(1)  # a[9]: outside a[1..3], raised when evaluated
+    F, T = Const(False), Const(True)
+    assert ev(Binary("and", F, bad)) is False and ev(Binary("or", T, bad)) is True
+    for e in (Binary("and", bad, F), Binary("or", bad, T), Binary("and", T, bad)):
+        with pytest.raises(RangeError):
+            ev(e)
+    assert [ev(Binary("and", T, x.eq(2)), at(xv)) for xv in (1, 2)] == [False, True]
+    assert [ev(Binary("or", F, Const(2).eq(x)), at(xv)) for xv in (1, 2)] == [False, True]
+    # the bodies of a quantifier: 1 < i and a[i] = 1 for i = 1, 3, 9 (i = 1: false)
+    early = ir.exists(
+        "i", (1, 3, 9), lambda i: Binary("and", Binary("<", Const(1), i), Elem("a", i).eq(1))
+    )
+    with pytest.raises(RangeError):  # i = 9 is reached: a[3] is not 1
+        ev(early, at(av=(0, 0, 0)))
+    assert ev(early, at(av=(0, 0, 1))) is True  # i = 3 decides before i = 9
+    # comparisons of a slot with a constant, both ways round, current and next
+    for op, want in (("<", [True, False, False]), (">=", [False, True, True])):
+        assert [ev(Binary(op, y, Const(1)), at(yv=v)) for v in (0, 1, 2)] == want
+        flip = {"<": ">", ">=": "<="}[op]
+        assert [ev(Binary(flip, Const(1), y), at(yv=v)) for v in (0, 1, 2)] == want
+        nxt = Var("y", primed=True)
+        assert [ev(Binary(op, nxt, Const(1)), at(), at(yv=v)) for v in (0, 1, 2)] == want
+
+
 def test_primed_variables_need_a_next_state():
     assert ev(Var("x", primed=True) - x, at(1), at(5)) == 4
     with pytest.raises(ModelError, match="outside a move's effect"):

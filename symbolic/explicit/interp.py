@@ -62,6 +62,21 @@ from ..ir import (
     op_text,
 )
 from ..validate import check_expr
+from .closures import (
+    _const_fn,
+    _raiser,
+    _floordiv,
+    _mod,
+    _BIN_FF,
+    _BIN_FC,
+    _BIN_CF,
+    _READ_FC,
+    _FLIP,
+    _all_fn,
+    _any_fn,
+    _sum_fn,
+    _read,
+)
 
 __all__ = ["INT", "BOOL", "Compiled", "compile_expr", "evaluate", "value_type", "type_name"]
 
@@ -176,109 +191,25 @@ def evaluate(
 class _Node:
     """A compiled node: closure, static type, whether it reads no state, folded value."""
 
-    __slots__ = ("fn", "type", "static", "value")
+    __slots__ = ("fn", "type", "static", "value", "read")
 
-    def __init__(self, fn, typ, static, value=_UNKNOWN):
+    def __init__(self, fn, typ, static, value=_UNKNOWN, read: tuple[int, bool] | None = None):
         self.fn, self.type, self.static, self.value = fn, typ, static, value
+        self.read = read  # (slot, primed) when the node reads an int slot, and only that
 
 
-def _const_fn(v):
-    return lambda s, n: v
-
-
-def _raiser(cls, message, span):
-    # A fresh exception per call: evaluation errors are raised lazily, only at
-    # the positions (and in the branches) where evaluation reaches them.
-    def fn(s, n):
-        raise cls(message, span)
-
-    return fn
-
-
-def _floordiv(a, b):
-    return a // b
-
-
-def _mod(a, b):
-    return a % b
-
-
-# Specialised closures: generic op(a(s, n), b(s, n)) would cost an extra call per node.
-_BIN_FF = {
-    "+": lambda a, b: lambda s, n: a(s, n) + b(s, n),
-    "-": lambda a, b: lambda s, n: a(s, n) - b(s, n),
-    "*": lambda a, b: lambda s, n: a(s, n) * b(s, n),
-    "==": lambda a, b: lambda s, n: a(s, n) == b(s, n),
-    "!=": lambda a, b: lambda s, n: a(s, n) != b(s, n),
-    "<": lambda a, b: lambda s, n: a(s, n) < b(s, n),
-    "<=": lambda a, b: lambda s, n: a(s, n) <= b(s, n),
-    ">": lambda a, b: lambda s, n: a(s, n) > b(s, n),
-    ">=": lambda a, b: lambda s, n: a(s, n) >= b(s, n),
-    "and": lambda a, b: lambda s, n: a(s, n) and b(s, n),
-    "or": lambda a, b: lambda s, n: a(s, n) or b(s, n),
-    "implies": lambda a, b: lambda s, n: (not a(s, n)) or b(s, n),
-    "iff": lambda a, b: lambda s, n: a(s, n) == b(s, n),
-}
-_BIN_FC = {  # right operand a compile-time constant c
-    "+": lambda a, c: lambda s, n: a(s, n) + c,
-    "-": lambda a, c: lambda s, n: a(s, n) - c,
-    "*": lambda a, c: lambda s, n: a(s, n) * c,
-    "//": lambda a, c: lambda s, n: a(s, n) // c,
-    "%": lambda a, c: lambda s, n: a(s, n) % c,
-    "==": lambda a, c: lambda s, n: a(s, n) == c,
-    "!=": lambda a, c: lambda s, n: a(s, n) != c,
-    "<": lambda a, c: lambda s, n: a(s, n) < c,
-    "<=": lambda a, c: lambda s, n: a(s, n) <= c,
-    ">": lambda a, c: lambda s, n: a(s, n) > c,
-    ">=": lambda a, c: lambda s, n: a(s, n) >= c,
-}
-_BIN_CF = {  # left operand a compile-time constant c
-    "+": lambda c, b: lambda s, n: c + b(s, n),
-    "-": lambda c, b: lambda s, n: c - b(s, n),
-    "*": lambda c, b: lambda s, n: c * b(s, n),
-    "==": lambda c, b: lambda s, n: c == b(s, n),
-    "!=": lambda c, b: lambda s, n: c != b(s, n),
-    "<": lambda c, b: lambda s, n: c < b(s, n),
-    "<=": lambda c, b: lambda s, n: c <= b(s, n),
-    ">": lambda c, b: lambda s, n: c > b(s, n),
-    ">=": lambda c, b: lambda s, n: c >= b(s, n),
-}
-
-
-def _all_fn(fs):
-    def fn(s, n):
-        for f in fs:
-            if not f(s, n):
-                return False
-        return True
-
-    return fn
-
-
-def _any_fn(fs):
-    def fn(s, n):
-        for f in fs:
-            if f(s, n):
-                return True
-        return False
-
-    return fn
-
-
-def _sum_fn(fs):
-    def fn(s, n):
-        total = 0
-        for f in fs:
-            total += f(s, n)  # a true bool adds 1, and 0 + True is the int 1
-        return total
-
-    return fn
-
-
-def _read(slot, is_bool, primed):
-    if primed:
-        return (lambda s, n: n[slot] != 0) if is_bool else (lambda s, n: n[slot])
-    return (lambda s, n: s[slot] != 0) if is_bool else (lambda s, n: s[slot])
+def _connective(parts: list, neutral: bool) -> list:
+    """The operands of ``and`` (``neutral`` True) or ``or`` that can matter, in order: a
+    constant neutral one neither changes the result nor raises, and none after a constant
+    absorbing one is ever evaluated."""
+    kept = []
+    for p in parts:
+        if p.value is _UNKNOWN:
+            kept.append(p)
+        elif bool(p.value) != neutral:
+            kept.append(p)
+            break
+    return kept
 
 
 class _Compiler:
@@ -340,7 +271,8 @@ class _Compiler:
         slot = self.space.slot_index(e.name)
         (self.primed if e.primed else self.reads).add(slot)
         is_bool = isinstance(d.type, BoolType)
-        return _Node(_read(slot, is_bool, e.primed), BOOL if is_bool else INT, False)
+        read = None if is_bool else (slot, e.primed)
+        return _Node(_read(slot, is_bool, e.primed), BOOL if is_bool else INT, False, read=read)
 
     def _elem(self, e: Elem, env) -> _Node:
         d = self.space.decl(e.array)
@@ -362,7 +294,8 @@ class _Compiler:
                 return _Node(_raiser(RangeError, f"index {i} outside {where}", e.span), typ, False)
             slot = base + (i - lo)
             (self.primed if e.primed else self.reads).add(slot)
-            return _Node(_read(slot, is_bool, e.primed), typ, False)
+            read = None if is_bool else (slot, e.primed)
+            return _Node(_read(slot, is_bool, e.primed), typ, False, read=read)
         ifn, span, primed = idx.fn, e.span, e.primed
         self.total = False
         if not primed:
@@ -437,7 +370,11 @@ class _Compiler:
     def _binary(self, e: Binary, env) -> _Node:
         op = e.op
         if op in ("and", "or"):
-            parts = self._chain(e, env)
+            parts = _connective(self._chain(e, env), op == "and")
+            if not parts:
+                return _Node(_const_fn(op == "and"), BOOL, True, op == "and")
+            if len(parts) == 1:
+                return parts[0]
             static = all(p.static for p in parts)
             if len(parts) == 2:
                 return _Node(_BIN_FF[op](parts[0].fn, parts[1].fn), BOOL, static)
@@ -474,6 +411,10 @@ class _Compiler:
             typ = BOOL
         else:
             raise AssertionError(op)  # validation knows the operators
+        if op in _READ_FC and b.value is not _UNKNOWN and a.read is not None:
+            return _Node(_READ_FC[op](*a.read, b.value), typ, static)
+        if op in _READ_FC and a.value is not _UNKNOWN and b.read is not None:
+            return _Node(_READ_FC[_FLIP[op]](*b.read, a.value), typ, static)
         if b.value is not _UNKNOWN and op in _BIN_FC:
             return _Node(_BIN_FC[op](a.fn, b.value), typ, static)
         if a.value is not _UNKNOWN and op in _BIN_CF:
@@ -534,10 +475,12 @@ class _Compiler:
         bodies = self._bodies(e, env)
         for b in bodies:
             self._want(b, BOOL, e.body, f"the body of {e.kind}", e)
-        static = all(b.static for b in bodies)
-        # A body folded to the neutral value can neither change the result nor raise.
         neutral = e.kind == "forall"
-        fs = tuple(b.fn for b in bodies if b.value is _UNKNOWN or b.value is not neutral)
+        kept = _connective(bodies, neutral)
+        if len(kept) == 1:
+            return kept[0]
+        fs = tuple(b.fn for b in kept)
+        static = all(b.static for b in kept)
         return _Node(_all_fn(fs) if neutral else _any_fn(fs), BOOL, static)
 
     def _sum(self, e: Sum, env) -> _Node:
