@@ -20,19 +20,15 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 setup: $(STAMP)
 
-# static checks (ruff lint and format first; mypy beside the suite, its report printed
-# after it), then the suite on two workers (pytest-xdist; a worker that runs out of tests
-# takes some of the other's); either failing fails the target
+# static checks first (ruff lint and format, mypy: seconds), then the suite on two workers
+# (pytest-xdist; a worker that runs out of tests takes some of the other's)
 test: $(STAMP)
 	$(BIN)/ruff check symbolic tests bench
 	$(BIN)/ruff format --check symbolic tests bench
-	@$(BIN)/mypy > $(VENV)/mypy.log 2>&1 & typing=$$!; \
-	echo "$(BIN)/mypy (beside the tests; its report follows them)"; \
-	$(BIN)/python -m pytest -n 2 --dist worksteal -m "not fuzz and not slow and not gdl_slow"; \
-	tests=$$?; wait $$typing; typed=$$?; cat $(VENV)/mypy.log; \
-	test $$tests -eq 0 && test $$typed -eq 0
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -n 2 --dist worksteal -m "not fuzz and not slow and not gdl_slow"
 
-# the type check alone (also run by make test, beside the suite)
+# the type check alone (also the second step of make test)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
