@@ -38,9 +38,8 @@ from tests.test_gdl_static import COMMON, _engine_view, check_against_interprete
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-KIFS = sorted((HERE / "gdl").glob("*.kif")) + [
-    ROOT / "symbolic" / "models" / "gdl" / f"{n}.kif" for n in ("nim1", "ticTacToe")
-]
+SHIPPED = ROOT / "symbolic" / "models" / "gdl"
+KIFS = sorted((HERE / "gdl").glob("*.kif")) + [SHIPPED / f"{n}.kif" for n in ("nim1", "ticTacToe")]
 CORPUS = [
     base / "shared" / "corpus" / "ggp-repository"
     for base in (ROOT.parent, ROOT.parent.parent)
@@ -128,8 +127,25 @@ def test_atoms_within_each_layer_are_the_whole_atoms_there(path, mode):
         assert _check_layers(path) > 0
 
 
-@pytest.mark.parametrize("mode", [m for m in MODES if m != "default"])
-@pytest.mark.parametrize("path", KIFS, ids=lambda p: p.name)
+def _answer_cases():
+    """Every file in every mode but the default; on the two corpus games (the largest)
+    the two middle modes run in ``make test-slow`` (the layers' atoms are still compared
+    in every mode by the test above)."""
+    middle = ("parts", "parts of 8 nodes")
+    return [
+        pytest.param(
+            path,
+            mode,
+            id=f"{path.name}-{mode}",
+            marks=[pytest.mark.slow] if path.parent == SHIPPED and mode in middle else [],
+        )
+        for path in KIFS
+        for mode in MODES
+        if mode != "default"
+    ]
+
+
+@pytest.mark.parametrize(("path", "mode"), _answer_cases())
 def test_answers_in_each_mode_are_the_same(path, mode):
     model = _model(path)
     want = _engine_view(model, "symbolic")
