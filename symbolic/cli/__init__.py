@@ -240,6 +240,10 @@ def _run(argv: Sequence[str] | None, started: float | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, inside the handler of main
         return status
     except LimitExceeded as err:
+        if interrupts.enabled():  # the command's process, which ends now (console)
+            # the timeout's alarm raises wherever the main thread is, as Ctrl-C does: a
+            # thread it caught starting reports its failure as the process ends
+            sys.unraisablehook = _ignore_unraisable
         _close(progress)
         if json_mode:
             try:
