@@ -390,7 +390,7 @@ def test_ctrl_c_while_oxidd_allocates_its_cache_kills_the_process_at_once():
 
 def test_an_explicit_cache_yields_to_a_near_deadline():
     """--cache-bits 26 with 5 s left: the 2^22 entries a default request would get, that
-    the deadline cannot wait for (symbolic.bdd.oxidd_sizing._cache_in_time)."""
+    the deadline cannot wait for (symbolic.bdd.oxidd_sizing.cache_in_time)."""
     pytest.importorskip("oxidd")
     from symbolic.bdd.oxidd_backend import OxiddManager
 

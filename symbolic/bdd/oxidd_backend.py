@@ -55,8 +55,8 @@ from .contract import (
     VariableName,
 )
 from .oxidd_sizing import (
-    _BYTES_PER_CACHE_ENTRY,
-    _cache_in_time,
+    BYTES_PER_CACHE_ENTRY,
+    cache_in_time,
     cache_entries,
     fit_address_space,
 )
@@ -115,16 +115,16 @@ class OxiddManager(BaseManager):
         self._oom_types = (MemoryError, DDMemoryError)
         self._cap = cap = default_memory_cap() if max_memory is None else int(max_memory)
         cache = cache_entries(space_bits, cap, self.limits.cache_bits, self.limits.work)
-        if self.limits.cache_bits is not None and cache * _BYTES_PER_CACHE_ENTRY > cap // 2:
+        if self.limits.cache_bits is not None and cache * BYTES_PER_CACHE_ENTRY > cap // 2:
             raise BadLimit(
                 (
                     f"an apply cache of 2^{cache.bit_length() - 1} entries takes "
-                    f"{cache * _BYTES_PER_CACHE_ENTRY >> 20} MB, more than half the "
+                    f"{cache * BYTES_PER_CACHE_ENTRY >> 20} MB, more than half the "
                     f"memory cap ({cap >> 20} MB): ask for fewer ",
                     Hint("lower", "cache_bits"),
                 )
             )
-        cache = _cache_in_time(cache, self.limits.deadline)
+        cache = cache_in_time(cache, self.limits.deadline)
         self.threads = self.limits.worker_threads
         # oxidd aborts the process when an allocation or its thread pool fails
         cache, cap = fit_address_space(address_space_left(), self.threads, cache, cap, self.limits)

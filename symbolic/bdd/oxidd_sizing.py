@@ -20,6 +20,8 @@ from .capacity import OXIDD_THREAD_ADDRESS_SPACE
 
 __all__ = [
     "cache_entries",
+    "cache_in_time",
+    "BYTES_PER_CACHE_ENTRY",
     "fit_address_space",
     "BIG_CACHE_BITS",
     "CACHE_MIN_SECONDS",
@@ -31,7 +33,7 @@ __all__ = [
 #: (bench/journal/2026-11-23-issue-9-rounds-1-2.md, "Another BDD package: oxidd")
 _CACHE = 1 << 22
 #: bytes per apply-cache entry (measured: 2^22 entries asked for 44 564 480 bytes)
-_BYTES_PER_CACHE_ENTRY = 11
+BYTES_PER_CACHE_ENTRY = 11
 #: the smallest cache: small spaces get four entries a value vector, at least this
 SMALL_CACHE_BITS = 16
 #: the cache of iterated fixpoints on large spaces (see cache_entries)
@@ -81,22 +83,22 @@ def cache_entries(
     if space_bits is not None and space_bits > BIG_CACHE_BITS:
         sizes = (_BIG_CACHE, _LARGE_CACHE) if work == "fixpoints" else (_LARGE_CACHE,)
         for entries in sizes:
-            if cap >= 16 * _BYTES_PER_CACHE_ENTRY * entries:
+            if cap >= 16 * BYTES_PER_CACHE_ENTRY * entries:
                 return entries
     return _CACHE
 
 
-def _cache_in_time(cache: int, deadline: float | None) -> int:
+def cache_in_time(cache: int, deadline: float | None) -> int:
     """The cache entries, ``--cache-bits`` or not, that a request may allocate before its
     deadline: half as many until the time left is what :data:`CACHE_MIN_SECONDS` asks for
     them (10 s above 2^22 entries, 60 s above 2^24, and 60 s per 2^26 above 2^26). oxidd
     allocates its cache holding Python's lock, when the deadline cannot act.
 
-    >>> [_cache_in_time(1 << b, time.monotonic() + 30).bit_length() - 1 for b in (26, 25, 23)]
+    >>> [cache_in_time(1 << b, time.monotonic() + 30).bit_length() - 1 for b in (26, 25, 23)]
     [24, 24, 23]
-    >>> _cache_in_time(1 << 26, time.monotonic() + 5).bit_length() - 1
+    >>> cache_in_time(1 << 26, time.monotonic() + 5).bit_length() - 1
     22
-    >>> [_cache_in_time(1 << 30, t).bit_length() - 1 for t in (None, time.monotonic() + 400)]
+    >>> [cache_in_time(1 << 30, t).bit_length() - 1 for t in (None, time.monotonic() + 400)]
     [30, 28]
     """
     if deadline is None:
@@ -149,6 +151,6 @@ def fit_address_space(
             stage=limits.where(),
         )
     cache = max(
-        1 << 10, min(cache, 1 << max(0, (rest // (4 * _BYTES_PER_CACHE_ENTRY)).bit_length() - 1))
+        1 << 10, min(cache, 1 << max(0, (rest // (4 * BYTES_PER_CACHE_ENTRY)).bit_length() - 1))
     )
-    return cache, min(cap, max(0, rest // 2 - cache * _BYTES_PER_CACHE_ENTRY))
+    return cache, min(cap, max(0, rest // 2 - cache * BYTES_PER_CACHE_ENTRY))

@@ -295,7 +295,7 @@ def verdicts(boards: dict[frozenset, int], size: int) -> list[Verdict]:
         out.append(
             Verdict(claim, "untested" if not checked else "false" if bad else "holds", checked, bad)
         )
-    split = _rectangles_apart(boards)
+    split = _split_into_rectangles(boards)
     for key, where, text, apart in COMPONENTS_CLAIMS:
         out.append(
             _components_verdict(
@@ -305,7 +305,9 @@ def verdicts(boards: dict[frozenset, int], size: int) -> list[Verdict]:
     return out
 
 
-def _rectangles_apart(boards) -> list[tuple[frozenset, list[frozenset], list[tuple[int, int]]]]:
+def _split_into_rectangles(
+    boards,
+) -> list[tuple[frozenset, list[frozenset], list[tuple[int, int]]]]:
     """(board, components, their shapes) for each board of two components or more, every
     one a rectangle, smallest boards first (the boards were checked by :func:`_boards`)."""
     out = []
