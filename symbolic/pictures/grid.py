@@ -278,30 +278,21 @@ def draw_grid(grid: Grid, title: str) -> Picture:
     need(grid, Grid, "the grid", hint=" (grid_of(...))")
     need(title, str, "the title")
     from matplotlib import colors
-    from matplotlib.patches import Patch, Rectangle
+    from matplotlib.patches import Patch
+
+    from .gridcells import Cell, GridCells
 
     nx_, ny = len(grid.xs), len(grid.ys)
     side = min(0.45, 11.5 / max(nx_, ny))  # a cell's side, in inches
     fig = new_figure(2.5 + side * nx_, 1.8 + side * ny)
     ax = fig.add_subplot()
     fill, text = _colours(grid)
+    cells = []
     for i, a in enumerate(grid.xs):
         for k, b in enumerate(grid.ys):
             colour = fill[(a, b)]
-            rect = Rectangle(
-                (i, k),
-                1,
-                1,
-                facecolor=colour or "white",
-                edgecolor="#718096" if colour else "#cbd5e0",
-                linewidth=0.5,
-                hatch=None if colour else "//",
-            )
-            rect.set_gid(f"cell_{a}_{b}")
-            # the limits are set below and the cells lie inside them: neither the
-            # data limits nor the layout need to visit thousands of cells one by one
-            rect.set_in_layout(False)
-            ax.add_artist(rect)
+            edge = "#718096" if colour else "#cbd5e0"
+            cells.append(Cell(f"cell_{a}_{b}", i, k, colour or "white", edge, not colour))
             if (a, b) in text:
                 t = ax.text(
                     i + 0.5,
@@ -313,7 +304,11 @@ def draw_grid(grid: Grid, title: str) -> Picture:
                     color=_text_colour(colors.to_rgb(colour)),
                 )
                 t.set_gid(f"label_{a}_{b}")
+                # the limits are set below and the texts lie inside them: neither the
+                # data limits nor the layout need to visit thousands of them one by one
                 t.set_in_layout(False)
+    # one artist for every cell (each still its own SVG group)
+    ax.add_artist(GridCells(cells))
     ax.set_xlim(0, nx_)
     ax.set_ylim(0, ny)
     ax.set_aspect("equal")
