@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from symbolic import atl
 from symbolic.lang.arena import MAX_DEPTH, read_arena
@@ -211,3 +212,68 @@ def test_english_keys_read_the_same_arena_and_errors_name_them():
         read_arena(json.dumps(english | {"controller": {"0": 1}}), "g.json")
     with pytest.raises(ModelError, match="expected etats or states, init or initial"):
         read_arena(json.dumps(GOOD | {"start": 0}), "g.json")
+
+
+def _located_reading(text: str):
+    """What the located parser alone makes of ``text``: the Arena, or the error's
+    message and place."""
+    from symbolic.lang.arena import _Reader, _validated
+
+    r = _Reader(text, "a.json")
+    try:
+        return _validated(r, r.parse())
+    except ModelError as err:
+        return ("error", str(err))
+
+
+def _reading(text: str):
+    try:
+        return read_arena(text, "a.json")
+    except ModelError as err:
+        return ("error", str(err))
+
+
+#: pieces the hostile texts are made of: JSON's and what is not JSON
+_PIECES = [
+    "NaN", "Infinity", "-Infinity", "1.0", "1e999", "-0", "true", "null", '"0"', "[]", "{}",
+    '"init": 1', '"x": 2', ",", ":", "[", "]", "{", "}", "\ufeff", "'", "\\u0000", " ",
+    "9" * 25,
+]  # fmt: skip
+
+
+@st.composite
+def arena_texts(draw):
+    """An arena's JSON, maybe with a key twice, then cut, spliced or left alone."""
+    n = draw(st.integers(1, 5))
+    # mostly states, sometimes a value of another JSON kind where a state belongs
+    odd = st.sampled_from([True, False, None, 1.5, -0.0, "0", [], {}, 10**20])
+    states = st.one_of(st.integers(-1, n), st.integers(-1, n), odd)
+    doc = {
+        "etats": list(range(n)),
+        "init": draw(states),
+        "controles": {str(i): draw(st.integers(1, 3)) for i in range(n)},
+        "transitions": {
+            str(i): draw(st.lists(states, max_size=3)) for i in range(n) if draw(st.booleans())
+        },
+        "objectifs1": draw(st.lists(states, max_size=2)),
+        "objectifs2": draw(st.lists(states, max_size=2)),
+    }
+    text = json.dumps(doc, indent=draw(st.sampled_from([None, 1])))
+    how = draw(st.sampled_from(["as is", "twice", "cut", "splice"]))
+    if how == "twice":  # a key twice: json.loads keeps the last, JSON's objects may not
+        text = text.replace('"init"', '"init": 0, "init"', 1)
+    elif how == "cut":
+        text = text[: draw(st.integers(0, len(text)))]
+    elif how == "splice":
+        at = draw(st.integers(0, len(text)))
+        cut = draw(st.integers(0, 3))
+        text = text[:at] + draw(st.sampled_from(_PIECES)) + text[at + cut :]
+    return text
+
+
+@settings(max_examples=150, deadline=None)
+@given(arena_texts())
+def test_the_fast_reading_is_the_located_one(text):
+    # read_arena raises AssertionError when the located parser accepts what the fast
+    # reading refused; an error always comes from the located parser
+    assert _reading(text) == _located_reading(text), text

@@ -124,6 +124,26 @@ class Located:
     span: Span
 
 
+class _Unlocated(Exception):
+    """The fast reading of an arena met what only the located parser can report."""
+
+
+def _wrapped(v, here: Span) -> Located:
+    """A value of :func:`json.loads` (its numbers and objects already Located) as a
+    Located value at ``here``."""
+    if isinstance(v, Located):
+        return v
+    if isinstance(v, str):
+        return Located("string", v, here)
+    if isinstance(v, list):
+        return Located("array", [_wrapped(x, here) for x in v], here)
+    if v is None:
+        return Located("null", None, here)
+    if isinstance(v, bool):
+        return Located("true" if v else "false", v, here)
+    raise AssertionError(v)
+
+
 def _describe(v: Located) -> str:
     if v.kind == "number":
         assert isinstance(v.value, str)  # a number's text
@@ -185,6 +205,41 @@ class _Reader:
         except UnexpectedInput as err:  # pragma: no cover - the three above are all lark raises
             raise self.error("not JSON", self.span(err.line, err.column))
         return self._located(tree)
+
+    def parse_fast(self) -> Located:
+        """The document read by :func:`json.loads`, every value located at the file's
+        start (a placeholder: any error found in it sends :func:`read_arena` to
+        :meth:`parse`); :class:`_Unlocated` for what only :meth:`parse` can report
+        (not JSON, a key twice in an object, ``NaN`` or ``Infinity``, which JSON does
+        not have)."""
+        self._check_depth()
+        here = self.span(1, 1)
+
+        def number(text: str) -> Located:
+            return Located("number", text, here)
+
+        def members(pairs: list) -> Located:
+            items: dict[str, tuple[Span, Located]] = {}
+            for key, value in pairs:
+                if key in items:
+                    raise _Unlocated(key)
+                items[key] = (here, _wrapped(value, here))
+            return Located("object", items, here)
+
+        def constant(word: str):
+            raise _Unlocated(word)
+
+        try:
+            doc = json.loads(
+                self.text,
+                object_pairs_hook=members,
+                parse_int=number,
+                parse_float=number,
+                parse_constant=constant,
+            )
+        except json.JSONDecodeError as err:
+            raise _Unlocated(err.msg) from None
+        return _wrapped(doc, here)
 
     def _check_depth(self) -> None:
         """Refuse nesting deeper than MAX_DEPTH before parsing (brackets outside strings)."""
@@ -311,9 +366,24 @@ class Arena:
 
 
 def read_arena(text: str, filename: str) -> Arena:
-    """The validated :class:`Arena` of the JSON ``text`` (errors name ``filename``)."""
+    """The validated :class:`Arena` of the JSON ``text`` (errors name ``filename``).
+
+    A valid file is read by Python's own JSON reader (:meth:`_Reader.parse_fast`),
+    which keeps no positions; a file the fast reading refuses, whatever the reason, is
+    read again by the located parser, whose error says where the mistake is (the two
+    readings agree on every text: tests/test_arena.py)."""
     r = _Reader(text, filename)
-    doc = r.parse()
+    try:
+        return _validated(r, r.parse_fast())
+    except (ModelError, _Unlocated):
+        pass
+    arena = _validated(r, r.parse())
+    raise AssertionError(arena)  # the located reading accepted what the fast one refused
+
+
+def _validated(r: _Reader, doc: Located) -> Arena:
+    """The :class:`Arena` of the parsed JSON ``doc``, checked (errors raised by ``r``)."""
+    filename = r.filename
     top = r.span(doc.span.line, doc.span.column)
     if doc.kind != "object":
         raise r.error(
