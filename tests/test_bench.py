@@ -129,6 +129,7 @@ def test_oxidd_peer_counts_equal_the_project(tmp_path):
     assert mod.solve(3, 3, 20, 6, 0)["count"] == ref
 
 
+@pytest.mark.slow  # a bench script's smoke run; the engines' GDL agreement: test_gdl*.py
 def test_bench_gdl_quick_runs_and_engines_agree():
     """bench/gdl.py --quick: both GDL engines agree on the whole small games and on
     3pttc from its first 4 moves, the two layered paths give the same set, and the
