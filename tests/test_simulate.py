@@ -144,6 +144,14 @@ def test_the_move_cap_stops_games_as_draws(capsys):
     assert d["capped"] == 5 and d["draws"] == 5 and d["moves"]["max"] == 2
 
 
+def test_no_game_played_has_no_move_counts(capsys):
+    d = doc(capsys, NIM, "--players", "optimal,random", "--games", "0")
+    assert d["games"] == 0 and d["wins"] == {"1": 0, "2": 0} and d["draws"] == 0, d
+    assert d["moves"] == {"mean": None, "min": None, "max": None}, d
+    status, out, _ = run(capsys, NIM, "--players", "optimal,random", "--games", "0")
+    assert status == 0 and "moves per game: no game played" in out, out
+
+
 def test_text_output_and_trace(capsys):
     status, out, err = run(
         capsys,

@@ -119,10 +119,11 @@ def simulate(
         "draws": draws,
         "capped": capped,
         "max_moves": max_moves,
+        # no game played: no length to take the mean, least or greatest of
         "moves": {
-            "mean": round(sum(lengths) / games, 2) if games else 0,
-            "min": min(lengths, default=0),
-            "max": max(lengths, default=0),
+            "mean": round(sum(lengths) / games, 2) if games else None,
+            "min": min(lengths, default=None),
+            "max": max(lengths, default=None),
         },
     }
 
@@ -186,7 +187,10 @@ def cmd_simulate(args) -> int:
         print(f"player {p} ({k}): {doc['wins'][str(p)]} wins")
     print(f"draws: {doc['draws']} ({doc['capped']} stopped at the cap of {args.max_moves} moves)")
     m = doc["moves"]
-    print(f"moves per game: mean {m['mean']}, min {m['min']}, max {m['max']}")
+    if args.games:
+        print(f"moves per game: mean {m['mean']}, min {m['min']}, max {m['max']}")
+    else:
+        print("moves per game: no game played")
     return 0
 
 
