@@ -141,6 +141,70 @@ def test_the_reordering_policies_switch_on_as_stated(policy, seconds, nodes, dyn
         assert adapt.dynamic == dynamic, (policy, seconds, nodes)
 
 
+class _Sifting:
+    """A manager's reordering as Adapt sees it: whether it is on, and the seconds its
+    reorderings have taken (set by the test)."""
+
+    def __init__(self):
+        self.on, self.seconds = False, 0.0
+
+    def reordering_seconds(self) -> float:
+        return self.seconds
+
+    def sift(self) -> bool:
+        return True
+
+    def reordering(self):
+        import contextlib
+
+        @contextlib.contextmanager
+        def block():
+            self.on = True
+            try:
+                yield True
+            finally:
+                self.on = False
+
+        return block()
+
+
+def test_a_storm_of_reorderings_turns_them_off_for_good():
+    import contextlib
+
+    m = _Sifting()
+    m.seconds = 7.0  # the gates' reorderings: not the fixpoint's
+    adapt = Adapt(m, **POLICIES["storm"])
+    storm = POLICIES["storm"]["storm"]
+    with contextlib.ExitStack() as stack:
+        adapt(0.0, 0, stack)
+        assert m.on and adapt.watching
+        # 3 s of sifting of the fixpoint's 4 (under the 4 s), then 5 s of its 10 (a
+        # ratio of 1 to the other work, under 4): on
+        for spent, sifted in [(4.0, 3.0), (6.0, 2.0)]:
+            m.seconds += sifted
+            adapt(spent, 0, stack)
+            assert m.on, (spent, sifted)
+        # then 34 s of its 40: over 4 s, and over 4 times the other 6 s: off
+        m.seconds += 29.0
+        adapt(30.0, 0, stack)
+        assert 34.0 > storm and not m.on and adapt.stopped and not adapt.watching
+        adapt(100.0, 10**9, stack)  # never on again
+        assert not m.on
+
+
+def test_without_storm_the_reordering_stays_on_whatever_it_costs():
+    import contextlib
+
+    m = _Sifting()
+    adapt = Adapt(m, **POLICIES["always"])
+    with contextlib.ExitStack() as stack:
+        adapt(0.0, 0, stack)
+        m.seconds += 1000.0
+        assert not adapt.watching  # the fixpoint no longer calls it
+        adapt(1001.0, 0, stack)
+        assert m.on
+
+
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(aiger_circuits())
 def test_dfs_order_is_a_permutation_of_the_latches_and_inputs(c):

@@ -80,7 +80,11 @@ class Adapt:
     iteration, until an iteration takes more than ``after`` CPU seconds or, with
     ``grow``, the manager's nodes after an iteration pass ``grow`` times the gates' (a
     fixpoint about to blow up inside its next composition): then it is on for the rest
-    of the fixpoint. The policies and their measurements: bench/README.md, AIGER section.
+    of the fixpoint. With ``storm``, it goes off again for good once its reorderings
+    in the fixpoint have taken more than ``storm`` seconds and more than
+    :data:`STORM_RATIO` times the fixpoint's other work (a storm: sifting again and
+    again inside each composition, on an order it no longer improves much). The
+    policies and their measurements: bench/README.md, AIGER section.
 
     >>> from symbolic.bdd.managers import make_manager
     >>> m = make_manager("autoref")
@@ -99,6 +103,7 @@ class Adapt:
         grow: float | None = None,
         sift: bool = False,
         gates: int = 0,
+        storm: float | None = None,
     ):
         self.manager = manager
         #: sift once when switching dynamic reordering on (it acts only past a node count)
@@ -106,20 +111,47 @@ class Adapt:
         self.after = after
         #: the node count past which dynamic reordering goes on (None: never by size)
         self.limit = None if grow is None else grow * max(gates, 1)
+        #: seconds of reordering in the fixpoint past which it goes off (None: never)
+        self.storm = storm
         #: the dynamic reordering is on
         self.dynamic = False
+        #: it went off for good (a storm)
+        self.stopped = False
+        # the reordering seconds when it went on, and the fixpoint's seconds since
+        self._sifted_at = 0.0
+        self._spent = 0.0
+
+    @property
+    def watching(self) -> bool:
+        """Whether the next iteration can change the reordering (the fixpoint calls
+        this object after it only then)."""
+        return not self.stopped and (not self.dynamic or self.storm is not None)
 
     def __call__(self, seconds: float, nodes: int, stack: contextlib.ExitStack) -> None:
         """After an iteration of ``seconds`` leaving ``nodes`` in the manager; ``stack``
         holds the dynamic reordering."""
+        if self.stopped:
+            return
         if self.dynamic:
+            if self.storm is None:
+                return
+            self._spent += seconds
+            sifted = self.manager.reordering_seconds() - self._sifted_at
+            if sifted > self.storm and sifted > STORM_RATIO * (self._spent - sifted):
+                stack.close()
+                self.dynamic, self.stopped = False, True
             return
         if seconds > self.after or (self.limit is not None and nodes > self.limit):
             if self.sift:
                 self.manager.sift()
             stack.enter_context(self.manager.reordering())
             self.dynamic = True
+            self._sifted_at, self._spent = self.manager.reordering_seconds(), 0.0
 
+
+#: a storm (:class:`Adapt`'s ``storm``): the fixpoint's reorderings took this many times
+#: the rest of its work
+STORM_RATIO = 4.0
 
 #: the reordering policies of :func:`solve_safety`: Adapt's settings by name
 POLICIES: dict[str, dict] = {
@@ -127,6 +159,7 @@ POLICIES: dict[str, dict] = {
     "grow": {"after": 0.3, "grow": 4.0},
     "grow-sift": {"after": 0.3, "grow": 4.0, "sift": True},
     "always": {"after": -1.0},
+    "storm": {"after": -1.0, "storm": 4.0},
 }
 
 #: the policy of ``symbolic aiger`` and of the engine's safety fixpoint (measured against
@@ -433,7 +466,7 @@ def _solve(
             )[0]
         with limits.stage("the safety fixpoint"):
             while fix.step():
-                if adapt is not None and not adapt.dynamic:
+                if adapt is not None and adapt.watching:
                     nodes = 0 if adapt.limit is None else m.node_count()
                     adapt(fix.seconds, nodes, dynamic)
     if fix.outcome == "invariant":

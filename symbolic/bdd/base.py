@@ -302,6 +302,17 @@ class BaseManager(abc.ABC):
         """Bound the backend's sifting (False: it has no such bound)."""
         return False
 
+    def reordering_seconds(self) -> float:
+        """Seconds the backend's reorderings (dynamic, or :meth:`sift`) have taken in this
+        manager so far: CUDD counts them; 0.0 where the backend has none or does not
+        count them (autoref, oxidd).
+
+        >>> from symbolic.bdd.managers import make_manager
+        >>> make_manager("autoref").reordering_seconds()
+        0.0
+        """
+        return 0.0
+
     def cpu_limit(self, seconds: float | None) -> bool:
         """Make the backend's own operations give up ``seconds`` of CPU from now, raising
         the error of the :meth:`~symbolic.limits.Limits.budget` running then (None: back
