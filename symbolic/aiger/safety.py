@@ -75,7 +75,8 @@ METHODS = ("safety", "game")
 class Adapt:
     """When the safety fixpoint reorders its manager (the answer never depends on it,
     only the time): the backend's dynamic reordering, on while the gates are built,
-    is on throughout the fixpoint with a negative ``after`` (:data:`DEFAULT_POLICY`);
+    is on from the fixpoint's start with a negative ``after`` (``"always"``, and
+    :data:`DEFAULT_POLICY` until a storm);
     otherwise it is off there, where it would sift again and again inside each
     iteration, until an iteration takes more than ``after`` CPU seconds or, with
     ``grow``, the manager's nodes after an iteration pass ``grow`` times the gates' (a
@@ -164,7 +165,7 @@ POLICIES: dict[str, dict] = {
 
 #: the policy of ``symbolic aiger`` and of the engine's safety fixpoint (measured against
 #: the others on the corpus: bench/README.md, AIGER section)
-DEFAULT_POLICY = "always"
+DEFAULT_POLICY = "storm"
 
 
 @dataclass
