@@ -116,8 +116,7 @@ class Manager(Protocol):
         """Let sifting stop moving a variable once the BDDs grow past ``ratio``; whether it can."""
 
     def reordering_seconds(self) -> float:
-        """Seconds the backend's reorderings have taken in this manager (0.0: none, or
-        not counted)."""
+        """Seconds the backend's reorderings took in this manager (0.0: none, or uncounted)."""
 
     def cpu_limit(self, seconds: float | None) -> bool:
         """Stop the backend's operations ``seconds`` of CPU from now (None: at the deadline)."""
