@@ -279,21 +279,23 @@ def drawn_texts(fig) -> list:
     return [t for t in texts if t.get_visible() and t.get_text()]
 
 
-def measured(pic):
-    """(figure box, [(text artist, its box)], renderer) in pixels, after the layout."""
+def measured(pic, r=None):
+    """(figure box, [(text artist, its box)], renderer) in pixels, after the layout
+    (``r``: a renderer of the picture already laid out)."""
     from symbolic.pictures.figure import renderer
 
-    r = renderer(pic.figure)
+    r = renderer(pic.figure) if r is None else r
     return pic.figure.bbox, [(t, t.get_window_extent(r)) for t in drawn_texts(pic.figure)], r
 
 
-def badge_boxes(pic):
-    """The boxes (pixels) of the move badges of a board picture."""
+def badge_boxes(pic, r=None):
+    """The boxes (pixels) of the move badges of a board picture (``r``: as
+    :func:`measured`'s)."""
     from matplotlib.text import Text
 
     from symbolic.pictures.figure import renderer
 
-    r = renderer(pic.figure)
+    r = renderer(pic.figure) if r is None else r
     badges = [t for t in pic.figure.findobj(Text) if (t.get_gid() or "").startswith("move_")]
     return [t.get_bbox_patch().get_window_extent(r) for t in badges]
 
@@ -359,7 +361,8 @@ def test_no_two_badges_of_a_board_meet_and_each_is_in_the_figure(name, params, p
     initial = atl.evaluate(e, m.formula("initial"), m.definitions).first()
     for pos in [initial, busiest(e)] + [p for p in positions if p is not None]:
         pic = board(m, e, pos)
-        boxes = badge_boxes(pic)
+        fig, texts, r = measured(pic)
+        boxes = badge_boxes(pic, r)
         moves = pic.facts["moves"]
         assert len(boxes) == len(moves) == e.successors(pos).count(), (name, pos)
         assert len({mv.cell for mv in moves if mv.cell is not None}) == sum(
@@ -367,7 +370,6 @@ def test_no_two_badges_of_a_board_meet_and_each_is_in_the_figure(name, params, p
         )
         clash = [(i, j) for i in range(len(boxes)) for j in range(i) if meet(boxes[i], boxes[j])]
         assert not clash, (name, pos, clash, [moves[i].cell for c in clash for i in c])
-        fig, texts, _ = measured(pic)
         out = [t.get_text() for t, box in texts if not inside(box, fig)]
         assert not out, (name, pos, out)
         pic.resize(3, 2.5)  # smaller than drawn: the badges shrink with their cells

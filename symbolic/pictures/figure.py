@@ -181,10 +181,13 @@ def fit_titles(fig) -> None:
 
 
 def renderer(fig):
-    """An Agg renderer of ``fig`` after its layout is done (to measure drawn text)."""
+    """An Agg renderer of ``fig`` after its layout is done (to measure drawn text): the
+    figure is laid out twice, as :meth:`Picture._render` does (the layout settles), with
+    the renderer's drawing turned off (the boxes are the same; no pixel is made)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    canvas = FigureCanvasAgg(fig)
-    canvas.draw()  # twice, as :meth:`Picture._render` does: the layout settles
-    canvas.draw()
-    return canvas.get_renderer()
+    r = FigureCanvasAgg(fig).get_renderer()
+    with r._draw_disabled():
+        fig.draw(r)
+        fig.draw(r)
+    return r
