@@ -271,5 +271,9 @@ def eq(m: Manager, a: BV, b: BV):
     if a.is_const and b.is_const:
         return m.true  # overlapping constant intervals: same value
     W = max(len(a.bits), len(b.bits))
+    if b.is_const:
+        a, b = b, a
     A, B = extend(a.bits, W), extend(b.bits, W)
+    if all(m.is_true(x) or m.is_false(x) for x in A):  # a value: literals, no ↔ per bit
+        return m.conj(y if m.is_true(x) else m.not_(y) for x, y in zip(A, B))
     return m.conj(m.iff(x, y) for x, y in zip(A, B))
