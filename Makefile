@@ -10,12 +10,16 @@ unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup test typecheck test-slow demo fuzz fuzz-parser bench bench-chocolate bench-gdl bench-ggp clean gdl
 
+# the environment without the old pip and setuptools that ensurepip would unpack and
+# compile (seconds); this Python's pip puts the current pip in it (a pip without
+# --python: ensurepip's copy, then upgraded)
 $(BIN)/python:
-	$(PY) -m venv $(VENV)
+	$(PY) -m venv --without-pip $(VENV)
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q --no-compile -e '.[test]'
+	$(PY) -m pip --python $(BIN)/python install -q --upgrade pip \
+		|| ($(BIN)/python -m ensurepip && $(BIN)/python -m pip install -q --upgrade pip)
+	$(BIN)/python -m pip install -q --no-compile -e '.[test]'
 	touch $(STAMP)
 
 setup: $(STAMP)
