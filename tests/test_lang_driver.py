@@ -206,6 +206,9 @@ def _cpu(kind: str, text: str) -> float:
     return best
 
 
+# a measurement of time, in make test-slow: make test asserts no speed (bench/read_speed.py
+# measures reading; this guards against a quadratic step coming back)
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_reading_grows_linearly(kind):
     """Four times the text takes less than eight times the processor time, for the whole
