@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -201,6 +202,14 @@ def test_docs_examples_parse_and_check():
 # ---------------------------------------------------------------- the parser cache
 
 
+@functools.cache
+def _built():
+    """A parser built from the grammar, no cache read (building takes a second: once)."""
+    from symbolic.lang.grammar import build_parser
+
+    return build_parser()
+
+
 def _trees_agree(parser, reference):
     """Both parsers give the same trees on every shipped model and on formulas where
     the soft keywords X and U are names, operators or both."""
@@ -215,7 +224,7 @@ def _trees_agree(parser, reference):
 
 
 def test_parser_cache_round_trip(tmp_path):
-    from symbolic.lang.grammar import _grammar_text, build_parser, cache_file, load_parser
+    from symbolic.lang.grammar import _grammar_text, cache_file, load_parser
 
     first = load_parser(tmp_path)
     path = cache_file(_grammar_text(), tmp_path)
@@ -227,15 +236,15 @@ def test_parser_cache_round_trip(tmp_path):
     assert sorted(second.options.postlex.always_accept) == sorted(
         first.options.postlex.always_accept
     )
-    _trees_agree(second, build_parser())
+    _trees_agree(second, _built())
 
 
 def test_parser_cache_corrupt_or_unwritable(tmp_path):
-    from symbolic.lang.grammar import _grammar_text, build_parser, cache_file, load_parser
+    from symbolic.lang.grammar import _grammar_text, cache_file, load_parser
 
     path = cache_file(_grammar_text(), tmp_path)
     path.write_bytes(b"not a pickle")
-    built = build_parser()  # building the tables takes a second: once
+    built = _built()
     _trees_agree(load_parser(tmp_path), built)
     assert path.read_bytes() != b"not a pickle"  # replaced by a good one
     blocker = tmp_path / "a-file"
