@@ -120,18 +120,35 @@ def _check_layers(path: Path) -> int:
     return n
 
 
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("path", KIFS, ids=lambda p: p.name)
+#: the modes whose cases on the two shipped games (the largest) run in ``make test-slow``:
+#: every mode still runs on each small file of tests/gdl in ``make test``
+MIDDLE = ("parts", "parts of 8 nodes")
+
+
+def _atom_cases():
+    """Every file in every mode (:data:`MIDDLE` on the shipped games: ``make test-slow``)."""
+    return [
+        pytest.param(
+            path,
+            mode,
+            id=f"{path.name}-{mode}",
+            marks=[pytest.mark.slow] if path.parent == SHIPPED and mode in MIDDLE else [],
+        )
+        for path in KIFS
+        for mode in MODES
+    ]
+
+
+@pytest.mark.parametrize(("path", "mode"), _atom_cases())
 def test_atoms_within_each_layer_are_the_whole_atoms_there(path, mode):
     with MODES[mode]():
         assert _check_layers(path) > 0
 
 
 def _answer_cases():
-    """Every file in every mode but the default; on the two corpus games (the largest)
-    the two middle modes run in ``make test-slow`` (the layers' atoms are still compared
-    in every mode by the test above)."""
-    middle = ("parts", "parts of 8 nodes")
+    """Every file in every mode but the default (:data:`MIDDLE` on the shipped games:
+    ``make test-slow``)."""
+    middle = MIDDLE
     return [
         pytest.param(
             path,
