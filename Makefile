@@ -24,19 +24,13 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 setup: $(STAMP)
 
-MARKS := not fuzz and not slow and not gdl_slow
-
 # static checks first (ruff lint and format, mypy: seconds), then the suite on two workers
-# (pytest-xdist; a worker that runs out of tests takes some of the other's). mypy uses one
-# core; on the other, a collection of the suite compiles what each worker would compile
-# at its start (the modules imported, the test modules' rewritten asserts); its errors,
-# if any, are the suite's to report
+# (pytest-xdist; a worker that runs out of tests takes some of the other's)
 test: $(STAMP)
 	$(BIN)/ruff check symbolic tests bench
 	$(BIN)/ruff format --check symbolic tests bench
-	$(BIN)/python -m pytest --collect-only -q -p no:cacheprovider -m "$(MARKS)" \
-		> /dev/null 2>&1 & warm=$$!; $(BIN)/mypy; checked=$$?; wait $$warm; exit $$checked
-	$(BIN)/python -m pytest -n 2 --dist worksteal -m "$(MARKS)"
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -n 2 --dist worksteal -m "not fuzz and not slow and not gdl_slow"
 
 # the type check alone (also the second step of make test)
 typecheck: $(STAMP)
