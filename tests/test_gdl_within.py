@@ -125,8 +125,9 @@ def _check_layers(path: Path) -> int:
 MIDDLE = ("parts", "parts of 8 nodes")
 
 
-def _atom_cases():
-    """Every file in every mode (:data:`MIDDLE` on the shipped games: ``make test-slow``)."""
+def _cases(modes):
+    """Every file in each of ``modes`` (:data:`MIDDLE` on the shipped games:
+    ``make test-slow``)."""
     return [
         pytest.param(
             path,
@@ -135,34 +136,18 @@ def _atom_cases():
             marks=[pytest.mark.slow] if path.parent == SHIPPED and mode in MIDDLE else [],
         )
         for path in KIFS
-        for mode in MODES
+        for mode in modes
     ]
 
 
-@pytest.mark.parametrize(("path", "mode"), _atom_cases())
+@pytest.mark.parametrize(("path", "mode"), _cases(MODES))
 def test_atoms_within_each_layer_are_the_whole_atoms_there(path, mode):
     with MODES[mode]():
         assert _check_layers(path) > 0
 
 
-def _answer_cases():
-    """Every file in every mode but the default (:data:`MIDDLE` on the shipped games:
-    ``make test-slow``)."""
-    middle = MIDDLE
-    return [
-        pytest.param(
-            path,
-            mode,
-            id=f"{path.name}-{mode}",
-            marks=[pytest.mark.slow] if path.parent == SHIPPED and mode in middle else [],
-        )
-        for path in KIFS
-        for mode in MODES
-        if mode != "default"
-    ]
-
-
-@pytest.mark.parametrize(("path", "mode"), _answer_cases())
+# every mode but the default, against the default
+@pytest.mark.parametrize(("path", "mode"), _cases([m for m in MODES if m != "default"]))
 def test_answers_in_each_mode_are_the_same(path, mode):
     model = _model(path)
     want = _engine_view(model, "symbolic")
