@@ -274,6 +274,6 @@ def eq(m: Manager, a: BV, b: BV):
     if b.is_const:
         a, b = b, a
     A, B = extend(a.bits, W), extend(b.bits, W)
-    if all(m.is_true(x) or m.is_false(x) for x in A):  # a value: literals, no ↔ per bit
+    if a.is_const and all(m.is_true(x) or m.is_false(x) for x in A):  # literals, no ↔
         return m.conj(y if m.is_true(x) else m.not_(y) for x, y in zip(A, B))
     return m.conj(m.iff(x, y) for x, y in zip(A, B))
