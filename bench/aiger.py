@@ -61,13 +61,18 @@ PROBE = [PYTHON, str(ROOT / "bench" / "aiger_probe.py"), "--limit", "0"]
 COLUMNS = ["file", "status", "answer", "cpu_s", "wall_s", "peak_mb", "verdict", "details"]
 
 
+def comment_tail(path: Path) -> str:
+    """The last 8 KiB of an AIGER file, where its SYNTCOMP comment is (the files end
+    with it; the large ones are megabytes of gates before it)."""
+    with path.open("rb") as f:
+        f.seek(max(0, path.stat().st_size - 8192))
+        return f.read().decode("latin-1")
+
+
 def header_status(path: Path) -> str:
     """The status the file's own SYNTCOMP comment states (``STATUS : realizable`` or
     ``unrealizable``), as REAL / UNREAL; "" when it states none or "unknown"."""
-    with path.open("rb") as f:
-        f.seek(max(0, path.stat().st_size - 8192))
-        tail = f.read().decode("latin-1")
-    m = re.search(r"STATUS\s*:\s*(\w+)", tail)
+    m = re.search(r"STATUS\s*:\s*(\w+)", comment_tail(path))
     return {"realizable": "REAL", "unrealizable": "UNREAL"}.get(m.group(1) if m else "", "")
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from aiger import CORPUS  # noqa: E402
+from aiger import CORPUS, comment_tail  # noqa: E402
 
 _COUNTS = re.compile(r"(\d+)/(\d+) \[([^\]]+)\]")
 _TIMES = re.compile(r"([\d.]+) \[([^\]]+)\]")
@@ -52,10 +52,6 @@ def best_time(rec: dict[str, tuple[int, int, float | None]]) -> float | None:
     return min((t for _, _, t in rec.values() if t is not None), default=None)
 
 
-def _or_inf(t: float | None) -> float:
-    return float("inf") if t is None else t
-
-
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("table", type=Path)
@@ -64,7 +60,7 @@ def main(argv: list[str]) -> int:
     with args.table.open() as f:
         answered = {r["file"] for r in csv.DictReader(f, delimiter="\t") if r["verdict"] == "ok"}
     files = sorted(CORPUS.glob("*.aag"))
-    rec = {f.name: records(f.read_text(errors="replace")) for f in files}
+    rec = {f.name: records(comment_tail(f)) for f in files}
     print(f"{len(answered)} of {len(files)} answered in {args.table.name}")
     print("\nnot answered: file, then per track solved/run and the recorded time")
     for name in sorted(set(rec) - answered):
@@ -73,8 +69,9 @@ def main(argv: list[str]) -> int:
             for k, (s, n, t) in rec[name].items()
         ]
         print(f"  {name}: " + "; ".join(cells))
-    past = {n for n, r in rec.items() if _or_inf(best_time(r)) > args.past}
-    never = {n for n, r in rec.items() if best_time(r) is None}
+    best = {n: best_time(r) for n, r in rec.items()}
+    never = {n for n, t in best.items() if t is None}
+    past = never | {n for n, t in best.items() if t is not None and t > args.past}
     print(f"\nfiles whose smallest recorded time is over {args.past:g} s or no tool: {len(past)}")
     print(f"  of them answered by this sweep: {len(past & answered)}")
     print(f"  solved by no tool in any track: {len(never)}, answered here: {len(never & answered)}")
