@@ -1,0 +1,62 @@
+"""bench/connect4_published.py: a ply-by-ply table beside Böck's published one."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+
+import pytest
+
+from .conftest import ROOT
+
+
+def _module():
+    path = ROOT / "bench" / "connect4_published.py"
+    spec = importlib.util.spec_from_file_location("connect4_published", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+PUBLISHED = _module()
+STORED_6X5 = ROOT / "bench" / "results" / "2026-11-29-connect4-compact-6x5-table.json"
+
+
+@pytest.mark.parametrize(
+    "w, h, plies, positions",
+    [
+        (5, 5, 26, 69_763_700),
+        (6, 5, 31, 2_818_972_642),
+        (6, 6, 37, 69_173_028_785),
+        (7, 6, 43, 4_531_985_219_092),
+    ],
+)
+def test_the_published_rows_sum_to_the_known_counts(w, h, plies, positions):
+    rows = PUBLISHED.published(w, h)
+    assert sorted(rows) == list(range(plies)), sorted(rows)
+    assert sum(map(sum, rows.values())) == positions
+
+
+def test_the_stored_6x5_table_of_the_engine_equals_the_published_one():
+    doc = json.loads(STORED_6X5.read_text(encoding="utf-8"))
+    lines, status = PUBLISHED.compare(doc)
+    assert status == 0, lines
+    assert lines == ["Connect Four (compact encoding) 6 x 5: 31 of 31 published rows equal (equal)"]
+
+
+def test_a_row_that_differs_is_named_and_fails():
+    doc = json.loads(STORED_6X5.read_text(encoding="utf-8"))
+    bad = copy.deepcopy(doc)
+    row = next(r for r in bad["layers"] if r["layer"] == 22)
+    row["win"], row["loss"] = row["loss"], row["win"]
+    lines, status = PUBLISHED.compare(bad)
+    assert status == 1, lines
+    assert lines[0].startswith("  ply 22: computed (142699300, 26654824, 169395874)"), lines
+    assert "30 of 31" in lines[-1], lines
+
+
+def test_a_board_without_a_published_table_says_so():
+    doc = {"model": "m", "parameters": {"w": 4, "h": 4}, "layers": []}
+    lines, status = PUBLISHED.compare(doc)
+    assert status == 2 and "no published table" in lines[0], lines
