@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import importlib.util
 import json
@@ -60,3 +61,31 @@ def test_a_board_without_a_published_table_says_so():
     doc = {"model": "m", "parameters": {"w": 4, "h": 4}, "layers": []}
     lines, status = PUBLISHED.compare(doc)
     assert status == 2 and "no published table" in lines[0], lines
+
+
+@pytest.mark.slow
+def test_the_5x5_table_of_the_command_line_equals_the_published_one(tmp_path):
+    """The engine, now: the whole 5 × 5 table through the command line (about 10 to 20 s
+    on two threads), set beside Böck's rows."""
+    from symbolic.cli import main
+
+    out = tmp_path / "c4-5x5.json"
+    with out.open("w", encoding="utf-8") as f, contextlib.redirect_stdout(f):
+        status = main(
+            [
+                "--threads",
+                "2",
+                "values",
+                str(ROOT / "models" / "connect4-compact.game"),
+                "-p",
+                "w=5",
+                "-p",
+                "h=5",
+                "--by-layer",
+                "--json",
+            ]
+        )
+    assert status == 0
+    lines, verdict = PUBLISHED.compare(json.loads(out.read_text(encoding="utf-8")))
+    assert verdict == 0, lines
+    assert lines[-1].endswith("5 x 5: 26 of 26 published rows equal (equal)"), lines
