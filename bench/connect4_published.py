@@ -46,12 +46,10 @@ def compare(doc: dict) -> tuple[list[str], int]:
     if not want:
         return [f"{name}: no published table for this board (a = {a})"], 2
     got = {r["layer"]: (r["win"], r["draw"], r["loss"]) for r in doc["layers"]}
-    out = []
-    for ply in sorted(set(want) | set(got)):
-        if got.get(ply) != want.get(ply):
-            out.append(f"  ply {ply}: computed {got.get(ply)}, published {want.get(ply)}")
-    same = len(want) - sum(1 for ply in want if got.get(ply) != want[ply])
-    verdict = "equal" if not out else "DIFFERENT"
+    differ = [ply for ply in sorted(set(want) | set(got)) if got.get(ply) != want.get(ply)]
+    out = [f"  ply {k}: computed {got.get(k)}, published {want.get(k)}" for k in differ]
+    same = sum(1 for ply in want if got.get(ply) == want[ply])
+    verdict = "equal" if not differ else "DIFFERENT"
     out.append(f"{name}: {same} of {len(want)} published rows equal ({verdict})")
     return out, 0 if verdict == "equal" else 1
 
