@@ -204,6 +204,29 @@ def test_exact_count_beyond_float_precision(backend):
     assert m.exact_count(m.not_(few), 1000) == (2**200 - 3) * 2**800
 
 
+@pytest.mark.parametrize("nvars", [40, 52, 53])
+def test_exact_count_at_the_edge_of_double_precision(backend, nvars):
+    """Counts over 52 variables and fewer are taken in doubles on oxidd
+    (FLOAT_COUNT_MAX_VARIABLES): exact up to 2^52, with every bit of the count set, and
+    equal to the big-integer count on random functions (negated too: complement edges),
+    in a manager with more variables than counted, interleaved."""
+    names = [f"x{i}" for i in range(2 * nvars)]
+    counted = names[::2]  # the others, between them, are outside every support
+    m = make(backend, names)
+    few = m.disj(m.cube({n: (i * 7 + k) % 3 == 0 for i, n in enumerate(counted)}) for k in range(3))
+    assert m.exact_count(m.not_(few), nvars) == 2**nvars - 3
+    assert m.exact_count(m.var(counted[-1]), nvars) == 2 ** (nvars - 1)
+    rng = random.Random(nvars)
+    for _ in range(20):
+        u = random_function(m, counted, rng, terms=12)
+        for v in (u, m.not_(u)):
+            got = m.exact_count(v, nvars)
+            if backend == "oxidd":
+                assert got == int(v.sat_count(nvars)), (got, int(v.sat_count(nvars)))
+            else:
+                assert got == m.exact_count(v, nvars + 1) // 2, got
+
+
 def test_cudd_exact_traversal_agrees_with_float_count():
     names = [f"v{i}" for i in range(12)]
     m = make("cudd", names)

@@ -449,15 +449,7 @@ def layer_row(k: int, layer: PositionSet, won: dict, turns: dict) -> tuple[int, 
     layer) and the turn sets T_p of two players p, q: won where the mover wins
     (U_p ∩ T_p, U_q ∩ T_q), lost where the other one does and the mover does not.
     A layer where one player moves (Connect Four: all of them) needs no intersection
-    with the turn sets, nor the other player's (T_p and T_q are disjoint).
-
-    >>> from symbolic.seeds.games import arena
-    >>> from symbolic.explicit import ExplicitGame
-    >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 1}, [(0, 1), (0, 2)]))
-    >>> layer, turns = G.from_tuples([(1,), (2,)]), {1: G.turn_set([1]), 2: G.turn_set([2])}
-    >>> layer_row(1, layer, {1: G.from_tuples([(2,)]), 2: G.from_tuples([(1,)])}, turns)
-    (1, 2, 0, 0)
-    """
+    with the turn sets, nor the other player's (T_p and T_q are disjoint)."""
     (p, q) = won
     w = lo = 0
     for r, o in ((p, q), (q, p)):

@@ -62,7 +62,7 @@ from .oxidd_sizing import (
 )
 from .transfer import copy_function
 
-__all__ = ["OxiddManager", "OXIDD_MAX_VARIABLES"]
+__all__ = ["FLOAT_COUNT_MAX_VARIABLES", "OxiddManager", "OXIDD_MAX_VARIABLES"]
 
 #: bytes per inner node assumed when sizing the node store from a memory cap
 _BYTES_PER_NODE = 32
@@ -77,6 +77,10 @@ OXIDD_MAX_VARIABLES = 2**32 - 1
 #: call than a product of small BDDs takes
 _DIRECT_BELOW, _DIRECT_OPERANDS = 1 << 16, 1 << 12
 
+
+#: counts over at most this many variables are taken in floating point (exact_count):
+#: a double holds every integer up to 2^53 exactly
+FLOAT_COUNT_MAX_VARIABLES = 52
 
 #: no collection while the store holds fewer nodes than this (see collect_garbage)
 _GC_FLOOR = 1 << 22
@@ -416,10 +420,26 @@ class OxiddManager(BaseManager):
     # ------------------------------------------------------------------ counting, enumeration
 
     def exact_count(self, u: Node, nvars: int) -> int:
-        """The exact number of models of ``u`` over ``nvars`` variables (oxidd counts exactly)."""
+        """The exact number of models of ``u`` over ``nvars`` variables: oxidd's count
+        in doubles up to :data:`FLOAT_COUNT_MAX_VARIABLES` variables, else in big integers.
+
+        Why the doubles are exact: the count of a node is c · 2^s, s the levels below it
+        outside the support and c ≤ 2^n, n ≤ ``nvars`` the support's variables below it;
+        sums, complements (2^L − x) and scalings by powers of two of such numbers are such
+        numbers, and a double holds c · 2^s exactly for c ≤ 2^53. The doubles are
+        faster (Connect Four 6 × 5's layers: about 1.8 ×; bench/README.md, round 6).
+
+        >>> m = OxiddManager()
+        >>> m.declare([f"x{i}" for i in range(60)])
+        >>> u = m.or_(m.var("x0"), m.var("x51"))
+        >>> m.exact_count(u, 52), m.exact_count(u, 60) == 3 * 2**58
+        (3377699720527872, True)
+        """
         self.check(u)
         if u == self._false:
             return 0
+        if nvars <= FLOAT_COUNT_MAX_VARIABLES:
+            return int(u.sat_count_float(nvars))
         return int(u.sat_count(nvars))
 
     def assignments(
