@@ -427,7 +427,7 @@ class OxiddManager(BaseManager):
         outside the support and c ≤ 2^n, n ≤ ``nvars`` the support's variables below it;
         sums, complements (2^L − x) and scalings by powers of two of such numbers are such
         numbers, and a double holds c · 2^s exactly for c ≤ 2^53. The doubles are
-        faster (Connect Four 6 × 5's layers: about 1.8 ×; bench/README.md, round 6).
+        faster (bench/README.md, Connect Four, round 6).
 
         >>> m = OxiddManager()
         >>> m.declare([f"x{i}" for i in range(60)])
