@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from symbolic.api import reachable
+from symbolic.api import DeadEnds, reachable
 from symbolic import atl, ir
 from symbolic.analysis.layered import initial_set, layer_outcomes
 from symbolic.api import graded_layers
@@ -143,6 +143,28 @@ def test_random_outcomes_values_agree_on_every_engine(game):
         dead = eng.deadlocks()
         won = [referee.won(p) for p in game.players]
         assert not (won[0] & won[1]) and won[0] | won[1] | referee.drawn() == dead
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(outcome_games())
+def test_disjoint_goals_give_disjoint_won_sets(game):
+    """What layer_row's ``exclusive`` rests on: with G_1 ∩ G_2 = ∅ (dead ends), no
+    position is in both U_p = <<p>> (not dead) U G_p, on random games and outcomes."""
+    for kind in ("explicit", "oxidd"):
+        eng = build_engine(game, kind)
+        referee = Referee(eng)
+        stay = eng.positions() - eng.deadlocks()
+        g1, g2 = (referee.won(p) for p in game.players)
+        assert (g1 & g2).is_empty(), (g1 & g2).tuples()[:5]
+        u1, u2 = (
+            eng.until([p], stay, referee.won(p), dead_ends=DeadEnds.VACUOUS).result
+            for p in game.players
+        )
+        assert (u1 & u2).is_empty(), (kind, (u1 & u2).tuples()[:5])
 
 
 # --------------------------------------------------------------------------- declarations

@@ -42,6 +42,7 @@ again: the caller (the command line, a script) parses.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Mapping, NamedTuple, Protocol
 
 from .. import atl
@@ -352,31 +353,34 @@ def layer_outcomes(
     stay = engine.positions() - engine.deadlocks()
     goal = goals(engine)
     turns = {p: engine.turn_set({p}) for p in players}
+    # disjoint goals (dead ends) give disjoint won sets: the two winning strategies
+    # together make one play, which stops at its first dead end, in G_p and in G_q
+    exclusive = (goal[players[0]] & goal[players[1]]).is_empty()
+    count_row = partial(layer_row, turns=turns, exclusive=exclusive)
     if layered:
         # declared levels: the won sets cut to them, not to the layers (a worker
         # cluster's steps read the layers it holds)
         levels = None if reach.remote is not None else declared_levels(engine, definitions, reach)
         held = [reach]
         del reach  # the steps below hold the only reference: the layers solved are freed
-        return _layered_rows(engine, held, stay, goal, turns, on_row, store, levels)
+        return _layered_rows(engine, held, stay, goal, count_row, on_row, store, levels)
     rows = []
     u = {p: engine.until([p], stay, goal[p], dead_ends=DeadEnds.VACUOUS).result for p in players}
     for k, layer in enumerate(reach.layers):  # layer by layer: never the union of the layers
-        rows.append(layer_row(k, layer, {p: layer & u[p] for p in players}, turns))
+        rows.append(count_row(k, layer, {p: layer & u[p] for p in players}))
         if on_row is not None:
             on_row(rows[-1])
     return Outcomes(tuple(rows))
 
 
-def _layered_rows(engine, held: list, stay, goal, turns, on_row, store, levels) -> Outcomes:
+def _layered_rows(engine, held: list, stay, goal, count_row, on_row, store, levels) -> Outcomes:
     """:func:`layer_outcomes`'s layered table over the graded layers ``held[0]`` (taken
     out of the list): both players' untils one layer at a time, from the last layer down
-    (or from the lowest layer ``store`` holds solved). Each row is counted as soon as
-    its layer is solved, and U_{k+1} is dropped then (the layers of the won sets are the
-    largest BDDs of a ply-by-ply table); so are F_{k+1}, which no later step reads, and
-    the union of the layers, which none does (freed unless the caller holds them).
-    ``levels`` (:func:`declared_levels`, or None): the steps read them in place of the
-    layers, and each row counts U_k ∩ F_k."""
+    (or from the lowest layer ``store`` holds solved). Each row is counted
+    (``count_row``) as soon as its layer is solved, and U_{k+1} is dropped then (the
+    largest BDDs of a ply-by-ply table); so are F_{k+1} and the union of the layers,
+    which no later step reads (freed unless the caller holds them). ``levels``
+    (:func:`declared_levels`, or None): read in place of the layers; rows count U_k ∩ F_k."""
     reach = held.pop()
     layers = list(reach.layers)
     reach = ReachLayers(engine.empty(), tuple(layers), True, reach.remote)
@@ -408,11 +412,8 @@ def _layered_rows(engine, held: list, stay, goal, turns, on_row, store, levels) 
                 for p in players
             }
             layer = reach.layers[k]
-            rows.append(
-                layer_row(
-                    k, layer, won if levels is None else {p: won[p] & layer for p in won}, turns
-                )
-            )
+            cut = won if levels is None else {p: won[p] & layer for p in won}
+            rows.append(count_row(k, layer, cut))
             if k + 1 < len(layers):
                 layers[k + 1] = engine.empty()
                 reach = ReachLayers(reach.result, tuple(layers), True, reach.remote)
@@ -444,12 +445,14 @@ class LayerCheckpoint(Protocol):
         table is complete."""
 
 
-def layer_row(k: int, layer: PositionSet, won: dict, turns: dict) -> tuple[int, int, int, int]:
+def layer_row(
+    k: int, layer: PositionSet, won: dict, turns: dict, *, exclusive: bool = False
+) -> tuple[int, int, int, int]:
     """(k, win, draw, loss) of layer k from U_p (``won[p]``: p's won positions of the
     layer) and the turn sets T_p of two players p, q: won where the mover wins
-    (U_p ∩ T_p, U_q ∩ T_q), lost where the other one does and the mover does not.
-    A layer where one player moves (Connect Four: all of them) needs no intersection
-    with the turn sets, nor the other player's (T_p and T_q are disjoint)."""
+    (U_p ∩ T_p, U_q ∩ T_q), lost where the other one does and the mover does not
+    (``exclusive``: U_p ∩ U_q = ∅, no difference taken). A layer where one player
+    moves (Connect Four: all) needs no intersection with either turn set."""
     (p, q) = won
     w = lo = 0
     for r, o in ((p, q), (q, p)):
@@ -460,7 +463,7 @@ def layer_row(k: int, layer: PositionSet, won: dict, turns: dict) -> tuple[int, 
         if part != layer:
             mine, theirs = mine & part, theirs & part
         w += mine.count()
-        lo += (theirs - mine).count()
+        lo += (theirs if exclusive else theirs - mine).count()
         if part == layer:  # r moves everywhere in the layer: the other one nowhere
             break
     return (k, w, layer.count() - w - lo, lo)
