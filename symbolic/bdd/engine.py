@@ -116,6 +116,7 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
         self.products = Products(m, enc, len(self.space.slots))
         self._renamed: dict = {}
         self._cuts: dict = {}  # (set, source factor) -> their conjunction (_cut)
+        self._cut_layer = None  # the layer whose cuts _cuts holds (until_layer_step)
         self.order_probe: dict[str, int] = {}
         # measured lazily, before the first predecessor computation: a caller that
         # only asks for successors or counts (the ENS sheet's δ(c) on a 27-bit game,
@@ -247,6 +248,9 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
         self._tick()
         m = self.manager
         layer = reach.layers[k].node
+        if self._cut_layer is not layer:  # the cuts of another layer: no step reads them
+            self._cuts.clear()
+            self._cut_layer = layer
         live = self._cut(layer, self._node_of(stay))
         if reach.remote is not None:  # split on a cluster: the workers' pre-images
             [step] = reach.remote.pre_within(k, [(J, live, won.node, dead_ends)])
@@ -270,11 +274,14 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
         theirs = m.diff(within, mine)  # one mover per layer (Connect Four): a terminal case
         out = m.false
         if not last:
-            w = won.node
+            # U'_{k+1} renamed once and not remembered (_next): no later step reads it,
+            # and the cache would hold it and U_{k+1}, the largest sets of a table
+            w, wn = won.node, None
             if not m.is_false(mine) and not m.is_false(w):
-                out = self._exists_within(key.ours, mine, self._next(w))
+                wn = self._next(w, keep=False)
+                out = self._exists_within(key.ours, mine, wn)
             if not m.is_false(theirs):
-                escape = m.not_(self._next(w))
+                escape = m.not_(wn if wn is not None else self._next(w, keep=False))
                 theirs = m.diff(theirs, self._exists_within(key.theirs, theirs, escape))
         if dead_ends is DeadEnds.STRICT:
             theirs = m.and_(theirs, self._has_succ)
@@ -323,13 +330,15 @@ class SymbolicGame(LayoutProbe, TurnBasedGame):
             u = m.and_(u, self._has_succ)
         return u
 
-    def _next(self, node):
-        """τ[x := x'], remembering the last few renamings: ATL evaluation and the
-        public pre∃ / pre∀ often rename the same target twice in a row."""
+    def _next(self, node, keep: bool = True):
+        """τ[x := x'], remembering the last few renamings (``keep``): ATL evaluation and
+        the public pre∃ / pre∀ often rename the same target twice in a row."""
         cache = self._renamed
         hit = cache.get(node)
         if hit is None:
             hit = self.manager.rename(node, self.encoder.to_next)
+            if not keep:
+                return hit
             if len(cache) >= _RENAME_CACHE:
                 cache.pop(next(iter(cache)))  # oldest first: dicts keep insertion order
             cache[node] = hit
