@@ -27,6 +27,13 @@ from .strategies import outcome_games
 
 MODELS = Path(__file__).resolve().parents[1] / "symbolic" / "models"
 
+#: the hypothesis settings of the tests over random games with random outcomes
+RANDOM_OUTCOMES = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
 #: (model, parameters, the model's formula "p forces a win" with {p} for the player)
 SHIPPED = [
     ("tictactoe.game", {}, "forces_win({p})"),
@@ -127,11 +134,7 @@ def test_plays_end_as_the_values_say(name, params, forcing):
                 assert out.draw or me in out.winners, out
 
 
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+@RANDOM_OUTCOMES
 @given(outcome_games())
 def test_random_outcomes_values_agree_on_every_engine(game):
     ref = build_engine(game, "explicit").retrograde_values()
@@ -145,11 +148,7 @@ def test_random_outcomes_values_agree_on_every_engine(game):
         assert not (won[0] & won[1]) and won[0] | won[1] | referee.drawn() == dead
 
 
-@settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
+@RANDOM_OUTCOMES
 @given(outcome_games())
 def test_disjoint_goals_give_disjoint_won_sets(game):
     """What layer_row's ``exclusive`` rests on: with G_1 ∩ G_2 = ∅ (dead ends), no
