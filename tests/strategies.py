@@ -445,6 +445,16 @@ def static_gdl(draw, simultaneous: bool = False):
 
 
 @st.composite
+def arenas(draw):
+    """A random arena (edges anywhere, back to earlier states too) and a start set."""
+    n = draw(st.integers(1, 8))
+    controller = {i: draw(st.sampled_from((1, 2))) for i in range(n)}
+    edges = sorted(draw(st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)))))
+    start = draw(st.sets(st.integers(0, n - 1), min_size=1))
+    return controller, edges, start
+
+
+@st.composite
 def graded_arenas(draw):
     """A random arena whose states sit in layers, every edge one layer up."""
     sizes = draw(st.lists(st.integers(1, 4), min_size=1, max_size=5))

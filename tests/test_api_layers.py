@@ -14,6 +14,7 @@ from symbolic.api import (
     DeadEnds,
     ReachLayers,
     graded_levels,
+    layer_counts,
     reach_layers,
     reachable,
     until_by_layer,
@@ -24,7 +25,7 @@ from symbolic.seeds.games import arena
 from symbolic.model import load_model
 
 from .conftest import build_engine
-from .strategies import graded_arenas
+from .strategies import arenas, graded_arenas
 
 # (w, h, a); the 4 × 3 boards take 10-20 s (explicit engine: 3^12 value vectors)
 BOARDS = [
@@ -173,3 +174,56 @@ def test_levels_that_miss_a_position_of_their_layer_are_refused():
             graded_levels(e, r, sets([0], [3, 4], [2]))
         with pytest.raises(QueryError, match="2 levels for 3 layers"):
             graded_levels(e, r, sets([0], [1]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(arenas())
+def test_layer_counts_are_the_sizes_of_the_reach_layers(case):
+    controller, edges, start = case
+    game = arena(controller, edges)
+    for kind in ("explicit", "cudd", "oxidd"):
+        e = build_engine(game, kind)
+        source = e.from_tuples([(s,) for s in sorted(start)])
+        want = tuple(f.count() for f in reach_layers(e, source).layers)
+        seen: list = []
+        got = layer_counts(e, source, on_layer=lambda k, n: seen.append((k, n)))
+        assert got == want, (kind, got, want)
+        assert seen == list(enumerate(want)), (kind, seen)
+
+
+@settings(max_examples=60, deadline=None)
+@given(graded_arenas(), st.data())
+def test_layer_counts_over_disjoint_levels_hold_one_layer(case, data):
+    # levels C_k: the layer F_k plus states of no layer, each given to one level at most
+    controller, edges, _, _, start, _ = case
+    game = arena(controller, edges)
+    where = None
+    for kind in ("explicit", "cudd", "oxidd"):
+        e = build_engine(game, kind)
+        source = e.from_tuples([(s,) for s in sorted(start)])
+        r = reach_layers(e, source)
+        if where is None:
+            reached = {x for f in r.layers for (x,) in f.tuples()}
+            spare = sorted(set(controller) - reached)
+            where = {x: data.draw(st.integers(-1, len(r.layers) - 1)) for x in spare}
+        extra = {k: sorted(x for x, j in where.items() if j == k) for k in range(len(r.layers))}
+        levels = [f | e.from_tuples([(x,) for x in extra[k]]) for k, f in enumerate(r.layers)]
+        # past the last layer: never asked (the count stops at the first empty layer)
+        got = layer_counts(e, source, lambda k: levels[k])
+        assert got == tuple(f.count() for f in r.layers), (kind, got)
+
+
+def test_layer_counts_refuse_levels_that_miss_their_layer_or_meet():
+    # 0 → 1 → 2 (graded), 3 apart; then 2 → 0 (back to layer 0)
+    for edges, levels, message in (
+        ([(0, 1), (1, 2)], [[0], [1, 3], [2, 3]], r"level\(1\) and level\(2\) share positions"),
+        ([(0, 1), (1, 2)], [[0], [3], [2]], r"level\(1\) does not hold the positions of layer 1"),
+        ([(0, 1), (1, 2), (2, 0)], [[0], [1], [2], [3]], r"level\(3\) does not hold"),
+        ([(0, 1), (1, 2), (2, 0)], [[0], [1], [2], [0]], r"level\(0\) and level\(3\) share"),
+    ):
+        g = arena({0: 1, 1: 2, 2: 1, 3: 1}, edges)
+        for kind in ("explicit", "cudd", "oxidd"):
+            e = build_engine(g, kind)
+            sets = [e.from_tuples([(x,) for x in lv]) for lv in levels]
+            with pytest.raises(QueryError, match=message):
+                layer_counts(e, e.from_tuples([(0,)]), lambda k: sets[k])

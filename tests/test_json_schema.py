@@ -57,6 +57,10 @@ CASES = {
         ("values", *NIM, "--all"),
         ("values", "chocolate", "-p", "m=3", "-p", "n=2", "-p", "i=0", "-p", "j=0", "--by-layer"),
     ],
+    "layers": [
+        ("layers", "tictactoe", "--engine", "both"),
+        ("layers", str(ROOT / "models" / "connect4-compact.game"), "-p", "w=3", "-p", "h=2"),
+    ],
     "nimbers": [
         ("nimbers", *NIM),
         ("nimbers", *NIM, "--at", "j=1, k[1]=1, k[2]=2"),

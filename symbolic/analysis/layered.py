@@ -60,6 +60,7 @@ from ..api import (
 )
 from ..arguments import need, need_iterable, need_mapping
 from ..errors import ArgumentTypeError, Hint, QueryError
+from .layer_counts import declared_level
 from .outcome import Referee
 
 __all__ = [
@@ -265,19 +266,14 @@ def declared_levels(
     >>> [f.count() for f in r.layers], [level.count() for level in c.layers]
     ([1, 3, 9, 21, 8, 3], [1, 3, 12, 21, 36, 30])
     """
-    d = definitions.get("level")
-    if d is None:
+    level = declared_level(engine, definitions)
+    if level is None:
         return None
-    if [kind for _, kind in d.params] != ["int"]:
-        raise QueryError("'level' must have one int parameter: set level(k) = ...", d.span)
-    levels = [
-        atl.evaluate(engine, atl.Ref(d.name, (k,), d.span, d), definitions)
-        for k in range(len(reach.layers))
-    ]
+    levels = [level(k) for k in range(len(reach.layers))]
     try:
         return graded_levels(engine, reach, levels)
     except QueryError as err:  # located at the definition
-        raise QueryError(err.parts, d.span) from None
+        raise QueryError(err.parts, definitions["level"].span) from None
 
 
 @dataclass(frozen=True)

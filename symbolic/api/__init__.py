@@ -29,6 +29,7 @@ from .engine import DeadEnds, GameEngine, check_dead_ends, check_engine
 from .layers import (
     graded_layers,
     graded_levels,
+    layer_counts,
     layer_turns,
     reach_layers,
     until_approximations,
@@ -61,6 +62,7 @@ __all__ = [
     "reach_layers",
     "graded_layers",
     "graded_levels",
+    "layer_counts",
     "until_layered",
     "until_by_layer",
     "until_approximations",

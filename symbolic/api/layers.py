@@ -16,7 +16,9 @@ One name per concept:
   :func:`until_approximations`: until ∩ R with its approximations until_n ∩ R (the
   ranks); :func:`layer_turns`: what the steps take as ``ours``;
 - :func:`graded_levels`: levels C_k ⊇ F_k the model declares, checked, which the steps
-  may read in place of the layers.
+  may read in place of the layers;
+- :func:`layer_counts`: |F_0|, |F_1|, …, counted as the layers are made, one layer held
+  at a time when disjoint levels C_k ⊇ F_k are given.
 
 >>> from symbolic.seeds.games import arena
 >>> from symbolic.explicit import ExplicitGame
@@ -28,7 +30,7 @@ One name per concept:
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..fixpoint import Fixpoint, ReachLayers, check_reach, union_all
 from ..errors import QueryError
@@ -43,6 +45,7 @@ __all__ = [
     "until_approximations",
     "layer_turns",
     "graded_levels",
+    "layer_counts",
 ]
 
 
@@ -102,6 +105,73 @@ def graded_layers(engine: GameEngine, source: PositionSet) -> ReachLayers | None
             layers.append(image)
             seen = seen | image
             frontier = image
+
+
+def layer_counts(
+    engine: GameEngine,
+    source: PositionSet,
+    level: Callable[[int], PositionSet] | None = None,
+    on_layer: Callable[[int, int], None] | None = None,
+) -> tuple[int, ...]:
+    """|F_0|, |F_1|, …: the positions of each layer of :func:`reach_layers` from S (first
+    reached after k moves), each counted as soon as it is made (``on_layer(k, |F_k|)``).
+
+    Without ``level``: F_{n+1} = post(F_n) ∖ (F_0 ∪ … ∪ F_n), the union kept. With
+    ``level`` (k ↦ C_k, levels a model declares), one layer is held at a time:
+
+        F_{n+1} = post(F_n),  checked F_k ⊆ C_k and C_j ∩ C_k = ∅ (j < k),
+
+    exact since then post(F_n) ⊆ C_{n+1} meets no F_j ⊆ C_j of an earlier layer: the
+    union of the layers, the largest BDD of a forward search, is never made, and each
+    layer is dropped once its image is. QueryError where a level misses a position of
+    its layer, or two levels meet.
+
+    >>> from symbolic.seeds.games import arena
+    >>> from symbolic.explicit import ExplicitGame
+    >>> G = ExplicitGame(arena({0: 1, 1: 2, 2: 2, 3: 1}, [(0, 1), (0, 2), (1, 3), (3, 0)]))
+    >>> layer_counts(G, G.from_tuples([(0,)]))
+    (1, 2, 1)
+    >>> layer_counts(G, G.from_tuples([(0,)]), lambda k: G.from_tuples([(k,)]))
+    Traceback (most recent call last):
+    ...
+    symbolic.errors.QueryError: level(1) does not hold the positions of layer 1 (at distance 1 from the start)
+    """
+    check_set(check_engine(engine), source, "the source")
+    lim = engine.limits
+    counts: list[int] = []
+    levels: list[PositionSet] = []
+    seen = frontier = source
+    with lim.stage("counting the reachable layers"):
+        while not frontier.is_empty():
+            k = len(counts)
+            if level is not None:
+                levels.append(_disjoint_level(engine, level, k, frontier, levels))
+            counts.append(frontier.count())
+            if on_layer is not None:
+                on_layer(k, counts[-1])
+            lim.check(f"layer {k + 1}")
+            frontier = engine.post(frontier)
+            if level is None:  # the union of the layers seen tells the new positions
+                frontier = frontier - seen
+                seen = seen | frontier
+    return tuple(counts)
+
+
+def _disjoint_level(engine, level, k: int, layer: PositionSet, levels: list) -> PositionSet:
+    """C_k = level(k), checked: it holds F_k (``layer``) and meets no earlier level."""
+    c = level(k)
+    check_set(engine, c, "a level")
+    if not (layer - c).is_empty():
+        raise QueryError(
+            f"level({k}) does not hold the positions of layer {k} (at distance {k} from the start)"
+        )
+    for j, cj in enumerate(levels):
+        if not (c & cj).is_empty():
+            raise QueryError(
+                f"level({j}) and level({k}) share positions: counting one layer at a time "
+                "needs disjoint levels"
+            )
+    return c
 
 
 def graded_levels(

@@ -58,6 +58,7 @@ COMMANDS = (
     "execute",
     "tictactoe",
     "values",
+    "layers",
     "chocolate",
     "play",
     "simulate",
