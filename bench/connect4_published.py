@@ -3,7 +3,9 @@
     python bench/connect4_published.py TABLE.json [TABLE.json ...]
 
 Each TABLE.json is the document of ``symbolic values MODEL -p w=W -p h=H --by-layer
---json`` on connect4.game or connect4-compact.game (a = 4, the default). The published
+--json`` on connect4.game or connect4-compact.game (a = 4, the default), or of ``symbolic
+layers MODEL -p w=W -p h=H --json`` (each layer's positions against the published row's
+sum). The published
 rows (win, draw, loss of the player to move per ply: 5 × 5, 6 × 5, 6 × 6, 7 × 6) are in
 ``results/connect4-published-boeck-2025.tsv``, kept aside from the engines: nothing in
 ``symbolic/`` reads them. Prints, per document, the rows that differ and a verdict line;
@@ -38,19 +40,25 @@ def published(w: int, h: int) -> dict[int, tuple[int, int, int]]:
 
 def compare(doc: dict) -> tuple[list[str], int]:
     """(the lines to print, the exit status) for one ``values --by-layer --json``
-    document."""
+    document (rows win, draw, loss) or ``layers --json`` document (rows of positions,
+    set beside the published rows' sums)."""
     params = doc["parameters"]
     w, h, a = params["w"], params["h"], params.get("a", 4)
     name = f"{doc['model']} {w} x {h}"
     want = published(w, h) if a == 4 else {}
     if not want:
         return [f"{name}: no published table for this board (a = {a})"], 2
-    got = {r["layer"]: (r["win"], r["draw"], r["loss"]) for r in doc["layers"]}
+    if doc.get("command") == "layers":
+        want = {ply: sum(row) for ply, row in want.items()}
+        got = {r["layer"]: r["positions"] for r in doc["layers"]}
+    else:
+        got = {r["layer"]: (r["win"], r["draw"], r["loss"]) for r in doc["layers"]}
     differ = [ply for ply in sorted(set(want) | set(got)) if got.get(ply) != want.get(ply)]
     out = [f"  ply {k}: computed {got.get(k)}, published {want.get(k)}" for k in differ]
     same = sum(1 for ply in want if got.get(ply) == want[ply])
     verdict = "equal" if not differ else "DIFFERENT"
-    out.append(f"{name}: {same} of {len(want)} published rows equal ({verdict})")
+    what = "row sums" if doc.get("command") == "layers" else "rows"
+    out.append(f"{name}: {same} of {len(want)} published {what} equal ({verdict})")
     return out, 0 if verdict == "equal" else 1
 
 
