@@ -161,10 +161,7 @@ def _disjoint_level(engine, level, k: int, layer: PositionSet, levels: list) -> 
     """C_k = level(k), checked: it holds F_k (``layer``) and meets no earlier level."""
     c = level(k)
     check_set(engine, c, "a level")
-    if not (layer - c).is_empty():
-        raise QueryError(
-            f"level({k}) does not hold the positions of layer {k} (at distance {k} from the start)"
-        )
+    _check_holds(layer, c, k)
     for j, cj in enumerate(levels):
         if not (c & cj).is_empty():
             raise QueryError(
@@ -211,12 +208,16 @@ def graded_levels(
     if len(levels) != len(reach.layers):
         raise QueryError(f"{len(levels)} levels for {len(reach.layers)} layers")
     for k, (layer, c) in enumerate(zip(reach.layers, levels)):
-        if not (layer - c).is_empty():
-            raise QueryError(
-                f"{name}({k}) does not hold the positions of layer {k} (at distance "
-                f"{k} from the start)"
-            )
+        _check_holds(layer, c, k, name)
     return ReachLayers(engine.empty(), levels, True, None)
+
+
+def _check_holds(layer: PositionSet, c: PositionSet, k: int, name: str = "level") -> None:
+    """QueryError unless F_k ⊆ C_k (``layer``, ``c``: the level ``name``(k))."""
+    if not (layer - c).is_empty():
+        raise QueryError(
+            f"{name}({k}) does not hold the positions of layer {k} (at distance {k} from the start)"
+        )
 
 
 def until_layered(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from ..analysis.layer_counts import declared_level, reachable_counts
+from ..analysis.layer_counts import reachable_counts
 from ..analysis.layered import initial_set
 from ..errors import LimitExceeded
 from ..limits import current as current_limits
@@ -59,10 +59,10 @@ def cmd_layers(args) -> int:
     model = load(args)
     kinds = engine_kinds(args.engine)
     note_work(args, True)
-    counts, held = {}, False
+    counts = {}
+    held = "level" in model.definitions  # reachable_counts checks the declaration
     for kind in sorted(kinds, key=lambda k: k != "explicit"):  # size check first
         eng = build_engine(model.game, kind, **tuning(args))
-        held = declared_level(eng, model.definitions) is not None
         show = not args.json and len(kinds) == 1
         if show:
             print(title_text(model))
